@@ -1,0 +1,55 @@
+/* key.h -- byte-string row keys.
+ *
+ * A row key is a string of bytes compared as unsigned bytes, shorter first
+ * on a common prefix: HBase's Bytes.compareTo. A keyref is a borrowed view
+ * (pointer + length); who owns the bytes is the caller's business. The empty
+ * key is not a valid row key (HBase rejects a Put with a zero-length row);
+ * as a region boundary it means "unbounded".
+ *
+ * Keys are printed the way the HBase shell prints them (Bytes.toStringBinary):
+ * bytes ' '..'~' except '\' as themselves, every other byte as \xNN with
+ * upper-case hex. key_parse reads that form back (Bytes.toBytesBinary), and
+ * accepts lower-case hex too.
+ */
+#ifndef REGIONSIM_KEY_H
+#define REGIONSIM_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* HBase's limit on row length (HConstants.MAX_ROW_LENGTH = Short.MAX_VALUE). */
+#define KEY_MAX_LEN 32767
+
+typedef struct keyref {
+    const uint8_t *data;
+    size_t len;
+} keyref;
+
+/* A keyref over len bytes at p (p may be NULL when len is 0). */
+static inline keyref keyref_of(const void *p, size_t len)
+{
+    keyref k = { (const uint8_t *)p, len };
+    return k;
+}
+
+/* <0, 0, >0 as a sorts before, equal to, after b in unsigned byte order. */
+int key_compare(keyref a, keyref b);
+
+/* Bytes needed to print k in shell form, not counting a terminating NUL. */
+size_t key_format_len(keyref k);
+
+/* Prints k in shell form into out (cap bytes, always NUL-terminated when
+ * cap > 0, truncated if short). Returns key_format_len(k), like snprintf. */
+size_t key_format(keyref k, char *out, size_t cap);
+
+/* Parses len chars of shell form at text into out (cap bytes). On success
+ * returns 0 and sets *out_len. On failure returns -1 and sets *bad_col to the
+ * 0-based column of the offending character: a '\' not followed by "xNN" with
+ * two hex digits, or output longer than cap. */
+int key_parse(const char *text, size_t len, uint8_t *out, size_t cap,
+              size_t *out_len, size_t *bad_col);
+
+/* A malloc'd copy of k's bytes (NULL for the empty key). Free with free(). */
+uint8_t *key_copy(keyref k);
+
+#endif

@@ -1,0 +1,67 @@
+/* keyscheme.h -- row-key schemes: a field list that turns a record into a key.
+ *
+ * A scheme is parsed once from an expression such as "salt(8) ts" into an
+ * immutable keyscheme. Encoding needs per-run state (the RNG behind salt(),
+ * OpenTSDB-style UID tables assigned in order of first use), kept in a
+ * keyencoder, so two runs never share mutable state. The grammar and every
+ * field are documented in README.md ("Key schemes").
+ *
+ * Presets are named expressions of the same language; a preset with buckets
+ * (salted, hashed, ...) takes the bucket count as a parameter, normally the
+ * number of servers.
+ */
+#ifndef REGIONSIM_KEYSCHEME_H
+#define REGIONSIM_KEYSCHEME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workloads/pattern.h"
+
+/* Longest key any scheme may produce (HBase's row limit is 32767). */
+#define KEYSCHEME_MAX_KEY 4096
+
+typedef struct keyscheme keyscheme;
+typedef struct keyencoder keyencoder;
+
+/* Parses expr. On success returns 0 and sets *out. On error returns -1 and
+ * writes to err (errcap bytes) a message naming the 1-based column, the
+ * token found and what was expected, e.g.
+ *   "column 6: expected ',' or ')' after the bucket count, found 'x'". */
+int keyscheme_parse(const char *expr, keyscheme **out, char *err, size_t errcap);
+
+void keyscheme_free(keyscheme *ks);
+
+/* The expression the scheme was parsed from, normalised (single spaces). */
+const char *keyscheme_expr(const keyscheme *ks);
+
+/* Presets, in the order a compare table lists them. */
+size_t keyscheme_preset_count(void);
+const char *keyscheme_preset_name(size_t i);
+
+/* Writes the expression of preset `name` with `buckets` as its bucket count
+ * into out (cap bytes). Returns 0, or -1 if no such preset. */
+int keyscheme_preset_expr(const char *name, uint32_t buckets, char *out, size_t cap);
+
+/* Longest key this scheme can produce, <= KEYSCHEME_MAX_KEY. */
+size_t keyscheme_max_len(const keyscheme *ks);
+
+/* If the key starts with a bucket prefix (salt(N) or hash(N, ...)), returns N
+ * and the prefix width in bytes (1 for N <= 256, else 2) in *width;
+ * otherwise returns 0. */
+uint32_t keyscheme_buckets(const keyscheme *ks, size_t *width);
+
+/* The prefix bytes of bucket b (< keyscheme_buckets) into out (>= 2 bytes);
+ * returns the width. Pre-splitting at buckets 1..N-1 gives N regions, one
+ * per bucket. */
+size_t keyscheme_bucket_prefix(const keyscheme *ks, uint32_t b, uint8_t *out);
+
+/* A per-run encoder, its randomness drawn from `seed`. NULL if out of memory. */
+keyencoder *keyencoder_new(const keyscheme *ks, uint64_t seed);
+void keyencoder_free(keyencoder *ke);
+
+/* Encodes rec into out (cap >= keyscheme_max_len bytes). Returns the key
+ * length (>= 1). */
+size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t cap);
+
+#endif
