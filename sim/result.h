@@ -25,6 +25,8 @@ typedef struct server_result {
 typedef struct run_result {
     char *scheme_name;      /* preset name or the expression itself */
     char *scheme_expr;      /* the field list, e.g. "salt(8) ts" */
+    char *key_example;      /* one key the run wrote, in HBase shell form */
+    char *presplit;         /* how the table started: "none", "8 buckets" */
     uint32_t nservers;
     server_result *servers; /* nservers entries */
 
