@@ -1,1 +1,300 @@
-typedef int regionsim_placeholder_t; /* to be written */
+/* json.c -- the machine report: the versioned JSON schema.
+ *
+ * Design: a tiny streaming emitter (struct jw: the stream, the depth, and
+ * whether the next member needs a comma) writes straight to the FILE, so
+ * nothing is built in memory and nothing can fail halfway but the stream.
+ * Layout is fixed for diffs and for eyes: 2-space indentation, one member
+ * per line, but small records (a server, a window) and arrays of numbers on
+ * one line, so a run's windows read as a table.
+ *
+ * Determinism: integers print exactly; doubles as "%.6g", and NAN or
+ * infinity (undefined figures) as null, so equal results give equal bytes.
+ * Strings are escaped per RFC 8259: '"' and '\' get a backslash, control
+ * characters become \u00XX, and bytes that are not valid UTF-8 become
+ * \ufffd so the output always parses. Derived figures come from stats.h.
+ */
+#include "reports/report.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+
+#include "reports/stats.h"
+
+typedef struct jw {
+    FILE *out;
+    int depth;
+    int need_comma;  /* a member or element precedes at this depth */
+} jw;
+
+/* ---- scalars ---- */
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is invalid:
+ * a stray continuation byte, an overlong form, a surrogate, > U+10FFFF. */
+static size_t utf8_sequence_len(const unsigned char *p)
+{
+    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
+    size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+    if (c == 0xE0) lo = 0xA0;
+    else if (c == 0xED) hi = 0x9F;
+    else if (c == 0xF0) lo = 0x90;
+    else if (c == 0xF4) hi = 0x8F;
+    if (n > 1 && (p[1] < lo || p[1] > hi)) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+static void put_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', out);
+    while (*p) {
+        size_t n = utf8_sequence_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", out);
+            p++;
+        } else if (n > 1) {
+            fwrite(p, 1, n, out);
+            p += n;
+        } else if (*p == '"' || *p == '\\') {
+            fputc('\\', out);
+            fputc(*p++, out);
+        } else if (*p < 0x20) {
+            fprintf(out, "\\u%04x", *p++);
+        } else {
+            fputc(*p++, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void put_double(FILE *out, double x)
+{
+    if (isfinite(x)) fprintf(out, "%.6g", x);
+    else fputs("null", out);
+}
+
+static void put_u64_row(FILE *out, const uint64_t *v, size_t n)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < n; i++) fprintf(out, "%s%" PRIu64, i ? ", " : "", v ? v[i] : 0);
+    fputc(']', out);
+}
+
+/* ---- structure ---- */
+
+/* Starts a new line for the next member or element, after a comma if due. */
+static void next_line(jw *w)
+{
+    fprintf(w->out, "%s\n%*s", w->need_comma ? "," : "", 2 * w->depth, "");
+    w->need_comma = 1;
+}
+
+static void key(jw *w, const char *name)
+{
+    next_line(w);
+    fprintf(w->out, "\"%s\": ", name);
+}
+
+static void open_(jw *w, char bracket)
+{
+    fputc(bracket, w->out);
+    w->depth++;
+    w->need_comma = 0;
+}
+
+/* Closes the innermost object or array; an empty one closes on its line. */
+static void close_(jw *w, char bracket)
+{
+    assert(w->depth > 0);
+    w->depth--;
+    if (w->need_comma) fprintf(w->out, "\n%*s", 2 * w->depth, "");
+    fputc(bracket, w->out);
+    w->need_comma = 1;
+}
+
+static void key_u64(jw *w, const char *name, uint64_t v)
+{
+    key(w, name);
+    fprintf(w->out, "%" PRIu64, v);
+}
+
+static void key_double(jw *w, const char *name, double x)
+{
+    key(w, name);
+    put_double(w->out, x);
+}
+
+static void key_string(jw *w, const char *name, const char *s)
+{
+    key(w, name);
+    put_string(w->out, s);
+}
+
+/* ---- the schema ---- */
+
+static void write_cluster(jw *w, const sim_results *res)
+{
+    key(w, "cluster");
+    open_(w, '{');
+    key_u64(w, "servers", res->servers);
+    key_string(w, "split_policy", res->split_policy);
+    key_u64(w, "region_max_bytes", res->region_max_bytes);
+    key_string(w, "balancer", res->balancer);
+    key_u64(w, "balancer_period_us", res->balancer_period_us);
+    key_u64(w, "window_us", res->window_us);
+    close_(w, '}');
+
+    key(w, "workload");
+    open_(w, '{');
+    key_string(w, "description", res->workload);
+    key_u64(w, "cell_overhead_bytes", res->cell_overhead_bytes);
+    close_(w, '}');
+}
+
+static void write_servers(jw *w, const run_result *run)
+{
+    key(w, "servers");
+    open_(w, '[');
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        const server_result *sv = &run->servers[s];
+        next_line(w);
+        fputs("{\"name\": ", w->out);
+        put_string(w->out, sv->name);
+        fprintf(w->out, ", \"writes\": %" PRIu64 ", \"reads\": %" PRIu64 ", \"regions\": %" PRIu64
+                ", \"rows_scanned\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+                sv->writes, sv->reads, sv->regions, sv->rows_scanned, sv->bytes);
+    }
+    close_(w, ']');
+}
+
+/* One imbalance object, or null when undefined (nothing to spread). */
+static void write_imbalance(jw *w, const char *name, const imbalance *im, const run_result *run)
+{
+    key(w, name);
+    if (!im->defined) {
+        fputs("null", w->out);
+        return;
+    }
+    open_(w, '{');
+    key_double(w, "max_mean", im->max_mean);
+    key_double(w, "cov", im->cov);
+    key_double(w, "gini", im->gini);
+    key_double(w, "jain", im->jain);
+    key_string(w, "hottest", run->servers[im->hottest].name);
+    key_double(w, "hottest_share", im->hottest_share);
+    close_(w, '}');
+}
+
+static void write_balance(jw *w, const run_result *run)
+{
+    imbalance writes = stats_server_writes(run), reads = stats_server_reads(run);
+    window_stats ws = stats_window_writes(run);
+
+    key(w, "imbalance");
+    open_(w, '{');
+    write_imbalance(w, "writes", &writes, run);
+    write_imbalance(w, "reads", &reads, run);
+    close_(w, '}');
+
+    key(w, "window_imbalance");
+    open_(w, '{');
+    key(w, "writes");
+    open_(w, '{');
+    key_u64(w, "windows", ws.windows);
+    key_double(w, "mean_max_mean", ws.mean_max_mean);
+    key_double(w, "worst_max_mean", ws.worst_max_mean);
+    close_(w, '}');
+    close_(w, '}');
+}
+
+static void write_windows(jw *w, const run_result *run)
+{
+    key(w, "windows");
+    open_(w, '[');
+    for (uint32_t i = 0; i < run->nwindows; i++) {
+        size_t row = (size_t)i * run->nservers;
+        next_line(w);
+        fprintf(w->out, "{\"t_us\": %" PRIu64 ", \"writes\": ", (uint64_t)i * run->window_us);
+        put_u64_row(w->out, run->window_writes ? run->window_writes + row : NULL, run->nservers);
+        fputs(", \"reads\": ", w->out);
+        put_u64_row(w->out, run->window_reads ? run->window_reads + row : NULL, run->nservers);
+        fputc('}', w->out);
+    }
+    close_(w, ']');
+}
+
+static void write_run(jw *w, const run_result *run)
+{
+    next_line(w);
+    open_(w, '{');
+    key_string(w, "scheme", run->scheme_name);
+    key_string(w, "key", run->scheme_expr);
+    key_string(w, "key_example", run->key_example);
+    key_string(w, "presplit", run->presplit);
+    key_u64(w, "writes", run->writes);
+    key_u64(w, "reads", run->reads);
+    key_u64(w, "duration_us", run->duration_us);
+    write_servers(w, run);
+    write_balance(w, run);
+
+    key(w, "regions");
+    open_(w, '{');
+    key_u64(w, "start", run->regions_start);
+    key_u64(w, "count", run->regions);
+    key_u64(w, "splits", run->splits);
+    key_u64(w, "moves", run->moves);
+    key_u64(w, "balancer_runs", run->balancer_runs);
+    close_(w, '}');
+
+    key_u64(w, "rows", run->rows);
+    key_u64(w, "bytes", run->bytes);
+    key(w, "key_bytes");
+    open_(w, '{');
+    key_u64(w, "min", run->key_bytes_min);
+    key_double(w, "mean", run->key_bytes_mean);
+    key_u64(w, "max", run->key_bytes_max);
+    close_(w, '}');
+
+    key(w, "throughput");
+    open_(w, '{');
+    key_double(w, "offered", run->offered_per_s);
+    key_double(w, "achieved", stats_writes_per_s(run));
+    close_(w, '}');
+
+    key(w, "read_cost");
+    fputs("null", w->out);
+    key(w, "latency_us");
+    fputs("null", w->out);
+    write_windows(w, run);
+    close_(w, '}');
+}
+
+void json_write(FILE *out, const sim_results *res)
+{
+    jw w = { out, 0, 0 };
+    assert(out && res && (res->runs || res->nruns == 0));
+
+    open_(&w, '{');
+    key_u64(&w, "regionsim", 1);
+    key_string(&w, "scenario", res->scenario);
+    key_u64(&w, "seed", res->seed);
+    write_cluster(&w, res);
+
+    key(&w, "runs");
+    open_(&w, '[');
+    for (size_t r = 0; r < res->nruns; r++) write_run(&w, &res->runs[r]);
+    close_(&w, ']');
+
+    key(&w, "assertions");
+    open_(&w, '[');
+    close_(&w, ']');
+    close_(&w, '}');
+    fputc('\n', out);
+    assert(w.depth == 0);
+}

@@ -1,1 +1,265 @@
-typedef int regionsim_placeholder_t; /* to be written */
+/* text.c -- the human report: per-server bars and the compare table.
+ *
+ * Design: aimed at an 80-100 column terminal and at a teacher's projector.
+ * Bars use Unicode block characters with eighth-block partials, so a bar's
+ * length resolves 1/8 of a column; the busiest server's bar is exactly
+ * `width` columns and every server with a write shows at least 1/8.
+ * Bars are padded with spaces to `width` columns (not bytes: a block is
+ * three UTF-8 bytes) so the counts after them line up.
+ *
+ * The compare table sizes its columns to their contents in two passes:
+ * format every cell to measure, then format again to print. That costs a
+ * second round of statistics per run but needs no allocation; reports run
+ * once per run. Long scheme names and example keys are cut with "...", and
+ * a key is never cut inside a \xNN escape.
+ *
+ * Every derived figure comes from stats.h; undefined ones print as "-".
+ * text_write_compare starts with the configuration header; text_write_run
+ * prints one run only, so a caller printing both prints the header once.
+ */
+#include "reports/report.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "reports/stats.h"
+
+#define CELL 80           /* room for one formatted figure or cell */
+#define KEY_COLS_TABLE 18 /* example key width in the compare table */
+#define KEY_COLS_RUN 64   /* example key width in a run's section */
+#define SCHEME_COLS 15    /* scheme name width in the compare table */
+
+/* ---- formatting figures ---- */
+
+/* x with `decimals` decimals, or "-" when undefined. */
+static const char *fmt_fixed(char *buf, double x, int decimals)
+{
+    if (!isfinite(x)) return strcpy(buf, "-");
+    snprintf(buf, CELL, "%.*f", decimals, x);
+    return buf;
+}
+
+/* A share 0..1 as a percentage, or "-". */
+static const char *fmt_percent(char *buf, double share)
+{
+    if (!isfinite(share)) return strcpy(buf, "-");
+    snprintf(buf, CELL, "%.1f%%", share * 100.0);
+    return buf;
+}
+
+/* v in the largest unit it reaches: exact as an integer ("4 MiB", "5 min"),
+ * else with one decimal ("1.5 GiB"). sizes[] ascends; names[] ends with NULL. */
+static const char *fmt_units(char *buf, uint64_t v, const char *const *names,
+                             const uint64_t *sizes)
+{
+    size_t u = 0;
+    while (names[u + 1] && v >= sizes[u + 1]) u++;
+    if (v % sizes[u] == 0)
+        snprintf(buf, CELL, "%" PRIu64 " %s", v / sizes[u], names[u]);
+    else
+        snprintf(buf, CELL, "%.1f %s", (double)v / (double)sizes[u], names[u]);
+    return buf;
+}
+
+static const char *fmt_bytes(char *buf, uint64_t bytes)
+{
+    static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", NULL };
+    static const uint64_t sizes[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40 };
+    return fmt_units(buf, bytes, names, sizes);
+}
+
+static const char *fmt_duration(char *buf, uint64_t us)
+{
+    static const char *const names[] = { "us", "ms", "s", "min", "h", NULL };
+    static const uint64_t sizes[] = { 1, 1000, 1000000, 60000000, 3600000000ull };
+    return fmt_units(buf, us, names, sizes);
+}
+
+/* s cut to at most `cols` characters, ending in "..." when cut. For a key in
+ * shell form, a cut never splits a \xNN escape (every '\' starts one). */
+static const char *fmt_cut(char *buf, const char *s, size_t cols)
+{
+    assert(cols >= 4 && cols < CELL);
+    if (!s) s = "-";
+    size_t len = strlen(s);
+    if (len <= cols) return strcpy(buf, s);
+
+    size_t keep = 0, limit = cols - 3;
+    while (keep < len) {
+        size_t tok = (s[keep] == '\\' && s[keep + 1] == 'x') ? 4 : 1;
+        if (keep + tok > limit) break;
+        keep += tok;
+    }
+    memcpy(buf, s, keep);
+    strcpy(buf + keep, "...");
+    return buf;
+}
+
+/* ---- shared pieces ---- */
+
+static void write_legend(FILE *out, uint32_t nservers)
+{
+    fprintf(out, "max/mean: 1.0 = even; %" PRIu32 " = all writes on one server."
+            "  CoV, Gini: 0 = even.  Jain: 1 = even.\n", nservers);
+}
+
+static void write_config(FILE *out, const sim_results *res)
+{
+    char a[CELL], b[CELL], c[CELL];
+    fprintf(out, "scenario  %s (seed %" PRIu64 ")\n", res->scenario ? res->scenario : "-", res->seed);
+    fprintf(out, "cluster   %" PRIu32 " servers; %s split at %s; ", res->servers,
+            res->split_policy ? res->split_policy : "-", fmt_bytes(a, res->region_max_bytes));
+    if (!res->balancer || strcmp(res->balancer, "none") == 0)
+        fprintf(out, "no balancer");
+    else
+        fprintf(out, "balancer %s every %s", res->balancer, fmt_duration(b, res->balancer_period_us));
+    fprintf(out, "; window %s\n", fmt_duration(c, res->window_us));
+    fprintf(out, "workload  %s; %" PRIu64 " B per cell beyond the key\n",
+            res->workload ? res->workload : "-", res->cell_overhead_bytes);
+}
+
+/* ---- one run: the histogram ---- */
+
+/* A bar of count/max * width columns, in eighths, padded to width columns. */
+static void write_bar(FILE *out, uint64_t count, uint64_t max, int width)
+{
+    assert(count <= max || max == 0);
+    long eighths = max ? lround((double)count / (double)max * width * 8) : 0;
+    if (count > 0 && eighths == 0) eighths = 1;
+    int cols = 0;
+    for (; eighths >= 8; eighths -= 8, cols++) fputs("\xE2\x96\x88", out); /* U+2588 */
+    if (eighths > 0) {
+        /* U+2589 (7/8) .. U+258F (1/8): the partial blocks count down. */
+        fprintf(out, "\xE2\x96%c", (char)(0x90 - eighths));
+        cols++;
+    }
+    fprintf(out, "%*s", width - cols, "");
+}
+
+static int digits(uint64_t v)
+{
+    int n = 1;
+    while (v >= 10) v /= 10, n++;
+    return n;
+}
+
+static void write_histogram(FILE *out, const run_result *run, const imbalance *im, int width)
+{
+    int name_cols = 1;
+    for (uint32_t s = 0; s < run->nservers; s++)
+        if ((int)strlen(run->servers[s].name) > name_cols) name_cols = (int)strlen(run->servers[s].name);
+    int count_cols = digits(im->max);
+
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        const server_result *sv = &run->servers[s];
+        char share[CELL];
+        fprintf(out, "  %-*s ", name_cols, sv->name);
+        write_bar(out, sv->writes, im->max, width);
+        fprintf(out, " %*" PRIu64 " %6s  %" PRIu64 " region%s\n", count_cols, sv->writes,
+                fmt_percent(share, im->defined ? (double)sv->writes / (double)im->total : NAN),
+                sv->regions, sv->regions == 1 ? "" : "s");
+    }
+}
+
+void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width)
+{
+    char a[CELL], b[CELL], c[CELL], d[CELL];
+    assert(out && res && run && width >= 10);
+    imbalance im = stats_server_writes(run);
+    window_stats ws = stats_window_writes(run);
+
+    fprintf(out, "%s: %s (pre-split %s)\n", run->scheme_name ? run->scheme_name : "-",
+            run->scheme_expr ? run->scheme_expr : "-", run->presplit ? run->presplit : "none");
+    fprintf(out, "  example key %s  (%" PRIu64 "-%" PRIu64 " bytes, mean %s)\n",
+            fmt_cut(a, run->key_example, KEY_COLS_RUN), run->key_bytes_min, run->key_bytes_max,
+            fmt_fixed(b, run->key_bytes_mean, 1));
+    fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in %s: %s writes/s (offered %s)\n",
+            run->writes, run->reads, fmt_duration(c, run->duration_us),
+            fmt_fixed(d, stats_writes_per_s(run), 0), fmt_fixed(a, run->offered_per_s, 0));
+
+    write_histogram(out, run, &im, width);
+
+    fprintf(out, "  max/mean %s  CoV %s  Gini %s  Jain %s", fmt_fixed(a, im.max_mean, 2),
+            fmt_fixed(b, im.cov, 2), fmt_fixed(c, im.gini, 2), fmt_fixed(d, im.jain, 2));
+    if (im.defined)
+        fprintf(out, "  hottest %s %s", run->servers[im.hottest].name, fmt_percent(a, im.hottest_share));
+    fprintf(out, "\n  per-window max/mean: mean %s, worst %s over %" PRIu32 " windows\n",
+            fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
+    fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
+            run->regions_start, run->regions, run->splits, run->moves);
+    fputs("  ", out);
+    write_legend(out, run->nservers);
+}
+
+/* ---- all runs: the compare table ---- */
+
+enum { COL_SCHEME, COL_KEY, COL_KEYB, COL_REGIONS, COL_SPLITS, COL_MOVES, COL_MAXMEAN,
+       COL_WINDOW, COL_COV, COL_GINI, COL_JAIN, COL_HOT, NCOLS };
+
+static const char *const col_title[NCOLS] = {
+    "scheme", "example key", "key B", "regions", "splits", "moves", "max/mean",
+    "window", "CoV", "Gini", "Jain", "hottest",
+};
+
+/* The cells of one run's row. */
+static void format_row(const run_result *run, char cell[NCOLS][CELL])
+{
+    imbalance im = stats_server_writes(run);
+    window_stats ws = stats_window_writes(run);
+    fmt_cut(cell[COL_SCHEME], run->scheme_name, SCHEME_COLS);
+    fmt_cut(cell[COL_KEY], run->key_example, KEY_COLS_TABLE);
+    fmt_fixed(cell[COL_KEYB], run->key_bytes_mean, 1);
+    snprintf(cell[COL_REGIONS], CELL, "%" PRIu64, run->regions);
+    snprintf(cell[COL_SPLITS], CELL, "%" PRIu64, run->splits);
+    snprintf(cell[COL_MOVES], CELL, "%" PRIu64, run->moves);
+    fmt_fixed(cell[COL_MAXMEAN], im.max_mean, 2);
+    fmt_fixed(cell[COL_WINDOW], ws.mean_max_mean, 2);
+    fmt_fixed(cell[COL_COV], im.cov, 2);
+    fmt_fixed(cell[COL_GINI], im.gini, 2);
+    fmt_fixed(cell[COL_JAIN], im.jain, 2);
+    fmt_percent(cell[COL_HOT], im.hottest_share);
+}
+
+/* Text columns align left, figures right; two spaces after the key. */
+static void write_row(FILE *out, char cell[NCOLS][CELL], const int *cols)
+{
+    for (int c = 0; c < NCOLS; c++) {
+        const char *sep = c == 0 ? "" : c <= COL_KEYB ? "  " : " ";
+        if (c <= COL_KEY)
+            fprintf(out, "%s%-*s", sep, cols[c], cell[c]);
+        else
+            fprintf(out, "%s%*s", sep, cols[c], cell[c]);
+    }
+    fputc('\n', out);
+}
+
+void text_write_compare(FILE *out, const sim_results *res)
+{
+    char cell[NCOLS][CELL];
+    int cols[NCOLS];
+    assert(out && res && (res->runs || res->nruns == 0));
+
+    write_config(out, res);
+    fputc('\n', out);
+
+    for (int c = 0; c < NCOLS; c++) cols[c] = (int)strlen(col_title[c]);
+    for (size_t r = 0; r < res->nruns; r++) {
+        format_row(&res->runs[r], cell);
+        for (int c = 0; c < NCOLS; c++)
+            if ((int)strlen(cell[c]) > cols[c]) cols[c] = (int)strlen(cell[c]);
+    }
+
+    for (int c = 0; c < NCOLS; c++) strcpy(cell[c], col_title[c]);
+    write_row(out, cell, cols);
+    for (size_t r = 0; r < res->nruns; r++) {
+        format_row(&res->runs[r], cell);
+        write_row(out, cell, cols);
+    }
+
+    fputc('\n', out);
+    write_legend(out, res->servers);
+    fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
+          "key B: mean row key bytes.\n", out);
+}

@@ -1,1 +1,371 @@
-int main(void) { return 0; }
+/* main.c -- the regionsim command line.
+ *
+ *   regionsim compare [options]   every scheme on one cluster, one row each
+ *   regionsim run --scheme S      one scheme, its per-server histogram
+ *   regionsim keys --scheme S     example keys and where they land
+ *
+ * Options override the built-in default scenario. Bad usage prints one
+ * message naming the option, what was found and what was expected, and
+ * exits 2 before anything is written to stdout. Results are written only
+ * once every run has finished, so a failure never leaves partial output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/report.h"
+#include "sim/engine.h"
+#include "sim/scenario.h"
+#include "workloads/keyscheme.h"
+
+#define EXIT_USAGE 2
+
+typedef enum command { CMD_COMPARE, CMD_RUN, CMD_KEYS } command;
+typedef enum format { FORMAT_TEXT, FORMAT_JSON } format;
+
+typedef struct options {
+    command cmd;
+    const char *cmd_name;
+    scenario sc;
+    format fmt;
+    uint64_t nkeys;
+    int schemes_given;
+} options;
+
+static const char *const command_help[] = {
+    [CMD_COMPARE] =
+        "usage: regionsim compare [options]\n"
+        "\n"
+        "Runs every key scheme on the same cluster and workload and prints one\n"
+        "row per scheme: how evenly the writes spread over the region servers.\n"
+        "With no --scheme, all presets are compared.\n",
+    [CMD_RUN] =
+        "usage: regionsim run --scheme S [options]\n"
+        "\n"
+        "Runs one key scheme and prints its per-server write histogram.\n",
+    [CMD_KEYS] =
+        "usage: regionsim keys --scheme S [-n N] [options]\n"
+        "\n"
+        "Prints the first N row keys the workload writes under scheme S, in\n"
+        "HBase shell form, with the region and server each one lands in.\n",
+};
+
+static const char common_help[] =
+    "\n"
+    "Options (defaults are the built-in scenario's):\n"
+    "  --scheme S           a preset name or a scheme expression; repeat to\n"
+    "                       compare several. Presets: monotonic salted hashed\n"
+    "                       reversed promoted opentsdb (bucketed ones use one\n"
+    "                       bucket per server)\n"
+    "  --servers N          region servers (8)\n"
+    "  --seed N             seed of every random choice (42)\n"
+    "  --duration D         simulated time to run (30m)\n"
+    "  --region-size SIZE   a region splits above this size (4MiB)\n"
+    "  --balancer B         region-count or none (region-count)\n"
+    "  --balancer-period D  time between balancer runs (5m)\n"
+    "  --presplit P         buckets: tables of bucketed schemes start with one\n"
+    "                       region per bucket; none: one region (buckets)\n"
+    "  --metrics N          metrics in the time series (50)\n"
+    "  --hosts N            hosts per metric (20)\n"
+    "  --interval D         each series writes once per interval (1s)\n"
+    "  --window D           report window (1m)\n"
+    "  --format F           text or json (text)\n"
+    "  -n N                 keys: how many keys to print (10)\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "SIZE takes B, KiB, MiB, GiB (e.g. 4MiB); D takes us, ms, s, m, h (e.g. 90s).\n"
+    "Exit status: 0 ran, 2 bad usage or input.\n";
+
+static const char main_help[] =
+    "usage: regionsim <command> [options]\n"
+    "\n"
+    "A discrete-event simulator of an HBase-style table: one sorted key space\n"
+    "cut into regions across region servers. It shows where writes land under\n"
+    "different row-key schemes.\n"
+    "\n"
+    "Commands:\n"
+    "  compare   run every key scheme on one cluster and compare the spread\n"
+    "  run       run one key scheme and show its per-server write histogram\n"
+    "  keys      print example row keys of a scheme and where they land\n"
+    "\n"
+    "Run 'regionsim <command> --help' for a command's options.\n";
+
+static void usage_error(const options *o, const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "regionsim%s%s: ", o->cmd_name ? " " : "", o->cmd_name ? o->cmd_name : "");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(see 'regionsim%s%s --help')\n", o->cmd_name ? " " : "",
+            o->cmd_name ? o->cmd_name : "");
+    exit(EXIT_USAGE);
+}
+
+/* An unsigned decimal integer with an optional unit suffix from `units`
+ * (parallel arrays of suffix and multiplier). Overflow is an error. */
+static int parse_scaled(const char *text, const char *const *suffix, const uint64_t *mult,
+                        size_t nunits, int unit_required, uint64_t *out)
+{
+    if (text[0] < '0' || text[0] > '9')
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno == ERANGE)
+        return -1;
+    uint64_t m = 1;
+    if (*end) {
+        size_t i = 0;
+        while (i < nunits && strcmp(end, suffix[i]) != 0)
+            i++;
+        if (i == nunits)
+            return -1;
+        m = mult[i];
+    } else if (unit_required) {
+        return -1;
+    }
+    if (v > UINT64_MAX / m)
+        return -1;
+    *out = (uint64_t)v * m;
+    return 0;
+}
+
+static uint64_t parse_count(const options *o, const char *opt, const char *text,
+                            uint64_t lo, uint64_t hi)
+{
+    uint64_t v;
+    if (parse_scaled(text, NULL, NULL, 0, 0, &v) < 0 || v < lo || v > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "an integer from %llu to %llu",
+                 (unsigned long long)lo, (unsigned long long)hi);
+        char msg[160];
+        snprintf(msg, sizeof msg, "%%s: expected %s, found '%%s'", want);
+        usage_error(o, msg, opt, text);
+    }
+    return v;
+}
+
+static uint64_t parse_duration(const options *o, const char *opt, const char *text)
+{
+    static const char *const suffix[] = { "us", "ms", "s", "m", "h" };
+    static const uint64_t mult[] = { 1, 1000, 1000000, 60000000, 3600000000 };
+    uint64_t v;
+    if (parse_scaled(text, suffix, mult, 5, 1, &v) < 0 || v == 0)
+        usage_error(o, "%s: expected a positive duration with a unit (us, ms, s, m, h), "
+                       "found '%s'", opt, text);
+    return v;
+}
+
+static uint64_t parse_size(const options *o, const char *opt, const char *text)
+{
+    static const char *const suffix[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    static const uint64_t mult[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40 };
+    uint64_t v;
+    if (parse_scaled(text, suffix, mult, 5, 0, &v) < 0)
+        usage_error(o, "%s: expected a size such as 4MiB (units B, KiB, MiB, GiB, TiB), "
+                       "found '%s'", opt, text);
+    return v;
+}
+
+static void add_scheme(options *o, const char *text)
+{
+    scenario *sc = &o->sc;
+    if (!o->schemes_given)
+        sc->nschemes = 0; /* the first --scheme replaces the default list */
+    o->schemes_given = 1;
+    if (sc->nschemes == SCENARIO_MAX_SCHEMES)
+        usage_error(o, "%s: at most 64 schemes, found one more: '%s'", "--scheme", text);
+    sc->schemes[sc->nschemes++] = text;
+}
+
+/* Sets the option `name` from `value`. */
+static void set_option(options *o, const char *name, const char *value)
+{
+    scenario *sc = &o->sc;
+    if (!strcmp(name, "--scheme")) {
+        add_scheme(o, value);
+    } else if (!strcmp(name, "--servers")) {
+        sc->servers = (uint32_t)parse_count(o, name, value, 1, 100000);
+    } else if (!strcmp(name, "--seed")) {
+        sc->seed = parse_count(o, name, value, 0, UINT64_MAX);
+    } else if (!strcmp(name, "--duration")) {
+        sc->duration_us = parse_duration(o, name, value);
+    } else if (!strcmp(name, "--region-size")) {
+        sc->region_max_bytes = parse_size(o, name, value);
+        if (sc->region_max_bytes < 1024)
+            usage_error(o, "%s: expected at least 1KiB, found '%s'", name, value);
+    } else if (!strcmp(name, "--balancer")) {
+        if (!strcmp(value, "region-count"))
+            sc->balancer = BALANCER_REGION_COUNT;
+        else if (!strcmp(value, "none"))
+            sc->balancer = BALANCER_NONE;
+        else
+            usage_error(o, "%s: expected region-count or none, found '%s'", name, value);
+    } else if (!strcmp(name, "--balancer-period")) {
+        sc->balancer_period_us = parse_duration(o, name, value);
+    } else if (!strcmp(name, "--presplit")) {
+        if (!strcmp(value, "buckets"))
+            sc->presplit = PRESPLIT_BUCKETS;
+        else if (!strcmp(value, "none"))
+            sc->presplit = PRESPLIT_NONE;
+        else
+            usage_error(o, "%s: expected buckets or none, found '%s'", name, value);
+    } else if (!strcmp(name, "--metrics")) {
+        sc->series.metrics = (uint32_t)parse_count(o, name, value, 1, 1000000);
+    } else if (!strcmp(name, "--hosts")) {
+        sc->series.hosts = (uint32_t)parse_count(o, name, value, 1, 1000000);
+    } else if (!strcmp(name, "--interval")) {
+        sc->series.interval_us = parse_duration(o, name, value);
+    } else if (!strcmp(name, "--window")) {
+        sc->window_us = parse_duration(o, name, value);
+    } else if (!strcmp(name, "--format")) {
+        if (!strcmp(value, "text"))
+            o->fmt = FORMAT_TEXT;
+        else if (!strcmp(value, "json"))
+            o->fmt = FORMAT_JSON;
+        else
+            usage_error(o, "%s: expected text or json, found '%s'", name, value);
+    } else if (!strcmp(name, "-n")) {
+        o->nkeys = parse_count(o, name, value, 1, 1000000);
+    } else {
+        usage_error(o, "unknown option '%s'%s", name, "");
+    }
+}
+
+static void parse_args(options *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    scenario_defaults(&o->sc);
+    o->nkeys = 10;
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        fputs(main_help, argc < 2 ? stderr : stdout);
+        exit(argc < 2 ? EXIT_USAGE : 0);
+    }
+    if (!strcmp(argv[1], "--version")) {
+        puts("regionsim 0.1.0");
+        exit(0);
+    }
+    static const char *const names[] = { [CMD_COMPARE] = "compare", [CMD_RUN] = "run",
+                                         [CMD_KEYS] = "keys" };
+    size_t c = 0;
+    while (c < 3 && strcmp(argv[1], names[c]) != 0)
+        c++;
+    if (c == 3)
+        usage_error(o, "unknown command '%s'; expected compare, run or keys%s", argv[1], "");
+    o->cmd = (command)c;
+    o->cmd_name = names[c];
+
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(command_help[o->cmd], stdout);
+            fputs(common_help, stdout);
+            exit(0);
+        }
+        if (arg[0] != '-')
+            usage_error(o, "unexpected argument '%s'; options start with --%s", arg, "");
+        char name[64];
+        const char *value;
+        const char *eq = strchr(arg, '=');
+        if (eq && arg[1] == '-') {
+            size_t n = (size_t)(eq - arg);
+            if (n >= sizeof name)
+                usage_error(o, "unknown option '%s'%s", arg, "");
+            memcpy(name, arg, n);
+            name[n] = '\0';
+            value = eq + 1;
+        } else {
+            if (strlen(arg) >= sizeof name)
+                usage_error(o, "unknown option '%s'%s", arg, "");
+            strcpy(name, arg);
+            if (i + 1 >= argc)
+                usage_error(o, "%s: expected a value after it%s", name, "");
+            value = argv[++i];
+        }
+        set_option(o, name, value);
+    }
+    if (o->cmd != CMD_COMPARE && o->sc.nschemes != 1)
+        usage_error(o, "expected exactly one --scheme, found %s%s",
+                    o->schemes_given ? "several" : "none", "");
+    char err[768];
+    if (scenario_validate(&o->sc, err, sizeof err) < 0)
+        usage_error(o, "%s%s", err, "");
+}
+
+/* keys: the first N writes, each printed with the region it landed in. */
+typedef struct key_listing {
+    char *text;
+    size_t len;
+    FILE *out;
+    uint64_t left;
+} key_listing;
+
+static int list_key(void *ctx, uint64_t t_us, keyref key, const cluster *c, uint32_t server)
+{
+    key_listing *kl = ctx;
+    size_t i = regionmap_route(c->map, key);
+    const region *r = regionmap_get(c->map, i);
+    char k[256], start[128], end[128];
+    key_format(key, k, sizeof k);
+    key_format(region_start(r), start, sizeof start);
+    key_format(region_end(r), end, sizeof end);
+    fprintf(kl->out, "%10.3f s  %-40s region %zu [%s, %s) on rs%u\n", (double)t_us / 1e6, k,
+            i, start[0] ? start : "-inf", end[0] ? end : "+inf", server);
+    return --kl->left == 0;
+}
+
+static int run_keys(const options *o)
+{
+    key_listing kl = { NULL, 0, NULL, o->nkeys };
+    kl.out = open_memstream(&kl.text, &kl.len);
+    if (!kl.out) {
+        fputs("regionsim keys: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    engine_observer obs = { list_key, &kl };
+    run_result run;
+    char err[512];
+    int rc = engine_run(&o->sc, 0, &obs, &run, err, sizeof err);
+    fclose(kl.out);
+    if (rc < 0) {
+        fprintf(stderr, "regionsim keys: %s\n", err);
+        free(kl.text);
+        return EXIT_USAGE;
+    }
+    printf("scheme %s: %s  (key bytes %llu..%llu, table: %s)\n", run.scheme_name,
+           run.scheme_expr, (unsigned long long)run.key_bytes_min,
+           (unsigned long long)run.key_bytes_max, run.presplit);
+    fwrite(kl.text, 1, kl.len, stdout);
+    free(kl.text);
+    run_result_free(&run);
+    return 0;
+}
+
+static int run_simulation(const options *o)
+{
+    sim_results res;
+    char err[512];
+    if (engine_run_all(&o->sc, &res, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
+        return EXIT_USAGE;
+    }
+    if (o->fmt == FORMAT_JSON)
+        json_write(stdout, &res);
+    else if (o->cmd == CMD_RUN)
+        text_write_run(stdout, &res, &res.runs[0], 50);
+    else
+        text_write_compare(stdout, &res);
+    sim_results_free(&res);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    parse_args(&o, argc, argv);
+    int rc = o.cmd == CMD_KEYS ? run_keys(&o) : run_simulation(&o);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("regionsim: writing the report");
+        return EXIT_USAGE;
+    }
+    return rc;
+}

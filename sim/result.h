@@ -60,7 +60,7 @@ typedef struct sim_results {
     const char *balancer;        /* "region-count" or "none" */
     uint64_t balancer_period_us;
     uint64_t window_us;
-    const char *workload;        /* one-line description of the workload */
+    char *workload;              /* one-line description of the workload (owned) */
     uint64_t cell_overhead_bytes;/* bytes per cell beyond the row key */
     size_t nruns;
     run_result *runs;

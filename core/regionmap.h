@@ -1,0 +1,69 @@
+/* regionmap.h -- all regions of a table in key order: the sim's hbase:meta.
+ *
+ * Regions tile the key space with no gaps or overlaps: region i covers
+ * [start_i, end_i) with end_i == start_(i+1); the first start and the last
+ * end are empty, meaning unbounded. Routing a key is a binary search over
+ * the starts, O(log regions). Splitting region i at key k replaces it by
+ * [start_i, k) and [k, end_i), moving the stored rows >= k to the new one.
+ *
+ * Regions are kept by value in one array, so a region pointer or index is
+ * valid only until the next split (indices after i shift by one).
+ */
+#ifndef REGIONSIM_REGIONMAP_H
+#define REGIONSIM_REGIONMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/key.h"
+#include "core/store.h"
+
+typedef struct region {
+    uint8_t *start, *end;       /* owned bytes; NULL when empty (unbounded) */
+    uint32_t start_len, end_len;
+    store *rows;                /* the region's exact row store */
+    uint64_t id;                /* creation order, like HBase's regionId */
+    uint32_t server;            /* index of the hosting server */
+    uint64_t writes;            /* cells written to this region (not its parent) */
+    uint64_t next_split_check;  /* store bytes at which the split policy looks again */
+} region;
+
+typedef struct regionmap regionmap;
+
+/* A table of one region (-inf, +inf) on server 0, or, when nsplits > 0,
+ * nsplits + 1 regions cut at the given keys. The keys must be non-empty and
+ * strictly ascending. Returns NULL and sets *bad to the index of the first
+ * offending key (or nsplits when out of memory). */
+regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad);
+
+void regionmap_free(regionmap *m);
+
+size_t regionmap_count(const regionmap *m);
+
+/* Region i (< count). Valid until the next regionmap_split. */
+region *regionmap_at(regionmap *m, size_t i);
+const region *regionmap_get(const regionmap *m, size_t i);
+
+/* Region boundaries as keyrefs (empty = unbounded). */
+keyref region_start(const region *r);
+keyref region_end(const region *r);
+
+/* Whether k lies in [start, end) of r. */
+int region_contains(const region *r, keyref k);
+
+/* The index of the region holding k. */
+size_t regionmap_route(const regionmap *m, keyref k);
+
+/* The regions a scan of [lo, hi) touches, as the inclusive index range
+ * *first..*last. An empty hi means unbounded above. Requires lo < hi when hi
+ * is not empty; an empty range [lo, lo) still reports the region of lo. */
+void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, size_t *last);
+
+/* Splits region i at `at`, which must lie strictly inside it (start < at,
+ * and at < end when end is bounded). The lower daughter keeps index i and
+ * the upper one becomes i+1; both stay on the parent's server and share one
+ * fresh id (HBase gives both daughters the same regionId) and zeroed counters. Returns 0, or -1 if `at` is not strictly inside
+ * or memory runs out (the map is then unchanged). */
+int regionmap_split(regionmap *m, size_t i, keyref at);
+
+#endif

@@ -1,0 +1,56 @@
+/* stats.h -- derived figures the report writers share.
+ *
+ * Everything here is a pure function of a sim_results (or of a plain vector
+ * of counts): the writers never compute a figure themselves, so the text and
+ * JSON reports can never disagree. Reports run once per run, so these
+ * functions favour clarity over speed (stats_imbalance sorts a copy).
+ *
+ * Undefined figures (all counts zero, no simulated time, no window with a
+ * write) are NAN and, where a struct carries one, its `defined` flag is 0:
+ * text prints "-", JSON prints null.
+ */
+#ifndef REGIONSIM_STATS_H
+#define REGIONSIM_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/result.h"
+
+/* How unevenly n counts (one per server) are spread. */
+typedef struct imbalance {
+    int defined;          /* 0 if n == 0 or every count is 0: doubles are NAN */
+    uint64_t total, max;
+    double mean;          /* total / n */
+    double max_mean;      /* max / mean: 1 = even, n = all on one */
+    double cov;           /* population standard deviation / mean: 0 = even */
+    double gini;          /* 0 = even, (n-1)/n = all on one */
+    double jain;          /* (sum x)^2 / (n sum x^2): 1 = even, 1/n = all on one */
+    uint32_t hottest;     /* index of the largest count (lowest on ties) */
+    double hottest_share; /* max / total */
+} imbalance;
+
+/* The imbalance of x[0..n). x may be NULL when n is 0. Aborts with a message
+ * if a scratch copy cannot be allocated (the writers cannot report errors). */
+imbalance stats_imbalance(const uint64_t *x, size_t n);
+
+/* The imbalance of a run's per-server writes / reads. */
+imbalance stats_server_writes(const run_result *run);
+imbalance stats_server_reads(const run_result *run);
+
+/* Per-window max/mean of a windows x servers matrix (row w = window w). */
+typedef struct window_stats {
+    uint32_t windows;      /* windows with at least one write */
+    double mean_max_mean;  /* mean of max/mean over those windows, or NAN */
+    double worst_max_mean; /* the largest max/mean among them, or NAN */
+} window_stats;
+
+window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t nservers);
+
+/* stats_windows over the run's window_writes. */
+window_stats stats_window_writes(const run_result *run);
+
+/* Writes per simulated second, or NAN when the run covered no time. */
+double stats_writes_per_s(const run_result *run);
+
+#endif

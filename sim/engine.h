@@ -1,0 +1,42 @@
+/* engine.h -- runs a scenario: the discrete-event loop.
+ *
+ * A run owns everything it touches (cluster, pattern, key encoder, event
+ * queue, counters) and frees it before returning, so runs are values: two
+ * runs of the same scenario and seed, in one process or two, produce the
+ * same result. Data flows one way: pattern -> key scheme -> cluster ->
+ * counters -> run_result.
+ */
+#ifndef REGIONSIM_ENGINE_H
+#define REGIONSIM_ENGINE_H
+
+#include <stddef.h>
+
+#include "core/cluster.h"
+#include "sim/result.h"
+#include "sim/scenario.h"
+
+/* Called after every write with the key, the cluster (after the write and
+ * any split it caused) and the server that took it. Return nonzero to stop
+ * the run early (the result then covers the writes so far). */
+typedef int (*engine_write_fn)(void *ctx, uint64_t t_us, keyref key,
+                               const cluster *c, uint32_t server);
+
+typedef struct engine_observer {
+    engine_write_fn on_write;
+    void *ctx;
+} engine_observer;
+
+/* Runs scheme i of sc (sc must pass scenario_validate). obs may be NULL.
+ * Returns 0 and fills *out (free with run_result_free), or -1 with a
+ * message in err (out is then empty). */
+int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
+               run_result *out, char *err, size_t errcap);
+
+/* Runs every scheme of sc into *out (free with sim_results_free).
+ * Returns 0, or -1 with a message in err and nothing in *out. */
+int engine_run_all(const scenario *sc, sim_results *out, char *err, size_t errcap);
+
+void run_result_free(run_result *r);
+void sim_results_free(sim_results *res);
+
+#endif

@@ -1,0 +1,206 @@
+/* test_text.c -- the text report: bars, figures, the compare table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "reports/report.h"
+
+/* Two runs on 4 servers: a hot-tail monotonic run and an all-idle run. */
+typedef struct fixture {
+    server_result hot[4], idle[4];
+    uint64_t hot_windows[8];
+    run_result runs[2];
+    sim_results res;
+} fixture;
+
+static void fixture_init(fixture *f)
+{
+    static const uint64_t writes[4] = { 100, 400, 50, 0 };
+    static const uint64_t regions[4] = { 2, 1, 1, 0 };
+    memset(f, 0, sizeof *f);
+    for (int s = 0; s < 4; s++) {
+        snprintf(f->hot[s].name, sizeof f->hot[s].name, "rs%d", s);
+        snprintf(f->idle[s].name, sizeof f->idle[s].name, "rs%d", s);
+        f->hot[s].writes = writes[s];
+        f->hot[s].regions = regions[s];
+    }
+    /* window 0: {100, 300, 0, 0}; window 1: {0, 100, 50, 0} */
+    const uint64_t win[8] = { 100, 300, 0, 0, 0, 100, 50, 0 };
+    memcpy(f->hot_windows, win, sizeof win);
+
+    f->runs[0] = (run_result){
+        .scheme_name = "monotonic", .scheme_expr = "ts",
+        .key_example = "\\x00\\x00\\x01\\x8B\\xC2\\x1A\\x00\\x00", .presplit = "none",
+        .nservers = 4, .servers = f->hot, .writes = 550, .duration_us = 2000000,
+        .offered_per_s = 300, .regions_start = 1, .regions = 4, .splits = 3, .moves = 2,
+        .key_bytes_min = 8, .key_bytes_max = 8, .key_bytes_mean = 8,
+        .window_us = 1000000, .nwindows = 2, .window_writes = f->hot_windows };
+    f->runs[1] = (run_result){
+        .scheme_name = "a-very-long-scheme-name", .scheme_expr = "md5(ts) ts",
+        .key_example = "\\xAB\\xCD\\xEF\\x01\\x23\\x45\\x67\\x89abcdef", .presplit = "8 buckets",
+        .nservers = 4, .servers = f->idle, .regions_start = 8, .regions = 8 };
+    f->res = (sim_results){
+        .scenario = "default", .seed = 42, .servers = 4, .split_policy = "size",
+        .region_max_bytes = 4u << 20, .balancer = "region-count",
+        .balancer_period_us = 300000000, .window_us = 1000000,
+        .workload = "time series, 10 metrics at 300/s", .cell_overhead_bytes = 40,
+        .nruns = 2, .runs = f->runs };
+}
+
+/* What a writer printed, as a malloc'd string. */
+typedef void (*writer)(FILE *, const fixture *);
+
+static char *capture(writer fn, const fixture *f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    fn(out, f);
+    assert_int_equal(fclose(out), 0);
+    return buf;
+}
+
+static void write_hot_run(FILE *out, const fixture *f) { text_write_run(out, &f->res, &f->runs[0], 40); }
+static void write_idle_run(FILE *out, const fixture *f) { text_write_run(out, &f->res, &f->runs[1], 40); }
+static void write_compare(FILE *out, const fixture *f) { text_write_compare(out, &f->res); }
+
+/* The line that starts (after indentation) with `prefix`, copied, or NULL. */
+static char *line_starting(const char *text, const char *prefix)
+{
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *q = p;
+        while (*q == ' ') q++;
+        if (strncmp(q, prefix, strlen(prefix)) == 0) {
+            char *line = malloc(len + 1);
+            memcpy(line, p, len);
+            line[len] = '\0';
+            return line;
+        }
+        p += len + (end != NULL);
+    }
+    return NULL;
+}
+
+/* Block characters (U+2588..U+258F, three bytes each) in s. */
+static int bar_blocks(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        if ((unsigned char)s[0] == 0xE2 && (unsigned char)s[1] == 0x96 &&
+            (unsigned char)s[2] >= 0x88 && (unsigned char)s[2] <= 0x8F)
+            n++;
+    return n;
+}
+
+static void test_run_has_a_line_per_server_and_the_hottest_bar_is_longest(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = capture(write_hot_run, &f);
+    const char *expect[4] = { "100  18.2%  2 regions", "400  72.7%  1 region",
+                              " 50   9.1%  1 region", "  0   0.0%  0 regions" };
+    int blocks[4];
+    for (int s = 0; s < 4; s++) {
+        char prefix[8];
+        snprintf(prefix, sizeof prefix, "rs%d ", s);
+        char *line = line_starting(text, prefix);
+        assert_non_null(line);
+        assert_non_null(strstr(line, expect[s]));
+        blocks[s] = bar_blocks(line);
+        free(line);
+    }
+    assert_int_equal(blocks[1], 40);             /* the longest bar is width */
+    assert_true(blocks[0] > blocks[2] && blocks[2] > 0);
+    assert_int_equal(blocks[3], 0);
+    assert_true(blocks[1] > blocks[0]);
+
+    /* 550 writes, mean 137.5: max/mean 400/137.5 = 2.91; Jain
+     * 550^2 / (4 * (100^2 + 400^2 + 50^2)) = 0.44. Windows: 300*4/400 = 3.00
+     * and 100*4/150 = 2.67; mean 2.83. */
+    assert_non_null(strstr(text, "max/mean 2.91"));
+    assert_non_null(strstr(text, "Jain 0.44"));
+    assert_non_null(strstr(text, "hottest rs1 72.7%"));
+    assert_non_null(strstr(text, "per-window max/mean: mean 2.83, worst 3.00 over 2 windows"));
+    assert_non_null(strstr(text, "regions 1 -> 4, 3 splits, 2 moves"));
+    assert_non_null(strstr(text, "275 writes/s"));
+    assert_non_null(strstr(text, "4 = all writes on one server"));
+    free(text);
+}
+
+static void test_idle_run_prints_dashes(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = capture(write_idle_run, &f);
+    assert_non_null(strstr(text, "max/mean -  CoV -  Gini -  Jain -"));
+    assert_non_null(strstr(text, "mean -, worst - over 0 windows"));
+    assert_int_equal(bar_blocks(text), 0);
+    free(text);
+}
+
+static void test_compare_echoes_config_and_aligns_rows(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = capture(write_compare, &f);
+    assert_non_null(strstr(text, "4 servers"));
+    assert_non_null(strstr(text, "4 MiB"));
+    assert_non_null(strstr(text, "every 5 min"));
+    assert_non_null(strstr(text, "window 1 s"));
+    assert_non_null(strstr(text, "seed 42"));
+    assert_non_null(strstr(text, "time series, 10 metrics at 300/s"));
+
+    char *header = line_starting(text, "scheme");
+    char *hot = line_starting(text, "monotonic");
+    char *idle = line_starting(text, "a-very-long");
+    assert_non_null(header);
+    assert_non_null(hot);
+    assert_non_null(idle);
+    /* Columns line up: all three lines have the same length (ASCII only). */
+    assert_int_equal(strlen(header), strlen(hot));
+    assert_int_equal(strlen(header), strlen(idle));
+    assert_true(strlen(header) <= 100);
+    assert_non_null(strstr(hot, "2.91"));
+    assert_non_null(strstr(hot, "72.7%"));
+    /* Long names and keys are cut with "...", never inside a \xNN escape. */
+    assert_non_null(strstr(idle, "a-very-long-..."));
+    assert_non_null(strstr(idle, "\\xAB\\xCD\\xEF..."));
+    assert_null(strstr(text, "a-very-long-scheme-name"));
+    free(header);
+    free(hot);
+    free(idle);
+    free(text);
+}
+
+static void test_output_is_deterministic(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *a = capture(write_compare, &f), *b = capture(write_compare, &f);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_has_a_line_per_server_and_the_hottest_bar_is_longest),
+        cmocka_unit_test(test_idle_run_prints_dashes),
+        cmocka_unit_test(test_compare_echoes_config_and_aligns_rows),
+        cmocka_unit_test(test_output_is_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
