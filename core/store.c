@@ -1,1 +1,617 @@
-typedef int regionsim_placeholder_t; /* to be written */
+/* store.c -- the exact sorted row store of one region.
+ *
+ * A two-level LSM, like HBase's memstore flushed into a store file, with
+ * one file that is always fully compacted:
+ *
+ *   main     rec  one byte array of records in key order,
+ *                 record = [u16 key len][u32 row bytes, saturating][key]
+ *                 (unaligned fields, read and written with memcpy)
+ *            idx  the uint64 offset of each record in rec, one per row
+ *                 -> key + 14 bytes per distinct row; binary search on idx
+ *   pending  pk   arena of the key bytes of puts not yet in main
+ *            pe   entries {u64 prefix, u64 offset in pk, u32 len, u32 bytes};
+ *                 prefix = first 8 key bytes big-endian, zero padded, so
+ *                 most compares are one integer compare. pe has room for
+ *                 2 * pe_cap entries: the upper half is the sort's scratch.
+ *
+ * store_put:
+ *   1. key == main's last row, or == the last pending key: add the bytes to
+ *      that row, no new entry (repeated writes to a hot row).
+ *   2. pending empty and key > main's last row: append to main. Ascending
+ *      keys (monotonic, time-ordered within a prefix: the common case for a
+ *      region) stay on this path: amortised O(1), no sort, no merge.
+ *   3. otherwise append to pending, noting whether pending stays strictly
+ *      ascending (then it needs no sort).
+ *   Pending is merged into main when it holds max(4096, rows / 8) entries,
+ *   a geometric bound, so each row is moved O(1) times amortised.
+ *
+ * Merge (also before every query): sort pending with a bottom-up merge
+ * sort (insertion-sorted runs of 16, compares inlined), combine equal keys,
+ * then merge into main from the back, IN PLACE. store_put has already
+ * reserved room in main's arrays for every pending row (that is where
+ * running out of memory can be reported; queries have no error return, so
+ * they must never allocate). Rows of main greater than the largest pending
+ * key move as whole blocks found by galloping (one memmove, one offset
+ * fix-up loop); a pending key already in main adds its bytes there; rows of
+ * main below the smallest pending key do not move at all, so a merge costs
+ * O(pending log pending + rows after the smallest pending key). Main never
+ * holds garbage: duplicates are folded, not appended. The pending buffers
+ * are freed after a merge, so an idle store costs main + the struct.
+ *
+ * Trade-offs: main grows by x1.5 and is not shrunk except by a split, so
+ * up to a third of its capacity may be slack. A row's bytes saturate at
+ * UINT32_MAX in its record; store_bytes is an exact uint64 kept apart.
+ * Cells are not tracked per row (4 more bytes a row): a split apportions
+ * the cell count by bytes (by rows if the store has no bytes), keeping at
+ * least one cell per row on each side.
+ */
+#include "core/store.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REC_HDR 6         /* u16 key length + u32 row bytes */
+#define PEND_MIN 4096     /* merge pending no sooner than this many entries */
+#define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
+
+typedef struct pend {
+    uint64_t prefix;      /* first 8 key bytes, big-endian, zero padded */
+    uint64_t off;         /* key bytes at pk + off */
+    uint32_t len;
+    uint32_t bytes;
+} pend;
+
+struct store {
+    uint8_t *rec;         /* main: records in key order */
+    size_t rec_len, rec_cap;
+    uint64_t *idx;        /* main: offset of each row's record */
+    size_t rows, idx_cap;
+    uint8_t *pk;          /* pending: key arena */
+    size_t pk_len, pk_cap;
+    pend *pe;             /* pending: entries, then as many scratch slots */
+    size_t npend, pe_cap;
+    size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
+    int pend_sorted;      /* pending strictly ascending */
+    uint64_t bytes, cells;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static void wr16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
+static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+static uint32_t add_saturating(uint32_t a, uint32_t b)
+{
+    uint32_t c = a + b;
+    return c < a ? UINT32_MAX : c;
+}
+
+/* key_compare on raw pointers, inlined for the hot paths. */
+static inline int bytes_compare(const uint8_t *a, size_t al,
+                                const uint8_t *b, size_t bl)
+{
+    size_t n = al < bl ? al : bl;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c != 0)
+        return c;
+    return (al > bl) - (al < bl);
+}
+
+static inline uint64_t key_prefix(const uint8_t *k, size_t len)
+{
+    if (len >= 8)
+        return (uint64_t)k[0] << 56 | (uint64_t)k[1] << 48 |
+               (uint64_t)k[2] << 40 | (uint64_t)k[3] << 32 |
+               (uint64_t)k[4] << 24 | (uint64_t)k[5] << 16 |
+               (uint64_t)k[6] << 8 | (uint64_t)k[7];
+    uint64_t v = 0;
+    for (size_t i = 0; i < 8; i++)
+        v = v << 8 | (i < len ? k[i] : 0);
+    return v;
+}
+
+/* Grows *p (elements of elem bytes) to hold need, by x1.5 and at least min.
+ * Returns 0, or -1 with *p and *cap untouched. */
+static int grow(void *p, size_t *cap, size_t need, size_t elem, size_t min)
+{
+    if (need <= *cap)
+        return 0;
+    size_t limit = SIZE_MAX / 2 / elem;
+    if (need > limit)
+        return -1;
+    size_t n = *cap + *cap / 2;
+    if (n < need)
+        n = need;
+    if (n < min)
+        n = min;
+    if (n > limit)
+        n = need;
+    void *q = realloc(*(void **)p, n * elem);
+    if (!q)
+        return -1;
+    *(void **)p = q;
+    *cap = n;
+    return 0;
+}
+
+/* Reallocates *p down to n elements when less than half of it is used. */
+static void shrink(void *p, size_t *cap, size_t n, size_t elem)
+{
+    if (n >= *cap / 2)
+        return;
+    if (n == 0) {
+        free(*(void **)p);
+        *(void **)p = NULL;
+        *cap = 0;
+        return;
+    }
+    void *q = realloc(*(void **)p, n * elem);
+    if (q) {
+        *(void **)p = q;
+        *cap = n;
+    }
+}
+
+/* ---- main run ----------------------------------------------------------- */
+
+static size_t rec_size_at(const uint8_t *r) { return REC_HDR + rd16(r); }
+
+static keyref row_key(const store *s, size_t r)
+{
+    const uint8_t *p = s->rec + s->idx[r];
+    return keyref_of(p + REC_HDR, rd16(p));
+}
+
+/* <0, 0, >0 as row r sorts before, equal to, after key k. */
+static inline int row_compare(const store *s, size_t r, const uint8_t *k, size_t n)
+{
+    const uint8_t *p = s->rec + s->idx[r];
+    return bytes_compare(p + REC_HDR, rd16(p), k, n);
+}
+
+/* First row >= k. */
+static size_t lower_bound(const store *s, keyref k)
+{
+    size_t lo = 0, hi = s->rows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (row_compare(s, mid, k.data, k.len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* First row in [0, i) > k, galloping back from i: O(log distance). */
+static size_t gallop_after(const store *s, size_t i, const uint8_t *k, size_t n)
+{
+    size_t hi = i, lo, step = 1;
+    for (;;) {
+        if (hi == 0)
+            return 0;
+        size_t probe = hi > step ? hi - step : 0;
+        if (row_compare(s, probe, k, n) <= 0) {
+            lo = probe + 1;
+            break;
+        }
+        hi = probe;
+        step *= 2;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (row_compare(s, mid, k, n) > 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static void write_record(uint8_t *p, const uint8_t *k, size_t n, uint32_t bytes)
+{
+    wr16(p, (uint16_t)n);
+    wr32(p + 2, bytes);
+    memcpy(p + REC_HDR, k, n);
+}
+
+static void add_row_bytes(store *s, size_t r, uint32_t b)
+{
+    uint8_t *p = s->rec + s->idx[r] + 2;
+    wr32(p, add_saturating(rd32(p), b));
+}
+
+static int append_main(store *s, keyref k, uint32_t b)
+{
+    if (grow(&s->rec, &s->rec_cap, s->rec_len + REC_HDR + k.len, 1, 64) ||
+        grow(&s->idx, &s->idx_cap, s->rows + 1, sizeof *s->idx, 4))
+        return -1;
+    write_record(s->rec + s->rec_len, k.data, k.len, b);
+    s->idx[s->rows++] = s->rec_len;
+    s->rec_len += REC_HDR + k.len;
+    return 0;
+}
+
+/* Cheap spot checks of order: the ends and around row r. */
+static int rows_ordered_near(const store *s, size_t r)
+{
+    size_t at[3] = { 1, r, s->rows - 1 };
+    for (size_t i = 0; i < 3; i++) {
+        size_t x = at[i];
+        if (x == 0 || x >= s->rows)
+            continue;
+        keyref a = row_key(s, x - 1), b = row_key(s, x);
+        if (key_compare(a, b) >= 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- pending ------------------------------------------------------------ */
+
+static inline int pend_compare(const uint8_t *arena, const pend *a, const pend *b)
+{
+    if (a->prefix != b->prefix)
+        return a->prefix < b->prefix ? -1 : 1;
+    /* Equal prefixes: the first min(len, 8) bytes are equal. */
+    size_t n = a->len < b->len ? a->len : b->len;
+    if (n > 8) {
+        int c = memcmp(arena + a->off + 8, arena + b->off + 8, n - 8);
+        if (c != 0)
+            return c;
+    }
+    return (a->len > b->len) - (a->len < b->len);
+}
+
+static void insertion_sort(const uint8_t *arena, pend *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        pend x = a[i];
+        size_t j = i;
+        for (; j > 0 && pend_compare(arena, &x, &a[j - 1]) < 0; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
+/* Stable merge of a[0..na) and b[0..nb) into out. */
+static void merge_runs(const uint8_t *arena, const pend *a, size_t na,
+                       const pend *b, size_t nb, pend *out)
+{
+    if (na && nb && pend_compare(arena, &a[na - 1], &b[0]) <= 0) {
+        memcpy(out, a, na * sizeof *a);
+        memcpy(out + na, b, nb * sizeof *b);
+        return;
+    }
+    const pend *ae = a + na, *be = b + nb;
+    while (a < ae && b < be)
+        *out++ = pend_compare(arena, b, a) < 0 ? *b++ : *a++;
+    memcpy(out, a, (size_t)(ae - a) * sizeof *a);
+    out += ae - a;
+    memcpy(out, b, (size_t)(be - b) * sizeof *b);
+}
+
+/* Bottom-up merge sort of pe[0..npend) using pe[pe_cap..) as scratch.
+ * Returns whichever half holds the sorted result. */
+static pend *sort_entries(store *s)
+{
+    pend *src = s->pe, *dst = s->pe + s->pe_cap;
+    size_t n = s->npend;
+    for (size_t i = 0; i < n; i += SORT_RUN)
+        insertion_sort(s->pk, src + i, n - i < SORT_RUN ? n - i : SORT_RUN);
+    for (size_t w = SORT_RUN; w < n; w *= 2) {
+        for (size_t i = 0; i < n; i += 2 * w) {
+            size_t na = n - i < w ? n - i : w;
+            size_t nb = n - i - na < w ? n - i - na : w;
+            merge_runs(s->pk, src + i, na, src + i + na, nb, dst + i);
+        }
+        pend *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
+/* Sorts pending and folds equal keys into one entry. */
+static void sort_pending(store *s)
+{
+    const pend *a = sort_entries(s);
+    size_t k = 0, rec = 0;
+    for (size_t i = 0; i < s->npend; i++) {
+        if (k && pend_compare(s->pk, &s->pe[k - 1], &a[i]) == 0) {
+            s->pe[k - 1].bytes = add_saturating(s->pe[k - 1].bytes, a[i].bytes);
+        } else {
+            s->pe[k++] = a[i];
+            rec += REC_HDR + a[i].len;
+        }
+    }
+    s->npend = k;
+    s->pend_rec = rec;
+    s->pend_sorted = 1;
+}
+
+static void drop_pending(store *s)
+{
+    free(s->pk);
+    free(s->pe);
+    s->pk = NULL;
+    s->pe = NULL;
+    s->pk_len = s->pk_cap = s->npend = s->pe_cap = s->pend_rec = 0;
+    s->pend_sorted = 1;
+}
+
+/* Moves main rows [lo, hi) up to end just below record offset *w and index
+ * slot *wi (both >= the rows' current ends), fixing their offsets. */
+static void move_rows_up(store *s, size_t lo, size_t hi, size_t *w, size_t *wi)
+{
+    if (lo == hi)
+        return;
+    size_t start = s->idx[lo];
+    size_t end = s->idx[hi - 1] + rec_size_at(s->rec + s->idx[hi - 1]);
+    *w -= end - start;
+    memmove(s->rec + *w, s->rec + start, end - start);
+    uint64_t delta = *w - start;
+    for (size_t r = hi; r-- > lo;)
+        s->idx[--*wi] = s->idx[r] + delta;
+}
+
+/* Merges pending into main in place (see the top of the file). Never
+ * allocates: store_put reserved rec_len + pend_rec bytes and rows + npend
+ * index slots. */
+static void merge_pending(store *s)
+{
+    if (s->npend == 0)
+        return;
+    if (!s->pend_sorted)
+        sort_pending(s);
+    size_t total = s->rec_len + s->pend_rec, nrows = s->rows + s->npend;
+    assert(total <= s->rec_cap && nrows <= s->idx_cap);
+    size_t i = s->rows;   /* main rows [0, i) are still in place */
+    size_t w = total;     /* records are written below w */
+    size_t wi = nrows;    /* index slots are written below wi */
+    for (size_t j = s->npend; j-- > 0;) {
+        const pend *p = &s->pe[j];
+        const uint8_t *k = s->pk + p->off;
+        size_t lo = gallop_after(s, i, k, p->len);
+        move_rows_up(s, lo, i, &w, &wi);
+        i = lo;
+        if (i > 0 && row_compare(s, i - 1, k, p->len) == 0) {
+            add_row_bytes(s, i - 1, p->bytes);
+            continue;
+        }
+        w -= REC_HDR + p->len;
+        write_record(s->rec + w, k, p->len, p->bytes);
+        s->idx[--wi] = w;
+    }
+    /* Keys already in main leave a hole between rows [0, i) and the rest. */
+    size_t end = i ? s->idx[i - 1] + rec_size_at(s->rec + s->idx[i - 1]) : 0;
+    assert((w == end) == (wi == i));
+    if (w > end) {
+        size_t gap = w - end;
+        memmove(s->rec + end, s->rec + w, total - w);
+        for (size_t r = wi; r < nrows; r++)
+            s->idx[i + r - wi] = s->idx[r] - gap;
+        total -= gap;
+        nrows -= wi - i;
+    }
+    s->rec_len = total;
+    s->rows = nrows;
+    drop_pending(s);
+    assert(rows_ordered_near(s, i));
+}
+
+static size_t pend_limit(const store *s)
+{
+    return s->rows / 8 > PEND_MIN ? s->rows / 8 : PEND_MIN;
+}
+
+/* Appends k to pending, first reserving main's room for it. */
+static int append_pending(store *s, keyref k, uint32_t b, int ascending)
+{
+    size_t n = s->npend + 1, cap = s->pe_cap;
+    if (grow(&s->pk, &s->pk_cap, s->pk_len + k.len, 1, 256) ||
+        grow(&s->rec, &s->rec_cap, s->rec_len + s->pend_rec + REC_HDR + k.len, 1, 64) ||
+        grow(&s->idx, &s->idx_cap, s->rows + n, sizeof *s->idx, 4))
+        return -1;
+    if (n > cap) {
+        /* Entries and scratch in one block: only entries need keeping. */
+        if (grow(&s->pe, &cap, n, 2 * sizeof *s->pe, 16))
+            return -1;
+        s->pe_cap = cap;
+    }
+    pend *e = &s->pe[s->npend++];
+    e->prefix = key_prefix(k.data, k.len);
+    e->off = s->pk_len;
+    e->len = (uint32_t)k.len;
+    e->bytes = b;
+    memcpy(s->pk + s->pk_len, k.data, k.len);
+    s->pk_len += k.len;
+    s->pend_rec += REC_HDR + k.len;
+    s->pend_sorted = s->pend_sorted && ascending;
+    return 0;
+}
+
+/* ---- the interface ------------------------------------------------------ */
+
+store *store_new(void)
+{
+    store *s = calloc(1, sizeof *s);
+    if (s)
+        s->pend_sorted = 1;
+    return s;
+}
+
+void store_free(store *s)
+{
+    if (!s)
+        return;
+    free(s->rec);
+    free(s->idx);
+    free(s->pk);
+    free(s->pe);
+    free(s);
+}
+
+int store_put(store *s, keyref k, uint32_t cell_bytes)
+{
+    assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
+    if (k.len < 1 || k.len > KEY_MAX_LEN)
+        return -1;
+    for (;;) {
+        int c = s->rows ? -row_compare(s, s->rows - 1, k.data, k.len) : 1;
+        if (c == 0) {
+            add_row_bytes(s, s->rows - 1, cell_bytes);
+            break;
+        }
+        if (c > 0 && s->npend == 0) {
+            if (append_main(s, k, cell_bytes))
+                return -1;
+            break;
+        }
+        int d = 1;
+        if (s->npend) {
+            pend *last = &s->pe[s->npend - 1];
+            d = bytes_compare(k.data, k.len, s->pk + last->off, last->len);
+            if (d == 0) {
+                last->bytes = add_saturating(last->bytes, cell_bytes);
+                break;
+            }
+        }
+        if (s->npend >= pend_limit(s)) {
+            merge_pending(s);
+            continue; /* k may now be main's last row or above it */
+        }
+        if (append_pending(s, k, cell_bytes, d > 0))
+            return -1;
+        break;
+    }
+    s->bytes += cell_bytes;
+    s->cells++;
+    return 0;
+}
+
+uint64_t store_bytes(const store *s) { return s->bytes; }
+uint64_t store_cells(const store *s) { return s->cells; }
+
+uint64_t store_rows(store *s)
+{
+    merge_pending(s);
+    return s->rows;
+}
+
+int store_row_at(store *s, uint64_t i, keyref *key, uint64_t *bytes)
+{
+    merge_pending(s);
+    if (i >= s->rows)
+        return -1;
+    const uint8_t *p = s->rec + s->idx[i];
+    *key = keyref_of(p + REC_HDR, rd16(p));
+    *bytes = rd32(p + 2);
+    return 0;
+}
+
+int store_middle_key(store *s, keyref *mid)
+{
+    merge_pending(s);
+    if (s->rows == 0)
+        return -1;
+    if (s->bytes == 0) { /* no sizes to go by: the middle row */
+        *mid = row_key(s, s->rows / 2);
+        return 0;
+    }
+    uint64_t half = s->bytes / 2, sum = 0;
+    const uint8_t *p = s->rec;
+    for (size_t r = 0; r < s->rows; r++, p += rec_size_at(p)) {
+        sum += rd32(p + 2);
+        if (sum > half) {
+            *mid = keyref_of(p + REC_HDR, rd16(p));
+            return 0;
+        }
+    }
+    /* Only reachable when saturated rows undercount the total. */
+    *mid = row_key(s, s->rows - 1);
+    return 0;
+}
+
+int store_first_last(store *s, keyref *first, keyref *last)
+{
+    merge_pending(s);
+    if (s->rows == 0)
+        return -1;
+    *first = row_key(s, 0);
+    *last = row_key(s, s->rows - 1);
+    return 0;
+}
+
+/* Cells moving with n of rows rows that carry moved of bytes bytes:
+ * proportional, at least one per row on each side. */
+static uint64_t apportion_cells(const store *s, size_t n, uint64_t moved)
+{
+    double share = s->bytes ? (double)moved / (double)s->bytes
+                            : (double)n / (double)s->rows;
+    uint64_t c = (uint64_t)((double)s->cells * share + 0.5);
+    uint64_t keep_min = s->rows - n;
+    if (c > s->cells - keep_min)
+        c = s->cells - keep_min;
+    if (c < n)
+        c = n;
+    return c;
+}
+
+store *store_split(store *s, keyref at)
+{
+    merge_pending(s);
+    store *t = store_new();
+    if (!t)
+        return NULL;
+    size_t r = lower_bound(s, at), n = s->rows - r;
+    if (n == 0)
+        return t;
+    size_t start = s->idx[r], len = s->rec_len - start;
+    t->rec = malloc(len);
+    t->idx = malloc(n * sizeof *t->idx);
+    if (!t->rec || !t->idx) {
+        store_free(t);
+        return NULL;
+    }
+    memcpy(t->rec, s->rec + start, len);
+    uint64_t moved = 0;
+    for (size_t i = 0; i < n; i++) {
+        t->idx[i] = s->idx[r + i] - start;
+        moved += rd32(t->rec + t->idx[i] + 2);
+    }
+    t->rec_len = t->rec_cap = len;
+    t->rows = t->idx_cap = n;
+    if (r == 0) {
+        t->bytes = s->bytes;
+        t->cells = s->cells;
+    } else {
+        assert(moved <= s->bytes);
+        t->bytes = moved;
+        t->cells = apportion_cells(s, n, moved);
+    }
+    s->bytes -= t->bytes;
+    s->cells -= t->cells;
+    s->rows = r;
+    s->rec_len = start;
+    shrink(&s->rec, &s->rec_cap, s->rec_len, 1);
+    shrink(&s->idx, &s->idx_cap, s->rows, sizeof *s->idx);
+    return t;
+}
+
+uint64_t store_count_range(store *s, keyref lo, keyref hi)
+{
+    merge_pending(s);
+    size_t a = lower_bound(s, lo);
+    size_t b = hi.len ? lower_bound(s, hi) : s->rows;
+    return b > a ? b - a : 0;
+}
+
+size_t store_memory(const store *s)
+{
+    return sizeof *s + s->rec_cap + s->idx_cap * sizeof *s->idx + s->pk_cap +
+           s->pe_cap * 2 * sizeof *s->pe;
+}

@@ -14,8 +14,9 @@
  * a key is never cut inside a \xNN escape.
  *
  * Every derived figure comes from stats.h; undefined ones print as "-".
- * text_write_compare starts with the configuration header; text_write_run
- * prints one run only, so a caller printing both prints the header once.
+ * text_write_compare carries the configuration header and the legend;
+ * text_write_run prints one run only, so a caller printing the table and
+ * every run's histogram prints them once.
  */
 #include "reports/report.h"
 
@@ -97,12 +98,14 @@ static const char *fmt_cut(char *buf, const char *s, size_t cols)
     return buf;
 }
 
-/* ---- shared pieces ---- */
+/* ---- the compare table's header and legend ---- */
 
 static void write_legend(FILE *out, uint32_t nservers)
 {
     fprintf(out, "max/mean: 1.0 = even; %" PRIu32 " = all writes on one server."
             "  CoV, Gini: 0 = even.  Jain: 1 = even.\n", nservers);
+    fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
+          "key B: mean row key bytes.\n", out);
 }
 
 static void write_config(FILE *out, const sim_results *res)
@@ -189,8 +192,6 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
             fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
     fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
             run->regions_start, run->regions, run->splits, run->moves);
-    fputs("  ", out);
-    write_legend(out, run->nservers);
 }
 
 /* ---- all runs: the compare table ---- */
@@ -260,6 +261,4 @@ void text_write_compare(FILE *out, const sim_results *res)
 
     fputc('\n', out);
     write_legend(out, res->servers);
-    fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
-          "key B: mean row key bytes.\n", out);
 }

@@ -1,0 +1,234 @@
+/* test_json.c -- the JSON report parses back to what it was given. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "reports/report.h"
+
+/* A key in shell form with backslashes and a quote, as a C string. */
+#define NASTY_KEY "\\x00\"q\\x5C\\xFF"
+
+/* Run 0: 3 servers, writes {10, 30, 0}, reads {0, 0, 0}, 2 windows.
+ * Run 1: everything zero, no windows, no simulated time. */
+typedef struct fixture {
+    server_result sv0[3], sv1[3];
+    uint64_t win_writes[6], win_reads[6];
+    run_result runs[2];
+    sim_results res;
+} fixture;
+
+static void fixture_init(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int s = 0; s < 3; s++) {
+        snprintf(f->sv0[s].name, sizeof f->sv0[s].name, "rs%d", s);
+        snprintf(f->sv1[s].name, sizeof f->sv1[s].name, "rs%d", s);
+    }
+    f->sv0[0].writes = 10, f->sv0[0].bytes = 500, f->sv0[0].regions = 1;
+    f->sv0[1].writes = 30, f->sv0[1].bytes = 1500, f->sv0[1].regions = 2;
+    f->sv0[1].rows_scanned = 7;
+    const uint64_t ww[6] = { 10, 10, 0, 0, 20, 0 };
+    memcpy(f->win_writes, ww, sizeof ww);
+
+    f->runs[0] = (run_result){
+        .scheme_name = "monotonic", .scheme_expr = "ts", .key_example = NASTY_KEY,
+        .presplit = "none", .nservers = 3, .servers = f->sv0, .writes = 40,
+        .duration_us = 4000000, .offered_per_s = 12.5, .regions_start = 1, .regions = 3,
+        .splits = 2, .moves = 1, .balancer_runs = 4, .rows = 40, .bytes = 2000,
+        .key_bytes_min = 8, .key_bytes_max = 9, .key_bytes_mean = 8.25,
+        .window_us = 2000000, .nwindows = 2, .window_writes = f->win_writes,
+        .window_reads = f->win_reads };
+    f->runs[1] = (run_result){ .scheme_name = "idle", .scheme_expr = "md5(ts)",
+        .key_example = "", .presplit = "3 buckets", .nservers = 3, .servers = f->sv1 };
+    f->res = (sim_results){
+        .scenario = "tab\there \x01 and \xC3\xA9 and bad \xFF", .seed = 42, .servers = 3,
+        .split_policy = "size", .region_max_bytes = 1u << 20, .balancer = "none",
+        .balancer_period_us = 300000000, .window_us = 2000000,
+        .workload = "sequence", .cell_overhead_bytes = 40, .nruns = 2, .runs = f->runs };
+}
+
+static char *render(const fixture *f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    json_write(out, &f->res);
+    assert_int_equal(fclose(out), 0);
+    return buf;
+}
+
+/* The member at a slash-separated path; numeric parts index arrays. */
+static json_object *at(json_object *root, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_object *o = root;
+    for (char *save = NULL, *part = strtok_r(buf, "/", &save); part;
+         part = strtok_r(NULL, "/", &save)) {
+        if (json_object_is_type(o, json_type_array))
+            o = json_object_array_get_idx(o, (size_t)atoi(part));
+        else if (!json_object_object_get_ex(o, part, &o))
+            o = NULL;
+        if (!o) fail_msg("no member %s in path %s", part, path);
+    }
+    return o;
+}
+
+static int64_t int_at(json_object *root, const char *path) { return json_object_get_int64(at(root, path)); }
+static double num_at(json_object *root, const char *path) { return json_object_get_double(at(root, path)); }
+static const char *str_at(json_object *root, const char *path) { return json_object_get_string(at(root, path)); }
+
+static int is_null_at(json_object *root, const char *path)
+{
+    json_object *o = NULL;
+    char buf[256], *slash;
+    snprintf(buf, sizeof buf, "%s", path);
+    slash = strrchr(buf, '/');
+    *slash = '\0';
+    assert_true(json_object_object_get_ex(at(root, buf), slash + 1, &o)); /* present */
+    return o == NULL;
+}
+
+static json_object *parse(const char *text)
+{
+    enum json_tokener_error err;
+    json_object *root = json_tokener_parse_verbose(text, &err);
+    if (!root) fail_msg("output does not parse: %s\n%s", json_tokener_error_desc(err), text);
+    return root;
+}
+
+static void test_configuration_round_trips(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = render(&f);
+    json_object *root = parse(text);
+    assert_int_equal(int_at(root, "regionsim"), 1);
+    assert_string_equal(str_at(root, "scenario"), "tab\there \x01 and \xC3\xA9 and bad \xEF\xBF\xBD");
+    assert_int_equal(int_at(root, "seed"), 42);
+    assert_int_equal(int_at(root, "cluster/servers"), 3);
+    assert_string_equal(str_at(root, "cluster/split_policy"), "size");
+    assert_int_equal(int_at(root, "cluster/region_max_bytes"), 1 << 20);
+    assert_string_equal(str_at(root, "cluster/balancer"), "none");
+    assert_int_equal(int_at(root, "cluster/balancer_period_us"), 300000000);
+    assert_int_equal(int_at(root, "cluster/window_us"), 2000000);
+    assert_string_equal(str_at(root, "workload/description"), "sequence");
+    assert_int_equal(int_at(root, "workload/cell_overhead_bytes"), 40);
+    assert_int_equal(json_object_array_length(at(root, "runs")), 2);
+    assert_int_equal(json_object_array_length(at(root, "assertions")), 0);
+    json_object_put(root);
+    free(text);
+}
+
+static void test_run_round_trips(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = render(&f);
+    json_object *root = parse(text);
+    assert_string_equal(str_at(root, "runs/0/scheme"), "monotonic");
+    assert_string_equal(str_at(root, "runs/0/key"), "ts");
+    assert_string_equal(str_at(root, "runs/0/key_example"), NASTY_KEY);
+    assert_non_null(strstr(text, "\"\\\\x00\\\"q\\\\x5C\\\\xFF\"")); /* escaped, not raw */
+    assert_string_equal(str_at(root, "runs/0/presplit"), "none");
+    assert_int_equal(int_at(root, "runs/0/writes"), 40);
+    assert_int_equal(int_at(root, "runs/0/reads"), 0);
+    assert_int_equal(int_at(root, "runs/0/duration_us"), 4000000);
+
+    assert_int_equal(json_object_array_length(at(root, "runs/0/servers")), 3);
+    assert_string_equal(str_at(root, "runs/0/servers/1/name"), "rs1");
+    assert_int_equal(int_at(root, "runs/0/servers/1/writes"), 30);
+    assert_int_equal(int_at(root, "runs/0/servers/1/regions"), 2);
+    assert_int_equal(int_at(root, "runs/0/servers/1/rows_scanned"), 7);
+    assert_int_equal(int_at(root, "runs/0/servers/1/bytes"), 1500);
+
+    /* writes {10, 30, 0}: mean 40/3, max/mean 2.25, Jain 1600/(3*1000). */
+    assert_float_equal(num_at(root, "runs/0/imbalance/writes/max_mean"), 2.25, 1e-5);
+    assert_float_equal(num_at(root, "runs/0/imbalance/writes/jain"), 1600.0 / 3000.0, 1e-5);
+    assert_string_equal(str_at(root, "runs/0/imbalance/writes/hottest"), "rs1");
+    assert_float_equal(num_at(root, "runs/0/imbalance/writes/hottest_share"), 0.75, 1e-6);
+    assert_true(is_null_at(root, "runs/0/imbalance/reads"));
+
+    /* windows {10, 10, 0} -> 1.5, {0, 20, 0} -> 3. */
+    assert_int_equal(int_at(root, "runs/0/window_imbalance/writes/windows"), 2);
+    assert_float_equal(num_at(root, "runs/0/window_imbalance/writes/mean_max_mean"), 2.25, 1e-6);
+    assert_float_equal(num_at(root, "runs/0/window_imbalance/writes/worst_max_mean"), 3.0, 1e-6);
+
+    assert_int_equal(int_at(root, "runs/0/regions/start"), 1);
+    assert_int_equal(int_at(root, "runs/0/regions/count"), 3);
+    assert_int_equal(int_at(root, "runs/0/regions/splits"), 2);
+    assert_int_equal(int_at(root, "runs/0/regions/moves"), 1);
+    assert_int_equal(int_at(root, "runs/0/regions/balancer_runs"), 4);
+    assert_int_equal(int_at(root, "runs/0/rows"), 40);
+    assert_int_equal(int_at(root, "runs/0/bytes"), 2000);
+    assert_int_equal(int_at(root, "runs/0/key_bytes/min"), 8);
+    assert_float_equal(num_at(root, "runs/0/key_bytes/mean"), 8.25, 1e-9);
+    assert_int_equal(int_at(root, "runs/0/key_bytes/max"), 9);
+    assert_float_equal(num_at(root, "runs/0/throughput/offered"), 12.5, 1e-9);
+    assert_float_equal(num_at(root, "runs/0/throughput/achieved"), 10.0, 1e-9);
+    assert_true(is_null_at(root, "runs/0/read_cost"));
+    assert_true(is_null_at(root, "runs/0/latency_us"));
+
+    assert_int_equal(json_object_array_length(at(root, "runs/0/windows")), 2);
+    assert_int_equal(int_at(root, "runs/0/windows/1/t_us"), 2000000);
+    assert_int_equal(int_at(root, "runs/0/windows/1/writes/1"), 20);
+    assert_int_equal(json_object_array_length(at(root, "runs/0/windows/1/reads")), 3);
+    assert_non_null(strstr(text, "\"writes\": [0, 20, 0]")); /* numbers on one line */
+    json_object_put(root);
+    free(text);
+}
+
+static void test_undefined_figures_are_null(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = render(&f);
+    json_object *root = parse(text);
+    assert_true(is_null_at(root, "runs/1/imbalance/writes"));
+    assert_true(is_null_at(root, "runs/1/imbalance/reads"));
+    assert_int_equal(int_at(root, "runs/1/window_imbalance/writes/windows"), 0);
+    assert_true(is_null_at(root, "runs/1/window_imbalance/writes/mean_max_mean"));
+    assert_true(is_null_at(root, "runs/1/throughput/achieved"));
+    assert_int_equal(json_object_array_length(at(root, "runs/1/windows")), 0);
+    assert_string_equal(str_at(root, "runs/1/key_example"), "");
+    assert_null(strstr(text, "nan"));
+    assert_null(strstr(text, "inf"));
+    json_object_put(root);
+    free(text);
+}
+
+static void test_output_is_byte_identical(void **state)
+{
+    (void)state;
+    fixture f, g;
+    fixture_init(&f);
+    fixture_init(&g);
+    char *a = render(&f), *b = render(&g);
+    assert_string_equal(a, b);
+    assert_true(strncmp(a, "{\n  \"regionsim\": 1,\n", 20) == 0);
+    assert_int_equal(a[strlen(a) - 1], '\n');
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_configuration_round_trips),
+        cmocka_unit_test(test_run_round_trips),
+        cmocka_unit_test(test_undefined_figures_are_null),
+        cmocka_unit_test(test_output_is_byte_identical),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,489 @@
+/* test_store.c -- the sorted row store against a brute-force reference. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/store.h"
+
+#define K(s) keyref_of((s), sizeof(s) - 1)
+
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* ---- the reference: an array of (key, bytes), sorted and unique ---------- */
+
+#define REF_KEY_MAX 24
+
+typedef struct ref_row {
+    uint8_t key[REF_KEY_MAX];
+    size_t len;
+    uint64_t bytes;
+} ref_row;
+
+static int ref_compare(const void *a, const void *b)
+{
+    const ref_row *x = a, *y = b;
+    return key_compare(keyref_of(x->key, x->len), keyref_of(y->key, y->len));
+}
+
+/* Sorts r[0..n) and folds equal keys; returns the number of rows. */
+static size_t ref_unique(ref_row *r, size_t n)
+{
+    qsort(r, n, sizeof *r, ref_compare);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && ref_compare(&r[k - 1], &r[i]) == 0)
+            r[k - 1].bytes += r[i].bytes;
+        else
+            r[k++] = r[i];
+    }
+    return k;
+}
+
+static size_t ref_lower_bound(const ref_row *r, size_t n, keyref k)
+{
+    size_t i = 0;
+    while (i < n && key_compare(keyref_of(r[i].key, r[i].len), k) < 0)
+        i++;
+    return i;
+}
+
+static size_t ref_middle(const ref_row *r, size_t n)
+{
+    uint64_t total = 0, sum = 0;
+    for (size_t i = 0; i < n; i++)
+        total += r[i].bytes;
+    for (size_t i = 0; i < n; i++) {
+        sum += r[i].bytes;
+        if (sum > total / 2)
+            return i;
+    }
+    return n / 2;
+}
+
+static int key_equals(keyref a, const uint8_t *b, size_t len)
+{
+    return a.len == len && memcmp(a.data, b, len) == 0;
+}
+
+/* Every row, first/last and the middle key of s match r[0..n). */
+static void check_rows(store *s, const ref_row *r, size_t n)
+{
+    assert_int_equal(store_rows(s), n);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        keyref k;
+        uint64_t b;
+        assert_int_equal(store_row_at(s, i, &k, &b), 0);
+        assert_true(key_equals(k, r[i].key, r[i].len));
+        assert_int_equal(b, r[i].bytes);
+        total += b;
+    }
+    keyref k, l;
+    uint64_t b;
+    assert_int_equal(store_row_at(s, n, &k, &b), -1);
+    assert_int_equal(store_bytes(s), total);
+    assert_true(store_cells(s) >= n);
+    if (n == 0) {
+        assert_int_equal(store_first_last(s, &k, &l), -1);
+        assert_int_equal(store_middle_key(s, &k), -1);
+        return;
+    }
+    assert_int_equal(store_first_last(s, &k, &l), 0);
+    assert_true(key_equals(k, r[0].key, r[0].len));
+    assert_true(key_equals(l, r[n - 1].key, r[n - 1].len));
+    assert_int_equal(store_middle_key(s, &k), 0);
+    size_t m = ref_middle(r, n);
+    assert_true(key_equals(k, r[m].key, r[m].len));
+}
+
+/* Random keys over a small alphabet, so that prefixes, NULs, 0xFF bytes
+ * and duplicates are common; lengths 1..20 cross the 8-byte prefix. */
+static size_t random_key(uint64_t *x, uint8_t *out)
+{
+    static const uint8_t alphabet[] = { 0x00, 0x01, 'a', 'b', 0xFF };
+    size_t len = 1 + xorshift(x) % 20;
+    if (xorshift(x) % 2)
+        len = 1 + len % 4; /* many short keys: many duplicates */
+    for (size_t i = 0; i < len; i++)
+        out[i] = alphabet[xorshift(x) % sizeof alphabet];
+    return len;
+}
+
+static ref_row *random_rows(uint64_t seed, size_t n)
+{
+    ref_row *r = calloc(n, sizeof *r);
+    assert_non_null(r);
+    uint64_t x = seed;
+    for (size_t i = 0; i < n; i++) {
+        r[i].len = random_key(&x, r[i].key);
+        r[i].bytes = xorshift(&x) % 1000;
+    }
+    return r;
+}
+
+static store *store_of(const ref_row *r, size_t n)
+{
+    store *s = store_new();
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(store_put(s, keyref_of(r[i].key, r[i].len),
+                                   (uint32_t)r[i].bytes), 0);
+    return s;
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+static void test_empty(void **state)
+{
+    (void)state;
+    store *s = store_new();
+    assert_non_null(s);
+    check_rows(s, NULL, 0);
+    assert_int_equal(store_cells(s), 0);
+    assert_int_equal(store_count_range(s, keyref_of(NULL, 0), keyref_of(NULL, 0)), 0);
+    store *t = store_split(s, K("m"));
+    assert_non_null(t);
+    assert_int_equal(store_rows(t), 0);
+    assert_true(store_memory(s) > 0);
+    store_free(t);
+    store_free(s);
+    store_free(NULL);
+}
+
+static void test_byte_order(void **state)
+{
+    (void)state;
+    /* In order: "a" < "a\0" < "ab" < "b" < "\xff" < "\xff\0" < "\xff\xff". */
+    static const struct { const char *k; size_t len; } want[] = {
+        { "a", 1 }, { "a\0", 2 }, { "ab", 2 }, { "b", 1 },
+        { "\xff", 1 }, { "\xff\0", 2 }, { "\xff\xff", 2 },
+        { "\xff\xff\xff\xff\xff\xff\xff\xff", 8 },
+        { "\xff\xff\xff\xff\xff\xff\xff\xff\0", 9 },
+        { "\xff\xff\xff\xff\xff\xff\xff\xff\x01", 9 },
+    };
+    size_t n = sizeof want / sizeof want[0];
+    static const size_t order[] = { 6, 0, 9, 2, 7, 1, 5, 3, 8, 4 };
+    store *s = store_new();
+    for (size_t i = 0; i < n; i++) {
+        size_t w = order[i];
+        assert_int_equal(store_put(s, keyref_of(want[w].k, want[w].len), 1), 0);
+    }
+    assert_int_equal(store_rows(s), n);
+    for (size_t i = 0; i < n; i++) {
+        keyref k;
+        uint64_t b;
+        assert_int_equal(store_row_at(s, i, &k, &b), 0);
+        assert_true(key_equals(k, (const uint8_t *)want[i].k, want[i].len));
+        assert_int_equal(b, 1);
+    }
+    assert_int_equal(store_count_range(s, K("a"), K("b")), 3);
+    assert_int_equal(store_count_range(s, K("a\0"), keyref_of(NULL, 0)), n - 1);
+    assert_int_equal(store_count_range(s, K("\xff"), keyref_of(NULL, 0)), 6);
+    assert_int_equal(store_count_range(s, K("b"), K("a")), 0);
+    store_free(s);
+}
+
+static void test_duplicates(void **state)
+{
+    (void)state;
+    store *s = store_new();
+    for (int i = 0; i < 10000; i++) {
+        assert_int_equal(store_put(s, K("row"), 3), 0);
+        if (i % 3 == 0)
+            assert_int_equal(store_put(s, K("a"), 1), 0); /* out of order */
+    }
+    assert_int_equal(store_rows(s), 2);
+    assert_int_equal(store_cells(s), 10000 + 3334);
+    assert_int_equal(store_bytes(s), 30000 + 3334);
+    keyref k;
+    uint64_t b;
+    assert_int_equal(store_row_at(s, 0, &k, &b), 0);
+    assert_int_equal(b, 3334);
+    assert_int_equal(store_row_at(s, 1, &k, &b), 0);
+    assert_int_equal(b, 30000);
+    assert_true(key_equals(k, (const uint8_t *)"row", 3));
+    store_free(s);
+}
+
+static void test_saturation_and_long_keys(void **state)
+{
+    (void)state;
+    store *s = store_new();
+    uint8_t *big = malloc(KEY_MAX_LEN);
+    memset(big, 0xFF, KEY_MAX_LEN);
+    assert_int_equal(store_put(s, K("x"), UINT32_MAX), 0);
+    assert_int_equal(store_put(s, K("x"), 5), 0);
+    assert_int_equal(store_put(s, keyref_of(big, KEY_MAX_LEN), 1), 0);
+    big[KEY_MAX_LEN - 1] = 0xFE;
+    assert_int_equal(store_put(s, keyref_of(big, KEY_MAX_LEN), 1), 0);
+    assert_int_equal(store_put(s, K("a"), 1), 0);
+    assert_int_equal(store_rows(s), 4);
+    assert_int_equal(store_bytes(s), (uint64_t)UINT32_MAX + 8);
+    keyref k;
+    uint64_t b;
+    assert_int_equal(store_row_at(s, 1, &k, &b), 0);
+    assert_int_equal(b, UINT32_MAX);
+    assert_int_equal(store_row_at(s, 2, &k, &b), 0);
+    assert_int_equal(k.len, KEY_MAX_LEN);
+    assert_int_equal(k.data[KEY_MAX_LEN - 1], 0xFE);
+    assert_int_equal(store_middle_key(s, &k), 0);
+    assert_true(key_equals(k, (const uint8_t *)"x", 1));
+    free(big);
+    store_free(s);
+}
+
+/* Random puts, with queries in between to force merges into a non-empty
+ * main, against the reference; then random ranges. */
+static void test_random_against_reference(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        size_t n = 30000;
+        ref_row *r = random_rows(seed * 7919, n);
+        store *s = store_new();
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(store_put(s, keyref_of(r[i].key, r[i].len),
+                                       (uint32_t)r[i].bytes), 0);
+            if (i % 9973 == 0)
+                (void)store_rows(s);
+        }
+        assert_int_equal(store_cells(s), n);
+        size_t u = ref_unique(r, n);
+        check_rows(s, r, u);
+        uint64_t x = seed;
+        for (int q = 0; q < 300; q++) {
+            uint8_t lo[REF_KEY_MAX], hi[REF_KEY_MAX];
+            size_t ll = random_key(&x, lo), hl = random_key(&x, hi);
+            if (q % 5 == 0)
+                hl = 0; /* unbounded */
+            keyref kl = keyref_of(lo, ll), kh = keyref_of(hi, hl);
+            size_t a = ref_lower_bound(r, u, kl);
+            size_t b = hl ? ref_lower_bound(r, u, kh) : u;
+            assert_int_equal(store_count_range(s, kl, kh), b > a ? b - a : 0);
+        }
+        store_free(s);
+        free(r);
+    }
+}
+
+/* Ascending, descending and interleaved put orders give the same store. */
+static void test_put_orders(void **state)
+{
+    (void)state;
+    size_t n = 20000;
+    ref_row *r = random_rows(99, n);
+    size_t u = ref_unique(r, n);
+    ref_row *seq = calloc(u, sizeof *seq);
+    /* ascending */
+    store *s = store_of(r, u);
+    check_rows(s, r, u);
+    store_free(s);
+    /* descending */
+    for (size_t i = 0; i < u; i++)
+        seq[i] = r[u - 1 - i];
+    s = store_of(seq, u);
+    check_rows(s, r, u);
+    store_free(s);
+    /* interleaved: 7 ascending streams taken round-robin */
+    size_t k = 0;
+    for (size_t st = 0; st < 7; st++)
+        for (size_t i = st; i < u; i += 7)
+            seq[k++] = r[i];
+    ref_row *mix = calloc(u, sizeof *mix);
+    size_t pos[7] = { 0 }, start[7], m = 0;
+    for (size_t st = 0, o = 0; st < 7; st++) {
+        start[st] = o;
+        o += (u - st + 6) / 7;
+    }
+    while (m < u)
+        for (size_t st = 0; st < 7 && m < u; st++)
+            if (start[st] + pos[st] < (st == 6 ? u : start[st + 1]))
+                mix[m++] = seq[start[st] + pos[st]++];
+    s = store_of(mix, u);
+    check_rows(s, r, u);
+    store_free(s);
+    free(mix);
+    free(seq);
+    free(r);
+}
+
+static void test_middle_key(void **state)
+{
+    (void)state;
+    keyref k;
+    /* One huge row first: it holds the middle byte. */
+    store *s = store_new();
+    store_put(s, K("a"), 1000);
+    for (char c = 'b'; c <= 'z'; c++)
+        store_put(s, keyref_of(&c, 1), 10);
+    assert_int_equal(store_middle_key(s, &k), 0);
+    assert_true(key_equals(k, (const uint8_t *)"a", 1));
+    store_free(s);
+    /* Equal rows: the middle one (byte 5*10/2 = 25 lies in row 2). */
+    s = store_new();
+    store_put(s, K("e"), 10);
+    store_put(s, K("c"), 10);
+    store_put(s, K("a"), 10);
+    store_put(s, K("d"), 10);
+    store_put(s, K("b"), 10);
+    assert_int_equal(store_middle_key(s, &k), 0);
+    assert_true(key_equals(k, (const uint8_t *)"c", 1));
+    /* Four equal rows: byte 20 is the first byte of row 2. */
+    store_put(s, K("a"), 0);
+    store *t = store_split(s, K("e"));
+    assert_int_equal(store_middle_key(s, &k), 0);
+    assert_true(key_equals(k, (const uint8_t *)"c", 1));
+    store_free(t);
+    store_free(s);
+    /* Huge last row. */
+    s = store_new();
+    store_put(s, K("a"), 1);
+    store_put(s, K("b"), 1);
+    store_put(s, K("c"), 100);
+    assert_int_equal(store_middle_key(s, &k), 0);
+    assert_true(key_equals(k, (const uint8_t *)"c", 1));
+    store_free(s);
+    /* No bytes at all: the middle row. */
+    s = store_new();
+    store_put(s, K("a"), 0);
+    store_put(s, K("b"), 0);
+    store_put(s, K("c"), 0);
+    assert_int_equal(store_middle_key(s, &k), 0);
+    assert_true(key_equals(k, (const uint8_t *)"b", 1));
+    store_free(s);
+}
+
+/* Splits s (built from r[0..n), unique and sorted) at key at, checks both
+ * halves, then keeps writing to both. */
+static void check_split(const ref_row *r, size_t n, keyref at)
+{
+    store *s = store_of(r, n);
+    uint64_t bytes = store_bytes(s), cells = store_cells(s);
+    /* leave some puts pending at split time */
+    size_t cut = ref_lower_bound(r, n, at);
+    store *t = store_split(s, at);
+    assert_non_null(t);
+    check_rows(s, r, cut);
+    check_rows(t, r + cut, n - cut);
+    assert_int_equal(store_bytes(s) + store_bytes(t), bytes);
+    assert_int_equal(store_cells(s) + store_cells(t), cells);
+    keyref first, last;
+    if (cut > 0 && cut < n) {
+        store_first_last(s, &first, &last);
+        assert_true(key_compare(last, at) < 0);
+        store_first_last(t, &first, &last);
+        assert_true(key_compare(first, at) >= 0);
+    }
+    /* Both halves keep accepting puts, in and out of order. */
+    for (int i = 0; i < 5000; i++) {
+        uint8_t k[4] = { 'z', (uint8_t)(i >> 8), (uint8_t)i, 0 };
+        uint8_t j[3] = { 0x00, (uint8_t)(i >> 8), (uint8_t)i };
+        assert_int_equal(store_put(t, keyref_of(k, 4), 1), 0);
+        assert_int_equal(store_put(s, keyref_of(j, 3), 1), 0);
+        assert_int_equal(store_put(t, keyref_of(k, 3), 1), 0);
+    }
+    assert_int_equal(store_rows(s), cut + 5000);
+    assert_int_equal(store_rows(t), n - cut + 10000);
+    store_free(t);
+    store_free(s);
+}
+
+static void test_split(void **state)
+{
+    (void)state;
+    size_t n = 12000;
+    ref_row *r = random_rows(4242, n);
+    size_t u = ref_unique(r, n);
+    check_split(r, u, keyref_of(r[u / 2].key, r[u / 2].len));     /* middle */
+    check_split(r, u, keyref_of(r[0].key, r[0].len));             /* first */
+    check_split(r, u, K("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+                        "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff")); /* past last */
+    check_split(r, u, K("a\x01"));                /* between rows, most likely */
+    check_split(r, u, keyref_of(NULL, 0));        /* empty: everything moves */
+    /* Splitting with puts still pending. */
+    store *s = store_of(r, u);
+    assert_int_equal(store_put(s, K("\x01"), 7), 0);
+    store *t = store_split(s, K("a"));
+    assert_int_equal(store_rows(s) + store_rows(t), store_rows(s) + store_rows(t));
+    assert_int_equal(store_count_range(s, K("a"), keyref_of(NULL, 0)), 0);
+    assert_int_equal(store_count_range(t, keyref_of(NULL, 0), K("a")), 0);
+    store_free(t);
+    store_free(s);
+    free(r);
+}
+
+static int u64_compare(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* 1e6 random 8-byte keys from a space of ~2^19: many merges, many keys
+ * already in main. */
+static void test_large(void **state)
+{
+    (void)state;
+    size_t n = 1000000;
+    uint64_t *keys = malloc(n * sizeof *keys), x = 12345;
+    store *s = store_new();
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = xorshift(&x) % (1u << 19) * 0x9E3779B97F4A7C15u;
+        uint8_t k[8];
+        for (int b = 0; b < 8; b++)
+            k[b] = (uint8_t)(keys[i] >> (56 - 8 * b));
+        assert_int_equal(store_put(s, keyref_of(k, 8), 2), 0);
+    }
+    qsort(keys, n, sizeof *keys, u64_compare);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (u == 0 || keys[u - 1] != keys[i])
+            keys[u++] = keys[i];
+    assert_int_equal(store_rows(s), u);
+    assert_int_equal(store_bytes(s), 2 * n);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < u; i += 997) {
+        keyref k;
+        uint64_t b;
+        assert_int_equal(store_row_at(s, i, &k, &b), 0);
+        uint64_t v = 0;
+        for (int j = 0; j < 8; j++)
+            v = v << 8 | k.data[j];
+        assert_int_equal(v, keys[i]);
+    }
+    for (size_t i = 0; i < u; i++) {
+        keyref k;
+        uint64_t b;
+        store_row_at(s, i, &k, &b);
+        sum += b;
+    }
+    assert_int_equal(sum, 2 * n);
+    store_free(s);
+    free(keys);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_byte_order),
+        cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_saturation_and_long_keys),
+        cmocka_unit_test(test_random_against_reference),
+        cmocka_unit_test(test_put_orders),
+        cmocka_unit_test(test_middle_key),
+        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_large),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
