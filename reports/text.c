@@ -14,9 +14,8 @@
  * a key is never cut inside a \xNN escape.
  *
  * Every derived figure comes from stats.h; undefined ones print as "-".
- * text_write_compare carries the configuration header and the legend;
- * text_write_run prints one run only, so a caller printing the table and
- * every run's histogram prints them once.
+ * Each report stands alone (the CLI prints one or the other): both start
+ * with the configuration header and end with a legend of the figures.
  */
 #include "reports/report.h"
 
@@ -98,14 +97,13 @@ static const char *fmt_cut(char *buf, const char *s, size_t cols)
     return buf;
 }
 
-/* ---- the compare table's header and legend ---- */
+/* ---- header and legend, shared by both reports ---- */
 
+/* What the figures mean, for readers who do not know them by heart. */
 static void write_legend(FILE *out, uint32_t nservers)
 {
     fprintf(out, "max/mean: 1.0 = even; %" PRIu32 " = all writes on one server."
             "  CoV, Gini: 0 = even.  Jain: 1 = even.\n", nservers);
-    fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
-          "key B: mean row key bytes.\n", out);
 }
 
 static void write_config(FILE *out, const sim_results *res)
@@ -173,7 +171,8 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     imbalance im = stats_server_writes(run);
     window_stats ws = stats_window_writes(run);
 
-    fprintf(out, "%s: %s (pre-split %s)\n", run->scheme_name ? run->scheme_name : "-",
+    write_config(out, res);
+    fprintf(out, "\n%s: %s (pre-split %s)\n", run->scheme_name ? run->scheme_name : "-",
             run->scheme_expr ? run->scheme_expr : "-", run->presplit ? run->presplit : "none");
     fprintf(out, "  example key %s  (%" PRIu64 "-%" PRIu64 " bytes, mean %s)\n",
             fmt_cut(a, run->key_example, KEY_COLS_RUN), run->key_bytes_min, run->key_bytes_max,
@@ -192,6 +191,8 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
             fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
     fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
             run->regions_start, run->regions, run->splits, run->moves);
+    fputc('\n', out);
+    write_legend(out, run->nservers);
 }
 
 /* ---- all runs: the compare table ---- */
@@ -261,4 +262,6 @@ void text_write_compare(FILE *out, const sim_results *res)
 
     fputc('\n', out);
     write_legend(out, res->servers);
+    fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
+          "key B: mean row key bytes.\n", out);
 }

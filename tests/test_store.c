@@ -295,25 +295,16 @@ static void test_put_orders(void **state)
     s = store_of(seq, u);
     check_rows(s, r, u);
     store_free(s);
-    /* interleaved: 7 ascending streams taken round-robin */
-    size_t k = 0;
-    for (size_t st = 0; st < 7; st++)
-        for (size_t i = st; i < u; i += 7)
-            seq[k++] = r[i];
-    ref_row *mix = calloc(u, sizeof *mix);
-    size_t pos[7] = { 0 }, start[7], m = 0;
-    for (size_t st = 0, o = 0; st < 7; st++) {
-        start[st] = o;
-        o += (u - st + 6) / 7;
-    }
-    while (m < u)
-        for (size_t st = 0; st < 7 && m < u; st++)
-            if (start[st] + pos[st] < (st == 6 ? u : start[st + 1]))
-                mix[m++] = seq[start[st] + pos[st]++];
-    s = store_of(mix, u);
+    /* interleaved: 7 ascending streams (contiguous chunks), round-robin */
+    size_t chunk = (u + 6) / 7, k = 0;
+    for (size_t t = 0; t < chunk; t++)
+        for (size_t st = 0; st < 7; st++)
+            if (st * chunk + t < u)
+                seq[k++] = r[st * chunk + t];
+    assert_int_equal(k, u);
+    s = store_of(seq, u);
     check_rows(s, r, u);
     store_free(s);
-    free(mix);
     free(seq);
     free(r);
 }
@@ -368,9 +359,11 @@ static void test_middle_key(void **state)
  * halves, then keeps writing to both. */
 static void check_split(const ref_row *r, size_t n, keyref at)
 {
-    store *s = store_of(r, n);
+    store *s = store_new();
+    for (size_t i = n; i-- > 0;) /* descending: puts pending at split time */
+        assert_int_equal(store_put(s, keyref_of(r[i].key, r[i].len),
+                                   (uint32_t)r[i].bytes), 0);
     uint64_t bytes = store_bytes(s), cells = store_cells(s);
-    /* leave some puts pending at split time */
     size_t cut = ref_lower_bound(r, n, at);
     store *t = store_split(s, at);
     assert_non_null(t);
@@ -399,6 +392,14 @@ static void check_split(const ref_row *r, size_t n, keyref at)
     store_free(s);
 }
 
+static uint64_t bytes_of(const ref_row *r, size_t n)
+{
+    uint64_t b = 0;
+    for (size_t i = 0; i < n; i++)
+        b += r[i].bytes;
+    return b;
+}
+
 static void test_split(void **state)
 {
     (void)state;
@@ -413,9 +414,11 @@ static void test_split(void **state)
     check_split(r, u, keyref_of(NULL, 0));        /* empty: everything moves */
     /* Splitting with puts still pending. */
     store *s = store_of(r, u);
-    assert_int_equal(store_put(s, K("\x01"), 7), 0);
+    assert_int_equal(store_put(s, K("\x02"), 7), 0);
     store *t = store_split(s, K("a"));
-    assert_int_equal(store_rows(s) + store_rows(t), store_rows(s) + store_rows(t));
+    assert_int_equal(store_rows(s) + store_rows(t), u + 1);
+    assert_int_equal(store_bytes(s) + store_bytes(t), bytes_of(r, u) + 7);
+    assert_int_equal(store_cells(s) + store_cells(t), u + 1);
     assert_int_equal(store_count_range(s, K("a"), keyref_of(NULL, 0)), 0);
     assert_int_equal(store_count_range(t, keyref_of(NULL, 0), K("a")), 0);
     store_free(t);

@@ -132,6 +132,8 @@ static void test_run_has_a_line_per_server_and_the_hottest_bar_is_longest(void *
     assert_non_null(strstr(text, "per-window max/mean: mean 2.83, worst 3.00 over 2 windows"));
     assert_non_null(strstr(text, "regions 1 -> 4, 3 splits, 2 moves"));
     assert_non_null(strstr(text, "275 writes/s"));
+    assert_non_null(strstr(text, "4 MiB"));                       /* the header */
+    assert_non_null(strstr(text, "4 = all writes on one server")); /* the legend */
     free(text);
 }
 
