@@ -381,7 +381,7 @@ static void check_split(const ref_row *r, size_t n, keyref at)
     /* Both halves keep accepting puts, in and out of order. */
     for (int i = 0; i < 5000; i++) {
         uint8_t k[4] = { 'z', (uint8_t)(i >> 8), (uint8_t)i, 0 };
-        uint8_t j[3] = { 0x00, (uint8_t)(i >> 8), (uint8_t)i };
+        uint8_t j[3] = { 0x02, (uint8_t)(i >> 8), (uint8_t)i };
         assert_int_equal(store_put(t, keyref_of(k, 4), 1), 0);
         assert_int_equal(store_put(s, keyref_of(j, 3), 1), 0);
         assert_int_equal(store_put(t, keyref_of(k, 3), 1), 0);

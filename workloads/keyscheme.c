@@ -181,6 +181,17 @@ static const field_def *field_def_find(const char *name, size_t len)
     return NULL;
 }
 
+/* Appends s to out (cap bytes, always NUL-terminated if cap > 0) at *n;
+ * *n counts what would have been written, as snprintf does. */
+static void put_str(char *out, size_t cap, size_t *n, const char *s)
+{
+    for (; *s; s++, (*n)++)
+        if (*n + 1 < cap)
+            out[*n] = *s;
+    if (cap)
+        out[*n < cap ? *n : cap - 1] = '\0';
+}
+
 /* ------------------------------------------------------------------------
  * Lexer and parser.
  * ---------------------------------------------------------------------- */
@@ -271,15 +282,28 @@ static int fail_expected(parser *ps, const char *what)
     return fail_at(ps, t->at, "expected %s, found '%.*s'", what, shown, ps->src + t->at);
 }
 
+/* The names of the fields in field_defs[], comma-separated; only those
+ * with a ":str" form if text_only. */
+static void list_field_names(char *out, size_t cap, int text_only)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < FIELD_DEFS; i++) {
+        if (text_only && field_defs[i].str_op == OP_NONE)
+            continue;
+        if (n)
+            put_str(out, cap, &n, ", ");
+        put_str(out, cap, &n, field_defs[i].name);
+    }
+}
+
 /* "a field name (ts, entity, ...)" followed by " or <or_else>" if given. */
 static int fail_expected_field(parser *ps, const char *or_else)
 {
-    char what[200];
-    size_t n = (size_t)snprintf(what, sizeof what, "a field name (");
-    for (size_t i = 0; i < FIELD_DEFS && n < sizeof what; i++)
-        n += (size_t)snprintf(what + n, sizeof what - n, "%s%s", i ? ", " : "", field_defs[i].name);
-    if (n < sizeof what)
-        snprintf(what + n, sizeof what - n, ")%s%s", or_else ? " or " : "", or_else ? or_else : "");
+    char names[160], what[200];
+    list_field_names(names, sizeof names, 0);
+    snprintf(what, sizeof what, "a field name (%s)%s%s", names,
+             or_else ? " or " : "", or_else ? or_else : "");
     return fail_expected(ps, what);
 }
 
@@ -402,8 +426,12 @@ static int parse_field(parser *ps, unsigned depth, const char *or_else)
     }
 
     if (ps->tok.kind == T_COLON) {
-        if (def->str_op == OP_NONE)
-            return fail_expected(ps, "no ':str' here (only ts, entity and seq have a text form)");
+        if (def->str_op == OP_NONE) {
+            char names[160], what[200];
+            list_field_names(names, sizeof names, 1);
+            snprintf(what, sizeof what, "no ':str' after %s (only %s have a text form)", def->name, names);
+            return fail_expected(ps, what);
+        }
         lex_next(ps);
         if (!tok_is_word(ps, "str"))
             return fail_expected(ps, "'str' after ':'");
@@ -460,17 +488,6 @@ static void measure_field(const field *fs, size_t i, size_t *len, size_t *peak)
     measure_seq(fs, i + 1, i + f->span, &inner_len, &inner_peak);
     *len = own + ((f->def->flags & F_KEEPS_INNER) ? inner_len : 0);
     *peak = own + inner_peak;
-}
-
-/* Appends s to out (cap bytes, always NUL-terminated if cap > 0) at *n;
- * *n counts what would have been written, as snprintf does. */
-static void put_str(char *out, size_t cap, size_t *n, const char *s)
-{
-    for (; *s; s++, (*n)++)
-        if (*n + 1 < cap)
-            out[*n] = *s;
-    if (cap)
-        out[*n < cap ? *n : cap - 1] = '\0';
 }
 
 static void render_seq(const field *fs, size_t i, size_t end, char *out, size_t cap, size_t *n);
@@ -688,8 +705,6 @@ int keyscheme_preset_expr(const char *name, uint32_t buckets, char *out, size_t 
         char num[16];
         snprintf(num, sizeof num, "%" PRIu32, buckets);
         size_t n = 0;
-        if (cap)
-            out[0] = '\0';
         for (const char *s = presets[i].expr; *s; s++) {
             char c[2] = { *s, '\0' };
             put_str(out, cap, &n, *s == '#' ? num : c);
