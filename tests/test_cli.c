@@ -1,0 +1,189 @@
+/* test_cli.c -- the regionsim binary as a user runs it.
+ *
+ * argv[1] is the path of the built binary. Each case runs it with its own
+ * arguments, captures stdout and stderr, and checks the exit status and
+ * what was printed: help, the three commands, and bad usage (exit 2, a
+ * message naming the option and the token, nothing on stdout).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static const char *binary;
+
+typedef struct output {
+    int status;
+    char *out, *err;
+} output;
+
+static char *slurp(FILE *f)
+{
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Runs the binary with a NULL-terminated argument list. */
+static output run(const char *first, ...)
+{
+    const char *argv[32] = { binary, first };
+    va_list ap;
+    va_start(ap, first);
+    size_t n = 2;
+    while (n < 31 && (argv[n] = va_arg(ap, const char *)) != NULL)
+        n++;
+    va_end(ap);
+    argv[n] = NULL;
+
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fileno(out), 1);
+        dup2(fileno(err), 2);
+        execv(binary, (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    output o = { WIFEXITED(status) ? WEXITSTATUS(status) : 128, slurp(out), slurp(err) };
+    return o;
+}
+
+static void output_free(output *o)
+{
+    free(o->out);
+    free(o->err);
+}
+
+static size_t count_lines_with(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *line = text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < 1023 ? len : 1023), line);
+        n += strstr(buf, needle) != NULL;
+        line = nl ? nl + 1 : NULL;
+    }
+    return n;
+}
+
+static void assert_usage_error(output o, const char *want1, const char *want2)
+{
+    assert_int_equal(o.status, 2);
+    assert_string_equal(o.out, "");
+    assert_non_null(strstr(o.err, want1));
+    if (want2)
+        assert_non_null(strstr(o.err, want2));
+    output_free(&o);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    output o = run("--help", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "compare"));
+    assert_non_null(strstr(o.out, "keys"));
+    output_free(&o);
+    o = run("compare", "--help", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "--servers"));
+    output_free(&o);
+    o = run("keys", "-h", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "-n N"));
+    output_free(&o);
+}
+
+static void test_bad_usage_exits_2_with_a_named_error(void **state)
+{
+    (void)state;
+    assert_usage_error(run(NULL), "usage", NULL);
+    assert_usage_error(run("frobnicate", NULL), "frobnicate", "compare");
+    assert_usage_error(run("compare", "--servers", "abc", NULL), "--servers", "'abc'");
+    assert_usage_error(run("compare", "--servers", "0", NULL), "--servers", "1 to 100000");
+    assert_usage_error(run("compare", "--servers=100001", NULL), "--servers", "100001");
+    assert_usage_error(run("compare", "--seed", "18446744073709551616", NULL), "--seed", NULL);
+    assert_usage_error(run("compare", "--duration", "5", NULL), "--duration", "unit");
+    assert_usage_error(run("compare", "--region-size", "4XB", NULL), "--region-size", "'4XB'");
+    assert_usage_error(run("compare", "--bogus", "1", NULL), "unknown option", "--bogus");
+    assert_usage_error(run("compare", "--servers", NULL), "--servers", "value");
+    assert_usage_error(run("run", NULL), "--scheme", NULL);
+    assert_usage_error(run("compare", "--scheme", "salt(0) ts", NULL), "column", NULL);
+    assert_usage_error(run("keys", "--scheme", "nosuchfield", NULL), "nosuchfield", NULL);
+    assert_usage_error(run("keys", "--scheme", "ts", "-n", "0", NULL), "-n", NULL);
+}
+
+static void test_run_prints_every_server(void **state)
+{
+    (void)state;
+    output o = run("run", "--scheme", "monotonic", "--duration", "3m", "--servers", "5", NULL);
+    assert_int_equal(o.status, 0);
+    assert_string_equal(o.err, "");
+    for (int s = 0; s < 5; s++) {
+        char name[8];
+        snprintf(name, sizeof name, "rs%d", s);
+        assert_non_null(strstr(o.out, name));
+    }
+    assert_null(strstr(o.out, "rs5"));
+    output_free(&o);
+}
+
+static void test_keys_prints_n_keys_and_regions(void **state)
+{
+    (void)state;
+    output o = run("keys", "--scheme", "salted", "-n", "8", "--duration", "1m", NULL);
+    assert_int_equal(o.status, 0);
+    assert_int_equal(count_lines_with(o.out, " on rs"), 8);
+    assert_non_null(strstr(o.out, "\\x")); /* the salt byte in shell form */
+    output_free(&o);
+}
+
+static void test_compare_json_is_deterministic(void **state)
+{
+    (void)state;
+    output a = run("compare", "--format", "json", "--duration", "2m", NULL);
+    output b = run("compare", "--format=json", "--duration=2m", NULL);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_true(a.out[0] == '{');
+    assert_non_null(strstr(a.out, "\"regionsim\": 1"));
+    assert_string_equal(a.out, b.out);
+    output_free(&a);
+    output_free(&b);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_cli PATH-TO-REGIONSIM\n");
+        return 2;
+    }
+    binary = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_bad_usage_exits_2_with_a_named_error),
+        cmocka_unit_test(test_run_prints_every_server),
+        cmocka_unit_test(test_keys_prints_n_keys_and_regions),
+        cmocka_unit_test(test_compare_json_is_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
