@@ -40,12 +40,15 @@ static char *slurp(FILE *f)
 static output run(const char *first, ...)
 {
     const char *argv[32] = { binary, first };
-    va_list ap;
-    va_start(ap, first);
-    size_t n = 2;
-    while (n < 31 && (argv[n] = va_arg(ap, const char *)) != NULL)
-        n++;
-    va_end(ap);
+    size_t n = 1;
+    if (first) {
+        va_list ap;
+        va_start(ap, first);
+        n = 2;
+        while (n < 31 && (argv[n] = va_arg(ap, const char *)) != NULL)
+            n++;
+        va_end(ap);
+    }
     argv[n] = NULL;
 
     FILE *out = tmpfile(), *err = tmpfile();
