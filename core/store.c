@@ -54,6 +54,13 @@
 #define REC_HDR 6         /* u16 key length + u32 row bytes */
 #define PEND_MIN 4096     /* merge pending no sooner than this many entries */
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
+#define PREFETCH_AHEAD 8  /* pending keys fetched ahead of the merge */
+
+#if defined(__GNUC__)
+#define prefetch(p) __builtin_prefetch(p)
+#else
+#define prefetch(p) ((void)(p))
+#endif
 
 typedef struct pend {
     uint64_t prefix;      /* first 8 key bytes, big-endian, zero padded */
@@ -89,17 +96,6 @@ static uint32_t add_saturating(uint32_t a, uint32_t b)
     return c < a ? UINT32_MAX : c;
 }
 
-/* key_compare on raw pointers, inlined for the hot paths. */
-static inline int bytes_compare(const uint8_t *a, size_t al,
-                                const uint8_t *b, size_t bl)
-{
-    size_t n = al < bl ? al : bl;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c != 0)
-        return c;
-    return (al > bl) - (al < bl);
-}
-
 static inline uint64_t key_prefix(const uint8_t *k, size_t len)
 {
     if (len >= 8)
@@ -111,6 +107,43 @@ static inline uint64_t key_prefix(const uint8_t *k, size_t len)
     for (size_t i = 0; i < 8; i++)
         v = v << 8 | (i < len ? k[i] : 0);
     return v;
+}
+
+/* A key with its prefix computed once, for repeated compares. */
+typedef struct pkey {
+    const uint8_t *data;
+    size_t len;
+    uint64_t prefix;
+} pkey;
+
+static pkey pkey_of(const uint8_t *k, size_t len)
+{
+    pkey p = { k, len, key_prefix(k, len) };
+    return p;
+}
+
+/* key_compare for two keys whose prefixes are equal: their first
+ * min(len, 8) bytes are equal, so only bytes 8.. and the lengths remain. */
+static inline int compare_after_prefix(const uint8_t *a, size_t al,
+                                       const uint8_t *b, size_t bl)
+{
+    size_t n = al < bl ? al : bl;
+    for (size_t i = 8; i < n; i += 8) {
+        size_t m = n - i < 8 ? n - i : 8;
+        uint64_t x = key_prefix(a + i, m), y = key_prefix(b + i, m);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return (al > bl) - (al < bl);
+}
+
+/* key_compare of a against b, one integer compare in the common case. */
+static inline int pkey_compare(uint64_t ap, const uint8_t *a, size_t al,
+                               const pkey *b)
+{
+    if (ap != b->prefix)
+        return ap < b->prefix ? -1 : 1;
+    return compare_after_prefix(a, al, b->data, b->len);
 }
 
 /* Grows *p (elements of elem bytes) to hold need, by x1.5 and at least min.
@@ -166,19 +199,21 @@ static keyref row_key(const store *s, size_t r)
 }
 
 /* <0, 0, >0 as row r sorts before, equal to, after key k. */
-static inline int row_compare(const store *s, size_t r, const uint8_t *k, size_t n)
+static inline int row_compare(const store *s, size_t r, const pkey *k)
 {
     const uint8_t *p = s->rec + s->idx[r];
-    return bytes_compare(p + REC_HDR, rd16(p), k, n);
+    size_t n = rd16(p);
+    return pkey_compare(key_prefix(p + REC_HDR, n), p + REC_HDR, n, k);
 }
 
 /* First row >= k. */
-static size_t lower_bound(const store *s, keyref k)
+static size_t lower_bound(const store *s, keyref key)
 {
+    pkey pk = pkey_of(key.data, key.len), *k = &pk;
     size_t lo = 0, hi = s->rows;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (row_compare(s, mid, k.data, k.len) < 0)
+        if (row_compare(s, mid, k) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -187,14 +222,14 @@ static size_t lower_bound(const store *s, keyref k)
 }
 
 /* First row in [0, i) > k, galloping back from i: O(log distance). */
-static size_t gallop_after(const store *s, size_t i, const uint8_t *k, size_t n)
+static size_t gallop_after(const store *s, size_t i, const pkey *k)
 {
     size_t hi = i, lo, step = 1;
     for (;;) {
         if (hi == 0)
             return 0;
         size_t probe = hi > step ? hi - step : 0;
-        if (row_compare(s, probe, k, n) <= 0) {
+        if (row_compare(s, probe, k) <= 0) {
             lo = probe + 1;
             break;
         }
@@ -203,7 +238,7 @@ static size_t gallop_after(const store *s, size_t i, const uint8_t *k, size_t n)
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (row_compare(s, mid, k, n) > 0)
+        if (row_compare(s, mid, k) > 0)
             hi = mid;
         else
             lo = mid + 1;
@@ -256,14 +291,7 @@ static inline int pend_compare(const uint8_t *arena, const pend *a, const pend *
 {
     if (a->prefix != b->prefix)
         return a->prefix < b->prefix ? -1 : 1;
-    /* Equal prefixes: the first min(len, 8) bytes are equal. */
-    size_t n = a->len < b->len ? a->len : b->len;
-    if (n > 8) {
-        int c = memcmp(arena + a->off + 8, arena + b->off + 8, n - 8);
-        if (c != 0)
-            return c;
-    }
-    return (a->len > b->len) - (a->len < b->len);
+    return compare_after_prefix(arena + a->off, a->len, arena + b->off, b->len);
 }
 
 static void insertion_sort(const uint8_t *arena, pend *a, size_t n)
@@ -294,25 +322,66 @@ static void merge_runs(const uint8_t *arena, const pend *a, size_t na,
     memcpy(out, b, (size_t)(be - b) * sizeof *b);
 }
 
-/* Bottom-up merge sort of pe[0..npend) using pe[pe_cap..) as scratch.
- * Returns whichever half holds the sorted result. */
-static pend *sort_entries(store *s)
+/* Bottom-up merge sort of a[0..n) with scratch[0..n); the result ends in
+ * a. Runs already in order are copied, not merged. */
+static void merge_sort(const uint8_t *arena, pend *a, pend *scratch, size_t n)
 {
-    pend *src = s->pe, *dst = s->pe + s->pe_cap;
-    size_t n = s->npend;
+    pend *src = a, *dst = scratch;
     for (size_t i = 0; i < n; i += SORT_RUN)
-        insertion_sort(s->pk, src + i, n - i < SORT_RUN ? n - i : SORT_RUN);
+        insertion_sort(arena, src + i, n - i < SORT_RUN ? n - i : SORT_RUN);
     for (size_t w = SORT_RUN; w < n; w *= 2) {
         for (size_t i = 0; i < n; i += 2 * w) {
             size_t na = n - i < w ? n - i : w;
             size_t nb = n - i - na < w ? n - i - na : w;
-            merge_runs(s->pk, src + i, na, src + i + na, nb, dst + i);
+            merge_runs(arena, src + i, na, src + i + na, nb, dst + i);
         }
         pend *t = src;
         src = dst;
         dst = t;
     }
-    return src;
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+static int is_ascending(const uint8_t *arena, const pend *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (pend_compare(arena, &a[i - 1], &a[i]) >= 0)
+            return 0;
+    return 1;
+}
+
+/* Sorts pe[0..npend) into the scratch half pe[pe_cap..] and returns it.
+ * One stable counting-sort pass on the first byte where the prefixes
+ * differ cuts pending into up to 256 buckets, then each bucket that is not
+ * already ascending is merge sorted. Interleaved ascending streams (salted
+ * keys) come out of the first pass sorted; random keys are sorted in
+ * buckets that fit in cache. */
+static pend *sort_entries(store *s)
+{
+    pend *a = s->pe, *out = s->pe + s->pe_cap;
+    size_t n = s->npend, count[257] = { 0 };
+    uint64_t diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i].prefix ^ a[0].prefix;
+    unsigned shift = 0;
+    while (shift < 56 && diff >> (shift + 8))
+        shift += 8;
+    for (size_t i = 0; i < n; i++)
+        count[(a[i].prefix >> shift & 255) + 1]++;
+    for (size_t b = 1; b <= 256; b++)
+        count[b] += count[b - 1];
+    size_t next[256];
+    memcpy(next, count, sizeof next);
+    for (size_t i = 0; i < n; i++)
+        out[next[a[i].prefix >> shift & 255]++] = a[i];
+    for (size_t b = 0; b < 256; b++) {
+        pend *bucket = out + count[b];
+        size_t m = count[b + 1] - count[b];
+        if (!is_ascending(s->pk, bucket, m))
+            merge_sort(s->pk, bucket, a + count[b], m);
+    }
+    return out;
 }
 
 /* Sorts pending and folds equal keys into one entry. */
@@ -333,6 +402,7 @@ static void sort_pending(store *s)
     s->pend_sorted = 1;
 }
 
+/* Frees the pending buffers (they are empty). */
 static void drop_pending(store *s)
 {
     free(s->pk);
@@ -360,11 +430,15 @@ static void move_rows_up(store *s, size_t lo, size_t hi, size_t *w, size_t *wi)
 
 /* Merges pending into main in place (see the top of the file). Never
  * allocates: store_put reserved rec_len + pend_rec bytes and rows + npend
- * index slots. */
-static void merge_pending(store *s)
+ * index slots. keep_buffers keeps pending's (now empty) arrays for the
+ * puts to come; otherwise they are freed. */
+static void merge_pending_into_main(store *s, int keep_buffers)
 {
-    if (s->npend == 0)
+    if (s->npend == 0) {
+        if (!keep_buffers && s->pe)
+            drop_pending(s);
         return;
+    }
     if (!s->pend_sorted)
         sort_pending(s);
     size_t total = s->rec_len + s->pend_rec, nrows = s->rows + s->npend;
@@ -373,17 +447,20 @@ static void merge_pending(store *s)
     size_t w = total;     /* records are written below w */
     size_t wi = nrows;    /* index slots are written below wi */
     for (size_t j = s->npend; j-- > 0;) {
+        /* Sorted pending keys sit all over the arena: fetch them early. */
+        if (j >= PREFETCH_AHEAD)
+            prefetch(s->pk + s->pe[j - PREFETCH_AHEAD].off);
         const pend *p = &s->pe[j];
-        const uint8_t *k = s->pk + p->off;
-        size_t lo = gallop_after(s, i, k, p->len);
+        pkey k = { s->pk + p->off, p->len, p->prefix };
+        size_t lo = gallop_after(s, i, &k);
         move_rows_up(s, lo, i, &w, &wi);
         i = lo;
-        if (i > 0 && row_compare(s, i - 1, k, p->len) == 0) {
+        if (i > 0 && row_compare(s, i - 1, &k) == 0) {
             add_row_bytes(s, i - 1, p->bytes);
             continue;
         }
         w -= REC_HDR + p->len;
-        write_record(s->rec + w, k, p->len, p->bytes);
+        write_record(s->rec + w, k.data, p->len, p->bytes);
         s->idx[--wi] = w;
     }
     /* Keys already in main leave a hole between rows [0, i) and the rest. */
@@ -399,8 +476,17 @@ static void merge_pending(store *s)
     }
     s->rec_len = total;
     s->rows = nrows;
-    drop_pending(s);
+    s->npend = s->pk_len = s->pend_rec = 0;
+    s->pend_sorted = 1;
+    if (!keep_buffers)
+        drop_pending(s);
     assert(rows_ordered_near(s, i));
+}
+
+/* Before a query: a store that is read may stay idle, so free pending. */
+static void merge_pending(store *s)
+{
+    merge_pending_into_main(s, 0);
 }
 
 static size_t pend_limit(const store *s)
@@ -409,11 +495,11 @@ static size_t pend_limit(const store *s)
 }
 
 /* Appends k to pending, first reserving main's room for it. */
-static int append_pending(store *s, keyref k, uint32_t b, int ascending)
+static int append_pending(store *s, const pkey *k, uint32_t b, int ascending)
 {
     size_t n = s->npend + 1, cap = s->pe_cap;
-    if (grow(&s->pk, &s->pk_cap, s->pk_len + k.len, 1, 256) ||
-        grow(&s->rec, &s->rec_cap, s->rec_len + s->pend_rec + REC_HDR + k.len, 1, 64) ||
+    if (grow(&s->pk, &s->pk_cap, s->pk_len + k->len, 1, 256) ||
+        grow(&s->rec, &s->rec_cap, s->rec_len + s->pend_rec + REC_HDR + k->len, 1, 64) ||
         grow(&s->idx, &s->idx_cap, s->rows + n, sizeof *s->idx, 4))
         return -1;
     if (n > cap) {
@@ -423,13 +509,13 @@ static int append_pending(store *s, keyref k, uint32_t b, int ascending)
         s->pe_cap = cap;
     }
     pend *e = &s->pe[s->npend++];
-    e->prefix = key_prefix(k.data, k.len);
+    e->prefix = k->prefix;
     e->off = s->pk_len;
-    e->len = (uint32_t)k.len;
+    e->len = (uint32_t)k->len;
     e->bytes = b;
-    memcpy(s->pk + s->pk_len, k.data, k.len);
-    s->pk_len += k.len;
-    s->pend_rec += REC_HDR + k.len;
+    memcpy(s->pk + s->pk_len, k->data, k->len);
+    s->pk_len += k->len;
+    s->pend_rec += REC_HDR + k->len;
     s->pend_sorted = s->pend_sorted && ascending;
     return 0;
 }
@@ -460,8 +546,9 @@ int store_put(store *s, keyref k, uint32_t cell_bytes)
     assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
     if (k.len < 1 || k.len > KEY_MAX_LEN)
         return -1;
+    pkey pk = pkey_of(k.data, k.len);
     for (;;) {
-        int c = s->rows ? -row_compare(s, s->rows - 1, k.data, k.len) : 1;
+        int c = s->rows ? -row_compare(s, s->rows - 1, &pk) : 1;
         if (c == 0) {
             add_row_bytes(s, s->rows - 1, cell_bytes);
             break;
@@ -474,17 +561,18 @@ int store_put(store *s, keyref k, uint32_t cell_bytes)
         int d = 1;
         if (s->npend) {
             pend *last = &s->pe[s->npend - 1];
-            d = bytes_compare(k.data, k.len, s->pk + last->off, last->len);
+            pkey l = { s->pk + last->off, last->len, last->prefix };
+            d = pkey_compare(pk.prefix, k.data, k.len, &l);
             if (d == 0) {
                 last->bytes = add_saturating(last->bytes, cell_bytes);
                 break;
             }
         }
         if (s->npend >= pend_limit(s)) {
-            merge_pending(s);
+            merge_pending_into_main(s, 1);
             continue; /* k may now be main's last row or above it */
         }
-        if (append_pending(s, k, cell_bytes, d > 0))
+        if (append_pending(s, &pk, cell_bytes, d > 0))
             return -1;
         break;
     }

@@ -22,8 +22,12 @@
 #include "sim/eventq.h"
 #include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
+#include "workloads/rng.h"
 
 enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2 };
+
+/* Random streams of a run, one per consumer (see workloads/rng.h). */
+enum { RNG_STREAM_KEYS = 1 };
 
 typedef struct run_state {
     const scenario *sc;
@@ -94,7 +98,8 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         snprintf(err, errcap, "scheme '%s': %s", sc->schemes[scheme], why);
         return -1;
     }
-    st->encoder = keyencoder_new(st->scheme, sc->seed);
+    rng keys_rng = rng_stream(sc->seed, RNG_STREAM_KEYS);
+    st->encoder = keyencoder_new(st->scheme, rng_next(&keys_rng));
     st->workload = pattern_timeseries_new(&sc->series);
     if (!st->encoder || !st->workload)
         return engine_fail(err, errcap, "out of memory setting up the run");

@@ -144,7 +144,7 @@ typedef struct field {
     uint32_t n;       /* bucket count of salt() / hash() */
     uint32_t width;   /* bytes of a bucket prefix or a UID */
     uint32_t span;    /* nodes in this subtree, itself included */
-    uint32_t col;     /* 1-based column of its name */
+    uint32_t col;     /* 1-based column of its name, for later passes' messages */
     uint8_t text;     /* ":str" given */
     uint8_t table;    /* uid(): which UID table */
 } field;
@@ -261,7 +261,7 @@ static int tok_is_word(const parser *ps, const char *word)
 static int fail_at(parser *ps, size_t at, const char *fmt, ...)
 {
     if (!ps->failed && ps->err && ps->errcap) {
-        char msg[256];
+        char msg[320];
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
@@ -300,7 +300,7 @@ static void list_field_names(char *out, size_t cap, int text_only)
 /* "a field name (ts, entity, ...)" followed by " or <or_else>" if given. */
 static int fail_expected_field(parser *ps, const char *or_else)
 {
-    char names[160], what[200];
+    char names[160], what[240];
     list_field_names(names, sizeof names, 0);
     snprintf(what, sizeof what, "a field name (%s)%s%s", names,
              or_else ? " or " : "", or_else ? or_else : "");
@@ -346,7 +346,7 @@ static int parse_arg(parser *ps, size_t self, arg_kind a, unsigned depth)
 {
     switch (a) {
     case ARG_BUCKETS: {
-        uint32_t n;
+        uint32_t n = 0;
         if (parse_number_arg(ps, 1, KS_MAX_BUCKETS, "a bucket count 1..65536", &n) < 0)
             return -1;
         ps->fields[self].n = n;
@@ -427,7 +427,7 @@ static int parse_field(parser *ps, unsigned depth, const char *or_else)
 
     if (ps->tok.kind == T_COLON) {
         if (def->str_op == OP_NONE) {
-            char names[160], what[200];
+            char names[160], what[240];
             list_field_names(names, sizeof names, 1);
             snprintf(what, sizeof what, "no ':str' after %s (only %s have a text form)", def->name, names);
             return fail_expected(ps, what);
