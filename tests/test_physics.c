@@ -40,7 +40,7 @@ static double window_max_mean(const run_result *r, uint32_t w)
     return sum ? (double)max * r->nservers / (double)sum : 0.0;
 }
 
-static double run_max_mean(const run_result *r)
+static double run_max_mean(const run_result *r) /* over the whole run */
 {
     uint64_t max = 0, sum = 0;
     for (uint32_t s = 0; s < r->nservers; s++) {
@@ -69,10 +69,22 @@ static void test_monotonic_hotspots_one_server_per_window(void **state)
     uint32_t hot_windows = 0;
     for (uint32_t w = 0; w < r.nwindows; w++)
         hot_windows += window_max_mean(&r, w) > 7.5;
-    /* max/mean close to 8 in (nearly) every window. */
-    assert_true(hot_windows >= r.nwindows - 1);
-    /* And the balancer cannot fix it: it moves old, cold regions. */
-    assert_true(run_max_mean(&r) > 7.5);
+    /* max/mean close to 8 in every window but those in which the balancer
+     * moved the hot region (it does, while an empty server exists, when it
+     * alternates oldest/newest as SimpleLoadBalancer does). */
+    assert_true(hot_windows >= r.nwindows - 2);
+    /* Over the run the hotspot only moved: two servers took nearly all. */
+    uint64_t top = 0, second = 0;
+    for (uint32_t s = 0; s < r.nservers; s++) {
+        uint64_t v = r.servers[s].writes;
+        if (v > top) {
+            second = top;
+            top = v;
+        } else if (v > second) {
+            second = v;
+        }
+    }
+    assert_true((double)(top + second) > 0.95 * (double)r.writes);
     run_result_free(&r);
 }
 
