@@ -7,7 +7,9 @@
  *   random      16 uniformly random bytes (the worst case: every merge
  *               moves a large part of the store)
  * The time includes one final store_rows (which merges what is pending);
- * bytes/row is store_memory() / rows after it. Usage: bench_store [puts]
+ * bytes/row is store_memory() / rows after it, and peak is the largest
+ * store_memory() seen (every 1024 puts, pending buffers included) / rows.
+ * Usage: bench_store [puts]
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +48,7 @@ static int run(const char *name, enum order o, uint64_t n)
         return -1;
     uint64_t x = 88172645463325252u, next[8] = { 0 };
     uint8_t k[16];
-    size_t len = 0;
+    size_t len = 0, peak = 0;
     double t0 = now();
     for (uint64_t i = 0; i < n; i++) {
         switch (o) {
@@ -71,13 +73,16 @@ static int run(const char *name, enum order o, uint64_t n)
             store_free(s);
             return -1;
         }
+        if ((i & 1023) == 0 && store_memory(s) > peak)
+            peak = store_memory(s);
     }
     uint64_t rows = store_rows(s);
     double dt = now() - t0;
-    printf("%-10s %10llu puts %10llu rows %8.2f Mputs/s %6.1f bytes/row"
-           " (key %zu)\n", name, (unsigned long long)n,
+    printf("%-10s %10llu puts %10llu rows %7.2f Mputs/s %6.1f bytes/row"
+           " (peak %.1f, key %zu)\n", name, (unsigned long long)n,
            (unsigned long long)rows, (double)n / dt / 1e6,
-           (double)store_memory(s) / (double)rows, len);
+           (double)store_memory(s) / (double)rows,
+           (double)peak / (double)rows, len);
     store_free(s);
     return 0;
 }

@@ -95,8 +95,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         fflush(stdout);
         pid_t pid = fork();
-        if (pid == 0)
-            _exit(bench_scheme(schemes[i], writes));
+        if (pid == 0) {
+            int child_rc = bench_scheme(schemes[i], writes);
+            fflush(stdout); /* _exit does not flush stdio */
+            _exit(child_rc);
+        }
         int status;
         if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
             WEXITSTATUS(status) != 0)

@@ -155,7 +155,7 @@ static int grow(void *p, size_t *cap, size_t need, size_t elem, size_t min)
     size_t limit = SIZE_MAX / 2 / elem;
     if (need > limit)
         return -1;
-    size_t n = *cap + *cap / 2;
+    size_t n = *cap + (*cap * elem > (1u << 20) ? *cap / 4 : *cap / 2);
     if (n < need)
         n = need;
     if (n < min)
