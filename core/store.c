@@ -25,9 +25,10 @@
  *   Pending is merged into main when it holds max(4096, rows / 8) entries,
  *   a geometric bound, so each row is moved O(1) times amortised.
  *
- * Merge (also before every query): sort pending with a bottom-up merge
- * sort (insertion-sorted runs of 16, compares inlined), combine equal keys,
- * then merge into main from the back, IN PLACE. store_put has already
+ * Merge (also before every query): sort pending unless it is ascending
+ * (one stable counting-sort pass on the first byte where the prefixes
+ * differ, then a bottom-up merge sort of each bucket not yet in order),
+ * combine equal keys, then merge into main from the back, IN PLACE. store_put has already
  * reserved room in main's arrays for every pending row (that is where
  * running out of memory can be reported; queries have no error return, so
  * they must never allocate). Rows of main greater than the largest pending
@@ -35,12 +36,16 @@
  * fix-up loop); a pending key already in main adds its bytes there; rows of
  * main below the smallest pending key do not move at all, so a merge costs
  * O(pending log pending + rows after the smallest pending key). Main never
- * holds garbage: duplicates are folded, not appended. The pending buffers
- * are freed after a merge, so an idle store costs main + the struct.
+ * holds garbage: duplicates are folded, not appended. A merge forced by a
+ * query frees the pending buffers, so a store that is only read costs main
+ * + the struct; a merge forced by a put keeps them for the puts to come.
  *
- * Trade-offs: main grows by x1.5 and is not shrunk except by a split, so
- * up to a third of its capacity may be slack. A row's bytes saturate at
- * UINT32_MAX in its record; store_bytes is an exact uint64 kept apart.
+ * Trade-offs: arrays grow by x1.5, and by x1.25 once past 1 MiB: big
+ * arrays are what the memory budget is about (capacity at most 1.25x use),
+ * and their realloc copies stay amortised O(1). Main is not shrunk except
+ * by a split. While puts are pending they cost 48 + key bytes each (entry,
+ * sort scratch, key), bounded by max(4096, rows / 8) entries. A row's bytes
+ * saturate at UINT32_MAX in its record; store_bytes is an exact uint64.
  * Cells are not tracked per row (4 more bytes a row): a split apportions
  * the cell count by bytes (by rows if the store has no bytes), keeping at
  * least one cell per row on each side.
@@ -55,6 +60,7 @@
 #define PEND_MIN 4096     /* merge pending no sooner than this many entries */
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
 #define PREFETCH_AHEAD 8  /* pending keys fetched ahead of the merge */
+#define GROW_SLOW_BYTES (1u << 20) /* arrays past this grow by x1.25 */
 
 #if defined(__GNUC__)
 #define prefetch(p) __builtin_prefetch(p)
@@ -146,8 +152,9 @@ static inline int pkey_compare(uint64_t ap, const uint8_t *a, size_t al,
     return compare_after_prefix(a, al, b->data, b->len);
 }
 
-/* Grows *p (elements of elem bytes) to hold need, by x1.5 and at least min.
- * Returns 0, or -1 with *p and *cap untouched. */
+/* Grows *p (elements of elem bytes) to hold need, by x1.5 (x1.25 past
+ * GROW_SLOW_BYTES) and to at least min. Returns 0, or -1 with *p and *cap
+ * untouched. */
 static int grow(void *p, size_t *cap, size_t need, size_t elem, size_t min)
 {
     if (need <= *cap)
@@ -155,7 +162,7 @@ static int grow(void *p, size_t *cap, size_t need, size_t elem, size_t min)
     size_t limit = SIZE_MAX / 2 / elem;
     if (need > limit)
         return -1;
-    size_t n = *cap + (*cap * elem > (1u << 20) ? *cap / 4 : *cap / 2);
+    size_t n = *cap + (*cap * elem > GROW_SLOW_BYTES ? *cap / 4 : *cap / 2);
     if (n < need)
         n = need;
     if (n < min)
