@@ -169,8 +169,9 @@ int regionmap_split(regionmap *m, size_t i, keyref at)
     region upper;
     if (region_init(&upper, at, region_end(parent), m->next_id) < 0)
         return -1;
+    /* `at` may point into the parent's store (a middle key): split on a copy. */
     uint8_t *lower_end = key_copy(at);
-    store *moved = store_split(parent->rows, at);
+    store *moved = lower_end ? store_split(parent->rows, keyref_of(lower_end, at.len)) : NULL;
     if (!lower_end || !moved) {
         free(lower_end);
         store_free(moved);

@@ -37,8 +37,10 @@
  * main below the smallest pending key do not move at all, so a merge costs
  * O(pending log pending + rows after the smallest pending key). Main never
  * holds garbage: duplicates are folded, not appended. A merge forced by a
- * query frees the pending buffers, so a store that is only read costs main
- * + the struct; a merge forced by a put keeps them for the puts to come.
+ * query frees the pending buffers and trims main's room reserved for them
+ * (if main is less than half used), so a store that is only read costs
+ * main + the struct; a merge forced by a put keeps both for the puts to
+ * come.
  *
  * Trade-offs: arrays grow by x1.5, and by x1.25 once past 1 MiB: big
  * arrays are what the memory budget is about (capacity at most 1.25x use),
@@ -152,46 +154,95 @@ static inline int pkey_compare(uint64_t ap, const uint8_t *a, size_t al,
     return compare_after_prefix(a, al, b->data, b->len);
 }
 
-/* Grows *p (elements of elem bytes) to hold need, by x1.5 (x1.25 past
- * GROW_SLOW_BYTES) and to at least min. Returns 0, or -1 with *p and *cap
- * untouched. */
-static int grow(void *p, size_t *cap, size_t need, size_t elem, size_t min)
+/* The capacity, in elements of elem bytes, to grow cap to so that need
+ * fit: x1.5, x1.25 past GROW_SLOW_BYTES, at least min. 0 if need is too
+ * large to allocate. */
+static size_t grown_cap(size_t cap, size_t need, size_t elem, size_t min)
 {
-    if (need <= *cap)
-        return 0;
     size_t limit = SIZE_MAX / 2 / elem;
     if (need > limit)
-        return -1;
-    size_t n = *cap + (*cap * elem > GROW_SLOW_BYTES ? *cap / 4 : *cap / 2);
+        return 0;
+    size_t n = cap + (cap * elem > GROW_SLOW_BYTES ? cap / 4 : cap / 2);
     if (n < need)
         n = need;
     if (n < min)
         n = min;
-    if (n > limit)
-        n = need;
-    void *q = realloc(*(void **)p, n * elem);
+    return n > limit ? need : n;
+}
+
+/* realloc that leaves *p alone on failure; n > 0. */
+static int resize(void **p, size_t n)
+{
+    void *q = realloc(*p, n);
     if (!q)
         return -1;
-    *(void **)p = q;
+    *p = q;
+    return 0;
+}
+
+/* Room for need bytes / index slots / pending entries (each with a scratch
+ * slot). Return 0, or -1 with the array untouched. */
+static int reserve_bytes(uint8_t **a, size_t *cap, size_t need, size_t min)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = grown_cap(*cap, need, 1, min);
+    void *p = *a;
+    if (n == 0 || resize(&p, n))
+        return -1;
+    *a = p;
     *cap = n;
     return 0;
 }
 
-/* Reallocates *p down to n elements when less than half of it is used. */
-static void shrink(void *p, size_t *cap, size_t n, size_t elem)
+static int reserve_index(store *s, size_t need)
 {
-    if (n >= *cap / 2)
-        return;
-    if (n == 0) {
-        free(*(void **)p);
-        *(void **)p = NULL;
-        *cap = 0;
-        return;
+    if (need <= s->idx_cap)
+        return 0;
+    size_t n = grown_cap(s->idx_cap, need, sizeof *s->idx, 4);
+    void *p = s->idx;
+    if (n == 0 || resize(&p, n * sizeof *s->idx))
+        return -1;
+    s->idx = p;
+    s->idx_cap = n;
+    return 0;
+}
+
+static int reserve_pending(store *s, size_t need)
+{
+    if (need <= s->pe_cap)
+        return 0;
+    size_t n = grown_cap(s->pe_cap, need, 2 * sizeof *s->pe, 16);
+    void *p = s->pe;
+    if (n == 0 || resize(&p, n * 2 * sizeof *s->pe))
+        return -1;
+    s->pe = p;
+    s->pe_cap = n;
+    return 0;
+}
+
+/* Gives back main's unused room when less than half of it is used.
+ * Only with nothing pending: pending rows have room reserved in main. */
+static void trim_main(store *s)
+{
+    assert(s->npend == 0);
+    void *p = s->rec;
+    if (s->rec_len < s->rec_cap / 2 && s->rec_len && !resize(&p, s->rec_len)) {
+        s->rec = p;
+        s->rec_cap = s->rec_len;
     }
-    void *q = realloc(*(void **)p, n * elem);
-    if (q) {
-        *(void **)p = q;
-        *cap = n;
+    p = s->idx;
+    if (s->rows < s->idx_cap / 2 && s->rows &&
+        !resize(&p, s->rows * sizeof *s->idx)) {
+        s->idx = p;
+        s->idx_cap = s->rows;
+    }
+    if (s->rows == 0) {
+        free(s->rec);
+        free(s->idx);
+        s->rec = NULL;
+        s->idx = NULL;
+        s->rec_cap = s->idx_cap = 0;
     }
 }
 
@@ -268,8 +319,8 @@ static void add_row_bytes(store *s, size_t r, uint32_t b)
 
 static int append_main(store *s, keyref k, uint32_t b)
 {
-    if (grow(&s->rec, &s->rec_cap, s->rec_len + REC_HDR + k.len, 1, 64) ||
-        grow(&s->idx, &s->idx_cap, s->rows + 1, sizeof *s->idx, 4))
+    if (reserve_bytes(&s->rec, &s->rec_cap, s->rec_len + REC_HDR + k.len, 64) ||
+        reserve_index(s, s->rows + 1))
         return -1;
     write_record(s->rec + s->rec_len, k.data, k.len, b);
     s->idx[s->rows++] = s->rec_len;
@@ -277,6 +328,7 @@ static int append_main(store *s, keyref k, uint32_t b)
     return 0;
 }
 
+#ifndef NDEBUG
 /* Cheap spot checks of order: the ends and around row r. */
 static int rows_ordered_near(const store *s, size_t r)
 {
@@ -291,6 +343,7 @@ static int rows_ordered_near(const store *s, size_t r)
     }
     return 1;
 }
+#endif
 
 /* ---- pending ------------------------------------------------------------ */
 
@@ -442,8 +495,10 @@ static void move_rows_up(store *s, size_t lo, size_t hi, size_t *w, size_t *wi)
 static void merge_pending_into_main(store *s, int keep_buffers)
 {
     if (s->npend == 0) {
-        if (!keep_buffers && s->pe)
+        if (!keep_buffers && s->pe) {
             drop_pending(s);
+            trim_main(s);
+        }
         return;
     }
     if (!s->pend_sorted)
@@ -485,8 +540,10 @@ static void merge_pending_into_main(store *s, int keep_buffers)
     s->rows = nrows;
     s->npend = s->pk_len = s->pend_rec = 0;
     s->pend_sorted = 1;
-    if (!keep_buffers)
+    if (!keep_buffers) {
         drop_pending(s);
+        trim_main(s);
+    }
     assert(rows_ordered_near(s, i));
 }
 
@@ -504,17 +561,12 @@ static size_t pend_limit(const store *s)
 /* Appends k to pending, first reserving main's room for it. */
 static int append_pending(store *s, const pkey *k, uint32_t b, int ascending)
 {
-    size_t n = s->npend + 1, cap = s->pe_cap;
-    if (grow(&s->pk, &s->pk_cap, s->pk_len + k->len, 1, 256) ||
-        grow(&s->rec, &s->rec_cap, s->rec_len + s->pend_rec + REC_HDR + k->len, 1, 64) ||
-        grow(&s->idx, &s->idx_cap, s->rows + n, sizeof *s->idx, 4))
+    size_t n = s->npend + 1;
+    if (reserve_bytes(&s->pk, &s->pk_cap, s->pk_len + k->len, 256) ||
+        reserve_bytes(&s->rec, &s->rec_cap,
+                      s->rec_len + s->pend_rec + REC_HDR + k->len, 64) ||
+        reserve_index(s, s->rows + n) || reserve_pending(s, n))
         return -1;
-    if (n > cap) {
-        /* Entries and scratch in one block: only entries need keeping. */
-        if (grow(&s->pe, &cap, n, 2 * sizeof *s->pe, 16))
-            return -1;
-        s->pe_cap = cap;
-    }
     pend *e = &s->pe[s->npend++];
     e->prefix = k->prefix;
     e->off = s->pk_len;
@@ -548,11 +600,24 @@ void store_free(store *s)
     free(s);
 }
 
+/* Does k point into s's own records (a key from store_row_at & co.)? */
+static int key_is_inside(const store *s, keyref k)
+{
+    uintptr_t p = (uintptr_t)k.data, r = (uintptr_t)s->rec;
+    return s->rec && p >= r && p < r + s->rec_len;
+}
+
 int store_put(store *s, keyref k, uint32_t cell_bytes)
 {
     assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
     if (k.len < 1 || k.len > KEY_MAX_LEN)
         return -1;
+    if (key_is_inside(s, k)) { /* a realloc below would pull it away */
+        uint8_t *copy = key_copy(k);
+        int rc = copy ? store_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
+        free(copy);
+        return rc;
+    }
     pkey pk = pkey_of(k.data, k.len);
     for (;;) {
         int c = s->rows ? -row_compare(s, s->rows - 1, &pk) : 1;
@@ -692,8 +757,7 @@ store *store_split(store *s, keyref at)
     s->cells -= t->cells;
     s->rows = r;
     s->rec_len = start;
-    shrink(&s->rec, &s->rec_cap, s->rec_len, 1);
-    shrink(&s->idx, &s->idx_cap, s->rows, sizeof *s->idx);
+    trim_main(s);
     return t;
 }
 

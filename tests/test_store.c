@@ -216,6 +216,29 @@ static void test_duplicates(void **state)
     store_free(s);
 }
 
+/* A key handed out by the store itself can be put back into it. */
+static void test_put_own_key(void **state)
+{
+    (void)state;
+    store *s = store_new();
+    assert_int_equal(store_put(s, K("m"), 1), 0);
+    for (int i = 0; i < 2000; i++) {
+        keyref k;
+        uint64_t b;
+        uint8_t fresh[3] = { 'n', (uint8_t)(i >> 8), (uint8_t)i };
+        assert_int_equal(store_put(s, keyref_of(fresh, 3), 1), 0);
+        assert_int_equal(store_first_last(s, &k, &k), 0);
+        assert_int_equal(store_put(s, k, 1), 0);          /* the last row */
+        assert_int_equal(store_middle_key(s, &k), 0);
+        assert_int_equal(store_put(s, k, 1), 0);          /* to pending */
+        assert_int_equal(store_row_at(s, 0, &k, &b), 0);
+        assert_int_equal(store_put(s, k, 1), 0);          /* the first row */
+    }
+    assert_int_equal(store_cells(s), 1 + 4 * 2000);
+    assert_int_equal(store_rows(s), 1 + 2000);
+    store_free(s);
+}
+
 static void test_saturation_and_long_keys(void **state)
 {
     (void)state;
@@ -481,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_byte_order),
         cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_put_own_key),
         cmocka_unit_test(test_saturation_and_long_keys),
         cmocka_unit_test(test_random_against_reference),
         cmocka_unit_test(test_put_orders),
