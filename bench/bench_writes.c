@@ -52,8 +52,8 @@ static int bench_scheme(const char *scheme, uint64_t writes)
     sc.series.metrics = 100;
     sc.series.hosts = 100;
     sc.duration_us = (writes / 10000 + 1) * 1000000ull;
-    sc.nschemes = 1;
-    sc.schemes[0] = scheme;
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, scheme);
     char err[512];
     if (scenario_validate(&sc, err, sizeof err) < 0) {
         fprintf(stderr, "bench_writes: %s\n", err);

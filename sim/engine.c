@@ -95,7 +95,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     char expr[1024], why[512];
     int is_preset = scenario_scheme_expr(sc, scheme, expr, sizeof expr);
     if (keyscheme_parse(expr, &st->scheme, why, sizeof why) < 0) {
-        snprintf(err, errcap, "scheme '%s': %s", sc->schemes[scheme], why);
+        snprintf(err, errcap, "scheme '%s': %s", scenario_scheme_label(sc, scheme), why);
         return -1;
     }
     rng keys_rng = rng_stream(sc->seed, RNG_STREAM_KEYS);
@@ -120,7 +120,12 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         snprintf(presplit, sizeof presplit, "%zu regions at bucket boundaries", nsplits + 1);
     else
         snprintf(presplit, sizeof presplit, "none");
-    out->scheme_name = dup_string(is_preset ? sc->schemes[scheme] : keyscheme_expr(st->scheme));
+    /* A preset or a named [scheme] keeps its name; a bare expression is
+     * shown normalised. */
+    const char *label = sc->schemes[scheme].label || is_preset
+                            ? scenario_scheme_label(sc, scheme)
+                            : keyscheme_expr(st->scheme);
+    out->scheme_name = dup_string(label);
     out->scheme_expr = dup_string(keyscheme_expr(st->scheme));
     out->presplit = dup_string(presplit);
     out->nservers = sc->servers;

@@ -9,7 +9,6 @@
  * exits 2 before anything is written to stdout. Results are written only
  * once every run has finished, so a failure never leaves partial output.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "reports/report.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
+#include "sim/units.h"
 #include "workloads/keyscheme.h"
 
 #define EXIT_USAGE 2
@@ -31,21 +31,23 @@ typedef struct options {
     format fmt;
     uint64_t nkeys;
     int schemes_given;
+    scheme_choice named[SCENARIO_MAX_SCHEMES]; /* the scenario file's schemes */
+    size_t nnamed;
 } options;
 
 static const char *const command_help[] = {
     [CMD_COMPARE] =
-        "usage: regionsim compare [options]\n"
+        "usage: regionsim compare [SCENARIO.ini] [options]\n"
         "\n"
         "Runs every key scheme on the same cluster and workload and prints one\n"
         "row per scheme: how evenly the writes spread over the region servers.\n"
         "With no --scheme, all presets are compared.\n",
     [CMD_RUN] =
-        "usage: regionsim run --scheme S [options]\n"
+        "usage: regionsim run [SCENARIO.ini] --scheme S [options]\n"
         "\n"
         "Runs one key scheme and prints its per-server write histogram.\n",
     [CMD_KEYS] =
-        "usage: regionsim keys --scheme S [-n N] [options]\n"
+        "usage: regionsim keys [SCENARIO.ini] --scheme S [-n N] [options]\n"
         "\n"
         "Prints the first N row keys the workload writes under scheme S, in\n"
         "HBase shell form, with the region and server each one lands in.\n",
@@ -53,8 +55,12 @@ static const char *const command_help[] = {
 
 static const char common_help[] =
     "\n"
+    "SCENARIO.ini is a scenario file (see the README); options override it.\n"
+    "Without one, the built-in default scenario runs.\n"
+    "\n"
     "Options (defaults are the built-in scenario's):\n"
-    "  --scheme S           a preset name or a scheme expression; repeat to\n"
+    "  --scheme S           a preset name, a scheme expression, or the NAME of\n"
+    "                       a [scheme NAME] in the scenario file; repeat to\n"
     "                       compare several. Presets: monotonic salted hashed\n"
     "                       reversed promoted opentsdb (bucketed ones use one\n"
     "                       bucket per server)\n"
@@ -71,6 +77,8 @@ static const char common_help[] =
     "  --interval D         each series writes once per interval (1s)\n"
     "  --window D           report window (1m)\n"
     "  --format F           text or json (text)\n"
+    "  --family-bytes N, --qualifier-bytes N, --value-bytes N\n"
+    "                       the cell beyond its row key (1, 2, 8)\n"
     "  -n N                 keys: how many keys to print (10)\n"
     "  -h, --help           this help\n"
     "\n"
@@ -100,69 +108,16 @@ static void usage_error(const options *o, const char *fmt, const char *a, const 
     exit(EXIT_USAGE);
 }
 
-/* An unsigned decimal integer with an optional unit suffix from `units`
- * (parallel arrays of suffix and multiplier). Overflow is an error. */
-static int parse_scaled(const char *text, const char *const *suffix, const uint64_t *mult,
-                        size_t nunits, int unit_required, uint64_t *out)
-{
-    if (text[0] < '0' || text[0] > '9')
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno == ERANGE)
-        return -1;
-    uint64_t m = 1;
-    if (*end) {
-        size_t i = 0;
-        while (i < nunits && strcmp(end, suffix[i]) != 0)
-            i++;
-        if (i == nunits)
-            return -1;
-        m = mult[i];
-    } else if (unit_required) {
-        return -1;
-    }
-    if (v > UINT64_MAX / m)
-        return -1;
-    *out = (uint64_t)v * m;
-    return 0;
-}
-
 static uint64_t parse_count(const options *o, const char *opt, const char *text,
                             uint64_t lo, uint64_t hi)
 {
     uint64_t v;
-    if (parse_scaled(text, NULL, NULL, 0, 0, &v) < 0 || v < lo || v > hi) {
-        char want[96];
-        snprintf(want, sizeof want, "an integer from %llu to %llu",
-                 (unsigned long long)lo, (unsigned long long)hi);
+    if (units_parse_count(text, &v) < 0 || v < lo || v > hi) {
         char msg[160];
-        snprintf(msg, sizeof msg, "%%s: expected %s, found '%%s'", want);
+        snprintf(msg, sizeof msg, "%%s: expected an integer from %llu to %llu, found '%%s'",
+                 (unsigned long long)lo, (unsigned long long)hi);
         usage_error(o, msg, opt, text);
     }
-    return v;
-}
-
-static uint64_t parse_duration(const options *o, const char *opt, const char *text)
-{
-    static const char *const suffix[] = { "us", "ms", "s", "m", "h" };
-    static const uint64_t mult[] = { 1, 1000, 1000000, 60000000, 3600000000 };
-    uint64_t v;
-    if (parse_scaled(text, suffix, mult, 5, 1, &v) < 0 || v == 0)
-        usage_error(o, "%s: expected a positive duration with a unit (us, ms, s, m, h), "
-                       "found '%s'", opt, text);
-    return v;
-}
-
-static uint64_t parse_size(const options *o, const char *opt, const char *text)
-{
-    static const char *const suffix[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    static const uint64_t mult[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40 };
-    uint64_t v;
-    if (parse_scaled(text, suffix, mult, 5, 0, &v) < 0)
-        usage_error(o, "%s: expected a size such as 4MiB (units B, KiB, MiB, GiB, TiB), "
-                       "found '%s'", opt, text);
     return v;
 }
 
@@ -170,53 +125,22 @@ static void add_scheme(options *o, const char *text)
 {
     scenario *sc = &o->sc;
     if (!o->schemes_given)
-        sc->nschemes = 0; /* the first --scheme replaces the default list */
+        sc->nschemes = 0; /* the first --scheme replaces the scenario's list */
     o->schemes_given = 1;
-    if (sc->nschemes == SCENARIO_MAX_SCHEMES)
+    scheme_choice pick = { NULL, text };
+    for (size_t i = 0; i < o->nnamed; i++)
+        if (o->named[i].label && !strcmp(o->named[i].label, text))
+            pick = o->named[i]; /* --scheme NAME picks the file's [scheme NAME] */
+    if (scenario_add_scheme(sc, pick.label, pick.text) < 0)
         usage_error(o, "%s: at most 64 schemes, found one more: '%s'", "--scheme", text);
-    sc->schemes[sc->nschemes++] = text;
 }
 
-/* Sets the option `name` from `value`. */
+/* Sets the option `name` from `value`: the command's own options here,
+ * scenario settings through scenario_set (--region-size = region_size). */
 static void set_option(options *o, const char *name, const char *value)
 {
-    scenario *sc = &o->sc;
     if (!strcmp(name, "--scheme")) {
         add_scheme(o, value);
-    } else if (!strcmp(name, "--servers")) {
-        sc->servers = (uint32_t)parse_count(o, name, value, 1, 100000);
-    } else if (!strcmp(name, "--seed")) {
-        sc->seed = parse_count(o, name, value, 0, UINT64_MAX);
-    } else if (!strcmp(name, "--duration")) {
-        sc->duration_us = parse_duration(o, name, value);
-    } else if (!strcmp(name, "--region-size")) {
-        sc->region_max_bytes = parse_size(o, name, value);
-        if (sc->region_max_bytes < 1024)
-            usage_error(o, "%s: expected at least 1KiB, found '%s'", name, value);
-    } else if (!strcmp(name, "--balancer")) {
-        if (!strcmp(value, "region-count"))
-            sc->balancer = BALANCER_REGION_COUNT;
-        else if (!strcmp(value, "none"))
-            sc->balancer = BALANCER_NONE;
-        else
-            usage_error(o, "%s: expected region-count or none, found '%s'", name, value);
-    } else if (!strcmp(name, "--balancer-period")) {
-        sc->balancer_period_us = parse_duration(o, name, value);
-    } else if (!strcmp(name, "--presplit")) {
-        if (!strcmp(value, "buckets"))
-            sc->presplit = PRESPLIT_BUCKETS;
-        else if (!strcmp(value, "none"))
-            sc->presplit = PRESPLIT_NONE;
-        else
-            usage_error(o, "%s: expected buckets or none, found '%s'", name, value);
-    } else if (!strcmp(name, "--metrics")) {
-        sc->series.metrics = (uint32_t)parse_count(o, name, value, 1, 1000000);
-    } else if (!strcmp(name, "--hosts")) {
-        sc->series.hosts = (uint32_t)parse_count(o, name, value, 1, 1000000);
-    } else if (!strcmp(name, "--interval")) {
-        sc->series.interval_us = parse_duration(o, name, value);
-    } else if (!strcmp(name, "--window")) {
-        sc->window_us = parse_duration(o, name, value);
     } else if (!strcmp(name, "--format")) {
         if (!strcmp(value, "text"))
             o->fmt = FORMAT_TEXT;
@@ -227,7 +151,17 @@ static void set_option(options *o, const char *name, const char *value)
     } else if (!strcmp(name, "-n")) {
         o->nkeys = parse_count(o, name, value, 1, 1000000);
     } else {
-        usage_error(o, "unknown option '%s'%s", name, "");
+        char key[64], err[640];
+        size_t n = strncmp(name, "--", 2) ? 0 : strlen(name + 2);
+        if (n == 0 || n >= sizeof key || !strcmp(name + 2, "name"))
+            usage_error(o, "unknown option '%s'%s", name, "");
+        for (size_t i = 0; i <= n; i++)
+            key[i] = name[2 + i] == '-' ? '_' : name[2 + i];
+        int rc = scenario_set(&o->sc, NULL, key, value, err, sizeof err);
+        if (rc == -2)
+            usage_error(o, "unknown option '%s'%s", name, "");
+        if (rc < 0)
+            usage_error(o, "%s: %s", name, err);
     }
 }
 
@@ -254,6 +188,9 @@ static void parse_args(options *o, int argc, char **argv)
     o->cmd = (command)c;
     o->cmd_name = names[c];
 
+    /* First the scenario file, if any: options override it wherever they
+     * stand on the line. */
+    const char *file = NULL;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -261,32 +198,41 @@ static void parse_args(options *o, int argc, char **argv)
             fputs(common_help, stdout);
             exit(0);
         }
+        if (arg[0] != '-') {
+            if (file)
+                usage_error(o, "unexpected argument '%s' after the scenario file '%s'", arg, file);
+            file = arg;
+        } else if (!strchr(arg, '=')) {
+            if (i + 1 >= argc)
+                usage_error(o, "%s: expected a value after it%s", arg, "");
+            i++;
+        }
+    }
+    char err[768];
+    if (file && scenario_load(&o->sc, file, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
+        exit(EXIT_USAGE);
+    }
+    o->nnamed = o->sc.nschemes;
+    memcpy(o->named, o->sc.schemes, o->nnamed * sizeof *o->named);
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
         if (arg[0] != '-')
-            usage_error(o, "unexpected argument '%s'; options start with --%s", arg, "");
+            continue;
         char name[64];
         const char *value;
         const char *eq = strchr(arg, '=');
-        if (eq && arg[1] == '-') {
-            size_t n = (size_t)(eq - arg);
-            if (n >= sizeof name)
-                usage_error(o, "unknown option '%s'%s", arg, "");
-            memcpy(name, arg, n);
-            name[n] = '\0';
-            value = eq + 1;
-        } else {
-            if (strlen(arg) >= sizeof name)
-                usage_error(o, "unknown option '%s'%s", arg, "");
-            strcpy(name, arg);
-            if (i + 1 >= argc)
-                usage_error(o, "%s: expected a value after it%s", name, "");
-            value = argv[++i];
-        }
+        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (n >= sizeof name)
+            usage_error(o, "unknown option '%s'%s", arg, "");
+        memcpy(name, arg, n);
+        name[n] = '\0';
+        value = eq ? eq + 1 : argv[++i];
         set_option(o, name, value);
     }
     if (o->cmd != CMD_COMPARE && o->sc.nschemes != 1)
         usage_error(o, "expected exactly one --scheme, found %s%s",
                     o->schemes_given ? "several" : "none", "");
-    char err[768];
     if (scenario_validate(&o->sc, err, sizeof err) < 0)
         usage_error(o, "%s%s", err, "");
 }
@@ -363,6 +309,7 @@ int main(int argc, char **argv)
     options o;
     parse_args(&o, argc, argv);
     int rc = o.cmd == CMD_KEYS ? run_keys(&o) : run_simulation(&o);
+    scenario_release(&o.sc);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("regionsim: writing the report");
         return EXIT_USAGE;

@@ -1,11 +1,15 @@
 /* scenario.h -- everything a simulation needs to know, as a plain struct.
  *
- * A scenario is the cluster (servers, split threshold, balancer), the
- * workload (a time series), how long to run, how to cut the report into
- * windows, and the key schemes to compare. scenario_defaults fills in the
- * built-in default scenario; the command line then overrides fields. A
- * scenario is pure configuration: it holds no simulation state, so one
- * scenario can be run any number of times.
+ * A scenario is the cluster (servers, split size, balancer), the workload
+ * (a time series), how long to run, how to cut the report into windows, and
+ * the key schemes to compare. It comes from the built-in default, then a
+ * scenario file (INI), then command-line options, each overriding the one
+ * before. A scenario is pure configuration: it holds no simulation state,
+ * so one scenario can be run any number of times.
+ *
+ * Every setting has one entry in a table in scenario.c (its section, key,
+ * type and range); scenario files and command-line options both go through
+ * scenario_set, so they accept exactly the same values.
  */
 #ifndef REGIONSIM_SCENARIO_H
 #define REGIONSIM_SCENARIO_H
@@ -23,30 +27,60 @@ typedef enum presplit_kind {
 
 #define SCENARIO_MAX_SCHEMES 64
 
+typedef struct scheme_choice {
+    const char *label;   /* the name reports use; NULL = derive from text */
+    const char *text;    /* a preset name or a scheme expression */
+} scheme_choice;
+
 typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
     uint64_t seed;
 
-    /* cluster */
+    /* [cluster] */
     uint32_t servers;
     uint64_t region_max_bytes;    /* size split policy threshold */
     balancer_kind balancer;
     uint64_t balancer_period_us;  /* HBase's hbase.balancer.period */
     presplit_kind presplit;
 
-    /* workload: a time series of metrics x hosts */
+    /* [workload]: a time series of metrics x hosts */
     timeseries_config series;
     uint32_t family_bytes, qualifier_bytes, value_bytes;
     uint64_t duration_us;         /* simulated time to run */
     uint64_t window_us;           /* report window */
 
-    /* schemes: each a preset name or an expression */
+    /* [scheme NAME] sections, or --scheme options */
     size_t nschemes;
-    const char *schemes[SCENARIO_MAX_SCHEMES];
+    scheme_choice schemes[SCENARIO_MAX_SCHEMES];
+
+    /* strings a loaded file owns (labels, expressions, name) */
+    char *owned[2 * SCENARIO_MAX_SCHEMES + 1];
+    size_t nowned;
 } scenario;
 
 /* The built-in default scenario, with every preset as a scheme. */
 void scenario_defaults(scenario *sc);
+
+/* Frees the strings a scenario file gave sc (sc stays usable as defaults
+ * are not owned). */
+void scenario_release(scenario *sc);
+
+/* Sets the setting `key` (a key of any section, e.g. "servers",
+ * "region_size"; see the README's table) from text. Returns 0; or -1 with
+ * "expected ..., found '...'" in err when the value is bad; or -2 when no
+ * setting has that key. section, when not NULL, must be the key's section
+ * ("" for top-level keys), else -2. */
+int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
+                 char *err, size_t errcap);
+
+/* Adds a scheme (label may be NULL). Returns 0, or -1 if there are already
+ * SCENARIO_MAX_SCHEMES. The strings are borrowed. */
+int scenario_add_scheme(scenario *sc, const char *label, const char *text);
+
+/* Loads a scenario file over sc (which should hold the defaults). Returns 0,
+ * or -1 with "FILE:LINE: what was wrong" in err; sc may then be partly
+ * updated and must only be released. */
+int scenario_load(scenario *sc, const char *path, char *err, size_t errcap);
 
 /* Bytes a cell adds beyond its row key: KeyValue's fixed fields
  * (4 key length + 4 value length + 2 row length + 1 family length
@@ -59,8 +93,11 @@ uint64_t scenario_cell_overhead(const scenario *sc);
  * an expression. Writes into out; returns 1 if it was a preset, else 0. */
 int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap);
 
-/* Checks every field for range and every scheme for syntax. Returns 0, or
- * -1 with a message in err naming the field or scheme and what was wrong. */
+/* The label reports use for scheme i: its label, else its text. */
+const char *scenario_scheme_label(const scenario *sc, size_t i);
+
+/* Checks cross-field limits and every scheme's syntax. Returns 0, or -1
+ * with a message in err naming the setting or scheme and what was wrong. */
 int scenario_validate(const scenario *sc, char *err, size_t errcap);
 
 #endif

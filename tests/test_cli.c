@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 static const char *binary;
+static const char *source_root; /* for examples/ */
 
 typedef struct output {
     int status;
@@ -174,19 +175,60 @@ static void test_compare_json_is_deterministic(void **state)
     output_free(&b);
 }
 
+static void test_scenario_file_equals_the_builtin_default(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/default.ini", source_root);
+    output a = run("compare", "--format", "json", "--duration", "3m", NULL);
+    output b = run("compare", path, "--format", "json", "--duration", "3m", NULL);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_string_equal(a.out, b.out);
+    output_free(&a);
+    output_free(&b);
+    /* Options override the file wherever they stand. */
+    output c = run("run", "--servers", "3", path, "--scheme", "salted", "--duration", "1m", NULL);
+    assert_int_equal(c.status, 0);
+    assert_non_null(strstr(c.out, "3 servers"));
+    assert_non_null(strstr(c.out, "salt(3) ts"));
+    output_free(&c);
+}
+
+static void test_scenario_file_errors_name_file_and_line(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/regionsim-cli-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char text[] = "seed = 1\n[workload]\nduration = 10\n";
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    output o = run("compare", path, NULL);
+    char want[128];
+    snprintf(want, sizeof want, "%s:3: [workload] duration", path);
+    assert_usage_error(o, want, "unit");
+    assert_usage_error(run("compare", "/nonexistent.ini", NULL), "cannot open", NULL);
+    assert_usage_error(run("compare", path, "other.ini", NULL), "unexpected argument", NULL);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_cli PATH-TO-REGIONSIM\n");
+        fprintf(stderr, "usage: test_cli PATH-TO-REGIONSIM [SOURCE-ROOT]\n");
         return 2;
     }
     binary = argv[1];
+    source_root = argc > 2 ? argv[2] : ".";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_bad_usage_exits_2_with_a_named_error),
         cmocka_unit_test(test_run_prints_every_server),
         cmocka_unit_test(test_keys_prints_n_keys_and_regions),
         cmocka_unit_test(test_compare_json_is_deterministic),
+        cmocka_unit_test(test_scenario_file_equals_the_builtin_default),
+        cmocka_unit_test(test_scenario_file_errors_name_file_and_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

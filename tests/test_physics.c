@@ -24,8 +24,8 @@ static void small_scenario(scenario *sc, const char *scheme)
     scenario_defaults(sc);
     sc->duration_us = 12ull * 60 * 1000000; /* 12 simulated minutes */
     sc->region_max_bytes = 1u << 20;
-    sc->nschemes = 1;
-    sc->schemes[0] = scheme;
+    sc->nschemes = 0;
+    scenario_add_scheme(sc, NULL, scheme);
 }
 
 static double window_max_mean(const run_result *r, uint32_t w)
@@ -138,9 +138,9 @@ static void test_same_seed_byte_identical_json(void **state)
     small_scenario(&sc, "salted");
     sc.duration_us = 3ull * 60 * 1000000;
     sc.nschemes = 0;
-    sc.schemes[sc.nschemes++] = "salted";
-    sc.schemes[sc.nschemes++] = "monotonic";
-    sc.schemes[sc.nschemes++] = "opentsdb";
+    scenario_add_scheme(&sc, NULL, "salted");
+    scenario_add_scheme(&sc, NULL, "monotonic");
+    scenario_add_scheme(&sc, NULL, "opentsdb");
     char *a = json_of(&sc), *b = json_of(&sc);
     assert_non_null(a);
     assert_true(strlen(a) > 1000);

@@ -1,0 +1,21 @@
+/* units.h -- numbers with units, as users write them in options and files.
+ *
+ * Sizes: an integer with an optional unit B, KiB, MiB, GiB, TiB (binary).
+ * Durations: an integer with a required unit us, ms, s, m, h.
+ * Counts: a plain decimal integer.
+ * All parsers are strict (the whole text must be used), overflow-safe, and
+ * return -1 instead of guessing; callers turn that into a message naming
+ * where the text came from.
+ */
+#ifndef REGIONSIM_UNITS_H
+#define REGIONSIM_UNITS_H
+
+#include <stdint.h>
+
+/* Each returns 0 and sets *out, or -1 if text is not of that form or the
+ * value does not fit in 64 bits. */
+int units_parse_count(const char *text, uint64_t *out);
+int units_parse_size(const char *text, uint64_t *out);
+int units_parse_duration(const char *text, uint64_t *out_us);
+
+#endif

@@ -1,0 +1,209 @@
+/* test_scenario.c -- settings, scenario files and their error messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sim/scenario.h"
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' does not contain '%s'", text, part);
+}
+
+static void test_defaults_are_valid(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_int_equal(sc.nschemes, 6);
+    assert_string_equal(scenario_scheme_label(&sc, 0), "monotonic");
+    char expr[128];
+    assert_int_equal(scenario_scheme_expr(&sc, 1, expr, sizeof expr), 1);
+    assert_string_equal(expr, "salt(8) ts"); /* one bucket per server */
+    sc.servers = 20;
+    scenario_scheme_expr(&sc, 1, expr, sizeof expr);
+    assert_string_equal(expr, "salt(20) ts");
+    assert_int_equal(scenario_cell_overhead(&sc), 20 + 1 + 2 + 8);
+}
+
+static void test_set_each_kind(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "servers", "12", err, sizeof err), 0);
+    assert_int_equal(sc.servers, 12);
+    assert_int_equal(scenario_set(&sc, "cluster", "region_size", "3MiB", err, sizeof err), 0);
+    assert_int_equal(sc.region_max_bytes, 3u << 20);
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "90s", err, sizeof err), 0);
+    assert_int_equal(sc.duration_us, 90000000);
+    assert_int_equal(scenario_set(&sc, NULL, "balancer", "none", err, sizeof err), 0);
+    assert_int_equal(sc.balancer, BALANCER_NONE);
+    assert_int_equal(scenario_set(&sc, NULL, "presplit", "none", err, sizeof err), 0);
+    assert_int_equal(sc.presplit, PRESPLIT_NONE);
+    assert_int_equal(scenario_set(&sc, "", "seed", "18446744073709551615", err, sizeof err), 0);
+    assert_true(sc.seed == UINT64_MAX);
+    assert_int_equal(scenario_set(&sc, NULL, "metrics", "7", err, sizeof err), 0);
+    assert_int_equal(sc.series.metrics, 7);
+    assert_int_equal(sc.series.hosts, 20); /* the neighbouring field is untouched */
+}
+
+static void test_set_rejects_with_what_was_expected(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "servers", "0", err, sizeof err), -1);
+    assert_contains(err, "1 to 100000");
+    assert_contains(err, "'0'");
+    assert_int_equal(scenario_set(&sc, NULL, "servers", "8x", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "servers", " 8", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "servers", "-1", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "region_size", "4MB", err, sizeof err), -1);
+    assert_contains(err, "KiB");
+    assert_int_equal(scenario_set(&sc, NULL, "region_size", "512", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "region_size", "99999999TiB", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "window", "5", err, sizeof err), -1);
+    assert_contains(err, "unit");
+    assert_int_equal(scenario_set(&sc, NULL, "window", "0s", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "balancer", "stochastic", err, sizeof err), -1);
+    assert_contains(err, "none or region-count");
+    assert_int_equal(scenario_set(&sc, NULL, "seed", "18446744073709551616", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "bogus", "1", err, sizeof err), -2);
+    assert_contains(err, "servers");
+    assert_int_equal(scenario_set(&sc, "workload", "servers", "4", err, sizeof err), -2);
+    assert_int_equal(sc.servers, 8); /* nothing changed on errors */
+    assert_int_equal(sc.region_max_bytes, 4u << 20);
+}
+
+/* Writes text to a temporary file and returns its path (static buffer). */
+static const char *scenario_file(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/regionsim-test-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static int load(const char *text, scenario *sc, char *err, size_t cap)
+{
+    scenario_defaults(sc);
+    const char *path = scenario_file(text);
+    int rc = scenario_load(sc, path, err, cap);
+    unlink(path);
+    return rc;
+}
+
+static void test_load_a_file(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    assert_int_equal(load("; a comment\n"
+                          "seed = 9\n"
+                          "[cluster]\n"
+                          "servers = 3   ; inline comment\n"
+                          "[workload]\n"
+                          "duration = 2m\n"
+                          "[scheme fast]\n"
+                          "key = salt(3) ts\n"
+                          "[scheme plain]\n"
+                          "key = monotonic\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(sc.seed, 9);
+    assert_int_equal(sc.servers, 3);
+    assert_int_equal(sc.duration_us, 120000000);
+    assert_int_equal(sc.nschemes, 2); /* the file's schemes replace the presets */
+    assert_string_equal(scenario_scheme_label(&sc, 0), "fast");
+    assert_string_equal(sc.schemes[0].text, "salt(3) ts");
+    char expr[64];
+    assert_int_equal(scenario_scheme_expr(&sc, 1, expr, sizeof expr), 1);
+    assert_string_equal(expr, "ts");
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_non_null(strstr(sc.name, "regionsim-test-")); /* named after the file */
+    scenario_release(&sc);
+}
+
+static void test_load_errors_name_file_and_line(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    assert_int_equal(load("[cluster]\nservers = 8\nservers = many\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":3: [cluster] servers: expected an integer");
+    assert_contains(err, "'many'");
+    scenario_release(&sc);
+
+    assert_int_equal(load("\n\n[reads]\nratio = 1\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":4: unknown section [reads]");
+    scenario_release(&sc);
+
+    assert_int_equal(load("[cluster]\nmetrics = 4\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: [cluster] metrics: 'metrics' belongs in [workload]");
+    scenario_release(&sc);
+
+    assert_int_equal(load("[workload]\nthis line has no equals sign\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: expected '[section]' or 'key = value'");
+    scenario_release(&sc);
+
+    assert_int_equal(load("[scheme a]\nkey = ts\n[scheme b]\n\n[cluster]\nservers = 2\n", &sc,
+                          err, sizeof err), -1);
+    assert_contains(err, ":3: [scheme b] has no 'key = EXPRESSION'");
+    scenario_release(&sc);
+
+    assert_int_equal(load("[scheme a]\nexpr = ts\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: unknown key 'expr' in [scheme a]");
+    scenario_release(&sc);
+
+    char longline[400];
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "name = ", 7);
+    longline[sizeof longline - 2] = '\n';
+    longline[sizeof longline - 1] = '\0';
+    assert_int_equal(load(longline, &sc, err, sizeof err), -1);
+    assert_contains(err, ":1: line too long");
+    scenario_release(&sc);
+
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, "/nonexistent/x.ini", err, sizeof err), -1);
+    assert_contains(err, "/nonexistent/x.ini: cannot open");
+}
+
+static void test_validate_checks_schemes(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    assert_int_equal(load("[scheme broken]\nkey = salt(8 ts\n", &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "scheme 'broken': column");
+    scenario_release(&sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_are_valid),
+        cmocka_unit_test(test_set_each_kind),
+        cmocka_unit_test(test_set_rejects_with_what_was_expected),
+        cmocka_unit_test(test_load_a_file),
+        cmocka_unit_test(test_load_errors_name_file_and_line),
+        cmocka_unit_test(test_validate_checks_schemes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
