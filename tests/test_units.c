@@ -1,0 +1,74 @@
+/* test_units.c -- counts, sizes and durations: strict and overflow-safe. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sim/units.h"
+
+static void test_counts(void **state)
+{
+    (void)state;
+    uint64_t v;
+    assert_int_equal(units_parse_count("0", &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(units_parse_count("18446744073709551615", &v), 0);
+    assert_true(v == UINT64_MAX);
+    assert_int_equal(units_parse_count("18446744073709551616", &v), -1);
+    assert_int_equal(units_parse_count("", &v), -1);
+    assert_int_equal(units_parse_count("-1", &v), -1);
+    assert_int_equal(units_parse_count("+1", &v), -1);
+    assert_int_equal(units_parse_count(" 1", &v), -1);
+    assert_int_equal(units_parse_count("1 ", &v), -1);
+    assert_int_equal(units_parse_count("1k", &v), -1);
+}
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    uint64_t v;
+    assert_int_equal(units_parse_size("4096", &v), 0);
+    assert_int_equal(v, 4096);
+    assert_int_equal(units_parse_size("7B", &v), 0);
+    assert_int_equal(v, 7);
+    assert_int_equal(units_parse_size("3KiB", &v), 0);
+    assert_int_equal(v, 3072);
+    assert_int_equal(units_parse_size("10GiB", &v), 0);
+    assert_true(v == 10ull << 30);
+    assert_int_equal(units_parse_size("16777215TiB", &v), 0);
+    assert_int_equal(units_parse_size("16777216TiB", &v), -1); /* 2^64: overflow */
+    assert_int_equal(units_parse_size("4MB", &v), -1);
+    assert_int_equal(units_parse_size("4 MiB", &v), -1);
+    assert_int_equal(units_parse_size("MiB", &v), -1);
+}
+
+static void test_durations(void **state)
+{
+    (void)state;
+    uint64_t v;
+    assert_int_equal(units_parse_duration("250us", &v), 0);
+    assert_int_equal(v, 250);
+    assert_int_equal(units_parse_duration("3ms", &v), 0);
+    assert_int_equal(v, 3000);
+    assert_int_equal(units_parse_duration("90s", &v), 0);
+    assert_int_equal(v, 90000000);
+    assert_int_equal(units_parse_duration("5m", &v), 0);
+    assert_int_equal(v, 300000000);
+    assert_int_equal(units_parse_duration("2h", &v), 0);
+    assert_true(v == 7200000000ull);
+    assert_int_equal(units_parse_duration("5", &v), -1); /* a unit is required */
+    assert_int_equal(units_parse_duration("5min", &v), -1);
+    assert_int_equal(units_parse_duration("5124095576h", &v), 0);
+    assert_int_equal(units_parse_duration("5124095577h", &v), -1); /* overflow */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_durations),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
