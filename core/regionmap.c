@@ -1,5 +1,12 @@
 /* regionmap.c -- sorted array of regions with binary-search routing.
  *
+ * Routing runs on every write, so the search does not touch the regions at
+ * all until the end: a parallel array holds the first 8 bytes of each start
+ * key as a big-endian integer (zero padded). Integer order agrees with key
+ * order wherever the prefixes differ, so nearly every step of the search is
+ * one compare in a dense array; only equal prefixes fall back to comparing
+ * the full keys.
+ *
  * Why an array and not a tree: routing (every operation) wants the starts
  * dense and cache-friendly, and splits (rare: one per region-size worth of
  * writes) can afford an O(regions) memmove. At a million regions a split
@@ -14,6 +21,7 @@
 
 struct regionmap {
     region *regions;
+    uint64_t *start_prefix;     /* start_prefix[i] = key_prefix(start of region i) */
     size_t count, cap;
     uint64_t next_id;
 };
@@ -42,8 +50,22 @@ static int regionmap_reserve(regionmap *m, size_t want)
     if (!r)
         return -1;
     m->regions = r;
+    uint64_t *p = realloc(m->start_prefix, cap * sizeof *p);
+    if (!p)
+        return -1; /* regions grew but cap did not: the next call retries */
+    m->start_prefix = p;
     m->cap = cap;
     return 0;
+}
+
+/* The first 8 bytes of k as a big-endian integer, zero padded. */
+static inline uint64_t key_prefix(keyref k)
+{
+    uint64_t p = 0;
+    size_t n = k.len < 8 ? k.len : 8;
+    for (size_t i = 0; i < n; i++)
+        p |= (uint64_t)k.data[i] << (56 - 8 * i);
+    return p;
 }
 
 /* Fills r as a fresh region [start, end) with an empty store. */
@@ -91,6 +113,7 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
     for (size_t i = 0; i <= nsplits; i++) {
         keyref start = i ? splits[i - 1] : keyref_of(NULL, 0);
         keyref end = i < nsplits ? splits[i] : keyref_of(NULL, 0);
+        m->start_prefix[i] = key_prefix(start);
         if (region_init(&m->regions[i], start, end, m->next_id++) < 0) {
             regionmap_free(m);
             return NULL;
@@ -107,6 +130,7 @@ void regionmap_free(regionmap *m)
     for (size_t i = 0; i < m->count; i++)
         region_release(&m->regions[i]);
     free(m->regions);
+    free(m->start_prefix);
     free(m);
 }
 
@@ -128,10 +152,14 @@ size_t regionmap_route(const regionmap *m, keyref k)
 {
     /* The last region whose start is <= k. Region 0 starts at the empty key,
      * which sorts before every key, so the answer always exists. */
+    const uint64_t kp = key_prefix(k);
     size_t lo = 0, hi = m->count; /* invariant: start[lo] <= k < start[hi] */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (key_compare(region_start(&m->regions[mid]), k) <= 0)
+        uint64_t sp = m->start_prefix[mid];
+        int start_le_k = sp != kp ? sp < kp
+                                  : key_compare(region_start(&m->regions[mid]), k) <= 0;
+        if (start_le_k)
             lo = mid;
         else
             hi = mid;
@@ -190,7 +218,10 @@ int regionmap_split(regionmap *m, size_t i, keyref at)
     parent->next_split_check = 0;
 
     memmove(&m->regions[i + 2], &m->regions[i + 1], (m->count - i - 1) * sizeof(region));
+    memmove(&m->start_prefix[i + 2], &m->start_prefix[i + 1],
+            (m->count - i - 1) * sizeof(uint64_t));
     m->regions[i + 1] = upper;
+    m->start_prefix[i + 1] = key_prefix(at);
     m->count++;
     return 0;
 }
