@@ -221,7 +221,7 @@ int regionmap_split(regionmap *m, size_t i, keyref at)
     memmove(&m->start_prefix[i + 2], &m->start_prefix[i + 1],
             (m->count - i - 1) * sizeof(uint64_t));
     m->regions[i + 1] = upper;
-    m->start_prefix[i + 1] = key_prefix(at);
+    m->start_prefix[i + 1] = key_prefix(keyref_of(upper.start, upper.start_len));
     m->count++;
     return 0;
 }
