@@ -1,0 +1,52 @@
+/* record.h -- one logical operation, before any row key is made.
+ *
+ * Patterns (workloads/pattern.h) produce records; key schemes
+ * (workloads/keyscheme.h) turn them into row keys. A record carries every
+ * value a scheme field may read: the event time, the global sequence
+ * number, the entity (series, user, domain...) as a dense numeric id and,
+ * for time series, its metric, host and extra tag; a trace record carries
+ * its row key as given. The entity's name is not stored: record_name
+ * renders it on demand from the id and the naming style, so patterns pay
+ * nothing for names a scheme never reads.
+ */
+#ifndef REGIONSIM_RECORD_H
+#define REGIONSIM_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum record_op {
+    RECORD_PUT = 0,     /* a write of one cell */
+    RECORD_GET,         /* a point read of one row */
+    RECORD_DELETE,      /* a delete marker: written like a put */
+} record_op;
+
+typedef enum record_naming {
+    NAMING_SERIES = 0,  /* "metric.007/host0003" (time series) */
+    NAMING_USER,        /* YCSB: "user" + fnvhash64(id), e.g. user6284781860667377211 */
+    NAMING_DOMAIN,      /* a web host name: "www.site00042.com" */
+    NAMING_KEY,         /* the trace key itself, in HBase shell form */
+} record_naming;
+
+typedef struct record {
+    uint64_t ts_ms;        /* event time, ms since the Unix epoch */
+    uint64_t seq;          /* 0, 1, 2, ...: global order of operations */
+    uint32_t entity;       /* the logical id (series, user, domain, ...) */
+    uint32_t metric;       /* time series: 0 .. metrics-1 */
+    uint32_t host;         /* time series: 0 .. hosts-1 */
+    uint32_t tag;          /* time series: value of the extra tag, 0 .. tags-1 (0 if none) */
+    uint32_t value_bytes;  /* the cell's value size; 0 = the scenario's default */
+    uint8_t op;            /* record_op */
+    uint8_t naming;        /* record_naming */
+    uint16_t key_len;      /* trace records: the row key as given ... */
+    const uint8_t *key;    /* ... valid until the pattern's next call; NULL otherwise */
+} record;
+
+/* The entity's name as text, into out (cap bytes, NUL-terminated when
+ * cap > 0, truncated if short). Returns the full length, like snprintf.
+ * Never longer than RECORD_NAME_MAX except for NAMING_KEY, whose name is
+ * the key in shell form (up to 4 x key_len). */
+#define RECORD_NAME_MAX 48
+size_t record_name(const record *r, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,1 @@
+typedef int regionsim_placeholder_t; /* to be written */
