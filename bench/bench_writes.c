@@ -28,9 +28,10 @@ typedef struct probe {
 } probe;
 
 /* Stops the run at the target write, measuring the stores on the way out. */
-static int stop_at_target(void *ctx, uint64_t t_us, keyref key, const cluster *c, uint32_t s)
+static int stop_at_target(void *ctx, uint64_t t_us, const record *rec, keyref key,
+                          const cluster *c, uint32_t s)
 {
-    (void)t_us, (void)key, (void)s;
+    (void)t_us, (void)rec, (void)key, (void)s;
     probe *p = ctx;
     if (--p->left)
         return 0;
@@ -50,8 +51,9 @@ static int bench_scheme(const char *scheme, uint64_t writes)
 {
     scenario sc;
     scenario_defaults(&sc);
-    uint64_t per_s = (uint64_t)sc.series.metrics * sc.series.hosts; /* one per series per s */
-    sc.duration_us = (writes / per_s + 1) * 1000000ull;
+    const pattern_config *ts = &sc.workload.pattern;
+    uint64_t per_s = (uint64_t)ts->metrics * ts->hosts; /* one per series per s */
+    sc.workload.duration_us = (writes / per_s + 1) * 1000000ull;
     sc.nschemes = 0;
     scenario_add_scheme(&sc, NULL, scheme);
     char err[512];

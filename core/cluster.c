@@ -70,6 +70,13 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes,
     return 0;
 }
 
+uint32_t cluster_read(cluster *c, keyref k)
+{
+    uint32_t s = regionmap_get(c->map, regionmap_route(c->map, k))->server;
+    c->servers[s].reads++;
+    return s;
+}
+
 void cluster_move(cluster *c, size_t i, uint32_t s)
 {
     assert(s < c->nservers);

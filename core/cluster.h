@@ -41,6 +41,10 @@ void cluster_free(cluster *c);
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes,
                   size_t *region_index, uint32_t *server_index);
 
+/* Reads row k: routes it and counts the read on its region's server.
+ * Returns the server index. */
+uint32_t cluster_read(cluster *c, keyref k);
+
 /* Moves region i to server s (a no-op when already there). */
 void cluster_move(cluster *c, size_t i, uint32_t s);
 

@@ -14,6 +14,7 @@
 typedef struct server {
     uint64_t regions;   /* regions hosted now */
     uint64_t writes;    /* cells written to regions while hosted here */
+    uint64_t reads;     /* point reads served */
     uint64_t bytes;     /* cell bytes written while hosted here */
 } server;
 

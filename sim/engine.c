@@ -1,12 +1,19 @@
 /* engine.c -- the discrete-event loop.
  *
- * Two kinds of things happen in simulated time: write arrivals, one stream
- * produced by the workload pattern, and ticks (balancer runs, report window
- * boundaries) kept in a small priority queue. The arrival stream is not put
- * through the queue: the loop compares the next arrival with the earliest
- * tick and runs whichever comes first (a tick wins a tie, so a write at
- * exactly t = 60 s lands in the window that starts then). Writes between two
- * ticks therefore run in a tight loop: pattern -> key -> route -> store.
+ * Two kinds of things happen in simulated time: operations, one stream
+ * produced by the current phase's workload pattern, and ticks (balancer
+ * runs, report window boundaries) kept in a small priority queue. The
+ * operation stream is not put through the queue: the loop compares the next
+ * operation with the earliest tick and runs whichever comes first (a tick
+ * wins a tie, so an operation at exactly t = 60 s lands in the window that
+ * starts then). Operations between two ticks therefore run in a tight loop:
+ * pattern -> key -> route -> store.
+ *
+ * Phases run one after the other: a phase ends at its start plus its
+ * duration, or, for a trace without a duration, just after its last
+ * operation. The next phase's pattern starts there. Report windows follow
+ * the run however long it turns out to be: their arrays grow as time
+ * advances, so a trace of unknown length needs no first pass.
  *
  * Everything a run needs lives in a run_state on the stack of engine_run;
  * nothing is global.
@@ -27,19 +34,27 @@
 enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2 };
 
 /* Random streams of a run, one per consumer (see workloads/rng.h). */
-enum { RNG_STREAM_KEYS = 1 };
+enum { RNG_STREAM_KEYS = 1, RNG_STREAM_PATTERN = 2 };
+
+#define MAX_WINDOWS 1000000u
 
 typedef struct run_state {
     const scenario *sc;
     keyscheme *scheme;
     keyencoder *encoder;
-    pattern *workload;
     cluster *table;
     eventq ticks;
+    /* the current phase */
+    size_t phase;
+    pattern *workload;
+    uint64_t phase_start_us, phase_end_us;   /* end: UINT64_MAX = when the pattern ends */
+    uint64_t last_op_us;
+    /* counters */
     uint64_t window;          /* current report window */
+    uint32_t windows_cap;     /* windows the arrays have room for */
+    uint64_t ops;
     uint64_t cell_overhead;
     uint64_t key_bytes_sum;
-    int have_example;
 } run_state;
 
 static int engine_fail(char *err, size_t cap, const char *what)
@@ -89,6 +104,52 @@ static int presplit_keys(const run_state *st, uint8_t (**prefixes)[2], keyref **
     return 0;
 }
 
+/* Makes room for window w in the window arrays. */
+static int ensure_window(run_state *st, run_result *out, uint64_t w)
+{
+    if (w < st->windows_cap)
+        return 0;
+    if (w >= MAX_WINDOWS)
+        return -1;
+    uint64_t cap = st->windows_cap ? 2ull * st->windows_cap : 64;
+    while (cap <= w)
+        cap *= 2;
+    if (cap > MAX_WINDOWS)
+        cap = MAX_WINDOWS;
+    size_t n = (size_t)cap * out->nservers, old = (size_t)st->windows_cap * out->nservers;
+    uint64_t *wr = realloc(out->window_writes, n * sizeof *wr);
+    if (wr)
+        out->window_writes = wr;
+    uint64_t *rd = realloc(out->window_reads, n * sizeof *rd);
+    if (rd)
+        out->window_reads = rd;
+    if (!wr || !rd)
+        return -1;
+    memset(wr + old, 0, (n - old) * sizeof *wr);
+    memset(rd + old, 0, (n - old) * sizeof *rd);
+    st->windows_cap = (uint32_t)cap;
+    return 0;
+}
+
+/* Starts phase i at time t: its pattern, and when it ends. */
+static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t errcap)
+{
+    const phase *ph = scenario_phase(st->sc, i);
+    pattern_free(st->workload);
+    rng r = rng_stream(st->sc->seed, RNG_STREAM_PATTERN + i);
+    char why[512];
+    st->workload = pattern_new(&ph->pattern, rng_next(&r), why, sizeof why);
+    if (!st->workload) {
+        snprintf(err, errcap, "%s", why);
+        return -1;
+    }
+    st->phase = i;
+    st->phase_start_us = t;
+    int open_ended = ph->pattern.kind == PATTERN_TRACE && !ph->duration_given;
+    st->phase_end_us = open_ended ? UINT64_MAX : t + ph->duration_us;
+    return 0;
+}
+
 static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, size_t errcap)
 {
     const scenario *sc = st->sc;
@@ -100,8 +161,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     }
     rng keys_rng = rng_stream(sc->seed, RNG_STREAM_KEYS);
     st->encoder = keyencoder_new(st->scheme, rng_next(&keys_rng));
-    st->workload = pattern_timeseries_new(&sc->series);
-    if (!st->encoder || !st->workload)
+    if (!st->encoder)
         return engine_fail(err, errcap, "out of memory setting up the run");
 
     uint8_t (*prefixes)[2];
@@ -131,53 +191,68 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     out->nservers = sc->servers;
     out->servers = calloc(sc->servers, sizeof *out->servers);
     out->window_us = sc->window_us;
-    out->nwindows = (uint32_t)((sc->duration_us + sc->window_us - 1) / sc->window_us);
-    out->window_writes = calloc((size_t)out->nwindows * sc->servers, sizeof(uint64_t));
-    out->window_reads = calloc((size_t)out->nwindows * sc->servers, sizeof(uint64_t));
     out->regions_start = regionmap_count(st->table->map);
-    out->offered_per_s = pattern_rate_per_s(st->workload);
     out->key_bytes_min = UINT64_MAX;
     if (!out->scheme_name || !out->scheme_expr || !out->presplit || !out->servers ||
-        !out->window_writes || !out->window_reads)
+        ensure_window(st, out, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the run's counters");
 
-    st->cell_overhead = scenario_cell_overhead(sc);
+    st->cell_overhead = 20ull + sc->family_bytes + sc->qualifier_bytes;
     eventq_init(&st->ticks);
     if ((sc->balancer != BALANCER_NONE &&
          eventq_push(&st->ticks, sc->balancer_period_us, TICK_BALANCER, 0) < 0) ||
         eventq_push(&st->ticks, sc->window_us, TICK_WINDOW, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the event queue");
-    return 0;
+    return phase_begin(st, 0, 0, err, errcap);
 }
 
-/* One write: record -> key -> cluster, and the counters. Returns 1 to stop
- * (observer asked), 0 to go on, -1 on error. */
-static int run_write(run_state *st, run_result *out, uint64_t t_us, const record *rec,
-                     const engine_observer *obs)
+/* The cell an operation writes: KeyValue framing + row + family +
+ * qualifier + value (a delete marker carries no value). */
+static uint32_t cell_bytes(const run_state *st, const record *rec, size_t key_len)
 {
+    uint64_t value = rec->op == RECORD_DELETE ? 0
+                     : rec->value_bytes ? rec->value_bytes
+                                        : st->sc->value_bytes;
+    uint64_t n = key_len + st->cell_overhead + value;
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+/* One operation: record -> key -> cluster, and the counters. Returns 1 to
+ * stop (observer asked), 0 to go on, -1 on error. */
+static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
+                  const engine_observer *obs)
+{
+    rec->ts_ms = st->sc->start_ms + t_us / 1000;
+    rec->seq = st->ops++;
     uint8_t key[KEYSCHEME_MAX_KEY];
     size_t len = keyencoder_encode(st->encoder, rec, key, sizeof key);
     keyref k = keyref_of(key, len);
-    size_t region_index;
     uint32_t s;
-    if (cluster_write(st->table, k, (uint32_t)(len + st->cell_overhead), &region_index, &s) < 0)
-        return -1;
-    assert(st->window < out->nwindows);
-    out->window_writes[st->window * out->nservers + s]++;
-    out->writes++;
+    size_t slot = st->window * out->nservers;
+    if (rec->op == RECORD_GET) {
+        s = cluster_read(st->table, k);
+        out->window_reads[slot + s]++;
+        out->reads++;
+    } else {
+        size_t region_index;
+        if (cluster_write(st->table, k, cell_bytes(st, rec, len), &region_index, &s) < 0)
+            return -1;
+        out->window_writes[slot + s]++;
+        out->writes++;
+    }
     st->key_bytes_sum += len;
     if (len < out->key_bytes_min)
         out->key_bytes_min = len;
     if (len > out->key_bytes_max)
         out->key_bytes_max = len;
-    if (!st->have_example) {
+    if (!out->key_example) {
         out->key_example = format_key(k);
-        st->have_example = 1;
         if (!out->key_example)
             return -1;
     }
-    if (obs && obs->on_write)
-        return obs->on_write(obs->ctx, t_us, k, st->table, s) != 0;
+    st->last_op_us = t_us;
+    if (obs && obs->on_op)
+        return obs->on_op(obs->ctx, t_us, rec, k, st->table, s) != 0;
     return 0;
 }
 
@@ -192,34 +267,67 @@ static int run_tick(run_state *st, run_result *out, const event *ev)
         return eventq_push(&st->ticks, ev->t_us + sc->balancer_period_us, TICK_BALANCER, 0);
     case TICK_WINDOW:
         st->window++;
+        if (ensure_window(st, out, st->window) < 0)
+            return -1;
         return eventq_push(&st->ticks, ev->t_us + sc->window_us, TICK_WINDOW, 0);
     }
     return 0;
 }
 
+/* The next operation of the run, across phase boundaries: 1 with its
+ * absolute time, 0 when the last phase is over (*end_us = when), -1 on a
+ * pattern error. */
+static int next_op(run_state *st, uint64_t *t_us, record *rec, uint64_t *end_us,
+                   char *err, size_t errcap)
+{
+    for (;;) {
+        uint64_t rel;
+        int rc = pattern_next(st->workload, &rel, rec, err, errcap);
+        if (rc < 0)
+            return -1;
+        uint64_t t = st->phase_start_us + rel;
+        if (rc > 0 && t < st->phase_end_us && t >= st->phase_start_us) {
+            *t_us = t;
+            return 1;
+        }
+        /* The phase is over: at its end, or just after its last operation. */
+        uint64_t end = st->phase_end_us != UINT64_MAX ? st->phase_end_us
+                       : st->last_op_us + 1 > st->phase_start_us ? st->last_op_us + 1
+                                                                 : st->phase_start_us;
+        if (st->phase + 1 == scenario_phase_count(st->sc)) {
+            *end_us = end;
+            return 0;
+        }
+        if (phase_begin(st, st->phase + 1, end, err, errcap) < 0)
+            return -1;
+    }
+}
+
 static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
                     char *err, size_t errcap)
 {
-    const uint64_t end = st->sc->duration_us;
-    uint64_t t_write = 0;
+    uint64_t t_op = 0, end = UINT64_MAX;
     record rec;
-    int have_write = pattern_next(st->workload, &t_write, &rec);
+    int have_op = next_op(st, &t_op, &rec, &end, err, errcap);
     for (;;) {
+        if (have_op < 0)
+            return -1;
         uint64_t t_tick = st->ticks.count ? st->ticks.heap[0].t_us : UINT64_MAX;
-        if (have_write && t_write < t_tick && t_write < end) {
-            int rc = run_write(st, out, t_write, &rec, obs);
+        if (have_op && t_op < t_tick) {
+            int rc = run_op(st, out, t_op, &rec, obs);
             if (rc < 0)
                 return engine_fail(err, errcap, "out of memory storing a write");
             if (rc > 0) {
-                out->duration_us = t_write + 1;
+                out->duration_us = t_op + 1;
                 return 0;
             }
-            have_write = pattern_next(st->workload, &t_write, &rec);
+            have_op = next_op(st, &t_op, &rec, &end, err, errcap);
         } else if (t_tick < end) {
             event ev;
             eventq_pop(&st->ticks, &ev);
             if (run_tick(st, out, &ev) < 0)
-                return engine_fail(err, errcap, "out of memory in a tick");
+                return engine_fail(err, errcap, "out of memory in a tick (or over "
+                                   "1,000,000 report windows: use a longer --window)");
         } else {
             out->duration_us = end;
             return 0;
@@ -234,6 +342,7 @@ static void run_collect(run_state *st, run_result *out)
         server_result *sr = &out->servers[s];
         snprintf(sr->name, sizeof sr->name, "rs%u", s);
         sr->writes = c->servers[s].writes;
+        sr->reads = c->servers[s].reads;
         sr->bytes = c->servers[s].bytes;
         sr->regions = c->servers[s].regions;
     }
@@ -242,9 +351,15 @@ static void run_collect(run_state *st, run_result *out)
     out->moves = c->moves;
     out->rows = cluster_rows(c);
     out->bytes = cluster_bytes(c);
-    if (out->writes == 0)
+    uint64_t ops = out->writes + out->reads;
+    if (ops == 0)
         out->key_bytes_min = 0;
-    out->key_bytes_mean = out->writes ? (double)st->key_bytes_sum / (double)out->writes : 0.0;
+    out->key_bytes_mean = ops ? (double)st->key_bytes_sum / (double)ops : 0.0;
+    out->nwindows = (uint32_t)((out->duration_us + out->window_us - 1) / out->window_us);
+    if (out->nwindows == 0)
+        out->nwindows = 1;
+    assert(out->nwindows <= st->windows_cap);
+    out->offered_per_s = out->duration_us ? (double)ops * 1e6 / (double)out->duration_us : 0;
 }
 
 static void run_teardown(run_state *st)
@@ -292,27 +407,70 @@ static const char *balancer_name(balancer_kind k)
     return k == BALANCER_REGION_COUNT ? "region-count" : "none";
 }
 
+/* One phase in words, e.g. "time series: 50 metrics x 20 hosts, one point
+ * each per 1 s (1000 writes/s), 30 min". */
+static void describe_phase(const phase *ph, char *out, size_t cap)
+{
+    const pattern_config *c = &ph->pattern;
+    char length[64];
+    if (c->kind == PATTERN_TRACE && !ph->duration_given)
+        snprintf(length, sizeof length, "to its end");
+    else
+        snprintf(length, sizeof length, "%.6g min", (double)ph->duration_us / 60e6);
+    switch (c->kind) {
+    case PATTERN_TIMESERIES: {
+        double series = (double)c->metrics * c->hosts * c->tags;
+        char tags[32] = "";
+        if (c->tags > 1)
+            snprintf(tags, sizeof tags, " x %u tags", c->tags);
+        snprintf(out, cap, "time series: %u metrics x %u hosts%s, one point each per %.6g s "
+                 "(%.6g writes/s)%s, %s", c->metrics, c->hosts, tags,
+                 (double)c->interval_us / 1e6, series * 1e6 / (double)c->interval_us,
+                 c->jitter_us ? " with jitter" : "", length);
+        break;
+    }
+    case PATTERN_ENTITIES:
+        snprintf(out, cap, "entities: %llu records, %s, %.6g writes/s %s, %.6g%% inserts, %s",
+                 (unsigned long long)c->records, dist_kind_name(c->distribution),
+                 c->rate_per_s, arrival_kind_name(c->arrivals), c->insert_fraction * 100,
+                 length);
+        break;
+    case PATTERN_SEQUENCE:
+        snprintf(out, cap, "sequence: new ids at %.6g writes/s %s, %s", c->rate_per_s,
+                 arrival_kind_name(c->arrivals), length);
+        break;
+    case PATTERN_TRACE:
+        snprintf(out, cap, "trace %s, %s", c->trace_path ? c->trace_path : "?", length);
+        break;
+    }
+}
+
 static char *describe_workload(const scenario *sc)
 {
-    char text[256];
-    const timeseries_config *ts = &sc->series;
-    double rate = (double)ts->metrics * ts->hosts * 1e6 / (double)ts->interval_us;
-    snprintf(text, sizeof text,
-             "time series: %u metrics x %u hosts, one point each per %.6g s "
-             "(%.6g writes/s), %.6g min",
-             ts->metrics, ts->hosts, (double)ts->interval_us / 1e6, rate,
-             (double)sc->duration_us / 60e6);
+    char text[1024] = "", one[256];
+    size_t n = scenario_phase_count(sc);
+    for (size_t i = 0; i < n; i++) {
+        const phase *ph = scenario_phase(sc, i);
+        describe_phase(ph, one, sizeof one);
+        size_t used = strlen(text);
+        if (n > 1)
+            snprintf(text + used, sizeof text - used, "%s%s: %s", i ? "; then " : "",
+                     ph->name, one);
+        else
+            snprintf(text + used, sizeof text - used, "%s", one);
+    }
     return dup_string(text);
 }
 
-int engine_run_all(const scenario *sc, sim_results *out, char *err, size_t errcap)
+int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *out,
+                   char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
     out->runs = calloc(sc->nschemes, sizeof *out->runs);
     if (!out->runs)
         return engine_fail(err, errcap, "out of memory");
     for (size_t i = 0; i < sc->nschemes; i++) {
-        if (engine_run(sc, i, NULL, &out->runs[i], err, errcap) < 0) {
+        if (engine_run(sc, i, obs, &out->runs[i], err, errcap) < 0) {
             sim_results_free(out);
             return -1;
         }

@@ -12,17 +12,19 @@
 #include <stddef.h>
 
 #include "core/cluster.h"
+#include "workloads/record.h"
 #include "sim/result.h"
 #include "sim/scenario.h"
 
-/* Called after every write with the key, the cluster (after the write and
- * any split it caused) and the server that took it. Return nonzero to stop
- * the run early (the result then covers the writes so far). */
-typedef int (*engine_write_fn)(void *ctx, uint64_t t_us, keyref key,
-                               const cluster *c, uint32_t server);
+/* Called after every operation with its record, its row key, the cluster
+ * (after the operation and any split it caused) and the server that took
+ * it. Return nonzero to stop the run early (the result then covers the
+ * operations so far). */
+typedef int (*engine_op_fn)(void *ctx, uint64_t t_us, const record *rec, keyref key,
+                            const cluster *c, uint32_t server);
 
 typedef struct engine_observer {
-    engine_write_fn on_write;
+    engine_op_fn on_op;
     void *ctx;
 } engine_observer;
 
@@ -32,9 +34,11 @@ typedef struct engine_observer {
 int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
                run_result *out, char *err, size_t errcap);
 
-/* Runs every scheme of sc into *out (free with sim_results_free).
- * Returns 0, or -1 with a message in err and nothing in *out. */
-int engine_run_all(const scenario *sc, sim_results *out, char *err, size_t errcap);
+/* Runs every scheme of sc into *out (free with sim_results_free), each
+ * watched by obs (may be NULL). Returns 0, or -1 with a message in err and
+ * nothing in *out. */
+int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *out,
+                   char *err, size_t errcap);
 
 void run_result_free(run_result *r);
 void sim_results_free(sim_results *res);

@@ -18,6 +18,7 @@
 #include "sim/scenario.h"
 #include "sim/units.h"
 #include "workloads/keyscheme.h"
+#include "workloads/trace.h"
 
 #define EXIT_USAGE 2
 
@@ -30,6 +31,7 @@ typedef struct options {
     scenario sc;
     format fmt;
     uint64_t nkeys;
+    const char *write_trace;  /* --write-trace FILE */
     int schemes_given;
     scheme_choice named[SCENARIO_MAX_SCHEMES]; /* the scenario file's schemes */
     size_t nnamed;
@@ -66,15 +68,27 @@ static const char common_help[] =
     "                       bucket per server)\n"
     "  --servers N          region servers (8)\n"
     "  --seed N             seed of every random choice (42)\n"
-    "  --duration D         simulated time to run (30m)\n"
+    "  --duration D         simulated time to run (30m; a trace: to its end)\n"
     "  --region-size SIZE   a region splits above this size (4MiB)\n"
     "  --balancer B         region-count or none (region-count)\n"
     "  --balancer-period D  time between balancer runs (5m)\n"
     "  --presplit P         buckets: tables of bucketed schemes start with one\n"
     "                       region per bucket; none: one region (buckets)\n"
-    "  --metrics N          metrics in the time series (50)\n"
-    "  --hosts N            hosts per metric (20)\n"
-    "  --interval D         each series writes once per interval (1s)\n"
+    "  --pattern P          timeseries, entities, sequence or trace (timeseries)\n"
+    "  --metrics N          timeseries: metrics (50)\n"
+    "  --hosts N            timeseries: hosts per metric (20)\n"
+    "  --tags N             timeseries: values of an extra tag per host (1)\n"
+    "  --interval D         timeseries: each series writes once per interval (1s)\n"
+    "  --jitter D           timeseries: each point late by up to D (0s)\n"
+    "  --rate R             entities, sequence: operations per s/m/h (1000/s)\n"
+    "  --arrivals A         entities, sequence: fixed or poisson (fixed)\n"
+    "  --distribution X     entities: uniform, zipfian, scrambled_zipfian, latest,\n"
+    "                       hotspot, sequential or exponential (zipfian)\n"
+    "  --records N          entities: how many exist at the start (100000)\n"
+    "  --insert-fraction F  entities: share of writes that insert new ones (0)\n"
+    "  --naming N           entities, sequence: names user, domain or id (user)\n"
+    "  --trace FILE         replay a trace (time,op,key[,bytes]; see the README)\n"
+    "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  --window D           report window (1m)\n"
     "  --format F           text or json (text)\n"
     "  --family-bytes N, --qualifier-bytes N, --value-bytes N\n"
@@ -150,6 +164,10 @@ static void set_option(options *o, const char *name, const char *value)
             usage_error(o, "%s: expected text or json, found '%s'", name, value);
     } else if (!strcmp(name, "-n")) {
         o->nkeys = parse_count(o, name, value, 1, 1000000);
+    } else if (!strcmp(name, "--write-trace")) {
+        if (!value[0])
+            usage_error(o, "%s: expected a file name%s", name, "");
+        o->write_trace = value;
     } else {
         char key[64], err[640];
         size_t n = strncmp(name, "--", 2) ? 0 : strlen(name + 2);
@@ -245,17 +263,19 @@ typedef struct key_listing {
     uint64_t left;
 } key_listing;
 
-static int list_key(void *ctx, uint64_t t_us, keyref key, const cluster *c, uint32_t server)
+static int list_key(void *ctx, uint64_t t_us, const record *rec, keyref key, const cluster *c,
+                    uint32_t server)
 {
     key_listing *kl = ctx;
+    static const char *const ops[] = { "put", "get", "delete" };
     size_t i = regionmap_route(c->map, key);
     const region *r = regionmap_get(c->map, i);
     char k[256], start[128], end[128];
     key_format(key, k, sizeof k);
     key_format(region_start(r), start, sizeof start);
     key_format(region_end(r), end, sizeof end);
-    fprintf(kl->out, "%10.3f s  %-40s region %zu [%s, %s) on rs%u\n", (double)t_us / 1e6, k,
-            i, start[0] ? start : "-inf", end[0] ? end : "+inf", server);
+    fprintf(kl->out, "%10.3f s  %-6s %-40s region %zu [%s, %s) on rs%u\n", (double)t_us / 1e6,
+            ops[rec->op], k, i, start[0] ? start : "-inf", end[0] ? end : "+inf", server);
     return --kl->left == 0;
 }
 
@@ -268,6 +288,8 @@ static int run_keys(const options *o)
         return EXIT_USAGE;
     }
     engine_observer obs = { list_key, &kl };
+    if (o->write_trace)
+        usage_error(o, "%s: not with keys (use run)%s", "--write-trace", "");
     run_result run;
     char err[512];
     int rc = engine_run(&o->sc, 0, &obs, &run, err, sizeof err);
@@ -286,11 +308,40 @@ static int run_keys(const options *o)
     return 0;
 }
 
+/* --write-trace: every operation of the run, as a replayable trace. */
+static int append_to_trace(void *ctx, uint64_t t_us, const record *rec, keyref key, const cluster *c,
+                     uint32_t server)
+{
+    (void)c, (void)server;
+    trace_write(ctx, t_us, (record_op)rec->op, key.data, key.len, rec->value_bytes);
+    return 0;
+}
+
 static int run_simulation(const options *o)
 {
     sim_results res;
     char err[512];
-    if (engine_run_all(&o->sc, &res, err, sizeof err) < 0) {
+    engine_observer obs = { append_to_trace, NULL };
+    if (o->write_trace) {
+        if (o->sc.nschemes != 1)
+            usage_error(o, "%s: needs exactly one --scheme (a trace is one scheme's keys)%s",
+                        "--write-trace", "");
+        obs.ctx = trace_create(o->write_trace, err, sizeof err);
+        if (!obs.ctx) {
+            fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
+            return EXIT_USAGE;
+        }
+    }
+    int rc = engine_run_all(&o->sc, obs.ctx ? &obs : NULL, &res, err, sizeof err);
+    char trace_err[512];
+    if (obs.ctx && trace_finish(obs.ctx, trace_err, sizeof trace_err) < 0 && rc == 0) {
+        sim_results_free(&res);
+        snprintf(err, sizeof err, "%s", trace_err);
+        rc = -1;
+    }
+    if (rc < 0) {
+        if (o->write_trace)
+            remove(o->write_trace); /* no half-written trace left behind */
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }

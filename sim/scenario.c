@@ -40,16 +40,27 @@ void scenario_defaults(scenario *sc)
     sc->balancer = BALANCER_REGION_COUNT;
     sc->balancer_period_us = 5 * MINUTE_US;
     sc->presplit = PRESPLIT_BUCKETS;
-    sc->series.metrics = 50;
-    sc->series.hosts = 20;
-    sc->series.interval_us = SECOND_US;
-    sc->series.start_ms = 1704067200000ull; /* 2024-01-01T00:00:00Z */
+    phase *w = &sc->workload;
+    w->name = "workload";
+    w->pattern.kind = PATTERN_TIMESERIES;
+    w->pattern.metrics = 50;
+    w->pattern.hosts = 20;
+    w->pattern.tags = 1;
+    w->pattern.interval_us = SECOND_US;
+    w->pattern.rate_per_s = 1000;
+    w->pattern.arrivals = ARRIVALS_FIXED;
+    /* YCSB CoreWorkload's defaults: recordcount 1000... is too small to
+     * split; 100,000 records, zipfian requests. */
+    w->pattern.distribution = DIST_ZIPFIAN;
+    w->pattern.records = 100000;
+    w->pattern.naming = NAMING_USER;
+    w->duration_us = 30 * MINUTE_US;
     /* OpenTSDB's cell: family "t", a 2-byte qualifier, an 8-byte value. */
     sc->family_bytes = 1;
     sc->qualifier_bytes = 2;
     sc->value_bytes = 8;
-    sc->duration_us = 30 * MINUTE_US;
     sc->window_us = MINUTE_US;
+    sc->start_ms = 1704067200000ull; /* 2024-01-01T00:00:00Z */
     for (size_t i = 0; i < keyscheme_preset_count(); i++)
         scenario_add_scheme(sc, NULL, keyscheme_preset_name(i));
 }
@@ -58,14 +69,22 @@ void scenario_release(scenario *sc)
 {
     for (size_t i = 0; i < sc->nowned; i++)
         free(sc->owned[i]);
-    sc->nowned = 0;
+    free(sc->owned);
+    sc->owned = NULL;
+    sc->nowned = sc->owned_cap = 0;
 }
 
-/* A copy of s that sc owns, or NULL when out of memory or out of slots. */
+/* A copy of s that sc owns, or NULL when out of memory. */
 static const char *scenario_own(scenario *sc, const char *s)
 {
-    if (sc->nowned == sizeof sc->owned / sizeof *sc->owned)
-        return NULL;
+    if (sc->nowned == sc->owned_cap) {
+        size_t cap = sc->owned_cap ? 2 * sc->owned_cap : 16;
+        char **o = realloc(sc->owned, cap * sizeof *o);
+        if (!o)
+            return NULL;
+        sc->owned = o;
+        sc->owned_cap = cap;
+    }
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
     if (p) {
@@ -85,45 +104,93 @@ int scenario_add_scheme(scenario *sc, const char *label, const char *text)
     return 0;
 }
 
+size_t scenario_phase_count(const scenario *sc)
+{
+    return sc->nphases ? sc->nphases : 1;
+}
+
+const phase *scenario_phase(const scenario *sc, size_t i)
+{
+    return sc->nphases ? &sc->phases[i] : &sc->workload;
+}
+
 /* ---- the settings table ---- */
 
-typedef enum setting_kind { SET_COUNT, SET_SIZE, SET_DURATION, SET_CHOICE, SET_NAME } setting_kind;
+typedef enum setting_kind {
+    SET_COUNT, SET_SIZE, SET_DURATION, SET_RATE, SET_FRACTION, SET_CHOICE, SET_NAME, SET_PATH,
+} setting_kind;
+
+typedef struct choice {
+    const char *name;
+    uint32_t value;
+} choice;
+
+typedef enum setting_target { IN_SCENARIO, IN_PHASE } setting_target;
 
 typedef struct setting {
     const char *section;     /* "" = top level */
     const char *key;
     setting_kind kind;
-    uint64_t lo, hi;         /* accepted range (numbers) */
+    uint64_t lo, hi;         /* accepted range (counts, sizes, durations) */
+    setting_target target;   /* where offset points: scenario or phase */
     size_t offset, width;    /* where the value goes: 4 or 8 bytes */
-    const char *const *choices; /* SET_CHOICE: NULL-terminated, index = value */
+    const choice *choices;   /* SET_CHOICE: ends with a NULL name */
 } setting;
 
-static const char *const balancer_choices[] = { "none", "region-count", NULL };
-static const char *const presplit_choices[] = { "none", "buckets", NULL };
-_Static_assert(BALANCER_REGION_COUNT == 1 && PRESPLIT_BUCKETS == 1,
-               "choice tables list enum values in order");
-_Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4,
+static const choice balancer_choices[] = {
+    { "none", BALANCER_NONE }, { "region-count", BALANCER_REGION_COUNT }, { NULL, 0 } };
+static const choice presplit_choices[] = {
+    { "none", PRESPLIT_NONE }, { "buckets", PRESPLIT_BUCKETS }, { NULL, 0 } };
+static const choice pattern_choices[] = {
+    { "timeseries", PATTERN_TIMESERIES }, { "entities", PATTERN_ENTITIES },
+    { "sequence", PATTERN_SEQUENCE }, { "trace", PATTERN_TRACE }, { NULL, 0 } };
+static const choice arrival_choices[] = {
+    { "fixed", ARRIVALS_FIXED }, { "poisson", ARRIVALS_POISSON }, { NULL, 0 } };
+static const choice dist_choices[] = {
+    { "uniform", DIST_UNIFORM }, { "zipfian", DIST_ZIPFIAN },
+    { "scrambled_zipfian", DIST_SCRAMBLED_ZIPFIAN }, { "latest", DIST_LATEST },
+    { "hotspot", DIST_HOTSPOT }, { "sequential", DIST_SEQUENTIAL },
+    { "exponential", DIST_EXPONENTIAL }, { NULL, 0 } };
+static const choice naming_choices[] = {
+    { "user", NAMING_USER }, { "domain", NAMING_DOMAIN }, { "id", NAMING_ID }, { NULL, 0 } };
+_Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4 &&
+               sizeof(pattern_kind) == 4 && sizeof(arrival_kind) == 4 &&
+               sizeof(dist_kind) == 4 && sizeof(record_naming) == 4,
                "choices are stored as 4-byte values");
 
-#define FIELD(f) offsetof(scenario, f), sizeof(((scenario *)0)->f)
+#define SC(f) IN_SCENARIO, offsetof(scenario, f), sizeof(((scenario *)0)->f)
+#define PH(f) IN_PHASE, offsetof(phase, f), sizeof(((phase *)0)->f)
+#define ANY 0, UINT64_MAX
 static const setting settings[] = {
-    { "", "name", SET_NAME, 0, 0, FIELD(name), NULL },
-    { "", "seed", SET_COUNT, 0, UINT64_MAX, FIELD(seed), NULL },
-    { "cluster", "servers", SET_COUNT, 1, 100000, FIELD(servers), NULL },
-    { "cluster", "region_size", SET_SIZE, 1024, 1ull << 50, FIELD(region_max_bytes), NULL },
-    { "cluster", "balancer", SET_CHOICE, 0, 0, FIELD(balancer), balancer_choices },
-    { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, FIELD(balancer_period_us), NULL },
-    { "cluster", "presplit", SET_CHOICE, 0, 0, FIELD(presplit), presplit_choices },
-    { "workload", "metrics", SET_COUNT, 1, 1000000, FIELD(series.metrics), NULL },
-    { "workload", "hosts", SET_COUNT, 1, 1000000, FIELD(series.hosts), NULL },
-    { "workload", "interval", SET_DURATION, 1, UINT64_MAX, FIELD(series.interval_us), NULL },
-    { "workload", "duration", SET_DURATION, 1, UINT64_MAX, FIELD(duration_us), NULL },
-    { "workload", "window", SET_DURATION, 1, UINT64_MAX, FIELD(window_us), NULL },
-    { "workload", "family_bytes", SET_COUNT, 1, 255, FIELD(family_bytes), NULL },
-    { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, FIELD(qualifier_bytes), NULL },
-    { "workload", "value_bytes", SET_COUNT, 0, 1u << 30, FIELD(value_bytes), NULL },
+    { "", "name", SET_NAME, 0, 0, SC(name), NULL },
+    { "", "seed", SET_COUNT, ANY, SC(seed), NULL },
+    { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL },
+    { "cluster", "region_size", SET_SIZE, 1024, 1ull << 50, SC(region_max_bytes), NULL },
+    { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices },
+    { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, SC(balancer_period_us), NULL },
+    { "cluster", "presplit", SET_CHOICE, 0, 0, SC(presplit), presplit_choices },
+    { "workload", "pattern", SET_CHOICE, 0, 0, PH(pattern.kind), pattern_choices },
+    { "workload", "duration", SET_DURATION, 1, UINT64_MAX, PH(duration_us), NULL },
+    { "workload", "metrics", SET_COUNT, 1, 1000000, PH(pattern.metrics), NULL },
+    { "workload", "hosts", SET_COUNT, 1, 1000000, PH(pattern.hosts), NULL },
+    { "workload", "tags", SET_COUNT, 1, 1000000, PH(pattern.tags), NULL },
+    { "workload", "interval", SET_DURATION, 1, UINT64_MAX, PH(pattern.interval_us), NULL },
+    { "workload", "jitter", SET_DURATION, 0, UINT64_MAX, PH(pattern.jitter_us), NULL },
+    { "workload", "rate", SET_RATE, 0, 0, PH(pattern.rate_per_s), NULL },
+    { "workload", "arrivals", SET_CHOICE, 0, 0, PH(pattern.arrivals), arrival_choices },
+    { "workload", "distribution", SET_CHOICE, 0, 0, PH(pattern.distribution), dist_choices },
+    { "workload", "records", SET_COUNT, 1, UINT32_MAX, PH(pattern.records), NULL },
+    { "workload", "insert_fraction", SET_FRACTION, 0, 0, PH(pattern.insert_fraction), NULL },
+    { "workload", "naming", SET_CHOICE, 0, 0, PH(pattern.naming), naming_choices },
+    { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL },
+    { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL },
+    { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL },
+    { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL },
+    { "workload", "value_bytes", SET_COUNT, 0, 1u << 30, SC(value_bytes), NULL },
 };
-#undef FIELD
+#undef SC
+#undef PH
+#undef ANY
 #define NSETTINGS (sizeof settings / sizeof *settings)
 
 static const setting *setting_find(const char *key)
@@ -134,25 +201,56 @@ static const setting *setting_find(const char *key)
     return NULL;
 }
 
-static void setting_store(scenario *sc, const setting *s, uint64_t v)
+static void store_bytes_at(void *base, const setting *s, const void *value)
 {
-    unsigned char *field = (unsigned char *)sc + s->offset;
+    memcpy((unsigned char *)base + s->offset, value, s->width);
+}
+
+static void store_integer(void *base, const setting *s, uint64_t v)
+{
     if (s->width == 8) {
-        memcpy(field, &v, 8);
+        store_bytes_at(base, s, &v);
     } else {
         uint32_t v32 = (uint32_t)v;
-        memcpy(field, &v32, 4);
+        store_bytes_at(base, s, &v32);
     }
 }
 
-static int setting_parse_number(const setting *s, const char *value, uint64_t *v)
+/* "N/s", "N/m" or "N/h": operations per second. */
+static int parse_rate(const char *text, double *out)
 {
-    switch (s->kind) {
-    case SET_COUNT: return units_parse_count(value, v);
-    case SET_SIZE: return units_parse_size(value, v);
-    case SET_DURATION: return units_parse_duration(value, v);
-    default: return -1;
+    static const struct { const char *unit; double per_s; } units[] = {
+        { "/s", 1.0 }, { "/m", 1.0 / 60 }, { "/h", 1.0 / 3600 } };
+    const char *slash = strchr(text, '/');
+    char digits[32];
+    uint64_t n;
+    if (!slash || (size_t)(slash - text) >= sizeof digits)
+        return -1;
+    memcpy(digits, text, (size_t)(slash - text));
+    digits[slash - text] = '\0';
+    if (units_parse_count(digits, &n) < 0 || n == 0 || n > 1000000000)
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        if (!strcmp(slash, units[i].unit)) {
+            *out = (double)n * units[i].per_s;
+            return 0;
+        }
     }
+    return -1;
+}
+
+/* A decimal fraction from 0 to 1: "0", "1", "0.05", ".5". */
+static int parse_fraction(const char *text, double *out)
+{
+    size_t n = strspn(text, "0123456789.");
+    if (n == 0 || text[n] || strchr(text, '.') != strrchr(text, '.'))
+        return -1;
+    char *end;
+    double v = strtod(text, &end);
+    if (*end || !(v >= 0 && v <= 1))
+        return -1;
+    *out = v;
+    return 0;
 }
 
 static int setting_expected(const setting *s, char *err, size_t cap, const char *value)
@@ -167,57 +265,104 @@ static int setting_expected(const setting *s, char *err, size_t cap, const char 
                  "found '%s'", value);
         break;
     case SET_DURATION:
-        snprintf(err, cap, "expected a positive duration with a unit (us, ms, s, m, h), "
-                 "found '%s'", value);
+        snprintf(err, cap, "expected a %sduration with a unit (us, ms, s, m, h), found '%s'",
+                 s->lo ? "positive " : "", value);
+        break;
+    case SET_RATE:
+        snprintf(err, cap, "expected a rate such as 5000/s (1 to 1000000000 per s, m "
+                 "or h), found '%s'", value);
+        break;
+    case SET_FRACTION:
+        snprintf(err, cap, "expected a fraction from 0 to 1 such as 0.05, found '%s'", value);
         break;
     case SET_CHOICE: {
-        char list[128] = "";
-        for (const char *const *c = s->choices; *c; c++)
+        char list[160] = "";
+        for (const choice *c = s->choices; c->name; c++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                     c == s->choices ? "" : " or ", *c);
+                     c == s->choices ? "" : c[1].name ? ", " : " or ", c->name);
         snprintf(err, cap, "expected %s, found '%s'", list, value);
         break;
     }
     case SET_NAME:
-        snprintf(err, cap, "expected a name, found '%s'", value);
+    case SET_PATH:
+        snprintf(err, cap, "expected a %s, found '%s'",
+                 s->kind == SET_NAME ? "name" : "file name", value);
         break;
     }
     return -1;
+}
+
+/* Parses value for s and stores it into base (a scenario or a phase). */
+static int setting_apply(scenario *sc, void *base, const setting *s, const char *value,
+                         char *err, size_t errcap)
+{
+    uint64_t v;
+    double d;
+    switch (s->kind) {
+    case SET_NAME:
+    case SET_PATH: {
+        const char *copy = value[0] ? scenario_own(sc, value) : NULL;
+        if (!copy)
+            return setting_expected(s, err, errcap, value);
+        store_bytes_at(base, s, &copy);
+        if (s->target == IN_PHASE) /* trace = FILE means: replay that trace */
+            ((phase *)base)->pattern.kind = PATTERN_TRACE;
+        return 0;
+    }
+    case SET_CHOICE:
+        for (const choice *c = s->choices; c->name; c++) {
+            if (!strcmp(value, c->name)) {
+                store_integer(base, s, c->value);
+                return 0;
+            }
+        }
+        return setting_expected(s, err, errcap, value);
+    case SET_RATE:
+    case SET_FRACTION:
+        if ((s->kind == SET_RATE ? parse_rate(value, &d) : parse_fraction(value, &d)) < 0)
+            return setting_expected(s, err, errcap, value);
+        store_bytes_at(base, s, &d);
+        return 0;
+    case SET_COUNT:
+    case SET_SIZE:
+    case SET_DURATION: {
+        int rc = s->kind == SET_COUNT ? units_parse_count(value, &v)
+                 : s->kind == SET_SIZE ? units_parse_size(value, &v)
+                                       : units_parse_duration(value, &v);
+        if (rc < 0 || v < s->lo || v > s->hi)
+            return setting_expected(s, err, errcap, value);
+        store_integer(base, s, v);
+        if (s->offset == offsetof(phase, duration_us) && s->target == IN_PHASE)
+            ((phase *)base)->duration_given = 1;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+static int unknown_key(const char *section, const char *key, char *err, size_t errcap)
+{
+    char list[512] = "";
+    for (size_t i = 0; i < NSETTINGS; i++)
+        if (!section || !strcmp(section, settings[i].section))
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     list[0] ? ", " : "", settings[i].key);
+    snprintf(err, errcap, "unknown key '%s'; expected one of: %s", key, list);
+    return -2;
 }
 
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap)
 {
     const setting *s = setting_find(key);
-    if (!s || (section && strcmp(section, s->section) != 0)) {
-        char list[512] = "";
-        for (size_t i = 0; i < NSETTINGS; i++)
-            if (!section || !strcmp(section, settings[i].section))
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                         list[0] ? ", " : "", settings[i].key);
-        snprintf(err, errcap, "unknown key '%s'; expected one of: %s", key, list);
-        return -2;
-    }
-    if (s->kind == SET_NAME) {
-        const char *copy = value[0] ? scenario_own(sc, value) : NULL;
-        if (!copy)
-            return setting_expected(s, err, errcap, value);
-        sc->name = copy;
-        return 0;
-    }
-    if (s->kind == SET_CHOICE) {
-        for (size_t i = 0; s->choices[i]; i++) {
-            if (!strcmp(value, s->choices[i])) {
-                setting_store(sc, s, i);
-                return 0;
-            }
-        }
-        return setting_expected(s, err, errcap, value);
-    }
-    uint64_t v;
-    if (setting_parse_number(s, value, &v) < 0 || v < s->lo || v > s->hi)
-        return setting_expected(s, err, errcap, value);
-    setting_store(sc, s, v);
+    if (!s || (section && strcmp(section, s->section) != 0))
+        return unknown_key(section, key, err, errcap);
+    if (s->target == IN_SCENARIO)
+        return setting_apply(sc, sc, s, value, err, errcap);
+    if (setting_apply(sc, &sc->workload, s, value, err, errcap) < 0)
+        return -1;
+    for (size_t i = 0; !section && i < sc->nphases; i++)
+        setting_apply(sc, &sc->phases[i], s, value, err, errcap); /* same value: cannot fail */
     return 0;
 }
 
@@ -240,6 +385,13 @@ typedef struct file_reader {
     int file_has_schemes;     /* the first scheme section replaces the defaults */
     scheme_section sections[SCENARIO_MAX_SCHEMES];
     size_t nsections;
+    /* [phase NAME] settings, replayed over the final [workload] at the end */
+    struct phase_setting {
+        size_t phase;
+        const setting *s;
+        const char *value;
+    } *phase_settings;
+    size_t nphase_settings, phase_settings_cap;
 } file_reader;
 
 static int file_fail(file_reader *fr, int line, const char *what)
@@ -297,20 +449,108 @@ static int file_scheme_entry(file_reader *fr, const char *name, const char *key,
     return 1;
 }
 
+/* The phase called name, created (as a copy of [workload]) on first use. */
+static phase *file_phase(file_reader *fr, const char *name, size_t *index)
+{
+    scenario *sc = fr->sc;
+    for (size_t i = 0; i < sc->nphases; i++) {
+        if (!strcmp(sc->phases[i].name, name)) {
+            *index = i;
+            return &sc->phases[i];
+        }
+    }
+    const char *own = scenario_own(sc, name);
+    if (sc->nphases == SCENARIO_MAX_PHASES || !own)
+        return NULL;
+    *index = sc->nphases;
+    phase *ph = &sc->phases[sc->nphases++];
+    *ph = sc->workload;
+    ph->name = own;
+    return ph;
+}
+
+static int file_phase_entry(file_reader *fr, const char *name, const char *key,
+                            const char *value)
+{
+    char why[640], msg[768];
+    const setting *s = setting_find(key);
+    if (!s || s->target != IN_PHASE) {
+        if (s)
+            snprintf(why, sizeof why, "'%s' belongs in [%s], not in a phase", key,
+                     s->section[0] ? s->section : "the top level");
+        else
+            unknown_key("workload", key, why, sizeof why);
+        snprintf(msg, sizeof msg, "[phase %s] %s: %s", name, key, why);
+        return file_fail(fr, fr->line, msg);
+    }
+    size_t index;
+    phase *ph = file_phase(fr, name, &index);
+    const char *own = scenario_own(fr->sc, value);
+    if (!ph || !own)
+        return file_fail(fr, fr->line, "too many phases (at most 16)");
+    if (setting_apply(fr->sc, ph, s, value, why, sizeof why) < 0) {
+        snprintf(msg, sizeof msg, "[phase %s] %s: %s", name, key, why);
+        return file_fail(fr, fr->line, msg);
+    }
+    if (fr->nphase_settings == fr->phase_settings_cap) {
+        size_t cap = fr->phase_settings_cap ? 2 * fr->phase_settings_cap : 16;
+        struct phase_setting *ps = realloc(fr->phase_settings, cap * sizeof *ps);
+        if (!ps)
+            return file_fail(fr, fr->line, "out of memory");
+        fr->phase_settings = ps;
+        fr->phase_settings_cap = cap;
+    }
+    fr->phase_settings[fr->nphase_settings++] = (struct phase_setting){ index, s, own };
+    return 1;
+}
+
+/* Each phase is [workload] as the file left it, plus its own settings. */
+static void file_resolve_phases(file_reader *fr)
+{
+    scenario *sc = fr->sc;
+    char why[640];
+    for (size_t i = 0; i < sc->nphases; i++) {
+        const char *name = sc->phases[i].name;
+        sc->phases[i] = sc->workload;
+        sc->phases[i].name = name;
+    }
+    for (size_t k = 0; k < fr->nphase_settings; k++) {
+        struct phase_setting *ps = &fr->phase_settings[k];
+        setting_apply(sc, &sc->phases[ps->phase], ps->s, ps->value, why, sizeof why);
+    }
+}
+
+/* A trace named in a file is found relative to the file, not to the
+ * directory the program runs in. Returns value or buf. */
+static const char *file_relative_path(const file_reader *fr, const char *key,
+                                      const char *value, char *buf, size_t cap)
+{
+    const char *slash = strrchr(fr->path, '/');
+    if (strcmp(key, "trace") != 0 || value[0] == '/' || !value[0] || !slash)
+        return value;
+    snprintf(buf, cap, "%.*s/%s", (int)(slash - fr->path), fr->path, value);
+    return buf;
+}
+
 static int file_entry(void *user, const char *section, const char *key, const char *value)
 {
     file_reader *fr = user;
     if (fr->failed)
         return 1;
+    char path[4096];
+    value = file_relative_path(fr, key, value, path, sizeof path);
     if (!strncmp(section, "scheme ", 7) && section[7])
         return file_scheme_entry(fr, section + 7, key, value);
+    if (!strncmp(section, "phase ", 6) && section[6])
+        return file_phase_entry(fr, section + 6, key, value);
     if (strcmp(section, "") && strcmp(section, "cluster") && strcmp(section, "workload")) {
         char msg[160];
-        snprintf(msg, sizeof msg, "unknown section [%.64s]; expected [cluster], [workload] "
-                 "or [scheme NAME]", section);
+        snprintf(msg, sizeof msg, "unknown section [%.64s]; expected [cluster], [workload], "
+                 "[phase NAME] or [scheme NAME]", section);
         return file_fail(fr, fr->line, msg);
     }
     char why[640], msg[768];
+    /* Not scenario_set: a [workload] key in a file sets the base only. */
     int rc = scenario_set(fr->sc, section, key, value, why, sizeof why);
     if (rc == 0)
         return 1;
@@ -340,6 +580,9 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
     const char *name_before = sc->name;
     int line = ini_parse_stream(file_read_line, &fr, file_entry, &fr);
     fclose(fr.f);
+    if (!fr.failed)
+        file_resolve_phases(&fr);
+    free(fr.phase_settings);
     if (line != 0 && !fr.failed) {
         char msg[64];
         snprintf(msg, sizeof msg, "expected '[section]' or 'key = value'");
@@ -389,12 +632,40 @@ static int fail(char *err, size_t cap, const char *what)
     return -1;
 }
 
+static int phase_problem(const scenario *sc, const phase *ph, char *err, size_t errcap)
+{
+    char why[160];
+    pattern_config c = ph->pattern;
+    pattern *p = NULL;
+    /* A trace's file is opened by the run, not here; everything else is
+     * checked by building the pattern once. */
+    if (c.kind == PATTERN_TRACE) {
+        if (!c.trace_path) {
+            snprintf(err, errcap, "%s: the trace pattern needs a trace file (trace = FILE)", ph->name);
+            return -1;
+        }
+        return 0;
+    }
+    p = pattern_new(&c, sc->seed, why, sizeof why);
+    if (!p) {
+        snprintf(err, errcap, "%s: %s", ph->name, why);
+        return -1;
+    }
+    pattern_free(p);
+    return 0;
+}
+
 int scenario_validate(const scenario *sc, char *err, size_t errcap)
 {
-    if (sc->duration_us / sc->window_us > 1000000)
-        return fail(err, errcap, "window: at most 1,000,000 windows per run");
-    if ((uint64_t)sc->series.metrics * sc->series.hosts > UINT32_MAX)
-        return fail(err, errcap, "metrics x hosts: at most 4294967295 series");
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (phase_problem(sc, ph, err, errcap) < 0)
+            return -1;
+        if (ph->duration_us / sc->window_us > 1000000) {
+            snprintf(err, errcap, "%s: at most 1,000,000 report windows per phase", ph->name);
+            return -1;
+        }
+    }
     if (sc->nschemes == 0)
         return fail(err, errcap, "schemes: expected at least one");
     for (size_t i = 0; i < sc->nschemes; i++) {

@@ -26,11 +26,20 @@ typedef enum presplit_kind {
 } presplit_kind;
 
 #define SCENARIO_MAX_SCHEMES 64
+#define SCENARIO_MAX_PHASES 16
 
 typedef struct scheme_choice {
     const char *label;   /* the name reports use; NULL = derive from text */
     const char *text;    /* a preset name or a scheme expression */
 } scheme_choice;
+
+/* One stretch of the workload: a pattern and how long it runs. */
+typedef struct phase {
+    const char *name;         /* "workload", or NAME of [phase NAME] */
+    pattern_config pattern;
+    uint64_t duration_us;     /* how long the phase runs ... */
+    int duration_given;       /* ... a trace without one runs to its end */
+} phase;
 
 typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
@@ -43,33 +52,40 @@ typedef struct scenario {
     uint64_t balancer_period_us;  /* HBase's hbase.balancer.period */
     presplit_kind presplit;
 
-    /* [workload]: a time series of metrics x hosts */
-    timeseries_config series;
+    /* [workload]: the base of every phase, and the only phase when the
+     * scenario has no [phase NAME] sections */
+    phase workload;
+    size_t nphases;
+    phase phases[SCENARIO_MAX_PHASES];
     uint32_t family_bytes, qualifier_bytes, value_bytes;
-    uint64_t duration_us;         /* simulated time to run */
     uint64_t window_us;           /* report window */
+    uint64_t start_ms;            /* the timestamp at simulated time 0 */
 
     /* [scheme NAME] sections, or --scheme options */
     size_t nschemes;
     scheme_choice schemes[SCENARIO_MAX_SCHEMES];
 
-    /* strings a loaded file owns (labels, expressions, name) */
-    char *owned[2 * SCENARIO_MAX_SCHEMES + 1];
-    size_t nowned;
+    /* strings a loaded file or option owns (labels, expressions, paths) */
+    char **owned;
+    size_t nowned, owned_cap;
 } scenario;
 
 /* The built-in default scenario, with every preset as a scheme. */
 void scenario_defaults(scenario *sc);
 
-/* Frees the strings a scenario file gave sc (sc stays usable as defaults
- * are not owned). */
+/* Frees the strings sc owns. */
 void scenario_release(scenario *sc);
+
+/* The phases a run goes through: the [phase] sections, or [workload]. */
+size_t scenario_phase_count(const scenario *sc);
+const phase *scenario_phase(const scenario *sc, size_t i);
 
 /* Sets the setting `key` (a key of any section, e.g. "servers",
  * "region_size"; see the README's table) from text. Returns 0; or -1 with
  * "expected ..., found '...'" in err when the value is bad; or -2 when no
  * setting has that key. section, when not NULL, must be the key's section
- * ("" for top-level keys), else -2. */
+ * ("" for top-level keys), else -2; a workload key set with section NULL
+ * (a command-line option) applies to [workload] and to every phase. */
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap);
 

@@ -13,7 +13,7 @@
 static void short_scenario(scenario *sc, const char *scheme)
 {
     scenario_defaults(sc);
-    sc->duration_us = 150ull * 1000000; /* 2.5 min: the last window is half */
+    sc->workload.duration_us = 150ull * 1000000; /* 2.5 min: the last window is half */
     sc->region_max_bytes = 256 * 1024;
     sc->balancer_period_us = 60ull * 1000000;
     sc->nschemes = 0;
@@ -63,7 +63,7 @@ static void test_windows_and_ticks(void **state)
     run_result r;
     assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
     assert_int_equal(r.nwindows, 3);
-    assert_int_equal(r.duration_us, sc.duration_us);
+    assert_int_equal(r.duration_us, sc.workload.duration_us);
     assert_int_equal(r.balancer_runs, 2); /* at 60 s and 120 s */
     uint64_t per_window[3] = { 0, 0, 0 };
     for (uint32_t w = 0; w < 3; w++)
@@ -87,8 +87,10 @@ typedef struct counter {
     uint32_t last_server;
 } counter;
 
-static int count_writes(void *ctx, uint64_t t_us, keyref key, const cluster *c, uint32_t s)
+static int count_writes(void *ctx, uint64_t t_us, const record *rec, keyref key,
+                        const cluster *c, uint32_t s)
 {
+    assert_int_equal(rec->op, RECORD_PUT);
     counter *k = ctx;
     (void)t_us;
     assert_true(key.len > 0);
@@ -124,7 +126,7 @@ static void test_presplit_and_labels(void **state)
     scenario_add_scheme(&sc, "my-key", "hash(3, entity) entity ts");
     scenario_add_scheme(&sc, NULL, "entity   ts");
     sim_results res;
-    assert_int_equal(engine_run_all(&sc, &res, err, sizeof err), 0);
+    assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), 0);
     assert_int_equal(res.nruns, 3);
     assert_int_equal(res.runs[0].regions_start, 5); /* one bucket per server */
     assert_string_equal(res.runs[0].scheme_expr, "hash(5, ts) ts");
@@ -136,7 +138,7 @@ static void test_presplit_and_labels(void **state)
     sim_results_free(&res);
 
     sc.presplit = PRESPLIT_NONE;
-    assert_int_equal(engine_run_all(&sc, &res, err, sizeof err), 0);
+    assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), 0);
     assert_int_equal(res.runs[0].regions_start, 1);
     sim_results_free(&res);
 }
@@ -149,7 +151,7 @@ static void test_bad_scheme_is_an_error_with_no_result(void **state)
     short_scenario(&sc, "monotonic");
     scenario_add_scheme(&sc, NULL, "ts nosuch");
     sim_results res;
-    assert_int_equal(engine_run_all(&sc, &res, err, sizeof err), -1);
+    assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), -1);
     assert_non_null(strstr(err, "nosuch"));
     assert_int_equal(res.nruns, 0);
     assert_null(res.runs);

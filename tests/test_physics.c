@@ -22,7 +22,7 @@
 static void small_scenario(scenario *sc, const char *scheme)
 {
     scenario_defaults(sc);
-    sc->duration_us = 12ull * 60 * 1000000; /* 12 simulated minutes */
+    sc->workload.duration_us = 12ull * 60 * 1000000; /* 12 simulated minutes */
     sc->region_max_bytes = 1u << 20;
     sc->nschemes = 0;
     scenario_add_scheme(sc, NULL, scheme);
@@ -121,7 +121,7 @@ static char *json_of(const scenario *sc)
 {
     sim_results res;
     char err[256];
-    assert_int_equal(engine_run_all(sc, &res, err, sizeof err), 0);
+    assert_int_equal(engine_run_all(sc, NULL, &res, err, sizeof err), 0);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -136,7 +136,7 @@ static void test_same_seed_byte_identical_json(void **state)
     (void)state;
     scenario sc;
     small_scenario(&sc, "salted");
-    sc.duration_us = 3ull * 60 * 1000000;
+    sc.workload.duration_us = 3ull * 60 * 1000000;
     sc.nschemes = 0;
     scenario_add_scheme(&sc, NULL, "salted");
     scenario_add_scheme(&sc, NULL, "monotonic");

@@ -46,7 +46,7 @@ static void test_set_each_kind(void **state)
     assert_int_equal(scenario_set(&sc, "cluster", "region_size", "3MiB", err, sizeof err), 0);
     assert_int_equal(sc.region_max_bytes, 3u << 20);
     assert_int_equal(scenario_set(&sc, NULL, "duration", "90s", err, sizeof err), 0);
-    assert_int_equal(sc.duration_us, 90000000);
+    assert_int_equal(sc.workload.duration_us, 90000000);
     assert_int_equal(scenario_set(&sc, NULL, "balancer", "none", err, sizeof err), 0);
     assert_int_equal(sc.balancer, BALANCER_NONE);
     assert_int_equal(scenario_set(&sc, NULL, "presplit", "none", err, sizeof err), 0);
@@ -54,8 +54,8 @@ static void test_set_each_kind(void **state)
     assert_int_equal(scenario_set(&sc, "", "seed", "18446744073709551615", err, sizeof err), 0);
     assert_true(sc.seed == UINT64_MAX);
     assert_int_equal(scenario_set(&sc, NULL, "metrics", "7", err, sizeof err), 0);
-    assert_int_equal(sc.series.metrics, 7);
-    assert_int_equal(sc.series.hosts, 20); /* the neighbouring field is untouched */
+    assert_int_equal(sc.workload.pattern.metrics, 7);
+    assert_int_equal(sc.workload.pattern.hosts, 20); /* the neighbouring field is untouched */
 }
 
 static void test_set_rejects_with_what_was_expected(void **state)
@@ -127,7 +127,7 @@ static void test_load_a_file(void **state)
                           &sc, err, sizeof err), 0);
     assert_int_equal(sc.seed, 9);
     assert_int_equal(sc.servers, 3);
-    assert_int_equal(sc.duration_us, 120000000);
+    assert_int_equal(sc.workload.duration_us, 120000000);
     assert_int_equal(sc.nschemes, 2); /* the file's schemes replace the presets */
     assert_string_equal(scenario_scheme_label(&sc, 0), "fast");
     assert_string_equal(sc.schemes[0].text, "salt(3) ts");
@@ -195,6 +195,108 @@ static void test_validate_checks_schemes(void **state)
     scenario_release(&sc);
 }
 
+static void test_workload_settings(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "pattern", "entities", err, sizeof err), 0);
+    assert_int_equal(sc.workload.pattern.kind, PATTERN_ENTITIES);
+    assert_int_equal(scenario_set(&sc, NULL, "rate", "120/m", err, sizeof err), 0);
+    assert_true(sc.workload.pattern.rate_per_s == 2.0);
+    assert_int_equal(scenario_set(&sc, NULL, "rate", "5000/s", err, sizeof err), 0);
+    assert_true(sc.workload.pattern.rate_per_s == 5000.0);
+    assert_int_equal(scenario_set(&sc, NULL, "rate", "5000", err, sizeof err), -1);
+    assert_contains(err, "5000/s");
+    assert_int_equal(scenario_set(&sc, NULL, "rate", "0/s", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "insert_fraction", "0.05", err, sizeof err), 0);
+    assert_true(sc.workload.pattern.insert_fraction == 0.05);
+    assert_int_equal(scenario_set(&sc, NULL, "insert_fraction", "1.5", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "insert_fraction", "-0.1", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "insert_fraction", "0.1.2", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "distribution", "latest", err, sizeof err), 0);
+    assert_int_equal(sc.workload.pattern.distribution, DIST_LATEST);
+    assert_int_equal(scenario_set(&sc, NULL, "distribution", "pareto", err, sizeof err), -1);
+    assert_contains(err, "scrambled_zipfian");
+    assert_int_equal(scenario_set(&sc, NULL, "naming", "domain", err, sizeof err), 0);
+    assert_int_equal(sc.workload.pattern.naming, NAMING_DOMAIN);
+    assert_int_equal(scenario_set(&sc, NULL, "jitter", "0s", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "jitter", "250ms", err, sizeof err), 0);
+    assert_int_equal(sc.workload.pattern.jitter_us, 250000);
+    /* A trace file means: replay it, until its end unless a duration is set. */
+    assert_false(sc.workload.duration_given);
+    assert_int_equal(scenario_set(&sc, NULL, "trace", "ops.csv", err, sizeof err), 0);
+    assert_int_equal(sc.workload.pattern.kind, PATTERN_TRACE);
+    assert_string_equal(sc.workload.pattern.trace_path, "ops.csv");
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "1h", err, sizeof err), 0);
+    assert_true(sc.workload.duration_given);
+    scenario_release(&sc);
+}
+
+static void test_phases(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    assert_int_equal(load("[workload]\n"
+                          "rate = 100/s\n"
+                          "naming = id\n"
+                          "[phase load]\n"
+                          "pattern = sequence\n"
+                          "rate = 9000/s\n"
+                          "duration = 2m\n"
+                          "[phase steady]\n"
+                          "pattern = entities\n"
+                          "duration = 5m\n"
+                          "[workload]\n"
+                          "records = 777\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_phase_count(&sc), 2);
+    const phase *load_phase = scenario_phase(&sc, 0), *steady = scenario_phase(&sc, 1);
+    assert_string_equal(load_phase->name, "load");
+    assert_int_equal(load_phase->pattern.kind, PATTERN_SEQUENCE);
+    assert_true(load_phase->pattern.rate_per_s == 9000.0);
+    assert_int_equal(load_phase->duration_us, 120000000);
+    assert_string_equal(steady->name, "steady");
+    assert_int_equal(steady->pattern.kind, PATTERN_ENTITIES);
+    /* Unset in the phase: [workload]'s value, even one given later. */
+    assert_true(steady->pattern.rate_per_s == 100.0);
+    assert_int_equal(steady->pattern.records, 777);
+    assert_int_equal(steady->pattern.naming, NAMING_ID);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    /* A command-line option overrides every phase. */
+    assert_int_equal(scenario_set(&sc, NULL, "rate", "50/s", err, sizeof err), 0);
+    assert_true(scenario_phase(&sc, 0)->pattern.rate_per_s == 50.0);
+    assert_true(scenario_phase(&sc, 1)->pattern.rate_per_s == 50.0);
+    scenario_release(&sc);
+
+    assert_int_equal(load("[phase a]\nservers = 3\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: [phase a] servers: 'servers' belongs in [cluster]");
+    scenario_release(&sc);
+    assert_int_equal(load("[phase a]\nrate = fast\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: [phase a] rate: expected a rate");
+    scenario_release(&sc);
+    assert_int_equal(load("[phase a]\npattern = entities\nrecords = 0\n", &sc, err, sizeof err),
+                     -1);
+    assert_contains(err, ":3: [phase a] records");
+    scenario_release(&sc);
+}
+
+static void test_trace_path_is_relative_to_the_file(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    assert_int_equal(load("[workload]\ntrace = ops.csv\n", &sc, err, sizeof err), 0);
+    assert_string_equal(sc.workload.pattern.trace_path, "/tmp/ops.csv");
+    assert_int_equal(sc.workload.pattern.kind, PATTERN_TRACE);
+    scenario_release(&sc);
+    assert_int_equal(load("[workload]\ntrace = /data/x.tsv\n", &sc, err, sizeof err), 0);
+    assert_string_equal(sc.workload.pattern.trace_path, "/data/x.tsv");
+    scenario_release(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +306,9 @@ int main(void)
         cmocka_unit_test(test_load_a_file),
         cmocka_unit_test(test_load_errors_name_file_and_line),
         cmocka_unit_test(test_validate_checks_schemes),
+        cmocka_unit_test(test_workload_settings),
+        cmocka_unit_test(test_phases),
+        cmocka_unit_test(test_trace_path_is_relative_to_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -820,17 +820,16 @@ static size_t put_dec(uint8_t *out, uint64_t v, size_t min_digits)
     return n;
 }
 
-/* "metric.NNN/hostNNNN": the pattern's names joined by '/'. */
+/* The entity's name (record_name); interim: the key-scheme work in
+ * progress replaces this. */
 static size_t put_entity_name(uint8_t *out, const record *rec)
 {
-    char buf[KS_ENTITY_STR_MAX + 1];
-    int m = pattern_metric_name(rec->metric, buf, sizeof buf);
-    assert(m > 0 && (size_t)m < sizeof buf - 1);
-    buf[m] = '/';
-    int h = pattern_host_name(rec->host, buf + m + 1, (unsigned)(sizeof buf - (size_t)m - 1));
-    assert(h > 0 && (size_t)(m + 1 + h) <= KS_ENTITY_STR_MAX);
-    memcpy(out, buf, (size_t)(m + 1 + h));
-    return (size_t)(m + 1 + h);
+    char buf[RECORD_NAME_MAX + 1];
+    size_t n = record_name(rec, buf, sizeof buf);
+    if (n > KS_ENTITY_STR_MAX)
+        n = KS_ENTITY_STR_MAX;
+    memcpy(out, buf, n);
+    return n;
 }
 
 static void reverse_bytes(uint8_t *b, size_t len)

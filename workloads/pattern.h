@@ -1,56 +1,81 @@
-/* pattern.h -- logical records: what clients write, before any row key.
+/* pattern.h -- logical operations: what clients do, before any row key.
  *
- * A pattern is a generator of (arrival time, record) pairs in time order.
- * The engine asks for the next arrival, schedules it, and hands the record
- * to the key scheme. A pattern knows nothing of keys, regions or servers.
+ * A pattern generates (time, record) pairs in time order; the engine asks
+ * for the next one, schedules it and hands the record to the key scheme. A
+ * pattern knows nothing of keys, regions or servers. Times are microseconds
+ * from the start of the pattern (the engine adds the phase's start); the
+ * engine also sets each record's timestamp and global sequence number.
  *
- * Time series: M metrics x H hosts = M*H series, each reporting one point
- * every interval. The series are staggered evenly over the interval, so
- * arrivals come at a steady rate of M*H / interval; a point's timestamp is
- * the simulated time of its arrival (ms since the Unix epoch, starting at
- * start_ms).
+ * Kinds:
+ * - timeseries: metrics x hosts x tags series, each writing one point per
+ *   interval, staggered evenly over the interval; with jitter, each point
+ *   is late by a uniform draw in [0, jitter).
+ * - entities: writes to entities drawn from a YCSB distribution over
+ *   `records` entities, at a rate; a fraction of operations insert a new
+ *   entity instead (YCSB's insertproportion), growing the range.
+ * - sequence: inserts of new entities 0, 1, 2, ... at a rate (auto-increment
+ *   ids: the newest are where the writes go).
+ * - trace: the operations of a trace file (workloads/trace.h), at its times.
+ * Rates are fixed (evenly spaced) or Poisson (exponential gaps).
  */
 #ifndef REGIONSIM_PATTERN_H
 #define REGIONSIM_PATTERN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-/* One logical write. */
-typedef struct record {
-    uint64_t ts_ms;   /* event time, ms since the Unix epoch */
-    uint64_t seq;     /* 0, 1, 2, ...: global order of writes */
-    uint32_t entity;  /* series id, 0 .. metrics*hosts-1 = metric*hosts+host */
-    uint32_t metric;  /* 0 .. metrics-1 */
-    uint32_t host;    /* 0 .. hosts-1 */
-} record;
+#include "workloads/dist.h"
+#include "workloads/record.h"
 
-typedef struct timeseries_config {
-    uint32_t metrics;      /* >= 1 */
-    uint32_t hosts;        /* >= 1 */
-    uint64_t interval_us;  /* each series reports once per interval, >= 1 */
-    uint64_t start_ms;     /* timestamp at simulated time 0 */
-} timeseries_config;
+typedef enum pattern_kind {
+    PATTERN_TIMESERIES = 0,
+    PATTERN_ENTITIES,
+    PATTERN_SEQUENCE,
+    PATTERN_TRACE,
+} pattern_kind;
+
+typedef enum arrival_kind {
+    ARRIVALS_FIXED = 0,
+    ARRIVALS_POISSON,
+} arrival_kind;
+
+typedef struct pattern_config {
+    pattern_kind kind;
+    /* timeseries */
+    uint32_t metrics, hosts;  /* >= 1 */
+    uint32_t tags;            /* values of an extra tag per host, >= 1 (1 = none) */
+    uint64_t interval_us;     /* >= 1 */
+    uint64_t jitter_us;       /* 0 = on time */
+    /* entities and sequence */
+    double rate_per_s;        /* > 0 */
+    arrival_kind arrivals;
+    dist_kind distribution;   /* entities: which entity an operation touches */
+    uint64_t records;         /* entities: how many exist at the start, >= 1 */
+    double insert_fraction;   /* entities: share of operations that insert, 0..1 */
+    record_naming naming;     /* entities and sequence: how names read */
+    /* trace */
+    const char *trace_path;
+} pattern_config;
 
 typedef struct pattern pattern;
 
-/* A time-series pattern, or NULL if out of memory or cfg is out of range
- * (metrics*hosts must fit in 32 bits). */
-pattern *pattern_timeseries_new(const timeseries_config *cfg);
+/* A pattern for cfg, its randomness drawn from seed. NULL with a message in
+ * err when cfg is out of range, a trace cannot be opened, or out of memory. */
+pattern *pattern_new(const pattern_config *cfg, uint64_t seed, char *err, size_t errcap);
 
 void pattern_free(pattern *p);
 
-/* Arrivals per second of simulated time. */
+/* Operations per second offered, or 0 when unknown (traces). */
 double pattern_rate_per_s(const pattern *p);
 
-/* The next write: sets *t_us (simulated time, non-decreasing across calls)
- * and *out. Returns 1, or 0 when the pattern is exhausted (never for a
- * time series). */
-int pattern_next(pattern *p, uint64_t *t_us, record *out);
+/* The next operation: sets *t_us (from the pattern's start, non-decreasing)
+ * and *out (all fields but ts_ms and seq, which the engine sets). Returns 1,
+ * 0 when the pattern is exhausted (only traces are), or -1 with a message in
+ * err (a malformed trace line: "FILE:LINE: ..."). */
+int pattern_next(pattern *p, uint64_t *t_us, record *out, char *err, size_t errcap);
 
-/* Names used by text fields: metric "sys.cpu.user"-style "metric.NNN"
- * and host "hostNNNN". Write at most cap bytes (NUL-terminated); return the
- * length (snprintf semantics). */
-int pattern_metric_name(uint32_t metric, char *out, unsigned cap);
-int pattern_host_name(uint32_t host, char *out, unsigned cap);
+/* Names for the config enums, as scenario files spell them. */
+const char *pattern_kind_name(pattern_kind k);
+const char *arrival_kind_name(arrival_kind k);
 
 #endif

@@ -55,12 +55,17 @@ size_t record_name(const record *r, char *out, size_t cap)
     size_t n = 0;
     switch ((record_naming)r->naming) {
     case NAMING_SERIES:
-        /* metric.NNN/hostNNNN: zero-padded to a minimum width and growing
-         * beyond it, so distinct ids always give distinct names. */
+    case NAMING_SERIES_TAGGED:
+        /* metric.NNN/hostNNNN[/tagNN]: zero-padded to a minimum width and
+         * growing beyond it, so distinct ids always give distinct names. */
         put_text(out, cap, &n, "metric.", 7);
         put_decimal(out, cap, &n, r->metric, 3);
         put_text(out, cap, &n, "/host", 5);
         put_decimal(out, cap, &n, r->host, 4);
+        if (r->naming == NAMING_SERIES_TAGGED) {
+            put_text(out, cap, &n, "/tag", 4);
+            put_decimal(out, cap, &n, r->tag, 2);
+        }
         break;
     case NAMING_USER:
         /* YCSB CoreWorkload.buildKeyName with insertorder=hashed:
@@ -70,6 +75,10 @@ size_t record_name(const record *r, char *out, size_t cap)
         break;
     case NAMING_DOMAIN:
         put_domain(out, cap, &n, r->entity);
+        break;
+    case NAMING_ID:
+        /* Fixed width (2^32 - 1 has 10 digits): text order = numeric order. */
+        put_decimal(out, cap, &n, r->entity, 10);
         break;
     case NAMING_KEY:
         n = key_format(keyref_of(r->key, r->key_len), out, cap);

@@ -23,8 +23,10 @@ typedef enum record_op {
 
 typedef enum record_naming {
     NAMING_SERIES = 0,  /* "metric.007/host0003" (time series) */
+    NAMING_SERIES_TAGGED, /* "metric.007/host0003/tag01" (time series with an extra tag) */
     NAMING_USER,        /* YCSB: "user" + fnvhash64(id), e.g. user6284781860667377211 */
     NAMING_DOMAIN,      /* a web host name: "www.site00042.com" */
+    NAMING_ID,          /* the id in decimal, 10 digits: "0000000042" */
     NAMING_KEY,         /* the trace key itself, in HBase shell form */
 } record_naming;
 

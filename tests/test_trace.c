@@ -1,0 +1,593 @@
+/* test_trace.c -- reading and writing traces: both dialects, quoting,
+ * escapes, a binary-key round trip through the writer, every kind of
+ * malformed line (message names FILE:LINE and the token), sticky errors,
+ * bounded lines, write errors.
+ *
+ * Each test gets its own directory from mkdtemp (so file names can carry
+ * the .csv/.tsv suffix the writer looks at); teardown removes it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/key.h"
+#include "workloads/trace.h"
+
+#define MAX_FILES 16
+
+typedef struct fixture {
+    char dir[64];
+    char paths[MAX_FILES][128];
+    int nfiles;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    if (!fx)
+        return -1;
+    strcpy(fx->dir, "/tmp/test_trace.XXXXXX");
+    if (!mkdtemp(fx->dir)) {
+        free(fx);
+        return -1;
+    }
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    for (int i = 0; i < fx->nfiles; i++)
+        unlink(fx->paths[i]);
+    int r = rmdir(fx->dir);
+    free(fx);
+    return r;
+}
+
+/* A path named name inside the test's directory, removed by teardown. */
+static const char *path_for(void **state, const char *name)
+{
+    fixture *fx = *state;
+    assert_true(fx->nfiles < MAX_FILES);
+    char *p = fx->paths[fx->nfiles++];
+    size_t d = strlen(fx->dir), n = strlen(name);
+    assert_true(d + 1 + n < sizeof fx->paths[0]);
+    memcpy(p, fx->dir, d);
+    p[d] = '/';
+    memcpy(p + d + 1, name, n + 1);
+    return p;
+}
+
+/* Writes len bytes of text to a new file called name. */
+static const char *write_file(void **state, const char *name, const char *text, size_t len)
+{
+    const char *path = path_for(state, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+static const char *write_text(void **state, const char *name, const char *text)
+{
+    return write_file(state, name, text, strlen(text));
+}
+
+/* Reads the next operation and checks every field. */
+static void expect_op(trace_reader *t, uint64_t t_us, record_op op,
+                      const char *key, size_t key_len, uint32_t bytes, uint64_t seq)
+{
+    char err[512] = "";
+    uint64_t got_t = 12345;
+    record r;
+    memset(&r, 0xAB, sizeof r);
+    int rc = trace_next(t, &got_t, &r, err, sizeof err);
+    if (rc != 1)
+        print_error("trace_next: %d %s\n", rc, err);
+    assert_int_equal(rc, 1);
+    assert_int_equal(got_t, t_us);
+    assert_int_equal(r.op, op);
+    assert_int_equal(r.key_len, key_len);
+    assert_memory_equal(r.key, key, key_len);
+    assert_int_equal(r.value_bytes, bytes);
+    assert_int_equal(r.seq, seq);
+    assert_int_equal(r.naming, NAMING_KEY);
+    assert_int_equal(r.ts_ms, 0);
+    assert_int_equal(r.entity, 0);
+    assert_int_equal(r.metric, 0);
+    assert_int_equal(r.host, 0);
+    assert_int_equal(r.tag, 0);
+}
+
+static void expect_end(trace_reader *t)
+{
+    char err[512] = "";
+    uint64_t t_us;
+    record r;
+    assert_int_equal(trace_next(t, &t_us, &r, err, sizeof err), 0);
+    assert_int_equal(trace_next(t, &t_us, &r, err, sizeof err), 0); /* stays at the end */
+}
+
+static trace_reader *open_ok(const char *path)
+{
+    char err[512] = "";
+    trace_reader *t = trace_open(path, err, sizeof err);
+    if (!t)
+        print_error("trace_open: %s\n", err);
+    assert_non_null(t);
+    return t;
+}
+
+static void test_parse_csv(void **state)
+{
+    const char *good =
+        "# recorded 2024-01-01, by hand\r\n"
+        "time,op,key,bytes\r\n"
+        "0,put,row1,100\r\n"
+        "\r\n"
+        "\n"
+        "5,get,row1\r\n"
+        "# a comment\twith a tab\n"
+        "5,delete,\"a,b\"\r\n"
+        "6,put,\"say \"\"hi\"\"\",7\n"
+        "7,get,a\\x2Cb\\xff\\x00z\n"
+        "8,put,\\xFF\\xfe\\x5C,0\n"
+        "9,delete,\"\"\"\",2147483647\n"
+        "18446744073709551615,get,a\"b"; /* no final newline; mid-field quote is literal */
+    trace_reader *t = open_ok(write_text(state, "small.csv", good));
+    expect_op(t, 0, RECORD_PUT, "row1", 4, 100, 0);
+    expect_op(t, 5, RECORD_GET, "row1", 4, 0, 1);
+    expect_op(t, 5, RECORD_DELETE, "a,b", 3, 0, 2);
+    expect_op(t, 6, RECORD_PUT, "say \"hi\"", 8, 7, 3);
+    expect_op(t, 7, RECORD_GET, "a,b\xff\0z", 6, 0, 4);
+    expect_op(t, 8, RECORD_PUT, "\xff\xfe\\", 3, 0, 5);
+    expect_op(t, 9, RECORD_DELETE, "\"", 1, 2147483647u, 6);
+    expect_op(t, UINT64_MAX, RECORD_GET, "a\"b", 3, 0, 7);
+    expect_end(t);
+    trace_close(t);
+}
+
+static void test_parse_tsv(void **state)
+{
+    const char *text =
+        "time\top\tkey\r\n"
+        "1\tput\ta,b\t10\r\n"
+        "# comment\n"
+        "2\tget\t\"x\"\"y\"\r\n"   /* TSV is never quoted: the quotes are key bytes */
+        "3\tdelete\t\\x09tab\\x0A\\xFF\n";
+    trace_reader *t = open_ok(write_text(state, "small.tsv", text));
+    expect_op(t, 1, RECORD_PUT, "a,b", 3, 10, 0);
+    expect_op(t, 2, RECORD_GET, "\"x\"\"y\"", 6, 0, 1);
+    expect_op(t, 3, RECORD_DELETE, "\ttab\n\xff", 6, 0, 2);
+    expect_end(t);
+    trace_close(t);
+}
+
+static void test_no_header_and_empty_files(void **state)
+{
+    /* No header: the first line is an operation (and picks the delimiter). */
+    trace_reader *t = open_ok(write_text(state, "nohead.csv", "3,get,k\n"));
+    expect_op(t, 3, RECORD_GET, "k", 1, 0, 0);
+    expect_end(t);
+    trace_close(t);
+    t = open_ok(write_text(state, "nohead.tsv", "\n# only\n4\tput\tk\t5\n"));
+    expect_op(t, 4, RECORD_PUT, "k", 1, 5, 0);
+    expect_end(t);
+    trace_close(t);
+    t = open_ok(write_text(state, "empty.csv", ""));
+    expect_end(t);
+    trace_close(t);
+    t = open_ok(write_text(state, "header.csv", "time,op,key\n"));
+    expect_end(t);
+    trace_close(t);
+    /* A header is only skipped as the first significant line. */
+    t = open_ok(write_text(state, "twohead.csv", "time,op,key\ntime,op,key\n"));
+    char err[512] = "";
+    uint64_t t_us;
+    record r;
+    assert_int_equal(trace_next(t, &t_us, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "twohead.csv:2: bad time"));
+    trace_close(t);
+}
+
+static void test_longest_key(void **state)
+{
+    /* KEY_MAX_LEN bytes, each written as \xFF: 131068 characters. */
+    size_t n = 8 + 4 * KEY_MAX_LEN + 1;
+    char *text = malloc(n + 1);
+    uint8_t *want = malloc(KEY_MAX_LEN);
+    assert_non_null(text);
+    assert_non_null(want);
+    size_t len = (size_t)sprintf(text, "1,put,");
+    for (int i = 0; i < KEY_MAX_LEN; i++)
+        len += (size_t)sprintf(text + len, "\\xFF");
+    text[len++] = '\n';
+    memset(want, 0xff, KEY_MAX_LEN);
+    trace_reader *t = open_ok(write_file(state, "long.csv", text, len));
+    expect_op(t, 1, RECORD_PUT, (const char *)want, KEY_MAX_LEN, 0, 0);
+    expect_end(t);
+    trace_close(t);
+    free(text);
+    free(want);
+}
+
+/* ---- malformed lines ---------------------------------------------- */
+
+/* Reads name (holding text) until an error; checks the message names
+ * FILE:LINE and holds each of the wanted pieces; checks the error sticks. */
+static void expect_error_len(void **state, const char *name, const char *text, size_t len,
+                             int line, const char *what, const char *token)
+{
+    const char *path = write_file(state, name, text, len);
+    trace_reader *t = open_ok(path);
+    char err[1024] = "", again[1024] = "", where[256];
+    uint64_t t_us;
+    record r;
+    int rc;
+    while ((rc = trace_next(t, &t_us, &r, err, sizeof err)) == 1)
+        ;
+    if (rc != -1)
+        print_error("%s: expected an error, got %d\n", name, rc);
+    assert_int_equal(rc, -1);
+    snprintf(where, sizeof where, "%s:%d: ", path, line);
+    if (strncmp(err, where, strlen(where)) != 0 || !strstr(err, what) || !strstr(err, token))
+        print_error("%s: unexpected message: %s\n", name, err);
+    assert_true(strncmp(err, where, strlen(where)) == 0);
+    assert_non_null(strstr(err, what));
+    assert_non_null(strstr(err, token));
+    /* Sticky: the same error on every later call. */
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(trace_next(t, &t_us, &r, again, sizeof again), -1);
+        assert_string_equal(again, err);
+    }
+    trace_close(t);
+}
+
+static void expect_error(void **state, const char *name, const char *text, int line,
+                         const char *what, const char *token)
+{
+    expect_error_len(state, name, text, strlen(text), line, what, token);
+}
+
+static void test_field_count_errors(void **state)
+{
+    expect_error(state, "few.csv", "0,put\n", 1,
+                 "too few fields: expected time,op,key[,bytes]", "found '0,put'");
+    expect_error(state, "many.csv", "time,op,key\n0,put,a,1,extra,more\n", 2,
+                 "too many fields: expected time,op,key[,bytes]", "found 'extra,more'");
+    expect_error(state, "many.tsv", "0\tput\ta\t1\tc\n", 1, "too many fields", "found 'c'");
+    /* A comma is data in TSV, a tab is data in CSV: */
+    expect_error(state, "few.tsv", "0\tput,a\n", 1, "too few fields", "found '0\\x09put,a'");
+}
+
+static void test_time_errors(void **state)
+{
+    expect_error(state, "t1.csv", "# c\n\n0,put,a\nx1,get,a\n", 4,
+                 "bad time: expected a non-negative integer", "found 'x1'");
+    expect_error(state, "t2.csv", "-1,put,a\n", 1, "bad time", "found '-1'");
+    expect_error(state, "t3.csv", ",put,a\n", 1, "bad time", "found ''");
+    expect_error(state, "t4.csv", "18446744073709551616,put,a\n", 1,
+                 "time out of range", "found '18446744073709551616'");
+    expect_error(state, "t5.csv", "1,put,a\r\n7,put,a\r\n7,get,a\r\n5,get,a\r\n", 4,
+                 "time 5 is before the previous operation's 7", "found '5'");
+}
+
+static void test_op_and_bytes_errors(void **state)
+{
+    expect_error(state, "op1.csv", "0,PUT,a\n", 1,
+                 "bad op: expected put, get or delete", "found 'PUT'");
+    expect_error(state, "op2.tsv", "0\tscan\ta\n", 1, "expected put, get or delete",
+                 "found 'scan'");
+    expect_error(state, "op3.csv", "0, put,a\n", 1, "bad op", "found ' put'");
+    expect_error(state, "b1.csv", "0,put,a,12x\n", 1,
+                 "bad bytes: expected an integer from 0 to 2147483647", "found '12x'");
+    expect_error(state, "b2.csv", "0,put,a,2147483648\n", 1, "bad bytes",
+                 "found '2147483648'");
+    expect_error(state, "b3.csv", "0,put,a,\n", 1, "bad bytes", "found ''");
+}
+
+static void test_key_errors(void **state)
+{
+    expect_error(state, "k1.csv", "0,put,ab\\q12\n", 1,
+                 "bad escape at column 3 of the key (column 9 of the line): expected \\xNN",
+                 "found '\\q12'");
+    /* In a quoted key, "" counts as two columns of the line. */
+    expect_error(state, "k2.csv", "0,get,\"a\"\"b\\x4\"\n", 1,
+                 "bad escape at column 4 of the key (column 12 of the line)", "found '\\x4'");
+    expect_error(state, "k3.tsv", "0\tget\tk\\xG0\n", 1,
+                 "bad escape at column 2 of the key (column 8 of the line)", "found '\\xG0'");
+    expect_error(state, "k4.csv", "0,put,\n", 1, "empty key: expected 1..32767 bytes",
+                 "found ''");
+    expect_error(state, "k5.csv", "0,put,\"\"\n", 1, "empty key", "found ''");
+    expect_error(state, "k6.csv", "0,put,\"abc\n", 1,
+                 "unterminated quoted field", "found '\"abc'");
+    expect_error(state, "k7.csv", "0,put,\"a\"b,3\n", 1,
+                 "text after a closing quote", "found '\"a\"b,3'");
+    /* One byte over HBase's row limit. */
+    size_t n = 6 + KEY_MAX_LEN + 1;
+    char *text = malloc(n + 2);
+    assert_non_null(text);
+    memcpy(text, "0,put,", 6);
+    memset(text + 6, 'k', KEY_MAX_LEN + 1);
+    text[n] = '\n';
+    expect_error_len(state, "k8.csv", text, n + 1, 1,
+                     "key too long: expected at most 32767 bytes", "found 'kkkkkkkkkk");
+    free(text);
+}
+
+static void test_line_too_long(void **state)
+{
+    /* 2 MiB in one line: refused at 1 MiB, so the buffer stays bounded. */
+    size_t n = (size_t)2 << 20;
+    char *text = malloc(n);
+    assert_non_null(text);
+    memcpy(text, "0,put,a\n1,put,", 14);
+    memset(text + 14, 'z', n - 14);
+    expect_error_len(state, "huge.csv", text, n, 2, "line too long: expected at most 1048576 bytes",
+                     "found '1,put,zzz");
+    free(text);
+}
+
+static void test_open_errors(void **state)
+{
+    char err[512] = "";
+    const char *missing = path_for(state, "missing.csv");
+    assert_null(trace_open(missing, err, sizeof err));
+    assert_non_null(strstr(err, missing));
+    const char *nodir = "/nonexistent-dir-for-test-trace/x.csv";
+    assert_null(trace_create(nodir, err, sizeof err));
+    assert_non_null(strstr(err, nodir));
+    trace_close(NULL);
+}
+
+/* ---- writer ---------------------------------------------------------- */
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    assert_non_null(buf);
+    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap + 1);
+            assert_non_null(buf);
+        }
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void test_writer_format(void **state)
+{
+    char err[512] = "";
+    const char *csv = path_for(state, "w.csv");
+    trace_writer *w = trace_create(csv, err, sizeof err);
+    assert_non_null(w);
+    assert_int_equal(trace_write(w, 0, RECORD_PUT, (const uint8_t *)"a,\"b\\", 5, 10), 0);
+    assert_int_equal(trace_write(w, 3, RECORD_DELETE, (const uint8_t *)"\t\xff", 2, 0), 0);
+    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    size_t len;
+    char *text = read_all(csv, &len);
+    assert_string_equal(text, "time,op,key,bytes\n"
+                              "0,put,a\\x2C\\x22b\\x5C,10\n"
+                              "3,delete,\\x09\\xFF\n");
+    free(text);
+
+    const char *tsv = path_for(state, "w.tsv");
+    w = trace_create(tsv, err, sizeof err);
+    assert_non_null(w);
+    assert_int_equal(trace_write(w, 1, RECORD_GET, (const uint8_t *)"a,\"b", 4, 0), 0);
+    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    text = read_all(tsv, &len);
+    assert_string_equal(text, "time\top\tkey\tbytes\n1\tget\ta,\"b\n");
+    free(text);
+}
+
+static void test_writer_refuses_what_reader_would(void **state)
+{
+    char err[512] = "";
+    const uint8_t k[] = { 'k' };
+    struct { uint64_t t; size_t len; uint32_t bytes; const char *what; } bad[] = {
+        { 5, 0, 0, "key of 0 bytes" },
+        { 5, KEY_MAX_LEN + 1, 0, "key of 32768 bytes" },
+        { 5, 1, 2147483648u, "bytes 2147483648" },
+        { 4, 1, 0, "time 4 is before the previous operation's 5" },
+    };
+    uint8_t *big = calloc(1, KEY_MAX_LEN + 1);
+    assert_non_null(big);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "bad%zu.csv", i);
+        const char *path = path_for(state, name);
+        trace_writer *w = trace_create(path, err, sizeof err);
+        assert_non_null(w);
+        assert_int_equal(trace_write(w, 5, RECORD_PUT, k, 1, 0), 0);
+        assert_int_equal(trace_write(w, bad[i].t, RECORD_GET, bad[i].len > 1 ? big : k,
+                                     bad[i].len, bad[i].bytes), -1);
+        /* Stopped: even a good write fails now. */
+        assert_int_equal(trace_write(w, 9, RECORD_PUT, k, 1, 0), -1);
+        assert_int_equal(trace_finish(w, err, sizeof err), -1);
+        assert_non_null(strstr(err, path));
+        assert_non_null(strstr(err, bad[i].what));
+    }
+    free(big);
+}
+
+static void test_writer_reports_write_errors(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    trace_writer *w = trace_create("/dev/full", err, sizeof err);
+    assert_non_null(w);
+    for (int i = 0; i < 1000; i++)
+        trace_write(w, (uint64_t)i, RECORD_PUT, (const uint8_t *)"key", 3, 100);
+    assert_int_equal(trace_finish(w, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/dev/full: write failed"));
+}
+
+/* ---- round trip ------------------------------------------------------ */
+
+typedef struct rng { uint64_t s; } rng;
+
+static uint64_t next_u64(rng *r)
+{
+    /* splitmix64 */
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A byte biased towards the ones a trace must escape or quote. */
+static uint8_t tricky_byte(rng *r)
+{
+    static const uint8_t tricky[] = { ',', '\\', '"', '\t', '\n', '\r', 0x00, 0xFF,
+                                      '#', 'x', ' ', '~', 0x7F, 0x80 };
+    uint64_t v = next_u64(r);
+    return v % 2 ? tricky[(v >> 8) % sizeof tricky] : (uint8_t)(v >> 16);
+}
+
+#define ROUND_TRIP_OPS 10000
+
+typedef struct op_log {
+    uint64_t t_us[ROUND_TRIP_OPS];
+    uint8_t op[ROUND_TRIP_OPS];
+    uint32_t bytes[ROUND_TRIP_OPS];
+    size_t key_off[ROUND_TRIP_OPS + 1];
+    uint8_t *keys;
+} op_log;
+
+static void round_trip(void **state, const char *name, uint64_t seed)
+{
+    op_log *log = calloc(1, sizeof *log);
+    assert_non_null(log);
+    log->keys = malloc((size_t)ROUND_TRIP_OPS * 64 + KEY_MAX_LEN);
+    assert_non_null(log->keys);
+    rng r = { seed };
+    uint64_t t = 0;
+    for (int i = 0; i < ROUND_TRIP_OPS; i++) {
+        /* Mostly short keys; one of the longest allowed. */
+        size_t len = i == ROUND_TRIP_OPS / 2 ? KEY_MAX_LEN : 1 + next_u64(&r) % 63;
+        t += next_u64(&r) % 3 == 0 ? 0 : next_u64(&r) % 1000; /* ties too */
+        log->t_us[i] = t;
+        log->op[i] = (uint8_t)(next_u64(&r) % 3);
+        log->bytes[i] = next_u64(&r) % 4 == 0 ? 0 : (uint32_t)(next_u64(&r) % 2147483648u);
+        log->key_off[i + 1] = log->key_off[i] + len;
+        for (size_t j = 0; j < len; j++)
+            log->keys[log->key_off[i] + j] = tricky_byte(&r);
+    }
+    log->bytes[0] = 2147483647u; /* the largest size */
+
+    char err[512] = "";
+    const char *path = path_for(state, name);
+    trace_writer *w = trace_create(path, err, sizeof err);
+    assert_non_null(w);
+    for (int i = 0; i < ROUND_TRIP_OPS; i++)
+        assert_int_equal(trace_write(w, log->t_us[i], (record_op)log->op[i],
+                                     log->keys + log->key_off[i],
+                                     log->key_off[i + 1] - log->key_off[i], log->bytes[i]), 0);
+    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+
+    trace_reader *rd = open_ok(path);
+    for (int i = 0; i < ROUND_TRIP_OPS; i++)
+        expect_op(rd, log->t_us[i], (record_op)log->op[i],
+                  (const char *)log->keys + log->key_off[i],
+                  log->key_off[i + 1] - log->key_off[i], log->bytes[i], (uint64_t)i);
+    expect_end(rd);
+    trace_close(rd);
+    free(log->keys);
+    free(log);
+}
+
+static void test_round_trip_csv(void **state)
+{
+    round_trip(state, "rt.csv", 1);
+    /* The CSV the writer makes never needs quoting: no '"' at all. */
+    fixture *fx = *state;
+    size_t len;
+    char *text = read_all(fx->paths[fx->nfiles - 1], &len);
+    assert_null(memchr(text, '"', len));
+    assert_null(memchr(text, '\t', len));
+    assert_int_equal(strncmp(text, "time,op,key,bytes\n", 18), 0);
+    free(text);
+}
+
+static void test_round_trip_tsv(void **state)
+{
+    round_trip(state, "rt.tsv", 2);
+    fixture *fx = *state;
+    size_t len;
+    char *text = read_all(fx->paths[fx->nfiles - 1], &len);
+    assert_int_equal(strncmp(text, "time\top\tkey\tbytes\n", 18), 0);
+    free(text);
+}
+
+/* ---- streaming ------------------------------------------------------- */
+
+static void test_streams_many_lines(void **state)
+{
+    /* 200,000 lines read one by one; the reader's memory is a line buffer
+     * (bounded by the longest line, here ~40 bytes) and the key buffer, so
+     * this checks the count and contents, and valgrind checks nothing per
+     * line is kept (every allocation is freed by trace_close). */
+    enum { LINES = 200000 };
+    char err[512] = "";
+    const char *path = path_for(state, "many.csv");
+    trace_writer *w = trace_create(path, err, sizeof err);
+    assert_non_null(w);
+    for (uint32_t i = 0; i < LINES; i++) {
+        char key[32];
+        int n = snprintf(key, sizeof key, "row%07u,x", (unsigned)i);
+        assert_int_equal(trace_write(w, i / 3, (record_op)(i % 3), (const uint8_t *)key,
+                                     (size_t)n, i % 5), 0);
+    }
+    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    trace_reader *t = open_ok(path);
+    for (uint32_t i = 0; i < LINES; i++) {
+        char key[32];
+        int n = snprintf(key, sizeof key, "row%07u,x", (unsigned)i);
+        expect_op(t, i / 3, (record_op)(i % 3), key, (size_t)n, i % 5, i);
+    }
+    expect_end(t);
+    trace_close(t);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_parse_csv),
+        T(test_parse_tsv),
+        T(test_no_header_and_empty_files),
+        T(test_longest_key),
+        T(test_field_count_errors),
+        T(test_time_errors),
+        T(test_op_and_bytes_errors),
+        T(test_key_errors),
+        T(test_line_too_long),
+        T(test_open_errors),
+        T(test_writer_format),
+        T(test_writer_refuses_what_reader_would),
+        T(test_writer_reports_write_errors),
+        T(test_round_trip_csv),
+        T(test_round_trip_tsv),
+        T(test_streams_many_lines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
