@@ -213,6 +213,104 @@ static void test_scenario_file_errors_name_file_and_line(void **state)
     unlink(path);
 }
 
+/* The HBase Reference Guide's salting example: foo0001..foo0004 under
+ * prefixes a, b, c, d on a table split by letter land in four regions;
+ * unsalted they share one. */
+static void test_chapter_salting_example(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/chapter-salting.ini", source_root);
+    output o = run("keys", path, "--scheme", "letters", "-n", "4", NULL);
+    assert_int_equal(o.status, 0);
+    assert_int_equal(count_lines_with(o.out, " on rs"), 4);
+    const char *want[] = { "-foo0001", "-foo0002", "-foo0003", "-foo0004" };
+    char seen_prefix[4] = { 0 };
+    int regions_seen[4] = { 0 };
+    for (int i = 0; i < 4; i++) {
+        const char *at = strstr(o.out, want[i]);
+        assert_non_null(at);
+        char prefix = at[-1];
+        assert_true(prefix >= 'a' && prefix <= 'd');
+        for (int j = 0; j < i; j++)
+            assert_int_not_equal(seen_prefix[j], prefix); /* four different salts */
+        seen_prefix[i] = prefix;
+        const char *region = strstr(at, "region ");
+        assert_non_null(region);
+        int r = region[7] - '0';
+        assert_true(r >= 0 && r < 4);
+        regions_seen[r]++;
+    }
+    for (int r = 0; r < 4; r++)
+        assert_int_equal(regions_seen[r], 1); /* four different regions */
+    output_free(&o);
+
+    o = run("keys", path, "--scheme", "plain", "-n", "4", NULL);
+    assert_int_equal(o.status, 0);
+    assert_int_equal(count_lines_with(o.out, "region 0 [-inf, +inf)"), 4);
+    output_free(&o);
+}
+
+/* The "servers" block of a JSON report: per-server counts only. */
+static char *servers_block(const char *json)
+{
+    const char *a = strstr(json, "\"servers\": [");
+    assert_non_null(a);
+    const char *b = strchr(a, ']');
+    assert_non_null(b);
+    size_t n = (size_t)(b - a);
+    char *s = malloc(n + 1);
+    memcpy(s, a, n);
+    s[n] = '\0';
+    return s;
+}
+
+/* A run can write the trace of what it generated; replaying that trace
+ * gives the same per-server counts, splits and moves. */
+static void test_write_trace_round_trip(void **state)
+{
+    (void)state;
+    const char *exts[] = { ".csv", ".tsv" };
+    for (int e = 0; e < 2; e++) {
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/regionsim-rt-%d%s", (int)getpid(), exts[e]);
+        output a = run("run", "--scheme", "salted", "--duration", "4m", "--balancer-period", "1m",
+                       "--presplit", "none", "--format", "json", "--write-trace", path, NULL);
+        assert_int_equal(a.status, 0);
+        output b = run("run", "--trace", path, "--scheme", "key", "--balancer-period", "1m",
+                       "--presplit", "none", "--format", "json", NULL);
+        assert_int_equal(b.status, 0);
+        char *sa = servers_block(a.out), *sb = servers_block(b.out);
+        assert_string_equal(sa, sb);
+        assert_non_null(strstr(a.out, "\"writes\": 240000"));
+        const char *moves = strstr(a.out, "\"moves\":");
+        assert_non_null(moves);
+        assert_non_null(strstr(b.out, "\"regions\": {"));
+        free(sa);
+        free(sb);
+        output_free(&a);
+        output_free(&b);
+        unlink(path);
+    }
+}
+
+static void test_bad_trace_exits_2_with_file_and_line(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/regionsim-badtrace-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char text[] = "time,op,key\n0,put,a\n10,put,b\\xZZ\n";
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    char want[128];
+    snprintf(want, sizeof want, "%s:3:", path);
+    assert_usage_error(run("compare", "--trace", path, "--scheme", "key", NULL), want, NULL);
+    assert_usage_error(run("run", "--trace", "/nonexistent.csv", "--scheme", "key", NULL),
+                       "/nonexistent.csv", NULL);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -229,6 +327,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_compare_json_is_deterministic),
         cmocka_unit_test(test_scenario_file_equals_the_builtin_default),
         cmocka_unit_test(test_scenario_file_errors_name_file_and_line),
+        cmocka_unit_test(test_chapter_salting_example),
+        cmocka_unit_test(test_write_trace_round_trip),
+        cmocka_unit_test(test_bad_trace_exits_2_with_file_and_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sim/engine.h"
@@ -157,6 +159,104 @@ static void test_bad_scheme_is_an_error_with_no_result(void **state)
     assert_null(res.runs);
 }
 
+static void test_phases_run_back_to_back(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256];
+    short_scenario(&sc, "entity ts");
+    sc.nphases = 2;
+    sc.phases[0] = sc.workload;
+    sc.phases[0].name = "load";
+    sc.phases[0].pattern.kind = PATTERN_SEQUENCE;
+    sc.phases[0].pattern.rate_per_s = 100;
+    sc.phases[0].duration_us = 120ull * 1000000;
+    sc.phases[1] = sc.workload;
+    sc.phases[1].name = "steady";
+    sc.phases[1].pattern.kind = PATTERN_ENTITIES;
+    sc.phases[1].pattern.records = 12000;
+    sc.phases[1].pattern.rate_per_s = 50;
+    sc.phases[1].duration_us = 60ull * 1000000;
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.duration_us, 180ull * 1000000);
+    assert_int_equal(r.writes, 12000 + 3000);
+    assert_int_equal(r.nwindows, 3);
+    uint64_t per_window[3] = { 0, 0, 0 };
+    for (uint32_t w = 0; w < 3; w++)
+        for (uint32_t s = 0; s < r.nservers; s++)
+            per_window[w] += r.window_writes[w * r.nservers + s];
+    assert_int_equal(per_window[0], 6000);
+    assert_int_equal(per_window[1], 6000);
+    assert_int_equal(per_window[2], 3000);
+    /* Phase 2 updates the 12,000 entities phase 1 inserted: no new rows
+     * beyond one per (entity, ms), and never an id past 12,000. */
+    assert_true(r.rows <= 15000);
+    run_result_free(&r);
+}
+
+static const char *write_file(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/regionsim-engine-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_trace_replay_counts_reads_and_writes(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256];
+    short_scenario(&sc, "key");
+    sc.workload.pattern.kind = PATTERN_TRACE;
+    sc.workload.pattern.trace_path = write_file(
+        "time,op,key,bytes\n"
+        "0,put,a,100\n"
+        "10,put,b\n"
+        "20,get,a\n"
+        "30,delete,b\n"
+        "90000000,get,zz\n");
+    sc.workload.duration_given = 0;
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.writes, 3);
+    assert_int_equal(r.reads, 2);
+    assert_int_equal(r.servers[0].reads, 2);
+    assert_int_equal(r.rows, 2);
+    /* put a (value 100) + put b (the default 8) + delete b (no value). */
+    assert_int_equal(r.bytes, (1 + 31 - 8 + 100) + (1 + 31) + (1 + 31 - 8));
+    assert_int_equal(r.duration_us, 90000001); /* just after the last operation */
+    assert_int_equal(r.nwindows, 2);
+    assert_int_equal(r.window_reads[1 * r.nservers + 0], 1);
+    assert_string_equal(r.key_example, "a");
+    run_result_free(&r);
+    unlink(sc.workload.pattern.trace_path);
+}
+
+static void test_bad_trace_line_fails_the_run(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256] = "";
+    short_scenario(&sc, "key");
+    sc.workload.pattern.kind = PATTERN_TRACE;
+    const char *path = write_file("0,put,a\n5,put,b\n7,frobnicate,c\n");
+    sc.workload.pattern.trace_path = path;
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), -1);
+    char where[80];
+    snprintf(where, sizeof where, "%s:3:", path);
+    assert_non_null(strstr(err, where));
+    assert_null(r.servers); /* nothing half-read is a result */
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +265,9 @@ int main(void)
         cmocka_unit_test(test_observer_sees_every_write_and_can_stop),
         cmocka_unit_test(test_presplit_and_labels),
         cmocka_unit_test(test_bad_scheme_is_an_error_with_no_result),
+        cmocka_unit_test(test_phases_run_back_to_back),
+        cmocka_unit_test(test_trace_replay_counts_reads_and_writes),
+        cmocka_unit_test(test_bad_trace_line_fails_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,56 +2,82 @@
  *
  * Grammar (whitespace separates tokens and is otherwise ignored):
  *
- *     scheme = field { field } ;
- *     field  = name [ "(" arg { "," arg } ")" ] [ ":" "str" ] ;
+ *     scheme  = field { field } ;
+ *     field   = name [ "(" arg { "," arg } ")" ] [ slice ] [ ":" "str" ]
+ *             | string | separator ;
+ *     slice   = "[" number ":" number "]" ;            (md5 only)
+ *     string  = '"' { byte | "\xNN" | '\"' | "\\" } '"' ;
+ *     separator = "#" | "-" | "|" | "/" | "." | "~" | "+" | "@" | "!" | "=" ;
  *
  * What a field's arguments are (a bucket count, one field, a list of fields,
- * a UID name kind, a width, the word ts) and whether it has a ":str" text
- * form is data, in field_defs[] below: the parser, the printer, the length
- * calculation and the compiler read that table and never name a field. A
- * new field is one row there plus, if it writes new bytes, one op in the
- * encoder's switch.
+ * a UID name kind, a width, the word ts, a tag count), whether it has a
+ * ":str" text form, a byte slice, optional arguments, and how it relates to
+ * the fields around it is data, in field_defs[] below: the parser, the
+ * printer, the length calculation and the compiler read that table and
+ * never name a field. A new field is one row there plus, if it writes new
+ * bytes, one op in the encoder's switch.
  *
  * Three representations, each for one job:
  *  - field[]: the parse tree, flattened in pre-order; each node records
  *    `span`, the size of its subtree, so the children of node i are the
  *    nodes i+1 .. i+span-1 and its next sibling is i+span. Planning reads
- *    and printing the normalised expression walk this.
+ *    and printing the normalised expression walk this. Literal bytes live in
+ *    one pool next to it (a node holds an offset and a length).
  *  - op[]: the same tree compiled for encoding, a flat array where a
- *    transform (hash, reverse) is a BEGIN op, its inner fields' ops, and an
- *    END op. BEGIN remembers the output position in a mark slot (one per
- *    nesting depth); END works on the bytes since the mark: hash() replaces
- *    them by a bucket prefix it reserved at BEGIN, reverse() reverses them
- *    in place. So encoding never allocates, never shifts bytes and never
- *    recurses: one pass over ops writing straight into the caller's buffer.
- *    hash() needs its input bytes somewhere before they are discarded, so a
- *    scheme has a `peak` (most bytes in use at once) next to max_len; when
- *    the caller's buffer is smaller than the peak the encoder works in a
- *    stack buffer and copies (never the case for the presets: their peak is
- *    their max_len).
- *  - keyencoder: the per-run mutable state: the RNG behind salt() and the
- *    OpenTSDB-style UID tables. A UID table is a growable array indexed by
- *    the record's dense id (metric or host number) holding the UID, 0 for
- *    "not assigned yet": one load on the hot path instead of a hash lookup.
+ *    transform (hash, md5, reverse, revdomain) is a BEGIN op, its inner
+ *    fields' ops, and an END op. BEGIN remembers the output position in a
+ *    mark slot (one per nesting depth); END works on the bytes since the
+ *    mark: hash() and md5() replace them by the output they reserved at
+ *    BEGIN, reverse() and revdomain() rearrange them in place.
+ *    Fields whose bytes depend on LATER fields (psalt, osalt: F_COVERS_REST)
+ *    compile the same way, with the fields that follow them in their list
+ *    as their inner fields: BEGIN reserves the salt, the rest of the list
+ *    is written after it, END hashes those bytes and fills the salt in.
+ *    osalt leaves time fields out of its hash: each time field after it is
+ *    bracketed by SKIP ops that record where its bytes are (a numbered slot
+ *    per such field, fixed at compile time), and END hashes around them.
+ *    So encoding never allocates, never shifts bytes and never recurses:
+ *    one pass over ops writing straight into the caller's buffer. hash()
+ *    and md5() need their input bytes somewhere before they are discarded,
+ *    so a scheme has a `peak` (most bytes in use at once) next to max_len;
+ *    when the caller's buffer is smaller than the peak the encoder works in
+ *    a stack buffer and copies (never the case for the presets that do not
+ *    use md5: their peak is their max_len).
+ *  - keyencoder: the per-run mutable state: the RNG behind salt(), the
+ *    OpenTSDB-style UID tables, and the mark and skip slots encoding uses.
+ *    A UID table is a growable array indexed by the record's dense id
+ *    (metric, host, tag or entity number) holding the UID, 0 for "not
+ *    assigned yet": one load on the hot path instead of a hash lookup.
  */
 #include "workloads/keyscheme.h"
 
 #include <assert.h>
 #include <inttypes.h>
+#include <md5.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "workloads/record.h"
 #include "workloads/rng.h"
 
 #define KS_MAX_DEPTH 16           /* transforms nested deeper are an error */
 #define KS_MAX_ARGS 2
 #define KS_MAX_BUCKETS 65536u
+#define KS_MAX_LETTERS 26u        /* the ':str' letter form: buckets a..z */
 #define KS_MAX_UID_WIDTH 8u       /* OpenTSDB UniqueId: width in 1..8 */
 #define KS_TS_STR_DIGITS 13       /* ms since 1970 until year 2286 */
+#define KS_REVTS_DIGITS 19        /* Long.MAX_VALUE = 9223372036854775807 */
 #define KS_U64_DIGITS 20          /* UINT64_MAX = 18446744073709551615 */
-#define KS_ENTITY_STR_MAX 32      /* "metric.4294967295/host4294967295" */
+#define KS_MD5_BYTES 16           /* RFC 1321: a 128-bit digest */
+#define KS_INT64_MAX UINT64_C(9223372036854775807) /* Java's Long.MAX_VALUE */
+
+/* Apache Phoenix: SaltingUtil.MAX_BUCKET_NUM = 256 ("Unsigned byte"), and
+ * MetaDataClient rejects SALT_BUCKETS above it with INVALID_BUCKET_NUM
+ * (phoenix-core/src/main/java/org/apache/phoenix/schema/SaltingUtil.java,
+ * .../schema/MetaDataClient.java). */
+#define PHOENIX_MAX_BUCKETS 256u
 
 /* OpenTSDB facts (src/core/Const.java, src/core/TSDB.java,
  * src/core/IncomingDataPoints.java): a row holds one hour, base time =
@@ -61,6 +87,7 @@
 #define OPENTSDB_MAX_TIMESPAN 3600u
 #define OPENTSDB_TIMESTAMP_BYTES 4
 #define OPENTSDB_TAG_WIDTH 3
+#define KS_MAX_TAGS 2u            /* tags: host, and the workload's extra tag */
 
 /* ------------------------------------------------------------------------
  * The field table.
@@ -68,28 +95,47 @@
 
 typedef enum op_code {
     OP_NONE = 0,
-    OP_TS, OP_TS_STR, OP_ENTITY, OP_ENTITY_STR, OP_SEQ, OP_SEQ_STR,
-    OP_SALT, OP_HASH_BEGIN, OP_HASH_END, OP_REVERSE_BEGIN, OP_REVERSE_END,
+    OP_TS, OP_TS_STR, OP_REVTS, OP_REVTS_STR, OP_ENTITY, OP_NAME, OP_KEY,
+    OP_SEQ, OP_SEQ_STR, OP_LITERAL, OP_SALT,
+    OP_MARK,            /* BEGIN of an in-place transform: remember p */
+    OP_RESERVE,         /* BEGIN of a replacing transform: remember p, reserve width */
+    OP_HASH_END, OP_REST_END, OP_MD5_END, OP_REVERSE_END, OP_REVDOMAIN_END,
+    OP_SKIP_BEGIN, OP_SKIP_END,
     OP_UID, OP_HOUR, OP_TAGS
 } op_code;
 
 typedef enum arg_kind {
     ARG_NONE = 0,
-    ARG_BUCKETS,    /* a bucket count 1..65536: sets n and width */
-    ARG_FIELD,      /* exactly one inner field */
-    ARG_FIELDS,     /* one or more inner fields, up to ')' */
-    ARG_UID_KIND,   /* metric | host: sets table */
-    ARG_UID_WIDTH,  /* 1..8: sets width */
-    ARG_TS          /* the word ts (hour(ts)) */
+    ARG_BUCKETS,          /* a bucket count 1..65536: sets n and width */
+    ARG_PHOENIX_BUCKETS,  /* a bucket count 1..256: sets n and width */
+    ARG_FIELD,            /* exactly one inner field */
+    ARG_FIELDS,           /* one or more inner fields, up to ')' */
+    ARG_UID_KIND,         /* metric | host | entity: sets table */
+    ARG_UID_WIDTH,        /* 1..8: sets width */
+    ARG_TS,               /* the word ts (hour(ts)) */
+    ARG_TAG_COUNT         /* 1..2: sets n and width */
 } arg_kind;
 
-/* OpenTSDB keeps tag keys and tag values in separate UID spaces
- * (UniqueId kinds "tagk" and "tagv"). Hosts are the only tag values a
- * pattern produces, so uid(host, W) and the tagv of tags share a table. */
-typedef enum uid_table_id { UID_METRIC, UID_TAGK, UID_TAGV, UID_TABLES } uid_table_id;
-#define TAGK_HOST 0  /* name id of the tag key "host" in the tagk table */
+/* UIDs. OpenTSDB keeps metrics, tag keys and tag values in separate UID
+ * spaces (UniqueId kinds "metrics", "tagk", "tagv"); entities get a space
+ * of their own. A space can hold several kinds of names: host names and
+ * the extra tag's values are both tag values, so they share one counter,
+ * but each kind is its own dense array (indexed by host or tag number). */
+typedef enum uid_space { SPACE_METRIC, SPACE_TAGK, SPACE_TAGV, SPACE_ENTITY, UID_SPACES } uid_space;
+typedef enum name_kind { NAME_METRIC, NAME_TAGK, NAME_HOST, NAME_TAGVAL, NAME_ENTITY, NAME_KINDS } name_kind;
+static const uint8_t space_of[NAME_KINDS] = { SPACE_METRIC, SPACE_TAGK, SPACE_TAGV, SPACE_TAGV, SPACE_ENTITY };
+enum { TAGK_HOST = 0, TAGK_TAG1 = 1 };  /* name ids of the tag keys "host", "tag1" */
 
-enum { F_BUCKET_PREFIX = 1, F_KEEPS_INNER = 2 };
+enum {
+    F_BUCKET_PREFIX = 1,    /* a bucket: keyscheme_buckets when first; ':str' = letter */
+    F_KEEPS_INNER = 2,      /* a transform that keeps its inner bytes */
+    F_COVERS_REST = 4,      /* its value depends on the fields after it in its list */
+    F_SKIPS_TIME = 8,       /* ... not counting the time fields among them */
+    F_TIME = 16,            /* a time field, left out by F_SKIPS_TIME */
+    F_SLICE = 32,           /* takes a byte slice [start:end] */
+    F_LITERAL = 64,         /* a string or separator, not a name */
+    F_OPTIONAL_ARGS = 128   /* "(...)" may be left out: its number is then 1 */
+};
 
 typedef struct field_def {
     const char *name;
@@ -97,42 +143,80 @@ typedef struct field_def {
     uint8_t op;       /* op of the binary form; BEGIN op of a transform */
     uint8_t str_op;   /* op of the ":str" form; OP_NONE: no text form */
     uint8_t end_op;   /* END op of a transform; OP_NONE for plain fields */
-    uint8_t len;      /* bytes it writes itself; 0: the width its args set */
-    uint8_t str_len;  /* most bytes of the text form */
-    uint8_t flags;
+    uint16_t len;     /* bytes it writes itself (at most); 0: its width */
+    uint16_t str_len; /* the same for the text form */
+    uint16_t flags;
 } field_def;
 
 static const field_def field_defs[] = {
-    { "ts",      { ARG_NONE },                   OP_TS, OP_TS_STR, OP_NONE, 8, KS_U64_DIGITS, 0 },
-    { "entity",  { ARG_NONE },                   OP_ENTITY, OP_ENTITY_STR, OP_NONE, 4, KS_ENTITY_STR_MAX, 0 },
-    { "seq",     { ARG_NONE },                   OP_SEQ, OP_SEQ_STR, OP_NONE, 8, KS_U64_DIGITS, 0 },
-    { "salt",    { ARG_BUCKETS },                OP_SALT, OP_NONE, OP_NONE, 0, 0, F_BUCKET_PREFIX },
-    { "hash",    { ARG_BUCKETS, ARG_FIELDS },    OP_HASH_BEGIN, OP_NONE, OP_HASH_END, 0, 0, F_BUCKET_PREFIX },
-    { "reverse", { ARG_FIELD },                  OP_REVERSE_BEGIN, OP_NONE, OP_REVERSE_END, 0, 0, F_KEEPS_INNER },
-    { "uid",     { ARG_UID_KIND, ARG_UID_WIDTH }, OP_UID, OP_NONE, OP_NONE, 0, 0, 0 },
-    { "hour",    { ARG_TS },                     OP_HOUR, OP_NONE, OP_NONE, OPENTSDB_TIMESTAMP_BYTES, 0, 0 },
-    { "tags",    { ARG_NONE },                   OP_TAGS, OP_NONE, OP_NONE, 2 * OPENTSDB_TAG_WIDTH, 0, 0 },
+    { "ts",        { ARG_NONE },                    OP_TS, OP_TS_STR, OP_NONE, 8, KS_U64_DIGITS, F_TIME },
+    { "revts",     { ARG_NONE },                    OP_REVTS, OP_REVTS_STR, OP_NONE, 8, KS_REVTS_DIGITS, F_TIME },
+    { "entity",    { ARG_NONE },                    OP_ENTITY, OP_NAME, OP_NONE, 4, KEYSCHEME_MAX_NAME, 0 },
+    { "key",       { ARG_NONE },                    OP_KEY, OP_NONE, OP_NONE, KEYSCHEME_MAX_NAME, 0, 0 },
+    { "seq",       { ARG_NONE },                    OP_SEQ, OP_SEQ_STR, OP_NONE, 8, KS_U64_DIGITS, 0 },
+    { "salt",      { ARG_BUCKETS },                 OP_SALT, OP_SALT, OP_NONE, 0, 1, F_BUCKET_PREFIX },
+    { "hash",      { ARG_BUCKETS, ARG_FIELDS },     OP_RESERVE, OP_RESERVE, OP_HASH_END, 0, 1, F_BUCKET_PREFIX },
+    { "psalt",     { ARG_PHOENIX_BUCKETS },         OP_RESERVE, OP_RESERVE, OP_REST_END, 0, 1,
+                   F_BUCKET_PREFIX | F_COVERS_REST },
+    { "osalt",     { ARG_BUCKETS },                 OP_RESERVE, OP_RESERVE, OP_REST_END, 0, 1,
+                   F_BUCKET_PREFIX | F_COVERS_REST | F_SKIPS_TIME },
+    { "md5",       { ARG_FIELDS },                  OP_RESERVE, OP_RESERVE, OP_MD5_END, 0, 0, F_SLICE },
+    { "reverse",   { ARG_FIELD },                   OP_MARK, OP_NONE, OP_REVERSE_END, 0, 0, F_KEEPS_INNER },
+    { "revdomain", { ARG_FIELD },                   OP_MARK, OP_NONE, OP_REVDOMAIN_END, 0, 0, F_KEEPS_INNER },
+    { "uid",       { ARG_UID_KIND, ARG_UID_WIDTH }, OP_UID, OP_NONE, OP_NONE, 0, 0, 0 },
+    { "hour",      { ARG_TS },                      OP_HOUR, OP_NONE, OP_NONE, OPENTSDB_TIMESTAMP_BYTES, 0, F_TIME },
+    { "tags",      { ARG_TAG_COUNT },               OP_TAGS, OP_NONE, OP_NONE, 0, 0, F_OPTIONAL_ARGS },
+    { "a literal", { ARG_NONE },                    OP_LITERAL, OP_NONE, OP_NONE, 0, 0, F_LITERAL },
 };
 #define FIELD_DEFS (sizeof field_defs / sizeof field_defs[0])
 
+/* The one-byte literals that need no quotes. ':' is not one: it starts
+ * ":str". */
+static const char separators[] = "#-|/.~+@!=";
+
 static const struct uid_kind {
     const char *name;
-    uid_table_id table;
-} uid_kinds[] = { { "metric", UID_METRIC }, { "host", UID_TAGV } };
+    uint8_t kind;     /* name_kind */
+} uid_kinds[] = { { "metric", NAME_METRIC }, { "host", NAME_HOST }, { "entity", NAME_ENTITY } };
+#define UID_KINDS (sizeof uid_kinds / sizeof uid_kinds[0])
 
 /* What comes after each argument kind, for "expected ',' after ..." */
 static const char *arg_noun(arg_kind a)
 {
     switch (a) {
-    case ARG_BUCKETS:   return "the bucket count";
-    case ARG_FIELD:     return "the field (it takes exactly one)";
-    case ARG_FIELDS:    return "the fields";
-    case ARG_UID_KIND:  return "the name kind";
-    case ARG_UID_WIDTH: return "the UID width";
-    case ARG_TS:        return "'ts'";
-    case ARG_NONE:      break;
+    case ARG_BUCKETS:
+    case ARG_PHOENIX_BUCKETS: return "the bucket count";
+    case ARG_FIELD:           return "the field (it takes exactly one)";
+    case ARG_FIELDS:          return "the fields";
+    case ARG_UID_KIND:        return "the name kind";
+    case ARG_UID_WIDTH:       return "the UID width";
+    case ARG_TS:              return "'ts'";
+    case ARG_TAG_COUNT:       return "the tag count";
+    case ARG_NONE:            break;
     }
     return "";
+}
+
+/* The valid range of a numeric argument and how to ask for it; 0 if a is
+ * not numeric. */
+static int number_arg(arg_kind a, uint32_t *lo, uint32_t *hi, const char **what)
+{
+    switch (a) {
+    case ARG_BUCKETS:
+        *lo = 1, *hi = KS_MAX_BUCKETS, *what = "a bucket count 1..65536";
+        return 1;
+    case ARG_PHOENIX_BUCKETS:
+        *lo = 1, *hi = PHOENIX_MAX_BUCKETS, *what = "a bucket count 1..256 (Phoenix's SALT_BUCKETS limit)";
+        return 1;
+    case ARG_UID_WIDTH:
+        *lo = 1, *hi = KS_MAX_UID_WIDTH, *what = "a UID width 1..8";
+        return 1;
+    case ARG_TAG_COUNT:
+        *lo = 1, *hi = KS_MAX_TAGS, *what = "a tag count 1..2";
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -141,27 +225,33 @@ static const char *arg_noun(arg_kind a)
 
 typedef struct field {
     const field_def *def;
-    uint32_t n;       /* bucket count of salt() / hash() */
-    uint32_t width;   /* bytes of a bucket prefix or a UID */
+    uint32_t n;       /* bucket count; tag count; md5 slice start */
+    uint32_t aux;     /* md5 slice end; literal: offset in the pool */
+    uint32_t width;   /* bytes it writes itself: bucket prefix, UID, tags, md5, literal */
     uint32_t span;    /* nodes in this subtree, itself included */
     uint32_t col;     /* 1-based column of its name, for later passes' messages */
+    uint32_t arg_col; /* 0-based column of its bucket count */
     uint8_t text;     /* ":str" given */
-    uint8_t table;    /* uid(): which UID table */
+    uint8_t table;    /* uid(): which name_kind */
 } field;
 
 typedef struct op {
     uint8_t code;     /* op_code */
-    uint8_t width;
     uint8_t slot;     /* mark slot of a BEGIN/END pair: its nesting depth */
-    uint8_t table;
-    uint32_t n;
+    uint8_t table;    /* name_kind of uid() */
+    uint8_t text;     /* the ':str' form: a bucket letter, md5 in hex */
+    uint32_t width;   /* bytes written: prefix, UID, md5 output, literal */
+    uint32_t n;       /* buckets; tag count; md5 slice start */
+    uint32_t a, b;    /* md5 slice end; literal offset; osalt: skip slots [a, b) */
 } op;
 
 struct keyscheme {
     field *fields;    /* pre-order, see top of file */
     size_t nfields;
+    uint8_t *lits;    /* the bytes of every literal */
     op *ops;
     size_t nops;
+    uint32_t nskips;  /* skip slots the ops use */
     size_t max_len;   /* longest key */
     size_t peak;      /* most bytes in use while encoding, >= max_len */
     char *expr;       /* normalised */
@@ -173,11 +263,41 @@ static uint32_t bucket_width(uint32_t n)
     return n <= 256 ? 1 : 2;
 }
 
+/* Stores a numeric argument of kind a in f: what the number sets. */
+static void set_number(field *f, arg_kind a, uint32_t v)
+{
+    switch (a) {
+    case ARG_BUCKETS:
+    case ARG_PHOENIX_BUCKETS:
+        f->n = v;
+        f->width = bucket_width(v);
+        break;
+    case ARG_UID_WIDTH:
+        f->width = v;
+        break;
+    case ARG_TAG_COUNT:
+        f->n = v;
+        f->width = v * 2 * OPENTSDB_TAG_WIDTH;
+        break;
+    default:
+        assert(!"not a numeric argument");
+    }
+}
+
 static const field_def *field_def_find(const char *name, size_t len)
 {
     for (size_t i = 0; i < FIELD_DEFS; i++)
         if (strlen(field_defs[i].name) == len && memcmp(field_defs[i].name, name, len) == 0)
             return &field_defs[i];
+    return NULL;
+}
+
+static const field_def *literal_def(void)
+{
+    for (size_t i = 0; i < FIELD_DEFS; i++)
+        if (field_defs[i].flags & F_LITERAL)
+            return &field_defs[i];
+    assert(!"no literal row");
     return NULL;
 }
 
@@ -197,7 +317,12 @@ static void put_str(char *out, size_t cap, size_t *n, const char *s)
  * ---------------------------------------------------------------------- */
 
 typedef enum tok_kind {
-    T_END, T_NAME, T_NUMBER, T_LPAREN, T_RPAREN, T_COMMA, T_COLON, T_OTHER
+    T_END, T_NAME, T_NUMBER, T_LPAREN, T_RPAREN, T_COMMA, T_COLON,
+    T_LBRACKET, T_RBRACKET,
+    T_STRING,       /* "...", quotes included; escapes not checked yet */
+    T_OPEN_STRING,  /* a '"' never closed */
+    T_SEP,          /* one of separators[] */
+    T_OTHER
 } tok_kind;
 
 typedef struct token {
@@ -212,6 +337,8 @@ typedef struct parser {
     token tok;        /* current token */
     field *fields;
     size_t nfields, cap;
+    uint8_t *lits;    /* the literal pool */
+    size_t nlits, litcap;
     char *err;
     size_t errcap;
     int failed;
@@ -221,6 +348,36 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static int is_name_char(char c) { return is_name_start(c) || is_digit(c); }
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+static int is_separator(int c) { return c != '\0' && strchr(separators, c) != NULL; }
+
+static tok_kind punct_kind(char c)
+{
+    switch (c) {
+    case '(': return T_LPAREN;
+    case ')': return T_RPAREN;
+    case ',': return T_COMMA;
+    case ':': return T_COLON;
+    case '[': return T_LBRACKET;
+    case ']': return T_RBRACKET;
+    default:  return is_separator(c) ? T_SEP : T_OTHER;
+    }
+}
+
+/* A string token: from the opening '"' to the closing one; a backslash
+ * takes the next character with it, so \" does not close. */
+static size_t lex_string(const char *s, size_t i, tok_kind *kind)
+{
+    for (i++; s[i] != '"'; i++) {
+        if (s[i] == '\0') {
+            *kind = T_OPEN_STRING;
+            return i;
+        }
+        if (s[i] == '\\' && s[i + 1] != '\0')
+            i++;
+    }
+    *kind = T_STRING;
+    return i + 1;
+}
 
 static void lex_next(parser *ps)
 {
@@ -239,10 +396,10 @@ static void lex_next(parser *ps)
         for (; is_digit(s[i]); i++)
             t.num = t.num > UINT32_MAX ? t.num : t.num * 10 + (uint64_t)(s[i] - '0');
         t.kind = T_NUMBER;
+    } else if (s[i] == '"') {
+        i = lex_string(s, i, &t.kind);
     } else {
-        char c = s[i++];
-        t.kind = c == '(' ? T_LPAREN : c == ')' ? T_RPAREN : c == ',' ? T_COMMA
-               : c == ':' ? T_COLON : T_OTHER;
+        t.kind = punct_kind(s[i++]);
         while (t.kind == T_OTHER && ((unsigned char)s[i] & 0xC0) == 0x80)
             i++; /* the rest of a UTF-8 sequence */
     }
@@ -261,7 +418,7 @@ static int tok_is_word(const parser *ps, const char *word)
 static int fail_at(parser *ps, size_t at, const char *fmt, ...)
 {
     if (!ps->failed && ps->err && ps->errcap) {
-        char msg[320];
+        char msg[512];
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
@@ -289,7 +446,7 @@ static void list_field_names(char *out, size_t cap, int text_only)
     size_t n = 0;
     out[0] = '\0';
     for (size_t i = 0; i < FIELD_DEFS; i++) {
-        if (text_only && field_defs[i].str_op == OP_NONE)
+        if ((field_defs[i].flags & F_LITERAL) || (text_only && field_defs[i].str_op == OP_NONE))
             continue;
         if (n)
             put_str(out, cap, &n, ", ");
@@ -297,13 +454,19 @@ static void list_field_names(char *out, size_t cap, int text_only)
     }
 }
 
-/* "a field name (ts, entity, ...)" followed by " or <or_else>" if given. */
+/* "a field name (ts, entity, ...), a "string" or a separator (# - ...)"
+ * followed by " or <or_else>" if given. */
 static int fail_expected_field(parser *ps, const char *or_else)
 {
-    char names[160], what[240];
+    char names[256], seps[2 * sizeof separators], what[512];
     list_field_names(names, sizeof names, 0);
-    snprintf(what, sizeof what, "a field name (%s)%s%s", names,
-             or_else ? " or " : "", or_else ? or_else : "");
+    size_t n = 0;
+    for (const char *s = separators; *s; s++) {
+        char c[3] = { *s, s[1] ? ' ' : '\0', '\0' };
+        put_str(seps, sizeof seps, &n, c);
+    }
+    snprintf(what, sizeof what, "a field name (%s), a \"string\" or a separator (%s)%s%s",
+             names, seps, or_else ? " or " : "", or_else ? or_else : "");
     return fail_expected(ps, what);
 }
 
@@ -330,13 +493,92 @@ static long push_field(parser *ps)
     return (long)ps->nfields++;
 }
 
+/* Appends one byte to the literal pool. */
+static int push_lit(parser *ps, uint8_t b)
+{
+    if (ps->nlits == ps->litcap) {
+        size_t cap = ps->litcap ? 2 * ps->litcap : 32;
+        uint8_t *l = realloc(ps->lits, cap);
+        if (!l)
+            return fail_at(ps, ps->tok.at, "out of memory");
+        ps->lits = l;
+        ps->litcap = cap;
+    }
+    ps->lits[ps->nlits++] = b;
+    return 0;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes the current T_STRING or T_SEP token into the pool at the end;
+ * sets f->aux (offset) and f->width (length). Escapes are the HBase
+ * shell's: \xNN (Bytes.toStringBinary), \" and \\. */
+static int decode_literal(parser *ps, field *f)
+{
+    const token t = ps->tok;
+    const char *s = ps->src;
+    f->aux = (uint32_t)ps->nlits;
+    if (t.kind == T_SEP)
+        return push_lit(ps, (uint8_t)s[t.at]);
+    if (t.kind == T_OPEN_STRING)
+        return fail_at(ps, t.at, "expected '\"' to close the string that starts here, found end of input");
+    for (size_t i = t.at + 1; i + 1 < t.at + t.len; i++) {
+        uint8_t b = (uint8_t)s[i];
+        if (b == '\\') {
+            int hi = s[i + 1] == 'x' ? hex_digit(s[i + 2]) : -1;
+            int lo = hi >= 0 ? hex_digit(s[i + 3]) : -1;
+            if (s[i + 1] == '"' || s[i + 1] == '\\') {
+                b = (uint8_t)s[++i];
+            } else if (lo >= 0 && i + 3 < t.at + t.len - 1) {
+                b = (uint8_t)(hi << 4 | lo);
+                i += 3;
+            } else {
+                int shown = s[i + 1] == '"' || s[i + 1] == '\0' ? 1 : 2;
+                return fail_at(ps, i, "expected \\xNN (two hex digits), \\\" or \\\\ in a string, "
+                               "found '%.*s'", shown, s + i);
+            }
+        }
+        if (push_lit(ps, b) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int parse_field(parser *ps, unsigned depth, const char *or_else);
 
-static int parse_number_arg(parser *ps, uint64_t lo, uint64_t hi, const char *what, uint32_t *out)
+/* fields until `stop` (T_END or T_RPAREN), at least one. A field whose
+ * value depends on the fields after it (psalt, osalt) holds them as its
+ * inner fields when compiled: they are one level deeper. */
+static int parse_list(parser *ps, unsigned depth, tok_kind stop, const char *or_else)
 {
+    const char *want = NULL;
+    do {
+        size_t at = ps->nfields;
+        if (parse_field(ps, depth, want) < 0)
+            return -1;
+        if (ps->fields[at].def->flags & F_COVERS_REST)
+            depth++;
+        want = or_else;
+    } while (ps->tok.kind != stop);
+    return 0;
+}
+
+static int parse_number_arg(parser *ps, size_t self, arg_kind a)
+{
+    uint32_t lo = 0, hi = 0;
+    const char *what = "";
+    int numeric = number_arg(a, &lo, &hi, &what);
+    assert(numeric);
+    (void)numeric;
     if (ps->tok.kind != T_NUMBER || ps->tok.num < lo || ps->tok.num > hi)
         return fail_expected(ps, what);
-    *out = (uint32_t)ps->tok.num;
+    ps->fields[self].arg_col = (uint32_t)ps->tok.at;
+    set_number(&ps->fields[self], a, (uint32_t)ps->tok.num);
     lex_next(ps);
     return 0;
 }
@@ -345,25 +587,20 @@ static int parse_number_arg(parser *ps, uint64_t lo, uint64_t hi, const char *wh
 static int parse_arg(parser *ps, size_t self, arg_kind a, unsigned depth)
 {
     switch (a) {
-    case ARG_BUCKETS: {
-        uint32_t n = 0;
-        if (parse_number_arg(ps, 1, KS_MAX_BUCKETS, "a bucket count 1..65536", &n) < 0)
-            return -1;
-        ps->fields[self].n = n;
-        ps->fields[self].width = bucket_width(n);
-        return 0;
-    }
+    case ARG_BUCKETS:
+    case ARG_PHOENIX_BUCKETS:
     case ARG_UID_WIDTH:
-        return parse_number_arg(ps, 1, KS_MAX_UID_WIDTH, "a UID width 1..8", &ps->fields[self].width);
+    case ARG_TAG_COUNT:
+        return parse_number_arg(ps, self, a);
     case ARG_UID_KIND:
-        for (size_t i = 0; i < sizeof uid_kinds / sizeof uid_kinds[0]; i++) {
+        for (size_t i = 0; i < UID_KINDS; i++) {
             if (tok_is_word(ps, uid_kinds[i].name)) {
-                ps->fields[self].table = (uint8_t)uid_kinds[i].table;
+                ps->fields[self].table = uid_kinds[i].kind;
                 lex_next(ps);
                 return 0;
             }
         }
-        return fail_expected(ps, "a name kind ('metric' or 'host')");
+        return fail_expected(ps, "a name kind ('metric', 'host' or 'entity')");
     case ARG_TS:
         if (!tok_is_word(ps, "ts"))
             return fail_expected(ps, "'ts'");
@@ -372,12 +609,7 @@ static int parse_arg(parser *ps, size_t self, arg_kind a, unsigned depth)
     case ARG_FIELD:
         return parse_field(ps, depth + 1, NULL);
     case ARG_FIELDS:
-        if (parse_field(ps, depth + 1, NULL) < 0)
-            return -1;
-        while (ps->tok.kind != T_RPAREN)
-            if (parse_field(ps, depth + 1, "')'") < 0)
-                return -1;
-        return 0;
+        return parse_list(ps, depth + 1, T_RPAREN, "')'");
     case ARG_NONE:
         break;
     }
@@ -385,13 +617,83 @@ static int parse_arg(parser *ps, size_t self, arg_kind a, unsigned depth)
     return -1;
 }
 
-/* field = name [ "(" arg { "," arg } ")" ] [ ":" "str" ]. `or_else` names
- * what else could stand where this field was expected, for the message. */
+/* "(" arg { "," arg } ")" */
+static int parse_args(parser *ps, size_t self, unsigned depth)
+{
+    const field_def *def = ps->fields[self].def;
+    char what[80];
+    snprintf(what, sizeof what, "'(' after %s", def->name);
+    if (expect(ps, T_LPAREN, what) < 0)
+        return -1;
+    size_t a = 0;
+    for (; a < KS_MAX_ARGS && def->args[a] != ARG_NONE; a++) {
+        if (a > 0) {
+            snprintf(what, sizeof what, "',' after %s", arg_noun(def->args[a - 1]));
+            if (expect(ps, T_COMMA, what) < 0)
+                return -1;
+        }
+        if (parse_arg(ps, self, def->args[a], depth) < 0)
+            return -1;
+    }
+    snprintf(what, sizeof what, "')' after %s", arg_noun(def->args[a - 1]));
+    return expect(ps, T_RPAREN, what);
+}
+
+static int parse_slice_number(parser *ps, uint32_t lo, uint32_t hi, const char *noun, uint32_t *out)
+{
+    if (ps->tok.kind != T_NUMBER || ps->tok.num < lo || ps->tok.num > hi) {
+        char what[80];
+        snprintf(what, sizeof what, "a slice %s %" PRIu32 "..%" PRIu32, noun, lo, hi);
+        return fail_expected(ps, what);
+    }
+    *out = (uint32_t)ps->tok.num;
+    lex_next(ps);
+    return 0;
+}
+
+/* "[" start ":" end "]": bytes start .. end-1 of the 16, start < end. */
+static int parse_slice(parser *ps, field *f)
+{
+    lex_next(ps); /* '[' */
+    if (parse_slice_number(ps, 0, KS_MD5_BYTES - 1, "start", &f->n) < 0
+        || expect(ps, T_COLON, "':' after the slice start") < 0
+        || parse_slice_number(ps, f->n + 1, KS_MD5_BYTES, "end", &f->aux) < 0)
+        return -1;
+    return expect(ps, T_RBRACKET, "']' after the slice end");
+}
+
+/* [ ":" "str" ]; the letter form of a bucket allows at most 26 buckets. */
+static int parse_text_form(parser *ps, field *f)
+{
+    const field_def *def = f->def;
+    if (ps->tok.kind != T_COLON)
+        return 0;
+    if (def->str_op == OP_NONE) {
+        char names[256], what[400];
+        list_field_names(names, sizeof names, 1);
+        snprintf(what, sizeof what, "no ':str' after %s (only %s have a text form)", def->name, names);
+        return fail_expected(ps, what);
+    }
+    lex_next(ps);
+    if (!tok_is_word(ps, "str"))
+        return fail_expected(ps, "'str' after ':'");
+    lex_next(ps);
+    f->text = 1;
+    if ((def->flags & F_BUCKET_PREFIX) && f->n > KS_MAX_LETTERS)
+        return fail_at(ps, f->arg_col, "expected a bucket count 1..26 for the letter form "
+                       "(':str': buckets a..z), found '%" PRIu32 "'", f->n);
+    return 0;
+}
+
+/* field = name [ "(" args ")" ] [ slice ] [ ":" "str" ] | literal. `or_else`
+ * names what else could stand where this field was expected. */
 static int parse_field(parser *ps, unsigned depth, const char *or_else)
 {
     const token name = ps->tok;
-    const field_def *def = name.kind == T_NAME ? field_def_find(ps->src + name.at, name.len) : NULL;
-    if (!def)
+    int literal = name.kind == T_STRING || name.kind == T_OPEN_STRING || name.kind == T_SEP;
+    const field_def *def = literal ? literal_def()
+                         : name.kind == T_NAME ? field_def_find(ps->src + name.at, name.len) : NULL;
+    if (!def || (!literal && (def->flags & F_LITERAL)))
         return fail_expected_field(ps, or_else);
     if (depth >= KS_MAX_DEPTH)
         return fail_at(ps, name.at, "expected at most %d nested fields, found '%s' nested deeper",
@@ -399,58 +701,46 @@ static int parse_field(parser *ps, unsigned depth, const char *or_else)
     long self = push_field(ps);
     if (self < 0)
         return -1;
-    ps->fields[self].def = def;
-    ps->fields[self].col = (uint32_t)name.at + 1;
+    field *f = &ps->fields[self];
+    f->def = def;
+    f->col = (uint32_t)name.at + 1;
+    if (literal && decode_literal(ps, f) < 0)
+        return -1;
+    if (literal)
+        f->width = (uint32_t)(ps->nlits - f->aux);
+    if (def->flags & F_SLICE)
+        f->n = 0, f->aux = KS_MD5_BYTES;
     lex_next(ps);
 
-    if (def->args[0] != ARG_NONE) {
-        char what[80];
-        snprintf(what, sizeof what, "'(' after %s", def->name);
-        if (expect(ps, T_LPAREN, what) < 0)
-            return -1;
-        for (size_t a = 0; a < KS_MAX_ARGS && def->args[a] != ARG_NONE; a++) {
-            if (a > 0) {
-                snprintf(what, sizeof what, "',' after %s", arg_noun(def->args[a - 1]));
-                if (expect(ps, T_COMMA, what) < 0)
-                    return -1;
-            }
-            if (parse_arg(ps, (size_t)self, def->args[a], depth) < 0)
-                return -1;
-        }
-        size_t last = KS_MAX_ARGS - 1;
-        while (def->args[last] == ARG_NONE)
-            last--;
-        snprintf(what, sizeof what, "')' after %s", arg_noun(def->args[last]));
-        if (expect(ps, T_RPAREN, what) < 0)
-            return -1;
-    }
+    if ((def->flags & F_OPTIONAL_ARGS) && ps->tok.kind != T_LPAREN)
+        set_number(f, def->args[0], 1);
+    else if (def->args[0] != ARG_NONE && parse_args(ps, (size_t)self, depth) < 0)
+        return -1;
+    f = &ps->fields[self]; /* inner fields may have moved the array */
 
-    if (ps->tok.kind == T_COLON) {
-        if (def->str_op == OP_NONE) {
-            char names[160], what[240];
-            list_field_names(names, sizeof names, 1);
-            snprintf(what, sizeof what, "no ':str' after %s (only %s have a text form)", def->name, names);
+    if (ps->tok.kind == T_LBRACKET) {
+        if (!(def->flags & F_SLICE)) {
+            char what[80];
+            snprintf(what, sizeof what, "no '[' after %s (only md5 takes a byte slice)", def->name);
             return fail_expected(ps, what);
         }
-        lex_next(ps);
-        if (!tok_is_word(ps, "str"))
-            return fail_expected(ps, "'str' after ':'");
-        lex_next(ps);
-        ps->fields[self].text = 1;
+        if (parse_slice(ps, f) < 0)
+            return -1;
     }
-    ps->fields[self].span = (uint32_t)(ps->nfields - (size_t)self);
+    if (parse_text_form(ps, f) < 0)
+        return -1;
+    if (def->flags & F_SLICE)
+        f->width = (f->aux - f->n) * (f->text ? 2u : 1u);
+    if ((def->flags & F_BUCKET_PREFIX) && f->text)
+        f->width = 1;
+    f->span = (uint32_t)(ps->nfields - (size_t)self);
     return 0;
 }
 
 static int parse_scheme(parser *ps)
 {
     lex_next(ps);
-    if (parse_field(ps, 0, NULL) < 0)
-        return -1;
-    while (ps->tok.kind != T_END)
-        if (parse_field(ps, 0, "end of input") < 0)
-            return -1;
-    return 0;
+    return parse_list(ps, 0, T_END, "end of input");
 }
 
 /* ------------------------------------------------------------------------
@@ -480,7 +770,9 @@ static void measure_seq(const field *fs, size_t i, size_t end, size_t *len, size
 }
 
 /* A field first writes its own bytes (a transform reserves them), then its
- * inner fields after them; it keeps the inner bytes or discards them. */
+ * inner fields after them; it keeps the inner bytes or discards them. (A
+ * field that covers the rest of its list keeps those bytes, which are its
+ * siblings here, measured as such.) */
 static void measure_field(const field *fs, size_t i, size_t *len, size_t *peak)
 {
     const field *f = &fs[i];
@@ -490,23 +782,31 @@ static void measure_field(const field *fs, size_t i, size_t *len, size_t *peak)
     *peak = own + inner_peak;
 }
 
-static void render_seq(const field *fs, size_t i, size_t end, char *out, size_t cap, size_t *n);
+static void render_seq(const field *fs, const uint8_t *lits, size_t i, size_t end,
+                       char *out, size_t cap, size_t *n);
 
-static void render_arg(const field *fs, size_t i, arg_kind a, char *out, size_t cap, size_t *n)
+static void render_number(uint32_t v, char *out, size_t cap, size_t *n)
 {
     char num[16];
+    snprintf(num, sizeof num, "%" PRIu32, v);
+    put_str(out, cap, n, num);
+}
+
+static void render_arg(const field *fs, const uint8_t *lits, size_t i, arg_kind a,
+                       char *out, size_t cap, size_t *n)
+{
     switch (a) {
     case ARG_BUCKETS:
-        snprintf(num, sizeof num, "%" PRIu32, fs[i].n);
-        put_str(out, cap, n, num);
+    case ARG_PHOENIX_BUCKETS:
+    case ARG_TAG_COUNT:
+        render_number(fs[i].n, out, cap, n);
         break;
     case ARG_UID_WIDTH:
-        snprintf(num, sizeof num, "%" PRIu32, fs[i].width);
-        put_str(out, cap, n, num);
+        render_number(fs[i].width, out, cap, n);
         break;
     case ARG_UID_KIND:
-        for (size_t k = 0; k < sizeof uid_kinds / sizeof uid_kinds[0]; k++)
-            if (uid_kinds[k].table == fs[i].table)
+        for (size_t k = 0; k < UID_KINDS; k++)
+            if (uid_kinds[k].kind == fs[i].table)
                 put_str(out, cap, n, uid_kinds[k].name);
         break;
     case ARG_TS:
@@ -514,66 +814,154 @@ static void render_arg(const field *fs, size_t i, arg_kind a, char *out, size_t 
         break;
     case ARG_FIELD:
     case ARG_FIELDS:
-        render_seq(fs, i + 1, i + fs[i].span, out, cap, n);
+        render_seq(fs, lits, i + 1, i + fs[i].span, out, cap, n);
         break;
     case ARG_NONE:
         break;
     }
 }
 
-static void render_field(const field *fs, size_t i, char *out, size_t cap, size_t *n)
+/* A one-byte separator bare; anything else quoted, escaped as the HBase
+ * shell reads it: \" and \\, and \xNN for what Bytes.toStringBinary
+ * escapes (bytes outside ' '..'~'). */
+static void render_literal(const uint8_t *b, size_t len, char *out, size_t cap, size_t *n)
 {
-    const field_def *d = fs[i].def;
+    static const char hex[] = "0123456789ABCDEF";
+    if (len == 1 && is_separator(b[0])) {
+        char c[2] = { (char)b[0], '\0' };
+        put_str(out, cap, n, c);
+        return;
+    }
+    put_str(out, cap, n, "\"");
+    for (size_t i = 0; i < len; i++) {
+        char esc[5] = { '\\', (char)b[i], '\0', '\0', '\0' };
+        if (b[i] < ' ' || b[i] > '~') {
+            esc[1] = 'x';
+            esc[2] = hex[b[i] >> 4];
+            esc[3] = hex[b[i] & 15];
+        }
+        put_str(out, cap, n, b[i] == '"' || b[i] == '\\' || b[i] < ' ' || b[i] > '~' ? esc : esc + 1);
+    }
+    put_str(out, cap, n, "\"");
+}
+
+static void render_field(const field *fs, const uint8_t *lits, size_t i, char *out, size_t cap, size_t *n)
+{
+    const field *f = &fs[i];
+    const field_def *d = f->def;
+    if (d->flags & F_LITERAL) {
+        render_literal(lits + f->aux, f->width, out, cap, n);
+        return;
+    }
     put_str(out, cap, n, d->name);
-    if (d->args[0] != ARG_NONE) {
+    int omit = (d->flags & F_OPTIONAL_ARGS) && f->n == 1;
+    if (d->args[0] != ARG_NONE && !omit) {
         put_str(out, cap, n, "(");
         for (size_t a = 0; a < KS_MAX_ARGS && d->args[a] != ARG_NONE; a++) {
             if (a)
                 put_str(out, cap, n, ", ");
-            render_arg(fs, i, d->args[a], out, cap, n);
+            render_arg(fs, lits, i, d->args[a], out, cap, n);
         }
         put_str(out, cap, n, ")");
     }
-    if (fs[i].text)
+    if ((d->flags & F_SLICE) && (f->n != 0 || f->aux != KS_MD5_BYTES)) {
+        put_str(out, cap, n, "[");
+        render_number(f->n, out, cap, n);
+        put_str(out, cap, n, ":");
+        render_number(f->aux, out, cap, n);
+        put_str(out, cap, n, "]");
+    }
+    if (f->text)
         put_str(out, cap, n, ":str");
 }
 
-static void render_seq(const field *fs, size_t i, size_t end, char *out, size_t cap, size_t *n)
+static void render_seq(const field *fs, const uint8_t *lits, size_t i, size_t end,
+                       char *out, size_t cap, size_t *n)
 {
     for (size_t first = i; i < end; i += fs[i].span) {
         if (i != first)
             put_str(out, cap, n, " ");
-        render_field(fs, i, out, cap, n);
+        render_field(fs, lits, i, out, cap, n);
     }
 }
 
-static size_t compile_seq(const field *fs, size_t i, size_t end, unsigned depth, op *ops, size_t n);
+typedef struct compiler {
+    const field *fs;
+    op *ops;
+    size_t n;
+    uint32_t nskips;  /* skip slots handed out */
+} compiler;
 
-static size_t compile_field(const field *fs, size_t i, unsigned depth, op *ops, size_t n)
+static void emit(compiler *c, const field *f, uint8_t code, unsigned depth)
 {
-    const field *f = &fs[i];
+    assert(depth < KS_MAX_DEPTH);
+    op o = { code, (uint8_t)depth, f->table, f->text, f->width, f->n, f->aux, 0 };
+    c->ops[c->n++] = o;
+}
+
+static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, int skipping);
+
+/* A field's own op; a transform's inner fields and END op after it. */
+static void compile_field(compiler *c, size_t i, unsigned depth)
+{
+    const field *f = &c->fs[i];
     const field_def *d = f->def;
-    assert(depth < KS_MAX_DEPTH && f->width <= UINT8_MAX);
-    op o = { f->text ? d->str_op : d->op, (uint8_t)f->width, (uint8_t)depth, f->table, f->n };
-    ops[n++] = o;
-    if (d->end_op != OP_NONE) {
-        n = compile_seq(fs, i + 1, i + f->span, depth + 1, ops, n);
-        o.code = d->end_op;
-        ops[n++] = o;
+    emit(c, f, f->text ? d->str_op : d->op, depth);
+    if (d->end_op != OP_NONE && !(d->flags & F_COVERS_REST)) {
+        compile_seq(c, i + 1, i + f->span, depth + 1, 0);
+        emit(c, f, d->end_op, depth);
     }
-    return n;
 }
 
-static size_t compile_seq(const field *fs, size_t i, size_t end, unsigned depth, op *ops, size_t n)
+/* The sibling fields [i, end). A field that covers the rest takes the
+ * siblings after it as its inner fields. `skipping`: an osalt earlier in
+ * this list is open, so each time field here gets a skip slot whose SKIP
+ * ops record where its bytes are. */
+static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, int skipping)
 {
-    for (; i < end; i += fs[i].span)
-        n = compile_field(fs, i, depth, ops, n);
-    return n;
+    for (; i < end; i += c->fs[i].span) {
+        const field *f = &c->fs[i];
+        uint32_t flags = f->def->flags;
+        if (flags & F_COVERS_REST) {
+            uint32_t first_skip = c->nskips;
+            compile_field(c, i, depth);
+            compile_seq(c, i + f->span, end, depth + 1, skipping || (flags & F_SKIPS_TIME));
+            emit(c, f, f->def->end_op, depth);
+            if (flags & F_SKIPS_TIME) {
+                c->ops[c->n - 1].a = first_skip;
+                c->ops[c->n - 1].b = c->nskips;
+            }
+            return;
+        }
+        int timed = skipping && (flags & F_TIME);
+        if (timed)
+            emit(c, f, OP_SKIP_BEGIN, depth), c->ops[c->n - 1].a = c->nskips;
+        compile_field(c, i, depth);
+        if (timed)
+            emit(c, f, OP_SKIP_END, depth), c->ops[c->n - 1].a = c->nskips++;
+    }
 }
 
 /* ------------------------------------------------------------------------
  * Public: parse, inspect, presets.
  * ---------------------------------------------------------------------- */
+
+static void parser_release(parser *ps)
+{
+    free(ps->fields);
+    free(ps->lits);
+}
+
+/* The parsed tree must give keys of 1 .. KEYSCHEME_MAX_KEY bytes. */
+static int check_lengths(parser *ps, size_t len, size_t peak)
+{
+    if (peak > KEYSCHEME_MAX_KEY)
+        return fail_at(ps, 0, "expected a key of at most %d bytes (KEYSCHEME_MAX_KEY), "
+                       "found one of up to %zu bytes", KEYSCHEME_MAX_KEY, peak);
+    if (len == 0)
+        return fail_at(ps, 0, "expected a key of at least 1 byte, found one that is always empty");
+    return 0;
+}
 
 int keyscheme_parse(const char *expr, keyscheme **out, char *err, size_t errcap)
 {
@@ -582,29 +970,25 @@ int keyscheme_parse(const char *expr, keyscheme **out, char *err, size_t errcap)
     if (err && errcap)
         err[0] = '\0';
     parser ps = { .src = expr, .err = err, .errcap = errcap };
-    if (parse_scheme(&ps) < 0) {
-        free(ps.fields);
-        return -1;
-    }
-
-    size_t len, peak;
-    measure_seq(ps.fields, 0, ps.nfields, &len, &peak);
-    if (peak > KEYSCHEME_MAX_KEY) {
-        fail_at(&ps, 0, "expected a key of at most %d bytes (KEYSCHEME_MAX_KEY), "
-                "found one of up to %zu bytes", KEYSCHEME_MAX_KEY, peak);
-        free(ps.fields);
+    size_t len = 0, peak = 0;
+    if (parse_scheme(&ps) == 0)
+        measure_seq(ps.fields, 0, ps.nfields, &len, &peak);
+    if (ps.failed || check_lengths(&ps, len, peak) < 0) {
+        parser_release(&ps);
         return -1;
     }
 
     keyscheme *ks = calloc(1, sizeof *ks);
     size_t expr_len = 0;
-    render_seq(ps.fields, 0, ps.nfields, NULL, 0, &expr_len);
+    render_seq(ps.fields, ps.lits, 0, ps.nfields, NULL, 0, &expr_len);
     if (ks) {
         ks->fields = ps.fields;
         ks->nfields = ps.nfields;
+        ks->lits = ps.lits;
         ks->max_len = len;
         ks->peak = peak;
-        ks->ops = malloc(2 * ps.nfields * sizeof *ks->ops);
+        /* at most: a field's op and END op, and two SKIP ops */
+        ks->ops = malloc(4 * ps.nfields * sizeof *ks->ops);
         ks->expr = malloc(expr_len + 1);
     }
     if (!ks || !ks->ops || !ks->expr) {
@@ -612,13 +996,16 @@ int keyscheme_parse(const char *expr, keyscheme **out, char *err, size_t errcap)
         if (ks)
             keyscheme_free(ks);
         else
-            free(ps.fields);
+            parser_release(&ps);
         return -1;
     }
     size_t n = 0;
-    render_seq(ks->fields, 0, ks->nfields, ks->expr, expr_len + 1, &n);
-    ks->nops = compile_seq(ks->fields, 0, ks->nfields, 0, ks->ops, 0);
-    assert(n == expr_len && ks->nops <= 2 * ks->nfields);
+    render_seq(ks->fields, ks->lits, 0, ks->nfields, ks->expr, expr_len + 1, &n);
+    compiler c = { ks->fields, ks->ops, 0, 0 };
+    compile_seq(&c, 0, ks->nfields, 0, 0);
+    ks->nops = c.n;
+    ks->nskips = c.nskips;
+    assert(n == expr_len && ks->nops <= 4 * ks->nfields);
     assert(ks->max_len >= 1 && ks->max_len <= ks->peak);
     *out = ks;
     return 0;
@@ -629,6 +1016,7 @@ void keyscheme_free(keyscheme *ks)
     if (!ks)
         return;
     free(ks->fields);
+    free(ks->lits);
     free(ks->ops);
     free(ks->expr);
     free(ks);
@@ -661,27 +1049,45 @@ static void put_be(uint8_t *out, uint64_t v, unsigned width)
         out[i] = (uint8_t)v;
 }
 
+/* Bucket b as a bucket field writes it: the letter 'a' + b in the text
+ * form (the HBase Reference Guide's a-foo0003 example), else big-endian
+ * in the field's width. */
+static void put_bucket(uint8_t *out, uint32_t b, int text, unsigned width)
+{
+    if (text)
+        out[0] = (uint8_t)('a' + b);
+    else
+        put_be(out, b, width);
+}
+
 size_t keyscheme_bucket_prefix(const keyscheme *ks, uint32_t b, uint8_t *out)
 {
     size_t width = 0;
     uint32_t n = keyscheme_buckets(ks, &width);
     assert(n > 0 && b < n);
     (void)n;
-    put_be(out, b, (unsigned)width);
+    put_bucket(out, b, ks->fields[0].text, (unsigned)width);
     return width;
 }
 
-/* '#' stands for the bucket count. */
+/* "{N}" stands for the bucket count. */
+#define PRESET_N "{N}"
 static const struct preset {
     const char *name;
     const char *expr;
 } presets[] = {
-    { "monotonic", "ts" },
-    { "salted",    "salt(#) ts" },
-    { "hashed",    "hash(#, ts) ts" },
-    { "reversed",  "reverse(ts)" },
-    { "promoted",  "entity ts" },
-    { "opentsdb",  "uid(metric, 3) hour(ts) tags" },
+    { "monotonic",       "ts" },
+    { "salted",          "salt(" PRESET_N ") ts" },
+    { "hashed",          "hash(" PRESET_N ", ts) ts" },
+    { "reversed",        "reverse(ts)" },
+    { "promoted",        "entity ts" },
+    { "revts",           "entity revts" },
+    { "md5",             "md5(ts)" },
+    { "opentsdb",        "uid(metric, 3) hour(ts) tags" },
+    { "opentsdb-salted", "osalt(" PRESET_N ") uid(metric, 3) hour(ts) tags" },
+    { "revdomain",       "revdomain(entity:str) ts" },
+    { "seq",             "seq" },
+    { "seq-reversed",    "reverse(seq:str)" },
 };
 #define PRESETS (sizeof presets / sizeof presets[0])
 
@@ -705,9 +1111,14 @@ int keyscheme_preset_expr(const char *name, uint32_t buckets, char *out, size_t 
         char num[16];
         snprintf(num, sizeof num, "%" PRIu32, buckets);
         size_t n = 0;
+        if (cap)
+            out[0] = '\0';
         for (const char *s = presets[i].expr; *s; s++) {
             char c[2] = { *s, '\0' };
-            put_str(out, cap, &n, *s == '#' ? num : c);
+            int is_n = strncmp(s, PRESET_N, strlen(PRESET_N)) == 0;
+            put_str(out, cap, &n, is_n ? num : c);
+            if (is_n)
+                s += strlen(PRESET_N) - 1;
         }
         return n < cap ? 0 : -1;
     }
@@ -721,13 +1132,15 @@ int keyscheme_preset_expr(const char *name, uint32_t buckets, char *out, size_t 
 typedef struct uid_table {
     uint32_t *uid_of;  /* uid_of[name id]: its UID, 0 = none assigned yet */
     size_t cap;
-    uint32_t last;     /* the last UID assigned; the first is 1 */
 } uid_table;
 
 struct keyencoder {
     const keyscheme *ks;
     rng rng;
-    uid_table uids[UID_TABLES];
+    uid_table names[NAME_KINDS];
+    uint32_t last[UID_SPACES];   /* the last UID assigned per space; the first is 1 */
+    size_t mark[KS_MAX_DEPTH];   /* BEGIN positions, by nesting depth */
+    size_t *skip;                /* skip slot s: bytes [skip[2s], skip[2s+1]) */
 };
 
 keyencoder *keyencoder_new(const keyscheme *ks, uint64_t seed)
@@ -735,6 +1148,10 @@ keyencoder *keyencoder_new(const keyscheme *ks, uint64_t seed)
     keyencoder *ke = calloc(1, sizeof *ke);
     if (!ke)
         return NULL;
+    if (ks->nskips && !(ke->skip = malloc(2 * ks->nskips * sizeof *ke->skip))) {
+        free(ke);
+        return NULL;
+    }
     ke->ks = ks;
     rng_seed(&ke->rng, seed);
     return ke;
@@ -744,8 +1161,9 @@ void keyencoder_free(keyencoder *ke)
 {
     if (!ke)
         return;
-    for (int t = 0; t < UID_TABLES; t++)
-        free(ke->uids[t].uid_of);
+    for (int t = 0; t < NAME_KINDS; t++)
+        free(ke->names[t].uid_of);
+    free(ke->skip);
     free(ke);
 }
 
@@ -753,8 +1171,9 @@ void keyencoder_free(keyencoder *ke)
  * (src/uid/UniqueId.java, getOrCreateId) assigns by an atomic increment of
  * a counter that starts at 0, so UIDs are 1, 2, 3... in order of first use.
  * Out of memory here has no way back to the caller, so it aborts. */
-static uint32_t uid_assign(uid_table *t, uint32_t id)
+static uint32_t uid_assign(keyencoder *ke, unsigned kind, uint32_t id)
 {
+    uid_table *t = &ke->names[kind];
     if (id >= t->cap) {
         size_t cap = t->cap ? t->cap : 64;
         while (cap <= id)
@@ -768,40 +1187,114 @@ static uint32_t uid_assign(uid_table *t, uint32_t id)
         t->uid_of = grown;
         t->cap = cap;
     }
-    assert(t->uid_of[id] == 0 && t->last < UINT32_MAX);
-    return t->uid_of[id] = ++t->last;
+    uint32_t *last = &ke->last[space_of[kind]];
+    assert(t->uid_of[id] == 0 && *last < UINT32_MAX);
+    return t->uid_of[id] = ++*last;
 }
 
-static uint32_t uid_get(uid_table *t, uint32_t id)
+static uint32_t uid_get(keyencoder *ke, unsigned kind, uint32_t id)
 {
+    const uid_table *t = &ke->names[kind];
     if (id < t->cap && t->uid_of[id] != 0)
         return t->uid_of[id];
-    return uid_assign(t, id);
+    return uid_assign(ke, kind, id);
 }
 
 /* The name id a UID table is keyed by, for this record. */
-static uint32_t uid_name_id(const record *rec, unsigned table)
+static uint32_t uid_name_id(const record *rec, unsigned kind)
 {
-    return table == UID_METRIC ? rec->metric : table == UID_TAGV ? rec->host : TAGK_HOST;
+    switch ((name_kind)kind) {
+    case NAME_METRIC: return rec->metric;
+    case NAME_HOST:   return rec->host;
+    case NAME_TAGVAL: return rec->tag;
+    case NAME_ENTITY: return rec->entity;
+    case NAME_TAGK:
+    case NAME_KINDS:  break;
+    }
+    return TAGK_HOST;
 }
 
-/* Apache Phoenix's salt bucket, SaltingUtil.getSaltingByte and hashCode
- * (phoenix-core/src/main/java/org/apache/phoenix/schema/SaltingUtil.java):
- *     int result = 1; for each byte b: result = 31 * result + b;
- *     bucket = (byte)(Math.abs(result) % bucketNum)
- * with b a signed Java byte and int arithmetic wrapping modulo 2^32 (done
- * here in uint32_t, where wrapping is defined). One deliberate difference:
- * for result == Integer.MIN_VALUE Java's Math.abs stays negative and
- * Phoenix can yield a byte >= bucketNum; here |MIN_VALUE| is 2^31, so the
- * bucket is always < n. The two agree whenever n is a power of two. Phoenix
- * caps n at 256; above that the same formula gives a 2-byte bucket. */
-static uint32_t phoenix_bucket(const uint8_t *bytes, size_t len, uint32_t n)
+/* OpenTSDB's tag pairs (src/core/IncomingDataPoints.java rowKeyTemplate,
+ * src/core/Tags.java resolveAll): [tagk UID][tagv UID] per tag, 3 bytes
+ * each, sorted by tagk UID. Tag 1 is host=<host name>; tag 2 is
+ * tag1=t<tag>. On the first record host's tagk is assigned before tag1's,
+ * so host's UID is always the smaller: this order is OpenTSDB's. */
+static size_t put_tags(keyencoder *ke, const record *rec, uint32_t count, uint8_t *out)
 {
-    uint32_t h = 1;
+    static const struct { uint8_t tagk; uint8_t values; } tag[KS_MAX_TAGS] = {
+        { TAGK_HOST, NAME_HOST }, { TAGK_TAG1, NAME_TAGVAL },
+    };
+    size_t p = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        put_be(out + p, uid_get(ke, NAME_TAGK, tag[i].tagk), OPENTSDB_TAG_WIDTH);
+        p += OPENTSDB_TAG_WIDTH;
+        put_be(out + p, uid_get(ke, tag[i].values, uid_name_id(rec, tag[i].values)), OPENTSDB_TAG_WIDTH);
+        p += OPENTSDB_TAG_WIDTH;
+    }
+    return p;
+}
+
+/* Java's Arrays.hashCode(byte[]), which is also Apache Phoenix's
+ * SaltingUtil.calculateHashCode: result = 31 * result + b for each byte,
+ * b a signed Java byte, in int arithmetic wrapping modulo 2^32 (done here
+ * in uint32_t, where wrapping is defined). Streams: hash a byte string in
+ * pieces by passing the last result on; start from 1. */
+static uint32_t java_hash(uint32_t h, const uint8_t *bytes, size_t len)
+{
     for (size_t i = 0; i < len; i++)
         h = 31u * h + ((uint32_t)bytes[i] - ((bytes[i] & 0x80u) ? 0x100u : 0u));
+    return h;
+}
+
+/* The bucket of Java hash h among n, as both Phoenix and OpenTSDB make it:
+ *  - Phoenix, SaltingUtil.getSaltingByte (apache/phoenix master,
+ *    phoenix-core/src/main/java/org/apache/phoenix/schema/SaltingUtil.java):
+ *        (byte) Math.abs(hash % bucketNum)
+ *  - OpenTSDB 2.2+, RowKey.prefixKeyWithSalt (src/core/RowKey.java):
+ *        modulo = Arrays.hashCode(salt_base) % SALT_BUCKETS;
+ *        if (modulo < 0) modulo = modulo * -1;
+ * Java's % truncates, so both are |h| mod n, for every h including
+ * Integer.MIN_VALUE: -2^31 % n = -(2^31 mod n), whose negation is in
+ * range. Here |h| is taken as a uint32_t, where |-2^31| = 2^31 fits: the
+ * same value. (Older Phoenix computed Math.abs(hash) % bucketNum, which
+ * for MIN_VALUE gave a negative byte; the current formula does not.) */
+static uint32_t java_bucket(uint32_t h, uint32_t n)
+{
     uint32_t magnitude = (h & 0x80000000u) ? 0u - h : h;
     return magnitude % n;
+}
+
+/* osalt/psalt: the Java hash of the bytes [from, to), leaving out skip
+ * slots [a, b) (osalt's time fields, each inside the range, in order). */
+static uint32_t rest_hash(const keyencoder *ke, const uint8_t *k, size_t from, size_t to,
+                          uint32_t a, uint32_t b)
+{
+    uint32_t h = 1;
+    for (uint32_t s = a; s < b; s++) {
+        h = java_hash(h, k + from, ke->skip[2 * s] - from);
+        from = ke->skip[2 * s + 1];
+    }
+    return java_hash(h, k + from, to - from);
+}
+
+/* md5(): the digest of [from, to), its slice [start, end) written at out,
+ * as bytes or as lowercase hex (2 characters a byte). RFC 1321 via libmd. */
+static void put_md5(uint8_t *out, const uint8_t *in, size_t len, const op *o)
+{
+    static const char hex[] = "0123456789abcdef";
+    uint8_t digest[MD5_DIGEST_LENGTH];
+    MD5_CTX ctx;
+    MD5Init(&ctx);
+    MD5Update(&ctx, in, len);
+    MD5Final(digest, &ctx);
+    for (uint32_t i = o->n, j = 0; i < o->a; i++) {
+        if (o->text) {
+            out[j++] = (uint8_t)hex[digest[i] >> 4];
+            out[j++] = (uint8_t)hex[digest[i] & 15];
+        } else {
+            out[j++] = digest[i];
+        }
+    }
 }
 
 /* v in decimal, zero-padded to at least min_digits; returns the length. */
@@ -820,15 +1313,32 @@ static size_t put_dec(uint8_t *out, uint64_t v, size_t min_digits)
     return n;
 }
 
-/* The entity's name (record_name); interim: the key-scheme work in
- * progress replaces this. */
-static size_t put_entity_name(uint8_t *out, const record *rec)
+/* The HBase Reference Guide's reverse timestamp, Long.MAX_VALUE - ts. A ts
+ * above Long.MAX_VALUE (no Java timestamp is) gives 0. */
+static uint64_t reverse_ts(uint64_t ts_ms)
 {
-    char buf[RECORD_NAME_MAX + 1];
+    return ts_ms > KS_INT64_MAX ? 0 : KS_INT64_MAX - ts_ms;
+}
+
+/* The entity's name (record_name), cut at KEYSCHEME_MAX_NAME bytes. */
+static size_t put_name(uint8_t *out, const record *rec)
+{
+    char buf[KEYSCHEME_MAX_NAME + 1];
     size_t n = record_name(rec, buf, sizeof buf);
-    if (n > KS_ENTITY_STR_MAX)
-        n = KS_ENTITY_STR_MAX;
+    if (n > KEYSCHEME_MAX_NAME)
+        n = KEYSCHEME_MAX_NAME;
     memcpy(out, buf, n);
+    return n;
+}
+
+/* The record's key as given, else its entity's name; at most
+ * KEYSCHEME_MAX_NAME bytes. */
+static size_t put_key(uint8_t *out, const record *rec)
+{
+    if (!rec->key)
+        return put_name(out, rec);
+    size_t n = rec->key_len < KEYSCHEME_MAX_NAME ? rec->key_len : KEYSCHEME_MAX_NAME;
+    memcpy(out, rec->key, n);
     return n;
 }
 
@@ -841,13 +1351,26 @@ static void reverse_bytes(uint8_t *b, size_t len)
     }
 }
 
+/* www.example.com -> com.example.www, in place: reverse it all, then each
+ * dot-separated component back. */
+static void reverse_domain(uint8_t *b, size_t len)
+{
+    reverse_bytes(b, len);
+    for (size_t start = 0, i = 0; i <= len; i++) {
+        if (i == len || b[i] == '.') {
+            reverse_bytes(b + start, i - start);
+            start = i + 1;
+        }
+    }
+}
+
 size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t cap)
 {
     const keyscheme *ks = ke->ks;
     assert(cap >= ks->max_len);
     uint8_t scratch[KEYSCHEME_MAX_KEY];
     uint8_t *k = cap >= ks->peak ? out : scratch;
-    size_t mark[KS_MAX_DEPTH] = { 0 };
+    size_t *mark = ke->mark;
     size_t p = 0;
 
     for (const op *o = ks->ops, *end = ks->ops + ks->nops; o < end; o++) {
@@ -859,12 +1382,22 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
         case OP_TS_STR:
             p += put_dec(k + p, rec->ts_ms, KS_TS_STR_DIGITS);
             break;
+        case OP_REVTS:
+            put_be(k + p, reverse_ts(rec->ts_ms), 8);
+            p += 8;
+            break;
+        case OP_REVTS_STR:
+            p += put_dec(k + p, reverse_ts(rec->ts_ms), KS_REVTS_DIGITS);
+            break;
         case OP_ENTITY:
             put_be(k + p, rec->entity, 4);
             p += 4;
             break;
-        case OP_ENTITY_STR:
-            p += put_entity_name(k + p, rec);
+        case OP_NAME:
+            p += put_name(k + p, rec);
+            break;
+        case OP_KEY:
+            p += put_key(k + p, rec);
             break;
         case OP_SEQ:
             put_be(k + p, rec->seq, 8);
@@ -873,28 +1406,53 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
         case OP_SEQ_STR:
             p += put_dec(k + p, rec->seq, KS_U64_DIGITS);
             break;
-        case OP_SALT:
-            put_be(k + p, rng_below(&ke->rng, o->n), o->width);
+        case OP_LITERAL:
+            memcpy(k + p, ks->lits + o->a, o->width);
             p += o->width;
             break;
-        case OP_HASH_BEGIN:
+        case OP_SALT:
+            put_bucket(k + p, (uint32_t)rng_below(&ke->rng, o->n), o->text, o->width);
+            p += o->width;
+            break;
+        case OP_MARK:
             mark[o->slot] = p;
-            p += o->width; /* the prefix goes here; inner bytes follow */
+            break;
+        case OP_RESERVE:
+            mark[o->slot] = p;
+            p += o->width; /* the output goes here; inner bytes follow */
             break;
         case OP_HASH_END: {
             size_t at = mark[o->slot], in = at + o->width;
-            put_be(k + at, phoenix_bucket(k + in, p - in, o->n), o->width);
+            put_bucket(k + at, java_bucket(java_hash(1, k + in, p - in), o->n), o->text, o->width);
             p = in;
             break;
         }
-        case OP_REVERSE_BEGIN:
-            mark[o->slot] = p;
+        case OP_REST_END: {
+            size_t at = mark[o->slot];
+            uint32_t h = rest_hash(ke, k, at + o->width, p, o->a, o->b);
+            put_bucket(k + at, java_bucket(h, o->n), o->text, o->width);
             break;
+        }
+        case OP_MD5_END: {
+            size_t at = mark[o->slot], in = at + o->width;
+            put_md5(k + at, k + in, p - in, o);
+            p = in;
+            break;
+        }
         case OP_REVERSE_END:
             reverse_bytes(k + mark[o->slot], p - mark[o->slot]);
             break;
+        case OP_REVDOMAIN_END:
+            reverse_domain(k + mark[o->slot], p - mark[o->slot]);
+            break;
+        case OP_SKIP_BEGIN:
+            ke->skip[2 * o->a] = p;
+            break;
+        case OP_SKIP_END:
+            ke->skip[2 * o->a + 1] = p;
+            break;
         case OP_UID:
-            put_be(k + p, uid_get(&ke->uids[o->table], uid_name_id(rec, o->table)), o->width);
+            put_be(k + p, uid_get(ke, o->table, uid_name_id(rec, o->table)), o->width);
             p += o->width;
             break;
         case OP_HOUR: {
@@ -904,10 +1462,7 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
             break;
         }
         case OP_TAGS:
-            put_be(k + p, uid_get(&ke->uids[UID_TAGK], TAGK_HOST), OPENTSDB_TAG_WIDTH);
-            p += OPENTSDB_TAG_WIDTH;
-            put_be(k + p, uid_get(&ke->uids[UID_TAGV], rec->host), OPENTSDB_TAG_WIDTH);
-            p += OPENTSDB_TAG_WIDTH;
+            p += put_tags(ke, rec, o->n, k + p);
             break;
         case OP_NONE:
             assert(!"OP_NONE compiled");
@@ -915,7 +1470,7 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
         }
         assert(p <= ks->peak);
     }
-    assert(p >= 1 && p <= ks->max_len);
+    assert(p <= ks->max_len);
     if (k != out)
         memcpy(out, k, p);
     return p;
