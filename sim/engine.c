@@ -218,7 +218,7 @@ static uint32_t cell_bytes(const run_state *st, const record *rec, size_t key_le
 }
 
 /* One operation: record -> key -> cluster, and the counters. Returns 1 to
- * stop (observer asked), 0 to go on, -1 on error. */
+ * stop (observer asked), 0 to go on, -1 out of memory, -2 a key too long. */
 static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
                   const engine_observer *obs)
 {
@@ -227,6 +227,8 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     uint8_t key[KEYSCHEME_MAX_KEY];
     size_t len = keyencoder_encode(st->encoder, rec, key, sizeof key);
     keyref k = keyref_of(key, len);
+    if (len > KEY_MAX_LEN)
+        return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
     uint32_t s;
     size_t slot = st->window * out->nservers;
     if (rec->op == RECORD_GET) {
@@ -315,6 +317,9 @@ static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
         uint64_t t_tick = st->ticks.count ? st->ticks.heap[0].t_us : UINT64_MAX;
         if (have_op && t_op < t_tick) {
             int rc = run_op(st, out, t_op, &rec, obs);
+            if (rc == -2)
+                return engine_fail(err, errcap, "the scheme made a row key longer than HBase's "
+                                   "limit of 32767 bytes (HConstants.MAX_ROW_LENGTH)");
             if (rc < 0)
                 return engine_fail(err, errcap, "out of memory storing a write");
             if (rc > 0) {

@@ -1,5 +1,7 @@
 /* test_keyscheme.c -- bytes per field and per preset, ordering properties,
- * Phoenix hash vectors, salt spread, UID order, parse errors. */
+ * Phoenix and OpenTSDB salt vectors (worked by hand from the published
+ * algorithms), MD5 vectors (RFC 1321), salt spread, UID order, presets as
+ * expressions, parse errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/key.h"
 #include "workloads/keyscheme.h"
+#include "workloads/record.h"
 
 /* 2024-01-01T00:00:00Z in ms = 0x0000018CC251F400. */
 #define TS0 UINT64_C(1704067200000)
@@ -27,7 +31,14 @@ static keyscheme *parse_ok(const char *expr)
 
 static record rec_at(uint64_t ts_ms)
 {
-    record r = { ts_ms, 0, 0, 0, 0 };
+    record r = { .ts_ms = ts_ms };
+    return r;
+}
+
+/* A time-series record (naming NAMING_SERIES). */
+static record series(uint64_t ts_ms, uint64_t seq, uint32_t entity, uint32_t metric, uint32_t host)
+{
+    record r = { .ts_ms = ts_ms, .seq = seq, .entity = entity, .metric = metric, .host = host };
     return r;
 }
 
@@ -73,7 +84,7 @@ static void test_ts(void **state)
 static void test_entity_and_seq(void **state)
 {
     (void)state;
-    record r = { TS0, 42, 0x01020304u, 7, 3 };
+    record r = series(TS0, 42, 0x01020304u, 7, 3);
     expect_key("entity", &r, "\x01\x02\x03\x04", 4);
     expect_text("entity:str", &r, "metric.007/host0003");
     expect_key("seq", &r, "\0\0\0\0\0\0\0\x2a", 8);
@@ -100,7 +111,8 @@ static void test_reverse(void **state)
         assert_int_equal(mirrored[i], plain[n - 1 - i]);
 }
 
-/* Phoenix SaltingUtil: h = 1; h = 31*h + (signed byte); bucket = |h| % N.
+/* Phoenix SaltingUtil: h = 1; h = 31*h + (signed byte);
+ * bucket = Math.abs(h % N), which is |h| mod N.
  * By hand, entity 0x000001FF = bytes 00 00 01 FF:
  *   1 -> 31*1+0 = 31 -> 31*31+0 = 961 -> 961*31+1 = 29792
  *     -> 29792*31 + (-1) = 923551;  923551 % 8 = 7,  923551 % 20 = 11.
@@ -113,7 +125,7 @@ static void test_reverse(void **state)
 static void test_hash_phoenix_vectors(void **state)
 {
     (void)state;
-    record r = { TS0, 0, 0x000001FFu, 0, 0 };
+    record r = series(TS0, 0, 0x000001FFu, 0, 0);
     expect_key("hash(8, entity)", &r, "\x07", 1);
     expect_key("hash(20, entity)", &r, "\x0B", 1);
     r.entity = 0x80;
@@ -129,7 +141,7 @@ static void test_hash_phoenix_vectors(void **state)
     expect_key("hash(8, ts)", &r, "\x00", 1);
     /* inner fields are hashed as one byte string, here entity 0x000001FF
      * then TS0 (12 bytes, h = 1237269093; % 256 = 101, Java-checked) */
-    record e = { TS0, 0, 0x000001FFu, 0, 0 };
+    record e = series(TS0, 0, 0x000001FFu, 0, 0);
     expect_key("hash(256, entity ts)", &e, "\x65", 1);
     expect_key("hash(256, entity reverse(reverse(ts)))", &e, "\x65", 1);
 }
@@ -276,7 +288,7 @@ static void expect_sorted_by_time(const char *expr)
     uint8_t prev[64], cur[64];
     size_t np = 0;
     for (uint64_t i = 0; i < 5000; i++) {
-        record r = { TS0 + i * 997, i, 5, 1, 1 };
+        record r = series(TS0 + i * 997, i, 5, 1, 1);
         size_t n = keyencoder_encode(ke, &r, cur, sizeof cur);
         if (i)
             assert_true(key_less(prev, np, cur, n));
@@ -332,14 +344,14 @@ static void test_uid_first_use_order(void **state)
         { 2, 4, "\x00\x00\x02" "\x00\x02" },
     };
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        record r = { TS0, i, 0, steps[i].metric, steps[i].host };
+        record r = series(TS0, i, 0, steps[i].metric, steps[i].host);
         uint8_t k[8];
         assert_int_equal(keyencoder_encode(ke, &r, k, sizeof k), 5);
         assert_memory_equal(k, steps[i].key, 5);
     }
     /* tables are per encoder: a new run starts again from 1 */
     keyencoder *fresh = keyencoder_new(ks, 1);
-    record r = { TS0, 0, 0, 2, 4 };
+    record r = series(TS0, 0, 0, 2, 4);
     uint8_t k[8];
     keyencoder_encode(fresh, &r, k, sizeof k);
     assert_memory_equal(k, "\x00\x00\x01" "\x00\x01", 5);
@@ -370,9 +382,9 @@ static void test_opentsdb_preset_bytes(void **state)
     keyencoder *ke = keyencoder_new(ks, 1);
     uint8_t k[16];
     /* [metric uid][base hour][tagk uid of "host"][tagv uid of the host] */
-    record r1 = { UINT64_C(1704069000123), 0, 0, 7, 3 };
-    record r2 = { UINT64_C(1704069000123), 1, 0, 7, 5 };
-    record r3 = { UINT64_C(1704069000123), 2, 0, 1, 3 };
+    record r1 = series(UINT64_C(1704069000123), 0, 0, 7, 3);
+    record r2 = series(UINT64_C(1704069000123), 1, 0, 7, 5);
+    record r3 = series(UINT64_C(1704069000123), 2, 0, 1, 3);
     assert_int_equal(keyencoder_encode(ke, &r1, k, sizeof k), 13);
     assert_memory_equal(k, "\x00\x00\x01" "\x65\x92\x00\x80" "\x00\x00\x01" "\x00\x00\x01", 13);
     keyencoder_encode(ke, &r2, k, sizeof k);
@@ -383,46 +395,586 @@ static void test_opentsdb_preset_bytes(void **state)
     keyscheme_free(ks);
 }
 
+/* ---- revts ---- */
+
+/* Long.MAX_VALUE - TS0 = 9223372036854775807 - 1704067200000
+ * = 9223370332787575807 = 0x7FFFFE733DAE0BFF. */
+static const uint8_t REVTS0_BE[8] = { 0x7F, 0xFF, 0xFE, 0x73, 0x3D, 0xAE, 0x0B, 0xFF };
+
+static void test_revts(void **state)
+{
+    (void)state;
+    record r = rec_at(TS0);
+    expect_key("revts", &r, REVTS0_BE, 8);
+    expect_text("revts:str", &r, "9223370332787575807");
+    r.ts_ms = 0;
+    expect_key("revts", &r, "\x7F\xFF\xFF\xFF\xFF\xFF\xFF\xFF", 8);
+    r.ts_ms = UINT64_C(9223372036854775807) - 42;
+    expect_text("revts:str", &r, "0000000000000000042"); /* 19 digits, zero-padded */
+    r.ts_ms = UINT64_MAX;                                  /* beyond Long.MAX_VALUE */
+    expect_text("revts:str", &r, "0000000000000000000");
+    keyscheme *ks = parse_ok("revts:str");
+    assert_int_equal(keyscheme_max_len(ks), 19);
+    keyscheme_free(ks);
+}
+
+/* Newest first: for ts1 < ts2, revts(ts2) sorts before revts(ts1), in both
+ * forms, and after an entity prefix. */
+static void test_revts_sorts_newest_first(void **state)
+{
+    (void)state;
+    static const char *const exprs[] = { "revts", "revts:str", "entity revts" };
+    for (size_t e = 0; e < sizeof exprs / sizeof exprs[0]; e++) {
+        keyscheme *ks = parse_ok(exprs[e]);
+        keyencoder *ke = keyencoder_new(ks, 1);
+        uint8_t older[32], newer[32];
+        for (uint64_t i = 0; i < 2000; i++) {
+            record r1 = series(TS0 + i * 7919, 0, 9, 0, 0), r2 = r1;
+            r2.ts_ms += 1 + i % 5;
+            size_t n1 = keyencoder_encode(ke, &r1, older, sizeof older);
+            size_t n2 = keyencoder_encode(ke, &r2, newer, sizeof newer);
+            assert_int_equal(n1, n2);
+            assert_true(memcmp(newer, older, n1) < 0);
+        }
+        keyencoder_free(ke);
+        keyscheme_free(ks);
+    }
+}
+
+/* ---- literals ---- */
+
+static void test_literals(void **state)
+{
+    (void)state;
+    record r = series(TS0, 42, 0, 7, 3);
+    expect_text("\"foo\"", &r, "foo");
+    expect_text("entity:str \"#\" ts:str", &r, "metric.007/host0003#1704067200000");
+    expect_text("seq:str - ts:str", &r, "00000000000000000042-1704067200000");
+    expect_key("\"\\x00\\\"\\\\\\xff\"", &r, "\x00\"\\\xFF", 4);
+    expect_key("\"\\x00ab\"", &r, "\x00" "ab", 3);
+    expect_text("entity:str\"#\"ts:str", &r, "metric.007/host0003#1704067200000");
+    /* every separator is its own byte */
+    const char *seps = "#-|/.~+@!=";
+    for (const char *c = seps; *c; c++) {
+        char expr[8];
+        snprintf(expr, sizeof expr, "%c ts", *c);
+        uint8_t want[9] = { (uint8_t)*c };
+        memcpy(want + 1, TS0_BE, 8);
+        expect_key(expr, &r, want, 9);
+    }
+    keyscheme *ks = parse_ok("ts \"\" ts"); /* an empty string is allowed inside a key */
+    assert_int_equal(keyscheme_max_len(ks), 16);
+    keyscheme_free(ks);
+}
+
+/* ---- md5 ---- */
+
+static void test_md5(void **state)
+{
+    (void)state;
+    record r = rec_at(TS0);
+    /* RFC 1321, A.5 test suite */
+    expect_key("md5(\"\")", &r, "\xd4\x1d\x8c\xd9\x8f\x00\xb2\x04\xe9\x80\x09\x98\xec\xf8\x42\x7e", 16);
+    expect_text("md5(\"\"):str", &r, "d41d8cd98f00b204e9800998ecf8427e");
+    expect_text("md5(\"abc\"):str", &r, "900150983cd24fb0d6963f7d28e17f72");
+    expect_text("md5(\"a\" \"bc\"):str", &r, "900150983cd24fb0d6963f7d28e17f72"); /* one byte string */
+    expect_key("md5(\"abc\")[0:4]", &r, "\x90\x01\x50\x98", 4);
+    expect_text("md5(\"abc\")[14:16]:str", &r, "7f72");
+    /* MD5 of TS0's 8 bytes = 87e248c7e2668d55d107686bb173da4e */
+    expect_key("md5(ts)", &r, "\x87\xe2\x48\xc7\xe2\x66\x8d\x55\xd1\x07\x68\x6b\xb1\x73\xda\x4e", 16);
+    expect_text("md5(ts):str", &r, "87e248c7e2668d55d107686bb173da4e");
+    expect_text("md5(ts)[0:4]:str", &r, "87e248c7");
+    uint8_t want[12] = { 0x87, 0xe2, 0x48, 0xc7 };
+    memcpy(want + 4, TS0_BE, 8);
+    expect_key("md5(ts)[0:4] ts", &r, want, 12);
+
+    static const struct { const char *expr; size_t len; } lens[] = {
+        { "md5(ts)", 16 }, { "md5(ts):str", 32 }, { "md5(ts)[0:4]", 4 },
+        { "md5(ts)[3:4]:str", 2 }, { "md5(entity:str)", 16 },
+    };
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        keyscheme *ks = parse_ok(lens[i].expr);
+        assert_int_equal(keyscheme_max_len(ks), lens[i].len);
+        keyscheme_free(ks);
+    }
+}
+
+/* md5's input is discarded: its peak is above max_len; a buffer of exactly
+ * max_len bytes still works. */
+static void test_md5_small_buffer(void **state)
+{
+    (void)state;
+    keyscheme *ks = parse_ok("md5(ts ts ts)[0:2]");
+    assert_int_equal(keyscheme_max_len(ks), 2);
+    keyencoder *ke = keyencoder_new(ks, 1);
+    record r = rec_at(TS0);
+    uint8_t tight[2], roomy[64];
+    assert_int_equal(keyencoder_encode(ke, &r, tight, sizeof tight), 2);
+    assert_int_equal(keyencoder_encode(ke, &r, roomy, sizeof roomy), 2);
+    assert_memory_equal(tight, roomy, 2);
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+}
+
+/* Consecutive timestamps land far apart: the first byte differs for all but
+ * about 1 in 256 pairs. */
+static void test_md5_scatters(void **state)
+{
+    (void)state;
+    keyscheme *ks = parse_ok("md5(ts)");
+    keyencoder *ke = keyencoder_new(ks, 1);
+    int differ = 0;
+    uint8_t prev[16], cur[16];
+    for (uint64_t i = 0; i <= 1000; i++) {
+        record r = rec_at(TS0 + i);
+        keyencoder_encode(ke, &r, cur, sizeof cur);
+        if (i)
+            differ += prev[0] != cur[0];
+        memcpy(prev, cur, sizeof cur);
+    }
+    assert_true(differ > 980);
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+}
+
+/* ---- names: revdomain, key, entity:str in every naming style ---- */
+
+static void test_revdomain(void **state)
+{
+    (void)state;
+    record r = rec_at(TS0);
+    expect_text("revdomain(\"www.example.com\")", &r, "com.example.www");
+    expect_text("revdomain(\"localhost\")", &r, "localhost");
+    expect_text("revdomain(\"a..b\")", &r, "b..a");
+    expect_text("revdomain(\".a.\")", &r, ".a.");
+    expect_text("revdomain(\"\") \"x\"", &r, "x");
+    record d = { .ts_ms = TS0, .entity = 42 * 4 + 1, .naming = NAMING_DOMAIN };
+    expect_text("entity:str", &d, "mail.site00042.com");
+    expect_text("revdomain(entity:str)", &d, "com.site00042.mail");
+    record s = series(TS0, 0, 0, 7, 3);
+    expect_text("revdomain(entity:str)", &s, "007/host0003.metric");
+}
+
+static void test_key(void **state)
+{
+    (void)state;
+    static const uint8_t raw[5] = { 'r', 0x00, 0xFF, '\\', 'w' };
+    record t = { .ts_ms = TS0, .naming = NAMING_KEY, .key = raw, .key_len = 5 };
+    expect_key("key", &t, raw, 5);
+    expect_text("entity:str", &t, "r\\x00\\xFF\\x5Cw"); /* shell form, as record_name gives it */
+    uint8_t k[KEYSCHEME_MAX_KEY];
+    assert_int_equal(encode_once("salt(8) key", &t, k), 6);
+    assert_true(k[0] < 8);
+    assert_memory_equal(k + 1, raw, 5);
+
+    /* no key given: the entity's name */
+    record s = series(TS0, 0, 0, 7, 3);
+    expect_text("key", &s, "metric.007/host0003");
+    record u = { .ts_ms = TS0, .entity = 12, .naming = NAMING_USER };
+    char name[RECORD_NAME_MAX + 1];
+    size_t n = record_name(&u, name, sizeof name);
+    assert_true(n > 4 && memcmp(name, "user", 4) == 0);
+    expect_text("key", &u, name);
+    expect_text("entity:str", &u, name);
+
+    /* a trace key as long as HBase allows is kept whole; its shell form as
+     * a name is cut at KEYSCHEME_MAX_NAME */
+    uint8_t *big = malloc(KEY_MAX_LEN);
+    memset(big, 0xff, KEY_MAX_LEN);
+    record b = { .ts_ms = TS0, .naming = NAMING_KEY, .key = big, .key_len = KEY_MAX_LEN };
+    keyscheme *ks = parse_ok("key");
+    assert_int_equal(keyscheme_max_len(ks), KEYSCHEME_MAX_NAME);
+    keyscheme_free(ks);
+    assert_int_equal(encode_once("key", &b, k), KEY_MAX_LEN);
+    assert_memory_equal(k, big, KEY_MAX_LEN);
+    assert_int_equal(encode_once("entity:str", &b, k), KEYSCHEME_MAX_NAME);
+    free(big);
+}
+
+/* ---- UIDs of entities, tags(2) ---- */
+
+static void test_uid_entity(void **state)
+{
+    (void)state;
+    keyscheme *ks = parse_ok("uid(entity, 2) uid(metric, 1)");
+    keyencoder *ke = keyencoder_new(ks, 1);
+    const struct { uint32_t entity, metric; const char *key; } steps[] = {
+        { 500, 9, "\x00\x01" "\x01" },  /* its own UID space: both start at 1 */
+        { 3, 9, "\x00\x02" "\x01" },
+        { 500, 4, "\x00\x01" "\x02" },
+        { 70000, 4, "\x00\x03" "\x02" },
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        record r = series(TS0, i, steps[i].entity, steps[i].metric, 0);
+        uint8_t k[8];
+        assert_int_equal(keyencoder_encode(ke, &r, k, sizeof k), 3);
+        assert_memory_equal(k, steps[i].key, 3);
+    }
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+}
+
+/* tags(2) = [tagk "host"][tagv host][tagk "tag1"][tagv "t<tag>"]; tag
+ * values share one UID space, as in OpenTSDB (one "tagv" UniqueId). */
+static void test_tags_two(void **state)
+{
+    (void)state;
+    keyscheme *ks = parse_ok("tags(2) uid(host, 1)");
+    assert_int_equal(keyscheme_max_len(ks), 13);
+    keyencoder *ke = keyencoder_new(ks, 1);
+    const struct { uint32_t host, tag; const char *key; } steps[] = {
+        { 3, 5, "\x00\x00\x01" "\x00\x00\x01" "\x00\x00\x02" "\x00\x00\x02" "\x01" },
+        { 3, 6, "\x00\x00\x01" "\x00\x00\x01" "\x00\x00\x02" "\x00\x00\x03" "\x01" },
+        { 4, 5, "\x00\x00\x01" "\x00\x00\x04" "\x00\x00\x02" "\x00\x00\x02" "\x04" },
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        record r = series(TS0, i, 0, 0, steps[i].host);
+        r.tag = steps[i].tag;
+        uint8_t k[16];
+        assert_int_equal(keyencoder_encode(ke, &r, k, sizeof k), 13);
+        assert_memory_equal(k, steps[i].key, 13);
+    }
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+    record r = series(TS0, 0, 0, 0, 3);
+    expect_key("tags(1)", &r, "\x00\x00\x01" "\x00\x00\x01", 6);
+}
+
+/* ---- Phoenix's salt: psalt ---- */
+
+/* psalt(N) = Phoenix's salt byte of the bytes after it (SaltingUtil
+ * getSaltedKey hashes the key behind the salt byte):
+ *   bytes 00 00 01 FF: h = 923551 (worked in test_hash_phoenix_vectors);
+ *     923551 % 8 = 7.
+ *   TS0: h = -1887723321; Java: h % 8 = -1, Math.abs -> 1; h % 20 = -1 -> 1;
+ *     h % 256 = -57 -> 57 = 0x39.
+ *   bytes 96 00 F6 01 F4 FE (signed -106 0 -10 1 -12 -2):
+ *     1 -> 31-106 = -75 -> -2325 -> -72085 -> -2234634 -> -69273666
+ *     -> -2147483648 = Integer.MIN_VALUE. Math.abs(MIN % 20) = |-8| = 8
+ *     (the old formula Math.abs(MIN) % 20 gave -8, a byte 0xF8).
+ *   the trace key 72 00 FF 5C 77 ('r' 0 -1 '\' 'w'):
+ *     1 -> 145 -> 4495 -> 139344 -> 4319756 -> 133912555; % 8 = 3. */
+static void test_psalt_phoenix_vectors(void **state)
+{
+    (void)state;
+    record r = rec_at(TS0);
+    expect_key("psalt(8) \"\\x00\\x00\\x01\\xFF\"", &r, "\x07\x00\x00\x01\xFF", 5);
+    uint8_t want[9] = { 0x01 };
+    memcpy(want + 1, TS0_BE, 8);
+    expect_key("psalt(8) ts", &r, want, 9);
+    expect_key("psalt(20) ts", &r, want, 9);
+    want[0] = 0x39;
+    expect_key("psalt(256) ts", &r, want, 9);
+    expect_key("psalt(20) \"\\x96\\x00\\xF6\\x01\\xF4\\xFE\"", &r, "\x08\x96\x00\xF6\x01\xF4\xFE", 7);
+    expect_key("hash(20, \"\\x96\\x00\\xF6\\x01\\xF4\\xFE\")", &r, "\x08", 1);
+    static const uint8_t raw[5] = { 'r', 0x00, 0xFF, '\\', 'w' };
+    record t = { .ts_ms = TS0, .naming = NAMING_KEY, .key = raw, .key_len = 5 };
+    expect_key("psalt(8) key", &t, "\x03" "r\x00\xFF\\w", 6);
+    /* only what follows counts: ts before the salt is not hashed */
+    record e = series(TS0, 0, 0x000001FFu, 0, 0);
+    expect_key("ts psalt(8) entity", &e, "\x00\x00\x01\x8C\xC2\x51\xF4\x00" "\x07" "\x00\x00\x01\xFF", 13);
+    /* nothing follows: the hash of no bytes is 1 */
+    expect_key("ts psalt(8)", &e, "\x00\x00\x01\x8C\xC2\x51\xF4\x00" "\x01", 9);
+}
+
+/* psalt(N) rest == hash(N, rest) rest, for any rest. */
+static void test_psalt_is_hash_of_the_rest(void **state)
+{
+    (void)state;
+    keyscheme *a = parse_ok("psalt(16) entity seq:str reverse(ts)");
+    keyscheme *b = parse_ok("hash(16, entity seq:str reverse(ts)) entity seq:str reverse(ts)");
+    keyencoder *ea = keyencoder_new(a, 1), *eb = keyencoder_new(b, 1);
+    for (uint64_t i = 0; i < 500; i++) {
+        record r = series(TS0 + i * 31, i * 7, (uint32_t)(i * 2654435761u), 0, 0);
+        uint8_t ka[64], kb[64];
+        size_t na = keyencoder_encode(ea, &r, ka, sizeof ka);
+        assert_int_equal(na, keyencoder_encode(eb, &r, kb, sizeof kb));
+        assert_memory_equal(ka, kb, na);
+    }
+    keyencoder_free(ea);
+    keyencoder_free(eb);
+    keyscheme_free(a);
+    keyscheme_free(b);
+}
+
+/* ---- OpenTSDB's salt: osalt ---- */
+
+/* OpenTSDB RowKey.prefixKeyWithSalt: salt_base = the metric UID and the tag
+ * bytes (the key after the salt without the 4 timestamp bytes);
+ * modulo = Arrays.hashCode(salt_base) % buckets, negated if negative.
+ * First record: salt_base = 00 00 01 | 00 00 01 00 00 01, so
+ *   h = 31^9 + 31^6 + 31^3 + 1 = 26440509694144 = 6156 * 2^32 + 691019968;
+ *   691019968 % 20 = 8, % 8 = 0, % 300 = 268 = 0x010C.
+ * With tags(2): 00 00 01 | 00 00 01 00 00 01 00 00 02 00 00 02 hashes to
+ *   -112887424; Java: % 20 = -4, negated: 4.
+ * Nested, osalt(4) osalt(8) ...: the inner salt is 0 (above); the outer
+ *   hashes 00 | 00 00 01 | 00 00 01 00 00 01: 31^10 + 31^6 + 31^3 + 1
+ *   = 819628286980801 + 887533473 = 819629174514274 -> mod 2^32
+ *   = 3385549410, as an int -909417886; % 4 = -2, negated: 2. */
+static void test_osalt_opentsdb_vectors(void **state)
+{
+    (void)state;
+    record r = series(UINT64_C(1704069000123), 0, 0, 7, 3);
+    const char *rest = "\x00\x00\x01" "\x65\x92\x00\x80" "\x00\x00\x01" "\x00\x00\x01";
+    uint8_t want[24];
+    want[0] = 8;
+    memcpy(want + 1, rest, 13);
+    expect_key("osalt(20) uid(metric, 3) hour(ts) tags", &r, want, 14);
+    want[0] = 0;
+    expect_key("osalt(8) uid(metric, 3) hour(ts) tags", &r, want, 14);
+    want[0] = 0x01;
+    want[1] = 0x0C;
+    memcpy(want + 2, rest, 13);
+    expect_key("osalt(300) uid(metric, 3) hour(ts) tags", &r, want, 15);
+    want[0] = 2;
+    want[1] = 0;
+    memcpy(want + 2, rest, 13);
+    expect_key("osalt(4) osalt(8) uid(metric, 3) hour(ts) tags", &r, want, 15);
+
+    record r2 = r;
+    r2.tag = 9;
+    want[0] = 4;
+    memcpy(want + 1, "\x00\x00\x01" "\x65\x92\x00\x80" "\x00\x00\x01\x00\x00\x01\x00\x00\x02\x00\x00\x02", 19);
+    expect_key("osalt(20) uid(metric, 3) hour(ts) tags(2)", &r2, want, 20);
+}
+
+/* osalt leaves time fields out, wherever they stand in its list: the salt
+ * stays with the series, hour after hour. */
+static void test_osalt_ignores_time(void **state)
+{
+    (void)state;
+    static const char *const exprs[] = {
+        "osalt(20) uid(metric, 3) hour(ts) tags",
+        "osalt(20) uid(metric, 3) ts tags",
+        "osalt(20) uid(metric, 3) revts:str tags",
+        "osalt(20) hour(ts) uid(metric, 3) ts:str tags ts",
+    };
+    for (size_t e = 0; e < sizeof exprs / sizeof exprs[0]; e++) {
+        keyscheme *ks = parse_ok(exprs[e]);
+        keyencoder *ke = keyencoder_new(ks, 1);
+        for (uint64_t i = 0; i < 100; i++) {
+            record r = series(TS0 + i * 3600 * 1000 + i, i, 0, 7, 3);
+            uint8_t k[64];
+            keyencoder_encode(ke, &r, k, sizeof k);
+            assert_int_equal(k[0], 8); /* as in test_osalt_opentsdb_vectors */
+        }
+        keyencoder_free(ke);
+        keyscheme_free(ks);
+    }
+    /* a time field inside another field is hashed like any byte */
+    record r1 = series(TS0, 0, 0, 7, 3), r2 = series(TS0 + 1, 0, 0, 7, 3);
+    uint8_t k1[64], k2[64];
+    int differ = 0;
+    for (int i = 0; i < 8; i++, r2.ts_ms++) {
+        encode_once("osalt(65536) reverse(ts)", &r1, k1);
+        encode_once("osalt(65536) reverse(ts)", &r2, k2);
+        differ += memcmp(k1, k2, 2) != 0;
+    }
+    assert_true(differ > 0);
+}
+
+/* ---- the letter form of buckets ---- */
+
+/* The HBase Reference Guide's salting example: foo0001..foo0004 under
+ * one-letter prefixes. Phoenix hashes of "foo000N", N = 1..4:
+ *   1060729510 .. 1060729513 (consecutive: only the last byte differs);
+ *   % 4 = 2, 3, 0, 1: c, d, a, b. */
+static void test_letters(void **state)
+{
+    (void)state;
+    static const char *const want[] = { "c-foo0001", "d-foo0002", "a-foo0003", "b-foo0004" };
+    for (int i = 0; i < 4; i++) {
+        const char *name = want[i] + 2; /* foo0001 .. foo0004 */
+        record t = { .ts_ms = TS0, .naming = NAMING_KEY, .key = (const uint8_t *)name, .key_len = 7 };
+        expect_text("hash(4, key):str \"-\" key", &t, want[i]);
+        char psalted[16];
+        snprintf(psalted, sizeof psalted, "%c%s", want[i][0], name);
+        expect_text("psalt(4):str key", &t, psalted);
+    }
+    record x0 = rec_at(TS0);
+    expect_text("hash(8, ts):str", &x0, "b"); /* bucket 1 (test_hash_phoenix_vectors) */
+    record r = series(UINT64_C(1704069000123), 0, 0, 7, 3);
+    expect_key("osalt(20):str uid(metric, 3) hour(ts) tags", &r,
+               "i" "\x00\x00\x01" "\x65\x92\x00\x80" "\x00\x00\x01" "\x00\x00\x01", 14);
+
+    long seen[26] = { 0 };
+    keyscheme *ks = parse_ok("salt(26):str ts");
+    assert_int_equal(keyscheme_max_len(ks), 9);
+    keyencoder *ke = keyencoder_new(ks, 5);
+    for (int i = 0; i < 2600; i++) {
+        record x = rec_at(TS0);
+        uint8_t k[16];
+        keyencoder_encode(ke, &x, k, sizeof k);
+        assert_true(k[0] >= 'a' && k[0] <= 'z');
+        seen[k[0] - 'a']++;
+    }
+    for (int b = 0; b < 26; b++)
+        assert_true(seen[b] > 0);
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+}
+
+static void test_bucket_prefix_new_fields(void **state)
+{
+    (void)state;
+    static const struct { const char *expr; uint32_t n; size_t width; uint32_t b; const char *prefix; } cases[] = {
+        { "psalt(256) ts", 256, 1, 255, "\xFF" },
+        { "osalt(20) uid(metric, 3) hour(ts) tags", 20, 1, 19, "\x13" },
+        { "osalt(300) uid(metric, 3) hour(ts) tags", 300, 2, 299, "\x01\x2B" },
+        { "salt(4):str ts", 4, 1, 3, "d" },
+        { "hash(4, key):str \"-\" key", 4, 1, 0, "a" },
+        { "psalt(26):str ts", 26, 1, 25, "z" },
+        { "osalt(8):str uid(metric, 3)", 8, 1, 2, "c" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        keyscheme *ks = parse_ok(cases[i].expr);
+        size_t width = 0;
+        uint8_t p[2];
+        assert_int_equal(keyscheme_buckets(ks, &width), cases[i].n);
+        assert_int_equal(width, cases[i].width);
+        assert_int_equal(keyscheme_bucket_prefix(ks, cases[i].b, p), cases[i].width);
+        assert_memory_equal(p, cases[i].prefix, cases[i].width);
+        keyscheme_free(ks);
+    }
+    keyscheme *ks = parse_ok("md5(ts)");
+    assert_int_equal(keyscheme_buckets(ks, NULL), 0);
+    keyscheme_free(ks);
+}
+
 /* ---- presets ---- */
+
+static const struct {
+    const char *name, *expr;  /* expr with N = 8 */
+    size_t max_len;
+} PRESETS8[] = {
+    { "monotonic", "ts", 8 },
+    { "salted", "salt(8) ts", 9 },
+    { "hashed", "hash(8, ts) ts", 9 },
+    { "reversed", "reverse(ts)", 8 },
+    { "promoted", "entity ts", 12 },
+    { "revts", "entity revts", 12 },
+    { "md5", "md5(ts)", 16 },
+    { "opentsdb", "uid(metric, 3) hour(ts) tags", 13 },
+    { "opentsdb-salted", "osalt(8) uid(metric, 3) hour(ts) tags", 14 },
+    { "revdomain", "revdomain(entity:str) ts", KEYSCHEME_MAX_NAME + 8 },
+    { "seq", "seq", 8 },
+    { "seq-reversed", "reverse(seq:str)", 20 },
+};
+#define NPRESETS (sizeof PRESETS8 / sizeof PRESETS8[0])
 
 static void test_presets(void **state)
 {
     (void)state;
-    static const struct { const char *name, *expr; size_t max_len; } want[] = {
-        { "monotonic", "ts", 8 },
-        { "salted", "salt(8) ts", 9 },
-        { "hashed", "hash(8, ts) ts", 9 },
-        { "reversed", "reverse(ts)", 8 },
-        { "promoted", "entity ts", 12 },
-        { "opentsdb", "uid(metric, 3) hour(ts) tags", 13 },
-    };
-    assert_int_equal(keyscheme_preset_count(), 6);
-    for (size_t i = 0; i < 6; i++) {
+    assert_int_equal(keyscheme_preset_count(), NPRESETS);
+    for (size_t i = 0; i < NPRESETS; i++) {
         char expr[128];
-        assert_string_equal(keyscheme_preset_name(i), want[i].name);
-        assert_int_equal(keyscheme_preset_expr(want[i].name, 8, expr, sizeof expr), 0);
-        assert_string_equal(expr, want[i].expr);
+        assert_string_equal(keyscheme_preset_name(i), PRESETS8[i].name);
+        assert_int_equal(keyscheme_preset_expr(PRESETS8[i].name, 8, expr, sizeof expr), 0);
+        assert_string_equal(expr, PRESETS8[i].expr);
         keyscheme *ks = parse_ok(expr);
         assert_string_equal(keyscheme_expr(ks), expr); /* already normal */
-        assert_int_equal(keyscheme_max_len(ks), want[i].max_len);
+        assert_int_equal(keyscheme_max_len(ks), PRESETS8[i].max_len);
         keyscheme_free(ks);
     }
     char expr[128];
     assert_int_equal(keyscheme_preset_expr("salted", 300, expr, sizeof expr), 0);
     assert_string_equal(expr, "salt(300) ts");
+    assert_int_equal(keyscheme_preset_expr("opentsdb-salted", 20, expr, sizeof expr), 0);
+    assert_string_equal(expr, "osalt(20) uid(metric, 3) hour(ts) tags");
     assert_int_equal(keyscheme_preset_expr("nosuch", 8, expr, sizeof expr), -1);
     assert_int_equal(keyscheme_preset_expr("hashed", 8, expr, 5), -1); /* too small */
-    assert_null(keyscheme_preset_name(6));
+    assert_null(keyscheme_preset_name(NPRESETS));
 }
 
+/* A preset is its expression: the same seed and records give the same
+ * bytes whether the scheme came from the preset's name or was typed. */
+static void test_preset_is_its_expression(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NPRESETS; i++) {
+        char expr[128];
+        assert_int_equal(keyscheme_preset_expr(PRESETS8[i].name, 8, expr, sizeof expr), 0);
+        keyscheme *a = parse_ok(expr), *b = parse_ok(PRESETS8[i].expr);
+        keyencoder *ea = keyencoder_new(a, 77), *eb = keyencoder_new(b, 77);
+        for (uint64_t j = 0; j < 300; j++) {
+            record r = series(TS0 + j * 1000, j, (uint32_t)(j % 40), (uint32_t)(j % 8), (uint32_t)(j % 5));
+            r.tag = (uint32_t)(j % 3);
+            uint8_t ka[KEYSCHEME_MAX_KEY], kb[KEYSCHEME_MAX_KEY];
+            size_t na = keyencoder_encode(ea, &r, ka, sizeof ka);
+            assert_int_equal(na, keyencoder_encode(eb, &r, kb, sizeof kb));
+            assert_memory_equal(ka, kb, na);
+        }
+        keyencoder_free(ea);
+        keyencoder_free(eb);
+        keyscheme_free(a);
+        keyscheme_free(b);
+    }
+}
+
+/* Exact bytes of every preset for one record: TS0, seq 42, entity 0x102,
+ * metric 1, host 2; the first record of its run (every UID is 1). */
 static void test_preset_bytes(void **state)
 {
     (void)state;
-    record r = { TS0, 0, 0x00000102u, 1, 2 };
-    expect_key("ts", &r, TS0_BE, 8);
-    expect_key("entity ts", &r, "\x00\x00\x01\x02" "\x00\x00\x01\x8C\xC2\x51\xF4\x00", 12);
-    expect_key("reverse(ts)", &r, "\x00\xF4\x51\xC2\x8C\x01\x00\x00", 8);
-    expect_key("hash(8, ts) ts", &r, "\x01" "\x00\x00\x01\x8C\xC2\x51\xF4\x00", 9);
+    record r = series(TS0, 42, 0x00000102u, 1, 2);
+    const char *ts = "\x00\x00\x01\x8C\xC2\x51\xF4\x00";
+    const char *otsdb = "\x00\x00\x01" "\x65\x92\x00\x80" "\x00\x00\x01" "\x00\x00\x01";
+    struct { const char *name; const char *key; size_t len; } want[] = {
+        { "monotonic", ts, 8 },
+        { "salted", NULL, 9 }, /* random: checked below */
+        { "hashed", "\x01" "\x00\x00\x01\x8C\xC2\x51\xF4\x00", 9 },
+        { "reversed", "\x00\xF4\x51\xC2\x8C\x01\x00\x00", 8 },
+        { "promoted", "\x00\x00\x01\x02" "\x00\x00\x01\x8C\xC2\x51\xF4\x00", 12 },
+        { "revts", "\x00\x00\x01\x02" "\x7F\xFF\xFE\x73\x3D\xAE\x0B\xFF", 12 },
+        { "md5", "\x87\xe2\x48\xc7\xe2\x66\x8d\x55\xd1\x07\x68\x6b\xb1\x73\xda\x4e", 16 },
+        { "opentsdb", otsdb, 13 },
+        { "opentsdb-salted", NULL, 14 }, /* below */
+        { "revdomain", "001/host0002.metric" "\x00\x00\x01\x8C\xC2\x51\xF4\x00", 27 },
+        { "seq", "\x00\x00\x00\x00\x00\x00\x00\x2A", 8 },
+        { "seq-reversed", "24000000000000000000", 20 },
+    };
+    assert_int_equal(sizeof want / sizeof want[0], NPRESETS);
+    for (size_t i = 0; i < NPRESETS; i++) {
+        char expr[128];
+        uint8_t key[KEYSCHEME_MAX_KEY];
+        assert_string_equal(want[i].name, PRESETS8[i].name);
+        assert_int_equal(keyscheme_preset_expr(want[i].name, 8, expr, sizeof expr), 0);
+        size_t n = encode_once(expr, &r, key);
+        assert_int_equal(n, want[i].len);
+        if (want[i].key)
+            assert_memory_equal(key, want[i].key, n);
+    }
+    uint8_t key[16];
+    assert_int_equal(encode_once("salt(8) ts", &r, key), 9);
+    assert_true(key[0] < 8);
+    assert_memory_equal(key + 1, ts, 8);
+    /* osalt(8): 691019968 % 8 = 0 (test_osalt_opentsdb_vectors) */
+    assert_int_equal(encode_once("osalt(8) uid(metric, 3) hour(ts) tags", &r, key), 14);
+    assert_int_equal(key[0], 0);
+    assert_memory_equal(key + 1, otsdb, 13);
+    /* the domain workload's names, reversed */
+    record d = { .ts_ms = TS0, .entity = 0, .naming = NAMING_DOMAIN };
+    expect_key("revdomain(entity:str) ts", &d, "com.site00000.www" "\x00\x00\x01\x8C\xC2\x51\xF4\x00", 25);
+}
+
+/* seq-reversed spreads consecutive ids (ROWKEYS.md item 13): the first
+ * byte is the last digit, so ten consecutive ids start with ten digits. */
+static void test_seq_reversed_spreads(void **state)
+{
+    (void)state;
+    keyscheme *ks = parse_ok("reverse(seq:str)");
+    keyencoder *ke = keyencoder_new(ks, 1);
+    int seen[10] = { 0 };
+    for (uint64_t i = 0; i < 10; i++) {
+        record r = series(TS0, 1000 + i, 0, 0, 0);
+        uint8_t k[32];
+        assert_int_equal(keyencoder_encode(ke, &r, k, sizeof k), 20);
+        seen[k[0] - '0']++;
+    }
+    for (int d = 0; d < 10; d++)
+        assert_int_equal(seen[d], 1);
+    keyencoder_free(ke);
+    keyscheme_free(ks);
 }
 
 /* ---- the language ---- */
@@ -435,9 +987,19 @@ static void test_normalised_expression(void **state)
         { "salt(008)\tts:str", "salt(8) ts:str" },
         { "uid(metric,3) hour( ts ) tags", "uid(metric, 3) hour(ts) tags" },
         { "hash(4,entity   ts) reverse(seq : str)", "hash(4, entity ts) reverse(seq:str)" },
+        { "tags(1) tags( 2 )", "tags tags(2)" },
+        { "md5(ts)[0:16] md5( ts ) [ 2 : 4 ] : str", "md5(ts) md5(ts)[2:4]:str" },
+        { "entity:str\"-\"ts:str", "entity:str - ts:str" },
+        { "\"#\"\"ab\\x41\\x0a\\\"\\\\\" ts", "# \"abA\\x0A\\\"\\\\\" ts" },
+        { "psalt( 8 ):str key", "psalt(8):str key" },
+        { "osalt(20) uid(entity,2) revts:str", "osalt(20) uid(entity, 2) revts:str" },
+        { "revdomain( entity:str )", "revdomain(entity:str)" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         keyscheme *ks = parse_ok(cases[i][0]);
+        assert_string_equal(keyscheme_expr(ks), cases[i][1]);
+        keyscheme_free(ks);
+        ks = parse_ok(cases[i][1]); /* the normal form is a fixed point */
         assert_string_equal(keyscheme_expr(ks), cases[i][1]);
         keyscheme_free(ks);
     }
@@ -461,8 +1023,9 @@ static void test_parse_errors(void **state)
     (void)state;
     expect_error("", "column 1: expected a field name (", "found end of input");
     expect_error("   ", "column 4: expected a field name", "found end of input");
-    expect_error("ts foo", "column 4: expected a field name (ts, entity, seq, salt, hash, "
-                 "reverse, uid, hour, tags) or end of input, found 'foo'", NULL);
+    expect_error("ts foo", "column 4: expected a field name (ts, revts, entity, key, seq, salt, hash, "
+                 "psalt, osalt, md5, reverse, revdomain, uid, hour, tags), a \"string\" or a "
+                 "separator (# - | / . ~ + @ ! =) or end of input, found 'foo'", NULL);
     expect_error("salt(8x) ts", "column 7: expected ')' after the bucket count, found 'x'", NULL);
     expect_error("salt(0) ts", "column 6: expected a bucket count 1..65536, found '0'", NULL);
     expect_error("salt(65537) ts", "column 6: expected a bucket count", "found '65537'");
@@ -471,15 +1034,57 @@ static void test_parse_errors(void **state)
     expect_error("hash(8 ts) ts", "column 8: expected ',' after the bucket count, found 'ts'", NULL);
     expect_error("hash(8, ) ts", "column 9: expected a field name", "found ')'");
     expect_error("hash(8, ts", "column 11: expected a field name", "or ')', found end of input");
-    expect_error("salt(8):str", "column 8: expected no ':str' after salt", "found ':'");
+    expect_error("uid(metric, 3):str", "column 15: expected no ':str' after uid (only ts, revts, "
+                 "entity, seq, salt, hash, psalt, osalt, md5 have a text form), found ':'", NULL);
     expect_error("ts:txt", "column 4: expected 'str' after ':', found 'txt'", NULL);
-    expect_error("uid(tagk, 3)", "column 5: expected a name kind", "found 'tagk'");
+    expect_error("uid(tagk, 3)", "column 5: expected a name kind ('metric', 'host' or 'entity')",
+                 "found 'tagk'");
     expect_error("uid(metric, 9)", "column 13: expected a UID width 1..8, found '9'", NULL);
     expect_error("reverse(ts ts)", "column 12: expected ')' after the field", "found 'ts'");
     expect_error("hour(seq)", "column 6: expected 'ts', found 'seq'", NULL);
     expect_error("ts)", "column 3: expected a field name", "found ')'");
     expect_error("ts \xC3\xA9", "column 4: expected a field name", "found '\xC3\xA9'");
-    expect_error("tags(3)", "column 5: expected a field name", "found '('");
+    expect_error("ts:", "column 4: expected 'str' after ':', found end of input", NULL);
+
+    /* tags */
+    expect_error("tags(3)", "column 6: expected a tag count 1..2, found '3'", NULL);
+    expect_error("tags()", "column 6: expected a tag count 1..2, found ')'", NULL);
+    expect_error("tags(2", "column 7: expected ')' after the tag count, found end of input", NULL);
+    /* literals */
+    expect_error("ts \"abc", "column 4: expected '\"' to close the string that starts here, "
+                 "found end of input", NULL);
+    expect_error("ts \"a\\\"", "column 4: expected '\"' to close the string", NULL);
+    expect_error("\"a\\q\"", "column 3: expected \\xNN (two hex digits), \\\" or \\\\ in a string, "
+                 "found '\\q'", NULL);
+    expect_error("ts \"\\x4g\"", "column 5: expected \\xNN", "found '\\x4g'");
+    expect_error("\"ab\\x4\"", "column 4: expected \\xNN", "found '\\x4'");
+    expect_error("\"a\":str", "column 4: expected no ':str' after a literal", "found ':'");
+    keyscheme_free(parse_ok("ts : str"));
+    expect_error("\"\"", "column 1: expected a key of at least 1 byte", NULL);
+    keyscheme_free(parse_ok("md5(ts) \"\""));
+    expect_error("ts % ts", "column 4: expected a field name", "found '%'");
+    /* md5 slices */
+    expect_error("md5(ts)[4:2]", "column 11: expected a slice end 5..16, found '2'", NULL);
+    expect_error("md5(ts)[16:17]", "column 9: expected a slice start 0..15, found '16'", NULL);
+    expect_error("md5(ts)[0:17]:str", "column 11: expected a slice end 1..16, found '17'", NULL);
+    expect_error("md5(ts)[0 4]", "column 11: expected ':' after the slice start, found '4'", NULL);
+    expect_error("md5(ts)[0:4", "column 12: expected ']' after the slice end, found end of input", NULL);
+    expect_error("md5(ts)[x:4]", "column 9: expected a slice start 0..15, found 'x'", NULL);
+    expect_error("ts[0:4]", "column 3: expected no '[' after ts (only md5 takes a byte slice), "
+                 "found '['", NULL);
+    expect_error("md5(ts):str[0:4]", "column 12: expected a field name", "found '['");
+    expect_error("md5()", "column 5: expected a field name", "found ')'");
+    /* Phoenix's bucket limit; letters */
+    expect_error("psalt(300) ts", "column 7: expected a bucket count 1..256 (Phoenix's "
+                 "SALT_BUCKETS limit), found '300'", NULL);
+    expect_error("psalt(0) ts", "column 7: expected a bucket count 1..256", "found '0'");
+    expect_error("salt(27):str ts", "column 6: expected a bucket count 1..26 for the letter form "
+                 "(':str': buckets a..z), found '27'", NULL);
+    expect_error("ts hash( 30, ts):str", "column 10: expected a bucket count 1..26", "found '30'");
+    expect_error("psalt(100):str ts", "column 7: expected a bucket count 1..26", "found '100'");
+    expect_error("osalt(300):str ts", "column 7: expected a bucket count 1..26", "found '300'");
+    expect_error("reverse(ts):str", "column 12: expected no ':str' after reverse", NULL);
+    expect_error("revdomain(ts ts)", "column 14: expected ')' after the field", "found 'ts'");
 
     /* nesting: 16 levels parse, 17 do not */
     char deep[256] = "", deeper[300] = "";
@@ -492,17 +1097,29 @@ static void test_parse_errors(void **state)
     keyscheme_free(ks);
     snprintf(deeper, sizeof deeper, "reverse(%s)", deep);
     expect_error(deeper, "column 129: expected at most 16 nested fields", NULL);
+    /* a salt of the rest holds the fields after it: they count as nested */
+    char salts[256] = "";
+    for (int i = 0; i < 16; i++)
+        strcat(salts, "psalt(2) ");
+    strcat(salts, "ts");
+    expect_error(salts, "column 145: expected at most 16 nested fields, found 'ts' nested deeper", NULL);
+    salts[0] = '\0';
+    for (int i = 0; i < 15; i++)
+        strcat(salts, "osalt(2) ");
+    strcat(salts, "ts");
+    ks = parse_ok(salts);
+    keyscheme_free(ks);
 
-    /* key length: 512 timestamps are 4096 bytes, 513 too many */
-    char *many = malloc(513 * 3 + 1);
+    /* key length: 8192 timestamps are 65536 bytes, 8193 too many */
+    char *many = malloc(8193 * 3 + 1);
     many[0] = '\0';
-    for (int i = 0; i < 512; i++)
+    for (int i = 0; i < 8192; i++)
         strcat(many, "ts ");
     ks = parse_ok(many);
     assert_int_equal(keyscheme_max_len(ks), KEYSCHEME_MAX_KEY);
     keyscheme_free(ks);
     strcat(many, "ts");
-    expect_error(many, "column 1: expected a key of at most 4096 bytes", "4104");
+    expect_error(many, "column 1: expected a key of at most 65536 bytes", "65544");
     free(many);
 
     /* a small or absent error buffer is never overrun */
@@ -531,8 +1148,26 @@ int main(void)
         cmocka_unit_test(test_uid_first_use_order),
         cmocka_unit_test(test_hour),
         cmocka_unit_test(test_opentsdb_preset_bytes),
+        cmocka_unit_test(test_revts),
+        cmocka_unit_test(test_revts_sorts_newest_first),
+        cmocka_unit_test(test_literals),
+        cmocka_unit_test(test_md5),
+        cmocka_unit_test(test_md5_small_buffer),
+        cmocka_unit_test(test_md5_scatters),
+        cmocka_unit_test(test_revdomain),
+        cmocka_unit_test(test_key),
+        cmocka_unit_test(test_uid_entity),
+        cmocka_unit_test(test_tags_two),
+        cmocka_unit_test(test_psalt_phoenix_vectors),
+        cmocka_unit_test(test_psalt_is_hash_of_the_rest),
+        cmocka_unit_test(test_osalt_opentsdb_vectors),
+        cmocka_unit_test(test_osalt_ignores_time),
+        cmocka_unit_test(test_letters),
+        cmocka_unit_test(test_bucket_prefix_new_fields),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_preset_is_its_expression),
         cmocka_unit_test(test_preset_bytes),
+        cmocka_unit_test(test_seq_reversed_spreads),
         cmocka_unit_test(test_normalised_expression),
         cmocka_unit_test(test_parse_errors),
     };

@@ -24,7 +24,7 @@ static void test_defaults_are_valid(void **state)
     char err[512];
     scenario_defaults(&sc);
     assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
-    assert_int_equal(sc.nschemes, 6);
+    assert_int_equal(sc.nschemes, 12); /* every preset */
     assert_string_equal(scenario_scheme_label(&sc, 0), "monotonic");
     char expr[128];
     assert_int_equal(scenario_scheme_expr(&sc, 1, expr, sizeof expr), 1);

@@ -538,9 +538,9 @@ static int decode_literal(parser *ps, field *f)
                 b = (uint8_t)(hi << 4 | lo);
                 i += 3;
             } else {
-                int shown = s[i + 1] == '"' || s[i + 1] == '\0' ? 1 : 2;
+                size_t close = t.at + t.len - 1, shown = close - i < 4 ? close - i : 4;
                 return fail_at(ps, i, "expected \\xNN (two hex digits), \\\" or \\\\ in a string, "
-                               "found '%.*s'", shown, s + i);
+                               "found '%.*s'", (int)shown, s + i);
             }
         }
         if (push_lit(ps, b) < 0)
@@ -685,39 +685,11 @@ static int parse_text_form(parser *ps, field *f)
     return 0;
 }
 
-/* field = name [ "(" args ")" ] [ slice ] [ ":" "str" ] | literal. `or_else`
- * names what else could stand where this field was expected. */
-static int parse_field(parser *ps, unsigned depth, const char *or_else)
+/* [ slice ] [ ":" "str" ], then the width they decide: an md5 writes its
+ * slice (2 characters a byte in hex), a bucket's letter is 1 byte. */
+static int parse_suffixes(parser *ps, field *f)
 {
-    const token name = ps->tok;
-    int literal = name.kind == T_STRING || name.kind == T_OPEN_STRING || name.kind == T_SEP;
-    const field_def *def = literal ? literal_def()
-                         : name.kind == T_NAME ? field_def_find(ps->src + name.at, name.len) : NULL;
-    if (!def || (!literal && (def->flags & F_LITERAL)))
-        return fail_expected_field(ps, or_else);
-    if (depth >= KS_MAX_DEPTH)
-        return fail_at(ps, name.at, "expected at most %d nested fields, found '%s' nested deeper",
-                       KS_MAX_DEPTH, def->name);
-    long self = push_field(ps);
-    if (self < 0)
-        return -1;
-    field *f = &ps->fields[self];
-    f->def = def;
-    f->col = (uint32_t)name.at + 1;
-    if (literal && decode_literal(ps, f) < 0)
-        return -1;
-    if (literal)
-        f->width = (uint32_t)(ps->nlits - f->aux);
-    if (def->flags & F_SLICE)
-        f->n = 0, f->aux = KS_MD5_BYTES;
-    lex_next(ps);
-
-    if ((def->flags & F_OPTIONAL_ARGS) && ps->tok.kind != T_LPAREN)
-        set_number(f, def->args[0], 1);
-    else if (def->args[0] != ARG_NONE && parse_args(ps, (size_t)self, depth) < 0)
-        return -1;
-    f = &ps->fields[self]; /* inner fields may have moved the array */
-
+    const field_def *def = f->def;
     if (ps->tok.kind == T_LBRACKET) {
         if (!(def->flags & F_SLICE)) {
             char what[80];
@@ -733,6 +705,54 @@ static int parse_field(parser *ps, unsigned depth, const char *or_else)
         f->width = (f->aux - f->n) * (f->text ? 2u : 1u);
     if ((def->flags & F_BUCKET_PREFIX) && f->text)
         f->width = 1;
+    return 0;
+}
+
+/* The field_def the current token starts: a name's row, the literal row
+ * for a string or separator, NULL for anything else. */
+static const field_def *token_def(const parser *ps)
+{
+    const token *t = &ps->tok;
+    if (t->kind == T_STRING || t->kind == T_OPEN_STRING || t->kind == T_SEP)
+        return literal_def();
+    return t->kind == T_NAME ? field_def_find(ps->src + t->at, t->len) : NULL;
+}
+
+/* field = name [ "(" args ")" ] [ slice ] [ ":" "str" ] | literal. `or_else`
+ * names what else could stand where this field was expected. */
+static int parse_field(parser *ps, unsigned depth, const char *or_else)
+{
+    const token name = ps->tok;
+    const field_def *def = token_def(ps);
+    if (!def)
+        return fail_expected_field(ps, or_else);
+    if (depth >= KS_MAX_DEPTH)
+        return fail_at(ps, name.at, "expected at most %d nested fields, found '%s' nested deeper",
+                       KS_MAX_DEPTH, def->name);
+    long self = push_field(ps);
+    if (self < 0)
+        return -1;
+    field *f = &ps->fields[self];
+    f->def = def;
+    f->col = (uint32_t)name.at + 1;
+    if (def->flags & F_LITERAL) {
+        if (decode_literal(ps, f) < 0)
+            return -1;
+        f->width = (uint32_t)(ps->nlits - f->aux);
+    }
+    if (def->flags & F_SLICE) {
+        f->n = 0;
+        f->aux = KS_MD5_BYTES;
+    }
+    lex_next(ps);
+
+    if ((def->flags & F_OPTIONAL_ARGS) && ps->tok.kind != T_LPAREN)
+        set_number(f, def->args[0], 1);
+    else if (def->args[0] != ARG_NONE && parse_args(ps, (size_t)self, depth) < 0)
+        return -1;
+    f = &ps->fields[self]; /* inner fields may have moved the array */
+    if (parse_suffixes(ps, f) < 0)
+        return -1;
     f->span = (uint32_t)(ps->nfields - (size_t)self);
     return 0;
 }
@@ -934,11 +954,15 @@ static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, int s
             return;
         }
         int timed = skipping && (flags & F_TIME);
-        if (timed)
-            emit(c, f, OP_SKIP_BEGIN, depth), c->ops[c->n - 1].a = c->nskips;
+        if (timed) {
+            emit(c, f, OP_SKIP_BEGIN, depth);
+            c->ops[c->n - 1].a = c->nskips;
+        }
         compile_field(c, i, depth);
-        if (timed)
-            emit(c, f, OP_SKIP_END, depth), c->ops[c->n - 1].a = c->nskips++;
+        if (timed) {
+            emit(c, f, OP_SKIP_END, depth);
+            c->ops[c->n - 1].a = c->nskips++;
+        }
     }
 }
 
@@ -1407,7 +1431,8 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
             p += put_dec(k + p, rec->seq, KS_U64_DIGITS);
             break;
         case OP_LITERAL:
-            memcpy(k + p, ks->lits + o->a, o->width);
+            if (o->width) /* "" has no bytes, and maybe no pool */
+                memcpy(k + p, ks->lits + o->a, o->width);
             p += o->width;
             break;
         case OP_SALT:

@@ -18,8 +18,17 @@
 
 #include "workloads/pattern.h"
 
-/* Longest key any scheme may produce (HBase's row limit is 32767). */
-#define KEYSCHEME_MAX_KEY 4096
+/* Longest key any scheme may produce. HBase's own row limit is 32767
+ * bytes (KEY_MAX_LEN); a scheme may in principle exceed it (`salt(8) key`
+ * on a 32767-byte trace key), and the engine refuses such a key when it
+ * meets one. */
+#define KEYSCHEME_MAX_KEY 65536
+
+/* Most bytes the fields `key` and `entity:str` copy from a record: as long
+ * as any HBase row (the trace reader refuses longer keys), so a trace key
+ * is never cut. A trace key read as a name (entity:str, its shell form,
+ * up to 4 bytes per byte) is cut to this length. */
+#define KEYSCHEME_MAX_NAME 32767
 
 typedef struct keyscheme keyscheme;
 typedef struct keyencoder keyencoder;
@@ -46,14 +55,14 @@ int keyscheme_preset_expr(const char *name, uint32_t buckets, char *out, size_t 
 /* Longest key this scheme can produce, <= KEYSCHEME_MAX_KEY. */
 size_t keyscheme_max_len(const keyscheme *ks);
 
-/* If the key starts with a bucket prefix (salt(N) or hash(N, ...)), returns N
- * and the prefix width in bytes (1 for N <= 256, else 2) in *width;
- * otherwise returns 0. */
+/* If the key starts with a bucket prefix (salt(N), hash(N, ...), psalt(N) or
+ * osalt(N)), returns N and the prefix width in bytes (1 for N <= 256, else
+ * 2; 1 for the letter form ':str') in *width; otherwise returns 0. */
 uint32_t keyscheme_buckets(const keyscheme *ks, size_t *width);
 
-/* The prefix bytes of bucket b (< keyscheme_buckets) into out (>= 2 bytes);
- * returns the width. Pre-splitting at buckets 1..N-1 gives N regions, one
- * per bucket. */
+/* The prefix bytes of bucket b (< keyscheme_buckets) into out (>= 2 bytes):
+ * b big-endian, or the letter 'a' + b in the ':str' form; returns the
+ * width. Pre-splitting at buckets 1..N-1 gives N regions, one per bucket. */
 size_t keyscheme_bucket_prefix(const keyscheme *ks, uint32_t b, uint8_t *out);
 
 /* A per-run encoder, its randomness drawn from `seed`. NULL if out of memory. */
