@@ -251,6 +251,23 @@ static void test_chapter_salting_example(void **state)
     output_free(&o);
 }
 
+/* A preset is its expression: the same keys, the same regions. */
+static void test_preset_is_its_expression(void **state)
+{
+    (void)state;
+    output a = run("keys", "--scheme", "salted", "-n", "50", "--duration", "1m", NULL);
+    output b = run("keys", "--scheme", "salt(8) ts", "-n", "50", "--duration", "1m", NULL);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    const char *ka = strchr(a.out, '\n'), *kb = strchr(b.out, '\n'); /* past the header */
+    assert_non_null(ka);
+    assert_non_null(kb);
+    assert_int_equal(count_lines_with(ka, " on rs"), 50);
+    assert_string_equal(ka, kb);
+    output_free(&a);
+    output_free(&b);
+}
+
 /* The "servers" block of a JSON report: per-server counts only. */
 static char *servers_block(const char *json)
 {
@@ -328,6 +345,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_scenario_file_equals_the_builtin_default),
         cmocka_unit_test(test_scenario_file_errors_name_file_and_line),
         cmocka_unit_test(test_chapter_salting_example),
+        cmocka_unit_test(test_preset_is_its_expression),
         cmocka_unit_test(test_write_trace_round_trip),
         cmocka_unit_test(test_bad_trace_exits_2_with_file_and_line),
     };
