@@ -1,8 +1,13 @@
-/* cluster.c -- the write path and region assignment. */
+/* cluster.c -- the operation paths and region assignment. */
 #include "core/cluster.h"
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Per-server latency: 16 buckets per power of two (6% error) keeps a
+ * 10,000-server cluster at 76 MiB of histograms. */
+#define SERVER_LATENCY_SUB_BITS 4
 
 cluster *cluster_new(uint32_t nservers, const keyref *splits, size_t nsplits,
                      split_policy policy, size_t *bad)
@@ -19,6 +24,13 @@ cluster *cluster_new(uint32_t nservers, const keyref *splits, size_t nsplits,
     }
     c->nservers = nservers;
     c->policy = policy;
+    for (uint32_t s = 0; s < nservers; s++) {
+        if (histogram_init(&c->servers[s].latency, SERVER_LATENCY_SUB_BITS) < 0) {
+            *bad = nsplits;
+            cluster_free(c);
+            return NULL;
+        }
+    }
     for (size_t i = 0; i < regionmap_count(c->map); i++) {
         region *r = regionmap_at(c->map, i);
         r->server = (uint32_t)(i % nservers);
@@ -32,6 +44,8 @@ void cluster_free(cluster *c)
     if (!c)
         return;
     regionmap_free(c->map);
+    for (uint32_t s = 0; c->servers && s < c->nservers; s++)
+        server_release(&c->servers[s]);
     free(c->servers);
     free(c);
 }
@@ -49,32 +63,49 @@ static int cluster_maybe_split(cluster *c, size_t i)
         return -1;
     c->servers[s].regions++;
     c->splits++;
+    uint64_t back = c->now_us + c->split_offline_us;
+    regionmap_at(c->map, i)->offline_until_us = back;
+    regionmap_at(c->map, i + 1)->offline_until_us = back;
     return 0;
 }
 
-int cluster_write(cluster *c, keyref k, uint32_t cell_bytes,
-                  size_t *region_index, uint32_t *server_index)
+int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
+                  uint32_t *server_index, uint64_t *reply_us)
 {
     size_t i = regionmap_route(c->map, k);
     region *r = regionmap_at(c->map, i);
-    if (store_put(r->rows, k, cell_bytes) < 0)
+    server *s = &c->servers[r->server];
+    uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service_us);
+    if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
         return -1;
     r->writes++;
-    server *s = &c->servers[r->server];
     s->writes++;
     s->bytes += cell_bytes;
-    *region_index = i;
     *server_index = r->server;
+    *reply_us = reply;
     if (split_due(&c->policy, r, store_bytes(r->rows)))
         return cluster_maybe_split(c, i);
     return 0;
 }
 
-uint32_t cluster_read(cluster *c, keyref k)
+int cluster_read(cluster *c, keyref k, uint64_t rpc_us, uint64_t row_us,
+                 uint32_t *server_index, uint64_t *reply_us)
 {
-    uint32_t s = regionmap_get(c->map, regionmap_route(c->map, k))->server;
-    c->servers[s].reads++;
-    return s;
+    const region *r = regionmap_get(c->map, regionmap_route(c->map, k));
+    server *s = &c->servers[r->server];
+    /* The row exists iff the range [k, k + "\0") holds it. */
+    uint8_t next[KEY_MAX_LEN + 1];
+    memcpy(next, k.data, k.len);
+    next[k.len] = 0;
+    uint64_t rows = store_count_range(r->rows, k, keyref_of(next, k.len + 1));
+    uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, rpc_us + rows * row_us);
+    if (reply == UINT64_MAX)
+        return -1;
+    s->reads++;
+    s->rows_scanned += rows;
+    *server_index = r->server;
+    *reply_us = reply;
+    return 0;
 }
 
 void cluster_move(cluster *c, size_t i, uint32_t s)
@@ -86,6 +117,7 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
     c->servers[r->server].regions--;
     c->servers[s].regions++;
     r->server = s;
+    r->offline_until_us = c->now_us + c->move_offline_us;
     c->moves++;
 }
 

@@ -26,6 +26,7 @@ typedef struct region {
     uint32_t server;            /* index of the hosting server */
     uint64_t writes;            /* cells written to this region (not its parent) */
     uint64_t next_split_check;  /* store bytes at which the split policy looks again */
+    uint64_t offline_until_us;  /* splitting or moving: requests wait until then */
 } region;
 
 typedef struct regionmap regionmap;

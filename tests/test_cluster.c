@@ -38,15 +38,14 @@ static void test_write_routes_and_counts(void **state)
     (void)state;
     keyref splits[] = { S("m") };
     split_policy p = { SPLIT_DISABLED, 0 };
-    size_t bad, ri;
+    size_t bad;
     uint32_t s;
+    uint64_t done;
     cluster *c = cluster_new(2, splits, 1, p, &bad);
-    assert_int_equal(cluster_write(c, S("a"), 30, &ri, &s), 0);
-    assert_int_equal(ri, 0);
+    assert_int_equal(cluster_write(c, S("a"), 30, 0, &s, &done), 0);
     assert_int_equal(s, 0);
-    assert_int_equal(cluster_write(c, S("x"), 40, &ri, &s), 0);
-    assert_int_equal(cluster_write(c, S("x"), 40, &ri, &s), 0);
-    assert_int_equal(ri, 1);
+    assert_int_equal(cluster_write(c, S("x"), 40, 0, &s, &done), 0);
+    assert_int_equal(cluster_write(c, S("x"), 40, 0, &s, &done), 0);
     assert_int_equal(s, 1);
     assert_int_equal(c->servers[0].writes, 1);
     assert_int_equal(c->servers[1].writes, 2);
@@ -60,13 +59,14 @@ static void test_ascending_writes_split_and_daughters_stay(void **state)
 {
     (void)state;
     split_policy p = { SPLIT_SIZE, 10000 };
-    size_t bad, ri;
+    size_t bad;
     uint32_t s;
+    uint64_t done;
     cluster *c = cluster_new(4, NULL, 0, p, &bad);
     char k[32];
     for (int i = 0; i < 5000; i++) {
         snprintf(k, sizeof k, "row%08d", i);
-        assert_int_equal(cluster_write(c, S(k), 50, &ri, &s), 0);
+        assert_int_equal(cluster_write(c, S(k), 50, 0, &s, &done), 0);
         assert_int_equal(s, 0); /* no balancer: everything stays on rs0 */
     }
     /* 250 KB through 10 KB regions: ~2 splits per 10 KB of ascending keys. */
@@ -85,8 +85,9 @@ static void test_move_updates_counts(void **state)
     (void)state;
     keyref splits[] = { S("m") };
     split_policy p = { SPLIT_DISABLED, 0 };
-    size_t bad, ri;
+    size_t bad;
     uint32_t s;
+    uint64_t done;
     cluster *c = cluster_new(3, splits, 1, p, &bad);
     cluster_move(c, 1, 2);
     assert_int_equal(c->moves, 1);
@@ -94,8 +95,72 @@ static void test_move_updates_counts(void **state)
     assert_int_equal(c->moves, 1);
     assert_int_equal(c->servers[1].regions, 0);
     assert_int_equal(c->servers[2].regions, 1);
-    assert_int_equal(cluster_write(c, S("z"), 10, &ri, &s), 0);
+    assert_int_equal(cluster_write(c, S("z"), 10, 0, &s, &done), 0);
     assert_int_equal(s, 2);
+    cluster_free(c);
+}
+
+/* FIFO service: each RPC starts when the work before it is done. */
+static void test_rpcs_queue_fifo(void **state)
+{
+    (void)state;
+    split_policy p = { SPLIT_DISABLED, 0 };
+    size_t bad;
+    uint32_t s;
+    uint64_t done;
+    cluster *c = cluster_new(1, NULL, 0, p, &bad);
+    const uint64_t arrive[] = { 0, 10, 20, 200 }, want[] = { 100, 200, 300, 300 + 100 };
+    for (int i = 0; i < 4; i++) {
+        c->now_us = arrive[i];
+        assert_int_equal(cluster_write(c, S("k"), 10, 100, &s, &done), 0);
+        assert_int_equal(done, want[i]);
+        if (i == 2)
+            assert_int_equal(server_queue_at(&c->servers[0], 20), 3);
+    }
+    /* At 200 the first two are done, the third is in service, the fourth waits. */
+    assert_int_equal(server_queue_at(&c->servers[0], 200), 2);
+    assert_int_equal(c->servers[0].longest_queue, 3);
+    assert_int_equal(c->servers[0].busy_us, 400);
+    assert_int_equal(c->servers[0].latency.count, 4);
+    assert_int_equal(c->servers[0].latency.max, 280); /* the third: 20 -> 300 */
+    cluster_free(c);
+}
+
+/* Splits and moves take regions offline; requests wait for them. */
+static void test_offline_regions_delay_replies(void **state)
+{
+    (void)state;
+    split_policy p = { SPLIT_SIZE, 1000 };
+    size_t bad;
+    uint32_t s;
+    uint64_t done;
+    cluster *c = cluster_new(2, NULL, 0, p, &bad);
+    c->split_offline_us = 5000;
+    c->move_offline_us = 7000;
+    char k[16];
+    int i = 0;
+    while (c->splits == 0) {
+        snprintf(k, sizeof k, "row%04d", i++);
+        c->now_us = (uint64_t)i * 100;
+        assert_int_equal(cluster_write(c, S(k), 100, 10, &s, &done), 0);
+    }
+    uint64_t split_at = c->now_us;
+    assert_int_equal(done, split_at + 10); /* the write that split was served first */
+    c->now_us = split_at + 1;
+    assert_int_equal(cluster_write(c, S("row0000"), 100, 10, &s, &done), 0);
+    assert_int_equal(done, split_at + 5000 + 10);
+    c->now_us = split_at + 6000;
+    cluster_move(c, 1, 1);
+    c->now_us = split_at + 6001;
+    assert_int_equal(cluster_write(c, S("row9999"), 100, 10, &s, &done), 0);
+    assert_int_equal(s, 1);
+    assert_int_equal(done, split_at + 6000 + 7000 + 10);
+    /* A read waits too, and counts the row it found. */
+    assert_int_equal(cluster_read(c, S("row9999"), 10, 1, &s, &done), 0);
+    assert_int_equal(done, split_at + 6000 + 7000 + 11);
+    assert_int_equal(c->servers[1].rows_scanned, 1);
+    assert_int_equal(cluster_read(c, S("nosuchrow"), 10, 1, &s, &done), 0);
+    assert_int_equal(c->servers[0].rows_scanned, 0);
     cluster_free(c);
 }
 
@@ -106,6 +171,8 @@ int main(void)
         cmocka_unit_test(test_write_routes_and_counts),
         cmocka_unit_test(test_ascending_writes_split_and_daughters_stay),
         cmocka_unit_test(test_move_updates_counts),
+        cmocka_unit_test(test_rpcs_queue_fifo),
+        cmocka_unit_test(test_offline_regions_delay_replies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
