@@ -157,6 +157,17 @@ static void write_cluster(jw *w, const sim_results *res)
     close_(w, '}');
 }
 
+/* {"p50": .., "p99": .., "p999": .., "max": ..} on one line, or null. */
+static void put_latency_inline(FILE *out, const latency_summary *l)
+{
+    if (l->count == 0) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"p50\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
+            ", \"max\": %" PRIu64 "}", l->p50_us, l->p99_us, l->p999_us, l->max_us);
+}
+
 static void write_servers(jw *w, const run_result *run)
 {
     key(w, "servers");
@@ -167,8 +178,13 @@ static void write_servers(jw *w, const run_result *run)
         fputs("{\"name\": ", w->out);
         put_string(w->out, sv->name);
         fprintf(w->out, ", \"writes\": %" PRIu64 ", \"reads\": %" PRIu64 ", \"regions\": %" PRIu64
-                ", \"rows_scanned\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-                sv->writes, sv->reads, sv->regions, sv->rows_scanned, sv->bytes);
+                ", \"rows_scanned\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"rpcs\": %" PRIu64
+                ", \"busy\": ",
+                sv->writes, sv->reads, sv->regions, sv->rows_scanned, sv->bytes, sv->rpcs);
+        put_double(w->out, sv->busy);
+        fprintf(w->out, ", \"longest_queue\": %" PRIu64 ", \"latency_us\": ", sv->longest_queue);
+        put_latency_inline(w->out, &sv->latency);
+        fputc('}', w->out);
     }
     close_(w, ']');
 }
@@ -264,13 +280,25 @@ static void write_run(jw *w, const run_result *run)
     key(w, "throughput");
     open_(w, '{');
     key_double(w, "offered", run->offered_per_s);
-    key_double(w, "achieved", stats_writes_per_s(run));
+    key_double(w, "achieved", run->achieved_per_s);
+    key_u64(w, "unfinished", run->unfinished);
     close_(w, '}');
 
     key(w, "read_cost");
     fputs("null", w->out);
     key(w, "latency_us");
-    fputs("null", w->out);
+    if (run->latency.count == 0) {
+        fputs("null", w->out);
+    } else {
+        open_(w, '{');
+        key_u64(w, "count", run->latency.count);
+        key_double(w, "mean", run->latency.mean_us);
+        key_u64(w, "p50", run->latency.p50_us);
+        key_u64(w, "p99", run->latency.p99_us);
+        key_u64(w, "p999", run->latency.p999_us);
+        key_u64(w, "max", run->latency.max_us);
+        close_(w, '}');
+    }
     write_windows(w, run);
     close_(w, '}');
 }

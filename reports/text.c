@@ -77,6 +77,20 @@ static const char *fmt_duration(char *buf, uint64_t us)
     return fmt_units(buf, us, names, sizes);
 }
 
+/* A latency: "850 us", "12.3 ms", "1.25 s"; "-" for UINT64_MAX (none). */
+static const char *fmt_latency(char *buf, uint64_t us)
+{
+    if (us == UINT64_MAX)
+        return strcpy(buf, "-");
+    if (us < 1000)
+        snprintf(buf, CELL, "%" PRIu64 " us", us);
+    else if (us < 1000000)
+        snprintf(buf, CELL, "%.3g ms", (double)us / 1e3);
+    else
+        snprintf(buf, CELL, "%.3g s", (double)us / 1e6);
+    return buf;
+}
+
 /* s cut to at most `cols` characters, ending in "..." when cut. For a key in
  * shell form, a cut never splits a \xNN escape (every '\' starts one). */
 static const char *fmt_cut(char *buf, const char *s, size_t cols)
@@ -158,9 +172,12 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
         char share[CELL];
         fprintf(out, "  %-*s ", name_cols, sv->name);
         write_bar(out, sv->writes, im->max, width);
-        fprintf(out, " %*" PRIu64 " %6s  %" PRIu64 " region%s\n", count_cols, sv->writes,
+        char busy[CELL], p99[CELL];
+        fprintf(out, " %*" PRIu64 " %6s  %3" PRIu64 " region%s  busy %6s  p99 %s\n", count_cols,
+                sv->writes,
                 fmt_percent(share, im->defined ? (double)sv->writes / (double)im->total : NAN),
-                sv->regions, sv->regions == 1 ? "" : "s");
+                sv->regions, sv->regions == 1 ? " " : "s", fmt_percent(busy, sv->busy),
+                fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
     }
 }
 
@@ -177,9 +194,15 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     fprintf(out, "  example key %s  (%" PRIu64 "-%" PRIu64 " bytes, mean %s)\n",
             fmt_cut(a, run->key_example, KEY_COLS_RUN), run->key_bytes_min, run->key_bytes_max,
             fmt_fixed(b, run->key_bytes_mean, 1));
-    fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in %s: %s writes/s (offered %s)\n",
+    fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in %s: %s ops/s offered, %s done"
+            " (%" PRIu64 " unfinished)\n",
             run->writes, run->reads, fmt_duration(c, run->duration_us),
-            fmt_fixed(d, stats_writes_per_s(run), 0), fmt_fixed(a, run->offered_per_s, 0));
+            fmt_fixed(a, run->offered_per_s, 0), fmt_fixed(d, run->achieved_per_s, 0),
+            run->unfinished);
+    if (run->latency.count)
+        fprintf(out, "  latency p50 %s  p99 %s  p99.9 %s  max %s\n",
+                fmt_latency(a, run->latency.p50_us), fmt_latency(b, run->latency.p99_us),
+                fmt_latency(c, run->latency.p999_us), fmt_latency(d, run->latency.max_us));
 
     write_histogram(out, run, &im, width);
 
@@ -195,18 +218,28 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     write_legend(out, run->nservers);
 }
 
-/* ---- all runs: the compare table ---- */
+/* ---- all runs: the compare tables ---- */
 
+#define MAX_COLS 16
+
+/* A table: its column titles, how many leading columns are text (left
+ * aligned), and how one run fills a row. */
+typedef struct table {
+    int ncols, text_cols;
+    const char *const *title;
+    void (*format)(const run_result *run, char cell[MAX_COLS][CELL]);
+} table;
+
+/* Where the writes land. */
 enum { COL_SCHEME, COL_KEY, COL_KEYB, COL_REGIONS, COL_SPLITS, COL_MOVES, COL_MAXMEAN,
        COL_WINDOW, COL_COV, COL_GINI, COL_JAIN, COL_HOT, NCOLS };
 
-static const char *const col_title[NCOLS] = {
+static const char *const balance_title[NCOLS] = {
     "scheme", "example key", "key B", "regions", "splits", "moves", "max/mean",
     "window", "CoV", "Gini", "Jain", "hottest",
 };
 
-/* The cells of one run's row. */
-static void format_row(const run_result *run, char cell[NCOLS][CELL])
+static void format_balance_row(const run_result *run, char cell[MAX_COLS][CELL])
 {
     imbalance im = stats_server_writes(run);
     window_stats ws = stats_window_writes(run);
@@ -224,12 +257,48 @@ static void format_row(const run_result *run, char cell[NCOLS][CELL])
     fmt_percent(cell[COL_HOT], im.hottest_share);
 }
 
-/* Text columns align left, figures right; two spaces after the key. */
-static void write_row(FILE *out, char cell[NCOLS][CELL], const int *cols)
+static const table balance_table = { NCOLS, 2, balance_title, format_balance_row };
+
+/* What it costs: throughput, latency, the busiest server. */
+enum { CCOL_SCHEME, CCOL_OFFERED, CCOL_ACHIEVED, CCOL_P50, CCOL_P99, CCOL_P999, CCOL_MAX,
+       CCOL_BUSY, CCOL_QUEUE, CCOL_LEFT, NCCOLS };
+
+static const char *const cost_title[NCCOLS] = {
+    "scheme", "offered/s", "done/s", "p50", "p99", "p99.9", "max", "busiest", "queue",
+    "unfinished",
+};
+
+static void format_cost_row(const run_result *run, char cell[MAX_COLS][CELL])
 {
-    for (int c = 0; c < NCOLS; c++) {
-        const char *sep = c == 0 ? "" : c <= COL_KEYB ? "  " : " ";
-        if (c <= COL_KEY)
+    double busiest = 0;
+    uint64_t queue = 0;
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        if (run->servers[s].busy > busiest)
+            busiest = run->servers[s].busy;
+        if (run->servers[s].longest_queue > queue)
+            queue = run->servers[s].longest_queue;
+    }
+    const latency_summary *l = &run->latency;
+    fmt_cut(cell[CCOL_SCHEME], run->scheme_name, SCHEME_COLS);
+    fmt_fixed(cell[CCOL_OFFERED], run->offered_per_s, 0);
+    fmt_fixed(cell[CCOL_ACHIEVED], run->achieved_per_s, 0);
+    fmt_latency(cell[CCOL_P50], l->count ? l->p50_us : UINT64_MAX);
+    fmt_latency(cell[CCOL_P99], l->count ? l->p99_us : UINT64_MAX);
+    fmt_latency(cell[CCOL_P999], l->count ? l->p999_us : UINT64_MAX);
+    fmt_latency(cell[CCOL_MAX], l->count ? l->max_us : UINT64_MAX);
+    fmt_percent(cell[CCOL_BUSY], busiest);
+    snprintf(cell[CCOL_QUEUE], CELL, "%" PRIu64, queue);
+    snprintf(cell[CCOL_LEFT], CELL, "%" PRIu64, run->unfinished);
+}
+
+static const table cost_table = { NCCOLS, 1, cost_title, format_cost_row };
+
+/* Text columns align left, figures right; two spaces after the text. */
+static void write_row(FILE *out, const table *t, char cell[MAX_COLS][CELL], const int *cols)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        const char *sep = c == 0 ? "" : c <= t->text_cols ? "  " : " ";
+        if (c < t->text_cols)
             fprintf(out, "%s%-*s", sep, cols[c], cell[c]);
         else
             fprintf(out, "%s%*s", sep, cols[c], cell[c]);
@@ -237,31 +306,37 @@ static void write_row(FILE *out, char cell[NCOLS][CELL], const int *cols)
     fputc('\n', out);
 }
 
-void text_write_compare(FILE *out, const sim_results *res)
+/* Sizes the columns to their widest cell, then prints title and rows. */
+static void write_table(FILE *out, const sim_results *res, const table *t)
 {
-    char cell[NCOLS][CELL];
-    int cols[NCOLS];
-    assert(out && res && (res->runs || res->nruns == 0));
-
-    write_config(out, res);
-    fputc('\n', out);
-
-    for (int c = 0; c < NCOLS; c++) cols[c] = (int)strlen(col_title[c]);
+    char cell[MAX_COLS][CELL];
+    int cols[MAX_COLS];
+    assert(t->ncols <= MAX_COLS);
+    for (int c = 0; c < t->ncols; c++) cols[c] = (int)strlen(t->title[c]);
     for (size_t r = 0; r < res->nruns; r++) {
-        format_row(&res->runs[r], cell);
-        for (int c = 0; c < NCOLS; c++)
+        t->format(&res->runs[r], cell);
+        for (int c = 0; c < t->ncols; c++)
             if ((int)strlen(cell[c]) > cols[c]) cols[c] = (int)strlen(cell[c]);
     }
-
-    for (int c = 0; c < NCOLS; c++) strcpy(cell[c], col_title[c]);
-    write_row(out, cell, cols);
+    for (int c = 0; c < t->ncols; c++) strcpy(cell[c], t->title[c]);
+    write_row(out, t, cell, cols);
     for (size_t r = 0; r < res->nruns; r++) {
-        format_row(&res->runs[r], cell);
-        write_row(out, cell, cols);
+        t->format(&res->runs[r], cell);
+        write_row(out, t, cell, cols);
     }
+}
 
+void text_write_compare(FILE *out, const sim_results *res)
+{
+    assert(out && res && (res->runs || res->nruns == 0));
+    write_config(out, res);
+    fputs("\nwhere the writes land\n", out);
+    write_table(out, res, &balance_table);
+    fputs("\nwhat it costs (latency: arrival to reply, incl. queueing and regions offline)\n", out);
+    write_table(out, res, &cost_table);
     fputc('\n', out);
     write_legend(out, res->servers);
     fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
-          "key B: mean row key bytes.\n", out);
+          "key B: mean row key bytes.  done/s: operations completed per second.  busiest:\n"
+          "the most loaded server's busy time.  queue: most RPCs waiting in one server.\n", out);
 }

@@ -10,10 +10,17 @@
  * pattern -> key -> route -> store.
  *
  * Phases run one after the other: a phase ends at its start plus its
- * duration, or, for a trace without a duration, just after its last
- * operation. The next phase's pattern starts there. Report windows follow
- * the run however long it turns out to be: their arrays grow as time
- * advances, so a trace of unknown length needs no first pass.
+ * duration (a phase-end tick), or, for a trace without a duration, just
+ * after its last operation. The next phase's pattern starts there. Report
+ * windows follow the run however long it turns out to be: their arrays
+ * grow as time advances, so a trace of unknown length needs no first pass.
+ *
+ * Open loop: operations arrive at the pattern's times whatever happens to
+ * them. Closed loop (`clients` C > 0): C clients each issue an operation,
+ * wait for its reply, think, and issue the next; their next issue times are
+ * client ticks in the queue, and the pattern only says what they do.
+ * Either way an operation's reply time is known when it is issued (the
+ * servers are FIFO queues, core/server.h), so no completion events exist.
  *
  * Everything a run needs lives in a run_state on the stack of engine_run;
  * nothing is global.
@@ -21,6 +28,7 @@
 #include "sim/engine.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +39,18 @@
 #include "workloads/pattern.h"
 #include "workloads/rng.h"
 
-enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2 };
+/* Tick kinds; client and phase-end ticks carry their phase in the high
+ * bits, so ticks left over from a finished phase are recognised. */
+enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE_END = 4 };
+#define TICK_KIND(k) ((k) & 0xff)
+#define TICK_PHASE(k) ((k) >> 8)
+#define PHASE_TICK(kind, phase) ((uint32_t)(kind) | (uint32_t)(phase) << 8)
 
-/* Random streams of a run, one per consumer (see workloads/rng.h). */
-enum { RNG_STREAM_KEYS = 1, RNG_STREAM_PATTERN = 2 };
+/* Random streams of a run, one per consumer (see workloads/rng.h); phase i
+ * draws its pattern from stream RNG_STREAM_PATTERN + i. */
+enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_PATTERN = 16 };
+
+#define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
 
 #define MAX_WINDOWS 1000000u
 
@@ -49,6 +65,12 @@ typedef struct run_state {
     pattern *workload;
     uint64_t phase_start_us, phase_end_us;   /* end: UINT64_MAX = when the pattern ends */
     uint64_t last_op_us;
+    int have_op;              /* open loop: the next operation is ready ... */
+    uint64_t t_op;            /* ... at this time ... */
+    record op;                /* ... and is this */
+    uint64_t end_us;          /* when the run ends: known once the last phase ends */
+    rng service_rng;          /* exponential service times */
+    histogram latency;        /* of every operation */
     /* counters */
     uint64_t window;          /* current report window */
     uint32_t windows_cap;     /* windows the arrays have room for */
@@ -131,7 +153,26 @@ static int ensure_window(run_state *st, run_result *out, uint64_t w)
     return 0;
 }
 
-/* Starts phase i at time t: its pattern, and when it ends. */
+/* Open loop: fetches the phase's next operation into st->op, or notes that
+ * the pattern is done (an open-ended phase then ends just after its last
+ * operation). Returns 0, or -1 on a pattern error. */
+static int fetch_op(run_state *st, char *err, size_t errcap)
+{
+    uint64_t rel;
+    int rc = pattern_next(st->workload, &rel, &st->op, err, errcap);
+    if (rc < 0)
+        return -1;
+    st->t_op = st->phase_start_us + rel;
+    st->have_op = rc > 0 && st->t_op < st->phase_end_us;
+    if (!st->have_op && st->phase_end_us == UINT64_MAX) {
+        uint64_t end = st->last_op_us + 1 > st->phase_start_us ? st->last_op_us + 1
+                                                               : st->phase_start_us;
+        return eventq_push(&st->ticks, end, PHASE_TICK(TICK_PHASE_END, st->phase), 0);
+    }
+    return 0;
+}
+
+/* Starts phase i at time t: its pattern, its end, its clients. */
 static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t errcap)
 {
     const phase *ph = scenario_phase(st->sc, i);
@@ -145,8 +186,17 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     }
     st->phase = i;
     st->phase_start_us = t;
+    st->have_op = 0;
     int open_ended = ph->pattern.kind == PATTERN_TRACE && !ph->duration_given;
     st->phase_end_us = open_ended ? UINT64_MAX : t + ph->duration_us;
+    if (!open_ended &&
+        eventq_push(&st->ticks, st->phase_end_us, PHASE_TICK(TICK_PHASE_END, i), 0) < 0)
+        return engine_fail(err, errcap, "out of memory for the event queue");
+    if (ph->clients == 0)
+        return fetch_op(st, err, errcap);
+    for (uint32_t c = 0; c < ph->clients; c++)
+        if (eventq_push(&st->ticks, t, PHASE_TICK(TICK_CLIENT, i), c) < 0)
+            return engine_fail(err, errcap, "out of memory for the event queue");
     return 0;
 }
 
@@ -172,8 +222,12 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         st->table = cluster_new(sc->servers, splits, nsplits, policy, &bad);
     free(prefixes);
     free(splits);
-    if (!st->table)
+    if (!st->table || histogram_init(&st->latency, RUN_LATENCY_SUB_BITS) < 0)
         return engine_fail(err, errcap, "out of memory creating the table");
+    st->table->split_offline_us = sc->split_pause_us;
+    st->table->move_offline_us = sc->move_pause_us;
+    st->service_rng = rng_stream(sc->seed, RNG_STREAM_SERVICE);
+    st->end_us = UINT64_MAX;
 
     char presplit[64];
     if (nsplits)
@@ -217,12 +271,24 @@ static uint32_t cell_bytes(const run_state *st, const record *rec, size_t key_le
     return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
-/* One operation: record -> key -> cluster, and the counters. Returns 1 to
+/* A service time of mean `mean_us`: fixed, or exponential when the
+ * scenario asks (M/M/1-style servers), rounded to the microsecond. */
+static uint64_t service_time(run_state *st, double mean_us)
+{
+    if (!st->sc->service_exponential)
+        return (uint64_t)(mean_us + 0.5);
+    double draw = -log1p(-rng_double(&st->service_rng)) * mean_us;
+    return (uint64_t)(draw + 0.5);
+}
+
+/* One operation at t_us: record -> key -> cluster (stored or read, served
+ * by a server's queue), and the counters. Sets *reply_us. Returns 1 to
  * stop (observer asked), 0 to go on, -1 out of memory, -2 a key too long. */
 static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
-                  const engine_observer *obs)
+                  const engine_observer *obs, uint64_t *reply_us)
 {
-    rec->ts_ms = st->sc->start_ms + t_us / 1000;
+    const scenario *sc = st->sc;
+    rec->ts_ms = sc->start_ms + t_us / 1000;
     rec->seq = st->ops++;
     uint8_t key[KEYSCHEME_MAX_KEY];
     size_t len = keyencoder_encode(st->encoder, rec, key, sizeof key);
@@ -231,17 +297,22 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
         return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
     uint32_t s;
     size_t slot = st->window * out->nservers;
+    st->table->now_us = t_us;
     if (rec->op == RECORD_GET) {
-        s = cluster_read(st->table, k);
+        uint64_t rpc = service_time(st, (double)sc->rpc_us);
+        if (cluster_read(st->table, k, rpc, sc->row_us, &s, reply_us) < 0)
+            return -1;
         out->window_reads[slot + s]++;
         out->reads++;
     } else {
-        size_t region_index;
-        if (cluster_write(st->table, k, cell_bytes(st, rec, len), &region_index, &s) < 0)
+        uint32_t bytes = cell_bytes(st, rec, len);
+        double mean = (double)sc->rpc_us + (double)bytes * (double)sc->kib_us / 1024.0;
+        if (cluster_write(st->table, k, bytes, service_time(st, mean), &s, reply_us) < 0)
             return -1;
         out->window_writes[slot + s]++;
         out->writes++;
     }
+    histogram_record(&st->latency, *reply_us - t_us);
     st->key_bytes_sum += len;
     if (len < out->key_bytes_min)
         out->key_bytes_min = len;
@@ -258,86 +329,114 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     return 0;
 }
 
-static int run_tick(run_state *st, run_result *out, const event *ev)
+/* An operation that failed: the message for its code. */
+static int op_failed(int rc, char *err, size_t errcap)
+{
+    if (rc == -2)
+        return engine_fail(err, errcap, "the scheme made a row key longer than HBase's "
+                           "limit of 32767 bytes (HConstants.MAX_ROW_LENGTH)");
+    return engine_fail(err, errcap, "out of memory storing a write");
+}
+
+/* A closed-loop client is ready at ev->t_us: it issues the phase's next
+ * operation and comes back after the reply and its think time. */
+static int run_client(run_state *st, run_result *out, const event *ev,
+                      const engine_observer *obs, char *err, size_t errcap)
+{
+    if (TICK_PHASE(ev->kind) != st->phase || ev->t_us >= st->phase_end_us)
+        return 0; /* left over from a phase that has ended */
+    uint64_t ignored_time, reply;
+    record rec;
+    int rc = pattern_next(st->workload, &ignored_time, &rec, err, errcap);
+    if (rc <= 0)
+        return rc; /* an exhausted trace: this client is done */
+    rc = run_op(st, out, ev->t_us, &rec, obs, &reply);
+    if (rc < 0)
+        return op_failed(rc, err, errcap);
+    if (rc > 0)
+        return 1;
+    uint64_t next = reply + scenario_phase(st->sc, st->phase)->think_us;
+    if (next < st->phase_end_us &&
+        eventq_push(&st->ticks, next, ev->kind, ev->arg) < 0)
+        return engine_fail(err, errcap, "out of memory for the event queue");
+    return 0;
+}
+
+static int run_tick(run_state *st, run_result *out, const event *ev,
+                    const engine_observer *obs, char *err, size_t errcap)
 {
     const scenario *sc = st->sc;
-    switch (ev->kind) {
+    switch (TICK_KIND(ev->kind)) {
+    case TICK_CLIENT:
+        return run_client(st, out, ev, obs, err, errcap);
+    case TICK_PHASE_END:
+        if (TICK_PHASE(ev->kind) != st->phase)
+            return 0;
+        if (st->phase + 1 == scenario_phase_count(sc)) {
+            st->end_us = ev->t_us;
+            return 0;
+        }
+        return phase_begin(st, st->phase + 1, ev->t_us, err, errcap);
     case TICK_BALANCER:
+        st->table->now_us = ev->t_us; /* moved regions go offline from now */
         if (balancer_run(sc->balancer, st->table) < 0)
-            return -1;
+            return engine_fail(err, errcap, "out of memory in the balancer");
         out->balancer_runs++;
-        return eventq_push(&st->ticks, ev->t_us + sc->balancer_period_us, TICK_BALANCER, 0);
+        if (eventq_push(&st->ticks, ev->t_us + sc->balancer_period_us, TICK_BALANCER, 0) < 0)
+            return engine_fail(err, errcap, "out of memory for the event queue");
+        return 0;
     case TICK_WINDOW:
         st->window++;
-        if (ensure_window(st, out, st->window) < 0)
-            return -1;
-        return eventq_push(&st->ticks, ev->t_us + sc->window_us, TICK_WINDOW, 0);
+        if (ensure_window(st, out, st->window) < 0 ||
+            eventq_push(&st->ticks, ev->t_us + sc->window_us, TICK_WINDOW, 0) < 0)
+            return engine_fail(err, errcap, "out of memory in a report window (or over "
+                               "1,000,000 windows: use a longer --window)");
+        return 0;
     }
     return 0;
 }
 
-/* The next operation of the run, across phase boundaries: 1 with its
- * absolute time, 0 when the last phase is over (*end_us = when), -1 on a
- * pattern error. */
-static int next_op(run_state *st, uint64_t *t_us, record *rec, uint64_t *end_us,
-                   char *err, size_t errcap)
-{
-    for (;;) {
-        uint64_t rel;
-        int rc = pattern_next(st->workload, &rel, rec, err, errcap);
-        if (rc < 0)
-            return -1;
-        uint64_t t = st->phase_start_us + rel;
-        if (rc > 0 && t < st->phase_end_us && t >= st->phase_start_us) {
-            *t_us = t;
-            return 1;
-        }
-        /* The phase is over: at its end, or just after its last operation. */
-        uint64_t end = st->phase_end_us != UINT64_MAX ? st->phase_end_us
-                       : st->last_op_us + 1 > st->phase_start_us ? st->last_op_us + 1
-                                                                 : st->phase_start_us;
-        if (st->phase + 1 == scenario_phase_count(st->sc)) {
-            *end_us = end;
-            return 0;
-        }
-        if (phase_begin(st, st->phase + 1, end, err, errcap) < 0)
-            return -1;
-    }
-}
-
+/* Runs events in time order until the last phase has ended: the next
+ * open-loop operation or the earliest tick, whichever comes first (a tick
+ * wins a tie). */
 static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
                     char *err, size_t errcap)
 {
-    uint64_t t_op = 0, end = UINT64_MAX;
-    record rec;
-    int have_op = next_op(st, &t_op, &rec, &end, err, errcap);
     for (;;) {
-        if (have_op < 0)
-            return -1;
         uint64_t t_tick = st->ticks.count ? st->ticks.heap[0].t_us : UINT64_MAX;
-        if (have_op && t_op < t_tick) {
-            int rc = run_op(st, out, t_op, &rec, obs);
-            if (rc == -2)
-                return engine_fail(err, errcap, "the scheme made a row key longer than HBase's "
-                                   "limit of 32767 bytes (HConstants.MAX_ROW_LENGTH)");
+        if (st->have_op && st->t_op < t_tick && st->t_op < st->end_us) {
+            uint64_t reply;
+            int rc = run_op(st, out, st->t_op, &st->op, obs, &reply);
             if (rc < 0)
-                return engine_fail(err, errcap, "out of memory storing a write");
+                return op_failed(rc, err, errcap);
             if (rc > 0) {
-                out->duration_us = t_op + 1;
+                out->duration_us = st->t_op + 1;
                 return 0;
             }
-            have_op = next_op(st, &t_op, &rec, &end, err, errcap);
-        } else if (t_tick < end) {
+            if (fetch_op(st, err, errcap) < 0)
+                return -1;
+        } else if (t_tick < st->end_us) {
             event ev;
             eventq_pop(&st->ticks, &ev);
-            if (run_tick(st, out, &ev) < 0)
-                return engine_fail(err, errcap, "out of memory in a tick (or over "
-                                   "1,000,000 report windows: use a longer --window)");
+            int rc = run_tick(st, out, &ev, obs, err, errcap);
+            if (rc < 0)
+                return -1;
+            if (rc > 0) {
+                out->duration_us = ev.t_us + 1;
+                return 0;
+            }
         } else {
-            out->duration_us = end;
+            out->duration_us = st->end_us;
             return 0;
         }
     }
+}
+
+static latency_summary summarise(const histogram *h)
+{
+    latency_summary l = { h->count, histogram_mean(h), histogram_quantile(h, 0.5),
+                          histogram_quantile(h, 0.99), histogram_quantile(h, 0.999), h->max };
+    return l;
 }
 
 static void run_collect(run_state *st, run_result *out)
@@ -350,7 +449,14 @@ static void run_collect(run_state *st, run_result *out)
         sr->reads = c->servers[s].reads;
         sr->bytes = c->servers[s].bytes;
         sr->regions = c->servers[s].regions;
+        sr->rows_scanned = c->servers[s].rows_scanned;
+        sr->rpcs = c->servers[s].rpcs;
+        sr->longest_queue = c->servers[s].longest_queue;
+        sr->busy = out->duration_us ? (double)c->servers[s].busy_us / (double)out->duration_us : 0;
+        sr->latency = summarise(&c->servers[s].latency);
+        out->unfinished += server_queue_at(&c->servers[s], out->duration_us);
     }
+    out->latency = summarise(&st->latency);
     out->regions = regionmap_count(c->map);
     out->splits = c->splits;
     out->moves = c->moves;
@@ -364,11 +470,14 @@ static void run_collect(run_state *st, run_result *out)
     if (out->nwindows == 0)
         out->nwindows = 1;
     assert(out->nwindows <= st->windows_cap);
-    out->offered_per_s = out->duration_us ? (double)ops * 1e6 / (double)out->duration_us : 0;
+    double seconds = (double)out->duration_us / 1e6;
+    out->offered_per_s = seconds > 0 ? (double)ops / seconds : 0;
+    out->achieved_per_s = seconds > 0 ? (double)(ops - out->unfinished) / seconds : 0;
 }
 
 static void run_teardown(run_state *st)
 {
+    histogram_release(&st->latency);
     eventq_release(&st->ticks);
     cluster_free(st->table);
     pattern_free(st->workload);

@@ -40,6 +40,15 @@ void scenario_defaults(scenario *sc)
     sc->balancer = BALANCER_REGION_COUNT;
     sc->balancer_period_us = 5 * MINUTE_US;
     sc->presplit = PRESPLIT_BUCKETS;
+    /* Service times: a small write costs ~50 us of a region server's
+     * handler time, i.e. ~20,000 writes/s per server, the order YCSB runs
+     * on HBase report per region server; a region transition (split or
+     * move) takes about a second. All settable: see the README. */
+    sc->rpc_us = 50;
+    sc->row_us = 2;
+    sc->kib_us = 10;
+    sc->split_pause_us = SECOND_US;
+    sc->move_pause_us = SECOND_US;
     phase *w = &sc->workload;
     w->name = "workload";
     w->pattern.kind = PATTERN_TIMESERIES;
@@ -151,8 +160,11 @@ static const choice dist_choices[] = {
     { "scrambled_zipfian", DIST_SCRAMBLED_ZIPFIAN }, { "latest", DIST_LATEST },
     { "hotspot", DIST_HOTSPOT }, { "sequential", DIST_SEQUENTIAL },
     { "exponential", DIST_EXPONENTIAL }, { NULL, 0 } };
+static const choice service_choices[] = {
+    { "fixed", 0 }, { "exponential", 1 }, { NULL, 0 } };
 static const choice naming_choices[] = {
     { "user", NAMING_USER }, { "domain", NAMING_DOMAIN }, { "id", NAMING_ID }, { NULL, 0 } };
+_Static_assert(sizeof(int) == 4, "service is stored as a 4-byte value");
 _Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4 &&
                sizeof(pattern_kind) == 4 && sizeof(arrival_kind) == 4 &&
                sizeof(dist_kind) == 4 && sizeof(record_naming) == 4,
@@ -169,6 +181,12 @@ static const setting settings[] = {
     { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices },
     { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, SC(balancer_period_us), NULL },
     { "cluster", "presplit", SET_CHOICE, 0, 0, SC(presplit), presplit_choices },
+    { "cluster", "rpc_time", SET_DURATION, 0, 3600000000ull, SC(rpc_us), NULL },
+    { "cluster", "row_time", SET_DURATION, 0, 3600000000ull, SC(row_us), NULL },
+    { "cluster", "kib_time", SET_DURATION, 0, 3600000000ull, SC(kib_us), NULL },
+    { "cluster", "service", SET_CHOICE, 0, 0, SC(service_exponential), service_choices },
+    { "cluster", "split_pause", SET_DURATION, 0, 3600000000ull, SC(split_pause_us), NULL },
+    { "cluster", "move_pause", SET_DURATION, 0, 3600000000ull, SC(move_pause_us), NULL },
     { "workload", "pattern", SET_CHOICE, 0, 0, PH(pattern.kind), pattern_choices },
     { "workload", "duration", SET_DURATION, 1, UINT64_MAX, PH(duration_us), NULL },
     { "workload", "metrics", SET_COUNT, 1, 1000000, PH(pattern.metrics), NULL },
@@ -183,6 +201,8 @@ static const setting settings[] = {
     { "workload", "insert_fraction", SET_FRACTION, 0, 0, PH(pattern.insert_fraction), NULL },
     { "workload", "naming", SET_CHOICE, 0, 0, PH(pattern.naming), naming_choices },
     { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL },
+    { "workload", "clients", SET_COUNT, 0, 1000000, PH(clients), NULL },
+    { "workload", "think", SET_DURATION, 0, 3600000000ull, PH(think_us), NULL },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL },
     { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL },
     { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL },
@@ -661,6 +681,11 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
         const phase *ph = scenario_phase(sc, i);
         if (phase_problem(sc, ph, err, errcap) < 0)
             return -1;
+        if (ph->clients && ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {
+            snprintf(err, errcap, "%s: closed-loop clients replaying a trace need a duration",
+                     ph->name);
+            return -1;
+        }
         if (ph->duration_us / sc->window_us > 1000000) {
             snprintf(err, errcap, "%s: at most 1,000,000 report windows per phase", ph->name);
             return -1;

@@ -39,6 +39,9 @@ typedef struct phase {
     pattern_config pattern;
     uint64_t duration_us;     /* how long the phase runs ... */
     int duration_given;       /* ... a trace without one runs to its end */
+    uint32_t clients;         /* 0: open loop (arrivals at the pattern's times);
+                               * C: closed loop, C clients each waiting for its reply */
+    uint64_t think_us;        /* closed loop: a client's pause after each reply */
 } phase;
 
 typedef struct scenario {
@@ -51,6 +54,13 @@ typedef struct scenario {
     balancer_kind balancer;
     uint64_t balancer_period_us;  /* HBase's hbase.balancer.period */
     presplit_kind presplit;
+    /* server capacity: service time of an RPC */
+    uint64_t rpc_us;              /* per RPC */
+    uint64_t row_us;              /* per row read */
+    uint64_t kib_us;              /* per KiB written */
+    int service_exponential;      /* 0: fixed service times; 1: exponential with that mean */
+    uint64_t split_pause_us;      /* a split takes its daughters offline this long */
+    uint64_t move_pause_us;       /* a move takes its region offline this long */
 
     /* [workload]: the base of every phase, and the only phase when the
      * scenario has no [phase NAME] sections */

@@ -178,6 +178,109 @@ static void test_counts_are_consistent(void **state)
     run_result_free(&r);
 }
 
+/* One server, Poisson arrivals, exponential service: an M/M/1 queue, whose
+ * mean time in system is 1 / (mu - lambda). */
+static double mm1_mean_latency(double lambda, double service_us, uint64_t seed)
+{
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.seed = seed;
+    sc.servers = 1;
+    sc.region_max_bytes = 1ull << 50; /* no splits: nothing but the queue */
+    sc.balancer = BALANCER_NONE;
+    sc.rpc_us = (uint64_t)service_us;
+    sc.kib_us = 0;
+    sc.service_exponential = 1;
+    sc.workload.pattern.kind = PATTERN_SEQUENCE;
+    sc.workload.pattern.rate_per_s = lambda;
+    sc.workload.pattern.arrivals = ARRIVALS_POISSON;
+    sc.workload.duration_us = 120ull * 1000000;
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, "entity");
+    run_result r;
+    run_one(&sc, &r);
+    assert_int_equal(r.latency.count, r.writes);
+    double mean = r.latency.mean_us;
+    run_result_free(&r);
+    return mean;
+}
+
+static void test_mm1_queue_matches_theory(void **state)
+{
+    (void)state;
+    const double service_us = 100, mu = 1e6 / service_us;
+    const double rho[] = { 0.5, 0.9 };
+    for (int i = 0; i < 2; i++) {
+        double lambda = rho[i] * mu;
+        double theory_us = 1e6 / (mu - lambda); /* 200 us and 1000 us */
+        double got = mm1_mean_latency(lambda, service_us, 1000 + (uint64_t)i);
+        double error = got / theory_us - 1;
+        if (error < -0.05 || error > 0.05)
+            fail_msg("M/M/1 at rho %.1f: mean latency %.1f us, theory %.1f us", rho[i], got,
+                     theory_us);
+    }
+}
+
+/* Closed loop: C clients, no think time. On a hotspot they get one server's
+ * worth of throughput; on a salted table pre-split over N servers, N times. */
+static double closed_loop_throughput(const char *scheme, uint64_t *service_us)
+{
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.region_max_bytes = 1ull << 50;
+    sc.balancer = BALANCER_NONE;
+    sc.split_pause_us = 0;
+    sc.workload.pattern.kind = PATTERN_SEQUENCE;
+    sc.workload.clients = 64;
+    sc.workload.duration_us = 10ull * 1000000;
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, scheme);
+    char err[256];
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    run_result r;
+    run_one(&sc, &r);
+    /* Fixed service: rpc + cell bytes x kib_time, cells of one size. */
+    uint64_t cell = r.key_bytes_max + scenario_cell_overhead(&sc);
+    *service_us = (uint64_t)((double)sc.rpc_us + (double)cell * (double)sc.kib_us / 1024.0 + 0.5);
+    double achieved = r.achieved_per_s;
+    assert_true(r.unfinished <= 64);
+    run_result_free(&r);
+    return achieved;
+}
+
+static void test_closed_loop_capacity(void **state)
+{
+    (void)state;
+    uint64_t service_us;
+    double hot = closed_loop_throughput("seq", &service_us);
+    double one_server = 1e6 / (double)service_us;
+    assert_true(hot > one_server * 0.97 && hot < one_server * 1.01);
+    double spread = closed_loop_throughput("salted", &service_us);
+    double eight = 8e6 / (double)service_us;
+    assert_true(spread > eight * 0.9 && spread < eight * 1.01);
+}
+
+/* A split takes the hot region offline: its writers wait, and it shows in
+ * the tail latency, not the median. */
+static void test_split_pauses_show_in_the_tail(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "monotonic");
+    sc.split_pause_us = 2000000;
+    run_result r;
+    run_one(&sc, &r);
+    assert_true(r.splits >= 5);
+    assert_true(r.latency.p50_us < 100);
+    assert_true(r.latency.max_us >= 1900000 && r.latency.max_us <= 2000100);
+    run_result_free(&r);
+    sc.split_pause_us = 0;
+    sc.move_pause_us = 0;
+    run_one(&sc, &r);
+    assert_true(r.latency.max_us < 1000);
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +289,9 @@ int main(void)
         cmocka_unit_test(test_salted_without_presplit_starts_hot),
         cmocka_unit_test(test_same_seed_byte_identical_json),
         cmocka_unit_test(test_counts_are_consistent),
+        cmocka_unit_test(test_mm1_queue_matches_theory),
+        cmocka_unit_test(test_closed_loop_capacity),
+        cmocka_unit_test(test_split_pauses_show_in_the_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
