@@ -279,8 +279,9 @@ static void write_run(jw *w, const run_result *run)
 
     key(w, "throughput");
     open_(w, '{');
-    key_double(w, "offered", run->offered_per_s);
-    key_double(w, "achieved", run->achieved_per_s);
+    /* Rates need time: a run that covered none has neither. */
+    key_double(w, "offered", run->duration_us ? run->offered_per_s : NAN);
+    key_double(w, "achieved", run->duration_us ? run->achieved_per_s : NAN);
     key_u64(w, "unfinished", run->unfinished);
     close_(w, '}');
 

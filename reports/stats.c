@@ -134,9 +134,3 @@ window_stats stats_window_writes(const run_result *run)
 {
     return stats_windows(run->window_writes, run->nwindows, run->nservers);
 }
-
-double stats_writes_per_s(const run_result *run)
-{
-    if (run->duration_us == 0) return NAN;
-    return (double)run->writes * 1e6 / (double)run->duration_us;
-}

@@ -50,7 +50,5 @@ window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t n
 /* stats_windows over the run's window_writes. */
 window_stats stats_window_writes(const run_result *run);
 
-/* Writes per simulated second, or NAN when the run covered no time. */
-double stats_writes_per_s(const run_result *run);
 
 #endif

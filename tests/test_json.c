@@ -40,7 +40,7 @@ static void fixture_init(fixture *f)
     f->runs[0] = (run_result){
         .scheme_name = "monotonic", .scheme_expr = "ts", .key_example = NASTY_KEY,
         .presplit = "none", .nservers = 3, .servers = f->sv0, .writes = 40,
-        .duration_us = 4000000, .offered_per_s = 12.5, .regions_start = 1, .regions = 3,
+        .duration_us = 4000000, .offered_per_s = 12.5, .achieved_per_s = 10.0, .regions_start = 1, .regions = 3,
         .splits = 2, .moves = 1, .balancer_runs = 4, .rows = 40, .bytes = 2000,
         .key_bytes_min = 8, .key_bytes_max = 9, .key_bytes_mean = 8.25,
         .window_us = 2000000, .nwindows = 2, .window_writes = f->win_writes,

@@ -102,15 +102,6 @@ static void test_windows_skip_empty_ones(void **state)
     assert_int_equal(stats_windows(NULL, 0, 4).windows, 0);
 }
 
-static void test_writes_per_simulated_second(void **state)
-{
-    (void)state;
-    run_result run = { .writes = 1000, .duration_us = 2000000 };
-    assert_float_equal(stats_writes_per_s(&run), 500.0, EPS);
-    run.duration_us = 0;
-    assert_true(isnan(stats_writes_per_s(&run)));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,7 +111,6 @@ int main(void)
         cmocka_unit_test(test_all_zero_or_empty_is_undefined),
         cmocka_unit_test(test_server_counts_come_from_the_run),
         cmocka_unit_test(test_windows_skip_empty_ones),
-        cmocka_unit_test(test_writes_per_simulated_second),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

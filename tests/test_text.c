@@ -37,7 +37,10 @@ static void fixture_init(fixture *f)
         .scheme_name = "monotonic", .scheme_expr = "ts",
         .key_example = "\\x00\\x00\\x01\\x8B\\xC2\\x1A\\x00\\x00", .presplit = "none",
         .nservers = 4, .servers = f->hot, .writes = 550, .duration_us = 2000000,
-        .offered_per_s = 300, .regions_start = 1, .regions = 4, .splits = 3, .moves = 2,
+        .offered_per_s = 300, .achieved_per_s = 275, .unfinished = 3,
+        .latency = { .count = 550, .mean_us = 80, .p50_us = 51, .p99_us = 4200, .p999_us = 950000,
+                     .max_us = 2000000 },
+        .regions_start = 1, .regions = 4, .splits = 3, .moves = 2,
         .key_bytes_min = 8, .key_bytes_max = 8, .key_bytes_mean = 8,
         .window_us = 1000000, .nwindows = 2, .window_writes = f->hot_windows };
     f->runs[1] = (run_result){
@@ -106,8 +109,8 @@ static void test_run_has_a_line_per_server_and_the_hottest_bar_is_longest(void *
     fixture f;
     fixture_init(&f);
     char *text = capture(write_hot_run, &f);
-    const char *expect[4] = { "100  18.2%  2 regions", "400  72.7%  1 region",
-                              " 50   9.1%  1 region", "  0   0.0%  0 regions" };
+    const char *expect[4] = { "100  18.2%    2 regions", "400  72.7%    1 region",
+                              " 50   9.1%    1 region", "  0   0.0%    0 regions" };
     int blocks[4];
     for (int s = 0; s < 4; s++) {
         char prefix[8];
@@ -131,7 +134,8 @@ static void test_run_has_a_line_per_server_and_the_hottest_bar_is_longest(void *
     assert_non_null(strstr(text, "hottest rs1 72.7%"));
     assert_non_null(strstr(text, "per-window max/mean: mean 2.83, worst 3.00 over 2 windows"));
     assert_non_null(strstr(text, "regions 1 -> 4, 3 splits, 2 moves"));
-    assert_non_null(strstr(text, "275 writes/s"));
+    assert_non_null(strstr(text, "300 ops/s offered, 275 done (3 unfinished)"));
+    assert_non_null(strstr(text, "latency p50 51 us  p99 4.2 ms  p99.9 950 ms  max 2 s"));
     assert_non_null(strstr(text, "4 MiB"));                       /* the header */
     assert_non_null(strstr(text, "4 = all writes on one server")); /* the legend */
     free(text);
@@ -179,6 +183,27 @@ static void test_compare_echoes_config_and_aligns_rows(void **state)
     assert_non_null(strstr(idle, "a-very-long-..."));
     assert_non_null(strstr(idle, "\\xAB\\xCD\\xEF..."));
     assert_null(strstr(text, "a-very-long-scheme-name"));
+
+    /* The second table: throughput and latency, aligned the same way. */
+    const char *cost_at = strstr(text, "what it costs");
+    assert_non_null(cost_at);
+    char *cost = strdup(cost_at);
+    char *cost_header = line_starting(cost, "scheme");
+    char *cost_hot = line_starting(cost, "monotonic");
+    char *cost_idle = line_starting(cost, "a-very-long");
+    assert_non_null(cost_hot);
+    assert_non_null(cost_idle);
+    assert_int_equal(strlen(cost_header), strlen(cost_hot));
+    assert_int_equal(strlen(cost_header), strlen(cost_idle));
+    assert_non_null(strstr(cost_hot, " 300 "));    /* offered */
+    assert_non_null(strstr(cost_hot, " 275 "));    /* done */
+    assert_non_null(strstr(cost_hot, "4.2 ms"));   /* p99 */
+    assert_non_null(strstr(cost_hot, "950 ms"));   /* p99.9 */
+    assert_non_null(strstr(cost_idle, " - "));     /* no latency without operations */
+    free(cost);
+    free(cost_header);
+    free(cost_hot);
+    free(cost_idle);
     free(header);
     free(hot);
     free(idle);
