@@ -82,9 +82,11 @@ static const char *fmt_latency(char *buf, uint64_t us)
 {
     if (us == UINT64_MAX)
         return strcpy(buf, "-");
+    /* Three significant digits; a value that rounds up to the next unit
+     * (999,950 us) is shown in that unit ("1 s", not "1e+03 ms"). */
     if (us < 1000)
         snprintf(buf, CELL, "%" PRIu64 " us", us);
-    else if (us < 1000000)
+    else if (us < 999500)
         snprintf(buf, CELL, "%.3g ms", (double)us / 1e3);
     else
         snprintf(buf, CELL, "%.3g s", (double)us / 1e6);
@@ -337,6 +339,7 @@ void text_write_compare(FILE *out, const sim_results *res)
     fputc('\n', out);
     write_legend(out, res->servers);
     fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
-          "key B: mean row key bytes.  done/s: operations completed per second.  busiest:\n"
-          "the most loaded server's busy time.  queue: most RPCs waiting in one server.\n", out);
+          "key B: mean row key bytes.  done/s: operations completed per second.  busiest: the\n"
+          "most loaded server's work / run time (over 100%: more than it can do).  queue: most\n"
+          "RPCs in one server at once.  unfinished: still queued when the run ended.\n", out);
 }
