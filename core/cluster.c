@@ -88,23 +88,47 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     return 0;
 }
 
-int cluster_read(cluster *c, keyref k, uint64_t rpc_us, uint64_t row_us,
-                 uint32_t *server_index, uint64_t *reply_us)
+/* Rows of region r inside [lo, hi) (hi empty: unbounded). */
+static uint64_t rows_in_region(const region *r, keyref lo, keyref hi)
 {
-    const region *r = regionmap_get(c->map, regionmap_route(c->map, k));
-    server *s = &c->servers[r->server];
-    /* The row exists iff the range [k, k + "\0") holds it. */
-    uint8_t next[KEY_MAX_LEN + 1];
-    memcpy(next, k.data, k.len);
-    next[k.len] = 0;
-    uint64_t rows = store_count_range(r->rows, k, keyref_of(next, k.len + 1));
-    uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, rpc_us + rows * row_us);
-    if (reply == UINT64_MAX)
-        return -1;
-    s->reads++;
-    s->rows_scanned += rows;
-    *server_index = r->server;
-    *reply_us = reply;
+    keyref start = region_start(r), end = region_end(r);
+    keyref from = key_compare(lo, start) > 0 ? lo : start;
+    keyref to = hi;
+    if (end.len && (hi.len == 0 || key_compare(end, hi) < 0))
+        to = end;
+    if (to.len && key_compare(from, to) >= 0)
+        return 0;
+    return store_count_range(r->rows, from, to);
+}
+
+int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
+                 read_service_fn service, void *ctx, scan_cost *cost, uint32_t *last_server,
+                 uint64_t *per_server)
+{
+    size_t first, last;
+    regionmap_range(c->map, lo, hi, &first, &last);
+    uint64_t left = limit;
+    for (size_t n = 0; n <= last - first; n++) {
+        region *r = regionmap_at(c->map, reverse ? last - n : first + n);
+        uint64_t rows = rows_in_region(r, lo, hi);
+        if (limit && rows > left)
+            rows = left;
+        server *s = &c->servers[r->server];
+        uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service(ctx, rows));
+        if (reply == UINT64_MAX)
+            return -1;
+        s->reads++;
+        s->rows_scanned += rows;
+        if (per_server)
+            per_server[r->server]++;
+        cost->rpcs++;
+        cost->rows += rows;
+        if (reply > cost->reply_us)
+            cost->reply_us = reply;
+        *last_server = r->server;
+        if (limit && (left -= rows) == 0)
+            break;
+    }
     return 0;
 }
 

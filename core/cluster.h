@@ -49,11 +49,28 @@ void cluster_free(cluster *c);
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
                   uint32_t *server_index, uint64_t *reply_us);
 
-/* Reads row k at now_us: one RPC to the region holding it, needing
- * rpc_us + row_us per row read (1 if the row exists, else 0). Sets
- * *server_index and *reply_us. Returns 0, or -1 if out of memory. */
-int cluster_read(cluster *c, keyref k, uint64_t rpc_us, uint64_t row_us,
-                 uint32_t *server_index, uint64_t *reply_us);
+/* The service time of one read RPC that reads `rows` rows (the engine's:
+ * fixed or drawn at random; the cluster has no randomness of its own). */
+typedef uint64_t (*read_service_fn)(void *ctx, uint64_t rows);
+
+/* What a scan cost. */
+typedef struct scan_cost {
+    uint64_t rpcs;         /* one per region touched */
+    uint64_t rows;         /* rows read (at most `limit` when one is set) */
+    uint64_t reply_us;     /* when the last RPC's reply arrived */
+} scan_cost;
+
+/* Scans [lo, hi) at now_us (an empty hi: to the end of the table): one RPC
+ * to each region the range touches, in key order (from the top when
+ * `reverse`), each reading the range's rows in that region from its exact
+ * row store, until `limit` rows have been read (0: no limit). The client
+ * sends the RPCs together; each is served by its region's server.
+ * *last_server is the server of the last RPC. When per_server is not
+ * NULL, per_server[s] counts the RPCs server s served. Returns 0 and adds
+ * to *cost, or -1 if out of memory. */
+int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
+                 read_service_fn service, void *ctx, scan_cost *cost, uint32_t *last_server,
+                 uint64_t *per_server);
 
 /* Moves region i to server s (a no-op when already there); the region is
  * offline for move_offline_us from now_us. */

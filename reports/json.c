@@ -245,6 +245,53 @@ static void write_windows(jw *w, const run_result *run)
     close_(w, ']');
 }
 
+/* What reads cost: RPCs per logical read (overall and by kind), rows read
+ * per record returned, full-table scans; null when nothing was read. */
+static void write_read_cost(jw *w, const run_result *run)
+{
+    static const char *const kinds[4] = { "get", "range", "latest", "window" };
+    key(w, "read_cost");
+    if (run->reads == 0) {
+        fputs("null", w->out);
+        return;
+    }
+    uint64_t rpcs = 0;
+    for (int k = 0; k < 4; k++)
+        rpcs += run->read_rpcs_by_kind[k];
+    open_(w, '{');
+    key_double(w, "rpcs_per_read", (double)rpcs / (double)run->reads);
+    key_double(w, "rows_scanned_per_row", run->records_returned
+                                              ? (double)run->rows_scanned /
+                                                    (double)run->records_returned
+                                              : NAN);
+    key_u64(w, "rows_scanned", run->rows_scanned);
+    key_u64(w, "records_returned", run->records_returned);
+    key_u64(w, "full_scans", run->full_scans);
+    key(w, "by_kind");
+    open_(w, '{');
+    for (int k = 0; k < 4; k++) {
+        key(w, kinds[k]);
+        open_(w, '{');
+        key_u64(w, "reads", run->reads_by_kind[k]);
+        key_u64(w, "rpcs", run->read_rpcs_by_kind[k]);
+        close_(w, '}');
+    }
+    close_(w, '}');
+    key(w, "latency_us");
+    if (run->read_latency.count == 0) {
+        fputs("null", w->out);
+    } else {
+        open_(w, '{');
+        key_double(w, "mean", run->read_latency.mean_us);
+        key_u64(w, "p50", run->read_latency.p50_us);
+        key_u64(w, "p99", run->read_latency.p99_us);
+        key_u64(w, "p999", run->read_latency.p999_us);
+        key_u64(w, "max", run->read_latency.max_us);
+        close_(w, '}');
+    }
+    close_(w, '}');
+}
+
 static void write_run(jw *w, const run_result *run)
 {
     next_line(w);
@@ -285,8 +332,7 @@ static void write_run(jw *w, const run_result *run)
     key_u64(w, "unfinished", run->unfinished);
     close_(w, '}');
 
-    key(w, "read_cost");
-    fputs("null", w->out);
+    write_read_cost(w, run);
     key(w, "latency_us");
     if (run->latency.count == 0) {
         fputs("null", w->out);

@@ -162,7 +162,10 @@ static int digits(uint64_t v)
     return n;
 }
 
-static void write_histogram(FILE *out, const run_result *run, const imbalance *im, int width)
+/* One bar per server for what `count` picks (writes or read RPCs); the
+ * write histogram also shows each server's regions, busy share and p99. */
+static void write_histogram(FILE *out, const run_result *run, const imbalance *im, int width,
+                            uint64_t (*count)(const server_result *), int details)
 {
     int name_cols = 1;
     for (uint32_t s = 0; s < run->nservers; s++)
@@ -171,17 +174,22 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
 
     for (uint32_t s = 0; s < run->nservers; s++) {
         const server_result *sv = &run->servers[s];
-        char share[CELL];
+        uint64_t n = count(sv);
+        char share[CELL], busy[CELL], p99[CELL];
         fprintf(out, "  %-*s ", name_cols, sv->name);
-        write_bar(out, sv->writes, im->max, width);
-        char busy[CELL], p99[CELL];
-        fprintf(out, " %*" PRIu64 " %6s  %3" PRIu64 " region%s  busy %6s  p99 %s\n", count_cols,
-                sv->writes,
-                fmt_percent(share, im->defined ? (double)sv->writes / (double)im->total : NAN),
-                sv->regions, sv->regions == 1 ? " " : "s", fmt_percent(busy, sv->busy),
-                fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
+        write_bar(out, n, im->max, width);
+        fprintf(out, " %*" PRIu64 " %6s", count_cols, n,
+                fmt_percent(share, im->defined ? (double)n / (double)im->total : NAN));
+        if (details)
+            fprintf(out, "  %3" PRIu64 " region%s  busy %6s  p99 %s", sv->regions,
+                    sv->regions == 1 ? " " : "s", fmt_percent(busy, sv->busy),
+                    fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
+        fputc('\n', out);
     }
 }
+
+static uint64_t server_writes(const server_result *sv) { return sv->writes; }
+static uint64_t server_reads(const server_result *sv) { return sv->reads; }
 
 void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width)
 {
@@ -206,7 +214,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
                 fmt_latency(a, run->latency.p50_us), fmt_latency(b, run->latency.p99_us),
                 fmt_latency(c, run->latency.p999_us), fmt_latency(d, run->latency.max_us));
 
-    write_histogram(out, run, &im, width);
+    write_histogram(out, run, &im, width, server_writes, 1);
 
     fprintf(out, "  max/mean %s  CoV %s  Gini %s  Jain %s", fmt_fixed(a, im.max_mean, 2),
             fmt_fixed(b, im.cov, 2), fmt_fixed(c, im.gini, 2), fmt_fixed(d, im.jain, 2));
@@ -216,6 +224,25 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
             fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
     fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
             run->regions_start, run->regions, run->splits, run->moves);
+    if (run->reads) {
+        imbalance rim = stats_server_reads(run);
+        uint64_t rpcs = 0;
+        for (int k = 0; k < 4; k++)
+            rpcs += run->read_rpcs_by_kind[k];
+        fprintf(out, "  reads: %" PRIu64 " (get %" PRIu64 ", range %" PRIu64 ", latest %" PRIu64
+                ", window %" PRIu64 "), %s RPCs each, %s rows read per record, "
+                "%" PRIu64 " full scans\n", run->reads, run->reads_by_kind[0],
+                run->reads_by_kind[1], run->reads_by_kind[2], run->reads_by_kind[3],
+                fmt_fixed(a, (double)rpcs / (double)run->reads, 1),
+                fmt_fixed(b, run->records_returned ? (double)run->rows_scanned /
+                                                         (double)run->records_returned
+                                                   : NAN, 2),
+                run->full_scans);
+        fputs("  read RPCs per server:\n", out);
+        write_histogram(out, run, &rim, width, server_reads, 0);
+        fprintf(out, "  read max/mean %s  read p99 %s\n", fmt_fixed(a, rim.max_mean, 2),
+                fmt_latency(b, run->read_latency.count ? run->read_latency.p99_us : UINT64_MAX));
+    }
     fputc('\n', out);
     write_legend(out, run->nservers);
 }
@@ -295,6 +322,40 @@ static void format_cost_row(const run_result *run, char cell[MAX_COLS][CELL])
 
 static const table cost_table = { NCCOLS, 1, cost_title, format_cost_row };
 
+/* What reads cost: RPCs per read by kind, rows read per record returned. */
+enum { RCOL_SCHEME, RCOL_READS, RCOL_RPCS, RCOL_GET, RCOL_RANGE, RCOL_LATEST, RCOL_WINDOW,
+       RCOL_ROWS, RCOL_FULL, RCOL_P99, NRCOLS };
+
+static const char *const read_title[NRCOLS] = {
+    "scheme", "reads", "RPCs/read", "get", "range", "latest", "window", "rows/rec",
+    "full scans", "read p99",
+};
+
+/* RPCs per read of one kind, or "-" when none of that kind ran. */
+static const char *fmt_per_read(char *buf, uint64_t rpcs, uint64_t reads)
+{
+    return fmt_fixed(buf, reads ? (double)rpcs / (double)reads : NAN, 1);
+}
+
+static void format_read_row(const run_result *run, char cell[MAX_COLS][CELL])
+{
+    uint64_t rpcs = 0;
+    for (int k = 0; k < 4; k++)
+        rpcs += run->read_rpcs_by_kind[k];
+    fmt_cut(cell[RCOL_SCHEME], run->scheme_name, SCHEME_COLS);
+    snprintf(cell[RCOL_READS], CELL, "%" PRIu64, run->reads);
+    fmt_per_read(cell[RCOL_RPCS], rpcs, run->reads);
+    for (int k = 0; k < 4; k++)
+        fmt_per_read(cell[RCOL_GET + k], run->read_rpcs_by_kind[k], run->reads_by_kind[k]);
+    fmt_fixed(cell[RCOL_ROWS], run->records_returned ? (double)run->rows_scanned /
+                                                           (double)run->records_returned
+                                                     : NAN, 2);
+    snprintf(cell[RCOL_FULL], CELL, "%" PRIu64, run->full_scans);
+    fmt_latency(cell[RCOL_P99], run->read_latency.count ? run->read_latency.p99_us : UINT64_MAX);
+}
+
+static const table read_table = { NRCOLS, 1, read_title, format_read_row };
+
 /* Text columns align left, figures right; two spaces after the text. */
 static void write_row(FILE *out, const table *t, char cell[MAX_COLS][CELL], const int *cols)
 {
@@ -336,10 +397,24 @@ void text_write_compare(FILE *out, const sim_results *res)
     write_table(out, res, &balance_table);
     fputs("\nwhat it costs (latency: arrival to reply, incl. queueing and regions offline)\n", out);
     write_table(out, res, &cost_table);
+    int reads = 0;
+    for (size_t r = 0; r < res->nruns; r++)
+        reads |= res->runs[r].reads > 0;
+    if (reads) {
+        fputs("\nwhat reads cost (RPCs per read, by kind; rows read per record returned)\n", out);
+        write_table(out, res, &read_table);
+    }
     fputc('\n', out);
     write_legend(out, res->servers);
     fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"
           "key B: mean row key bytes.  done/s: operations completed per second.  busiest: the\n"
           "most loaded server's work / run time (over 100%: more than it can do).  queue: most\n"
           "RPCs in one server at once.  unfinished: still queued when the run ended.\n", out);
+    int any_reads = 0;
+    for (size_t r = 0; r < res->nruns; r++)
+        any_reads |= res->runs[r].reads > 0;
+    if (any_reads)
+        fputs("RPCs/read: one RPC per region a read's planned ranges touch.  rows/rec: rows read\n"
+              "per record the read returns (1.00 = no waste).  full scans: reads the key order\n"
+              "could not serve.\n", out);
 }

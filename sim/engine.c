@@ -35,6 +35,7 @@
 
 #include "core/balancer.h"
 #include "sim/eventq.h"
+#include "sim/truth.h"
 #include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
 #include "workloads/rng.h"
@@ -48,7 +49,8 @@ enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE
 
 /* Random streams of a run, one per consumer (see workloads/rng.h); phase i
  * draws its pattern from stream RNG_STREAM_PATTERN + i. */
-enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_PATTERN = 16 };
+enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
+       RNG_STREAM_PATTERN = 16 };
 
 #define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
 
@@ -70,7 +72,12 @@ typedef struct run_state {
     record op;                /* ... and is this */
     uint64_t end_us;          /* when the run ends: known once the last phase ends */
     rng service_rng;          /* exponential service times */
+    rng reads_rng;            /* which operations are reads, and of what kind */
     histogram latency;        /* of every operation */
+    histogram read_latency;   /* of logical reads */
+    int tracking;             /* some phase reads: keep the truth */
+    truth written;            /* what the workload wrote, for scoring reads */
+    plan read_plan;           /* reused by every read */
     /* counters */
     uint64_t window;          /* current report window */
     uint32_t windows_cap;     /* windows the arrays have room for */
@@ -222,8 +229,14 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         st->table = cluster_new(sc->servers, splits, nsplits, policy, &bad);
     free(prefixes);
     free(splits);
-    if (!st->table || histogram_init(&st->latency, RUN_LATENCY_SUB_BITS) < 0)
+    if (!st->table || histogram_init(&st->latency, RUN_LATENCY_SUB_BITS) < 0 ||
+        histogram_init(&st->read_latency, RUN_LATENCY_SUB_BITS) < 0)
         return engine_fail(err, errcap, "out of memory creating the table");
+    st->reads_rng = rng_stream(sc->seed, RNG_STREAM_READS);
+    truth_init(&st->written);
+    plan_init(&st->read_plan);
+    for (size_t i = 0; i < scenario_phase_count(sc); i++)
+        st->tracking |= scenario_phase(sc, i)->reads.fraction > 0;
     st->table->split_offline_us = sc->split_pause_us;
     st->table->move_offline_us = sc->move_pause_us;
     st->service_rng = rng_stream(sc->seed, RNG_STREAM_SERVICE);
@@ -281,49 +294,150 @@ static uint64_t service_time(run_state *st, double mean_us)
     return (uint64_t)(draw + 0.5);
 }
 
-/* One operation at t_us: record -> key -> cluster (stored or read, served
- * by a server's queue), and the counters. Sets *reply_us. Returns 1 to
- * stop (observer asked), 0 to go on, -1 out of memory, -2 a key too long. */
-static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
-                  const engine_observer *obs, uint64_t *reply_us)
+/* A read RPC's service time: per RPC plus per row read. */
+static uint64_t read_service(void *ctx, uint64_t rows)
+{
+    run_state *st = ctx;
+    return service_time(st, (double)st->sc->rpc_us + (double)rows * (double)st->sc->row_us);
+}
+
+/* The kind of the next generated read, by the phase's weights. */
+static query_kind pick_read_kind(run_state *st, const read_mix *rm)
+{
+    const uint32_t weight[4] = { rm->get, rm->range, rm->latest, rm->window };
+    uint64_t total = (uint64_t)weight[0] + weight[1] + weight[2] + weight[3];
+    uint64_t x = rng_below(&st->reads_rng, total);
+    int k = 0;
+    while (x >= weight[k])
+        x -= weight[k++];
+    return (query_kind)k;
+}
+
+/* The query a read of `kind` makes from the operation's record, and how
+ * many records it should return (from what the workload wrote). */
+static uint64_t build_query(run_state *st, query_kind kind, const record *rec, query *q)
+{
+    const read_mix *rm = &scenario_phase(st->sc, st->phase)->reads;
+    truth_entry last;
+    memset(q, 0, sizeof *q);
+    q->kind = kind;
+    q->rec = *rec;
+    uint64_t now = rec->ts_ms;
+    switch (kind) {
+    case QUERY_GET:
+        if (rec->key) /* a trace's get: its key, found or not */
+            return 1;
+        if (!truth_last(&st->written, rec->entity, &last))
+            return 0; /* nothing written yet: a miss */
+        q->rec.ts_ms = last.ts_ms; /* the entity's most recent record */
+        q->rec.seq = last.seq;
+        return 1;
+    case QUERY_RANGE:
+        q->from_ms = now > rm->range_us / 1000 ? now - rm->range_us / 1000 : 0;
+        q->to_ms = now;
+        return truth_count_range(&st->written, rec->entity, q->from_ms, q->to_ms);
+    case QUERY_LATEST:
+        q->limit = rm->latest_rows;
+        return truth_count_latest(&st->written, rec->entity, rm->latest_rows);
+    case QUERY_WINDOW:
+        q->from_ms = now > rm->window_us / 1000 ? now - rm->window_us / 1000 : 0;
+        q->to_ms = now;
+        return truth_count_window(&st->written, q->from_ms, q->to_ms);
+    }
+    return 0;
+}
+
+/* A logical read at t_us: plan it, then one RPC per region each planned
+ * range touches, sent together; the read is done when the last reply is. */
+static int run_read(run_state *st, run_result *out, uint64_t t_us, const record *rec,
+                    query_kind kind, uint64_t *reply_us, uint32_t *server)
+{
+    query q;
+    uint64_t returned = build_query(st, kind, rec, &q);
+    plan *pl = &st->read_plan;
+    if (keyencoder_plan(st->encoder, &q, pl) < 0)
+        return -1;
+    scan_cost cost = { 0, 0, t_us };
+    uint64_t *per_server = out->window_reads + st->window * out->nservers;
+    *server = 0;
+    for (size_t i = 0; i < pl->nranges; i++) {
+        const key_range *r = &pl->ranges[i];
+        keyref lo = keyref_of(pl->bytes + r->lo_off, r->lo_len);
+        keyref hi = keyref_of(pl->bytes + r->hi_off, r->hi_len);
+        if (cluster_scan(st->table, lo, hi, r->limit, r->reverse, read_service, st, &cost,
+                         server, per_server) < 0)
+            return -1;
+    }
+    if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */
+        returned = cost.rows ? 1 : 0;
+    out->reads++;
+    out->reads_by_kind[kind]++;
+    out->read_rpcs_by_kind[kind] += cost.rpcs;
+    out->rows_scanned += cost.rows;
+    out->records_returned += returned;
+    out->full_scans += pl->full_scan;
+    *reply_us = cost.reply_us;
+    histogram_record(&st->read_latency, *reply_us - t_us);
+    return 0;
+}
+
+/* A write at t_us: the key, the cell, its server's queue, the truth. */
+static int run_write(run_state *st, run_result *out, uint64_t t_us, const record *rec,
+                     keyref k, uint64_t *reply_us, uint32_t *server)
 {
     const scenario *sc = st->sc;
-    rec->ts_ms = sc->start_ms + t_us / 1000;
-    rec->seq = st->ops++;
-    uint8_t key[KEYSCHEME_MAX_KEY];
-    size_t len = keyencoder_encode(st->encoder, rec, key, sizeof key);
-    keyref k = keyref_of(key, len);
-    if (len > KEY_MAX_LEN)
-        return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
-    uint32_t s;
-    size_t slot = st->window * out->nservers;
-    st->table->now_us = t_us;
-    if (rec->op == RECORD_GET) {
-        uint64_t rpc = service_time(st, (double)sc->rpc_us);
-        if (cluster_read(st->table, k, rpc, sc->row_us, &s, reply_us) < 0)
-            return -1;
-        out->window_reads[slot + s]++;
-        out->reads++;
-    } else {
-        uint32_t bytes = cell_bytes(st, rec, len);
-        double mean = (double)sc->rpc_us + (double)bytes * (double)sc->kib_us / 1024.0;
-        if (cluster_write(st->table, k, bytes, service_time(st, mean), &s, reply_us) < 0)
-            return -1;
-        out->window_writes[slot + s]++;
-        out->writes++;
-    }
-    histogram_record(&st->latency, *reply_us - t_us);
-    st->key_bytes_sum += len;
-    if (len < out->key_bytes_min)
-        out->key_bytes_min = len;
-    if (len > out->key_bytes_max)
-        out->key_bytes_max = len;
+    uint32_t bytes = cell_bytes(st, rec, k.len);
+    double mean = (double)sc->rpc_us + (double)bytes * (double)sc->kib_us / 1024.0;
+    if (cluster_write(st->table, k, bytes, service_time(st, mean), server, reply_us) < 0)
+        return -1;
+    out->window_writes[st->window * out->nservers + *server]++;
+    out->writes++;
+    if (st->tracking && truth_add(&st->written, rec->entity, rec->ts_ms, rec->seq) < 0)
+        return -1;
+    st->key_bytes_sum += k.len;
+    if (k.len < out->key_bytes_min)
+        out->key_bytes_min = k.len;
+    if (k.len > out->key_bytes_max)
+        out->key_bytes_max = k.len;
     if (!out->key_example) {
         out->key_example = format_key(k);
         if (!out->key_example)
             return -1;
     }
+    return 0;
+}
+
+/* One operation at t_us: a generated write may become a read (the phase's
+ * read_fraction); a trace's get is a read of its key. Sets *reply_us.
+ * Returns 1 to stop (observer asked), 0 to go on, -1 out of memory, -2 a
+ * key too long. */
+static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
+                  const engine_observer *obs, uint64_t *reply_us)
+{
+    const read_mix *rm = &scenario_phase(st->sc, st->phase)->reads;
+    rec->ts_ms = st->sc->start_ms + t_us / 1000;
+    rec->seq = st->ops++;
+    st->table->now_us = t_us;
     st->last_op_us = t_us;
+    uint32_t s;
+    int rc;
+    if (rec->op == RECORD_PUT && rm->fraction > 0 &&
+        rng_double(&st->reads_rng) < rm->fraction) {
+        rc = run_read(st, out, t_us, rec, pick_read_kind(st, rm), reply_us, &s);
+        if (rc == 0)
+            histogram_record(&st->latency, *reply_us - t_us);
+        return rc; /* generated reads have no trace form: not observed */
+    }
+    uint8_t key[KEYSCHEME_MAX_KEY];
+    size_t len = keyencoder_encode(st->encoder, rec, key, sizeof key);
+    keyref k = keyref_of(key, len);
+    if (len > KEY_MAX_LEN)
+        return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
+    rc = rec->op == RECORD_GET ? run_read(st, out, t_us, rec, QUERY_GET, reply_us, &s)
+                               : run_write(st, out, t_us, rec, k, reply_us, &s);
+    if (rc < 0)
+        return rc;
+    histogram_record(&st->latency, *reply_us - t_us);
     if (obs && obs->on_op)
         return obs->on_op(obs->ctx, t_us, rec, k, st->table, s) != 0;
     return 0;
@@ -457,15 +571,16 @@ static void run_collect(run_state *st, run_result *out)
         out->unfinished += server_queue_at(&c->servers[s], out->duration_us);
     }
     out->latency = summarise(&st->latency);
+    out->read_latency = summarise(&st->read_latency);
     out->regions = regionmap_count(c->map);
     out->splits = c->splits;
     out->moves = c->moves;
     out->rows = cluster_rows(c);
     out->bytes = cluster_bytes(c);
     uint64_t ops = out->writes + out->reads;
-    if (ops == 0)
-        out->key_bytes_min = 0;
-    out->key_bytes_mean = ops ? (double)st->key_bytes_sum / (double)ops : 0.0;
+    if (out->writes == 0)
+        out->key_bytes_min = 0; /* key sizes are the written rows' */
+    out->key_bytes_mean = out->writes ? (double)st->key_bytes_sum / (double)out->writes : 0.0;
     out->nwindows = (uint32_t)((out->duration_us + out->window_us - 1) / out->window_us);
     if (out->nwindows == 0)
         out->nwindows = 1;
@@ -478,6 +593,9 @@ static void run_collect(run_state *st, run_result *out)
 static void run_teardown(run_state *st)
 {
     histogram_release(&st->latency);
+    histogram_release(&st->read_latency);
+    truth_release(&st->written);
+    plan_release(&st->read_plan);
     eventq_release(&st->ticks);
     cluster_free(st->table);
     pattern_free(st->workload);

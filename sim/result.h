@@ -48,7 +48,16 @@ typedef struct run_result {
     double offered_per_s;   /* operations issued per simulated second */
     double achieved_per_s;  /* operations completed within the run per second */
     uint64_t unfinished;    /* operations still queued when the run ended */
-    latency_summary latency;
+    latency_summary latency;       /* every operation */
+    latency_summary read_latency;  /* logical reads only */
+
+    /* Reads: logical reads by kind (get, range, latest, window) and what
+     * they cost: RPCs (one per region a planned range touches), rows read
+     * from the stores, and the records the read should return (from the
+     * workload's own record of what it wrote). */
+    uint64_t reads_by_kind[4];
+    uint64_t read_rpcs_by_kind[4];
+    uint64_t rows_scanned, records_returned, full_scans;
 
     uint64_t regions_start; /* regions when the run began (pre-split) */
     uint64_t regions;       /* regions at the end */

@@ -64,6 +64,10 @@ void scenario_defaults(scenario *sc)
     w->pattern.records = 100000;
     w->pattern.naming = NAMING_USER;
     w->duration_us = 30 * MINUTE_US;
+    w->reads.get = w->reads.range = w->reads.latest = w->reads.window = 1;
+    w->reads.range_us = 10 * MINUTE_US;
+    w->reads.latest_rows = 10;
+    w->reads.window_us = MINUTE_US;
     /* OpenTSDB's cell: family "t", a 2-byte qualifier, an 8-byte value. */
     sc->family_bytes = 1;
     sc->qualifier_bytes = 2;
@@ -203,6 +207,14 @@ static const setting settings[] = {
     { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL },
     { "workload", "clients", SET_COUNT, 0, 1000000, PH(clients), NULL },
     { "workload", "think", SET_DURATION, 0, 3600000000ull, PH(think_us), NULL },
+    { "reads", "read_fraction", SET_FRACTION, 0, 0, PH(reads.fraction), NULL },
+    { "reads", "read_get", SET_COUNT, 0, 1000000, PH(reads.get), NULL },
+    { "reads", "read_range", SET_COUNT, 0, 1000000, PH(reads.range), NULL },
+    { "reads", "read_latest", SET_COUNT, 0, 1000000, PH(reads.latest), NULL },
+    { "reads", "read_window", SET_COUNT, 0, 1000000, PH(reads.window), NULL },
+    { "reads", "range_length", SET_DURATION, 1, UINT64_MAX, PH(reads.range_us), NULL },
+    { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL },
+    { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL },
     { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL },
     { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL },
@@ -563,10 +575,11 @@ static int file_entry(void *user, const char *section, const char *key, const ch
         return file_scheme_entry(fr, section + 7, key, value);
     if (!strncmp(section, "phase ", 6) && section[6])
         return file_phase_entry(fr, section + 6, key, value);
-    if (strcmp(section, "") && strcmp(section, "cluster") && strcmp(section, "workload")) {
-        char msg[160];
+    if (strcmp(section, "") && strcmp(section, "cluster") && strcmp(section, "workload") &&
+        strcmp(section, "reads")) {
+        char msg[192];
         snprintf(msg, sizeof msg, "unknown section [%.64s]; expected [cluster], [workload], "
-                 "[phase NAME] or [scheme NAME]", section);
+                 "[reads], [phase NAME] or [scheme NAME]", section);
         return file_fail(fr, fr->line, msg);
     }
     char why[640], msg[768];
@@ -681,6 +694,17 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
         const phase *ph = scenario_phase(sc, i);
         if (phase_problem(sc, ph, err, errcap) < 0)
             return -1;
+        const read_mix *rm = &ph->reads;
+        if (rm->fraction > 0 && ph->pattern.kind == PATTERN_TRACE) {
+            snprintf(err, errcap, "%s: a trace brings its own reads (get lines); "
+                     "read_fraction is for generated workloads", ph->name);
+            return -1;
+        }
+        if (rm->fraction > 0 && rm->get + rm->range + rm->latest + rm->window == 0) {
+            snprintf(err, errcap, "%s: read_fraction needs a read kind with a weight "
+                     "(read_get, read_range, read_latest, read_window)", ph->name);
+            return -1;
+        }
         if (ph->clients && ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {
             snprintf(err, errcap, "%s: closed-loop clients replaying a trace need a duration",
                      ph->name);

@@ -33,6 +33,15 @@ typedef struct scheme_choice {
     const char *text;    /* a preset name or a scheme expression */
 } scheme_choice;
 
+/* Logical reads mixed into a generated workload. */
+typedef struct read_mix {
+    double fraction;          /* share of operations that are reads, 0..1 */
+    uint32_t get, range, latest, window;  /* relative weights of the kinds */
+    uint64_t range_us;        /* range: an entity's last range_us */
+    uint32_t latest_rows;     /* latest: an entity's newest N rows */
+    uint64_t window_us;       /* window: every entity's last window_us */
+} read_mix;
+
 /* One stretch of the workload: a pattern and how long it runs. */
 typedef struct phase {
     const char *name;         /* "workload", or NAME of [phase NAME] */
@@ -42,6 +51,7 @@ typedef struct phase {
     uint32_t clients;         /* 0: open loop (arrivals at the pattern's times);
                                * C: closed loop, C clients each waiting for its reply */
     uint64_t think_us;        /* closed loop: a client's pause after each reply */
+    read_mix reads;
 } phase;
 
 typedef struct scenario {

@@ -100,6 +100,13 @@ static void test_move_updates_counts(void **state)
     cluster_free(c);
 }
 
+/* A read RPC's service: 10 us plus 1 us a row. */
+static uint64_t ten_plus_row(void *ctx, uint64_t rows)
+{
+    (void)ctx;
+    return 10 + rows;
+}
+
 /* FIFO service: each RPC starts when the work before it is done. */
 static void test_rpcs_queue_fifo(void **state)
 {
@@ -156,11 +163,53 @@ static void test_offline_regions_delay_replies(void **state)
     assert_int_equal(s, 1);
     assert_int_equal(done, split_at + 6000 + 7000 + 10);
     /* A read waits too, and counts the row it found. */
-    assert_int_equal(cluster_read(c, S("row9999"), 10, 1, &s, &done), 0);
-    assert_int_equal(done, split_at + 6000 + 7000 + 11);
+    scan_cost cost = { 0, 0, 0 };
+    assert_int_equal(cluster_scan(c, S("row9999"), keyref_of("row9999\0", 8), 0, 0,
+                                  ten_plus_row, NULL, &cost, &s, NULL), 0);
+    assert_int_equal(cost.reply_us, split_at + 6000 + 7000 + 11);
+    assert_int_equal(cost.rpcs, 1);
+    assert_int_equal(cost.rows, 1);
     assert_int_equal(c->servers[1].rows_scanned, 1);
-    assert_int_equal(cluster_read(c, S("nosuchrow"), 10, 1, &s, &done), 0);
-    assert_int_equal(c->servers[0].rows_scanned, 0);
+    cluster_free(c);
+}
+
+/* Scans: one RPC per region touched, rows from the stores, limits, reverse. */
+static void test_scans_touch_regions_and_count_rows(void **state)
+{
+    (void)state;
+    keyref splits[] = { S("c"), S("e") };
+    split_policy p = { SPLIT_DISABLED, 0 };
+    size_t bad;
+    uint32_t s;
+    uint64_t done, per_server[3] = { 0, 0, 0 };
+    cluster *c = cluster_new(3, splits, 2, p, &bad);
+    const char *rows[] = { "a1", "a2", "b1", "c1", "d1", "d2", "e1", "f1", "f2", "f3" };
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(cluster_write(c, S(rows[i]), 10, 0, &s, &done), 0);
+    scan_cost cost = { 0, 0, 0 };
+    /* [b, f): regions 0, 1, 2; rows b1 c1 d1 d2 e1. */
+    assert_int_equal(cluster_scan(c, S("b"), S("f"), 0, 0, ten_plus_row, NULL, &cost, &s,
+                                  per_server), 0);
+    assert_int_equal(cost.rpcs, 3);
+    assert_int_equal(cost.rows, 5);
+    assert_int_equal(per_server[0] + per_server[1] + per_server[2], 3);
+    /* The whole table, newest 4 from the top: f3 f2 f1 e1, all in region 2. */
+    cost = (scan_cost){ 0, 0, 0 };
+    assert_int_equal(cluster_scan(c, S(""), S(""), 4, 1, ten_plus_row, NULL, &cost, &s, NULL), 0);
+    assert_int_equal(cost.rpcs, 1);
+    assert_int_equal(cost.rows, 4);
+    assert_int_equal(s, 2);
+    /* Limit 3 from the bottom: a1 a2 b1 in region 0. */
+    cost = (scan_cost){ 0, 0, 0 };
+    assert_int_equal(cluster_scan(c, S(""), S(""), 3, 0, ten_plus_row, NULL, &cost, &s, NULL), 0);
+    assert_int_equal(cost.rpcs, 1);
+    assert_int_equal(cost.rows, 3);
+    /* A miss still costs its RPC. */
+    cost = (scan_cost){ 0, 0, 0 };
+    assert_int_equal(cluster_scan(c, S("zz"), keyref_of("zz\0", 3), 0, 0, ten_plus_row, NULL,
+                                  &cost, &s, NULL), 0);
+    assert_int_equal(cost.rpcs, 1);
+    assert_int_equal(cost.rows, 0);
     cluster_free(c);
 }
 
@@ -173,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_move_updates_counts),
         cmocka_unit_test(test_rpcs_queue_fifo),
         cmocka_unit_test(test_offline_regions_delay_replies),
+        cmocka_unit_test(test_scans_touch_regions_and_count_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
