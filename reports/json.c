@@ -274,6 +274,8 @@ static void write_read_cost(jw *w, const run_result *run)
         open_(w, '{');
         key_u64(w, "reads", run->reads_by_kind[k]);
         key_u64(w, "rpcs", run->read_rpcs_by_kind[k]);
+        key_u64(w, "rows_scanned", run->rows_scanned_by_kind[k]);
+        key_u64(w, "records_returned", run->records_returned_by_kind[k]);
         close_(w, '}');
     }
     close_(w, '}');

@@ -88,8 +88,10 @@ static const char *fmt_latency(char *buf, uint64_t us)
         snprintf(buf, CELL, "%" PRIu64 " us", us);
     else if (us < 999500)
         snprintf(buf, CELL, "%.3g ms", (double)us / 1e3);
-    else
+    else if (us < 999500000)
         snprintf(buf, CELL, "%.3g s", (double)us / 1e6);
+    else
+        snprintf(buf, CELL, "%.0f s", (double)us / 1e6);
     return buf;
 }
 

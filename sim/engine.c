@@ -347,6 +347,21 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
     return 0;
 }
 
+/* A limit on an inexact range counts matching rows (HBase applies it
+ * after the filter): a scan for an entity's newest N through rows of every
+ * entity, newest first, reads every row newer than the entity's N-th newest
+ * record. The truth knows how many records that is; the ranges share them
+ * (each bucket holds its part). 0 when the whole range must be read. */
+static uint64_t inexact_scan_limit(const run_state *st, const query *q, const plan *pl)
+{
+    uint64_t since;
+    if (q->kind != QUERY_LATEST || pl->exact || pl->nranges == 0 ||
+        !truth_nth_newest(&st->written, q->rec.entity, q->limit, &since))
+        return 0;
+    uint64_t newer = truth_count_window(&st->written, since, UINT64_MAX);
+    return (newer + pl->nranges - 1) / pl->nranges;
+}
+
 /* A logical read at t_us: plan it, then one RPC per region each planned
  * range touches, sent together; the read is done when the last reply is. */
 static int run_read(run_state *st, run_result *out, uint64_t t_us, const record *rec,
@@ -359,12 +374,14 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
         return -1;
     scan_cost cost = { 0, 0, t_us };
     uint64_t *per_server = out->window_reads + st->window * out->nservers;
+    uint64_t inexact_limit = inexact_scan_limit(st, &q, pl);
     *server = 0;
     for (size_t i = 0; i < pl->nranges; i++) {
         const key_range *r = &pl->ranges[i];
         keyref lo = keyref_of(pl->bytes + r->lo_off, r->lo_len);
         keyref hi = keyref_of(pl->bytes + r->hi_off, r->hi_len);
-        if (cluster_scan(st->table, lo, hi, r->limit, r->reverse, read_service, st, &cost,
+        uint64_t limit = r->limit && !pl->exact ? inexact_limit : r->limit;
+        if (cluster_scan(st->table, lo, hi, limit, r->reverse, read_service, st, &cost,
                          server, per_server) < 0)
             return -1;
     }
@@ -373,6 +390,8 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     out->reads++;
     out->reads_by_kind[kind]++;
     out->read_rpcs_by_kind[kind] += cost.rpcs;
+    out->rows_scanned_by_kind[kind] += cost.rows;
+    out->records_returned_by_kind[kind] += returned;
     out->rows_scanned += cost.rows;
     out->records_returned += returned;
     out->full_scans += pl->full_scan;
@@ -381,9 +400,9 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     return 0;
 }
 
-/* A write at t_us: the key, the cell, its server's queue, the truth. */
-static int run_write(run_state *st, run_result *out, uint64_t t_us, const record *rec,
-                     keyref k, uint64_t *reply_us, uint32_t *server)
+/* A write (at the cluster's now): the cell, its server's queue, the truth. */
+static int run_write(run_state *st, run_result *out, const record *rec, keyref k,
+                     uint64_t *reply_us, uint32_t *server)
 {
     const scenario *sc = st->sc;
     uint32_t bytes = cell_bytes(st, rec, k.len);
@@ -434,7 +453,7 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     if (len > KEY_MAX_LEN)
         return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
     rc = rec->op == RECORD_GET ? run_read(st, out, t_us, rec, QUERY_GET, reply_us, &s)
-                               : run_write(st, out, t_us, rec, k, reply_us, &s);
+                               : run_write(st, out, rec, k, reply_us, &s);
     if (rc < 0)
         return rc;
     histogram_record(&st->latency, *reply_us - t_us);

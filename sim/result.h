@@ -57,6 +57,7 @@ typedef struct run_result {
      * workload's own record of what it wrote). */
     uint64_t reads_by_kind[4];
     uint64_t read_rpcs_by_kind[4];
+    uint64_t rows_scanned_by_kind[4], records_returned_by_kind[4];
     uint64_t rows_scanned, records_returned, full_scans;
 
     uint64_t regions_start; /* regions when the run began (pre-split) */

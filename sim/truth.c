@@ -76,6 +76,15 @@ int truth_last(const truth *t, uint32_t entity, truth_entry *last)
     return 1;
 }
 
+int truth_nth_newest(const truth *t, uint32_t entity, uint64_t n, uint64_t *ts_ms)
+{
+    if (entity >= t->nentities || n == 0 || n > t->entities[entity].len)
+        return 0;
+    const truth_list *l = &t->entities[entity];
+    *ts_ms = l->items[l->len - n].ts_ms;
+    return 1;
+}
+
 /* First index whose timestamp is >= ts (entity list). */
 static size_t first_at_or_after(const truth_list *l, uint64_t ts)
 {

@@ -42,6 +42,10 @@ int truth_add(truth *t, uint32_t entity, uint64_t ts_ms, uint64_t seq);
  * written nothing. */
 int truth_last(const truth *t, uint32_t entity, truth_entry *last);
 
+/* The timestamp of the entity's n-th newest write (n >= 1). Returns 1 and
+ * sets *ts_ms, or 0 if it has fewer than n writes. */
+int truth_nth_newest(const truth *t, uint32_t entity, uint64_t n, uint64_t *ts_ms);
+
 /* Writes of entity with from_ms <= ts <= to_ms. */
 uint64_t truth_count_range(const truth *t, uint32_t entity, uint64_t from_ms, uint64_t to_ms);
 

@@ -1127,6 +1127,642 @@ static void test_parse_errors(void **state)
     assert_int_equal(keyscheme_parse("nope", &ks, NULL, 0), -1);
 }
 
+/* ---- reads: planning a query into row ranges ---- */
+
+#define FULL (-1) /* a full-table scan, in the tables below */
+
+static const uint8_t *range_lo(const plan *p, size_t i) { return p->bytes + p->ranges[i].lo_off; }
+static const uint8_t *range_hi(const plan *p, size_t i) { return p->bytes + p->ranges[i].hi_off; }
+
+/* Unsigned byte order, a prefix first (HBase's row order). */
+static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    size_t n = alen < blen ? alen : blen;
+    int c = n ? memcmp(a, b, n) : 0;
+    return c ? c : (alen > blen) - (alen < blen);
+}
+
+static int in_range(const plan *p, size_t i, const uint8_t *key, size_t len)
+{
+    const key_range *r = &p->ranges[i];
+    return (r->lo_len == 0 || cmp_bytes(range_lo(p, i), r->lo_len, key, len) <= 0)
+        && (r->hi_len == 0 || cmp_bytes(key, len, range_hi(p, i), r->hi_len) < 0);
+}
+
+/* Every range is non-empty, and they are sorted and disjoint; a full scan
+ * is exactly one unbounded range of every row. */
+static void check_plan_shape(const plan *p)
+{
+    if (p->full_scan) {
+        assert_int_equal(p->nranges, 1);
+        assert_int_equal(p->ranges[0].lo_len, 0);
+        assert_int_equal(p->ranges[0].hi_len, 0);
+        assert_int_equal(p->ranges[0].limit, 0);
+        return;
+    }
+    for (size_t i = 0; i < p->nranges; i++) {
+        const key_range *r = &p->ranges[i];
+        assert_true(r->lo_off + r->lo_len <= p->nbytes && r->hi_off + r->hi_len <= p->nbytes);
+        if (r->hi_len)
+            assert_true(cmp_bytes(range_lo(p, i), r->lo_len, range_hi(p, i), r->hi_len) < 0);
+        if (i + 1 < p->nranges) {
+            const key_range *next = &p->ranges[i + 1];
+            assert_true(r->hi_len != 0);
+            assert_true(cmp_bytes(range_hi(p, i), r->hi_len, range_lo(p, i + 1), next->lo_len) <= 0);
+        }
+    }
+}
+
+static void expect_range(const plan *p, size_t i, const void *lo, size_t lo_len, const void *hi, size_t hi_len)
+{
+    assert_true(i < p->nranges);
+    assert_int_equal(p->ranges[i].lo_len, lo_len);
+    assert_int_equal(p->ranges[i].hi_len, hi_len);
+    if (lo_len)
+        assert_memory_equal(range_lo(p, i), lo, lo_len);
+    if (hi_len)
+        assert_memory_equal(range_hi(p, i), hi, hi_len);
+}
+
+/* Plans q, checks the plan's shape, returns its range count or FULL. */
+static long plan_count(keyencoder *ke, const query *q, plan *p)
+{
+    assert_int_equal(keyencoder_plan(ke, q, p), 0);
+    check_plan_shape(p);
+    return p->full_scan ? FULL : (long)p->nranges;
+}
+
+static query get_of(record r)
+{
+    query q = { .kind = QUERY_GET, .rec = r };
+    return q;
+}
+
+static query range_of(query_kind kind, record r, uint64_t from, uint64_t to)
+{
+    query q = { .kind = kind, .rec = r, .from_ms = from, .to_ms = to };
+    return q;
+}
+
+static query latest_of(record r, uint32_t limit)
+{
+    query q = { .kind = QUERY_LATEST, .rec = r, .limit = limit };
+    return q;
+}
+
+/* The planning table of docs/keyschemes.md: per preset (N = 8), ranges
+ * of GET, RANGE, LATEST and WINDOW (FULL: a full scan), and whether
+ * LATEST scans in reverse. */
+static void test_plan_presets(void **state)
+{
+    (void)state;
+    static const struct { const char *name; long get, range, latest, window; int latest_reverse; } want[] = {
+        { "monotonic",       1, 1,    1,    1,    1 },
+        { "salted",          8, 8,    8,    8,    1 },
+        { "hashed",          1, 8,    8,    8,    1 },
+        { "reversed",        1, FULL, FULL, FULL, 0 },
+        { "promoted",        1, 1,    1,    FULL, 1 },
+        { "revts",           1, 1,    1,    FULL, 0 },
+        { "md5",             1, FULL, FULL, FULL, 0 },
+        { "opentsdb",        1, 1,    1,    FULL, 1 },
+        { "opentsdb-salted", 1, 1,    1,    FULL, 1 },
+        { "revdomain",       1, 1,    1,    FULL, 1 },
+        { "seq",             1, FULL, FULL, FULL, 0 },
+        { "seq-reversed",    1, FULL, FULL, FULL, 0 },
+    };
+    assert_int_equal(sizeof want / sizeof want[0], NPRESETS);
+    record r = series(TS0, 42, 0x161, 7, 3);
+    plan p;
+    plan_init(&p);
+    for (size_t i = 0; i < NPRESETS; i++) {
+        char expr[128];
+        uint8_t key[KEYSCHEME_MAX_KEY];
+        assert_string_equal(want[i].name, PRESETS8[i].name);
+        assert_int_equal(keyscheme_preset_expr(want[i].name, 8, expr, sizeof expr), 0);
+        keyscheme *ks = parse_ok(expr);
+        keyencoder *ke = keyencoder_new(ks, 5);
+        size_t n = keyencoder_encode(ke, &r, key, sizeof key);
+
+        query q = get_of(r);
+        assert_int_equal(plan_count(ke, &q, &p), want[i].get);
+        if (want[i].get == 1) /* a point read is the row itself */
+            expect_range(&p, 0, key, n, (memcpy(key + n, "", 1), key), n + 1);
+        q = range_of(QUERY_RANGE, r, TS0, TS0 + 3600000);
+        assert_int_equal(plan_count(ke, &q, &p), want[i].range);
+        q = latest_of(r, 10);
+        assert_int_equal(plan_count(ke, &q, &p), want[i].latest);
+        for (size_t j = 0; j < p.nranges; j++) {
+            assert_int_equal(p.ranges[j].reverse, want[i].latest_reverse);
+            assert_int_equal(p.ranges[j].limit, p.full_scan ? 0 : 10);
+        }
+        q = range_of(QUERY_WINDOW, r, TS0, TS0 + 3600000);
+        assert_int_equal(plan_count(ke, &q, &p), want[i].window);
+        keyencoder_free(ke);
+        keyscheme_free(ks);
+    }
+    plan_release(&p);
+}
+
+/* Plans q under expr after writing `written` (so its UIDs exist). */
+static void plan_after(const char *expr, const record *written, const query *q, plan *p)
+{
+    keyscheme *ks = parse_ok(expr);
+    keyencoder *ke = keyencoder_new(ks, 5);
+    uint8_t key[KEYSCHEME_MAX_KEY];
+    if (written)
+        keyencoder_encode(ke, written, key, sizeof key);
+    assert_int_equal(keyencoder_plan(ke, q, p), 0);
+    check_plan_shape(p);
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+}
+
+/* ROWKEYS.md item 3: a point read of a salted row asks all N prefixes;
+ * item 4: a hashed one rebuilds its key. */
+static void test_plan_get_bytes(void **state)
+{
+    (void)state;
+    record r = series(TS0, 42, 0x161, 7, 3);
+    query q = get_of(r);
+    plan p;
+    plan_init(&p);
+    plan_after("salt(8) ts", NULL, &q, &p);
+    assert_int_equal(p.nranges, 8);
+    for (uint8_t b = 0; b < 8; b++) {
+        uint8_t lo[10] = { b };
+        memcpy(lo + 1, TS0_BE, 8);
+        expect_range(&p, b, lo, 9, lo, 10); /* lo[9] = 0: the key's successor */
+        assert_int_equal(p.ranges[b].limit, 0);
+        assert_int_equal(p.ranges[b].reverse, 0);
+    }
+    plan_after("salt(4):str - ts", NULL, &q, &p); /* the Reference Guide's letters */
+    assert_int_equal(p.nranges, 4);
+    for (size_t b = 0; b < 4; b++) {
+        assert_int_equal(range_lo(&p, b)[0], 'a' + b);
+        assert_int_equal(range_lo(&p, b)[1], '-');
+    }
+    plan_after("salt(1) ts", NULL, &q, &p); /* one bucket: always 0 */
+    assert_int_equal(p.nranges, 1);
+    expect_range(&p, 0, "\x00" "\x00\x00\x01\x8C\xC2\x51\xF4\x00", 9,
+                 "\x00" "\x00\x00\x01\x8C\xC2\x51\xF4\x00" "\x00", 10);
+    /* a random salt inside a transform cannot be asked for: full scan */
+    plan_after("md5(salt(8) ts)", NULL, &q, &p);
+    assert_true(p.full_scan);
+    plan_release(&p);
+}
+
+/* Every bucket field, transform and nesting evaluates as the encoder
+ * writes it: a GET plans the written key itself. */
+static void test_plan_get_is_the_written_key(void **state)
+{
+    (void)state;
+    static const char *const schemes[] = {
+        "hash(8, osalt(4) entity ts) entity ts",
+        "md5(psalt(8) entity:str ts:str)[2:6]:str reverse(seq:str)",
+        "revdomain(entity:str) \"#\" revts:str",
+        "osalt(20) uid(metric, 3) hour(ts) tags(2)",
+        "uid(entity, 2) uid(host, 2) ts",
+        "psalt(8):str osalt(4) entity ts hour(ts)",
+        "hash(300, key) key",
+        "osalt(300) psalt(8) entity ts seq",
+        "reverse(hash(300, ts)) ts",
+    };
+    plan p;
+    plan_init(&p);
+    for (size_t s = 0; s < sizeof schemes / sizeof schemes[0]; s++) {
+        keyscheme *ks = parse_ok(schemes[s]);
+        keyencoder *ke = keyencoder_new(ks, 3);
+        for (uint32_t i = 0; i < 50; i++) {
+            record r = series(TS0 + i * UINT64_C(977000), i, i % 7 * 5 + i % 5, i % 7, i % 5);
+            r.tag = i % 3;
+            r.naming = i % 2 ? NAMING_SERIES : NAMING_SERIES_TAGGED;
+            uint8_t key[KEYSCHEME_MAX_KEY];
+            size_t n = keyencoder_encode(ke, &r, key, sizeof key);
+            query q = get_of(r);
+            assert_int_equal(plan_count(ke, &q, &p), 1);
+            key[n] = 0;
+            expect_range(&p, 0, key, n, key, n + 1);
+        }
+        keyencoder_free(ke);
+        keyscheme_free(ks);
+    }
+    plan_release(&p);
+}
+
+static void put_be64(uint8_t *out, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        out[i] = (uint8_t)v;
+}
+
+/* Promotion (item 8) and reverse timestamps (item 10): one entity's time
+ * range is one scan, with exact bounds. */
+static void test_plan_range_bytes(void **state)
+{
+    (void)state;
+    const uint64_t from = TS0 + 5, to = TS0 + 3600000;
+    const uint64_t max = UINT64_C(9223372036854775807);
+    record r = series(0, 0, 0x161, 7, 3);
+    uint8_t lo[13] = { 0, 0, 1, 0x61 }, hi[13] = { 0, 0, 1, 0x61 };
+    plan p;
+    plan_init(&p);
+
+    query q = range_of(QUERY_RANGE, r, from, to);
+    plan_after("entity ts", NULL, &q, &p);
+    put_be64(lo + 4, from);
+    put_be64(hi + 4, to);
+    hi[12] = 0;
+    assert_int_equal(p.nranges, 1);
+    expect_range(&p, 0, lo, 12, hi, 13);
+    assert_int_equal(p.ranges[0].limit, 0);
+    assert_int_equal(p.ranges[0].reverse, 0);
+
+    /* revts: [key][MAX - end] to [key][MAX - start] */
+    plan_after("entity revts", NULL, &q, &p);
+    put_be64(lo + 4, max - to);
+    put_be64(hi + 4, max - from);
+    expect_range(&p, 0, lo, 12, hi, 13);
+
+    /* LATEST under revts: a forward scan of the entity's prefix is newest
+     * first; under ts, a reversed scan */
+    q = latest_of(r, 3);
+    plan_after("entity revts", NULL, &q, &p);
+    expect_range(&p, 0, "\x00\x00\x01\x61", 4, "\x00\x00\x01\x62", 4);
+    assert_int_equal(p.ranges[0].limit, 3);
+    assert_int_equal(p.ranges[0].reverse, 0);
+    plan_after("entity ts", NULL, &q, &p);
+    expect_range(&p, 0, "\x00\x00\x01\x61", 4, "\x00\x00\x01\x62", 4);
+    assert_int_equal(p.ranges[0].reverse, 1);
+    /* no entity in the key: the whole table from the end, filtered */
+    plan_after("ts", NULL, &q, &p);
+    assert_false(p.full_scan);
+    expect_range(&p, 0, NULL, 0, NULL, 0);
+    assert_int_equal(p.ranges[0].reverse, 1);
+    assert_int_equal(p.ranges[0].limit, 3);
+
+    /* the prefix successor carries past 0xFF bytes */
+    record ff = series(0, 0, 0x01FFFFFFu, 0, 0);
+    q = latest_of(ff, 1);
+    plan_after("entity ts", NULL, &q, &p);
+    expect_range(&p, 0, "\x01\xFF\xFF\xFF", 4, "\x02", 1);
+    ff.entity = UINT32_MAX;
+    q = latest_of(ff, 1);
+    plan_after("entity ts", NULL, &q, &p);
+    expect_range(&p, 0, "\xFF\xFF\xFF\xFF", 4, NULL, 0); /* to the last row */
+
+    /* a field after the time field: the last time's rows, whatever follows */
+    q = range_of(QUERY_RANGE, r, from, to);
+    plan_after("entity ts entity", NULL, &q, &p);
+    put_be64(lo + 4, from);
+    put_be64(hi + 4, to + 1); /* prefix successor of entity+ts(to): last byte + 1 */
+    expect_range(&p, 0, lo, 12, hi, 12);
+
+    /* ts:str across a change in its digit count keeps no order: the
+     * entity's whole prefix */
+    q = range_of(QUERY_RANGE, r, UINT64_C(9999999999000), UINT64_C(10000000001000));
+    plan_after("entity ts:str", NULL, &q, &p);
+    expect_range(&p, 0, "\x00\x00\x01\x61", 4, "\x00\x00\x01\x62", 4);
+    q = range_of(QUERY_RANGE, r, 1000, 2000);
+    plan_after("entity ts:str", NULL, &q, &p);
+    expect_range(&p, 0, "\x00\x00\x01\x61" "0000000001000", 17, "\x00\x00\x01\x61" "0000000002000\x00", 18);
+    plan_release(&p);
+}
+
+/* OpenTSDB: a series' time range is one scan over whole hours of its
+ * metric (the tags follow the hour: the client filters the other series);
+ * salted, the salt is the series' own (it leaves the time out). */
+static void test_plan_opentsdb(void **state)
+{
+    (void)state;
+    record r = series(TS0, 0, 0x161, 7, 3);
+    const uint64_t from = TS0 + 1234, to = TS0 + 9000000; /* 2.5 h later */
+    plan p;
+    plan_init(&p);
+    query q = range_of(QUERY_RANGE, r, from, to);
+    plan_after("uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 1);
+    /* hour(to) = 0x65920080 + 7200 = 0x65921CA0; the next key past it */
+    expect_range(&p, 0, "\x00\x00\x01" "\x65\x92\x00\x80", 7, "\x00\x00\x01" "\x65\x92\x1C\xA1", 7);
+
+    uint8_t key[16];
+    assert_int_equal(encode_once("osalt(8) uid(metric, 3) hour(ts) tags", &r, key), 14);
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 1);
+    uint8_t lo[8] = { key[0], 0, 0, 1, 0x65, 0x92, 0x00, 0x80 };
+    uint8_t hi[8] = { key[0], 0, 0, 1, 0x65, 0x92, 0x1C, 0xA1 };
+    expect_range(&p, 0, lo, 8, hi, 8);
+    q = range_of(QUERY_WINDOW, r, from, to);
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_true(p.full_scan); /* every metric: the metric leads */
+
+    /* never written: no UID, nothing to read (and none assigned) */
+    record other = series(TS0, 0, 0x162, 8, 3);
+    q = range_of(QUERY_RANGE, other, from, to);
+    plan_after("uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    assert_false(p.full_scan);
+    q = get_of(other);
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    other = series(TS0, 0, 0x162, 7, 4); /* a known metric, an unknown host */
+    q = latest_of(other, 5);
+    plan_after("uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    plan_release(&p);
+}
+
+/* Buckets the query cannot know multiply the candidates wherever they
+ * are; past 65536 candidates the plan gives up and scans everything. */
+static void test_plan_buckets(void **state)
+{
+    (void)state;
+    record r = series(TS0, 0, 0x161, 7, 3);
+    plan p;
+    plan_init(&p);
+    query q = range_of(QUERY_WINDOW, r, TS0, TS0 + 1000);
+    plan_after("salt(8) ts", NULL, &q, &p);
+    assert_int_equal(p.nranges, 8);
+    for (uint8_t b = 0; b < 8; b++) {
+        uint8_t lo[9] = { b }, hi[10] = { b };
+        put_be64(lo + 1, TS0);
+        put_be64(hi + 1, TS0 + 1000);
+        expect_range(&p, b, lo, 9, hi, 10);
+    }
+    plan_after("hash(8, ts) ts", NULL, &q, &p); /* the bucket depends on ts */
+    assert_int_equal(p.nranges, 8);
+    plan_after("salt(256) salt(256) ts", NULL, &q, &p);
+    assert_int_equal(p.nranges, 65536);
+    assert_memory_equal(range_lo(&p, 65535), "\xFF\xFF", 2);
+    plan_after("salt(300) salt(300) ts", NULL, &q, &p);
+    assert_true(p.full_scan);
+    plan_after("salt(300) ts", NULL, &q, &p); /* 2-byte prefixes */
+    assert_int_equal(p.nranges, 300);
+    assert_memory_equal(range_lo(&p, 299), "\x01\x2B", 2);
+
+    q = range_of(QUERY_RANGE, r, TS0, TS0 + 1000);
+    plan_after("entity salt(4) ts", NULL, &q, &p); /* a bucket after the entity */
+    assert_int_equal(p.nranges, 4);
+    for (uint8_t b = 0; b < 4; b++) {
+        uint8_t lo[5] = { 0, 0, 1, 0x61, b };
+        assert_memory_equal(range_lo(&p, b), lo, 5);
+    }
+    plan_after("psalt(8) entity ts", NULL, &q, &p); /* Phoenix hashes the time too */
+    assert_int_equal(p.nranges, 8);
+    plan_after("osalt(8) entity ts", NULL, &q, &p); /* OpenTSDB leaves it out */
+    assert_int_equal(p.nranges, 1);
+    plan_after("hash(8, entity) entity revts", NULL, &q, &p);
+    assert_int_equal(p.nranges, 1);
+    plan_after("seq entity ts", NULL, &q, &p);
+    assert_true(p.full_scan);
+    q = range_of(QUERY_WINDOW, r, TS0, TS0 + 1000);
+    plan_after("osalt(8) entity ts", NULL, &q, &p); /* entity unknown: bucket unknown, then entity */
+    assert_true(p.full_scan);
+    plan_after("\"t:\" ts", NULL, &q, &p); /* a literal is known to every query */
+    assert_int_equal(p.nranges, 1);
+    assert_memory_equal(range_lo(&p, 0), "t:", 2);
+    plan_release(&p);
+}
+
+/* Nothing to read: an empty time range, a LATEST of no rows. */
+static void test_plan_nothing(void **state)
+{
+    (void)state;
+    record r = series(TS0, 0, 0x161, 7, 3);
+    plan p;
+    plan_init(&p);
+    query q = range_of(QUERY_RANGE, r, TS0 + 1, TS0);
+    plan_after("entity ts", NULL, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    q = range_of(QUERY_WINDOW, r, TS0 + 1, TS0);
+    plan_after("md5(ts)", NULL, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    assert_false(p.full_scan);
+    q = latest_of(r, 0);
+    plan_after("entity ts", NULL, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    /* a scheme without a time field: a RANGE reads the entity's row */
+    q = range_of(QUERY_RANGE, r, TS0, TS0 + 10);
+    plan_after("entity", NULL, &q, &p);
+    expect_range(&p, 0, "\x00\x00\x01\x61", 4, "\x00\x00\x01\x61\x00", 5);
+    plan_release(&p);
+}
+
+/* ---- the property test: plans never miss a row and, where the key pins
+ * the query down, hold nothing else ---- */
+
+#define PROP_RECORDS 300
+#define PROP_ENTITIES 12      /* metric = e / 4, host = e % 4 */
+#define PROP_QUERIES 150
+#define PROP_KEY 64
+
+enum { EXACT_RANGE = 1, EXACT_LATEST = 2, EXACT_WINDOW = 4 };
+
+typedef struct prop_row {
+    uint8_t key[PROP_KEY];
+    size_t len;
+} prop_row;
+
+typedef struct prop_world {
+    record rec[PROP_RECORDS];
+    size_t row_of[PROP_RECORDS];    /* the row each record was written to */
+    prop_row rows[PROP_RECORDS];    /* distinct keys, sorted */
+    size_t nrows;
+    uint8_t wanted[PROP_RECORDS];   /* per record, for the query at hand */
+    uint8_t row_wanted[PROP_RECORDS];
+    uint8_t row_taken[PROP_RECORDS];
+} prop_world;
+
+static uint64_t prop_next(uint64_t *s)
+{
+    *s = *s * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    return *s >> 33;
+}
+
+static int row_order(const void *a, const void *b)
+{
+    const prop_row *x = a, *y = b;
+    return cmp_bytes(x->key, x->len, y->key, y->len);
+}
+
+static size_t find_row(const prop_world *w, const uint8_t *key, size_t len)
+{
+    for (size_t i = 0; i < w->nrows; i++)
+        if (cmp_bytes(w->rows[i].key, w->rows[i].len, key, len) == 0)
+            return i;
+    fail_msg("key not written");
+    return 0;
+}
+
+/* Writes PROP_RECORDS records (unique increasing times over ~7.5 hours,
+ * entities at random) with ke; sorts the distinct keys into rows. */
+static void prop_write(prop_world *w, keyencoder *ke, uint64_t *seed)
+{
+    uint8_t keys[PROP_RECORDS][PROP_KEY];
+    size_t lens[PROP_RECORDS];
+    w->nrows = 0;
+    for (size_t i = 0; i < PROP_RECORDS; i++) {
+        uint32_t e = (uint32_t)(prop_next(seed) % PROP_ENTITIES);
+        w->rec[i] = series(TS0 + i * 90000 + prop_next(seed) % 60000, i, e, e / 4, e % 4);
+        uint8_t key[KEYSCHEME_MAX_KEY];
+        lens[i] = keyencoder_encode(ke, &w->rec[i], key, sizeof key);
+        assert_true(lens[i] <= PROP_KEY);
+        memcpy(keys[i], key, lens[i]);
+        int seen = 0;
+        for (size_t j = 0; j < w->nrows && !seen; j++)
+            seen = cmp_bytes(w->rows[j].key, w->rows[j].len, key, lens[i]) == 0;
+        if (!seen) {
+            memcpy(w->rows[w->nrows].key, key, lens[i]);
+            w->rows[w->nrows++].len = lens[i];
+        }
+    }
+    qsort(w->rows, w->nrows, sizeof w->rows[0], row_order);
+    for (size_t i = 0; i < PROP_RECORDS; i++)
+        w->row_of[i] = find_row(w, keys[i], lens[i]);
+}
+
+/* A random query over the written world (entities 12, 13: never written). */
+static query prop_query(const prop_world *w, uint64_t *seed)
+{
+    uint32_t e = (uint32_t)(prop_next(seed) % (PROP_ENTITIES + 2));
+    record ent = series(0, 0, e, e / 4, e % 4);
+    uint64_t span = PROP_RECORDS * UINT64_C(90000);
+    uint64_t from = TS0 + prop_next(seed) % span, len = prop_next(seed) % (span / 3);
+    switch (prop_next(seed) % 4) {
+    case 0:
+        return get_of(w->rec[prop_next(seed) % PROP_RECORDS]);
+    case 1:
+        return range_of(QUERY_RANGE, ent, from, prop_next(seed) % 10 ? from + len : from - 1);
+    case 2:
+        return latest_of(ent, (uint32_t)(prop_next(seed) % 6));
+    default:
+        return range_of(QUERY_WINDOW, ent, from, from + len);
+    }
+}
+
+/* Marks the records q wants: LATEST, the entity's newest `limit`. */
+static void prop_want(prop_world *w, const query *q)
+{
+    memset(w->row_wanted, 0, sizeof w->row_wanted);
+    for (size_t i = 0; i < PROP_RECORDS; i++) {
+        const record *r = &w->rec[i];
+        int in_time = q->from_ms <= r->ts_ms && r->ts_ms <= q->to_ms;
+        switch (q->kind) {
+        case QUERY_GET:    w->wanted[i] = r->seq == q->rec.seq; break;
+        case QUERY_RANGE:  w->wanted[i] = r->entity == q->rec.entity && in_time; break;
+        case QUERY_WINDOW: w->wanted[i] = in_time; break;
+        case QUERY_LATEST: {
+            size_t newer = 0;
+            for (size_t j = i + 1; j < PROP_RECORDS; j++) /* times increase with i */
+                newer += w->rec[j].entity == r->entity;
+            w->wanted[i] = r->entity == q->rec.entity && newer < q->limit;
+            break;
+        }
+        }
+        if (w->wanted[i])
+            w->row_wanted[w->row_of[i]] = 1;
+    }
+}
+
+/* The rows an HBase client gets for p: each range scanned in its
+ * direction, up to its limit; `filtered`: only rows holding a record of
+ * the query's entity count (and are kept), as a server-side filter does. */
+static void prop_scan(prop_world *w, const plan *p, const query *q, int filtered)
+{
+    memset(w->row_taken, 0, sizeof w->row_taken);
+    for (size_t i = 0; i < p->nranges; i++) {
+        const key_range *r = &p->ranges[i];
+        uint32_t taken = 0;
+        for (size_t n = 0; n < w->nrows && (r->limit == 0 || taken < r->limit); n++) {
+            size_t row = r->reverse ? w->nrows - 1 - n : n;
+            if (!in_range(p, i, w->rows[row].key, w->rows[row].len))
+                continue;
+            int keep = !filtered;
+            for (size_t j = 0; j < PROP_RECORDS && !keep; j++)
+                keep = w->row_of[j] == row && (q->kind != QUERY_LATEST || w->rec[j].entity == q->rec.entity);
+            if (keep) {
+                w->row_taken[row] = 1;
+                taken++;
+            }
+        }
+    }
+}
+
+static void prop_check(const char *expr, unsigned exact)
+{
+    static prop_world w;
+    keyscheme *ks = parse_ok(expr);
+    keyencoder *ke = keyencoder_new(ks, 11);
+    uint64_t seed = 2024;
+    prop_write(&w, ke, &seed);
+    plan p;
+    plan_init(&p); /* one plan for every query: buffers are reused */
+    for (int n = 0; n < PROP_QUERIES; n++) {
+        query q = prop_query(&w, &seed);
+        prop_want(&w, &q);
+        assert_int_equal(keyencoder_plan(ke, &q, &p), 0);
+        check_plan_shape(&p);
+        /* sound: every wanted record's row is read */
+        prop_scan(&w, &p, &q, 1);
+        for (size_t i = 0; i < PROP_RECORDS; i++)
+            if (w.wanted[i] && !w.row_taken[w.row_of[i]])
+                fail_msg("%s: query kind %d misses record %zu", expr, (int)q.kind, i);
+        /* exact: without a filter, every row read is wanted */
+        unsigned kind_bit = q.kind == QUERY_RANGE ? EXACT_RANGE : q.kind == QUERY_LATEST ? EXACT_LATEST
+                          : q.kind == QUERY_WINDOW ? EXACT_WINDOW : 0;
+        if (p.full_scan || !(q.kind == QUERY_GET || (exact & kind_bit)))
+            continue;
+        prop_scan(&w, &p, &q, 0);
+        for (size_t row = 0; row < w.nrows; row++)
+            if (w.row_taken[row] && !w.row_wanted[row])
+                fail_msg("%s: query kind %d reads row %zu it does not want", expr, (int)q.kind, row);
+    }
+    plan_release(&p);
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+}
+
+static void test_plan_property_presets(void **state)
+{
+    (void)state;
+    static const struct { const char *name; unsigned exact; } presets[] = {
+        { "monotonic", EXACT_WINDOW },
+        { "salted", EXACT_WINDOW },
+        { "hashed", EXACT_WINDOW },
+        { "reversed", 0 },
+        { "promoted", EXACT_RANGE | EXACT_LATEST },
+        { "revts", EXACT_RANGE | EXACT_LATEST },
+        { "md5", 0 },
+        { "opentsdb", 0 },
+        { "opentsdb-salted", 0 },
+        { "revdomain", EXACT_RANGE | EXACT_LATEST },
+        { "seq", 0 },
+        { "seq-reversed", 0 },
+    };
+    assert_int_equal(sizeof presets / sizeof presets[0], NPRESETS);
+    for (size_t i = 0; i < NPRESETS; i++) {
+        char expr[128];
+        assert_int_equal(keyscheme_preset_expr(presets[i].name, 8, expr, sizeof expr), 0);
+        prop_check(expr, presets[i].exact);
+    }
+}
+
+static void test_plan_property_schemes(void **state)
+{
+    (void)state;
+    prop_check("salt(4):str - ts:str", EXACT_WINDOW);
+    prop_check("entity:str # ts:str", EXACT_RANGE | EXACT_LATEST);
+    prop_check("hash(8, entity) entity revts", EXACT_RANGE | EXACT_LATEST);
+    /* a LATEST over N buckets reads `limit` rows from each (the client
+     * merges): exact for RANGE only */
+    prop_check("hash(4, ts) entity ts", EXACT_RANGE);
+    prop_check("psalt(8) entity ts", EXACT_RANGE);
+    prop_check("osalt(4) uid(entity, 2) revts:str", EXACT_RANGE | EXACT_LATEST);
+    prop_check("entity salt(4) ts", EXACT_RANGE);
+    prop_check("ts entity", EXACT_WINDOW);
+    prop_check("uid(metric, 3) hour(ts) tags(2)", 0);
+    prop_check("hour(ts) entity ts", 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1166,6 +1802,15 @@ int main(void)
         cmocka_unit_test(test_seq_reversed_spreads),
         cmocka_unit_test(test_normalised_expression),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_plan_presets),
+        cmocka_unit_test(test_plan_get_bytes),
+        cmocka_unit_test(test_plan_get_is_the_written_key),
+        cmocka_unit_test(test_plan_range_bytes),
+        cmocka_unit_test(test_plan_opentsdb),
+        cmocka_unit_test(test_plan_buckets),
+        cmocka_unit_test(test_plan_nothing),
+        cmocka_unit_test(test_plan_property_presets),
+        cmocka_unit_test(test_plan_property_schemes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

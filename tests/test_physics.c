@@ -18,6 +18,7 @@
 
 #include "reports/report.h"
 #include "sim/engine.h"
+#include "workloads/keyscheme.h"
 
 static void small_scenario(scenario *sc, const char *scheme)
 {
@@ -281,6 +282,89 @@ static void test_split_pauses_show_in_the_tail(void **state)
     run_result_free(&r);
 }
 
+/* Reads of one kind only, 5% of operations, on a short run. */
+static void run_reads(const char *scheme, query_kind kind, run_result *r)
+{
+    scenario sc;
+    small_scenario(&sc, scheme);
+    sc.workload.duration_us = 4ull * 60 * 1000000;
+    read_mix *rm = &sc.workload.reads;
+    rm->fraction = 0.05;
+    rm->get = kind == QUERY_GET;
+    rm->range = kind == QUERY_RANGE;
+    rm->latest = kind == QUERY_LATEST;
+    rm->window = kind == QUERY_WINDOW;
+    rm->window_us = 10ull * 1000000; /* every series' last 10 s */
+    run_one(&sc, r);
+    assert_true(r->reads > 5000);
+    assert_int_equal(r->reads_by_kind[kind], r->reads);
+}
+
+static double rpcs_per_read(const run_result *r, query_kind kind)
+{
+    return (double)r->read_rpcs_by_kind[kind] / (double)r->reads_by_kind[kind];
+}
+
+/* The read side of write spreading: a salted point get asks all N buckets,
+ * a hashed one recomputes its bucket, and each RPC is counted on the
+ * server that serves it. */
+static void test_point_gets_salted_versus_hashed(void **state)
+{
+    (void)state;
+    run_result salted, hashed;
+    run_reads("salted", QUERY_GET, &salted);
+    run_reads("hashed", QUERY_GET, &hashed);
+    assert_true(rpcs_per_read(&salted, QUERY_GET) == 8.0);
+    assert_true(rpcs_per_read(&hashed, QUERY_GET) == 1.0);
+    /* Every get finds its row: one row read per record returned for hashed;
+     * salted reads the same one row (the other 7 buckets are empty there). */
+    assert_int_equal(hashed.rows_scanned, hashed.records_returned);
+    assert_int_equal(salted.rows_scanned, salted.records_returned);
+    uint64_t rpcs = 0;
+    for (uint32_t s = 0; s < salted.nservers; s++)
+        rpcs += salted.servers[s].reads;
+    assert_int_equal(rpcs, salted.read_rpcs_by_kind[QUERY_GET]);
+    assert_int_equal(salted.full_scans + hashed.full_scans, 0);
+    run_result_free(&salted);
+    run_result_free(&hashed);
+}
+
+/* md5 and reversed keys lose time order: every time-window read is a
+ * full-table scan; salted keys keep it per bucket: N ranges, no waste. */
+static void test_time_windows_md5_versus_salted(void **state)
+{
+    (void)state;
+    run_result md5, salted;
+    run_reads("md5", QUERY_WINDOW, &md5);
+    run_reads("salted", QUERY_WINDOW, &salted);
+    assert_int_equal(md5.full_scans, md5.reads);
+    assert_int_equal(salted.full_scans, 0);
+    /* Each full scan reads the whole table, minutes of rows, for 10 s of
+     * records: far more rows than it returns. */
+    assert_true(md5.rows_scanned > 5 * md5.records_returned);
+    /* Salted window ranges are exact (one row per write: a ms per write). */
+    assert_true(salted.rows_scanned <= salted.records_returned + salted.reads);
+    assert_true(salted.rows_scanned + salted.reads >= salted.records_returned);
+    run_result_free(&md5);
+    run_result_free(&salted);
+}
+
+/* revts: a series' newest N is one short forward scan reading exactly N
+ * rows; promoted (ascending time) does it with one reversed scan. */
+static void test_latest_n_is_one_short_scan(void **state)
+{
+    (void)state;
+    run_result revts, promoted;
+    run_reads("revts", QUERY_LATEST, &revts);
+    run_reads("promoted", QUERY_LATEST, &promoted);
+    assert_true(rpcs_per_read(&revts, QUERY_LATEST) < 1.01);
+    assert_int_equal(revts.rows_scanned, revts.records_returned);
+    assert_int_equal(promoted.rows_scanned, promoted.records_returned);
+    assert_int_equal(revts.full_scans, 0);
+    run_result_free(&revts);
+    run_result_free(&promoted);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +376,9 @@ int main(void)
         cmocka_unit_test(test_mm1_queue_matches_theory),
         cmocka_unit_test(test_closed_loop_capacity),
         cmocka_unit_test(test_split_pauses_show_in_the_tail),
+        cmocka_unit_test(test_point_gets_salted_versus_hashed),
+        cmocka_unit_test(test_time_windows_md5_versus_salted),
+        cmocka_unit_test(test_latest_n_is_one_short_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,8 +149,12 @@ static void test_load_errors_name_file_and_line(void **state)
     assert_contains(err, "'many'");
     scenario_release(&sc);
 
+    assert_int_equal(load("\n\n[writes]\nratio = 1\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":4: unknown section [writes]");
+    scenario_release(&sc);
+
     assert_int_equal(load("\n\n[reads]\nratio = 1\n", &sc, err, sizeof err), -1);
-    assert_contains(err, ":4: unknown section [reads]");
+    assert_contains(err, ":4: [reads] ratio: unknown key 'ratio'; expected one of: read_fraction");
     scenario_release(&sc);
 
     assert_int_equal(load("[cluster]\nmetrics = 4\n", &sc, err, sizeof err), -1);

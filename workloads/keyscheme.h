@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "workloads/pattern.h"
+#include "workloads/record.h"
 
 /* Longest key any scheme may produce. HBase's own row limit is 32767
  * bytes (KEY_MAX_LEN); a scheme may in principle exceed it (`salt(8) key`
@@ -72,5 +73,69 @@ void keyencoder_free(keyencoder *ke);
 /* Encodes rec into out (cap >= keyscheme_max_len bytes). Returns the key
  * length (>= 1). */
 size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t cap);
+
+/* ------------------------------------------------------------------------
+ * Reads: planning a logical read into the row ranges it must scan.
+ *
+ * The planner walks the scheme's fields left to right with a set of
+ * candidate key prefixes (README.md, "Reads: how a scheme plans a query"):
+ * a field the query determines appends its bytes, a bucket it does not
+ * determine multiplies the candidates by its N prefixes, the time field of
+ * a time query turns each candidate into a range, and anything else the
+ * query does not determine makes the read a full-table scan.
+ * ---------------------------------------------------------------------- */
+
+typedef enum query_kind {
+    QUERY_GET = 0,   /* one record's row: rec is the record as written */
+    QUERY_RANGE,     /* one entity's rows with from_ms <= ts <= to_ms: rec names the entity */
+    QUERY_LATEST,    /* one entity's newest `limit` rows: rec names the entity */
+    QUERY_WINDOW,    /* every entity's rows with from_ms <= ts <= to_ms */
+} query_kind;
+
+typedef struct query {
+    query_kind kind;
+    record rec;               /* GET: the record; RANGE, LATEST: its entity fields (entity, metric, host, tag, naming, key); ts ignored */
+    uint64_t from_ms, to_ms;  /* RANGE, WINDOW: inclusive */
+    uint32_t limit;           /* LATEST */
+} query;
+
+typedef struct key_range {
+    size_t lo_off, lo_len;    /* start key (inclusive) in plan.bytes; lo_len 0 = from the first row */
+    size_t hi_off, hi_len;    /* end key (exclusive) in plan.bytes; hi_len 0 = to the last row */
+    uint32_t limit;           /* 0: every row of the range; else at most this many */
+    uint8_t reverse;          /* scan from the end of the range down (HBase reversed scan) */
+} key_range;
+
+typedef struct plan {
+    uint8_t full_scan;        /* the key order cannot serve the query: one range, the whole table */
+    uint8_t exact;            /* the ranges hold only rows the query wants (no filtering); a
+                               * limit on an inexact range counts matching rows, as HBase
+                               * applies a scan's limit after its filters */
+    size_t nranges;
+    key_range *ranges;
+    uint8_t *bytes;           /* key bytes of the ranges */
+    size_t nbytes, bytes_cap, ranges_cap;
+} plan;
+
+/* An empty plan owning no memory. */
+void plan_init(plan *p);
+
+/* Frees the plan's buffers; leaves it as plan_init does. */
+void plan_release(plan *p);
+
+/* Plans q under ke's scheme into *out (reusing its buffers). Returns 0, or
+ * -1 if out of memory. Never assigns UIDs: a name never written has no
+ * UID, and a query that needs one plans no ranges (nothing to read).
+ *
+ * The ranges come out sorted by start key and do not overlap. A range may
+ * hold rows the query does not want when the key does not pin them down
+ * (a scheme without the entity, rows after the time field such as
+ * OpenTSDB's tags): the client filters them, and a range's limit counts
+ * the rows that pass (HBase applies a scan's limit after its filters).
+ * A plan is never short of a row the query wants. Also plans no ranges
+ * for RANGE and WINDOW with from_ms > to_ms and for LATEST with limit 0.
+ * Reads the encoder's UID tables and nothing else of it; does not
+ * allocate beyond growing out's buffers. */
+int keyencoder_plan(keyencoder *ke, const query *q, plan *out);
 
 #endif

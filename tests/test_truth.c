@@ -1,0 +1,81 @@
+/* test_truth.c -- the record of what was written, against brute force. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "sim/truth.h"
+
+static void test_empty(void **state)
+{
+    (void)state;
+    truth t;
+    truth_init(&t);
+    truth_entry e;
+    assert_int_equal(truth_last(&t, 3, &e), 0);
+    assert_int_equal(truth_count_range(&t, 3, 0, UINT64_MAX), 0);
+    assert_int_equal(truth_count_latest(&t, 3, 10), 0);
+    assert_int_equal(truth_count_window(&t, 0, UINT64_MAX), 0);
+    truth_release(&t);
+}
+
+static void test_counts_match_brute_force(void **state)
+{
+    (void)state;
+    enum { N = 20000, E = 37 };
+    truth t;
+    truth_init(&t);
+    static uint32_t ent[N];
+    static uint64_t ts[N];
+    uint64_t x = 99, now = 1000;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        now += (x >> 60); /* 0..15 ms later: ties happen */
+        ent[i] = (uint32_t)((x >> 33) % E);
+        ts[i] = now;
+        assert_int_equal(truth_add(&t, ent[i], ts[i], (uint64_t)i), 0);
+    }
+    for (uint32_t e = 0; e < E; e++) {
+        truth_entry last;
+        int found = truth_last(&t, e, &last);
+        int want_i = -1;
+        uint64_t total = 0;
+        for (int i = 0; i < N; i++)
+            if (ent[i] == e) {
+                want_i = i;
+                total++;
+            }
+        assert_int_equal(found, want_i >= 0);
+        if (found) {
+            assert_true(last.seq == (uint64_t)want_i);
+            assert_true(last.ts_ms == ts[want_i]);
+        }
+        assert_int_equal(truth_count_latest(&t, e, 5), total < 5 ? total : 5);
+        for (int q = 0; q < 30; q++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t a = 1000 + (x >> 40) % (now - 900), b = a + (x >> 20) % 5000;
+            uint64_t want = 0, want_all = 0;
+            for (int i = 0; i < N; i++) {
+                int in = ts[i] >= a && ts[i] <= b;
+                want += in && ent[i] == e;
+                want_all += in;
+            }
+            assert_int_equal(truth_count_range(&t, e, a, b), want);
+            assert_int_equal(truth_count_window(&t, a, b), want_all);
+        }
+    }
+    assert_int_equal(truth_count_range(&t, 0, 10, 5), 0);        /* empty interval */
+    assert_int_equal(truth_count_range(&t, E + 100, 0, UINT64_MAX), 0); /* unknown entity */
+    truth_release(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_counts_match_brute_force),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
