@@ -77,6 +77,8 @@ typedef struct run_state {
     histogram read_latency;   /* of logical reads */
     int tracking;             /* some phase reads: keep the truth */
     truth written;            /* what the workload wrote, for scoring reads */
+    uint64_t *replies;        /* min-heap: reply times of operations not done yet */
+    size_t nreplies, replies_cap;
     plan read_plan;           /* reused by every read */
     /* counters */
     uint64_t window;          /* current report window */
@@ -294,6 +296,51 @@ static uint64_t service_time(run_state *st, double mean_us)
     return (uint64_t)(draw + 0.5);
 }
 
+/* ---- operations in flight: a min-heap of reply times ----
+ * Popped as time passes, so it holds only the operations still waiting:
+ * what is left at the end of the run is the unfinished work. */
+
+static void replies_pop_done(run_state *st, uint64_t now)
+{
+    uint64_t *h = st->replies;
+    while (st->nreplies && h[0] <= now) {
+        uint64_t last = h[--st->nreplies];
+        size_t i = 0, n = st->nreplies;
+        for (;;) {
+            size_t c = 2 * i + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && h[c + 1] < h[c])
+                c++;
+            if (h[c] >= last)
+                break;
+            h[i] = h[c];
+            i = c;
+        }
+        if (n)
+            h[i] = last;
+    }
+}
+
+static int replies_push(run_state *st, uint64_t reply)
+{
+    if (st->nreplies == st->replies_cap) {
+        size_t cap = st->replies_cap ? 2 * st->replies_cap : 64;
+        uint64_t *h = realloc(st->replies, cap * sizeof *h);
+        if (!h)
+            return -1;
+        st->replies = h;
+        st->replies_cap = cap;
+    }
+    size_t i = st->nreplies++;
+    while (i > 0 && st->replies[(i - 1) / 2] > reply) {
+        st->replies[i] = st->replies[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    st->replies[i] = reply;
+    return 0;
+}
+
 /* A read RPC's service time: per RPC plus per row read. */
 static uint64_t read_service(void *ctx, uint64_t rows)
 {
@@ -438,13 +485,16 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     rec->seq = st->ops++;
     st->table->now_us = t_us;
     st->last_op_us = t_us;
+    replies_pop_done(st, t_us);
     uint32_t s;
     int rc;
     if (rec->op == RECORD_PUT && rm->fraction > 0 &&
         rng_double(&st->reads_rng) < rm->fraction) {
         rc = run_read(st, out, t_us, rec, pick_read_kind(st, rm), reply_us, &s);
-        if (rc == 0)
+        if (rc == 0) {
             histogram_record(&st->latency, *reply_us - t_us);
+            rc = replies_push(st, *reply_us);
+        }
         return rc; /* generated reads have no trace form: not observed */
     }
     uint8_t key[KEYSCHEME_MAX_KEY];
@@ -454,8 +504,8 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
         return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
     rc = rec->op == RECORD_GET ? run_read(st, out, t_us, rec, QUERY_GET, reply_us, &s)
                                : run_write(st, out, rec, k, reply_us, &s);
-    if (rc < 0)
-        return rc;
+    if (rc < 0 || replies_push(st, *reply_us) < 0)
+        return rc < 0 ? rc : -1;
     histogram_record(&st->latency, *reply_us - t_us);
     if (obs && obs->on_op)
         return obs->on_op(obs->ctx, t_us, rec, k, st->table, s) != 0;
@@ -587,8 +637,9 @@ static void run_collect(run_state *st, run_result *out)
         sr->longest_queue = c->servers[s].longest_queue;
         sr->busy = out->duration_us ? (double)c->servers[s].busy_us / (double)out->duration_us : 0;
         sr->latency = summarise(&c->servers[s].latency);
-        out->unfinished += server_queue_at(&c->servers[s], out->duration_us);
     }
+    replies_pop_done(st, out->duration_us);
+    out->unfinished = st->nreplies;
     out->latency = summarise(&st->latency);
     out->read_latency = summarise(&st->read_latency);
     out->regions = regionmap_count(c->map);
@@ -614,6 +665,7 @@ static void run_teardown(run_state *st)
     histogram_release(&st->latency);
     histogram_release(&st->read_latency);
     truth_release(&st->written);
+    free(st->replies);
     plan_release(&st->read_plan);
     eventq_release(&st->ticks);
     cluster_free(st->table);
