@@ -326,11 +326,11 @@ static const table cost_table = { NCCOLS, 1, cost_title, format_cost_row };
 
 /* What reads cost: RPCs per read by kind, rows read per record returned. */
 enum { RCOL_SCHEME, RCOL_READS, RCOL_RPCS, RCOL_GET, RCOL_RANGE, RCOL_LATEST, RCOL_WINDOW,
-       RCOL_ROWS, RCOL_FULL, RCOL_P99, NRCOLS };
+       RCOL_ROWS, RCOL_FULL, RCOL_MAXMEAN, RCOL_P99, NRCOLS };
 
 static const char *const read_title[NRCOLS] = {
     "scheme", "reads", "RPCs/read", "get", "range", "latest", "window", "rows/rec",
-    "full scans", "read p99",
+    "full scans", "max/mean", "read p99",
 };
 
 /* RPCs per read of one kind, or "-" when none of that kind ran. */
@@ -353,6 +353,7 @@ static void format_read_row(const run_result *run, char cell[MAX_COLS][CELL])
                                                            (double)run->records_returned
                                                      : NAN, 2);
     snprintf(cell[RCOL_FULL], CELL, "%" PRIu64, run->full_scans);
+    fmt_fixed(cell[RCOL_MAXMEAN], stats_server_reads(run).max_mean, 2);
     fmt_latency(cell[RCOL_P99], run->read_latency.count ? run->read_latency.p99_us : UINT64_MAX);
 }
 
@@ -418,5 +419,5 @@ void text_write_compare(FILE *out, const sim_results *res)
     if (any_reads)
         fputs("RPCs/read: one RPC per region a read's planned ranges touch.  rows/rec: rows read\n"
               "per record the read returns (1.00 = no waste).  full scans: reads the key order\n"
-              "could not serve.\n", out);
+              "could not serve.  max/mean: of read RPCs over the servers.\n", out);
 }

@@ -374,9 +374,15 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
     case QUERY_GET:
         if (rec->key) /* a trace's get: its key, found or not */
             return 1;
-        if (!truth_last(&st->written, rec->entity, &last))
+        if (rm->get_any) { /* any of its records, uniformly */
+            uint64_t n = truth_count(&st->written, rec->entity);
+            if (n == 0 || !truth_nth(&st->written, rec->entity,
+                                     rng_below(&st->reads_rng, n), &last))
+                return 0;
+        } else if (!truth_last(&st->written, rec->entity, &last)) {
             return 0; /* nothing written yet: a miss */
-        q->rec.ts_ms = last.ts_ms; /* the entity's most recent record */
+        }
+        q->rec.ts_ms = last.ts_ms; /* the record's own time and sequence */
         q->rec.seq = last.seq;
         return 1;
     case QUERY_RANGE:

@@ -166,6 +166,8 @@ static const choice dist_choices[] = {
     { "exponential", DIST_EXPONENTIAL }, { NULL, 0 } };
 static const choice service_choices[] = {
     { "fixed", 0 }, { "exponential", 1 }, { NULL, 0 } };
+static const choice get_choices[] = {
+    { "recent", 0 }, { "any", 1 }, { NULL, 0 } };
 static const choice naming_choices[] = {
     { "user", NAMING_USER }, { "domain", NAMING_DOMAIN }, { "id", NAMING_ID }, { NULL, 0 } };
 _Static_assert(sizeof(int) == 4, "service is stored as a 4-byte value");
@@ -212,6 +214,7 @@ static const setting settings[] = {
     { "reads", "read_range", SET_COUNT, 0, 1000000, PH(reads.range), NULL },
     { "reads", "read_latest", SET_COUNT, 0, 1000000, PH(reads.latest), NULL },
     { "reads", "read_window", SET_COUNT, 0, 1000000, PH(reads.window), NULL },
+    { "reads", "get_record", SET_CHOICE, 0, 0, PH(reads.get_any), get_choices },
     { "reads", "range_length", SET_DURATION, 1, UINT64_MAX, PH(reads.range_us), NULL },
     { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL },
     { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL },

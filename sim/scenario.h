@@ -37,6 +37,7 @@ typedef struct scheme_choice {
 typedef struct read_mix {
     double fraction;          /* share of operations that are reads, 0..1 */
     uint32_t get, range, latest, window;  /* relative weights of the kinds */
+    int get_any;              /* get: 0 = the entity's most recent record, 1 = any of its records */
     uint64_t range_us;        /* range: an entity's last range_us */
     uint32_t latest_rows;     /* latest: an entity's newest N rows */
     uint64_t window_us;       /* window: every entity's last window_us */

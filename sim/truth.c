@@ -76,6 +76,19 @@ int truth_last(const truth *t, uint32_t entity, truth_entry *last)
     return 1;
 }
 
+int truth_nth(const truth *t, uint32_t entity, uint64_t i, truth_entry *e)
+{
+    if (entity >= t->nentities || i >= t->entities[entity].len)
+        return 0;
+    *e = t->entities[entity].items[i];
+    return 1;
+}
+
+uint64_t truth_count(const truth *t, uint32_t entity)
+{
+    return entity < t->nentities ? t->entities[entity].len : 0;
+}
+
 int truth_nth_newest(const truth *t, uint32_t entity, uint64_t n, uint64_t *ts_ms)
 {
     if (entity >= t->nentities || n == 0 || n > t->entities[entity].len)

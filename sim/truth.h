@@ -42,6 +42,13 @@ int truth_add(truth *t, uint32_t entity, uint64_t ts_ms, uint64_t seq);
  * written nothing. */
 int truth_last(const truth *t, uint32_t entity, truth_entry *last);
 
+/* The entity's i-th write (0 = its first). Returns 1 and sets *e, or 0 if
+ * it has no such write. */
+int truth_nth(const truth *t, uint32_t entity, uint64_t i, truth_entry *e);
+
+/* Writes of entity so far. */
+uint64_t truth_count(const truth *t, uint32_t entity);
+
 /* The timestamp of the entity's n-th newest write (n >= 1). Returns 1 and
  * sets *ts_ms, or 0 if it has fewer than n writes. */
 int truth_nth_newest(const truth *t, uint32_t entity, uint64_t n, uint64_t *ts_ms);
