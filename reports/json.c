@@ -245,6 +245,24 @@ static void write_windows(jw *w, const run_result *run)
     close_(w, ']');
 }
 
+/* "latency_us": count, mean and quantiles, or null when nothing was timed. */
+static void write_latency(jw *w, const latency_summary *l)
+{
+    key(w, "latency_us");
+    if (l->count == 0) {
+        fputs("null", w->out);
+        return;
+    }
+    open_(w, '{');
+    key_u64(w, "count", l->count);
+    key_double(w, "mean", l->mean_us);
+    key_u64(w, "p50", l->p50_us);
+    key_u64(w, "p99", l->p99_us);
+    key_u64(w, "p999", l->p999_us);
+    key_u64(w, "max", l->max_us);
+    close_(w, '}');
+}
+
 /* What reads cost: RPCs per logical read (overall and by kind), rows read
  * per record returned, full-table scans; null when nothing was read. */
 static void write_read_cost(jw *w, const run_result *run)
@@ -279,18 +297,7 @@ static void write_read_cost(jw *w, const run_result *run)
         close_(w, '}');
     }
     close_(w, '}');
-    key(w, "latency_us");
-    if (run->read_latency.count == 0) {
-        fputs("null", w->out);
-    } else {
-        open_(w, '{');
-        key_double(w, "mean", run->read_latency.mean_us);
-        key_u64(w, "p50", run->read_latency.p50_us);
-        key_u64(w, "p99", run->read_latency.p99_us);
-        key_u64(w, "p999", run->read_latency.p999_us);
-        key_u64(w, "max", run->read_latency.max_us);
-        close_(w, '}');
-    }
+    write_latency(w, &run->read_latency);
     close_(w, '}');
 }
 
@@ -335,19 +342,7 @@ static void write_run(jw *w, const run_result *run)
     close_(w, '}');
 
     write_read_cost(w, run);
-    key(w, "latency_us");
-    if (run->latency.count == 0) {
-        fputs("null", w->out);
-    } else {
-        open_(w, '{');
-        key_u64(w, "count", run->latency.count);
-        key_double(w, "mean", run->latency.mean_us);
-        key_u64(w, "p50", run->latency.p50_us);
-        key_u64(w, "p99", run->latency.p99_us);
-        key_u64(w, "p999", run->latency.p999_us);
-        key_u64(w, "max", run->latency.max_us);
-        close_(w, '}');
-    }
+    write_latency(w, &run->latency);
     write_windows(w, run);
     close_(w, '}');
 }
