@@ -208,6 +208,45 @@ static void test_undefined_figures_are_null(void **state)
     free(text);
 }
 
+/* A run that read and was timed: read_cost and latency objects, per-server
+ * queue figures, all parsed back. */
+static void test_reads_and_latency_round_trip(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    run_result *r = &f.runs[0];
+    r->reads = 10;
+    r->reads_by_kind[0] = 6, r->read_rpcs_by_kind[0] = 48;  /* salted gets: 8 RPCs each */
+    r->reads_by_kind[3] = 4, r->read_rpcs_by_kind[3] = 4;
+    r->rows_scanned_by_kind[3] = 400, r->records_returned_by_kind[3] = 100;
+    r->rows_scanned = 406, r->records_returned = 106, r->full_scans = 4;
+    r->read_latency = (latency_summary){ 10, 12.5, 10, 30, 40, 41 };
+    r->latency = (latency_summary){ 50, 60.25, 50, 99, 120, 130 };
+    r->unfinished = 3;
+    f.sv0[1].busy = 0.75, f.sv0[1].longest_queue = 9, f.sv0[1].rpcs = 31;
+    f.sv0[1].latency = (latency_summary){ 31, 55, 51, 98, 110, 111 };
+    char *text = render(&f);
+    json_object *root = parse(text);
+    assert_float_equal(num_at(root, "runs/0/read_cost/rpcs_per_read"), 5.2, 1e-9);
+    assert_float_equal(num_at(root, "runs/0/read_cost/rows_scanned_per_row"), 406.0 / 106, 1e-5);
+    assert_int_equal(int_at(root, "runs/0/read_cost/full_scans"), 4);
+    assert_int_equal(int_at(root, "runs/0/read_cost/by_kind/get/rpcs"), 48);
+    assert_int_equal(int_at(root, "runs/0/read_cost/by_kind/window/rows_scanned"), 400);
+    assert_int_equal(int_at(root, "runs/0/read_cost/by_kind/window/records_returned"), 100);
+    assert_int_equal(int_at(root, "runs/0/read_cost/latency_us/p99"), 30);
+    assert_int_equal(int_at(root, "runs/0/latency_us/count"), 50);
+    assert_float_equal(num_at(root, "runs/0/latency_us/mean"), 60.25, 1e-9);
+    assert_int_equal(int_at(root, "runs/0/latency_us/p999"), 120);
+    assert_int_equal(int_at(root, "runs/0/throughput/unfinished"), 3);
+    assert_float_equal(num_at(root, "runs/0/servers/1/busy"), 0.75, 1e-9);
+    assert_int_equal(int_at(root, "runs/0/servers/1/longest_queue"), 9);
+    assert_int_equal(int_at(root, "runs/0/servers/1/latency_us/max"), 111);
+    assert_true(is_null_at(root, "runs/0/servers/0/latency_us")); /* served nothing */
+    json_object_put(root);
+    free(text);
+}
+
 static void test_output_is_byte_identical(void **state)
 {
     (void)state;
@@ -228,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_configuration_round_trips),
         cmocka_unit_test(test_run_round_trips),
         cmocka_unit_test(test_undefined_figures_are_null),
+        cmocka_unit_test(test_reads_and_latency_round_trip),
         cmocka_unit_test(test_output_is_byte_identical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
