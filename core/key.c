@@ -31,7 +31,7 @@ size_t key_format_len(keyref k)
     return n;
 }
 
-size_t key_format(keyref k, char *out, size_t cap)
+size_t key_format_bytes(keyref k, char *out, size_t cap)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t n = 0;
@@ -40,13 +40,17 @@ size_t key_format(keyref k, char *out, size_t cap)
         char esc[4] = { '\\', 'x', hex[b >> 4], hex[b & 15] };
         const char *s = key_byte_is_plain(b) ? (const char *)&k.data[i] : esc;
         size_t w = key_byte_is_plain(b) ? 1 : 4;
-        for (size_t j = 0; j < w; j++, n++)
-            if (cap && n < cap - 1)
-                out[n] = s[j];
+        for (size_t j = 0; j < w && n < cap; j++)
+            out[n++] = s[j];
     }
-    if (cap)
-        out[n < cap ? n : cap - 1] = '\0';
     return n;
+}
+
+size_t key_format(keyref k, char *out, size_t cap)
+{
+    if (cap)
+        out[key_format_bytes(k, out, cap - 1)] = '\0';
+    return key_format_len(k);
 }
 
 static int key_hex_digit(char c)

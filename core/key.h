@@ -42,6 +42,10 @@ size_t key_format_len(keyref k);
  * cap > 0, truncated if short). Returns key_format_len(k), like snprintf. */
 size_t key_format(keyref k, char *out, size_t cap);
 
+/* Prints k in shell form into out without a terminating NUL, at most cap
+ * bytes (cut short if longer). Returns the bytes written. */
+size_t key_format_bytes(keyref k, char *out, size_t cap);
+
 /* Parses len chars of shell form at text into out (cap bytes). On success
  * returns 0 and sets *out_len. On failure returns -1 and sets *bad_col to the
  * 0-based column of the offending character: a '\' not followed by "xNN" with

@@ -4,11 +4,17 @@
 #include <assert.h>
 #include <stdlib.h>
 
+/* The ring's capacity is a power of two: positions wrap with a mask. */
+static size_t ring_at(const server *s, size_t i)
+{
+    return (s->ring_head + i) & (s->ring_cap - 1);
+}
+
 /* Drops completions at or before t from the front of the ring. */
 static void drop_done(server *s, uint64_t t)
 {
     while (s->ring_count && s->in_server[s->ring_head] <= t) {
-        s->ring_head = (s->ring_head + 1) % s->ring_cap;
+        s->ring_head = ring_at(s, 1);
         s->ring_count--;
     }
 }
@@ -22,7 +28,7 @@ static int ring_grow(server *s)
     if (!r)
         return -1;
     for (size_t i = 0; i < s->ring_count; i++)
-        r[i] = s->in_server[(s->ring_head + i) % s->ring_cap];
+        r[i] = s->in_server[ring_at(s, i)];
     free(s->in_server);
     s->in_server = r;
     s->ring_head = 0;
@@ -37,8 +43,8 @@ uint64_t server_serve(server *s, uint64_t t_us, uint64_t ready_us, uint64_t serv
         return UINT64_MAX;
     uint64_t start = t_us > s->busy_until_us ? t_us : s->busy_until_us;
     uint64_t done = start + service_us;
-    assert(s->ring_count == 0 || s->in_server[(s->ring_head + s->ring_count - 1) % s->ring_cap] <= done);
-    s->in_server[(s->ring_head + s->ring_count) % s->ring_cap] = done;
+    assert(s->ring_count == 0 || s->in_server[ring_at(s, s->ring_count - 1)] <= done);
+    s->in_server[ring_at(s, s->ring_count)] = done;
     s->ring_count++;
     if (s->ring_count > s->longest_queue)
         s->longest_queue = s->ring_count;

@@ -77,6 +77,7 @@ typedef struct run_state {
     histogram read_latency;   /* of logical reads */
     int tracking;             /* some phase reads: keep the truth */
     truth written;            /* what the workload wrote, for scoring reads */
+    uint8_t *key;             /* KEYSCHEME_MAX_KEY bytes: the key being written */
     uint64_t *replies;        /* min-heap: reply times of operations not done yet */
     size_t nreplies, replies_cap;
     plan read_plan;           /* reused by every read */
@@ -235,6 +236,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         histogram_init(&st->read_latency, RUN_LATENCY_SUB_BITS) < 0)
         return engine_fail(err, errcap, "out of memory creating the table");
     st->reads_rng = rng_stream(sc->seed, RNG_STREAM_READS);
+    st->key = malloc(KEYSCHEME_MAX_KEY); /* not on the stack: a 64 KiB frame per write */
+    if (!st->key)
+        return engine_fail(err, errcap, "out of memory for the key buffer");
     truth_init(&st->written);
     plan_init(&st->read_plan);
     for (size_t i = 0; i < scenario_phase_count(sc); i++)
@@ -503,9 +507,8 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
         }
         return rc; /* generated reads have no trace form: not observed */
     }
-    uint8_t key[KEYSCHEME_MAX_KEY];
-    size_t len = keyencoder_encode(st->encoder, rec, key, sizeof key);
-    keyref k = keyref_of(key, len);
+    size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
+    keyref k = keyref_of(st->key, len);
     if (len > KEY_MAX_LEN)
         return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
     rc = rec->op == RECORD_GET ? run_read(st, out, t_us, rec, QUERY_GET, reply_us, &s)
@@ -672,6 +675,7 @@ static void run_teardown(run_state *st)
     histogram_release(&st->read_latency);
     truth_release(&st->written);
     free(st->replies);
+    free(st->key);
     plan_release(&st->read_plan);
     eventq_release(&st->ticks);
     cluster_free(st->table);

@@ -72,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/key.h"
 #include "workloads/record.h"
 #include "workloads/rng.h"
 
@@ -1192,6 +1193,8 @@ struct keyencoder {
     uint32_t last[UID_SPACES];   /* the last UID assigned per space; the first is 1 */
     size_t mark[KS_MAX_DEPTH];   /* BEGIN positions, by nesting depth */
     size_t *skip;                /* skip slot s: bytes [skip[2s], skip[2s+1]) */
+    uint8_t *scratch;            /* ks->peak bytes: the working key of plans and of
+                                  * encodes into a buffer shorter than the peak */
 };
 
 keyencoder *keyencoder_new(const keyscheme *ks, uint64_t seed)
@@ -1199,7 +1202,9 @@ keyencoder *keyencoder_new(const keyscheme *ks, uint64_t seed)
     keyencoder *ke = calloc(1, sizeof *ke);
     if (!ke)
         return NULL;
-    if (ks->nskips && !(ke->skip = malloc(2 * ks->nskips * sizeof *ke->skip))) {
+    if ((ks->nskips && !(ke->skip = malloc(2 * ks->nskips * sizeof *ke->skip))) ||
+        !(ke->scratch = malloc(ks->peak ? ks->peak : 1))) {
+        free(ke->skip);
         free(ke);
         return NULL;
     }
@@ -1215,6 +1220,7 @@ void keyencoder_free(keyencoder *ke)
     for (int t = 0; t < NAME_KINDS; t++)
         free(ke->names[t].uid_of);
     free(ke->skip);
+    free(ke->scratch);
     free(ke);
 }
 
@@ -1379,13 +1385,17 @@ static uint64_t reverse_ts(uint64_t ts_ms)
     return ts_ms > KS_INT64_MAX ? 0 : KS_INT64_MAX - ts_ms;
 }
 
-/* The entity's name (record_name), cut at KEYSCHEME_MAX_NAME bytes. */
+/* The entity's name (record_name), cut at KEYSCHEME_MAX_NAME bytes. A
+ * trace key's name is its shell form, written straight into out; every
+ * other name fits a small buffer (no large stack frame on the hot path). */
 static size_t put_name(uint8_t *out, const record *rec)
 {
-    char buf[KEYSCHEME_MAX_NAME + 1];
+    if (rec->naming == NAMING_KEY)
+        return key_format_bytes(keyref_of(rec->key, rec->key_len), (char *)out,
+                                KEYSCHEME_MAX_NAME);
+    char buf[RECORD_NAME_MAX + 1];
     size_t n = record_name(rec, buf, sizeof buf);
-    if (n > KEYSCHEME_MAX_NAME)
-        n = KEYSCHEME_MAX_NAME;
+    assert(n <= RECORD_NAME_MAX);
     memcpy(out, buf, n);
     return n;
 }
@@ -1515,8 +1525,7 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
 {
     const keyscheme *ks = ke->ks;
     assert(cap >= ks->max_len);
-    uint8_t scratch[KEYSCHEME_MAX_KEY];
-    uint8_t *k = cap >= ks->peak ? out : scratch;
+    uint8_t *k = cap >= ks->peak ? out : ke->scratch;
     size_t *mark = ke->mark;
     size_t p = 0;
 
