@@ -79,6 +79,7 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
         return -1;
     r->writes++;
+    r->recent_writes++;
     s->writes++;
     s->bytes += cell_bytes;
     *server_index = r->server;
@@ -118,6 +119,8 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
         if (reply == UINT64_MAX)
             return -1;
         s->reads++;
+        r->reads++;
+        r->recent_reads++;
         s->rows_scanned += rows;
         if (per_server)
             per_server[r->server]++;

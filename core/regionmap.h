@@ -25,6 +25,9 @@ typedef struct region {
     uint64_t id;                /* creation order, like HBase's regionId */
     uint32_t server;            /* index of the hosting server */
     uint64_t writes;            /* cells written to this region (not its parent) */
+    uint64_t reads;             /* read RPCs this region served */
+    uint64_t recent_writes;     /* since the last balancer run (the engine resets them) */
+    uint64_t recent_reads;
     uint64_t next_split_check;  /* store bytes at which the split policy looks again */
     uint64_t offline_until_us;  /* splitting or moving: requests wait until then */
 } region;
