@@ -214,7 +214,8 @@ int regionmap_split(regionmap *m, size_t i, keyref at)
     parent->end = lower_end;
     parent->end_len = (uint32_t)at.len;
     parent->id = m->next_id++; /* daughters share one id, as in HBase */
-    parent->writes = 0;
+    parent->writes = parent->reads = 0;
+    parent->recent_writes = parent->recent_reads = 0;
     parent->next_split_check = 0;
 
     memmove(&m->regions[i + 2], &m->regions[i + 1], (m->count - i - 1) * sizeof(region));
