@@ -56,7 +56,7 @@ static int cluster_maybe_split(cluster *c, size_t i)
 {
     region *r = regionmap_at(c->map, i);
     keyref at;
-    if (!split_decide(&c->policy, r, &at))
+    if (!split_decide(&c->policy, r, &at, NULL, 0))
         return 0;
     uint32_t s = r->server;
     if (regionmap_split(c->map, i, at) < 0)
@@ -84,7 +84,7 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     s->bytes += cell_bytes;
     *server_index = r->server;
     *reply_us = reply;
-    if (split_due(&c->policy, r, store_bytes(r->rows)))
+    if (split_due(&c->policy, r, store_bytes(r->rows), s->regions))
         return cluster_maybe_split(c, i);
     return 0;
 }

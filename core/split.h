@@ -1,43 +1,165 @@
-/* split.h -- when a region splits, and where.
+/* split.h -- when a region splits, and where: HBase's region split policies
+ * and split restrictions.
  *
- * The size policy follows HBase's ConstantSizeRegionSplitPolicy: a region
- * splits once its stored bytes exceed max_bytes. The split point is the
- * store's middle key by size; like HBase (HStore/StoreFile midkey checks) we
- * refuse to split when the middle row is the region's first or last row,
- * since one daughter would then be empty or hold a single row.
+ * WHEN (RegionSplitPolicy.shouldSplit). Sources are Apache HBase's
+ * hbase-server/.../regionserver/ classes named below; sizes are the
+ * region's stored bytes (one column family here, so HBase's per-store and
+ * whole-region sizes, hbase.hregion.split.overallfiles, coincide).
+ *  - SPLIT_DISABLED (DisabledRegionSplitPolicy): never.
+ *  - SPLIT_CONSTANT (ConstantSizeRegionSplitPolicy): size > desired, where
+ *    desired = max_bytes + (long)(max_bytes * (u - 0.5) * jitter), u uniform
+ *    in [0,1) drawn once per region when its policy is configured, and
+ *    desired clamped at the top instead of overflowing.
+ *  - SPLIT_INCREASING (IncreasingToUpperBoundRegionSplitPolicy): size >
+ *    min(desired, initial * n^3), n = online regions of the table on the
+ *    region's server, the region itself included; n == 0 or n > 100 use
+ *    desired. initial = hbase.increasing.policy.initial.size if set (> 0),
+ *    else 2 x the memstore flush size.
+ *  - SPLIT_STEPPING (SteppingSplitPolicy): size > (n == 1 ? initial : desired).
+ *  - SPLIT_BUSY (BusyRegionSplitPolicy, extends IncreasingToUpperBound): the
+ *    increasing size rule, or, once the region has been online min_age, a
+ *    blocked-write ratio >= busy_blocked_ratio over the aggregation window
+ *    (split_busy_due; the caller keeps the per-region split_busy_stats).
  *
- * HBase evaluates the policy after each memstore flush rather than after
- * every write. The simulator checks as soon as the threshold is crossed and,
- * after a refusal, again only when another max_bytes/8 has been written
- * (a stand-in for the next flush), so a region that cannot split costs
- * nothing per write.
+ * WHERE (RegionSplitPolicy.getSplitPoint, StoreUtils.getFileSplitPoint,
+ * HRegion.checkSplit, SplitTableRegionProcedure.checkSplittable). The split
+ * point is the store's middle row by size; no split when that row is the
+ * region's first or last row (StoreUtils: "cannot split because midkey is
+ * the same as first or last row"). The table's split restriction then cuts
+ * the point (KeyPrefixRegionSplitRestriction: its first prefix_len bytes;
+ * DelimitedKeyPrefixRegionSplitRestriction: the bytes before the first
+ * delimiter, unchanged when there is none). A point outside the region
+ * (HRegion.checkRow) or equal to its start key (checkSplittable: "Split row
+ * is equal to startkey"), or empty, is refused.
+ *
+ * HOW OFTEN. HBase evaluates the policy after memstore flushes and
+ * compactions, not after every write. split_due is called on every write:
+ * it is O(1) until a size threshold is crossed (one hash of the region's
+ * start key to draw its jitter), and after a refusal the policy looks again
+ * only when another flush_bytes (max_bytes/8 when flush_bytes is 0) has been
+ * written (r->next_split_check), a stand-in for the next flush, so a region
+ * that cannot split costs nothing per write.
+ *
+ * JITTER. HBase draws from java.util.Random; the core has no random
+ * generator, so a region's u is a hash of (jitter_seed, region id, region
+ * start key): splitmix64's finaliser over the seed, the id and an FNV-1a-64
+ * of the start key, top 53 bits / 2^53. Same seed, same run. The start key
+ * takes part because both daughters of a split share one region id here
+ * (as in HBase) while HBase gives each daughter its own draw. Unlike HBase,
+ * a region keeps its draw when it moves (HBase draws again on reopen).
  */
 #ifndef REGIONSIM_SPLIT_H
 #define REGIONSIM_SPLIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/regionmap.h"
 
 typedef enum split_kind {
-    SPLIT_DISABLED = 0,  /* never split (DisabledRegionSplitPolicy) */
-    SPLIT_SIZE,          /* split above max_bytes */
+    SPLIT_DISABLED = 0,  /* DisabledRegionSplitPolicy */
+    SPLIT_CONSTANT,      /* ConstantSizeRegionSplitPolicy */
+    SPLIT_INCREASING,    /* IncreasingToUpperBoundRegionSplitPolicy */
+    SPLIT_STEPPING,      /* SteppingSplitPolicy (HBase 2.x's default) */
+    SPLIT_BUSY,          /* BusyRegionSplitPolicy */
+    SPLIT_SIZE = SPLIT_CONSTANT, /* old name, kept for existing callers */
 } split_kind;
+
+typedef enum split_restriction_kind {
+    RESTRICT_NONE = 0,   /* NoRegionSplitRestriction */
+    RESTRICT_KEY_PREFIX, /* KeyPrefixRegionSplitRestriction */
+    RESTRICT_DELIMITED,  /* DelimitedKeyPrefixRegionSplitRestriction */
+} split_restriction_kind;
+
+/* HBase's defaults (split_policy_defaults fills them in, unscaled). */
+#define SPLIT_DEFAULT_MAX_BYTES (10ull << 30)    /* HConstants.DEFAULT_MAX_FILE_SIZE */
+#define SPLIT_DEFAULT_FLUSH_BYTES (128ull << 20) /* TableDescriptorBuilder.DEFAULT_MEMSTORE_FLUSH_SIZE */
+#define SPLIT_DEFAULT_JITTER 0.25                /* ConstantSizeRegionSplitPolicy, conf default */
+#define SPLIT_DEFAULT_BUSY_RATIO 0.2             /* BusyRegionSplitPolicy.DEFAULT_MAX_BLOCKED_REQUESTS */
+#define SPLIT_DEFAULT_BUSY_MIN_AGE_US 600000000ull /* DEFAULT_MIN_AGE_MS = 600000 */
+#define SPLIT_DEFAULT_BUSY_WINDOW_US 300000000ull  /* DEFAULT_AGGREGATION_WINDOW = 300000 ms */
 
 typedef struct split_policy {
     split_kind kind;
-    uint64_t max_bytes;  /* SPLIT_SIZE threshold, > 0 */
+    uint64_t max_bytes;        /* hbase.hregion.max.filesize (already scaled by the caller), > 0 */
+    uint64_t flush_bytes;      /* hbase.hregion.memstore.flush.size (scaled); 0: unknown */
+    double jitter;             /* hbase.hregion.max.filesize.jitter; 0: none */
+    uint64_t jitter_seed;      /* the run's seed for the per-region jitter */
+    /* busy: */
+    double busy_blocked_ratio; /* hbase.busy.policy.blockedRequests; outside [1e-5, 0.99999]: 0.2 */
+    uint64_t busy_min_age_us;  /* hbase.busy.policy.minAge */
+    uint64_t busy_window_us;   /* hbase.busy.policy.aggWindow; 0: the default */
+    split_restriction_kind restriction;
+    uint32_t prefix_len;       /* RESTRICT_KEY_PREFIX: ...split_restriction.prefix_length; 0: none */
+    uint8_t delimiter;         /* RESTRICT_DELIMITED: ...split_restriction.delimiter (one byte) */
+    uint64_t initial_bytes;    /* hbase.increasing.policy.initial.size; 0: 2 x flush_bytes */
 } split_policy;
 
-/* Whether the policy wants to look at r now (cheap: called on every write). */
-static inline int split_due(const split_policy *p, const region *r, uint64_t bytes)
-{
-    return p->kind == SPLIT_SIZE && bytes > p->max_bytes && bytes >= r->next_split_check;
-}
+/* Sets *p to HBase's defaults for `kind`: 10 GiB max, 128 MiB flush, jitter
+ * 0.25, busy 0.2 / 600 s / 300 s, no restriction, seed 0. Sizes unscaled. */
+void split_policy_defaults(split_policy *p, split_kind kind);
 
-/* Decides on r, which split_due flagged. Returns 1 and sets *at to the
- * split point (pointing into r's store, valid until the store changes), or
- * returns 0 and schedules the next look (r->next_split_check). */
-int split_decide(const split_policy *p, region *r, keyref *at);
+/* Region r's jittered max size (ConstantSizeRegionSplitPolicy's
+ * desiredMaxFileSize), never overflowing (UINT64_MAX at most). */
+uint64_t split_desired_max(const split_policy *p, const region *r);
+
+/* The size above which r splits with n regions of the table on its server
+ * (IncreasingToUpperBound/SteppingSplitPolicy.getSizeToCheck; the desired
+ * max for CONSTANT, UINT64_MAX for DISABLED). */
+uint64_t split_size_to_check(const split_policy *p, const region *r, uint64_t regions_on_server);
+
+/* Whether the policy wants to look at r now, holding `bytes` (its store's
+ * bytes), with regions_on_server regions of the table (all regions are one
+ * table here) on r's server, r included. Cheap: called on every write. */
+int split_due(const split_policy *p, const region *r, uint64_t bytes, uint64_t regions_on_server);
+
+/* Decides where r splits, once split_due (or split_busy_due) said so.
+ * Returns 1 and sets *at to the split point: the middle row, cut by the
+ * restriction. *at points into r's store (valid until it changes) unless
+ * buf is non-NULL with bufcap >= the point's length, in which case the
+ * point is copied to buf and *at points there. Returns 0 when HBase would
+ * not split (empty store, middle row = first or last row, restricted point
+ * empty, equal to r's start or outside r) and schedules the next look
+ * (r->next_split_check). */
+int split_decide(const split_policy *p, region *r, keyref *at, uint8_t *buf, size_t bufcap);
+
+/* BusyRegionSplitPolicy's state for one region, kept by the caller (the
+ * region struct has no room for it). Start it when the region comes online
+ * (created, split, or opened after a move: HBase configures a new policy
+ * instance each time) with split_busy_start.
+ *
+ * What the caller counts (cumulative, per region): writes = write requests
+ * (HRegion.getWriteRequestsCount); blocked = write requests HBase would
+ * have blocked (HRegion.getBlockedRequestsCount counts writes refused with
+ * RegionTooBusyException while the memstore is above its blocking size).
+ * The simulator has no memstore, so the engine should count a write as
+ * blocked when it found the region offline (splitting or moving) or waited
+ * in the server queue longer than a threshold it documents.
+ *
+ * When to call split_busy_due: where HBase evaluates the policy; calling it
+ * on each write is O(1) and fine (HBase calls it after flushes). */
+typedef struct split_busy_stats {
+    uint64_t start_us;     /* when the region came online (HBase's startTime) */
+    uint64_t prev_us;      /* start of the current window (prevTime) */
+    uint64_t writes_mark;  /* counters at prev_us */
+    uint64_t blocked_mark;
+    double blocked_rate;   /* the last completed window's ratio */
+} split_busy_stats;
+
+void split_busy_start(split_busy_stats *s, uint64_t now_us, uint64_t writes, uint64_t blocked);
+
+/* The blocked-request ratio BusyRegionSplitPolicy.updateRate reports at
+ * now_us (advancing the window when one has passed): 0 during the first
+ * window, then the time-weighted blend of the last window's ratio and the
+ * current one's. */
+double split_busy_rate(const split_policy *p, split_busy_stats *s, uint64_t now_us,
+                       uint64_t writes, uint64_t blocked);
+
+/* BusyRegionSplitPolicy's busy rule (the size rule is split_due's): 1 when
+ * p is SPLIT_BUSY, the region has been online at least busy_min_age_us and
+ * split_busy_rate >= busy_blocked_ratio. Updates the window like HBase
+ * (also when returning 0). Then call split_decide for the point. */
+int split_busy_due(const split_policy *p, split_busy_stats *s, uint64_t now_us,
+                   uint64_t writes, uint64_t blocked);
 
 #endif

@@ -50,7 +50,7 @@ enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE
 /* Random streams of a run, one per consumer (see workloads/rng.h); phase i
  * draws its pattern from stream RNG_STREAM_PATTERN + i. */
 enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
-       RNG_STREAM_PATTERN = 16 };
+       RNG_STREAM_BALANCER = 4, RNG_STREAM_SPLITS = 5, RNG_STREAM_PATTERN = 16 };
 
 #define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
 
@@ -73,6 +73,8 @@ typedef struct run_state {
     uint64_t end_us;          /* when the run ends: known once the last phase ends */
     rng service_rng;          /* exponential service times */
     rng reads_rng;            /* which operations are reads, and of what kind */
+    rng balancer_rng;         /* the stochastic balancer's random walk */
+    balancer_config balancer;
     histogram latency;        /* of every operation */
     histogram read_latency;   /* of logical reads */
     int tracking;             /* some phase reads: keep the truth */
@@ -113,27 +115,51 @@ static char *format_key(keyref k)
     return p;
 }
 
-/* The split keys that give one region per bucket, or none. */
-static int presplit_keys(const run_state *st, uint8_t (**prefixes)[2], keyref **keys,
-                         size_t *n)
+/* The split keys that give one region per bucket (when the scheme's key
+ * starts with one), into *keys and *bytes (2 bytes a bucket). */
+static int bucket_split_keys(const run_state *st, keyref **keys, uint8_t **bytes, size_t *n)
 {
     size_t width = 0;
     uint32_t buckets = keyscheme_buckets(st->scheme, &width);
     *n = 0;
-    *prefixes = NULL;
     *keys = NULL;
-    if (st->sc->presplit != PRESPLIT_BUCKETS || buckets < 2)
+    *bytes = NULL;
+    if (buckets < 2)
         return 0;
-    *prefixes = malloc((buckets - 1) * sizeof **prefixes);
+    *bytes = malloc(2 * (size_t)(buckets - 1));
     *keys = malloc((buckets - 1) * sizeof **keys);
-    if (!*prefixes || !*keys)
+    if (!*bytes || !*keys)
         return -1;
     for (uint32_t b = 1; b < buckets; b++) {
-        size_t w = keyscheme_bucket_prefix(st->scheme, b, (*prefixes)[b - 1]);
-        (*keys)[b - 1] = keyref_of((*prefixes)[b - 1], w);
+        uint8_t *at = *bytes + 2 * (size_t)(b - 1);
+        size_t w = keyscheme_bucket_prefix(st->scheme, b, at);
+        (*keys)[b - 1] = keyref_of(at, w);
     }
     *n = buckets - 1;
     return 0;
+}
+
+/* The table's split keys: the scheme's buckets, or the scenario's keys or
+ * RegionSplitter algorithm. */
+static int table_split_keys(const run_state *st, keyref **keys, uint8_t **bytes, size_t *n,
+                            char *err, size_t errcap)
+{
+    if (st->sc->presplit == PRESPLIT_BUCKETS) {
+        if (bucket_split_keys(st, keys, bytes, n) == 0)
+            return 0;
+        return engine_fail(err, errcap, "out of memory for the split keys");
+    }
+    char why[512];
+    if (scenario_split_keys(st->sc, keys, bytes, n, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errcap, "presplit: %s", why);
+    return -1;
+}
+
+/* The balancer's source of randomness: the run's balancer stream. */
+static uint64_t balancer_random(void *ctx)
+{
+    return rng_next(ctx);
 }
 
 /* Makes room for window w in the window arrays. */
@@ -224,33 +250,55 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     if (!st->encoder)
         return engine_fail(err, errcap, "out of memory setting up the run");
 
-    uint8_t (*prefixes)[2];
     keyref *splits;
+    uint8_t *split_bytes;
     size_t nsplits, bad;
-    split_policy policy = { SPLIT_SIZE, sc->region_max_bytes };
-    if (presplit_keys(st, &prefixes, &splits, &nsplits) == 0)
-        st->table = cluster_new(sc->servers, splits, nsplits, policy, &bad);
-    free(prefixes);
+    split_policy policy;
+    split_policy_defaults(&policy, sc->split_policy);
+    policy.max_bytes = sc->region_max_bytes;
+    policy.flush_bytes = sc->flush_bytes ? sc->flush_bytes : sc->region_max_bytes / 80;
+    policy.jitter = sc->split_jitter;
+    rng split_rng = rng_stream(sc->seed, RNG_STREAM_SPLITS);
+    policy.jitter_seed = rng_next(&split_rng);
+    policy.restriction = sc->split_restriction;
+    policy.prefix_len = sc->split_prefix_length;
+    policy.delimiter = sc->split_delimiter ? (uint8_t)sc->split_delimiter[0] : 0;
+    if (table_split_keys(st, &splits, &split_bytes, &nsplits, err, errcap) < 0) {
+        free(splits);
+        free(split_bytes);
+        return -1;
+    }
+    st->table = cluster_new(sc->servers, splits, nsplits, policy, &bad);
     free(splits);
+    free(split_bytes);
     if (!st->table || histogram_init(&st->latency, RUN_LATENCY_SUB_BITS) < 0 ||
         histogram_init(&st->read_latency, RUN_LATENCY_SUB_BITS) < 0)
         return engine_fail(err, errcap, "out of memory creating the table");
+    st->table->split_offline_us = sc->split_pause_us;
+    st->table->move_offline_us = sc->move_pause_us;
+    st->service_rng = rng_stream(sc->seed, RNG_STREAM_SERVICE);
     st->reads_rng = rng_stream(sc->seed, RNG_STREAM_READS);
-    st->key = malloc(KEYSCHEME_MAX_KEY); /* not on the stack: a 64 KiB frame per write */
-    if (!st->key)
-        return engine_fail(err, errcap, "out of memory for the key buffer");
+    st->balancer_rng = rng_stream(sc->seed, RNG_STREAM_BALANCER);
+    balancer_defaults(&st->balancer, sc->balancer);
+    st->balancer.slop = sc->slop;
+    st->balancer.random = balancer_random;
+    st->balancer.random_ctx = &st->balancer_rng;
+    st->end_us = UINT64_MAX;
     truth_init(&st->written);
     plan_init(&st->read_plan);
     for (size_t i = 0; i < scenario_phase_count(sc); i++)
         st->tracking |= scenario_phase(sc, i)->reads.fraction > 0;
-    st->table->split_offline_us = sc->split_pause_us;
-    st->table->move_offline_us = sc->move_pause_us;
-    st->service_rng = rng_stream(sc->seed, RNG_STREAM_SERVICE);
-    st->end_us = UINT64_MAX;
-
+    st->key = malloc(KEYSCHEME_MAX_KEY); /* not on the stack: a 64 KiB frame per write */
+    if (!st->key)
+        return engine_fail(err, errcap, "out of memory for the key buffer");
+    static const char *const how[] = {
+        [PRESPLIT_NONE] = "", [PRESPLIT_BUCKETS] = "at bucket boundaries",
+        [PRESPLIT_BY_HEX] = "by HexStringSplit", [PRESPLIT_BY_DECIMAL] = "by DecimalStringSplit",
+        [PRESPLIT_BY_UNIFORM] = "by UniformSplit", [PRESPLIT_BY_KEYS] = "at the given keys",
+    };
     char presplit[64];
     if (nsplits)
-        snprintf(presplit, sizeof presplit, "%zu regions at bucket boundaries", nsplits + 1);
+        snprintf(presplit, sizeof presplit, "%zu regions %s", nsplits + 1, how[sc->presplit]);
     else
         snprintf(presplit, sizeof presplit, "none");
     /* A preset or a named [scheme] keeps its name; a bare expression is
@@ -571,8 +619,14 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
         return phase_begin(st, st->phase + 1, ev->t_us, err, errcap);
     case TICK_BALANCER:
         st->table->now_us = ev->t_us; /* moved regions go offline from now */
-        if (balancer_run(sc->balancer, st->table) < 0)
+        if (balancer_run(&st->balancer, st->table) < 0)
             return engine_fail(err, errcap, "out of memory in the balancer");
+        /* Request load is measured per balancer period (HBase's region
+         * load reports): start the next period's counts. */
+        for (size_t i = 0; i < regionmap_count(st->table->map); i++) {
+            region *r = regionmap_at(st->table->map, i);
+            r->recent_reads = r->recent_writes = 0;
+        }
         out->balancer_runs++;
         if (eventq_push(&st->ticks, ev->t_us + sc->balancer_period_us, TICK_BALANCER, 0) < 0)
             return engine_fail(err, errcap, "out of memory for the event queue");
@@ -717,7 +771,7 @@ void run_result_free(run_result *r)
 
 static const char *balancer_name(balancer_kind k)
 {
-    return k == BALANCER_REGION_COUNT ? "region-count" : "none";
+    return k == BALANCER_STOCHASTIC ? "stochastic" : k == BALANCER_SIMPLE ? "simple" : "none";
 }
 
 /* One phase in words, e.g. "time series: 50 metrics x 20 hosts, one point
@@ -792,7 +846,11 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->scenario = sc->name;
     out->seed = sc->seed;
     out->servers = sc->servers;
-    out->split_policy = "size";
+    static const char *const split_names[] = {
+        [SPLIT_DISABLED] = "disabled", [SPLIT_CONSTANT] = "constant",
+        [SPLIT_INCREASING] = "increasing", [SPLIT_STEPPING] = "stepping", [SPLIT_BUSY] = "busy",
+    };
+    out->split_policy = split_names[sc->split_policy];
     out->region_max_bytes = sc->region_max_bytes;
     out->balancer = balancer_name(sc->balancer);
     out->balancer_period_us = sc->balancer_period_us;

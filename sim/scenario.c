@@ -23,6 +23,7 @@
 
 #include <ini.h>
 
+#include "core/presplit.h"
 #include "sim/units.h"
 #include "workloads/keyscheme.h"
 
@@ -36,10 +37,17 @@ void scenario_defaults(scenario *sc)
     sc->name = "default";
     sc->seed = 42;
     sc->servers = 8;
+    /* HBase's ratio of max file size to flush size, 10 GiB : 128 MiB, shrunk
+     * so that a region splits at 4 MiB; HBase 2's default policy is
+     * stepping, but the constant one keeps the teaching runs simple. */
+    sc->split_policy = SPLIT_CONSTANT;
     sc->region_max_bytes = 4 * MIB;
-    sc->balancer = BALANCER_REGION_COUNT;
+    sc->split_jitter = SPLIT_DEFAULT_JITTER;
+    sc->balancer = BALANCER_SIMPLE;
+    sc->slop = 0.2; /* hbase.regions.slop (BaseLoadBalancer) */
     sc->balancer_period_us = 5 * MINUTE_US;
     sc->presplit = PRESPLIT_BUCKETS;
+    sc->presplit_regions = 8;
     /* Service times: a small write costs ~50 us of a region server's
      * handler time, i.e. ~20,000 writes/s per server, the order YCSB runs
      * on HBase report per region server; a region transition (split or
@@ -151,9 +159,12 @@ typedef struct setting {
 } setting;
 
 static const choice balancer_choices[] = {
-    { "none", BALANCER_NONE }, { "region-count", BALANCER_REGION_COUNT }, { NULL, 0 } };
+    { "none", BALANCER_NONE }, { "simple", BALANCER_SIMPLE },
+    { "stochastic", BALANCER_STOCHASTIC }, { "region-count", BALANCER_SIMPLE }, { NULL, 0 } };
 static const choice presplit_choices[] = {
-    { "none", PRESPLIT_NONE }, { "buckets", PRESPLIT_BUCKETS }, { NULL, 0 } };
+    { "none", PRESPLIT_NONE }, { "buckets", PRESPLIT_BUCKETS }, { "hex", PRESPLIT_BY_HEX },
+    { "decimal", PRESPLIT_BY_DECIMAL }, { "uniform", PRESPLIT_BY_UNIFORM },
+    { "keys", PRESPLIT_BY_KEYS }, { NULL, 0 } };
 static const choice pattern_choices[] = {
     { "timeseries", PATTERN_TIMESERIES }, { "entities", PATTERN_ENTITIES },
     { "sequence", PATTERN_SEQUENCE }, { "trace", PATTERN_TRACE }, { NULL, 0 } };
@@ -164,6 +175,12 @@ static const choice dist_choices[] = {
     { "scrambled_zipfian", DIST_SCRAMBLED_ZIPFIAN }, { "latest", DIST_LATEST },
     { "hotspot", DIST_HOTSPOT }, { "sequential", DIST_SEQUENTIAL },
     { "exponential", DIST_EXPONENTIAL }, { NULL, 0 } };
+static const choice split_choices[] = {
+    { "constant", SPLIT_CONSTANT }, { "increasing", SPLIT_INCREASING },
+    { "stepping", SPLIT_STEPPING }, { "disabled", SPLIT_DISABLED }, { NULL, 0 } };
+static const choice restriction_choices[] = {
+    { "none", RESTRICT_NONE }, { "prefix", RESTRICT_KEY_PREFIX },
+    { "delimited", RESTRICT_DELIMITED }, { NULL, 0 } };
 static const choice service_choices[] = {
     { "fixed", 0 }, { "exponential", 1 }, { NULL, 0 } };
 static const choice get_choices[] = {
@@ -171,6 +188,8 @@ static const choice get_choices[] = {
 static const choice naming_choices[] = {
     { "user", NAMING_USER }, { "domain", NAMING_DOMAIN }, { "id", NAMING_ID }, { NULL, 0 } };
 _Static_assert(sizeof(int) == 4, "service is stored as a 4-byte value");
+_Static_assert(sizeof(split_kind) == 4 && sizeof(split_restriction_kind) == 4,
+               "choices are stored as 4-byte values");
 _Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4 &&
                sizeof(pattern_kind) == 4 && sizeof(arrival_kind) == 4 &&
                sizeof(dist_kind) == 4 && sizeof(record_naming) == 4,
@@ -183,10 +202,20 @@ static const setting settings[] = {
     { "", "name", SET_NAME, 0, 0, SC(name), NULL },
     { "", "seed", SET_COUNT, ANY, SC(seed), NULL },
     { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL },
+    { "cluster", "split_policy", SET_CHOICE, 0, 0, SC(split_policy), split_choices },
     { "cluster", "region_size", SET_SIZE, 1024, 1ull << 50, SC(region_max_bytes), NULL },
+    { "cluster", "flush_size", SET_SIZE, 1024, 1ull << 50, SC(flush_bytes), NULL },
+    { "cluster", "split_jitter", SET_FRACTION, 0, 0, SC(split_jitter), NULL },
+    { "cluster", "split_restriction", SET_CHOICE, 0, 0, SC(split_restriction), restriction_choices },
+    { "cluster", "split_prefix_length", SET_COUNT, 1, 32767, SC(split_prefix_length), NULL },
+    { "cluster", "split_delimiter", SET_NAME, 0, 0, SC(split_delimiter), NULL },
     { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices },
     { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, SC(balancer_period_us), NULL },
+    { "cluster", "slop", SET_FRACTION, 0, 0, SC(slop), NULL },
     { "cluster", "presplit", SET_CHOICE, 0, 0, SC(presplit), presplit_choices },
+    { "cluster", "presplit_regions", SET_COUNT, 2, 1000000, SC(presplit_regions), NULL },
+    { "cluster", "split_keys", SET_PATH, 0, 0, SC(split_keys), NULL },
+    { "cluster", "split_keys_file", SET_PATH, 0, 0, SC(split_keys_file), NULL },
     { "cluster", "rpc_time", SET_DURATION, 0, 3600000000ull, SC(rpc_us), NULL },
     { "cluster", "row_time", SET_DURATION, 0, 3600000000ull, SC(row_us), NULL },
     { "cluster", "kib_time", SET_DURATION, 0, 3600000000ull, SC(kib_us), NULL },
@@ -342,6 +371,8 @@ static int setting_apply(scenario *sc, void *base, const setting *s, const char 
         store_bytes_at(base, s, &copy);
         if (s->target == IN_PHASE) /* trace = FILE means: replay that trace */
             ((phase *)base)->pattern.kind = PATTERN_TRACE;
+        else if (s->kind == SET_PATH) /* split_keys(_file) means: pre-split there */
+            ((scenario *)base)->presplit = PRESPLIT_BY_KEYS;
         return 0;
     }
     case SET_CHOICE:
@@ -561,7 +592,8 @@ static const char *file_relative_path(const file_reader *fr, const char *key,
                                       const char *value, char *buf, size_t cap)
 {
     const char *slash = strrchr(fr->path, '/');
-    if (strcmp(key, "trace") != 0 || value[0] == '/' || !value[0] || !slash)
+    if ((strcmp(key, "trace") != 0 && strcmp(key, "split_keys_file") != 0) ||
+        value[0] == '/' || !value[0] || !slash)
         return value;
     snprintf(buf, cap, "%.*s/%s", (int)(slash - fr->path), fr->path, value);
     return buf;
@@ -691,8 +723,94 @@ static int phase_problem(const scenario *sc, const phase *ph, char *err, size_t 
     return 0;
 }
 
+int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size_t *n,
+                        char *err, size_t errcap)
+{
+    *keys = NULL;
+    *bytes = NULL;
+    *n = 0;
+    switch (sc->presplit) {
+    case PRESPLIT_NONE:
+    case PRESPLIT_BUCKETS:
+        return 0;
+    case PRESPLIT_BY_HEX:
+    case PRESPLIT_BY_DECIMAL:
+    case PRESPLIT_BY_UNIFORM: {
+        presplit_algorithm a = sc->presplit == PRESPLIT_BY_HEX       ? PRESPLIT_HEX
+                               : sc->presplit == PRESPLIT_BY_DECIMAL ? PRESPLIT_DECIMAL
+                                                                     : PRESPLIT_UNIFORM;
+        if (presplit_keys(a, sc->presplit_regions, keys, bytes) < 0) {
+            snprintf(err, errcap, "presplit_regions: %u regions do not fit this split "
+                     "algorithm's key space (or out of memory)", sc->presplit_regions);
+            return -1;
+        }
+        *n = sc->presplit_regions - 1;
+        return 0;
+    }
+    case PRESPLIT_BY_KEYS:
+        if (sc->split_keys_file)
+            return presplit_read_file(sc->split_keys_file, keys, bytes, n, err, errcap);
+        if (sc->split_keys)
+            return presplit_parse_list(sc->split_keys, keys, bytes, n, err, errcap);
+        snprintf(err, errcap, "presplit = keys needs split_keys or split_keys_file");
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads or makes the split keys once, so that a bad key is reported
+ * before anything runs. */
+static int scenario_presplit_check(const scenario *sc, char *err, size_t errcap)
+{
+    keyref *keys;
+    uint8_t *bytes;
+    size_t n;
+    char why[512];
+    int rc = scenario_split_keys(sc, &keys, &bytes, &n, why, sizeof why);
+    free(keys);
+    free(bytes);
+    if (rc < 0)
+        snprintf(err, errcap, "presplit: %s", why);
+    return rc;
+}
+
+/* Operations an open-loop phase issues; 0 when unknown (traces, clients). */
+static double phase_operations(const phase *ph)
+{
+    const pattern_config *c = &ph->pattern;
+    double seconds = (double)ph->duration_us / 1e6;
+    if (ph->clients)
+        return 0; /* closed loop: as many as the servers can serve */
+    switch (c->kind) {
+    case PATTERN_TIMESERIES:
+        return (double)c->metrics * c->hosts * c->tags * (double)ph->duration_us /
+               (double)c->interval_us;
+    case PATTERN_ENTITIES:
+    case PATTERN_SEQUENCE:
+        return c->rate_per_s * seconds;
+    case PATTERN_TRACE:
+        return 0;
+    }
+    return 0;
+}
+
+/* The exact row store keeps every row in memory (about key + 14 bytes a
+ * row): a run of more than 2^32 operations would not fit a machine this
+ * simulator is meant for, so it is refused before it starts rather than
+ * ended by the kernel half way. */
+#define MAX_OPERATIONS 4294967296.0
+
 int scenario_validate(const scenario *sc, char *err, size_t errcap)
 {
+    double operations = 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++)
+        operations += phase_operations(scenario_phase(sc, i));
+    if (operations > MAX_OPERATIONS) {
+        snprintf(err, errcap, "the workload would issue about %.3g operations, more than "
+                 "4294967296 (2^32), beyond what the exact row store keeps in memory: "
+                 "shorten the duration or the workload", operations);
+        return -1;
+    }
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         const phase *ph = scenario_phase(sc, i);
         if (phase_problem(sc, ph, err, errcap) < 0)
@@ -718,6 +836,14 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
             return -1;
         }
     }
+    if (scenario_presplit_check(sc, err, errcap) < 0)
+        return -1;
+    if (sc->split_restriction == RESTRICT_KEY_PREFIX && sc->split_prefix_length == 0)
+        return fail(err, errcap, "split_restriction = prefix needs split_prefix_length");
+    if (sc->split_restriction == RESTRICT_DELIMITED &&
+        (!sc->split_delimiter || strlen(sc->split_delimiter) != 1))
+        return fail(err, errcap, "split_restriction = delimited needs a one-character "
+                    "split_delimiter");
     if (sc->nschemes == 0)
         return fail(err, errcap, "schemes: expected at least one");
     for (size_t i = 0; i < sc->nschemes; i++) {

@@ -18,11 +18,17 @@
 #include <stdint.h>
 
 #include "core/balancer.h"
+#include "core/key.h"
+#include "core/split.h"
 #include "workloads/pattern.h"
 
 typedef enum presplit_kind {
-    PRESPLIT_NONE = 0,   /* every table starts as one region */
-    PRESPLIT_BUCKETS,    /* schemes with a bucket prefix start with one region per bucket */
+    PRESPLIT_NONE = 0,    /* every table starts as one region */
+    PRESPLIT_BUCKETS,     /* schemes with a bucket prefix start with one region per bucket */
+    PRESPLIT_BY_HEX,      /* RegionSplitter's HexStringSplit, presplit_regions regions */
+    PRESPLIT_BY_DECIMAL,  /* DecimalStringSplit */
+    PRESPLIT_BY_UNIFORM,  /* UniformSplit */
+    PRESPLIT_BY_KEYS,     /* split_keys or split_keys_file */
 } presplit_kind;
 
 #define SCENARIO_MAX_SCHEMES 64
@@ -61,10 +67,20 @@ typedef struct scenario {
 
     /* [cluster] */
     uint32_t servers;
-    uint64_t region_max_bytes;    /* size split policy threshold */
+    split_kind split_policy;      /* HBase's split policies (core/split.h) */
+    uint64_t region_max_bytes;    /* hbase.hregion.max.filesize, scaled for a short run */
+    uint64_t flush_bytes;         /* hbase.hregion.memstore.flush.size; 0 = region size / 80 */
+    double split_jitter;          /* hbase.hregion.max.filesize.jitter */
+    split_restriction_kind split_restriction;
+    uint32_t split_prefix_length; /* prefix restriction: bytes */
+    const char *split_delimiter;  /* delimited restriction: one character */
     balancer_kind balancer;
+    double slop;                  /* hbase.regions.slop */
     uint64_t balancer_period_us;  /* HBase's hbase.balancer.period */
     presplit_kind presplit;
+    uint32_t presplit_regions;    /* hex, decimal, uniform: how many regions */
+    const char *split_keys;       /* keys in shell form, separated by spaces or commas */
+    const char *split_keys_file;  /* a file of keys in shell form, one a line */
     /* server capacity: service time of an RPC */
     uint64_t rpc_us;              /* per RPC */
     uint64_t row_us;              /* per row read */
@@ -132,6 +148,12 @@ int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap);
 
 /* The label reports use for scheme i: its label, else its text. */
 const char *scenario_scheme_label(const scenario *sc, size_t i);
+
+/* The split keys of a pre-split by hex, decimal, uniform or keys (none for
+ * none and buckets: buckets depend on the scheme). Returns 0 with *keys
+ * and *bytes (free both) and *n, or -1 with "what was wrong" in err. */
+int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size_t *n,
+                        char *err, size_t errcap);
 
 /* Checks cross-field limits and every scheme's syntax. Returns 0, or -1
  * with a message in err naming the setting or scheme and what was wrong. */

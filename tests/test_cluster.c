@@ -15,7 +15,7 @@ static void test_presplit_round_robin(void **state)
 {
     (void)state;
     keyref splits[] = { S("b"), S("c"), S("d"), S("e") };
-    split_policy p = { SPLIT_DISABLED, 0 };
+    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
     size_t bad;
     cluster *c = cluster_new(3, splits, 4, p, &bad);
     assert_non_null(c);
@@ -37,7 +37,7 @@ static void test_write_routes_and_counts(void **state)
 {
     (void)state;
     keyref splits[] = { S("m") };
-    split_policy p = { SPLIT_DISABLED, 0 };
+    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
     size_t bad;
     uint32_t s;
     uint64_t done;
@@ -58,7 +58,7 @@ static void test_write_routes_and_counts(void **state)
 static void test_ascending_writes_split_and_daughters_stay(void **state)
 {
     (void)state;
-    split_policy p = { SPLIT_SIZE, 10000 };
+    split_policy p = { .kind = SPLIT_SIZE, .max_bytes = 10000 };
     size_t bad;
     uint32_t s;
     uint64_t done;
@@ -84,7 +84,7 @@ static void test_move_updates_counts(void **state)
 {
     (void)state;
     keyref splits[] = { S("m") };
-    split_policy p = { SPLIT_DISABLED, 0 };
+    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
     size_t bad;
     uint32_t s;
     uint64_t done;
@@ -111,7 +111,7 @@ static uint64_t ten_plus_row(void *ctx, uint64_t rows)
 static void test_rpcs_queue_fifo(void **state)
 {
     (void)state;
-    split_policy p = { SPLIT_DISABLED, 0 };
+    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
     size_t bad;
     uint32_t s;
     uint64_t done;
@@ -137,7 +137,7 @@ static void test_rpcs_queue_fifo(void **state)
 static void test_offline_regions_delay_replies(void **state)
 {
     (void)state;
-    split_policy p = { SPLIT_SIZE, 1000 };
+    split_policy p = { .kind = SPLIT_SIZE, .max_bytes = 1000 };
     size_t bad;
     uint32_t s;
     uint64_t done;
@@ -178,7 +178,7 @@ static void test_scans_touch_regions_and_count_rows(void **state)
 {
     (void)state;
     keyref splits[] = { S("c"), S("e") };
-    split_policy p = { SPLIT_DISABLED, 0 };
+    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
     size_t bad;
     uint32_t s;
     uint64_t done, per_server[3] = { 0, 0, 0 };

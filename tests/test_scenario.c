@@ -49,6 +49,16 @@ static void test_set_each_kind(void **state)
     assert_int_equal(sc.workload.duration_us, 90000000);
     assert_int_equal(scenario_set(&sc, NULL, "balancer", "none", err, sizeof err), 0);
     assert_int_equal(sc.balancer, BALANCER_NONE);
+    assert_int_equal(scenario_set(&sc, NULL, "balancer", "stochastic", err, sizeof err), 0);
+    assert_int_equal(sc.balancer, BALANCER_STOCHASTIC);
+    assert_int_equal(scenario_set(&sc, NULL, "balancer", "region-count", err, sizeof err), 0);
+    assert_int_equal(sc.balancer, BALANCER_SIMPLE); /* the old name of simple */
+    assert_int_equal(scenario_set(&sc, NULL, "split_policy", "stepping", err, sizeof err), 0);
+    assert_int_equal(sc.split_policy, SPLIT_STEPPING);
+    assert_int_equal(scenario_set(&sc, NULL, "presplit", "hex", err, sizeof err), 0);
+    assert_int_equal(sc.presplit, PRESPLIT_BY_HEX);
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys", "b d f", err, sizeof err), 0);
+    assert_int_equal(sc.presplit, PRESPLIT_BY_KEYS); /* keys imply presplit = keys */
     assert_int_equal(scenario_set(&sc, NULL, "presplit", "none", err, sizeof err), 0);
     assert_int_equal(sc.presplit, PRESPLIT_NONE);
     assert_int_equal(scenario_set(&sc, "", "seed", "18446744073709551615", err, sizeof err), 0);
@@ -77,8 +87,10 @@ static void test_set_rejects_with_what_was_expected(void **state)
     assert_int_equal(scenario_set(&sc, NULL, "window", "5", err, sizeof err), -1);
     assert_contains(err, "unit");
     assert_int_equal(scenario_set(&sc, NULL, "window", "0s", err, sizeof err), -1);
-    assert_int_equal(scenario_set(&sc, NULL, "balancer", "stochastic", err, sizeof err), -1);
-    assert_contains(err, "none or region-count");
+    assert_int_equal(scenario_set(&sc, NULL, "balancer", "favoured-nodes", err, sizeof err), -1);
+    assert_contains(err, "none, simple, stochastic or region-count");
+    assert_int_equal(scenario_set(&sc, NULL, "split_policy", "busy-ish", err, sizeof err), -1);
+    assert_contains(err, "constant, increasing, stepping or disabled");
     assert_int_equal(scenario_set(&sc, NULL, "seed", "18446744073709551616", err, sizeof err), -1);
     assert_int_equal(scenario_set(&sc, NULL, "bogus", "1", err, sizeof err), -2);
     assert_contains(err, "servers");
@@ -287,6 +299,44 @@ static void test_phases(void **state)
     scenario_release(&sc);
 }
 
+static void test_presplit_and_split_settings_are_checked(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys", "b a", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "presplit:");
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys", "a b c", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    keyref *keys;
+    uint8_t *bytes;
+    size_t n;
+    assert_int_equal(scenario_split_keys(&sc, &keys, &bytes, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    free(keys);
+    free(bytes);
+    assert_int_equal(scenario_set(&sc, NULL, "presplit", "decimal", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "presplit_regions", "4", err, sizeof err), 0);
+    assert_int_equal(scenario_split_keys(&sc, &keys, &bytes, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_memory_equal(keys[0].data, "25000000", 8); /* DecimalStringSplit: 10^8 / 4 */
+    free(keys);
+    free(bytes);
+    assert_int_equal(scenario_set(&sc, NULL, "split_restriction", "prefix", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "split_prefix_length");
+    assert_int_equal(scenario_set(&sc, NULL, "split_prefix_length", "4", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    /* A workload too large for memory is refused before it runs. */
+    assert_int_equal(scenario_set(&sc, NULL, "metrics", "1000000", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "hosts", "4294", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "2^32");
+    scenario_release(&sc);
+}
+
 static void test_trace_path_is_relative_to_the_file(void **state)
 {
     (void)state;
@@ -312,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_validate_checks_schemes),
         cmocka_unit_test(test_workload_settings),
         cmocka_unit_test(test_phases),
+        cmocka_unit_test(test_presplit_and_split_settings_are_checked),
         cmocka_unit_test(test_trace_path_is_relative_to_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
