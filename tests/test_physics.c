@@ -365,6 +365,77 @@ static void test_latest_n_is_one_short_scan(void **state)
     run_result_free(&promoted);
 }
 
+/* The stochastic balancer weighs write load: it moves a timestamp key's
+ * hot region to other servers, so the run's writes spread over several
+ * servers, yet each window still has one hot server. The same seed gives
+ * the same moves. */
+static void test_stochastic_balancer_moves_but_cannot_split_a_hotspot(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "monotonic");
+    sc.workload.duration_us = 30ull * 60 * 1000000;
+    sc.region_max_bytes = 4u << 20;
+    sc.balancer = BALANCER_STOCHASTIC;
+    run_result a, b;
+    run_one(&sc, &a);
+    run_one(&sc, &b);
+    uint32_t servers_with_writes = 0;
+    for (uint32_t s = 0; s < a.nservers; s++)
+        servers_with_writes += a.servers[s].writes > 0;
+    assert_true(servers_with_writes >= 3);
+    assert_true(run_max_mean(&a) < 7.0);
+    for (uint32_t w = 0; w < a.nwindows; w++)
+        assert_true(window_max_mean(&a, w) > 7.0);
+    assert_int_equal(a.moves, b.moves);
+    assert_memory_equal(a.window_writes, b.window_writes,
+                        (size_t)a.nwindows * a.nservers * sizeof(uint64_t));
+    run_result_free(&a);
+    run_result_free(&b);
+}
+
+/* Early splits: stepping and increasing split a young table's only region
+ * at 2 x flush size; constant waits for the full region size. */
+static void test_split_policies_grow_a_table_differently(void **state)
+{
+    (void)state;
+    const split_kind kinds[] = { SPLIT_CONSTANT, SPLIT_INCREASING, SPLIT_STEPPING, SPLIT_DISABLED };
+    uint64_t splits[4];
+    for (int i = 0; i < 4; i++) {
+        scenario sc;
+        small_scenario(&sc, "promoted");
+        sc.workload.duration_us = 30ull * 1000000; /* ~1.3 MB of cells */
+        sc.region_max_bytes = 4u << 20;
+        sc.balancer = BALANCER_NONE;
+        sc.split_policy = kinds[i];
+        run_result r;
+        run_one(&sc, &r);
+        splits[i] = r.splits;
+        run_result_free(&r);
+    }
+    assert_int_equal(splits[0], 0);  /* 1.3 MB < 4 MiB */
+    assert_true(splits[1] >= 1);     /* 2 x 51 KiB x 1^3, then 8x that */
+    assert_true(splits[2] >= 1);     /* 2 x 51 KiB while alone on its server */
+    assert_int_equal(splits[3], 0);
+}
+
+/* Pre-splitting by RegionSplitter's HexStringSplit: a hex-named key space
+ * starts with N regions spread round-robin. */
+static void test_hex_presplit(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "md5(entity):str ts");
+    sc.presplit = PRESPLIT_BY_HEX;
+    sc.presplit_regions = 16;
+    sc.workload.duration_us = 60ull * 1000000;
+    run_result r;
+    run_one(&sc, &r);
+    assert_int_equal(r.regions_start, 16);
+    assert_true(run_max_mean(&r) < 1.3); /* md5 hex names fill the hex regions evenly */
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +450,9 @@ int main(void)
         cmocka_unit_test(test_point_gets_salted_versus_hashed),
         cmocka_unit_test(test_time_windows_md5_versus_salted),
         cmocka_unit_test(test_latest_n_is_one_short_scan),
+        cmocka_unit_test(test_stochastic_balancer_moves_but_cannot_split_a_hotspot),
+        cmocka_unit_test(test_split_policies_grow_a_table_differently),
+        cmocka_unit_test(test_hex_presplit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
