@@ -66,6 +66,7 @@ static void test_set_each_kind(void **state)
     assert_int_equal(scenario_set(&sc, NULL, "metrics", "7", err, sizeof err), 0);
     assert_int_equal(sc.workload.pattern.metrics, 7);
     assert_int_equal(sc.workload.pattern.hosts, 20); /* the neighbouring field is untouched */
+    scenario_release(&sc);
 }
 
 static void test_set_rejects_with_what_was_expected(void **state)
