@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/support.h"
+
 #include "sim/engine.h"
 
 static void short_scenario(scenario *sc, const char *scheme)
@@ -198,14 +200,7 @@ static void test_phases_run_back_to_back(void **state)
 
 static const char *write_file(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/regionsim-engine-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
+    return test_temp_file("regionsim-engine", text);
 }
 
 static void test_trace_replay_counts_reads_and_writes(void **state)
@@ -250,7 +245,7 @@ static void test_bad_trace_line_fails_the_run(void **state)
     sc.workload.pattern.trace_path = path;
     run_result r;
     assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), -1);
-    char where[80];
+    char where[160];
     snprintf(where, sizeof where, "%s:3:", path);
     assert_non_null(strstr(err, where));
     assert_null(r.servers); /* nothing half-read is a result */

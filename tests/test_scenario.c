@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/support.h"
+
 #include "sim/scenario.h"
 
 static void assert_contains(const char *text, const char *part)
@@ -100,17 +102,9 @@ static void test_set_rejects_with_what_was_expected(void **state)
     assert_int_equal(sc.region_max_bytes, 4u << 20);
 }
 
-/* Writes text to a temporary file and returns its path (static buffer). */
 static const char *scenario_file(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/regionsim-test-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
+    return test_temp_file("regionsim-test", text);
 }
 
 static int load(const char *text, scenario *sc, char *err, size_t cap)

@@ -1,0 +1,27 @@
+/* support.h -- small helpers the test programs share.
+ *
+ * Header-only (static functions) so that every test program stays one
+ * source file linked against its own layer only. */
+#ifndef REGIONSIM_TEST_SUPPORT_H
+#define REGIONSIM_TEST_SUPPORT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Writes text to a new file /tmp/<prefix>-XXXXXX and returns its path in
+ * a static buffer (valid until the next call). Aborts the test on failure. */
+static inline const char *test_temp_file(const char *prefix, const char *text)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "/tmp/%s-XXXXXX", prefix);
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "cannot write a temporary file %s\n", path);
+        abort();
+    }
+    return path;
+}
+
+#endif
