@@ -23,8 +23,10 @@ cluster *cluster_new(uint32_t nservers, const keyref *splits, size_t nsplits,
         return NULL;
     }
     c->nservers = nservers;
+    c->next_id = nservers;
     c->policy = policy;
     for (uint32_t s = 0; s < nservers; s++) {
+        c->servers[s].id = s;
         if (histogram_init(&c->servers[s].latency, SERVER_LATENCY_SUB_BITS) < 0) {
             *bad = nsplits;
             cluster_free(c);
@@ -46,7 +48,10 @@ void cluster_free(cluster *c)
     regionmap_free(c->map);
     for (uint32_t s = 0; c->servers && s < c->nservers; s++)
         server_release(&c->servers[s]);
+    for (uint32_t s = 0; s < c->nretired; s++)
+        server_release(&c->retired[s]);
     free(c->servers);
+    free(c->retired);
     free(c);
 }
 
@@ -123,7 +128,7 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
         r->recent_reads++;
         s->rows_scanned += rows;
         if (per_server)
-            per_server[r->server]++;
+            per_server[s->id]++;
         cost->rpcs++;
         cost->rows += rows;
         if (reply > cost->reply_us)
@@ -146,6 +151,80 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
     r->server = s;
     r->offline_until_us = c->now_us + c->move_offline_us;
     c->moves++;
+}
+
+int cluster_add_servers(cluster *c, uint32_t n)
+{
+    if (n == 0)
+        return 0;
+    if (c->nservers > UINT32_MAX - n || c->next_id > UINT32_MAX - n)
+        return -1;
+    server *s = realloc(c->servers, (size_t)(c->nservers + n) * sizeof *s);
+    if (!s)
+        return -1;
+    c->servers = s;
+    for (uint32_t k = 0; k < n; k++) {
+        server *fresh = &c->servers[c->nservers];
+        memset(fresh, 0, sizeof *fresh);
+        if (histogram_init(&fresh->latency, SERVER_LATENCY_SUB_BITS) < 0)
+            return -1; /* the servers added so far stay */
+        fresh->id = c->next_id++;
+        c->nservers++;
+    }
+    return 0;
+}
+
+uint32_t cluster_server_index(const cluster *c, uint32_t id)
+{
+    for (uint32_t s = 0; s < c->nservers; s++)
+        if (c->servers[s].id == id)
+            return s;
+    return UINT32_MAX;
+}
+
+/* The live server other than `skip` hosting the fewest regions. */
+static uint32_t least_loaded_except(const cluster *c, uint32_t skip)
+{
+    uint32_t best = UINT32_MAX;
+    for (uint32_t s = 0; s < c->nservers; s++)
+        if (s != skip && (best == UINT32_MAX || c->servers[s].regions < c->servers[best].regions))
+            best = s;
+    return best;
+}
+
+int cluster_retire_server(cluster *c, uint32_t i, uint64_t back_us)
+{
+    assert(i < c->nservers && c->nservers >= 2);
+    server *r = realloc(c->retired, (size_t)(c->nretired + 1) * sizeof *r);
+    if (!r)
+        return -1;
+    c->retired = r;
+    /* Reassign its regions, each to the least loaded of the others. */
+    for (size_t k = 0; k < regionmap_count(c->map); k++) {
+        region *g = regionmap_at(c->map, k);
+        if (g->server != i)
+            continue;
+        uint32_t to = least_loaded_except(c, i);
+        g->server = to;
+        c->servers[to].regions++;
+        c->servers[i].regions--;
+        if (back_us > g->offline_until_us)
+            g->offline_until_us = back_us;
+        c->reassigned++;
+    }
+    /* Keep its counters for the reports; the last live server takes i. */
+    c->retired[c->nretired++] = c->servers[i];
+    uint32_t last = c->nservers - 1;
+    if (i != last) {
+        c->servers[i] = c->servers[last];
+        for (size_t k = 0; k < regionmap_count(c->map); k++) {
+            region *g = regionmap_at(c->map, k);
+            if (g->server == last)
+                g->server = i;
+        }
+    }
+    c->nservers--;
+    return 0;
 }
 
 uint64_t cluster_rows(cluster *c)

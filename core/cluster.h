@@ -21,8 +21,12 @@
 
 typedef struct cluster {
     regionmap *map;
-    server *servers;
+    server *servers;            /* the live servers; region.server indexes this */
     uint32_t nservers;
+    server *retired;            /* servers that left (failed, decommissioned), for reports */
+    uint32_t nretired;
+    uint32_t next_id;           /* the id the next added server gets */
+    uint64_t failures, decommissions, reassigned;
     split_policy policy;
     uint64_t splits, moves;
     uint64_t now_us;            /* the time of the operation under way */
@@ -75,6 +79,20 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
 /* Moves region i to server s (a no-op when already there); the region is
  * offline for move_offline_us from now_us. */
 void cluster_move(cluster *c, size_t i, uint32_t s);
+
+/* Adds n empty servers with the next ids. Returns 0, or -1 if out of
+ * memory (c unchanged). */
+int cluster_add_servers(cluster *c, uint32_t n);
+
+/* Takes live server i out of the cluster (it failed or is decommissioned):
+ * each of its regions goes to the live server then hosting the fewest
+ * (lowest index on ties) and is offline until back_us; the server's
+ * counters move to `retired`. The last live server takes index i. Requires
+ * at least two live servers. Returns 0, or -1 if out of memory. */
+int cluster_retire_server(cluster *c, uint32_t i, uint64_t back_us);
+
+/* The live index of the server with this id, or UINT32_MAX if it left. */
+uint32_t cluster_server_index(const cluster *c, uint32_t id);
 
 /* Distinct rows and bytes stored over all regions. */
 uint64_t cluster_rows(cluster *c);

@@ -322,6 +322,10 @@ static void write_run(jw *w, const run_result *run)
     key_u64(w, "splits", run->splits);
     key_u64(w, "moves", run->moves);
     key_u64(w, "balancer_runs", run->balancer_runs);
+    key_u64(w, "servers_added", run->servers_added);
+    key_u64(w, "decommissions", run->decommissions);
+    key_u64(w, "failures", run->failures);
+    key_u64(w, "reassigned", run->reassigned);
     close_(w, '}');
 
     key_u64(w, "rows", run->rows);

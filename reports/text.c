@@ -226,6 +226,10 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
             fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
     fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
             run->regions_start, run->regions, run->splits, run->moves);
+    if (run->servers_added || run->decommissions || run->failures)
+        fprintf(out, "  servers: %" PRIu64 " added, %" PRIu64 " decommissioned, %" PRIu64
+                " failed; %" PRIu64 " regions reopened elsewhere\n", run->servers_added,
+                run->decommissions, run->failures, run->reassigned);
     if (run->reads) {
         imbalance rim = stats_server_reads(run);
         uint64_t rpcs = 0;

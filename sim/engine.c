@@ -42,7 +42,8 @@
 
 /* Tick kinds; client and phase-end ticks carry their phase in the high
  * bits, so ticks left over from a finished phase are recognised. */
-enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE_END = 4 };
+enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE_END = 4,
+                 TICK_EVENT = 5 };
 #define TICK_KIND(k) ((k) & 0xff)
 #define TICK_PHASE(k) ((k) >> 8)
 #define PHASE_TICK(kind, phase) ((uint32_t)(kind) | (uint32_t)(phase) << 8)
@@ -309,8 +310,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     out->scheme_name = dup_string(label);
     out->scheme_expr = dup_string(keyscheme_expr(st->scheme));
     out->presplit = dup_string(presplit);
-    out->nservers = sc->servers;
-    out->servers = calloc(sc->servers, sizeof *out->servers);
+    /* Results are by server id: every server the run may have had. */
+    out->nservers = scenario_max_servers(sc);
+    out->servers = calloc(out->nservers, sizeof *out->servers);
     out->window_us = sc->window_us;
     out->regions_start = regionmap_count(st->table->map);
     out->key_bytes_min = UINT64_MAX;
@@ -324,6 +326,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
          eventq_push(&st->ticks, sc->balancer_period_us, TICK_BALANCER, 0) < 0) ||
         eventq_push(&st->ticks, sc->window_us, TICK_WINDOW, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the event queue");
+    for (size_t i = 0; i < sc->nevents; i++)
+        if (eventq_push(&st->ticks, sc->events[i].at_us, TICK_EVENT, (uint32_t)i) < 0)
+            return engine_fail(err, errcap, "out of memory for the event queue");
     return phase_begin(st, 0, 0, err, errcap);
 }
 
@@ -514,7 +519,7 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
     double mean = (double)sc->rpc_us + (double)bytes * (double)sc->kib_us / 1024.0;
     if (cluster_write(st->table, k, bytes, service_time(st, mean), server, reply_us) < 0)
         return -1;
-    out->window_writes[st->window * out->nservers + *server]++;
+    out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;
     out->writes++;
     if (st->tracking && truth_add(&st->written, rec->entity, rec->ts_ms, rec->seq) < 0)
         return -1;
@@ -564,8 +569,8 @@ static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     if (rc < 0 || replies_push(st, *reply_us) < 0)
         return rc < 0 ? rc : -1;
     histogram_record(&st->latency, *reply_us - t_us);
-    if (obs && obs->on_op)
-        return obs->on_op(obs->ctx, t_us, rec, k, st->table, s) != 0;
+    if (obs && obs->on_op) /* servers are named by id */
+        return obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
     return 0;
 }
 
@@ -602,6 +607,38 @@ static int run_client(run_state *st, run_result *out, const event *ev,
     return 0;
 }
 
+/* A cluster event at t_us: servers join, are drained, or fail. */
+static int run_cluster_event(run_state *st, const cluster_event *e, uint64_t t_us,
+                             char *err, size_t errcap)
+{
+    cluster *c = st->table;
+    c->now_us = t_us;
+    if (e->action == EVENT_ADD_SERVERS) {
+        if (cluster_add_servers(c, e->servers) < 0)
+            return engine_fail(err, errcap, "out of memory adding servers");
+        return 0;
+    }
+    uint32_t i = cluster_server_index(c, e->server);
+    if (i == UINT32_MAX || c->nservers < 2) {
+        snprintf(err, errcap, "event %s: rs%u is not in the cluster at that time%s", e->name,
+                 e->server, c->nservers < 2 ? " (or it is the last server)" : "");
+        return -1;
+    }
+    /* Decommissioned: its regions close and open elsewhere (a move each).
+     * Failed: nobody closes them; they wait for the master to notice the
+     * dead server (ZooKeeper session timeout), then open elsewhere. */
+    uint64_t back = t_us + st->sc->move_pause_us;
+    if (e->action == EVENT_FAIL) {
+        back += e->detection_us;
+        c->failures++;
+    } else {
+        c->decommissions++;
+    }
+    if (cluster_retire_server(c, i, back) < 0)
+        return engine_fail(err, errcap, "out of memory retiring a server");
+    return 0;
+}
+
 static int run_tick(run_state *st, run_result *out, const event *ev,
                     const engine_observer *obs, char *err, size_t errcap)
 {
@@ -609,6 +646,8 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
     switch (TICK_KIND(ev->kind)) {
     case TICK_CLIENT:
         return run_client(st, out, ev, obs, err, errcap);
+    case TICK_EVENT:
+        return run_cluster_event(st, &sc->events[ev->arg], ev->t_us, err, errcap);
     case TICK_PHASE_END:
         if (TICK_PHASE(ev->kind) != st->phase)
             return 0;
@@ -685,22 +724,35 @@ static latency_summary summarise(const histogram *h)
     return l;
 }
 
+/* One server's figures into its result slot (by id). */
+static void collect_server(const server *sv, run_result *out)
+{
+    assert(sv->id < out->nservers);
+    server_result *sr = &out->servers[sv->id];
+    sr->writes = sv->writes;
+    sr->reads = sv->reads;
+    sr->bytes = sv->bytes;
+    sr->regions = sv->regions;
+    sr->rows_scanned = sv->rows_scanned;
+    sr->rpcs = sv->rpcs;
+    sr->longest_queue = sv->longest_queue;
+    sr->busy = out->duration_us ? (double)sv->busy_us / (double)out->duration_us : 0;
+    sr->latency = summarise(&sv->latency);
+}
+
 static void run_collect(run_state *st, run_result *out)
 {
     cluster *c = st->table;
-    for (uint32_t s = 0; s < out->nservers; s++) {
-        server_result *sr = &out->servers[s];
-        snprintf(sr->name, sizeof sr->name, "rs%u", s);
-        sr->writes = c->servers[s].writes;
-        sr->reads = c->servers[s].reads;
-        sr->bytes = c->servers[s].bytes;
-        sr->regions = c->servers[s].regions;
-        sr->rows_scanned = c->servers[s].rows_scanned;
-        sr->rpcs = c->servers[s].rpcs;
-        sr->longest_queue = c->servers[s].longest_queue;
-        sr->busy = out->duration_us ? (double)c->servers[s].busy_us / (double)out->duration_us : 0;
-        sr->latency = summarise(&c->servers[s].latency);
-    }
+    for (uint32_t s = 0; s < out->nservers; s++)
+        snprintf(out->servers[s].name, sizeof out->servers[s].name, "rs%u", s);
+    for (uint32_t s = 0; s < c->nservers; s++)
+        collect_server(&c->servers[s], out);
+    for (uint32_t s = 0; s < c->nretired; s++)
+        collect_server(&c->retired[s], out);
+    out->servers_added = c->next_id - st->sc->servers;
+    out->decommissions = c->decommissions;
+    out->failures = c->failures;
+    out->reassigned = c->reassigned;
     replies_pop_done(st, out->duration_us);
     out->unfinished = st->nreplies;
     out->latency = summarise(&st->latency);

@@ -63,6 +63,8 @@ typedef struct run_result {
     uint64_t regions_start; /* regions when the run began (pre-split) */
     uint64_t regions;       /* regions at the end */
     uint64_t splits, moves, balancer_runs;
+    uint64_t servers_added, decommissions, failures; /* cluster events */
+    uint64_t reassigned;    /* regions reopened elsewhere after a decommission or failure */
     uint64_t rows;          /* distinct row keys stored at the end */
     uint64_t bytes;         /* cell bytes stored at the end */
     uint64_t key_bytes_min, key_bytes_max; /* row key length range seen */

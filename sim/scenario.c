@@ -570,6 +570,85 @@ static int file_phase_entry(file_reader *fr, const char *name, const char *key,
     return 1;
 }
 
+/* The event called name, created on first use (action add, detection 90 s:
+ * HBase's default zookeeper.session.timeout of 90000 ms). */
+static cluster_event *file_event(file_reader *fr, const char *name)
+{
+    scenario *sc = fr->sc;
+    for (size_t i = 0; i < sc->nevents; i++)
+        if (!strcmp(sc->events[i].name, name))
+            return &sc->events[i];
+    const char *own = scenario_own(sc, name);
+    if (sc->nevents == SCENARIO_MAX_EVENTS || !own)
+        return NULL;
+    cluster_event *e = &sc->events[sc->nevents++];
+    memset(e, 0, sizeof *e);
+    e->name = own;
+    e->servers = 1;
+    e->detection_us = 90 * SECOND_US;
+    e->line = fr->line;
+    e->at_us = UINT64_MAX; /* required */
+    return e;
+}
+
+static int file_event_entry(file_reader *fr, const char *name, const char *key,
+                            const char *value)
+{
+    static const choice actions[] = { { "add", EVENT_ADD_SERVERS },
+                                      { "decommission", EVENT_DECOMMISSION },
+                                      { "fail", EVENT_FAIL }, { NULL, 0 } };
+    char msg[512];
+    cluster_event *e = file_event(fr, name);
+    if (!e)
+        return file_fail(fr, fr->line, "too many events (at most 64)");
+    uint64_t v;
+    int ok = 1;
+    if (!strcmp(key, "at")) {
+        ok = units_parse_duration(value, &v) == 0;
+        e->at_us = v;
+    } else if (!strcmp(key, "detection")) {
+        ok = units_parse_duration(value, &v) == 0;
+        e->detection_us = v;
+    } else if (!strcmp(key, "servers")) {
+        ok = units_parse_count(value, &v) == 0 && v >= 1 && v <= 100000;
+        e->servers = (uint32_t)v;
+    } else if (!strcmp(key, "server")) {
+        ok = units_parse_count(value, &v) == 0 && v < 1000000;
+        e->server = (uint32_t)v;
+    } else if (!strcmp(key, "action")) {
+        ok = 0;
+        for (const choice *c = actions; c->name; c++)
+            if (!strcmp(value, c->name))
+                e->action = (event_action)c->value, ok = 1;
+    } else {
+        snprintf(msg, sizeof msg, "unknown key '%.64s' in [event %.64s]; expected at, action, "
+                 "servers, server or detection", key, name);
+        return file_fail(fr, fr->line, msg);
+    }
+    if (!ok) {
+        snprintf(msg, sizeof msg, "[event %.64s] %s: expected %s, found '%.100s'", name, key,
+                 !strcmp(key, "action") ? "add, decommission or fail"
+                 : !strcmp(key, "servers") ? "a count from 1 to 100000"
+                 : !strcmp(key, "server") ? "a server number (rs<N>: N)"
+                                          : "a duration with a unit (us, ms, s, m, h)",
+                 value);
+        return file_fail(fr, fr->line, msg);
+    }
+    return 1;
+}
+
+/* Events in time order (stable: file order on ties). */
+static void file_sort_events(scenario *sc)
+{
+    for (size_t i = 1; i < sc->nevents; i++) {
+        cluster_event e = sc->events[i];
+        size_t j = i;
+        for (; j > 0 && sc->events[j - 1].at_us > e.at_us; j--)
+            sc->events[j] = sc->events[j - 1];
+        sc->events[j] = e;
+    }
+}
+
 /* Each phase is [workload] as the file left it, plus its own settings. */
 static void file_resolve_phases(file_reader *fr)
 {
@@ -610,11 +689,13 @@ static int file_entry(void *user, const char *section, const char *key, const ch
         return file_scheme_entry(fr, section + 7, key, value);
     if (!strncmp(section, "phase ", 6) && section[6])
         return file_phase_entry(fr, section + 6, key, value);
+    if (!strncmp(section, "event ", 6) && section[6])
+        return file_event_entry(fr, section + 6, key, value);
     if (strcmp(section, "") && strcmp(section, "cluster") && strcmp(section, "workload") &&
         strcmp(section, "reads")) {
         char msg[192];
         snprintf(msg, sizeof msg, "unknown section [%.64s]; expected [cluster], [workload], "
-                 "[reads], [phase NAME] or [scheme NAME]", section);
+                 "[reads], [phase NAME], [event NAME] or [scheme NAME]", section);
         return file_fail(fr, fr->line, msg);
     }
     char why[640], msg[768];
@@ -650,6 +731,14 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
     fclose(fr.f);
     if (!fr.failed)
         file_resolve_phases(&fr);
+    for (size_t i = 0; i < sc->nevents && !fr.failed; i++) {
+        if (sc->events[i].at_us == UINT64_MAX) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "[event %s] has no 'at = TIME'", sc->events[i].name);
+            file_fail(&fr, sc->events[i].line, msg);
+        }
+    }
+    file_sort_events(sc);
     free(fr.phase_settings);
     if (line != 0 && !fr.failed) {
         char msg[64];
@@ -721,6 +810,15 @@ static int phase_problem(const scenario *sc, const phase *ph, char *err, size_t 
     }
     pattern_free(p);
     return 0;
+}
+
+uint32_t scenario_max_servers(const scenario *sc)
+{
+    uint64_t n = sc->servers;
+    for (size_t i = 0; i < sc->nevents; i++)
+        if (sc->events[i].action == EVENT_ADD_SERVERS)
+            n += sc->events[i].servers;
+    return n > 1000000 ? 1000000 : (uint32_t)n;
 }
 
 int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size_t *n,

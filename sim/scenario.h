@@ -61,6 +61,26 @@ typedef struct phase {
     read_mix reads;
 } phase;
 
+/* A change to the cluster at a given time ([event NAME] sections). */
+typedef enum event_action {
+    EVENT_ADD_SERVERS = 0,   /* `servers` new, empty servers join */
+    EVENT_DECOMMISSION,      /* server `server` is drained gracefully: its regions move */
+    EVENT_FAIL,              /* server `server` dies: its regions are reassigned after
+                              * `detection`, then opened elsewhere */
+} event_action;
+
+#define SCENARIO_MAX_EVENTS 64
+
+typedef struct cluster_event {
+    const char *name;
+    uint64_t at_us;
+    event_action action;
+    uint32_t servers;        /* add: how many */
+    uint32_t server;         /* decommission, fail: its id (rs<id>) */
+    uint64_t detection_us;   /* fail: until the master notices (ZooKeeper session timeout) */
+    int line;                /* where the file defines it, for messages */
+} cluster_event;
+
 typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
     uint64_t seed;
@@ -97,6 +117,10 @@ typedef struct scenario {
     uint32_t family_bytes, qualifier_bytes, value_bytes;
     uint64_t window_us;           /* report window */
     uint64_t start_ms;            /* the timestamp at simulated time 0 */
+
+    /* [event NAME] sections, in time order */
+    size_t nevents;
+    cluster_event events[SCENARIO_MAX_EVENTS];
 
     /* [scheme NAME] sections, or --scheme options */
     size_t nschemes;
@@ -148,6 +172,10 @@ int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap);
 
 /* The label reports use for scheme i: its label, else its text. */
 const char *scenario_scheme_label(const scenario *sc, size_t i);
+
+/* Servers the cluster can have had by the end: the initial ones plus every
+ * added one (their ids are 0 .. this - 1). */
+uint32_t scenario_max_servers(const scenario *sc);
 
 /* The split keys of a pre-split by hex, decimal, uniform or keys (none for
  * none and buckets: buckets depend on the scheme). Returns 0 with *keys

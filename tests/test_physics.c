@@ -436,6 +436,66 @@ static void test_hex_presplit(void **state)
     run_result_free(&r);
 }
 
+static uint64_t window_writes_of(const run_result *r, uint32_t w, uint32_t s)
+{
+    return r->window_writes[(size_t)w * r->nservers + s];
+}
+
+/* Scale-out: 4 servers, 4 more join at 10 min. The balancer gives them
+ * regions at its next run (15 min), and they take writes from then on,
+ * within the balancer period plus the move time of joining. */
+static void test_scale_out_new_servers_take_writes(void **state)
+{
+    (void)state;
+    const balancer_kind kinds[] = { BALANCER_SIMPLE, BALANCER_STOCHASTIC };
+    for (int k = 0; k < 2; k++) {
+        scenario sc;
+        small_scenario(&sc, "promoted");
+        sc.servers = 4;
+        sc.workload.duration_us = 25ull * 60 * 1000000;
+        sc.region_max_bytes = 2u << 20;
+        sc.balancer = kinds[k];
+        sc.nevents = 1;
+        sc.events[0] = (cluster_event){ .name = "grow", .at_us = 10ull * 60 * 1000000,
+                                        .action = EVENT_ADD_SERVERS, .servers = 4 };
+        run_result r;
+        run_one(&sc, &r);
+        assert_int_equal(r.nservers, 8);
+        assert_int_equal(r.servers_added, 4);
+        /* Nothing on rs4..rs7 before they join. */
+        for (uint32_t w = 0; w < 10; w++)
+            for (uint32_t s = 4; s < 8; s++)
+                assert_int_equal(window_writes_of(&r, w, s), 0);
+        /* From the window after balancer period + move pause: every new
+         * server takes writes. */
+        for (uint32_t s = 4; s < 8; s++)
+            assert_true(window_writes_of(&r, 16, s) > 0);
+        run_result_free(&r);
+    }
+}
+
+/* A server fails: its regions wait for the failure to be noticed, then
+ * reopen elsewhere; the wait shows in the tail; it takes no more writes. */
+static void test_server_failure(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "salted");
+    sc.nevents = 1;
+    sc.events[0] = (cluster_event){ .name = "crash", .at_us = 5ull * 60 * 1000000,
+                                    .action = EVENT_FAIL, .server = 3,
+                                    .detection_us = 30ull * 1000000 };
+    run_result r;
+    run_one(&sc, &r);
+    assert_int_equal(r.failures, 1);
+    assert_true(r.reassigned >= 1);
+    assert_true(r.latency.max_us >= 30000000); /* waited for the detection */
+    for (uint32_t w = 6; w < r.nwindows; w++)
+        assert_int_equal(window_writes_of(&r, w, 3), 0);
+    assert_true(window_writes_of(&r, 4, 3) > 0);
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +513,8 @@ int main(void)
         cmocka_unit_test(test_stochastic_balancer_moves_but_cannot_split_a_hotspot),
         cmocka_unit_test(test_split_policies_grow_a_table_differently),
         cmocka_unit_test(test_hex_presplit),
+        cmocka_unit_test(test_scale_out_new_servers_take_writes),
+        cmocka_unit_test(test_server_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
