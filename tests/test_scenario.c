@@ -332,6 +332,44 @@ static void test_presplit_and_split_settings_are_checked(void **state)
     scenario_release(&sc);
 }
 
+static void test_events(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    assert_int_equal(load("[event crash]\n"
+                          "at = 20m\n"
+                          "action = fail\n"
+                          "server = 3\n"
+                          "[event grow]\n"
+                          "action = add\n"
+                          "servers = 4\n"
+                          "at = 10m\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(sc.nevents, 2);
+    /* In time order, whatever the file's order. */
+    assert_string_equal(sc.events[0].name, "grow");
+    assert_int_equal(sc.events[0].action, EVENT_ADD_SERVERS);
+    assert_int_equal(sc.events[0].servers, 4);
+    assert_int_equal(sc.events[0].at_us, 600000000);
+    assert_string_equal(sc.events[1].name, "crash");
+    assert_int_equal(sc.events[1].action, EVENT_FAIL);
+    assert_int_equal(sc.events[1].server, 3);
+    assert_int_equal(sc.events[1].detection_us, 90000000); /* zookeeper.session.timeout */
+    assert_int_equal(scenario_max_servers(&sc), 12);
+    scenario_release(&sc);
+
+    assert_int_equal(load("[event x]\naction = explode\nat = 1m\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: [event x] action: expected add, decommission or fail");
+    scenario_release(&sc);
+    assert_int_equal(load("\n[event x]\naction = add\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":3: [event x] has no 'at = TIME'");
+    scenario_release(&sc);
+    assert_int_equal(load("[event x]\nat = 1m\nwhen = now\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":3: unknown key 'when' in [event x]");
+    scenario_release(&sc);
+}
+
 static void test_trace_path_is_relative_to_the_file(void **state)
 {
     (void)state;
@@ -358,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_workload_settings),
         cmocka_unit_test(test_phases),
         cmocka_unit_test(test_presplit_and_split_settings_are_checked),
+        cmocka_unit_test(test_events),
         cmocka_unit_test(test_trace_path_is_relative_to_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
