@@ -69,10 +69,20 @@ static int cluster_maybe_split(cluster *c, size_t i)
     c->servers[s].regions++;
     c->splits++;
     uint64_t back = c->now_us + c->split_offline_us;
-    regionmap_at(c->map, i)->offline_until_us = back;
-    regionmap_at(c->map, i + 1)->offline_until_us = back;
+    for (size_t d = i; d <= i + 1; d++) {
+        region *daughter = regionmap_at(c->map, d);
+        daughter->offline_until_us = back;
+        daughter->blocked = 0;
+        split_busy_start(&daughter->busy, back, 0, 0); /* online again from back */
+    }
     return 0;
 }
+
+/* A write is "blocked" for BusyRegionSplitPolicy when it found its region
+ * offline or waited more than this in its server's queue (HBase counts
+ * writes refused while a memstore is over its blocking size; the
+ * simulator has no memstore, and a long queue is the same pressure). */
+#define BUSY_WAIT_US 10000
 
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
                   uint32_t *server_index, uint64_t *reply_us)
@@ -89,6 +99,11 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     s->bytes += cell_bytes;
     *server_index = r->server;
     *reply_us = reply;
+    if (c->policy.kind == SPLIT_BUSY) {
+        r->blocked += r->offline_until_us > c->now_us || reply - c->now_us > service_us + BUSY_WAIT_US;
+        if (split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked))
+            return cluster_maybe_split(c, i);
+    }
     if (split_due(&c->policy, r, store_bytes(r->rows), s->regions))
         return cluster_maybe_split(c, i);
     return 0;
@@ -150,6 +165,7 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
     c->servers[s].regions++;
     r->server = s;
     r->offline_until_us = c->now_us + c->move_offline_us;
+    split_busy_start(&r->busy, r->offline_until_us, r->writes, r->blocked); /* reopened */
     c->moves++;
 }
 

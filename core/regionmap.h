@@ -18,6 +18,29 @@
 #include "core/key.h"
 #include "core/store.h"
 
+/* BusyRegionSplitPolicy's state for one region, kept by the caller (the
+ * region struct has no room for it). Start it when the region comes online
+ * (created, split, or opened after a move: HBase configures a new policy
+ * instance each time) with split_busy_start.
+ *
+ * What the caller counts (cumulative, per region): writes = write requests
+ * (HRegion.getWriteRequestsCount); blocked = write requests HBase would
+ * have blocked (HRegion.getBlockedRequestsCount counts writes refused with
+ * RegionTooBusyException while the memstore is above its blocking size).
+ * The simulator has no memstore, so the engine should count a write as
+ * blocked when it found the region offline (splitting or moving) or waited
+ * in the server queue longer than a threshold it documents.
+ *
+ * When to call split_busy_due: where HBase evaluates the policy; calling it
+ * on each write is O(1) and fine (HBase calls it after flushes). */
+typedef struct split_busy_stats {
+    uint64_t start_us;     /* when the region came online (HBase's startTime) */
+    uint64_t prev_us;      /* start of the current window (prevTime) */
+    uint64_t writes_mark;  /* counters at prev_us */
+    uint64_t blocked_mark;
+    double blocked_rate;   /* the last completed window's ratio */
+} split_busy_stats;
+
 typedef struct region {
     uint8_t *start, *end;       /* owned bytes; NULL when empty (unbounded) */
     uint32_t start_len, end_len;
@@ -30,6 +53,8 @@ typedef struct region {
     uint64_t recent_reads;
     uint64_t next_split_check;  /* store bytes at which the split policy looks again */
     uint64_t offline_until_us;  /* splitting or moving: requests wait until then */
+    uint64_t blocked;           /* writes that found it offline or waited long */
+    split_busy_stats busy;      /* BusyRegionSplitPolicy's window over them */
 } region;
 
 typedef struct regionmap regionmap;

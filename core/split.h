@@ -123,28 +123,7 @@ int split_due(const split_policy *p, const region *r, uint64_t bytes, uint64_t r
  * (r->next_split_check). */
 int split_decide(const split_policy *p, region *r, keyref *at, uint8_t *buf, size_t bufcap);
 
-/* BusyRegionSplitPolicy's state for one region, kept by the caller (the
- * region struct has no room for it). Start it when the region comes online
- * (created, split, or opened after a move: HBase configures a new policy
- * instance each time) with split_busy_start.
- *
- * What the caller counts (cumulative, per region): writes = write requests
- * (HRegion.getWriteRequestsCount); blocked = write requests HBase would
- * have blocked (HRegion.getBlockedRequestsCount counts writes refused with
- * RegionTooBusyException while the memstore is above its blocking size).
- * The simulator has no memstore, so the engine should count a write as
- * blocked when it found the region offline (splitting or moving) or waited
- * in the server queue longer than a threshold it documents.
- *
- * When to call split_busy_due: where HBase evaluates the policy; calling it
- * on each write is O(1) and fine (HBase calls it after flushes). */
-typedef struct split_busy_stats {
-    uint64_t start_us;     /* when the region came online (HBase's startTime) */
-    uint64_t prev_us;      /* start of the current window (prevTime) */
-    uint64_t writes_mark;  /* counters at prev_us */
-    uint64_t blocked_mark;
-    double blocked_rate;   /* the last completed window's ratio */
-} split_busy_stats;
+
 
 void split_busy_start(split_busy_stats *s, uint64_t now_us, uint64_t writes, uint64_t blocked);
 

@@ -177,7 +177,8 @@ static const choice dist_choices[] = {
     { "exponential", DIST_EXPONENTIAL }, { NULL, 0 } };
 static const choice split_choices[] = {
     { "constant", SPLIT_CONSTANT }, { "increasing", SPLIT_INCREASING },
-    { "stepping", SPLIT_STEPPING }, { "disabled", SPLIT_DISABLED }, { NULL, 0 } };
+    { "stepping", SPLIT_STEPPING }, { "busy", SPLIT_BUSY }, { "disabled", SPLIT_DISABLED },
+    { NULL, 0 } };
 static const choice restriction_choices[] = {
     { "none", RESTRICT_NONE }, { "prefix", RESTRICT_KEY_PREFIX },
     { "delimited", RESTRICT_DELIMITED }, { NULL, 0 } };

@@ -496,6 +496,32 @@ static void test_server_failure(void **state)
     run_result_free(&r);
 }
 
+/* BusyRegionSplitPolicy: a region whose writes keep waiting splits once it
+ * is old enough, though it is far below its size limit. One overloaded
+ * server (a sequential key at 30,000 writes/s, 20,000/s per server). */
+static void test_busy_policy_splits_a_hot_region(void **state)
+{
+    (void)state;
+    const split_kind kinds[] = { SPLIT_CONSTANT, SPLIT_BUSY };
+    uint64_t splits[2];
+    for (int i = 0; i < 2; i++) {
+        scenario sc;
+        small_scenario(&sc, "entity");
+        sc.workload.pattern.kind = PATTERN_SEQUENCE;
+        sc.workload.pattern.rate_per_s = 30000;
+        sc.workload.duration_us = 14ull * 60 * 1000000;
+        sc.region_max_bytes = 1ull << 40; /* never by size */
+        sc.balancer = BALANCER_NONE;
+        sc.split_policy = kinds[i];
+        run_result r;
+        run_one(&sc, &r);
+        splits[i] = r.splits;
+        run_result_free(&r);
+    }
+    assert_int_equal(splits[0], 0);
+    assert_true(splits[1] >= 1); /* after hbase.busy.policy.minAge, 10 min */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_hex_presplit),
         cmocka_unit_test(test_scale_out_new_servers_take_writes),
         cmocka_unit_test(test_server_failure),
+        cmocka_unit_test(test_busy_policy_splits_a_hot_region),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
