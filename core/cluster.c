@@ -61,6 +61,10 @@ static int cluster_maybe_split(cluster *c, size_t i)
 {
     region *r = regionmap_at(c->map, i);
     keyref at;
+    /* CompactSplit splits only while the server hosts fewer regions than
+     * hbase.regionserver.regionSplitLimit. */
+    if (c->split_limit && c->servers[r->server].regions >= c->split_limit)
+        return 0;
     if (!split_decide(&c->policy, r, &at, NULL, 0))
         return 0;
     uint32_t s = r->server;

@@ -32,6 +32,8 @@ typedef struct cluster {
     uint64_t now_us;            /* the time of the operation under way */
     uint64_t split_offline_us;  /* a split takes both daughters offline this long */
     uint64_t move_offline_us;   /* a move takes the region offline this long */
+    uint64_t split_limit;       /* hbase.regionserver.regionSplitLimit: a server with this
+                                 * many regions splits no more (0: no limit) */
 } cluster;
 
 /* A cluster of nservers (>= 1) servers and a table cut at the given split

@@ -277,6 +277,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         return engine_fail(err, errcap, "out of memory creating the table");
     st->table->split_offline_us = sc->split_pause_us;
     st->table->move_offline_us = sc->move_pause_us;
+    st->table->split_limit = sc->split_limit;
     st->service_rng = rng_stream(sc->seed, RNG_STREAM_SERVICE);
     st->reads_rng = rng_stream(sc->seed, RNG_STREAM_READS);
     st->balancer_rng = rng_stream(sc->seed, RNG_STREAM_BALANCER);

@@ -43,6 +43,8 @@ void scenario_defaults(scenario *sc)
     sc->split_policy = SPLIT_CONSTANT;
     sc->region_max_bytes = 4 * MIB;
     sc->split_jitter = SPLIT_DEFAULT_JITTER;
+    sc->size_scale = 2560; /* 10 GiB / 2560 = 4 MiB */
+    sc->split_limit = 1000; /* hbase.regionserver.regionSplitLimit's default */
     sc->balancer = BALANCER_SIMPLE;
     sc->slop = 0.2; /* hbase.regions.slop (BaseLoadBalancer) */
     sc->balancer_period_us = 5 * MINUTE_US;
@@ -206,6 +208,8 @@ static const setting settings[] = {
     { "cluster", "split_policy", SET_CHOICE, 0, 0, SC(split_policy), split_choices },
     { "cluster", "region_size", SET_SIZE, 1024, 1ull << 50, SC(region_max_bytes), NULL },
     { "cluster", "flush_size", SET_SIZE, 1024, 1ull << 50, SC(flush_bytes), NULL },
+    { "cluster", "size_scale", SET_COUNT, 1, 1000000, SC(size_scale), NULL },
+    { "cluster", "split_limit", SET_COUNT, 0, 100000000, SC(split_limit), NULL },
     { "cluster", "split_jitter", SET_FRACTION, 0, 0, SC(split_jitter), NULL },
     { "cluster", "split_restriction", SET_CHOICE, 0, 0, SC(split_restriction), restriction_choices },
     { "cluster", "split_prefix_length", SET_COUNT, 1, 32767, SC(split_prefix_length), NULL },
@@ -424,8 +428,19 @@ int scenario_set(scenario *sc, const char *section, const char *key, const char 
     const setting *s = setting_find(key);
     if (!s || (section && strcmp(section, s->section) != 0))
         return unknown_key(section, key, err, errcap);
-    if (s->target == IN_SCENARIO)
-        return setting_apply(sc, sc, s, value, err, errcap);
+    if (s->target == IN_SCENARIO) {
+        int rc = setting_apply(sc, sc, s, value, err, errcap);
+        if (rc == 0 && !strcmp(key, "size_scale")) {
+            /* HBase's hbase.hregion.max.filesize and memstore flush size,
+             * shrunk together so that their ratio, and so the policies'
+             * behaviour, stays HBase's. */
+            sc->region_max_bytes = SPLIT_DEFAULT_MAX_BYTES / sc->size_scale;
+            sc->flush_bytes = SPLIT_DEFAULT_FLUSH_BYTES / sc->size_scale;
+            if (sc->region_max_bytes < 1024 || sc->flush_bytes < 1024)
+                return setting_expected(s, err, errcap, value);
+        }
+        return rc;
+    }
     if (setting_apply(sc, &sc->workload, s, value, err, errcap) < 0)
         return -1;
     for (size_t i = 0; !section && i < sc->nphases; i++)

@@ -90,6 +90,8 @@ typedef struct scenario {
     split_kind split_policy;      /* HBase's split policies (core/split.h) */
     uint64_t region_max_bytes;    /* hbase.hregion.max.filesize, scaled for a short run */
     uint64_t flush_bytes;         /* hbase.hregion.memstore.flush.size; 0 = region size / 80 */
+    uint32_t size_scale;          /* HBase's sizes divided by this (sets the two above) */
+    uint64_t split_limit;         /* hbase.regionserver.regionSplitLimit */
     double split_jitter;          /* hbase.hregion.max.filesize.jitter */
     split_restriction_kind split_restriction;
     uint32_t split_prefix_length; /* prefix restriction: bytes */

@@ -173,6 +173,26 @@ static void test_offline_regions_delay_replies(void **state)
     cluster_free(c);
 }
 
+/* hbase.regionserver.regionSplitLimit: a server at the limit splits no more. */
+static void test_split_limit(void **state)
+{
+    (void)state;
+    split_policy p = { .kind = SPLIT_SIZE, .max_bytes = 10000 };
+    size_t bad;
+    uint32_t s;
+    uint64_t done;
+    cluster *c = cluster_new(1, NULL, 0, p, &bad);
+    c->split_limit = 4;
+    char k[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(k, sizeof k, "row%08d", i);
+        assert_int_equal(cluster_write(c, S(k), 50, 0, &s, &done), 0);
+    }
+    assert_int_equal(regionmap_count(c->map), 4);
+    assert_int_equal(c->splits, 3);
+    cluster_free(c);
+}
+
 /* Scans: one RPC per region touched, rows from the stores, limits, reverse. */
 static void test_scans_touch_regions_and_count_rows(void **state)
 {
@@ -223,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_rpcs_queue_fifo),
         cmocka_unit_test(test_offline_regions_delay_replies),
         cmocka_unit_test(test_scans_touch_regions_and_count_rows),
+        cmocka_unit_test(test_split_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -332,6 +332,24 @@ static void test_presplit_and_split_settings_are_checked(void **state)
     scenario_release(&sc);
 }
 
+static void test_size_scale_sets_hbase_sizes(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    scenario_defaults(&sc);
+    assert_int_equal(sc.region_max_bytes, 4u << 20); /* 10 GiB / 2560 */
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1", err, sizeof err), 0);
+    assert_true(sc.region_max_bytes == 10ull << 30); /* hbase.hregion.max.filesize */
+    assert_true(sc.flush_bytes == 128ull << 20);     /* memstore flush size */
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1024", err, sizeof err), 0);
+    assert_int_equal(sc.region_max_bytes, 10u << 20);
+    assert_int_equal(sc.flush_bytes, 128u << 10);
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1000000", err, sizeof err), -1);
+    assert_int_equal(sc.split_limit, 1000); /* hbase.regionserver.regionSplitLimit */
+    scenario_release(&sc);
+}
+
 static void test_events(void **state)
 {
     (void)state;
@@ -396,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_workload_settings),
         cmocka_unit_test(test_phases),
         cmocka_unit_test(test_presplit_and_split_settings_are_checked),
+        cmocka_unit_test(test_size_scale_sets_hbase_sizes),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_trace_path_is_relative_to_the_file),
     };
