@@ -1,8 +1,9 @@
 /* engine.c -- the discrete-event loop.
  *
  * Two kinds of things happen in simulated time: operations, one stream
- * produced by the current phase's workload pattern, and ticks (balancer
- * runs, report window boundaries) kept in a small priority queue. The
+ * produced by the current phase's workload pattern, and ticks kept in a
+ * small priority queue (balancer runs, report window boundaries, phase
+ * ends, closed-loop clients ready again, cluster events). The
  * operation stream is not put through the queue: the loop compares the next
  * operation with the earliest tick and runs whichever comes first (a tick
  * wins a tie, so an operation at exactly t = 60 s lands in the window that
@@ -21,6 +22,10 @@
  * client ticks in the queue, and the pattern only says what they do.
  * Either way an operation's reply time is known when it is issued (the
  * servers are FIFO queues, core/server.h), so no completion events exist.
+ *
+ * A write stores its cell and is served by its region's server; a read is
+ * planned by the key scheme into row ranges, sent as one RPC per region
+ * touched, and scored against the truth of what was written (sim/truth).
  *
  * Everything a run needs lives in a run_state on the stack of engine_run;
  * nothing is global.
