@@ -191,6 +191,62 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
 }
 
 static uint64_t server_writes(const server_result *sv) { return sv->writes; }
+
+/* ---- one run: the server x time heatmap ---- */
+
+#define HEAT_COLS_MAX 60 /* columns of the heatmap; windows beyond are grouped */
+
+/* Writes of server s in columns' window group g (windows g*per .. +per). */
+static uint64_t heat_cell(const run_result *run, uint32_t s, uint32_t g, uint32_t per)
+{
+    uint64_t n = 0;
+    for (uint32_t w = g * per; w < (g + 1) * per && w < run->nwindows; w++)
+        n += run->window_writes[(size_t)w * run->nservers + s];
+    return n;
+}
+
+/* Shade for a cell at fraction f of the hottest cell: blank for nothing,
+ * then light, medium and dark shade and a full block (U+2591..U+2593,
+ * U+2588), so a hotspot that moves from server to server shows as a dark
+ * trail across the rows. */
+static const char *heat_shade(uint64_t v, uint64_t max)
+{
+    static const char *const shades[] = { "\xE2\x96\x91", "\xE2\x96\x92", "\xE2\x96\x93",
+                                          "\xE2\x96\x88" };
+    if (v == 0 || max == 0)
+        return " ";
+    double f = (double)v / (double)max;
+    return shades[f > 0.75 ? 3 : f > 0.5 ? 2 : f > 0.25 ? 1 : 0];
+}
+
+/* One row per server, one column per report window (or group of windows
+ * when there are more than HEAT_COLS_MAX), shaded by the writes it took. */
+static void write_heatmap(FILE *out, const run_result *run)
+{
+    if (!run->window_writes || run->nwindows < 2)
+        return;
+    uint32_t per = (run->nwindows + HEAT_COLS_MAX - 1) / HEAT_COLS_MAX;
+    uint32_t cols = (run->nwindows + per - 1) / per;
+    uint64_t max = 0;
+    for (uint32_t s = 0; s < run->nservers; s++)
+        for (uint32_t g = 0; g < cols; g++) {
+            uint64_t v = heat_cell(run, s, g, per);
+            if (v > max)
+                max = v;
+        }
+    char span[CELL];
+    fprintf(out, "  writes per server over time (a column = %s; darker = more):\n",
+            fmt_duration(span, run->window_us * per));
+    int name_cols = 1;
+    for (uint32_t s = 0; s < run->nservers; s++)
+        if ((int)strlen(run->servers[s].name) > name_cols) name_cols = (int)strlen(run->servers[s].name);
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        fprintf(out, "  %-*s |", name_cols, run->servers[s].name);
+        for (uint32_t g = 0; g < cols; g++)
+            fputs(heat_shade(heat_cell(run, s, g, per), max), out);
+        fputs("|\n", out);
+    }
+}
 static uint64_t server_reads(const server_result *sv) { return sv->reads; }
 
 void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width)
@@ -217,6 +273,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
                 fmt_latency(c, run->latency.p999_us), fmt_latency(d, run->latency.max_us));
 
     write_histogram(out, run, &im, width, server_writes, 1);
+    write_heatmap(out, run);
 
     fprintf(out, "  max/mean %s  CoV %s  Gini %s  Jain %s", fmt_fixed(a, im.max_mean, 2),
             fmt_fixed(b, im.cov, 2), fmt_fixed(c, im.gini, 2), fmt_fixed(d, im.jain, 2));

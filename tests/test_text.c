@@ -139,6 +139,24 @@ static void test_run_has_a_line_per_server_and_the_hottest_bar_is_longest(void *
     assert_non_null(strstr(text, "per-window max/mean: mean 2.83, worst 3.00 over 2 windows"));
     assert_non_null(strstr(text, "regions 1 -> 4, 3 splits, 2 moves"));
     assert_non_null(strstr(text, "300 ops/s offered, 275 done (3 unfinished)"));
+    /* The server x time heatmap: windows {100, 300, 0, 0} and {0, 100, 50, 0};
+     * rs1's first window is the hottest cell (full block), rs3 wrote
+     * nothing (blank), rs0 wrote only in the first window. */
+    assert_non_null(strstr(text, "writes per server over time (a column = 1 s"));
+    char *h1 = line_starting(text, "rs1 |"), *h3 = line_starting(text, "rs3 |");
+    char *h0 = line_starting(text, "rs0 |"), *h2 = line_starting(text, "rs2 |");
+    assert_non_null(h1);
+    assert_non_null(h3);
+    assert_non_null(h0);
+    assert_non_null(h2);
+    assert_non_null(strstr(h1, "|\xE2\x96\x88\xE2\x96\x92|")); /* 300 of 300, then 100 */
+    assert_non_null(strstr(h3, "|  |"));
+    assert_non_null(strstr(h0, "|\xE2\x96\x92 |")); /* 100 of 300, then nothing */
+    assert_non_null(strstr(h2, "| \xE2\x96\x91|")); /* nothing, then 50: light */
+    free(h0);
+    free(h2);
+    free(h1);
+    free(h3);
     assert_non_null(strstr(text, "latency p50 51 us  p99 4.2 ms  p99.9 950 ms  max 1 s"));
     assert_non_null(strstr(text, "4 MiB"));                       /* the header */
     assert_non_null(strstr(text, "4 = all writes on one server")); /* the legend */
