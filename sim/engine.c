@@ -827,11 +827,6 @@ void run_result_free(run_result *r)
     memset(r, 0, sizeof *r);
 }
 
-static const char *balancer_name(balancer_kind k)
-{
-    return k == BALANCER_STOCHASTIC ? "stochastic" : k == BALANCER_SIMPLE ? "simple" : "none";
-}
-
 /* One phase in words, e.g. "time series: 50 metrics x 20 hosts, one point
  * each per 1 s (1000 writes/s), 30 min". */
 static void describe_phase(const phase *ph, char *out, size_t cap)
@@ -856,13 +851,13 @@ static void describe_phase(const phase *ph, char *out, size_t cap)
     }
     case PATTERN_ENTITIES:
         snprintf(out, cap, "entities: %llu records, %s, %.6g writes/s %s, %.6g%% inserts, %s",
-                 (unsigned long long)c->records, dist_kind_name(c->distribution),
-                 c->rate_per_s, arrival_kind_name(c->arrivals), c->insert_fraction * 100,
+                 (unsigned long long)c->records, scenario_choice_name("distribution", c->distribution),
+                 c->rate_per_s, scenario_choice_name("arrivals", c->arrivals), c->insert_fraction * 100,
                  length);
         break;
     case PATTERN_SEQUENCE:
         snprintf(out, cap, "sequence: new ids at %.6g writes/s %s, %s", c->rate_per_s,
-                 arrival_kind_name(c->arrivals), length);
+                 scenario_choice_name("arrivals", c->arrivals), length);
         break;
     case PATTERN_TRACE:
         snprintf(out, cap, "trace %s, %s", c->trace_path ? c->trace_path : "?", length);
@@ -904,13 +899,9 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->scenario = sc->name;
     out->seed = sc->seed;
     out->servers = sc->servers;
-    static const char *const split_names[] = {
-        [SPLIT_DISABLED] = "disabled", [SPLIT_CONSTANT] = "constant",
-        [SPLIT_INCREASING] = "increasing", [SPLIT_STEPPING] = "stepping", [SPLIT_BUSY] = "busy",
-    };
-    out->split_policy = split_names[sc->split_policy];
+    out->split_policy = scenario_choice_name("split_policy", sc->split_policy);
     out->region_max_bytes = sc->region_max_bytes;
-    out->balancer = balancer_name(sc->balancer);
+    out->balancer = scenario_choice_name("balancer", sc->balancer);
     out->balancer_period_us = sc->balancer_period_us;
     out->window_us = sc->window_us;
     out->cell_overhead_bytes = scenario_cell_overhead(sc);

@@ -141,6 +141,7 @@ const phase *scenario_phase(const scenario *sc, size_t i)
 
 typedef enum setting_kind {
     SET_COUNT, SET_SIZE, SET_DURATION, SET_RATE, SET_FRACTION, SET_CHOICE, SET_NAME, SET_PATH,
+    SET_DISTRIBUTION, /* a YCSB distribution: workloads/dist.h names them */
 } setting_kind;
 
 typedef struct choice {
@@ -172,11 +173,6 @@ static const choice pattern_choices[] = {
     { "sequence", PATTERN_SEQUENCE }, { "trace", PATTERN_TRACE }, { NULL, 0 } };
 static const choice arrival_choices[] = {
     { "fixed", ARRIVALS_FIXED }, { "poisson", ARRIVALS_POISSON }, { NULL, 0 } };
-static const choice dist_choices[] = {
-    { "uniform", DIST_UNIFORM }, { "zipfian", DIST_ZIPFIAN },
-    { "scrambled_zipfian", DIST_SCRAMBLED_ZIPFIAN }, { "latest", DIST_LATEST },
-    { "hotspot", DIST_HOTSPOT }, { "sequential", DIST_SEQUENTIAL },
-    { "exponential", DIST_EXPONENTIAL }, { NULL, 0 } };
 static const choice split_choices[] = {
     { "constant", SPLIT_CONSTANT }, { "increasing", SPLIT_INCREASING },
     { "stepping", SPLIT_STEPPING }, { "busy", SPLIT_BUSY }, { "disabled", SPLIT_DISABLED },
@@ -236,7 +232,7 @@ static const setting settings[] = {
     { "workload", "jitter", SET_DURATION, 0, UINT64_MAX, PH(pattern.jitter_us), NULL },
     { "workload", "rate", SET_RATE, 0, 0, PH(pattern.rate_per_s), NULL },
     { "workload", "arrivals", SET_CHOICE, 0, 0, PH(pattern.arrivals), arrival_choices },
-    { "workload", "distribution", SET_CHOICE, 0, 0, PH(pattern.distribution), dist_choices },
+    { "workload", "distribution", SET_DISTRIBUTION, 0, 0, PH(pattern.distribution), NULL },
     { "workload", "records", SET_COUNT, 1, UINT32_MAX, PH(pattern.records), NULL },
     { "workload", "insert_fraction", SET_FRACTION, 0, 0, PH(pattern.insert_fraction), NULL },
     { "workload", "naming", SET_CHOICE, 0, 0, PH(pattern.naming), naming_choices },
@@ -352,6 +348,15 @@ static int setting_expected(const setting *s, char *err, size_t cap, const char 
         snprintf(err, cap, "expected %s, found '%s'", list, value);
         break;
     }
+    case SET_DISTRIBUTION: {
+        char list[160] = "";
+        for (int k = 0; k <= DIST_EXPONENTIAL; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     k == 0 ? "" : k < DIST_EXPONENTIAL ? ", " : " or ",
+                     dist_kind_name((dist_kind)k));
+        snprintf(err, cap, "expected %s, found '%s'", list, value);
+        break;
+    }
     case SET_NAME:
     case SET_PATH:
         snprintf(err, cap, "expected a %s, found '%s'",
@@ -388,6 +393,13 @@ static int setting_apply(scenario *sc, void *base, const setting *s, const char 
             }
         }
         return setting_expected(s, err, errcap, value);
+    case SET_DISTRIBUTION: {
+        dist_kind k;
+        if (dist_kind_parse(value, &k) < 0)
+            return setting_expected(s, err, errcap, value);
+        store_integer(base, s, (uint64_t)k);
+        return 0;
+    }
     case SET_RATE:
     case SET_FRACTION:
         if ((s->kind == SET_RATE ? parse_rate(value, &d) : parse_fraction(value, &d)) < 0)
@@ -446,6 +458,17 @@ int scenario_set(scenario *sc, const char *section, const char *key, const char 
     for (size_t i = 0; !section && i < sc->nphases; i++)
         setting_apply(sc, &sc->phases[i], s, value, err, errcap); /* same value: cannot fail */
     return 0;
+}
+
+const char *scenario_choice_name(const char *key, uint32_t value)
+{
+    const setting *s = setting_find(key);
+    if (s && s->kind == SET_DISTRIBUTION)
+        return dist_kind_name((dist_kind)value);
+    for (const choice *c = s && s->kind == SET_CHOICE ? s->choices : NULL; c && c->name; c++)
+        if (c->value == value)
+            return c->name; /* the first name: aliases come after it */
+    return "?";
 }
 
 /* ---- scenario files ---- */

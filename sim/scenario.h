@@ -152,6 +152,11 @@ const phase *scenario_phase(const scenario *sc, size_t i);
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap);
 
+/* The name a choice setting (`key`: "balancer", "split_policy",
+ * "pattern", "arrivals", "distribution", ...) gives value, as scenario
+ * files and options spell it; "?" if none. The one list of those names. */
+const char *scenario_choice_name(const char *key, uint32_t value);
+
 /* Adds a scheme (label may be NULL). Returns 0, or -1 if there are already
  * SCENARIO_MAX_SCHEMES. The strings are borrowed. */
 int scenario_add_scheme(scenario *sc, const char *label, const char *text);

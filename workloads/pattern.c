@@ -50,17 +50,6 @@ struct pattern {
     trace_reader *trace;
 };
 
-const char *pattern_kind_name(pattern_kind k)
-{
-    static const char *const names[] = { "timeseries", "entities", "sequence", "trace" };
-    return (size_t)k < sizeof names / sizeof *names ? names[k] : "?";
-}
-
-const char *arrival_kind_name(arrival_kind k)
-{
-    return k == ARRIVALS_POISSON ? "poisson" : "fixed";
-}
-
 static pattern *pattern_fail(pattern *p, char *err, size_t cap, const char *what)
 {
     if (what)

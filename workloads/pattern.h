@@ -74,8 +74,5 @@ double pattern_rate_per_s(const pattern *p);
  * err (a malformed trace line: "FILE:LINE: ..."). */
 int pattern_next(pattern *p, uint64_t *t_us, record *out, char *err, size_t errcap);
 
-/* Names for the config enums, as scenario files spell them. */
-const char *pattern_kind_name(pattern_kind k);
-const char *arrival_kind_name(arrival_kind k);
 
 #endif
