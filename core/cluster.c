@@ -36,6 +36,7 @@ cluster *cluster_new(uint32_t nservers, const keyref *splits, size_t nsplits,
     for (size_t i = 0; i < regionmap_count(c->map); i++) {
         region *r = regionmap_at(c->map, i);
         r->server = (uint32_t)(i % nservers);
+        r->next_split_check = split_first_check(&policy);
         c->servers[r->server].regions++;
     }
     return c;
@@ -76,6 +77,7 @@ static int cluster_maybe_split(cluster *c, size_t i)
     for (size_t d = i; d <= i + 1; d++) {
         region *daughter = regionmap_at(c->map, d);
         daughter->offline_until_us = back;
+        daughter->next_split_check = split_first_check(&c->policy);
         daughter->blocked = 0;
         split_busy_start(&daughter->busy, back, 0, 0); /* online again from back */
     }

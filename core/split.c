@@ -139,6 +139,16 @@ static uint64_t size_floor(const split_policy *p, uint64_t n)
     }
 }
 
+uint64_t split_first_check(const split_policy *p)
+{
+    if (p->kind == SPLIT_DISABLED)
+        return UINT64_MAX;
+    /* size_floor is smallest at n = 0 (the plain size) or n = 1 (the
+     * increasing and stepping policies' initial size). */
+    uint64_t a = size_floor(p, 0), b = size_floor(p, 1);
+    return a < b ? a : b;
+}
+
 int split_due(const split_policy *p, const region *r, uint64_t bytes, uint64_t regions_on_server)
 {
     if (p->kind == SPLIT_DISABLED || bytes < r->next_split_check)

@@ -103,6 +103,11 @@ void split_policy_defaults(split_policy *p, split_kind kind);
  * desiredMaxFileSize), never overflowing (UINT64_MAX at most). */
 uint64_t split_desired_max(const split_policy *p, const region *r);
 
+/* The fewest bytes at which p could want any region to split, whatever its
+ * jitter and however many regions share its server: a new region's
+ * next_split_check, so that split_due does no arithmetic before then. */
+uint64_t split_first_check(const split_policy *p);
+
 /* The size above which r splits with n regions of the table on its server
  * (IncreasingToUpperBound/SteppingSplitPolicy.getSizeToCheck; the desired
  * max for CONSTANT, UINT64_MAX for DISABLED). */
