@@ -21,4 +21,21 @@ void text_write_compare(FILE *out, const sim_results *res);
 /* The whole result as JSON (schema in README.md, "JSON output"). */
 void json_write(FILE *out, const sim_results *res);
 
+/* The whole result as one self-contained HTML page (inline SVG and CSS, no
+ * script, no network): per run the server x time and key space x time
+ * heatmaps of writes and reads on colour scales shared by every run, the
+ * imbalance figures, the hottest regions and the timeline of splits, moves
+ * and server events. Well-formed XML (XHTML syntax), so xmllint reads it. */
+void html_write(FILE *out, const sim_results *res);
+
+/* The result as CSV files with a header line each, in directory `dir`
+ * (created if missing; existing files of the same names are replaced):
+ * servers.csv (per-run per-server totals), windows.csv (per-window
+ * per-server series), regions.csv (every region of each run), keyspace.csv
+ * (the key space x time heatmap, one line per window and bucket) and
+ * events.csv (the timeline). Returns 0, or -1 with a message naming the
+ * file in err; files are written under temporary names and renamed at the
+ * end, so a failure leaves no partial set. */
+int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);
+
 #endif

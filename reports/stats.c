@@ -134,3 +134,58 @@ window_stats stats_window_writes(const run_result *run)
 {
     return stats_windows(run->window_writes, run->nwindows, run->nservers);
 }
+
+/* Hotter first: more writes, then more reads, then the lower start key
+ * (history order breaks the remaining ties: it is deterministic). */
+static int hotter(const region_result *a, size_t ia, const region_result *b, size_t ib)
+{
+    if (a->writes != b->writes) return a->writes > b->writes;
+    if (a->reads != b->reads) return a->reads > b->reads;
+    return ia < ib;
+}
+
+size_t stats_top_regions(const run_result *run, size_t n, size_t *idx)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < run->nhistory; i++) {
+        const region_result *r = &run->history[i];
+        if (r->writes == 0 && r->reads == 0) continue;
+        /* insertion into the sorted top-k */
+        size_t at = k < n ? k++ : n;
+        while (at > 0 && hotter(r, i, &run->history[idx[at - 1]], idx[at - 1])) {
+            if (at < n) idx[at] = idx[at - 1];
+            at--;
+        }
+        if (at < n) idx[at] = i;
+    }
+    return k;
+}
+
+uint64_t stats_matrix_max(const uint64_t *m, size_t cells)
+{
+    uint64_t max = 0;
+    for (size_t i = 0; i < cells; i++)
+        if (m[i] > max) max = m[i];
+    return max;
+}
+
+uint64_t stats_shared_max(const sim_results *res, int which)
+{
+    uint64_t max = 0;
+    for (size_t r = 0; r < res->nruns; r++) {
+        const run_result *run = &res->runs[r];
+        const uint64_t *m;
+        size_t cells;
+        switch (which) {
+        case STATS_SERVER_WRITES: m = run->window_writes; cells = (size_t)run->nwindows * run->nservers; break;
+        case STATS_SERVER_READS: m = run->window_reads; cells = (size_t)run->nwindows * run->nservers; break;
+        case STATS_KEY_WRITES: m = run->keyspace.writes; cells = (size_t)run->nwindows * run->keyspace.nbuckets; break;
+        default: m = run->keyspace.reads; cells = (size_t)run->nwindows * run->keyspace.nbuckets; break;
+        }
+        if (m) {
+            uint64_t x = stats_matrix_max(m, cells);
+            if (x > max) max = x;
+        }
+    }
+    return max;
+}

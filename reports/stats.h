@@ -50,5 +50,19 @@ window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t n
 /* stats_windows over the run's window_writes. */
 window_stats stats_window_writes(const run_result *run);
 
+/* The run's n hottest regions (of run->history) by writes, then reads,
+ * then key order: their indices into run->history in idx[0..k), k =
+ * min(n, nhistory) returned. Regions with no writes and no reads are left
+ * out, so fewer may come back. */
+size_t stats_top_regions(const run_result *run, size_t n, size_t *idx);
+
+/* The largest cell of a heatmap matrix of `cells` counts (0 when empty). */
+uint64_t stats_matrix_max(const uint64_t *m, size_t cells);
+
+/* The largest cell over every run's heatmaps of one kind, so that panels
+ * share one colour scale: `which` is STATS_SERVER_WRITES ... */
+enum { STATS_SERVER_WRITES, STATS_SERVER_READS, STATS_KEY_WRITES, STATS_KEY_READS };
+uint64_t stats_shared_max(const sim_results *res, int which);
+
 
 #endif

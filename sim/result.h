@@ -35,6 +35,58 @@ typedef struct server_result {
     latency_summary latency;
 } server_result;
 
+/* One region of the run, from when it opened (table creation or a split)
+ * to when it split or the run ended. Every write and read RPC of the run
+ * landed in exactly one of these, so shares over all of them sum to 1.
+ * Counters are the region's own: daughters start at zero, as HBase's
+ * per-region request counts do. */
+typedef struct region_result {
+    char *start, *end;      /* boundaries in HBase shell form; "" = unbounded */
+    uint64_t id;            /* creation order (daughters of one split share it) */
+    uint32_t server;        /* id of the server hosting it when it closed or the run ended */
+    int split;              /* 1: it split during the run; 0: live at the end */
+    uint64_t opened_us, closed_us; /* closed_us = the run's end for live regions */
+    uint64_t writes;        /* cells written to it */
+    uint64_t reads;         /* read RPCs it served */
+    uint64_t rows, bytes;   /* stored when it closed (split) or at the end */
+} region_result;
+
+/* What happened to the cluster, in time order. */
+typedef enum timeline_kind {
+    TIMELINE_SPLIT,         /* region split at `key`, on server `from` */
+    TIMELINE_MOVE,          /* the balancer moved the region starting at `key` */
+    TIMELINE_REASSIGN,      /* a region of a server that left reopened elsewhere */
+    TIMELINE_SERVERS_ADDED, /* servers with ids from..to joined (to inclusive) */
+    TIMELINE_DECOMMISSION,  /* server `from` was drained and left */
+    TIMELINE_FAILURE,       /* server `from` failed */
+    TIMELINE_KINDS
+} timeline_kind;
+
+typedef struct timeline_event {
+    uint64_t t_us;
+    timeline_kind kind;
+    uint32_t from, to;      /* server ids (see the kinds); unused ones are 0 */
+    char *key;              /* split: the split key; move, reassign: the region's start
+                             * key ("" = the first region); NULL for server events */
+} timeline_event;
+
+/* The key space against time, Key Visualizer style: rows are key buckets
+ * of about equal row count (cut at the end of the run, from the rows then
+ * stored), columns are the run's report windows. cells[w * nbuckets + b]
+ * counts the writes (read RPCs) of window w whose key (the start of the
+ * RPC's range within its region) fell in bucket b. A window's cells sum to
+ * its exact total; when a window had more operations than the sample the
+ * engine keeps (`sample` keys a window), the split among buckets is
+ * estimated from a uniform random sample of its keys and `exact` is 0. */
+typedef struct keyspace_heatmap {
+    uint32_t nbuckets;      /* 0 when the table ended empty */
+    char **bucket_start;    /* nbuckets keys in shell form; bucket 0 starts at "" */
+    uint64_t *writes;       /* nwindows x nbuckets */
+    uint64_t *reads;        /* nwindows x nbuckets */
+    uint32_t sample;        /* keys sampled per window and kind (first windows) */
+    int exact;              /* 1: every window had at most `sample` operations of each kind */
+} keyspace_heatmap;
+
 typedef struct run_result {
     char *scheme_name;      /* preset name or the expression itself */
     char *scheme_expr;      /* the field list, e.g. "salt(8) ts" */
@@ -76,6 +128,13 @@ typedef struct run_result {
     uint32_t nwindows;
     uint64_t *window_writes;
     uint64_t *window_reads;
+
+    keyspace_heatmap keyspace;
+
+    size_t nhistory;        /* every region of the run: those that split, in order */
+    region_result *history; /* of splitting, then the live ones in key order */
+    size_t nevents;
+    timeline_event *events; /* in time order */
 } run_result;
 
 /* The configuration a report echoes, and the runs, one per scheme. */
