@@ -69,6 +69,8 @@ static int cluster_maybe_split(cluster *c, size_t i)
     if (!split_decide(&c->policy, r, &at, NULL, 0))
         return 0;
     uint32_t s = r->server;
+    if (c->journal)
+        c->journal(c->journal_ctx, CLUSTER_SPLIT, r, at, c->servers[s].id, c->servers[s].id);
     if (regionmap_split(c->map, i, at) < 0)
         return -1;
     c->servers[s].regions++;
@@ -77,6 +79,7 @@ static int cluster_maybe_split(cluster *c, size_t i)
     for (size_t d = i; d <= i + 1; d++) {
         region *daughter = regionmap_at(c->map, d);
         daughter->offline_until_us = back;
+        daughter->opened_us = c->now_us;
         daughter->next_split_check = split_first_check(&c->policy);
         daughter->blocked = 0;
         split_busy_start(&daughter->busy, back, 0, 0); /* online again from back */
@@ -169,7 +172,11 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
         return;
     c->servers[r->server].regions--;
     c->servers[s].regions++;
+    uint32_t from = r->server;
     r->server = s;
+    if (c->journal)
+        c->journal(c->journal_ctx, CLUSTER_MOVE, r, region_start(r), c->servers[from].id,
+                   c->servers[s].id);
     r->offline_until_us = c->now_us + c->move_offline_us;
     split_busy_start(&r->busy, r->offline_until_us, r->writes, r->blocked); /* reopened */
     c->moves++;
@@ -233,6 +240,9 @@ int cluster_retire_server(cluster *c, uint32_t i, uint64_t back_us)
         if (back_us > g->offline_until_us)
             g->offline_until_us = back_us;
         c->reassigned++;
+        if (c->journal)
+            c->journal(c->journal_ctx, CLUSTER_REASSIGN, g, region_start(g), c->servers[i].id,
+                       c->servers[to].id);
     }
     /* Keep its counters for the reports; the last live server takes i. */
     c->retired[c->nretired++] = c->servers[i];

@@ -19,6 +19,14 @@
 #include "core/server.h"
 #include "core/split.h"
 
+/* What the cluster reports to its journal, when one is set: a region is
+ * about to split at `at` (r is the parent, still whole), or region r has
+ * moved (the balancer) or been reassigned (its server left) from server id
+ * `from` to `to`. The journal only watches: it must not change the cluster. */
+typedef enum cluster_change { CLUSTER_SPLIT, CLUSTER_MOVE, CLUSTER_REASSIGN } cluster_change;
+typedef void (*cluster_journal_fn)(void *ctx, cluster_change what, const region *r, keyref at,
+                                   uint32_t from, uint32_t to);
+
 typedef struct cluster {
     regionmap *map;
     server *servers;            /* the live servers; region.server indexes this */
@@ -34,6 +42,8 @@ typedef struct cluster {
     uint64_t move_offline_us;   /* a move takes the region offline this long */
     uint64_t split_limit;       /* hbase.regionserver.regionSplitLimit: a server with this
                                  * many regions splits no more (0: no limit) */
+    cluster_journal_fn journal; /* NULL: nobody watches */
+    void *journal_ctx;
 } cluster;
 
 /* A cluster of nservers (>= 1) servers and a table cut at the given split

@@ -46,6 +46,7 @@ typedef struct region {
     uint32_t start_len, end_len;
     store *rows;                /* the region's exact row store */
     uint64_t id;                /* creation order, like HBase's regionId */
+    uint64_t opened_us;         /* when it was created (0 for the table's first regions) */
     uint32_t server;            /* index of the hosting server */
     uint64_t writes;            /* cells written to this region (not its parent) */
     uint64_t reads;             /* read RPCs this region served */

@@ -1,3 +1,353 @@
-/* csv.c -- placeholder, being written. */
+/* csv.c -- the spreadsheet report: five CSV files in one directory.
+ *
+ * Files and columns (a header line each, then one line per record; every
+ * file starts with `scheme`, the run's scheme name, so a compare of many
+ * schemes fits in one set of files and loads as one table per file):
+ *
+ *   servers.csv   scheme,server,writes,reads,rows_scanned,bytes,regions,rpcs,
+ *                 busy,longest_queue,latency_p50_us,latency_p99_us,
+ *                 latency_max_us,write_share,read_share
+ *                 one line per run per server. Shares are of the column's
+ *                 total over the run's servers (writes: the run's writes;
+ *                 reads: its read RPCs, which is what servers count), so they
+ *                 sum to 1; empty when that total is 0. The
+ *                 latency fields are empty for a server that timed nothing.
+ *   windows.csv   scheme,window,start_s,end_s,server,writes,reads
+ *                 per run, window and server: writes and read RPCs.
+ *   regions.csv   scheme,region_id,start_key,end_key,server,opened_s,closed_s,
+ *                 state,writes,reads,rows,bytes,write_share,read_share
+ *                 every region of the run (run->history): state "split" or
+ *                 "live"; write_share = writes / the run's writes, read_share
+ *                 = reads / the read RPCs of all its regions (empty when 0).
+ *   keyspace.csv  scheme,window,start_s,bucket,bucket_start_key,writes,reads
+ *                 the key space x time heatmap, one line per window and bucket.
+ *   events.csv    scheme,time_s,kind,from_server,to_server,key
+ *                 the timeline. kind: split, move, reassign, servers_added,
+ *                 decommission, failure. Servers are filled where the kind
+ *                 has them, empty otherwise: split, decommission, failure
+ *                 use from_server only; move, reassign and servers_added
+ *                 (the first and last id that joined) use both. key is the
+ *                 split key or the moved region's start key, empty for
+ *                 server events.
+ *
+ * Values: servers as "rs<id>"; keys in HBase shell form, and an EMPTY KEY
+ * FIELD MEANS UNBOUNDED (the first region's start, the last one's end, the
+ * first bucket); integers exactly; times in seconds printed from the
+ * integer microseconds (s.uuuuuu), so they are exact; shares and busy as
+ * "%.6f". The same results give the same bytes.
+ *
+ * Quoting (RFC 4180): a field containing a comma, a double quote, CR or LF
+ * is wrapped in double quotes and its quotes are doubled; other fields are
+ * written as they are (scheme names are user text and may hold anything).
+ * Lines end in LF.
+ *
+ * Atomicity: the directory is created if missing (mode 0777 & umask; an
+ * existing directory is used, anything else there is an error). Each file
+ * is written as ".NAME.tmp" beside its final name, and only when every one
+ * was written and closed successfully are they renamed into place, so a
+ * failure (no space, no permission, a directory in the way) leaves the
+ * previous files as they were and removes the temporaries. Renames within
+ * one directory do not fail in practice once the files are written (final
+ * names that are directories are refused before writing); no fsync: the
+ * guarantee is against errors, not power loss.
+ */
 #include "reports/report.h"
-int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap) { (void)dir; (void)res; (void)err; (void)errcap; return -1; }
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* ---- fields ---- */
+
+/* A text field, quoted when it must be; NULL is an empty field. */
+static void put_text(FILE *out, const char *s)
+{
+    if (!s) return;
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* The col_* functions write one field after the first: a comma, then it. */
+static void col_text(FILE *out, const char *s)
+{
+    fputc(',', out);
+    put_text(out, s);
+}
+
+static void col_u64(FILE *out, uint64_t v) { fprintf(out, ",%" PRIu64, v); }
+
+static void col_double(FILE *out, double x) { fprintf(out, ",%.6f", x); }
+
+static void col_empty(FILE *out) { fputc(',', out); }
+
+static void col_server(FILE *out, uint32_t id) { fprintf(out, ",rs%" PRIu32, id); }
+
+/* Microseconds as exact seconds, "12.000250". */
+static void col_seconds(FILE *out, uint64_t us)
+{
+    fprintf(out, ",%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
+}
+
+/* part / total, or an empty field when the total is 0. */
+static void col_share(FILE *out, uint64_t part, uint64_t total)
+{
+    if (total) col_double(out, (double)part / (double)total);
+    else col_empty(out);
+}
+
+/* p50, p99 and max, or three empty fields when nothing was timed. */
+static void col_latency(FILE *out, const latency_summary *l)
+{
+    if (l->count == 0) {
+        fputs(",,,", out);
+        return;
+    }
+    col_u64(out, l->p50_us);
+    col_u64(out, l->p99_us);
+    col_u64(out, l->max_us);
+}
+
+/* m[i], with a missing matrix read as zeros. */
+static uint64_t cell(const uint64_t *m, size_t i) { return m ? m[i] : 0; }
+
+/* ---- the tables: each writes one run's lines ---- */
+
+static void servers_rows(FILE *out, const run_result *run)
+{
+    uint64_t writes = 0, reads = 0;
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        writes += run->servers[s].writes;
+        reads += run->servers[s].reads;
+    }
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        const server_result *sv = &run->servers[s];
+        put_text(out, run->scheme_name);
+        col_text(out, sv->name);
+        col_u64(out, sv->writes);
+        col_u64(out, sv->reads);
+        col_u64(out, sv->rows_scanned);
+        col_u64(out, sv->bytes);
+        col_u64(out, sv->regions);
+        col_u64(out, sv->rpcs);
+        col_double(out, sv->busy);
+        col_u64(out, sv->longest_queue);
+        col_latency(out, &sv->latency);
+        col_share(out, sv->writes, writes);
+        col_share(out, sv->reads, reads);
+        fputc('\n', out);
+    }
+}
+
+static void windows_rows(FILE *out, const run_result *run)
+{
+    for (uint32_t w = 0; w < run->nwindows; w++) {
+        for (uint32_t s = 0; s < run->nservers; s++) {
+            size_t i = (size_t)w * run->nservers + s;
+            put_text(out, run->scheme_name);
+            col_u64(out, w);
+            col_seconds(out, (uint64_t)w * run->window_us);
+            col_seconds(out, (uint64_t)(w + 1) * run->window_us);
+            col_server(out, s);
+            col_u64(out, cell(run->window_writes, i));
+            col_u64(out, cell(run->window_reads, i));
+            fputc('\n', out);
+        }
+    }
+}
+
+static void regions_rows(FILE *out, const run_result *run)
+{
+    uint64_t reads = 0;
+    for (size_t i = 0; i < run->nhistory; i++) reads += run->history[i].reads;
+    for (size_t i = 0; i < run->nhistory; i++) {
+        const region_result *r = &run->history[i];
+        put_text(out, run->scheme_name);
+        col_u64(out, r->id);
+        col_text(out, r->start);
+        col_text(out, r->end);
+        col_server(out, r->server);
+        col_seconds(out, r->opened_us);
+        col_seconds(out, r->closed_us);
+        col_text(out, r->split ? "split" : "live");
+        col_u64(out, r->writes);
+        col_u64(out, r->reads);
+        col_u64(out, r->rows);
+        col_u64(out, r->bytes);
+        col_share(out, r->writes, run->writes);
+        col_share(out, r->reads, reads);
+        fputc('\n', out);
+    }
+}
+
+static void keyspace_rows(FILE *out, const run_result *run)
+{
+    const keyspace_heatmap *ks = &run->keyspace;
+    for (uint32_t w = 0; w < run->nwindows; w++) {
+        for (uint32_t b = 0; b < ks->nbuckets; b++) {
+            size_t i = (size_t)w * ks->nbuckets + b;
+            put_text(out, run->scheme_name);
+            col_u64(out, w);
+            col_seconds(out, (uint64_t)w * run->window_us);
+            col_u64(out, b);
+            col_text(out, ks->bucket_start ? ks->bucket_start[b] : NULL);
+            col_u64(out, cell(ks->writes, i));
+            col_u64(out, cell(ks->reads, i));
+            fputc('\n', out);
+        }
+    }
+}
+
+/* Names of the event kinds, and which server fields each one uses. */
+static const struct {
+    const char *name;
+    int from, to;
+} event_kinds[TIMELINE_KINDS] = {
+    [TIMELINE_SPLIT] = { "split", 1, 0 },
+    [TIMELINE_MOVE] = { "move", 1, 1 },
+    [TIMELINE_REASSIGN] = { "reassign", 1, 1 },
+    [TIMELINE_SERVERS_ADDED] = { "servers_added", 1, 1 },
+    [TIMELINE_DECOMMISSION] = { "decommission", 1, 0 },
+    [TIMELINE_FAILURE] = { "failure", 1, 0 },
+};
+
+static void events_rows(FILE *out, const run_result *run)
+{
+    for (size_t i = 0; i < run->nevents; i++) {
+        const timeline_event *e = &run->events[i];
+        int known = (unsigned)e->kind < TIMELINE_KINDS;
+        put_text(out, run->scheme_name);
+        col_seconds(out, e->t_us);
+        col_text(out, known ? event_kinds[e->kind].name : "unknown");
+        if (known && event_kinds[e->kind].from) col_server(out, e->from);
+        else col_empty(out);
+        if (known && event_kinds[e->kind].to) col_server(out, e->to);
+        else col_empty(out);
+        col_text(out, e->key);
+        fputc('\n', out);
+    }
+}
+
+typedef struct table {
+    const char *name;
+    const char *header;
+    void (*rows)(FILE *out, const run_result *run);
+} table;
+
+enum { NTABLES = 5 };
+
+static const table tables[NTABLES] = {
+    { "servers.csv",
+      "scheme,server,writes,reads,rows_scanned,bytes,regions,rpcs,busy,longest_queue,"
+      "latency_p50_us,latency_p99_us,latency_max_us,write_share,read_share",
+      servers_rows },
+    { "windows.csv", "scheme,window,start_s,end_s,server,writes,reads", windows_rows },
+    { "regions.csv",
+      "scheme,region_id,start_key,end_key,server,opened_s,closed_s,state,writes,reads,"
+      "rows,bytes,write_share,read_share",
+      regions_rows },
+    { "keyspace.csv", "scheme,window,start_s,bucket,bucket_start_key,writes,reads",
+      keyspace_rows },
+    { "events.csv", "scheme,time_s,kind,from_server,to_server,key", events_rows },
+};
+
+/* ---- files ---- */
+
+/* One output file: its final path, its temporary path, and whether the
+ * temporary exists (and so must be removed unless renamed). */
+typedef struct target {
+    char *path, *tmp;
+    int created;
+} target;
+
+/* Returns -1 after putting "csv: PATH: <strerror(e)>" in err. */
+static int fail(char *err, size_t errcap, const char *path, int e)
+{
+    if (err && errcap) snprintf(err, errcap, "csv: %s: %s", path, strerror(e));
+    return -1;
+}
+
+/* dir + "/" (unless it ends in one) + prefix + name + suffix, or NULL. */
+static char *join(const char *dir, const char *prefix, const char *name, const char *suffix)
+{
+    size_t dlen = strlen(dir);
+    const char *slash = dlen && dir[dlen - 1] == '/' ? "" : "/";
+    size_t n = dlen + strlen(slash) + strlen(prefix) + strlen(name) + strlen(suffix) + 1;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s%s%s%s%s", dir, slash, prefix, name, suffix);
+    return p;
+}
+
+/* Creates dir if it is missing; an existing directory is fine. */
+static int make_dir(const char *dir, char *err, size_t errcap)
+{
+    if (mkdir(dir, 0777) == 0) return 0;
+    int e = errno;
+    if (e == EEXIST) {
+        struct stat st;
+        if (stat(dir, &st) != 0) e = errno;
+        else if (S_ISDIR(st.st_mode)) return 0;
+        else e = ENOTDIR;
+    }
+    return fail(err, errcap, dir, e);
+}
+
+/* Writes one table of every run to t->tmp. */
+static int write_table(const table *tb, const sim_results *res, target *t, char *err,
+                       size_t errcap)
+{
+    struct stat st;
+    if (stat(t->path, &st) == 0 && S_ISDIR(st.st_mode)) /* rename could not replace it */
+        return fail(err, errcap, t->path, EISDIR);
+    FILE *out = fopen(t->tmp, "w");
+    if (!out) return fail(err, errcap, t->path, errno);
+    t->created = 1;
+    errno = 0;
+    fprintf(out, "%s\n", tb->header);
+    for (size_t r = 0; r < res->nruns; r++) tb->rows(out, &res->runs[r]);
+    int e = ferror(out) ? (errno ? errno : EIO) : 0;
+    if (fclose(out) != 0 && !e) e = errno ? errno : EIO;
+    return e ? fail(err, errcap, t->path, e) : 0;
+}
+
+int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap)
+{
+    target t[NTABLES] = { { NULL, NULL, 0 } };
+    int rc = -1;
+    if (make_dir(dir, err, errcap) < 0) return -1;
+    for (int i = 0; i < NTABLES; i++) {
+        t[i].path = join(dir, "", tables[i].name, "");
+        t[i].tmp = join(dir, ".", tables[i].name, ".tmp");
+        if (!t[i].path || !t[i].tmp) {
+            fail(err, errcap, dir, ENOMEM);
+            goto done;
+        }
+    }
+    for (int i = 0; i < NTABLES; i++)
+        if (write_table(&tables[i], res, &t[i], err, errcap) < 0) goto done;
+    for (int i = 0; i < NTABLES; i++) {
+        if (rename(t[i].tmp, t[i].path) != 0) {
+            fail(err, errcap, t[i].path, errno);
+            goto done;
+        }
+        t[i].created = 0;
+    }
+    rc = 0;
+done:
+    for (int i = 0; i < NTABLES; i++) {
+        if (t[i].created) remove(t[i].tmp);
+        free(t[i].path);
+        free(t[i].tmp);
+    }
+    return rc;
+}

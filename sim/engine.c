@@ -40,6 +40,8 @@
 
 #include "core/balancer.h"
 #include "sim/eventq.h"
+#include "sim/history.h"
+#include "sim/keyspace.h"
 #include "sim/truth.h"
 #include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
@@ -56,7 +58,8 @@ enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE
 /* Random streams of a run, one per consumer (see workloads/rng.h); phase i
  * draws its pattern from stream RNG_STREAM_PATTERN + i. */
 enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
-       RNG_STREAM_BALANCER = 4, RNG_STREAM_SPLITS = 5, RNG_STREAM_PATTERN = 16 };
+       RNG_STREAM_BALANCER = 4, RNG_STREAM_SPLITS = 5, RNG_STREAM_KEYSPACE = 6,
+       RNG_STREAM_PATTERN = 16 };
 
 #define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
 
@@ -89,6 +92,8 @@ typedef struct run_state {
     uint64_t *replies;        /* min-heap: reply times of operations not done yet */
     size_t nreplies, replies_cap;
     plan read_plan;           /* reused by every read */
+    history log;              /* regions that closed, and the timeline */
+    keyspace_sampler keyspace;/* keys per window, for the key space heatmap */
     /* counters */
     uint64_t window;          /* current report window */
     uint32_t windows_cap;     /* windows the arrays have room for */
@@ -283,6 +288,10 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     st->table->split_offline_us = sc->split_pause_us;
     st->table->move_offline_us = sc->move_pause_us;
     st->table->split_limit = sc->split_limit;
+    history_init(&st->log, st->table);
+    st->table->journal = history_journal;
+    st->table->journal_ctx = &st->log;
+    keyspace_init(&st->keyspace, rng_stream(sc->seed, RNG_STREAM_KEYSPACE));
     st->service_rng = rng_stream(sc->seed, RNG_STREAM_SERVICE);
     st->reads_rng = rng_stream(sc->seed, RNG_STREAM_READS);
     st->balancer_rng = rng_stream(sc->seed, RNG_STREAM_BALANCER);
@@ -478,6 +487,23 @@ static uint64_t inexact_scan_limit(const run_state *st, const query *q, const pl
     return (newer + pl->nranges - 1) / pl->nranges;
 }
 
+/* The key space heatmap counts a read RPC at the start of its range within
+ * its region: lo in the first region the scan touched, the region's start
+ * in the others. cluster_scan sent `rpcs` RPCs over [lo, hi), in key order
+ * (from the top when `reverse`). */
+static int sample_read_keys(run_state *st, keyref lo, keyref hi, int reverse, uint64_t rpcs)
+{
+    size_t first, last;
+    regionmap_range(st->table->map, lo, hi, &first, &last);
+    for (uint64_t n = 0; n < rpcs; n++) {
+        size_t i = reverse ? last - n : first + n;
+        keyref k = i == first ? lo : region_start(regionmap_get(st->table->map, i));
+        if (keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_READS, k) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* A logical read at t_us: plan it, then one RPC per region each planned
  * range touches, sent together; the read is done when the last reply is. */
 static int run_read(run_state *st, run_result *out, uint64_t t_us, const record *rec,
@@ -497,8 +523,10 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
         keyref lo = keyref_of(pl->bytes + r->lo_off, r->lo_len);
         keyref hi = keyref_of(pl->bytes + r->hi_off, r->hi_len);
         uint64_t limit = r->limit && !pl->exact ? inexact_limit : r->limit;
+        uint64_t rpcs_before = cost.rpcs;
         if (cluster_scan(st->table, lo, hi, limit, r->reverse, read_service, st, &cost,
-                         server, per_server) < 0)
+                         server, per_server) < 0 ||
+            sample_read_keys(st, lo, hi, r->reverse, cost.rpcs - rpcs_before) < 0)
             return -1;
     }
     if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */
@@ -527,6 +555,8 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
         return -1;
     out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;
     out->writes++;
+    if (keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_WRITES, k) < 0)
+        return -1;
     if (st->tracking && truth_add(&st->written, rec->entity, rec->ts_ms, rec->seq) < 0)
         return -1;
     st->key_bytes_sum += k.len;
@@ -620,8 +650,10 @@ static int run_cluster_event(run_state *st, const cluster_event *e, uint64_t t_u
     cluster *c = st->table;
     c->now_us = t_us;
     if (e->action == EVENT_ADD_SERVERS) {
+        uint32_t first = c->next_id;
         if (cluster_add_servers(c, e->servers) < 0)
             return engine_fail(err, errcap, "out of memory adding servers");
+        history_server_event(&st->log, t_us, TIMELINE_SERVERS_ADDED, first, c->next_id - 1);
         return 0;
     }
     uint32_t i = cluster_server_index(c, e->server);
@@ -634,6 +666,9 @@ static int run_cluster_event(run_state *st, const cluster_event *e, uint64_t t_u
      * Failed: nobody closes them; they wait for the master to notice the
      * dead server (ZooKeeper session timeout), then open elsewhere. */
     uint64_t back = t_us + st->sc->move_pause_us;
+    history_server_event(&st->log, t_us,
+                         e->action == EVENT_FAIL ? TIMELINE_FAILURE : TIMELINE_DECOMMISSION,
+                         e->server, e->server);
     if (e->action == EVENT_FAIL) {
         back += e->detection_us;
         c->failures++;
@@ -746,7 +781,7 @@ static void collect_server(const server *sv, run_result *out)
     sr->latency = summarise(&sv->latency);
 }
 
-static void run_collect(run_state *st, run_result *out)
+static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
 {
     cluster *c = st->table;
     for (uint32_t s = 0; s < out->nservers; s++)
@@ -779,10 +814,17 @@ static void run_collect(run_state *st, run_result *out)
     double seconds = (double)out->duration_us / 1e6;
     out->offered_per_s = seconds > 0 ? (double)ops / seconds : 0;
     out->achieved_per_s = seconds > 0 ? (double)(ops - out->unfinished) / seconds : 0;
+    if (keyspace_finish(&st->keyspace, c, st->sc->key_buckets, out->nwindows,
+                        &out->keyspace) < 0 ||
+        history_finish(&st->log, c, out->duration_us, out) < 0)
+        return engine_fail(err, errcap, "out of memory for the report's heatmap and timeline");
+    return 0;
 }
 
 static void run_teardown(run_state *st)
 {
+    keyspace_release(&st->keyspace);
+    history_release(&st->log);
     histogram_release(&st->latency);
     histogram_release(&st->read_latency);
     truth_release(&st->written);
@@ -808,7 +850,7 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
     if (rc == 0)
         rc = run_loop(&st, out, obs, err, errcap);
     if (rc == 0)
-        run_collect(&st, out);
+        rc = run_collect(&st, out, err, errcap);
     run_teardown(&st);
     if (rc < 0)
         run_result_free(out);
@@ -824,6 +866,8 @@ void run_result_free(run_result *r)
     free(r->servers);
     free(r->window_writes);
     free(r->window_reads);
+    keyspace_heatmap_free(&r->keyspace);
+    history_free_results(r);
     memset(r, 0, sizeof *r);
 }
 

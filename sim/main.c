@@ -9,6 +9,7 @@
  * exits 2 before anything is written to stdout. Results are written only
  * once every run has finished, so a failure never leaves partial output.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +24,16 @@
 #define EXIT_USAGE 2
 
 typedef enum command { CMD_COMPARE, CMD_RUN, CMD_KEYS } command;
-typedef enum format { FORMAT_TEXT, FORMAT_JSON } format;
+typedef enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML, FORMAT_CSV } format;
+typedef enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
 
 typedef struct options {
     command cmd;
     const char *cmd_name;
     scenario sc;
     format fmt;
+    const char *output;       /* -o PATH: a file (text, json, html) or a directory (csv) */
+    color_mode color;
     uint64_t nkeys;
     const char *write_trace;  /* --write-trace FILE */
     int schemes_given;
@@ -95,6 +99,10 @@ static const char common_help[] =
     "  --records N          entities: how many exist at the start (100000)\n"
     "  --insert-fraction F  entities: share of writes that insert new ones (0)\n"
     "  --naming N           entities, sequence: names user, domain or id (user)\n"
+    ;
+
+/* The rest of the options (one string would pass C's 4095-character limit). */
+static const char common_help_more[] =
     "  --trace FILE         replay a trace (time,op,key[,bytes]; see the README)\n"
     "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  --read-fraction F    share of generated operations that are reads (0)\n"
@@ -113,7 +121,12 @@ static const char common_help[] =
     "  --split-pause D      a split takes its daughters offline this long (1s)\n"
     "  --move-pause D       a move takes its region offline this long (1s)\n"
     "  --window D           report window (1m)\n"
-    "  --format F           text or json (text)\n"
+    "  --format F           text, json, html (one self-contained page) or csv\n"
+    "                       (files in the directory -o names) (text)\n"
+    "  -o PATH              write the report to PATH instead of stdout (csv: a\n"
+    "                       directory, created if missing)\n"
+    "  --color C            text: auto (when stdout is a terminal and NO_COLOR\n"
+    "                       is unset), always or never (auto)\n"
     "  --family-bytes N, --qualifier-bytes N, --value-bytes N\n"
     "                       the cell beyond its row key (1, 2, 8)\n"
     "  -n N                 keys: how many keys to print (10)\n"
@@ -179,12 +192,25 @@ static void set_option(options *o, const char *name, const char *value)
     if (!strcmp(name, "--scheme")) {
         add_scheme(o, value);
     } else if (!strcmp(name, "--format")) {
-        if (!strcmp(value, "text"))
-            o->fmt = FORMAT_TEXT;
-        else if (!strcmp(value, "json"))
-            o->fmt = FORMAT_JSON;
-        else
-            usage_error(o, "%s: expected text or json, found '%s'", name, value);
+        static const char *const formats[] = { "text", "json", "html", "csv" };
+        size_t f = 0;
+        while (f < 4 && strcmp(value, formats[f]) != 0)
+            f++;
+        if (f == 4)
+            usage_error(o, "%s: expected text, json, html or csv, found '%s'", name, value);
+        o->fmt = (format)f;
+    } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+        if (!value[0])
+            usage_error(o, "%s: expected a file or directory name%s", name, "");
+        o->output = value;
+    } else if (!strcmp(name, "--color")) {
+        static const char *const modes[] = { "auto", "always", "never" };
+        size_t m = 0;
+        while (m < 3 && strcmp(value, modes[m]) != 0)
+            m++;
+        if (m == 3)
+            usage_error(o, "%s: expected auto, always or never, found '%s'", name, value);
+        o->color = (color_mode)m;
     } else if (!strcmp(name, "-n")) {
         o->nkeys = parse_count(o, name, value, 1, 1000000);
     } else if (!strcmp(name, "--write-trace")) {
@@ -237,6 +263,7 @@ static void parse_args(options *o, int argc, char **argv)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(command_help[o->cmd], stdout);
             fputs(common_help, stdout);
+            fputs(common_help_more, stdout);
             exit(0);
         }
         if (arg[0] != '-') {
@@ -271,6 +298,11 @@ static void parse_args(options *o, int argc, char **argv)
         value = eq ? eq + 1 : argv[++i];
         set_option(o, name, value);
     }
+    if (o->fmt == FORMAT_CSV && !o->output)
+        usage_error(o, "--format csv: expected -o DIR, the directory for the CSV files%s%s", "", "");
+    if (o->cmd == CMD_KEYS && (o->output || o->fmt != FORMAT_TEXT))
+        usage_error(o, "%s: not with keys (it prints keys as text)%s",
+                    o->output ? "-o" : "--format", "");
     if (o->cmd != CMD_COMPARE && o->sc.nschemes != 1)
         usage_error(o, "expected exactly one --scheme, found %s%s",
                     o->schemes_given ? "several" : "none", "");
@@ -340,6 +372,70 @@ static int append_to_trace(void *ctx, uint64_t t_us, const record *rec, keyref k
     return 0;
 }
 
+/* The report in the chosen format to `out`. */
+static void write_format(const options *o, const sim_results *res, FILE *out)
+{
+    switch (o->fmt) {
+    case FORMAT_JSON:
+        json_write(out, res);
+        break;
+    case FORMAT_HTML:
+        html_write(out, res);
+        break;
+    case FORMAT_TEXT:
+    case FORMAT_CSV: /* written by write_report */
+        if (o->cmd == CMD_RUN)
+            text_write_run(out, res, &res->runs[0], 50);
+        else
+            text_write_compare(out, res);
+        break;
+    }
+}
+
+/* The report to stdout, to -o FILE (written under a temporary name and
+ * renamed, so a failure leaves no partial file), or, for csv, into -o DIR.
+ * Returns the exit status. */
+static int write_report(const options *o, const sim_results *res)
+{
+    char err[1024];
+    if (o->fmt == FORMAT_CSV) {
+        if (csv_write(o->output, res, err, sizeof err) < 0) {
+            fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
+            return EXIT_USAGE;
+        }
+        return 0;
+    }
+    if (!o->output) {
+        write_format(o, res, stdout);
+        return 0;
+    }
+    size_t n = strlen(o->output) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        fprintf(stderr, "regionsim %s: out of memory\n", o->cmd_name);
+        return EXIT_USAGE;
+    }
+    snprintf(tmp, n, "%s.tmp", o->output);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "regionsim %s: -o %s: cannot create %s: %s\n", o->cmd_name, o->output,
+                tmp, strerror(errno));
+        free(tmp);
+        return EXIT_USAGE;
+    }
+    write_format(o, res, f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, o->output) != 0) {
+        fprintf(stderr, "regionsim %s: -o %s: writing failed: %s\n", o->cmd_name, o->output,
+                strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return EXIT_USAGE;
+    }
+    free(tmp);
+    return 0;
+}
+
 static int run_simulation(const options *o)
 {
     sim_results res;
@@ -368,14 +464,9 @@ static int run_simulation(const options *o)
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
-    if (o->fmt == FORMAT_JSON)
-        json_write(stdout, &res);
-    else if (o->cmd == CMD_RUN)
-        text_write_run(stdout, &res, &res.runs[0], 50);
-    else
-        text_write_compare(stdout, &res);
+    rc = write_report(o, &res);
     sim_results_free(&res);
-    return 0;
+    return rc;
 }
 
 int main(int argc, char **argv)

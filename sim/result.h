@@ -25,7 +25,7 @@ typedef struct latency_summary {
 typedef struct server_result {
     char name[16];          /* "rs0", "rs1", ... */
     uint64_t writes;        /* cells written to regions this server hosted */
-    uint64_t reads;         /* logical reads served (0 until reads exist) */
+    uint64_t reads;         /* read RPCs served (a logical read sends one per region it touches) */
     uint64_t rows_scanned;  /* rows scanned for reads (0 until reads exist) */
     uint64_t bytes;         /* cell bytes written (KeyValue serialized size) */
     uint64_t regions;       /* regions hosted at the end of the run */

@@ -83,6 +83,7 @@ void scenario_defaults(scenario *sc)
     sc->qualifier_bytes = 2;
     sc->value_bytes = 8;
     sc->window_us = MINUTE_US;
+    sc->key_buckets = 20;
     sc->start_ms = 1704067200000ull; /* 2024-01-01T00:00:00Z */
     for (size_t i = 0; i < keyscheme_preset_count(); i++)
         scenario_add_scheme(sc, NULL, keyscheme_preset_name(i));
@@ -249,6 +250,7 @@ static const setting settings[] = {
     { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL },
     { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL },
+    { "workload", "key_buckets", SET_COUNT, 1, 1000, SC(key_buckets), NULL },
     { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL },
     { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL },
     { "workload", "value_bytes", SET_COUNT, 0, 1u << 30, SC(value_bytes), NULL },

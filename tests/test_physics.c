@@ -522,6 +522,126 @@ static void test_busy_policy_splits_a_hot_region(void **state)
     assert_true(splits[1] >= 1); /* after hbase.busy.policy.minAge, 10 min */
 }
 
+
+/* The hottest key bucket of window w (lowest on ties), or UINT32_MAX. */
+static uint32_t hottest_bucket(const run_result *r, uint32_t w)
+{
+    const keyspace_heatmap *h = &r->keyspace;
+    uint32_t best = UINT32_MAX;
+    uint64_t max = 0;
+    for (uint32_t b = 0; b < h->nbuckets; b++)
+        if (h->writes[(size_t)w * h->nbuckets + b] > max) {
+            max = h->writes[(size_t)w * h->nbuckets + b];
+            best = b;
+        }
+    return best;
+}
+
+/* Key Visualizer's bright diagonal: with time in the key, each window
+ * writes the top of the key space written so far, so the hottest bucket
+ * climbs window after window. md5(ts) keys have no such line: every
+ * bucket takes writes in every window. */
+static void test_monotonic_keyspace_diagonal(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "monotonic");
+    run_result r;
+    run_one(&sc, &r);
+    assert_int_equal(r.keyspace.nbuckets, sc.key_buckets);
+    assert_true(r.nwindows >= 10);
+    uint32_t prev = hottest_bucket(&r, 0);
+    for (uint32_t w = 1; w < r.nwindows; w++) {
+        uint32_t b = hottest_bucket(&r, w);
+        assert_true(b != UINT32_MAX);
+        assert_true(b >= prev); /* never back down */
+        prev = b;
+    }
+    assert_true(hottest_bucket(&r, 0) <= 1);
+    assert_int_equal(hottest_bucket(&r, r.nwindows - 1), sc.key_buckets - 1);
+    /* A window's writes fill at most three of 20 buckets: a line, not a band. */
+    for (uint32_t w = 0; w < r.nwindows; w++) {
+        uint32_t lit = 0;
+        for (uint32_t b = 0; b < r.keyspace.nbuckets; b++)
+            lit += r.keyspace.writes[(size_t)w * r.keyspace.nbuckets + b] > 0;
+        assert_true(lit <= 3);
+    }
+    run_result_free(&r);
+
+    small_scenario(&sc, "md5");
+    run_one(&sc, &r);
+    for (uint32_t w = 0; w < r.nwindows; w++) { /* every bucket, every window */
+        for (uint32_t b = 0; b < r.keyspace.nbuckets; b++)
+            assert_true(r.keyspace.writes[(size_t)w * r.keyspace.nbuckets + b] > 0);
+    }
+    run_result_free(&r);
+}
+
+/* The heatmap, the region log and the timeline agree with the counters. */
+static void test_report_data_is_consistent(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "salted");
+    sc.workload.reads.fraction = 0.2;
+    sc.events[sc.nevents++] = (cluster_event){ .name = "fail", .at_us = 5ull * 60 * 1000000,
+                                                .action = EVENT_FAIL, .server = 3,
+                                                .detection_us = 30000000 };
+    char err[256];
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    run_result r;
+    run_one(&sc, &r);
+    assert_true(r.reads > 0 && r.splits > 0);
+    const keyspace_heatmap *h = &r.keyspace;
+    assert_true(h->nbuckets > 1);
+    assert_string_equal(h->bucket_start[0], "");
+    for (uint32_t b = 1; b < h->nbuckets; b++)
+        assert_true(strcmp(h->bucket_start[b - 1], h->bucket_start[b]) < 0 || b == 1);
+    uint64_t key_writes = 0, key_reads = 0, read_rpcs = 0;
+    for (uint32_t w = 0; w < r.nwindows; w++) {
+        uint64_t kw = 0, kr = 0, sw = 0, sr = 0;
+        for (uint32_t b = 0; b < h->nbuckets; b++) {
+            kw += h->writes[(size_t)w * h->nbuckets + b];
+            kr += h->reads[(size_t)w * h->nbuckets + b];
+        }
+        for (uint32_t s = 0; s < r.nservers; s++) {
+            sw += r.window_writes[(size_t)w * r.nservers + s];
+            sr += r.window_reads[(size_t)w * r.nservers + s];
+        }
+        assert_true(kw == sw); /* each window sums to its exact total */
+        assert_true(kr == sr);
+        key_writes += kw;
+        key_reads += kr;
+    }
+    assert_true(key_writes == r.writes);
+    assert_int_equal(h->exact, 0); /* 1000 writes/s: windows outgrow the sample */
+    /* Every write and read RPC landed in exactly one region of the log. */
+    uint64_t hist_writes = 0, hist_reads = 0, split = 0, live = 0;
+    for (size_t i = 0; i < r.nhistory; i++) {
+        hist_writes += r.history[i].writes;
+        hist_reads += r.history[i].reads;
+        split += r.history[i].split;
+        live += !r.history[i].split;
+        assert_true(r.history[i].opened_us <= r.history[i].closed_us);
+    }
+    for (uint32_t s = 0; s < r.nservers; s++)
+        read_rpcs += r.servers[s].reads;
+    assert_true(hist_writes == r.writes);
+    assert_true(hist_reads == read_rpcs && key_reads == read_rpcs);
+    assert_true(split == r.splits && live == r.regions);
+    /* The timeline: one event per split, move and reassignment, in order. */
+    uint64_t kinds[TIMELINE_KINDS] = { 0 };
+    for (size_t i = 0; i < r.nevents; i++) {
+        kinds[r.events[i].kind]++;
+        if (i)
+            assert_true(r.events[i - 1].t_us <= r.events[i].t_us);
+    }
+    assert_true(kinds[TIMELINE_SPLIT] == r.splits && kinds[TIMELINE_MOVE] == r.moves);
+    assert_true(kinds[TIMELINE_REASSIGN] == r.reassigned && r.reassigned > 0);
+    assert_true(kinds[TIMELINE_FAILURE] == 1);
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,6 +662,8 @@ int main(void)
         cmocka_unit_test(test_scale_out_new_servers_take_writes),
         cmocka_unit_test(test_server_failure),
         cmocka_unit_test(test_busy_policy_splits_a_hot_region),
+        cmocka_unit_test(test_monotonic_keyspace_diagonal),
+        cmocka_unit_test(test_report_data_is_consistent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

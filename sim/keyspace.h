@@ -1,0 +1,51 @@
+/* keyspace.h -- the key space x time heatmap of a run (Key Visualizer style).
+ *
+ * Rows are key buckets of about equal row count, columns are report
+ * windows. The buckets can only be cut once the run is over (they follow
+ * the rows stored at the end), so during the run the sampler keeps, for
+ * each window and kind (writes, read RPCs), a uniform random sample of the
+ * keys it saw: reservoir sampling (Vitter's Algorithm R) drawing from its
+ * own random stream. At the end every sampled key is placed in its bucket
+ * and the window's exact total is shared among the buckets in proportion
+ * (largest remainders), so a window's cells always sum to its total and are
+ * exact whenever the window saw no more keys than the sample holds.
+ *
+ * The sample is 1024 keys a window for the first 1024 windows, 64 up to
+ * window 16384 and 8 after, which bounds the memory of very long runs.
+ */
+#ifndef REGIONSIM_KEYSPACE_H
+#define REGIONSIM_KEYSPACE_H
+
+#include <stdint.h>
+
+#include "core/cluster.h"
+#include "sim/result.h"
+#include "workloads/rng.h"
+
+enum { KEYSPACE_WRITES = 0, KEYSPACE_READS = 1 };
+
+typedef struct keyspace_sampler {
+    struct key_reservoir *windows; /* 2 per window: writes, reads */
+    uint32_t nwindows;             /* windows with room */
+    rng random;
+} keyspace_sampler;
+
+/* An empty sampler drawing from `random`. */
+void keyspace_init(keyspace_sampler *ks, rng random);
+
+/* Counts key k as one operation of `kind` in window w (any w: room grows).
+ * Returns 0, or -1 if out of memory. */
+int keyspace_add(keyspace_sampler *ks, uint32_t w, int kind, keyref k);
+
+/* The heatmap over nwindows windows, its buckets cut from the rows stored in
+ * c now: min(nbuckets, rows) buckets, bucket b starting at the row of rank
+ * floor(b * rows / buckets) (bucket 0 at the start of the table). Fills
+ * *out (owned arrays; free with keyspace_heatmap_free). Returns 0, or -1 if
+ * out of memory (*out then empty). */
+int keyspace_finish(keyspace_sampler *ks, cluster *c, uint32_t nbuckets, uint32_t nwindows,
+                    keyspace_heatmap *out);
+
+void keyspace_release(keyspace_sampler *ks);
+void keyspace_heatmap_free(keyspace_heatmap *h);
+
+#endif
