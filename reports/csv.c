@@ -52,6 +52,7 @@
  * guarantee is against errors, not power loss.
  */
 #include "reports/report.h"
+#include "reports/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -208,30 +209,17 @@ static void keyspace_rows(FILE *out, const run_result *run)
     }
 }
 
-/* Names of the event kinds, and which server fields each one uses. */
-static const struct {
-    const char *name;
-    int from, to;
-} event_kinds[TIMELINE_KINDS] = {
-    [TIMELINE_SPLIT] = { "split", 1, 0 },
-    [TIMELINE_MOVE] = { "move", 1, 1 },
-    [TIMELINE_REASSIGN] = { "reassign", 1, 1 },
-    [TIMELINE_SERVERS_ADDED] = { "servers_added", 1, 1 },
-    [TIMELINE_DECOMMISSION] = { "decommission", 1, 0 },
-    [TIMELINE_FAILURE] = { "failure", 1, 0 },
-};
-
 static void events_rows(FILE *out, const run_result *run)
 {
     for (size_t i = 0; i < run->nevents; i++) {
         const timeline_event *e = &run->events[i];
-        int known = (unsigned)e->kind < TIMELINE_KINDS;
+        const timeline_kind_info *kind = stats_timeline_kind(e->kind);
         put_text(out, run->scheme_name);
         col_seconds(out, e->t_us);
-        col_text(out, known ? event_kinds[e->kind].name : "unknown");
-        if (known && event_kinds[e->kind].from) col_server(out, e->from);
+        col_text(out, kind ? kind->name : "unknown");
+        if (kind && kind->uses_from) col_server(out, e->from);
         else col_empty(out);
-        if (known && event_kinds[e->kind].to) col_server(out, e->to);
+        if (kind && kind->uses_to) col_server(out, e->to);
         else col_empty(out);
         col_text(out, e->key);
         fputc('\n', out);

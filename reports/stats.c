@@ -189,3 +189,16 @@ uint64_t stats_shared_max(const sim_results *res, int which)
     }
     return max;
 }
+
+const timeline_kind_info *stats_timeline_kind(timeline_kind kind)
+{
+    static const timeline_kind_info kinds[TIMELINE_KINDS] = {
+        [TIMELINE_SPLIT] = { "split", 1, 0 },
+        [TIMELINE_MOVE] = { "move", 1, 1 },
+        [TIMELINE_REASSIGN] = { "reassign", 1, 1 },
+        [TIMELINE_SERVERS_ADDED] = { "servers_added", 1, 1 },
+        [TIMELINE_DECOMMISSION] = { "decommission", 1, 0 },
+        [TIMELINE_FAILURE] = { "failure", 1, 0 },
+    };
+    return (unsigned)kind < TIMELINE_KINDS ? &kinds[kind] : NULL;
+}

@@ -61,6 +61,15 @@ uint64_t stats_matrix_max(const uint64_t *m, size_t cells);
 
 /* The largest cell over every run's heatmaps of one kind, so that panels
  * share one colour scale: `which` is STATS_SERVER_WRITES ... */
+/* A timeline kind's name in reports ("split", "move", "reassign",
+ * "servers_added", "decommission", "failure") and which server fields of
+ * its events mean something. NULL for a kind out of range. */
+typedef struct timeline_kind_info {
+    const char *name;
+    int uses_from, uses_to;
+} timeline_kind_info;
+const timeline_kind_info *stats_timeline_kind(timeline_kind kind);
+
 enum { STATS_SERVER_WRITES, STATS_SERVER_READS, STATS_KEY_WRITES, STATS_KEY_READS };
 uint64_t stats_shared_max(const sim_results *res, int which);
 
