@@ -21,6 +21,13 @@
 
 #include "reports/stats.h"
 
+/* Version 2 added each run's keyspace, region_log, hot_regions and
+ * timeline. */
+#define JSON_SCHEMA_VERSION 2
+
+/* How many regions "hot_regions" lists. */
+#define HOT_REGIONS 10
+
 typedef struct jw {
     FILE *out;
     int depth;
@@ -245,6 +252,89 @@ static void write_windows(jw *w, const run_result *run)
     close_(w, ']');
 }
 
+/* The key space x time heatmap: bucket start keys and one row of bucket
+ * counts per window, for writes and for read RPCs. */
+static void write_keyspace(jw *w, const run_result *run)
+{
+    const keyspace_heatmap *h = &run->keyspace;
+    key(w, "keyspace");
+    open_(w, '{');
+    key_u64(w, "sample", h->sample);
+    key(w, "exact");
+    fputs(h->exact ? "true" : "false", w->out);
+    key(w, "buckets"); /* on one line */
+    fputc('[', w->out);
+    for (uint32_t b = 0; b < h->nbuckets; b++) {
+        if (b) fputs(", ", w->out);
+        put_string(w->out, h->bucket_start[b]);
+    }
+    fputc(']', w->out);
+    for (int kind = 0; kind < 2; kind++) {
+        const uint64_t *m = kind ? h->reads : h->writes;
+        key(w, kind ? "reads" : "writes");
+        open_(w, '[');
+        for (uint32_t i = 0; h->nbuckets && i < run->nwindows; i++) {
+            next_line(w);
+            put_u64_row(w->out, m + (size_t)i * h->nbuckets, h->nbuckets);
+        }
+        close_(w, ']');
+    }
+    close_(w, '}');
+}
+
+/* Every region of the run, one per line, and the hottest ones as indices
+ * into that list. */
+static void write_region_log(jw *w, const run_result *run)
+{
+    key(w, "region_log");
+    open_(w, '[');
+    for (size_t i = 0; i < run->nhistory; i++) {
+        const region_result *r = &run->history[i];
+        next_line(w);
+        fputs("{\"start\": ", w->out);
+        put_string(w->out, r->start);
+        fputs(", \"end\": ", w->out);
+        put_string(w->out, r->end);
+        fprintf(w->out, ", \"id\": %" PRIu64 ", \"server\": \"rs%" PRIu32 "\", \"state\": \"%s\", "
+                "\"opened_us\": %" PRIu64 ", \"closed_us\": %" PRIu64 ", \"writes\": %" PRIu64
+                ", \"reads\": %" PRIu64 ", \"rows\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+                r->id, r->server, r->split ? "split" : "live", r->opened_us, r->closed_us,
+                r->writes, r->reads, r->rows, r->bytes);
+    }
+    close_(w, ']');
+    size_t top[HOT_REGIONS];
+    size_t n = stats_top_regions(run, HOT_REGIONS, top);
+    key(w, "hot_regions"); /* on one line */
+    fputc('[', w->out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(w->out, "%s%zu", i ? ", " : "", top[i]);
+    fputc(']', w->out);
+}
+
+/* The timeline: splits, moves, reassignments and server events in order. */
+static void write_timeline(jw *w, const run_result *run)
+{
+    key(w, "timeline");
+    open_(w, '[');
+    for (size_t i = 0; i < run->nevents; i++) {
+        const timeline_event *e = &run->events[i];
+        const timeline_kind_info *kind = stats_timeline_kind(e->kind);
+        assert(kind);
+        next_line(w);
+        fprintf(w->out, "{\"t_us\": %" PRIu64 ", \"kind\": \"%s\"", e->t_us, kind->name);
+        if (kind->uses_from)
+            fprintf(w->out, ", \"from\": \"rs%" PRIu32 "\"", e->from);
+        if (kind->uses_to)
+            fprintf(w->out, ", \"to\": \"rs%" PRIu32 "\"", e->to);
+        if (e->key) {
+            fputs(", \"key\": ", w->out);
+            put_string(w->out, e->key);
+        }
+        fputc('}', w->out);
+    }
+    close_(w, ']');
+}
+
 /* "latency_us": count, mean and quantiles, or null when nothing was timed. */
 static void write_latency(jw *w, const latency_summary *l)
 {
@@ -348,6 +438,9 @@ static void write_run(jw *w, const run_result *run)
     write_read_cost(w, run);
     write_latency(w, &run->latency);
     write_windows(w, run);
+    write_keyspace(w, run);
+    write_region_log(w, run);
+    write_timeline(w, run);
     close_(w, '}');
 }
 
@@ -357,7 +450,7 @@ void json_write(FILE *out, const sim_results *res)
     assert(out && res && (res->runs || res->nruns == 0));
 
     open_(&w, '{');
-    key_u64(&w, "regionsim", 1);
+    key_u64(&w, "regionsim", JSON_SCHEMA_VERSION);
     key_string(&w, "scenario", res->scenario);
     key_u64(&w, "seed", res->seed);
     write_cluster(&w, res);

@@ -112,7 +112,7 @@ static void test_configuration_round_trips(void **state)
     fixture_init(&f);
     char *text = render(&f);
     json_object *root = parse(text);
-    assert_int_equal(int_at(root, "regionsim"), 1);
+    assert_int_equal(int_at(root, "regionsim"), 2);
     assert_string_equal(str_at(root, "scenario"), "tab\there \x01 and \xC3\xA9 and bad \xEF\xBF\xBD");
     assert_int_equal(int_at(root, "seed"), 42);
     assert_int_equal(int_at(root, "cluster/servers"), 3);
@@ -247,6 +247,65 @@ static void test_reads_and_latency_round_trip(void **state)
     free(text);
 }
 
+
+/* Version 2: the key space heatmap, the region log with the hottest
+ * regions, and the timeline, all parsed back. */
+static void test_heatmap_regions_and_timeline_round_trip(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *buckets[2] = { "", NASTY_KEY };
+    uint64_t kw[4] = { 7, 3, 0, 20 }, kr[4] = { 0, 0, 1, 0 };
+    f.runs[0].keyspace = (keyspace_heatmap){ .nbuckets = 2, .bucket_start = buckets,
+                                             .writes = kw, .reads = kr, .sample = 1024,
+                                             .exact = 1 };
+    region_result regions[3] = {
+        { .start = "", .end = "m", .id = 0, .server = 0, .split = 1, .closed_us = 5,
+          .writes = 5, .rows = 5, .bytes = 50 },
+        { .start = "", .end = "f", .id = 1, .server = 1, .opened_us = 5, .closed_us = 9,
+          .writes = 30, .reads = 1 },
+        { .start = "f", .end = "", .id = 1, .server = 2, .opened_us = 5, .closed_us = 9,
+          .writes = 5 },
+    };
+    f.runs[0].history = regions;
+    f.runs[0].nhistory = 3;
+    timeline_event events[3] = {
+        { .t_us = 5, .kind = TIMELINE_SPLIT, .from = 0, .key = "f" },
+        { .t_us = 6, .kind = TIMELINE_MOVE, .from = 0, .to = 2, .key = "f" },
+        { .t_us = 7, .kind = TIMELINE_FAILURE, .from = 1 },
+    };
+    f.runs[0].events = events;
+    f.runs[0].nevents = 3;
+    char *text = render(&f);
+    json_object *root = parse(text);
+    assert_int_equal(json_object_array_length(at(root, "runs/0/keyspace/buckets")), 2);
+    assert_string_equal(str_at(root, "runs/0/keyspace/buckets/1"), NASTY_KEY);
+    assert_int_equal(json_object_array_length(at(root, "runs/0/keyspace/writes")), 2);
+    assert_int_equal(int_at(root, "runs/0/keyspace/writes/1/1"), 20);
+    assert_int_equal(int_at(root, "runs/0/keyspace/reads/1/0"), 1);
+    assert_true(json_object_get_boolean(at(root, "runs/0/keyspace/exact")));
+    assert_int_equal(json_object_array_length(at(root, "runs/1/keyspace/writes")), 0);
+    assert_int_equal(json_object_array_length(at(root, "runs/0/region_log")), 3);
+    assert_string_equal(str_at(root, "runs/0/region_log/0/state"), "split");
+    assert_string_equal(str_at(root, "runs/0/region_log/2/server"), "rs2");
+    assert_int_equal(int_at(root, "runs/0/region_log/1/writes"), 30);
+    /* hottest first: 30 writes, then the 5-write ones in log order */
+    assert_int_equal(json_object_array_length(at(root, "runs/0/hot_regions")), 3);
+    assert_int_equal(int_at(root, "runs/0/hot_regions/0"), 1);
+    assert_int_equal(int_at(root, "runs/0/hot_regions/1"), 0);
+    assert_int_equal(json_object_array_length(at(root, "runs/0/timeline")), 3);
+    assert_string_equal(str_at(root, "runs/0/timeline/0/kind"), "split");
+    assert_string_equal(str_at(root, "runs/0/timeline/1/to"), "rs2");
+    assert_string_equal(str_at(root, "runs/0/timeline/2/kind"), "failure");
+    assert_string_equal(str_at(root, "runs/0/timeline/2/from"), "rs1");
+    json_object *o = NULL;
+    assert_false(json_object_object_get_ex(at(root, "runs/0/timeline/2"), "key", &o));
+    assert_false(json_object_object_get_ex(at(root, "runs/0/timeline/0"), "to", &o));
+    json_object_put(root);
+    free(text);
+}
+
 static void test_output_is_byte_identical(void **state)
 {
     (void)state;
@@ -255,7 +314,7 @@ static void test_output_is_byte_identical(void **state)
     fixture_init(&g);
     char *a = render(&f), *b = render(&g);
     assert_string_equal(a, b);
-    assert_true(strncmp(a, "{\n  \"regionsim\": 1,\n", 20) == 0);
+    assert_true(strncmp(a, "{\n  \"regionsim\": 2,\n", 20) == 0);
     assert_int_equal(a[strlen(a) - 1], '\n');
     free(a);
     free(b);
@@ -268,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_run_round_trips),
         cmocka_unit_test(test_undefined_figures_are_null),
         cmocka_unit_test(test_reads_and_latency_round_trip),
+        cmocka_unit_test(test_heatmap_regions_and_timeline_round_trip),
         cmocka_unit_test(test_output_is_byte_identical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
