@@ -11,12 +11,17 @@
 
 #include "sim/result.h"
 
-/* Per-server write histogram of one run as text bars, with the run's
- * imbalance figures. width = columns for the longest bar (>= 10). */
-void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width);
+/* One run for the terminal: per-server write histogram as bars (width =
+ * columns of the longest, >= 10) with the imbalance figures, the server x
+ * time and key space x time heatmaps in shade characters, reads likewise
+ * when the run read, the hottest regions and the timeline. color: add ANSI
+ * colour to the heatmaps (the caller decides: a terminal, NO_COLOR). */
+void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width,
+                    int color);
 
-/* One row per run: the compare table. */
-void text_write_compare(FILE *out, const sim_results *res);
+/* All runs: the compare tables, one row per run, and one server x time
+ * heatmap panel per run on a shared scale. */
+void text_write_compare(FILE *out, const sim_results *res, int color);
 
 /* The whole result as JSON (schema in README.md, "JSON output"). */
 void json_write(FILE *out, const sim_results *res);

@@ -22,98 +22,16 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/stats.h"
+#include "reports/textfmt.h"
+#include "reports/textmap.h"
 
-#define CELL 80           /* room for one formatted figure or cell */
 #define KEY_COLS_TABLE 18 /* example key width in the compare table */
 #define KEY_COLS_RUN 64   /* example key width in a run's section */
 #define SCHEME_COLS 15    /* scheme name width in the compare table */
-
-/* ---- formatting figures ---- */
-
-/* x with `decimals` decimals, or "-" when undefined. */
-static const char *fmt_fixed(char *buf, double x, int decimals)
-{
-    if (!isfinite(x)) return strcpy(buf, "-");
-    snprintf(buf, CELL, "%.*f", decimals, x);
-    return buf;
-}
-
-/* A share 0..1 as a percentage, or "-". */
-static const char *fmt_percent(char *buf, double share)
-{
-    if (!isfinite(share)) return strcpy(buf, "-");
-    snprintf(buf, CELL, "%.1f%%", share * 100.0);
-    return buf;
-}
-
-/* v in the largest unit it reaches: exact as an integer ("4 MiB", "5 min"),
- * else with one decimal ("1.5 GiB"). sizes[] ascends; names[] ends with NULL. */
-static const char *fmt_units(char *buf, uint64_t v, const char *const *names,
-                             const uint64_t *sizes)
-{
-    size_t u = 0;
-    while (names[u + 1] && v >= sizes[u + 1]) u++;
-    if (v % sizes[u] == 0)
-        snprintf(buf, CELL, "%" PRIu64 " %s", v / sizes[u], names[u]);
-    else
-        snprintf(buf, CELL, "%.1f %s", (double)v / (double)sizes[u], names[u]);
-    return buf;
-}
-
-static const char *fmt_bytes(char *buf, uint64_t bytes)
-{
-    static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", NULL };
-    static const uint64_t sizes[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40 };
-    return fmt_units(buf, bytes, names, sizes);
-}
-
-static const char *fmt_duration(char *buf, uint64_t us)
-{
-    static const char *const names[] = { "us", "ms", "s", "min", "h", NULL };
-    static const uint64_t sizes[] = { 1, 1000, 1000000, 60000000, 3600000000ull };
-    return fmt_units(buf, us, names, sizes);
-}
-
-/* A latency: "850 us", "12.3 ms", "1.25 s"; "-" for UINT64_MAX (none). */
-static const char *fmt_latency(char *buf, uint64_t us)
-{
-    if (us == UINT64_MAX)
-        return strcpy(buf, "-");
-    /* Three significant digits; a value that rounds up to the next unit
-     * (999,950 us) is shown in that unit ("1 s", not "1e+03 ms"). */
-    if (us < 1000)
-        snprintf(buf, CELL, "%" PRIu64 " us", us);
-    else if (us < 999500)
-        snprintf(buf, CELL, "%.3g ms", (double)us / 1e3);
-    else if (us < 999500000)
-        snprintf(buf, CELL, "%.3g s", (double)us / 1e6);
-    else
-        snprintf(buf, CELL, "%.0f s", (double)us / 1e6);
-    return buf;
-}
-
-/* s cut to at most `cols` characters, ending in "..." when cut. For a key in
- * shell form, a cut never splits a \xNN escape (every '\' starts one). */
-static const char *fmt_cut(char *buf, const char *s, size_t cols)
-{
-    assert(cols >= 4 && cols < CELL);
-    if (!s) s = "-";
-    size_t len = strlen(s);
-    if (len <= cols) return strcpy(buf, s);
-
-    size_t keep = 0, limit = cols - 3;
-    while (keep < len) {
-        size_t tok = (s[keep] == '\\' && s[keep + 1] == 'x') ? 4 : 1;
-        if (keep + tok > limit) break;
-        keep += tok;
-    }
-    memcpy(buf, s, keep);
-    strcpy(buf + keep, "...");
-    return buf;
-}
 
 /* ---- header and legend, shared by both reports ---- */
 
@@ -192,64 +110,118 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
 
 static uint64_t server_writes(const server_result *sv) { return sv->writes; }
 
-/* ---- one run: the server x time heatmap ---- */
+/* ---- one run: heatmaps, hot regions, timeline ---- */
 
-#define HEAT_COLS_MAX 60 /* columns of the heatmap; windows beyond are grouped */
+#define HEAT_COLS_MAX 60   /* heatmap columns in a run's view; windows beyond are grouped */
+#define KEY_LABEL_COLS 32  /* key bucket labels, at most (an 8-byte binary key's shell form) */
+#define REGION_KEY_COLS 24 /* keys in the hottest regions table */
+#define HOT_REGIONS 5      /* rows of the hottest regions table */
 
-/* Writes of server s in columns' window group g (windows g*per .. +per). */
-static uint64_t heat_cell(const run_result *run, uint32_t s, uint32_t g, uint32_t per)
+static int name_width(const run_result *run)
 {
-    uint64_t n = 0;
-    for (uint32_t w = g * per; w < (g + 1) * per && w < run->nwindows; w++)
-        n += run->window_writes[(size_t)w * run->nservers + s];
-    return n;
+    int cols = 1;
+    for (uint32_t s = 0; s < run->nservers; s++)
+        if ((int)strlen(run->servers[s].name) > cols) cols = (int)strlen(run->servers[s].name);
+    return cols;
 }
 
-/* Shade for a cell at fraction f of the hottest cell: blank for nothing,
- * then light, medium and dark shade and a full block (U+2591..U+2593,
- * U+2588), so a hotspot that moves from server to server shows as a dark
- * trail across the rows. */
-static const char *heat_shade(uint64_t v, uint64_t max)
+/* The servers' names as a label array (caller frees). */
+static const char **server_labels(const run_result *run)
 {
-    static const char *const shades[] = { "\xE2\x96\x91", "\xE2\x96\x92", "\xE2\x96\x93",
-                                          "\xE2\x96\x88" };
-    if (v == 0 || max == 0)
-        return " ";
-    double f = (double)v / (double)max;
-    return shades[f > 0.75 ? 3 : f > 0.5 ? 2 : f > 0.25 ? 1 : 0];
+    const char **labels = malloc((run->nservers ? run->nservers : 1) * sizeof *labels);
+    if (!labels) {
+        fputs("regionsim: out of memory writing the report\n", stderr);
+        abort();
+    }
+    for (uint32_t s = 0; s < run->nservers; s++) labels[s] = run->servers[s].name;
+    return labels;
 }
 
 /* One row per server, one column per report window (or group of windows
- * when there are more than HEAT_COLS_MAX), shaded by the writes it took. */
-static void write_heatmap(FILE *out, const run_result *run)
+ * when there are more than HEAT_COLS_MAX), shaded by its count. */
+static void write_server_heatmap(FILE *out, const run_result *run, int reads, int color)
 {
-    if (!run->window_writes || run->nwindows < 2)
-        return;
-    uint32_t per = (run->nwindows + HEAT_COLS_MAX - 1) / HEAT_COLS_MAX;
-    uint32_t cols = (run->nwindows + per - 1) / per;
-    uint64_t max = 0;
-    for (uint32_t s = 0; s < run->nservers; s++)
-        for (uint32_t g = 0; g < cols; g++) {
-            uint64_t v = heat_cell(run, s, g, per);
-            if (v > max)
-                max = v;
-        }
+    const uint64_t *cells = reads ? run->window_reads : run->window_writes;
+    if (!cells || run->nwindows < 2) return;
+    const char **labels = server_labels(run);
+    text_heatmap h = { cells, run->nwindows, run->nservers, run->window_us, labels, 0 };
+    uint32_t per = textmap_per_column(run->nwindows, HEAT_COLS_MAX);
     char span[CELL];
-    fprintf(out, "  writes per server over time (a column = %s; darker = more):\n",
-            fmt_duration(span, run->window_us * per));
-    int name_cols = 1;
-    for (uint32_t s = 0; s < run->nservers; s++)
-        if ((int)strlen(run->servers[s].name) > name_cols) name_cols = (int)strlen(run->servers[s].name);
-    for (uint32_t s = 0; s < run->nservers; s++) {
-        fprintf(out, "  %-*s |", name_cols, run->servers[s].name);
-        for (uint32_t g = 0; g < cols; g++)
-            fputs(heat_shade(heat_cell(run, s, g, per), max), out);
-        fputs("|\n", out);
+    fprintf(out, "  %s per server over time (a column = %s; darker = more):\n",
+            reads ? "read RPCs" : "writes", fmt_duration(span, run->window_us * per));
+    textmap_write(out, &h, "  ", name_width(run), HEAT_COLS_MAX, 0, color);
+    if (color) textmap_write_scale(out, "  ", textmap_max(&h, per), "", color);
+    free(labels);
+}
+
+/* Key Visualizer's view: one row per key bucket (the top row holds the
+ * highest keys), one column per window. */
+static void write_key_heatmap(FILE *out, const run_result *run, int reads, int color)
+{
+    const keyspace_heatmap *k = &run->keyspace;
+    if (k->nbuckets == 0 || run->nwindows < 2) return;
+    const char **labels = malloc(k->nbuckets * sizeof *labels);
+    if (!labels) {
+        fputs("regionsim: out of memory writing the report\n", stderr);
+        abort();
+    }
+    for (uint32_t b = 0; b < k->nbuckets; b++)
+        labels[b] = b == 0 && !k->bucket_start[b][0] ? "(first key)" : k->bucket_start[b];
+    text_heatmap h = { reads ? k->reads : k->writes, run->nwindows, k->nbuckets,
+                       run->window_us, labels, 1 };
+    uint32_t per = textmap_per_column(run->nwindows, HEAT_COLS_MAX);
+    char span[CELL];
+    fprintf(out, "  %s over the key space (a row = a bucket of about 1/%" PRIu32 " of the rows,"
+            " by its first key;\n  a column = %s%s):\n", reads ? "read RPCs" : "writes",
+            k->nbuckets, fmt_duration(span, run->window_us * per),
+            k->exact ? "" : "; split by a sample of each window's keys");
+    int label_cols = 1;
+    for (uint32_t b = 0; b < k->nbuckets; b++)
+        if ((int)strlen(labels[b]) > label_cols) label_cols = (int)strlen(labels[b]);
+    if (label_cols > KEY_LABEL_COLS) label_cols = KEY_LABEL_COLS;
+    textmap_write(out, &h, "  ", label_cols, HEAT_COLS_MAX, 0, color);
+    if (color) textmap_write_scale(out, "  ", textmap_max(&h, per), "", color);
+    free(labels);
+}
+
+/* The hottest regions of the run: their keys, server, shares, and life. */
+static void write_hot_regions(FILE *out, const run_result *run)
+{
+    size_t top[HOT_REGIONS];
+    size_t n = stats_top_regions(run, HOT_REGIONS, top);
+    if (n == 0) return;
+    uint64_t read_rpcs = 0;
+    for (size_t i = 0; i < run->nhistory; i++) read_rpcs += run->history[i].reads;
+    fprintf(out, "  hottest regions (of %zu the run had):\n", run->nhistory);
+    fprintf(out, "    %-*s %-*s %-6s %7s %7s  %s\n", REGION_KEY_COLS, "start", REGION_KEY_COLS,
+            "end", "server", "writes", "reads", "life");
+    for (size_t i = 0; i < n; i++) {
+        const region_result *r = &run->history[top[i]];
+        char start[CELL], end[CELL], server[CELL], w[CELL], rd[CELL], from[CELL], to[CELL];
+        snprintf(server, CELL, "rs%" PRIu32, r->server);
+        fprintf(out, "    %-*s %-*s %-6s %7s %7s  %s-%s%s\n", REGION_KEY_COLS,
+                r->start[0] ? fmt_cut(start, r->start, REGION_KEY_COLS) : "-inf",
+                REGION_KEY_COLS, r->end[0] ? fmt_cut(end, r->end, REGION_KEY_COLS) : "+inf",
+                server, fmt_percent(w, run->writes ? (double)r->writes / (double)run->writes : NAN),
+                fmt_percent(rd, read_rpcs ? (double)r->reads / (double)read_rpcs : NAN),
+                fmt_clock(from, r->opened_us), fmt_clock(to, r->closed_us),
+                r->split ? " split" : "");
     }
 }
+
+static void write_timeline(FILE *out, const run_result *run, int color)
+{
+    if (run->nwindows < 2) return;
+    char span[CELL];
+    fprintf(out, "  timeline (a column = %s; events per column, + for 10 or more):\n",
+            fmt_duration(span, run->window_us * textmap_per_column(run->nwindows, HEAT_COLS_MAX)));
+    textmap_write_timeline(out, run, "  ", 10, HEAT_COLS_MAX, color);
+}
+
 static uint64_t server_reads(const server_result *sv) { return sv->reads; }
 
-void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width)
+void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width,
+                    int color)
 {
     char a[CELL], b[CELL], c[CELL], d[CELL];
     assert(out && res && run && width >= 10);
@@ -273,7 +245,8 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
                 fmt_latency(c, run->latency.p999_us), fmt_latency(d, run->latency.max_us));
 
     write_histogram(out, run, &im, width, server_writes, 1);
-    write_heatmap(out, run);
+    write_server_heatmap(out, run, 0, color);
+    write_key_heatmap(out, run, 0, color);
 
     fprintf(out, "  max/mean %s  CoV %s  Gini %s  Jain %s", fmt_fixed(a, im.max_mean, 2),
             fmt_fixed(b, im.cov, 2), fmt_fixed(c, im.gini, 2), fmt_fixed(d, im.jain, 2));
@@ -305,7 +278,11 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
         write_histogram(out, run, &rim, width, server_reads, 0);
         fprintf(out, "  read max/mean %s  read p99 %s\n", fmt_fixed(a, rim.max_mean, 2),
                 fmt_latency(b, run->read_latency.count ? run->read_latency.p99_us : UINT64_MAX));
+        write_server_heatmap(out, run, 1, color);
+        write_key_heatmap(out, run, 1, color);
     }
+    write_hot_regions(out, run);
+    write_timeline(out, run, color);
     fputc('\n', out);
     write_legend(out, run->nservers);
 }
@@ -453,12 +430,49 @@ static void write_table(FILE *out, const sim_results *res, const table *t)
     }
 }
 
-void text_write_compare(FILE *out, const sim_results *res)
+/* One panel per run: its server x time heatmap of writes, all on one
+ * scale, as many to a row as fit 80 columns, titled with the run's scheme
+ * and max/mean. */
+static void write_panels(FILE *out, const sim_results *res, int color)
+{
+    if (res->nruns == 0 || res->runs[0].nwindows < 2) return;
+    text_heatmap *maps = calloc(res->nruns, sizeof *maps);
+    char (*subtitles)[CELL] = calloc(res->nruns, sizeof *subtitles);
+    const char **titles = calloc(res->nruns, sizeof *titles);
+    const char **subtitle_ptrs = calloc(res->nruns, sizeof *subtitle_ptrs);
+    const char ***labels = calloc(res->nruns, sizeof *labels);
+    if (!maps || !subtitles || !titles || !subtitle_ptrs || !labels) {
+        fputs("regionsim: out of memory writing the report\n", stderr);
+        abort();
+    }
+    for (size_t r = 0; r < res->nruns; r++) {
+        const run_result *run = &res->runs[r];
+        char mm[CELL];
+        labels[r] = server_labels(run);
+        maps[r] = (text_heatmap){ run->window_writes, run->nwindows, run->nservers,
+                                  run->window_us, labels[r], 0 };
+        titles[r] = run->scheme_name ? run->scheme_name : "-";
+        snprintf(subtitles[r], CELL, "max/mean %s", fmt_fixed(mm, stats_server_writes(run).max_mean, 2));
+        subtitle_ptrs[r] = subtitles[r];
+    }
+    fputs("\nwrites per server over time, one panel per scheme (rows: servers; "
+          "columns: time)\n", out);
+    textmap_write_panels(out, maps, titles, subtitle_ptrs, res->nruns, 80, 30, color);
+    for (size_t r = 0; r < res->nruns; r++) free(labels[r]);
+    free(labels);
+    free(subtitle_ptrs);
+    free(titles);
+    free(subtitles);
+    free(maps);
+}
+
+void text_write_compare(FILE *out, const sim_results *res, int color)
 {
     assert(out && res && (res->runs || res->nruns == 0));
     write_config(out, res);
     fputs("\nwhere the writes land\n", out);
     write_table(out, res, &balance_table);
+    write_panels(out, res, color);
     fputs("\nwhat it costs (latency: arrival to reply, incl. queueing and regions offline)\n", out);
     write_table(out, res, &cost_table);
     int reads = 0;

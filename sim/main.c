@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reports/report.h"
 #include "sim/engine.h"
@@ -372,6 +373,21 @@ static int append_to_trace(void *ctx, uint64_t t_us, const record *rec, keyref k
     return 0;
 }
 
+/* Whether text to `out` gets colour: --color always or never decide;
+ * auto means a terminal that is not "dumb", unless NO_COLOR is set to
+ * anything (no-color.org: a command-line option overrides it). */
+static int use_color(const options *o, FILE *out)
+{
+    if (o->color != COLOR_AUTO)
+        return o->color == COLOR_ALWAYS;
+    const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+    if (no_color && no_color[0])
+        return 0;
+    if (term && !strcmp(term, "dumb"))
+        return 0;
+    return isatty(fileno(out));
+}
+
 /* The report in the chosen format to `out`. */
 static void write_format(const options *o, const sim_results *res, FILE *out)
 {
@@ -385,9 +401,9 @@ static void write_format(const options *o, const sim_results *res, FILE *out)
     case FORMAT_TEXT:
     case FORMAT_CSV: /* written by write_report */
         if (o->cmd == CMD_RUN)
-            text_write_run(out, res, &res->runs[0], 50);
+            text_write_run(out, res, &res->runs[0], 50, use_color(o, out));
         else
-            text_write_compare(out, res);
+            text_write_compare(out, res, use_color(o, out));
         break;
     }
 }

@@ -14,6 +14,10 @@
 typedef struct fixture {
     server_result hot[4], idle[4];
     uint64_t hot_windows[8];
+    char *buckets[3];
+    uint64_t key_writes[6], key_reads[6];
+    region_result regions[3];
+    timeline_event events[4];
     run_result runs[2];
     sim_results res;
 } fixture;
@@ -43,6 +47,30 @@ static void fixture_init(fixture *f)
         .regions_start = 1, .regions = 4, .splits = 3, .moves = 2,
         .key_bytes_min = 8, .key_bytes_max = 8, .key_bytes_mean = 8,
         .window_us = 1000000, .nwindows = 2, .window_writes = f->hot_windows };
+    /* Key buckets "", "b", "c": window 0 writes the bottom two, window 1
+     * only the top one (a key that climbs). */
+    f->buckets[0] = "", f->buckets[1] = "b", f->buckets[2] = "c";
+    const uint64_t kw[6] = { 200, 200, 0, 0, 0, 150 };
+    memcpy(f->key_writes, kw, sizeof kw);
+    f->runs[0].keyspace = (keyspace_heatmap){ .nbuckets = 3, .bucket_start = f->buckets,
+                                              .writes = f->key_writes, .reads = f->key_reads,
+                                              .sample = 1024, .exact = 1 };
+    f->regions[0] = (region_result){ .start = "", .end = "b", .server = 0, .split = 1,
+                                     .closed_us = 500000, .writes = 100 };
+    f->regions[1] = (region_result){ .start = "", .end = "b", .server = 1, .opened_us = 500000,
+                                     .closed_us = 2000000, .writes = 50 };
+    f->regions[2] = (region_result){ .start = "b", .end = "", .server = 1, .opened_us = 500000,
+                                     .closed_us = 2000000, .writes = 400 };
+    f->runs[0].history = f->regions;
+    f->runs[0].nhistory = 3;
+    f->events[0] = (timeline_event){ .t_us = 500000, .kind = TIMELINE_SPLIT, .key = "b" };
+    f->events[1] = (timeline_event){ .t_us = 600000, .kind = TIMELINE_MOVE, .from = 0, .to = 1,
+                                     .key = "b" };
+    f->events[2] = (timeline_event){ .t_us = 700000, .kind = TIMELINE_MOVE, .from = 1, .to = 0,
+                                     .key = "" };
+    f->events[3] = (timeline_event){ .t_us = 1500000, .kind = TIMELINE_FAILURE, .from = 2 };
+    f->runs[0].events = f->events;
+    f->runs[0].nevents = 4;
     f->runs[1] = (run_result){
         .scheme_name = "a-very-long-scheme-name", .scheme_expr = "md5(ts) ts",
         .key_example = "\\xAB\\xCD\\xEF\\x01\\x23\\x45\\x67\\x89abcdef", .presplit = "8 buckets",
@@ -73,9 +101,11 @@ static char *capture(writer fn, const fixture *f)
     return text;
 }
 
-static void write_hot_run(FILE *out, const fixture *f) { text_write_run(out, &f->res, &f->runs[0], 40); }
-static void write_idle_run(FILE *out, const fixture *f) { text_write_run(out, &f->res, &f->runs[1], 40); }
-static void write_compare(FILE *out, const fixture *f) { text_write_compare(out, &f->res); }
+static void write_hot_run(FILE *out, const fixture *f) { text_write_run(out, &f->res, &f->runs[0], 40, 0); }
+static void write_idle_run(FILE *out, const fixture *f) { text_write_run(out, &f->res, &f->runs[1], 40, 0); }
+static void write_compare(FILE *out, const fixture *f) { text_write_compare(out, &f->res, 0); }
+static void write_hot_run_in_color(FILE *out, const fixture *f) { text_write_run(out, &f->res, &f->runs[0], 40, 1); }
+static void write_compare_in_color(FILE *out, const fixture *f) { text_write_compare(out, &f->res, 1); }
 
 /* The line that starts (after indentation) with `prefix`, copied, or NULL. */
 static char *line_starting(const char *text, const char *prefix)
@@ -232,6 +262,106 @@ static void test_compare_echoes_config_and_aligns_rows(void **state)
     free(text);
 }
 
+
+/* The key space heatmap puts the highest bucket on top, labelled by its
+ * first key; the hottest regions come hottest first; the timeline counts
+ * events per column and lists server events. */
+static void test_run_draws_key_space_regions_and_timeline(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = capture(write_hot_run, &f);
+    assert_non_null(strstr(text, "writes over the key space"));
+    const char *top = strstr(text, "c           |"), *mid = strstr(text, "b           |");
+    const char *bottom = strstr(text, "(first key) |");
+    assert_non_null(top);
+    assert_non_null(mid);
+    assert_non_null(bottom);
+    assert_true(top < mid && mid < bottom); /* keys go up */
+    /* 200 of 200 then nothing; nothing then 150 of 200 (dark shade) */
+    assert_non_null(strstr(bottom, "|\xE2\x96\x88 |"));
+    assert_non_null(strstr(top, "| \xE2\x96\x93|"));
+    /* hottest regions: [b, +inf) with 400 of 550 writes first */
+    const char *table = strstr(text, "hottest regions (of 3 the run had)");
+    assert_non_null(table);
+    char *first = line_starting(table, "start");
+    assert_non_null(first);
+    free(first);
+    const char *row1 = strstr(table, "\n    b ");
+    const char *row2 = strstr(table, "\n    -inf ");
+    assert_non_null(row1);
+    assert_non_null(row2);
+    assert_true(row1 < row2);
+    assert_non_null(strstr(row1, "72.7%"));
+    assert_non_null(strstr(row1, "+inf"));
+    assert_non_null(strstr(row2, "split"));
+    /* the timeline: a split and two moves in the first second, a failure in the second */
+    char *splits = line_starting(text, "splits");
+    char *moves = line_starting(text, "moves");
+    char *servers = line_starting(text, "servers ");
+    assert_non_null(splits);
+    assert_non_null(moves);
+    assert_non_null(servers);
+    assert_non_null(strstr(splits, "|1 |"));
+    assert_non_null(strstr(moves, "|2 |"));
+    assert_non_null(strstr(servers, "| F|"));
+    assert_non_null(strstr(text, "at 0m01s rs2 failed"));
+    free(splits);
+    free(moves);
+    free(servers);
+    assert_null(strchr(text, '\x1b')); /* no colour unless asked */
+    free(text);
+}
+
+/* Colour: escapes only when asked, always reset on the same line. */
+static void test_color_only_when_asked(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *plain = capture(write_compare, &f), *text = capture(write_hot_run_in_color, &f);
+    char *panels = capture(write_compare_in_color, &f);
+    assert_null(strchr(plain, '\x1b'));
+    assert_non_null(strstr(text, "\x1b[38;5;196m")); /* the hottest shade is red */
+    assert_non_null(strstr(panels, "\x1b[38;5;"));
+    for (const char *t = text; (t = strstr(t, "\x1b[38;5;")) != NULL; t++) {
+        const char *eol = strchr(t, '\n'), *reset = strstr(t, "\x1b[0m");
+        assert_non_null(reset);
+        assert_true(reset < eol);
+    }
+    free(plain);
+    free(text);
+    free(panels);
+}
+
+/* Compare: one panel per run, side by side, on one scale. */
+static void test_compare_draws_panels_on_one_scale(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.runs[1].window_writes = f.hot_windows; /* give the second run a picture too */
+    f.runs[1].nwindows = 2;
+    f.runs[1].window_us = 1000000;
+    char *text = capture(write_compare, &f);
+    const char *panels = strstr(text, "one panel per scheme");
+    assert_non_null(panels);
+    char *titles = line_starting(panels, "monotonic");
+    assert_non_null(titles);
+    assert_non_null(strstr(titles, "a-very-long-sch...")); /* side by side, cut */
+    free(titles);
+    char *rs1 = line_starting(panels, "rs1 |");
+    assert_non_null(rs1);
+    /* both panels on one line, both with the hottest cell's full block */
+    assert_non_null(strstr(rs1, "|\xE2\x96\x88\xE2\x96\x92|"));
+    assert_non_null(strstr(strstr(rs1, "\xE2\x96\x92|") + 4, "|\xE2\x96\x88\xE2\x96\x92|"));
+    free(rs1);
+    assert_non_null(strstr(panels, "every panel on one scale"));
+    assert_non_null(strstr(panels, "<= 300")); /* the scale's top: the hottest cell */
+    free(text);
+}
+
 static void test_output_is_deterministic(void **state)
 {
     (void)state;
@@ -249,6 +379,9 @@ int main(void)
         cmocka_unit_test(test_run_has_a_line_per_server_and_the_hottest_bar_is_longest),
         cmocka_unit_test(test_idle_run_prints_dashes),
         cmocka_unit_test(test_compare_echoes_config_and_aligns_rows),
+        cmocka_unit_test(test_run_draws_key_space_regions_and_timeline),
+        cmocka_unit_test(test_color_only_when_asked),
+        cmocka_unit_test(test_compare_draws_panels_on_one_scale),
         cmocka_unit_test(test_output_is_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

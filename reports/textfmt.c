@@ -1,0 +1,99 @@
+/* textfmt.c -- figures formatted for the text report. See textfmt.h. */
+#include "reports/textfmt.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* x with `decimals` decimals, or "-" when undefined. */
+const char *fmt_fixed(char *buf, double x, int decimals)
+{
+    if (!isfinite(x)) return strcpy(buf, "-");
+    snprintf(buf, CELL, "%.*f", decimals, x);
+    return buf;
+}
+
+/* A share 0..1 as a percentage, or "-". */
+const char *fmt_percent(char *buf, double share)
+{
+    if (!isfinite(share)) return strcpy(buf, "-");
+    snprintf(buf, CELL, "%.1f%%", share * 100.0);
+    return buf;
+}
+
+/* v in the largest unit it reaches: exact as an integer ("4 MiB", "5 min"),
+ * else with one decimal ("1.5 GiB"). sizes[] ascends; names[] ends with NULL. */
+static const char *fmt_units(char *buf, uint64_t v, const char *const *names,
+                              const uint64_t *sizes)
+{
+    size_t u = 0;
+    while (names[u + 1] && v >= sizes[u + 1]) u++;
+    if (v % sizes[u] == 0)
+        snprintf(buf, CELL, "%" PRIu64 " %s", v / sizes[u], names[u]);
+    else
+        snprintf(buf, CELL, "%.1f %s", (double)v / (double)sizes[u], names[u]);
+    return buf;
+}
+
+const char *fmt_bytes(char *buf, uint64_t bytes)
+{
+    const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", NULL };
+    static const uint64_t sizes[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40 };
+    return fmt_units(buf, bytes, names, sizes);
+}
+
+const char *fmt_duration(char *buf, uint64_t us)
+{
+    const char *const names[] = { "us", "ms", "s", "min", "h", NULL };
+    static const uint64_t sizes[] = { 1, 1000, 1000000, 60000000, 3600000000ull };
+    return fmt_units(buf, us, names, sizes);
+}
+
+/* A latency: "850 us", "12.3 ms", "1.25 s"; "-" for UINT64_MAX (none). */
+const char *fmt_latency(char *buf, uint64_t us)
+{
+    if (us == UINT64_MAX)
+        return strcpy(buf, "-");
+    /* Three significant digits; a value that rounds up to the next unit
+     * (999,950 us) is shown in that unit ("1 s", not "1e+03 ms"). */
+    if (us < 1000)
+        snprintf(buf, CELL, "%" PRIu64 " us", us);
+    else if (us < 999500)
+        snprintf(buf, CELL, "%.3g ms", (double)us / 1e3);
+    else if (us < 999500000)
+        snprintf(buf, CELL, "%.3g s", (double)us / 1e6);
+    else
+        snprintf(buf, CELL, "%.0f s", (double)us / 1e6);
+    return buf;
+}
+
+/* s cut to at most `cols` characters, ending in "..." when cut. For a key in
+ * shell form, a cut never splits a \xNN escape (every '\' starts one). */
+const char *fmt_cut(char *buf, const char *s, size_t cols)
+{
+    assert(cols >= 4 && cols < CELL);
+    if (!s) s = "-";
+    size_t len = strlen(s);
+    if (len <= cols) return strcpy(buf, s);
+
+    size_t keep = 0, limit = cols - 3;
+    while (keep < len) {
+        size_t tok = (s[keep] == '\\' && s[keep + 1] == 'x') ? 4 : 1;
+        if (keep + tok > limit) break;
+        keep += tok;
+    }
+    memcpy(buf, s, keep);
+    strcpy(buf + keep, "...");
+    return buf;
+}
+
+const char *fmt_clock(char *buf, uint64_t us)
+{
+    if (us > 0 && us < 1000000)
+        snprintf(buf, CELL, "%.3fs", (double)us / 1e6);
+    else
+        snprintf(buf, CELL, "%" PRIu64 "m%02" PRIu64 "s", us / 60000000, us / 1000000 % 60);
+    return buf;
+}

@@ -1,0 +1,38 @@
+/* textfmt.h -- figures formatted for the text report (internal to reports/).
+ *
+ * Each function writes into a caller's buffer of CELL bytes and returns it,
+ * so several can sit in one printf. Undefined figures (NAN) print as "-".
+ */
+#ifndef REGIONSIM_TEXTFMT_H
+#define REGIONSIM_TEXTFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CELL 80 /* room for one formatted figure or cell */
+
+/* x with `decimals` decimals. */
+const char *fmt_fixed(char *buf, double x, int decimals);
+
+/* A share 0..1 as a percentage with one decimal ("72.7%"). */
+const char *fmt_percent(char *buf, double share);
+
+/* Bytes and durations in the largest unit they reach: exact as an integer
+ * ("4 MiB", "5 min"), else with one decimal ("1.5 GiB"). */
+const char *fmt_bytes(char *buf, uint64_t bytes);
+const char *fmt_duration(char *buf, uint64_t us);
+
+/* A latency to three significant digits: "850 us", "12.3 ms", "1.25 s";
+ * "-" for UINT64_MAX (nothing timed). */
+const char *fmt_latency(char *buf, uint64_t us);
+
+/* A time into the run as minutes and seconds: "12m30s", "0m05s", "0m00s";
+ * between 0 and a second as "0.250s". */
+const char *fmt_clock(char *buf, uint64_t us);
+
+/* s (NULL: "-") cut to at most `cols` characters (4 <= cols < CELL),
+ * ending in "..." when cut; a key in shell form is never cut inside a
+ * \xNN escape. */
+const char *fmt_cut(char *buf, const char *s, size_t cols);
+
+#endif
