@@ -62,7 +62,7 @@ static int bench_scheme(const char *scheme, uint64_t writes)
         return 2;
     }
     probe p = { writes, 0 };
-    engine_observer obs = { stop_at_target, &p };
+    engine_observer obs = { .on_op = stop_at_target, .ctx = &p };
     run_result r;
     double t0 = seconds_now();
     if (engine_run(&sc, 0, &obs, &r, err, sizeof err) < 0) {

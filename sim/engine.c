@@ -67,6 +67,8 @@ enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
 
 typedef struct run_state {
     const scenario *sc;
+    size_t scheme_index;      /* which of the scenario's schemes runs */
+    uint64_t planned_us;      /* the phases' total duration; 0 if a trace runs to its end */
     keyscheme *scheme;
     keyencoder *encoder;
     cluster *table;
@@ -722,6 +724,13 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
     return 0;
 }
 
+/* Tells the observer, if it listens, how far the run has got. */
+static void report_progress(const run_state *st, const engine_observer *obs, uint64_t t_us)
+{
+    if (obs && obs->on_progress)
+        obs->on_progress(obs->ctx, st->scheme_index, st->sc->nschemes, t_us, st->planned_us);
+}
+
 /* Runs events in time order until the last phase has ended: the next
  * open-loop operation or the earliest tick, whichever comes first (a tick
  * wins a tie). */
@@ -741,12 +750,16 @@ static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
             }
             if (fetch_op(st, err, errcap) < 0)
                 return -1;
+            if ((st->ops & 0xffff) == 0)
+                report_progress(st, obs, st->t_op);
         } else if (t_tick < st->end_us) {
             event ev;
             eventq_pop(&st->ticks, &ev);
             int rc = run_tick(st, out, &ev, obs, err, errcap);
             if (rc < 0)
                 return -1;
+            if (TICK_KIND(ev.kind) == TICK_WINDOW)
+                report_progress(st, obs, ev.t_us);
             if (rc > 0) {
                 out->duration_us = ev.t_us + 1;
                 return 0;
@@ -846,6 +859,15 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
     run_state st;
     memset(&st, 0, sizeof st);
     st.sc = sc;
+    st.scheme_index = scheme;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {
+            st.planned_us = 0; /* unknown until the trace ends */
+            break;
+        }
+        st.planned_us += ph->duration_us;
+    }
     int rc = run_setup(&st, out, scheme, err, errcap);
     if (rc == 0)
         rc = run_loop(&st, out, obs, err, errcap);

@@ -23,8 +23,18 @@
 typedef int (*engine_op_fn)(void *ctx, uint64_t t_us, const record *rec, keyref key,
                             const cluster *c, uint32_t server);
 
+/* Called now and then (at each report window and every 65536 operations)
+ * with how far run `run` of `nruns` (the scenario's schemes) has got:
+ * done_us of total_us simulated microseconds; total_us is 0 when unknown
+ * (a trace replayed to its end). For a progress bar: it must not touch the
+ * run. */
+typedef void (*engine_progress_fn)(void *ctx, size_t run, size_t nruns, uint64_t done_us,
+                                   uint64_t total_us);
+
+/* Either function may be NULL. */
 typedef struct engine_observer {
     engine_op_fn on_op;
+    engine_progress_fn on_progress;
     void *ctx;
 } engine_observer;
 

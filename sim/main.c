@@ -17,6 +17,7 @@
 
 #include "reports/report.h"
 #include "sim/engine.h"
+#include "sim/progress.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 #include "workloads/keyscheme.h"
@@ -343,7 +344,7 @@ static int run_keys(const options *o)
         fputs("regionsim keys: out of memory\n", stderr);
         return EXIT_USAGE;
     }
-    engine_observer obs = { list_key, &kl };
+    engine_observer obs = { .on_op = list_key, .ctx = &kl };
     if (o->write_trace)
         usage_error(o, "%s: not with keys (use run)%s", "--write-trace", "");
     run_result run;
@@ -364,13 +365,28 @@ static int run_keys(const options *o)
     return 0;
 }
 
+/* What watches a run from the command line: the trace being written
+ * (--write-trace) and the progress bar. */
+typedef struct watch {
+    trace_writer *trace;
+    progress bar;
+} watch;
+
 /* --write-trace: every operation of the run, as a replayable trace. */
 static int append_to_trace(void *ctx, uint64_t t_us, const record *rec, keyref key, const cluster *c,
                      uint32_t server)
 {
     (void)c, (void)server;
-    trace_write(ctx, t_us, (record_op)rec->op, key.data, key.len, rec->value_bytes);
+    watch *w = ctx;
+    trace_write(w->trace, t_us, (record_op)rec->op, key.data, key.len, rec->value_bytes);
     return 0;
+}
+
+static void show_progress(void *ctx, size_t run, size_t nruns, uint64_t done_us,
+                          uint64_t total_us)
+{
+    watch *w = ctx;
+    progress_update(&w->bar, run, nruns, done_us, total_us);
 }
 
 /* Whether text to `out` gets colour: --color always or never decide;
@@ -456,20 +472,24 @@ static int run_simulation(const options *o)
 {
     sim_results res;
     char err[512];
-    engine_observer obs = { append_to_trace, NULL };
+    watch w = { NULL, { 0 } };
+    engine_observer obs = { NULL, show_progress, &w };
     if (o->write_trace) {
         if (o->sc.nschemes != 1)
             usage_error(o, "%s: needs exactly one --scheme (a trace is one scheme's keys)%s",
                         "--write-trace", "");
-        obs.ctx = trace_create(o->write_trace, err, sizeof err);
-        if (!obs.ctx) {
+        w.trace = trace_create(o->write_trace, err, sizeof err);
+        if (!w.trace) {
             fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
             return EXIT_USAGE;
         }
+        obs.on_op = append_to_trace;
     }
-    int rc = engine_run_all(&o->sc, obs.ctx ? &obs : NULL, &res, err, sizeof err);
+    progress_init(&w.bar, stderr, &o->sc);
+    int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);
+    progress_done(&w.bar);
     char trace_err[512];
-    if (obs.ctx && trace_finish(obs.ctx, trace_err, sizeof trace_err) < 0 && rc == 0) {
+    if (w.trace && trace_finish(w.trace, trace_err, sizeof trace_err) < 0 && rc == 0) {
         sim_results_free(&res);
         snprintf(err, sizeof err, "%s", trace_err);
         rc = -1;

@@ -5,6 +5,7 @@
  * what was printed: help, the three commands, and bad usage (exit 2, a
  * message naming the option and the token, nothing on stdout).
  */
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 static const char *binary;
 static const char *source_root; /* for examples/ */
@@ -66,6 +72,73 @@ static output run(const char *first, ...)
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     output o = { WIFEXITED(status) ? WEXITSTATUS(status) : 128, slurp(out), slurp(err) };
+    return o;
+}
+
+/* Runs the binary with `tty_fd` (1 or 2) on a pseudo-terminal and the
+ * other stream in a file; what the terminal showed goes to o.out or o.err.
+ * argv is NULL-terminated, without the binary. */
+static output run_on_tty(int tty_fd, const char *const *args)
+{
+    const char *argv[32] = { binary };
+    size_t n = 1;
+    while (n < 31 && args[n - 1]) {
+        argv[n] = args[n - 1];
+        n++;
+    }
+    argv[n] = NULL;
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    assert_true(master >= 0);
+    assert_int_equal(grantpt(master), 0);
+    assert_int_equal(unlockpt(master), 0);
+    const char *slave_name = ptsname(master);
+    assert_non_null(slave_name);
+    FILE *file = tmpfile();
+    assert_non_null(file);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int slave = open(slave_name, O_RDWR | O_NOCTTY);
+        if (slave < 0)
+            _exit(126);
+        dup2(slave, tty_fd);
+        dup2(fileno(file), tty_fd == 1 ? 2 : 1);
+        close(slave);
+        close(master);
+        execv(binary, (char *const *)argv);
+        _exit(127);
+    }
+    /* Drain the terminal while the child runs (it would block on a full
+     * one); read fails with EIO once the child has closed its end. */
+    size_t cap = 1 << 16, len = 0;
+    char *seen = malloc(cap);
+    assert_non_null(seen);
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap *= 2;
+            seen = realloc(seen, cap);
+            assert_non_null(seen);
+        }
+        ssize_t got = read(master, seen + len, 4096);
+        if (got > 0)
+            len += (size_t)got;
+        else if (got < 0 && errno == EINTR)
+            continue;
+        else
+            break;
+    }
+    seen[len] = '\0';
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    close(master);
+    output o = { WIFEXITED(status) ? WEXITSTATUS(status) : 128, NULL, NULL };
+    if (tty_fd == 1) {
+        o.out = seen;
+        o.err = slurp(file);
+    } else {
+        o.err = seen;
+        o.out = slurp(file);
+    }
     return o;
 }
 
@@ -169,7 +242,7 @@ static void test_compare_json_is_deterministic(void **state)
     assert_int_equal(a.status, 0);
     assert_int_equal(b.status, 0);
     assert_true(a.out[0] == '{');
-    assert_non_null(strstr(a.out, "\"regionsim\": 1"));
+    assert_non_null(strstr(a.out, "\"regionsim\": 2"));
     assert_string_equal(a.out, b.out);
     output_free(&a);
     output_free(&b);
@@ -339,6 +412,197 @@ static void test_bad_trace_exits_2_with_file_and_line(void **state)
     unlink(path);
 }
 
+
+/* A run longer than a second shows a progress bar on a terminal's stderr,
+ * and erases it; the report on stdout (a file) is plain. */
+static void test_progress_bar_only_on_a_terminal(void **state)
+{
+    (void)state;
+    const char *args[] = { "compare", "--duration", "40m", NULL };
+    output o = run_on_tty(2, args);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.err, "regionsim: ["));
+    assert_non_null(strstr(o.err, "%  scheme "));
+    size_t n = strlen(o.err);
+    assert_true(n >= 4);
+    assert_string_equal(o.err + n - 4, "\r\x1b[K"); /* the bar erased at the end */
+    assert_null(strchr(o.out, '\r'));
+    assert_null(strchr(o.out, '\x1b'));
+    output_free(&o);
+    /* stderr not a terminal: not a byte */
+    output p = run("compare", "--duration", "40m", NULL);
+    assert_int_equal(p.status, 0);
+    assert_string_equal(p.err, "");
+    output_free(&p);
+}
+
+/* Colour on a terminal unless NO_COLOR; --color decides over both. */
+static void test_color_follows_the_terminal_and_no_color(void **state)
+{
+    (void)state;
+    const char *args[] = { "run", "--scheme", "monotonic", "--duration", "5m", NULL };
+    unsetenv("NO_COLOR");
+    output tty = run_on_tty(1, args);
+    assert_int_equal(tty.status, 0);
+    assert_non_null(strstr(tty.out, "\x1b[38;5;"));
+    output_free(&tty);
+    setenv("NO_COLOR", "1", 1);
+    output no = run_on_tty(1, args);
+    assert_null(strchr(no.out, '\x1b'));
+    output_free(&no);
+    output forced = run("run", "--scheme", "monotonic", "--duration", "5m", "--color", "always",
+                        NULL);
+    assert_non_null(strstr(forced.out, "\x1b[38;5;")); /* the option wins */
+    output_free(&forced);
+    unsetenv("NO_COLOR");
+    const char *never_args[] = { "run", "--scheme", "monotonic", "--duration", "5m", "--color",
+                                 "never", NULL };
+    output never = run_on_tty(1, never_args);
+    assert_null(strchr(never.out, '\x1b'));
+    output_free(&never);
+    output plain = run("run", "--scheme", "monotonic", "--duration", "5m", NULL);
+    assert_null(strchr(plain.out, '\x1b')); /* a file: no colour */
+    output_free(&plain);
+    assert_usage_error(run("run", "--scheme", "salted", "--color", "sometimes", NULL),
+                       "--color", "'sometimes'");
+}
+
+/* Lines in a file, not counting the header. */
+static size_t data_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *text = slurp(f);
+    size_t n = 0;
+    for (const char *p = text; *p; p++)
+        n += *p == '\n';
+    free(text);
+    return n - 1;
+}
+
+/* The sum of column `col` (0-based) of a CSV with no quoted fields. */
+static uint64_t column_sum(const char *path, int col)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[4096];
+    uint64_t sum = 0;
+    assert_non_null(fgets(line, sizeof line, f)); /* header */
+    while (fgets(line, sizeof line, f)) {
+        char *field = line;
+        for (int c = 0; c < col; c++) {
+            field = strchr(field, ',');
+            assert_non_null(field);
+            field++;
+        }
+        sum += strtoull(field, NULL, 10);
+    }
+    fclose(f);
+    return sum;
+}
+
+static json_object *member(json_object *o, const char *name)
+{
+    json_object *m = NULL;
+    assert_true(json_object_object_get_ex(o, name, &m));
+    return m;
+}
+
+/* --format csv -o DIR: the files hold the run's figures, line for line
+ * (checked against the JSON of the same run). */
+static void test_csv_files_match_the_run(void **state)
+{
+    (void)state;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/regionsim-csv-%d", (int)getpid());
+    output c = run("compare", "--scheme", "monotonic", "--scheme", "salted", "--duration", "6m",
+                   "--read-fraction", "0.05", "--format", "csv", "-o", dir, NULL);
+    assert_int_equal(c.status, 0);
+    assert_string_equal(c.out, "");
+    assert_string_equal(c.err, "");
+    output_free(&c);
+    output j = run("compare", "--scheme", "monotonic", "--scheme", "salted", "--duration", "6m",
+                   "--read-fraction", "0.05", "--format", "json", NULL);
+    assert_int_equal(j.status, 0);
+    json_object *root = json_tokener_parse(j.out);
+    assert_non_null(root);
+    json_object *runs = member(root, "runs");
+    size_t servers = 0, windows = 0, regions = 0, cells = 0, events = 0;
+    uint64_t writes = 0;
+    for (size_t r = 0; r < json_object_array_length(runs); r++) {
+        json_object *run = json_object_array_get_idx(runs, r);
+        size_t ns = json_object_array_length(member(run, "servers"));
+        size_t nw = json_object_array_length(member(run, "windows"));
+        json_object *ks = member(run, "keyspace");
+        servers += ns;
+        windows += nw * ns;
+        cells += nw * json_object_array_length(member(ks, "buckets"));
+        regions += json_object_array_length(member(run, "region_log"));
+        events += json_object_array_length(member(run, "timeline"));
+        writes += (uint64_t)json_object_get_int64(member(run, "writes"));
+    }
+    assert_true(events > 0 && regions > 2);
+    char path[128];
+    snprintf(path, sizeof path, "%s/servers.csv", dir);
+    assert_int_equal(data_lines(path), servers);
+    assert_true(column_sum(path, 2) == writes);
+    snprintf(path, sizeof path, "%s/windows.csv", dir);
+    assert_int_equal(data_lines(path), windows);
+    assert_true(column_sum(path, 5) == writes);
+    snprintf(path, sizeof path, "%s/keyspace.csv", dir);
+    assert_int_equal(data_lines(path), cells);
+    snprintf(path, sizeof path, "%s/regions.csv", dir);
+    assert_int_equal(data_lines(path), regions);
+    snprintf(path, sizeof path, "%s/events.csv", dir);
+    assert_int_equal(data_lines(path), events);
+    json_object_put(root);
+    output_free(&j);
+    const char *names[] = { "servers", "windows", "keyspace", "regions", "events" };
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s.csv", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    assert_usage_error(run("compare", "--format", "csv", NULL), "--format csv", "-o DIR");
+}
+
+/* --format html -o FILE: one well-formed page; a bad path fails cleanly. */
+static void test_html_report_to_a_file(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/regionsim-%d.html", (int)getpid());
+    output o = run("compare", "--scheme", "monotonic", "--scheme", "salted", "--duration", "5m",
+                   "--format", "html", "-o", path, NULL);
+    assert_int_equal(o.status, 0);
+    assert_string_equal(o.out, "");
+    output_free(&o);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *page = slurp(f);
+    assert_non_null(strstr(page, "<svg"));
+    assert_non_null(strstr(page, "monotonic"));
+    assert_non_null(strstr(page, "salted"));
+    assert_null(strstr(page, "<script"));
+    assert_null(strstr(page, "src=\"http")); /* self-contained: nothing fetched */
+    assert_null(strstr(page, "href=\"http"));
+    free(page);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0) {
+        char cmd[160];
+        snprintf(cmd, sizeof cmd, "xmllint --noout %s", path);
+        assert_int_equal(system(cmd), 0);
+    } else {
+        fprintf(stderr, "note: xmllint not installed; well-formedness not checked here\n");
+    }
+    unlink(path);
+    char tmp[80];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    assert_int_equal(access(tmp, F_OK), -1); /* no temporary left */
+    assert_usage_error(run("compare", "--duration", "1m", "--format", "html", "-o",
+                           "/nonexistent-dir/report.html", NULL),
+                       "/nonexistent-dir/report.html", NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -359,6 +623,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_preset_is_its_expression),
         cmocka_unit_test(test_write_trace_round_trip),
         cmocka_unit_test(test_bad_trace_exits_2_with_file_and_line),
+        cmocka_unit_test(test_progress_bar_only_on_a_terminal),
+        cmocka_unit_test(test_color_follows_the_terminal_and_no_color),
+        cmocka_unit_test(test_csv_files_match_the_run),
+        cmocka_unit_test(test_html_report_to_a_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

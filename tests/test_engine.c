@@ -112,7 +112,7 @@ static void test_observer_sees_every_write_and_can_stop(void **state)
     char err[256];
     short_scenario(&sc, "salted");
     counter k = { 0, 12345, 0 };
-    engine_observer obs = { count_writes, &k };
+    engine_observer obs = { .on_op = count_writes, .ctx = &k };
     run_result r;
     assert_int_equal(engine_run(&sc, 0, &obs, &r, err, sizeof err), 0);
     assert_int_equal(k.seen, 12345);

@@ -1,0 +1,62 @@
+/* progress.c -- the progress bar. See progress.h. */
+#include "sim/progress.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#define BAR_COLS 30
+#define SHOW_AFTER_S 1.0   /* quiet for runs shorter than this */
+#define REDRAW_EVERY_S 0.1
+
+void progress_init(progress *p, FILE *out, const scenario *sc)
+{
+    memset(p, 0, sizeof *p);
+    p->out = out;
+    p->sc = sc;
+    p->enabled = isatty(fileno(out));
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+}
+
+static double seconds_since_start(const progress *p)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
+}
+
+void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint64_t total_us)
+{
+    progress *p = ctx;
+    if (!p->enabled)
+        return;
+    double t = seconds_since_start(p);
+    if (t < SHOW_AFTER_S || (p->shown && t - p->last_draw < REDRAW_EVERY_S))
+        return;
+    p->last_draw = t;
+    p->shown = 1;
+    const char *name = scenario_scheme_label(p->sc, run);
+    if (total_us == 0) { /* a trace of unknown length: how far it has got */
+        fprintf(p->out, "\r\x1b[Kregionsim: scheme %zu/%zu %.30s: %.1f min simulated", run + 1,
+                nruns, name, (double)done_us / 60e6);
+    } else {
+        double run_share = done_us < total_us ? (double)done_us / (double)total_us : 1.0;
+        double share = ((double)run + run_share) / (double)nruns;
+        int filled = (int)(share * BAR_COLS);
+        char bar[BAR_COLS + 1];
+        memset(bar, '#', (size_t)filled);
+        memset(bar + filled, '-', (size_t)(BAR_COLS - filled));
+        bar[BAR_COLS] = '\0';
+        fprintf(p->out, "\r\x1b[Kregionsim: [%s] %3d%%  scheme %zu/%zu %.30s", bar,
+                (int)(share * 100), run + 1, nruns, name);
+    }
+    fflush(p->out);
+}
+
+void progress_done(progress *p)
+{
+    if (p->shown) {
+        fputs("\r\x1b[K", p->out);
+        fflush(p->out);
+        p->shown = 0;
+    }
+}

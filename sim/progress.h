@@ -1,0 +1,36 @@
+/* progress.h -- the progress bar the command line shows on stderr.
+ *
+ * Shown only when stderr is a terminal and only once the work has taken
+ * more than a second, so quick runs, pipes, CI logs and tests see nothing.
+ * It redraws at most ten times a second on one line ("\r") and erases that
+ * line when done, so the report that follows starts on a clean terminal.
+ * The wall clock is read here and only here: it decides when to draw,
+ * never what the simulation does.
+ */
+#ifndef REGIONSIM_PROGRESS_H
+#define REGIONSIM_PROGRESS_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "sim/scenario.h"
+
+typedef struct progress {
+    FILE *out;
+    const scenario *sc;       /* for the schemes' names */
+    int enabled;              /* out is a terminal */
+    int shown;                /* a line is on the screen */
+    struct timespec start;
+    double last_draw;         /* seconds since start of the last redraw */
+} progress;
+
+/* A bar on `out` (enabled when it is a terminal) for the runs of sc. */
+void progress_init(progress *p, FILE *out, const scenario *sc);
+
+/* An engine_progress_fn; ctx is the progress. */
+void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint64_t total_us);
+
+/* Erases the bar if it is on the screen. */
+void progress_done(progress *p);
+
+#endif
