@@ -1,0 +1,496 @@
+/* test_html.c -- the HTML report: escaping, cell counts, shared scales,
+ * determinism, size, and well-formed XML (through xmllint when present). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "reports/report.h"
+
+#define NASTY_NAME "x<&\"'\xFF\x01y"
+#define NASTY_ESCAPED "x&lt;&amp;&quot;&#39;\xEF\xBF\xBD\xEF\xBF\xBDy"
+
+/* Three runs on 3 servers over 4 one-minute windows:
+ *   0 "monotonic": writes only; 5 key buckets, exact; 4 regions, events.
+ *   1 NASTY_NAME:  writes and reads; 5 key buckets, sampled.
+ *   2 "idle":      nothing written, no key buckets, no history.
+ * The hottest server cell of any run is 777 (run 1), the hottest key
+ * cell 600 (run 0). */
+enum { SERVERS = 3, WINDOWS = 4, BUCKETS = 5 };
+
+typedef struct fixture {
+    server_result sv[3][SERVERS];
+    uint64_t win_writes[2][WINDOWS * SERVERS], win_reads[WINDOWS * SERVERS];
+    uint64_t idle_windows[WINDOWS * SERVERS];
+    uint64_t key_writes[2][WINDOWS * BUCKETS], key_reads[WINDOWS * BUCKETS];
+    char *buckets[BUCKETS];
+    region_result history[2][4];
+    timeline_event events[5];
+    run_result runs[3];
+    sim_results res;
+} fixture;
+
+static void fixture_init(fixture *f)
+{
+    static char *const buckets[BUCKETS] = { "", "row-b", "row-d", "row-f", "\\x00\\xFF<&" };
+    memset(f, 0, sizeof *f);
+    for (int r = 0; r < 3; r++)
+        for (int s = 0; s < SERVERS; s++)
+            snprintf(f->sv[r][s].name, sizeof f->sv[r][s].name, "rs%d", s);
+    /* Run 0: a hot spot moving from rs0 to rs2. Run 1: spread, 777 at most. */
+    const uint64_t w0[WINDOWS * SERVERS] = { 400, 0, 0, 300, 100, 0, 0, 500, 0, 0, 0, 450 };
+    const uint64_t w1[WINDOWS * SERVERS] = { 100, 120, 110, 90, 777, 95, 100, 100, 100, 1, 2, 3 };
+    const uint64_t r1[WINDOWS * SERVERS] = { 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    memcpy(f->win_writes[0], w0, sizeof w0);
+    memcpy(f->win_writes[1], w1, sizeof w1);
+    memcpy(f->win_reads, r1, sizeof r1);
+    for (int i = 0; i < WINDOWS * BUCKETS; i++) {
+        f->key_writes[0][i] = i % BUCKETS == i / BUCKETS ? 600 : 0; /* a diagonal */
+        f->key_writes[1][i] = 50 + (uint64_t)i;
+        f->key_reads[i] = (uint64_t)i;
+    }
+    memcpy(f->buckets, buckets, sizeof buckets);
+    for (int s = 0; s < SERVERS; s++) {
+        f->sv[0][s].writes = w0[s] + w0[SERVERS + s] + w0[2 * SERVERS + s] + w0[3 * SERVERS + s];
+        f->sv[1][s].writes = w1[s] + w1[SERVERS + s] + w1[2 * SERVERS + s] + w1[3 * SERVERS + s];
+        f->sv[1][s].reads = r1[s] + r1[SERVERS + s] + r1[2 * SERVERS + s] + r1[3 * SERVERS + s];
+    }
+
+    /* Run 0's regions: the hottest is "row-d".."row-f" (split), then
+     * "row-f".."" (live), then "".."row-b"; "row-b".."row-d" took nothing. */
+    f->history[0][0] = (region_result){ .start = "", .end = "row-b", .id = 0, .server = 0,
+        .split = 1, .closed_us = 90000000, .writes = 100 };
+    f->history[0][1] = (region_result){ .start = "row-d", .end = "row-f", .id = 1, .server = 1,
+        .split = 1, .closed_us = 150000000, .writes = 1050 };
+    f->history[0][2] = (region_result){ .start = "row-b", .end = "row-d", .id = 2, .server = 0,
+        .closed_us = 240000000 };
+    f->history[0][3] = (region_result){ .start = "row-f", .end = "", .id = 3, .server = 2,
+        .closed_us = 240000000, .writes = 600 };
+    f->history[1][0] = (region_result){ .start = "", .end = "", .id = 0, .server = 1,
+        .closed_us = 240000000, .writes = 1598, .reads = 126 };
+
+    f->events[0] = (timeline_event){ .t_us = 90000000, .kind = TIMELINE_SPLIT, .key = "row-b" };
+    f->events[1] = (timeline_event){ .t_us = 100000000, .kind = TIMELINE_SERVERS_ADDED, .from = 3,
+        .to = 4 };
+    f->events[2] = (timeline_event){ .t_us = 120000000, .kind = TIMELINE_MOVE, .to = 3, .key = "" };
+    f->events[3] = (timeline_event){ .t_us = 150000000, .kind = TIMELINE_SPLIT, .key = "row-f" };
+    f->events[4] = (timeline_event){ .t_us = 200000000, .kind = TIMELINE_FAILURE, .from = 1 };
+
+    f->runs[0] = (run_result){
+        .scheme_name = "monotonic", .scheme_expr = "ts", .key_example = "\\x00\\x01",
+        .presplit = "none", .nservers = SERVERS, .servers = f->sv[0], .writes = 1750,
+        .duration_us = 240000000, .regions_start = 1, .regions = 3, .splits = 2, .moves = 1,
+        .window_us = 60000000, .nwindows = WINDOWS, .window_writes = f->win_writes[0],
+        .keyspace = { .nbuckets = BUCKETS, .bucket_start = f->buckets, .writes = f->key_writes[0],
+                      .sample = 1000, .exact = 1 },
+        .nhistory = 4, .history = f->history[0], .nevents = 5, .events = f->events };
+    f->runs[1] = (run_result){
+        .scheme_name = NASTY_NAME, .scheme_expr = "salt(3) <ts> & \"q\"", .key_example = "",
+        .presplit = "3 buckets", .nservers = SERVERS, .servers = f->sv[1], .writes = 1598,
+        .reads = 126, .duration_us = 240000000, .regions_start = 3, .regions = 3,
+        .window_us = 60000000, .nwindows = WINDOWS, .window_writes = f->win_writes[1],
+        .window_reads = f->win_reads,
+        .keyspace = { .nbuckets = BUCKETS, .bucket_start = f->buckets, .writes = f->key_writes[1],
+                      .reads = f->key_reads, .sample = 100, .exact = 0 },
+        .nhistory = 1, .history = f->history[1] };
+    f->runs[2] = (run_result){
+        .scheme_name = "idle", .scheme_expr = "md5(ts)", .key_example = "", .presplit = "none",
+        .nservers = SERVERS, .servers = f->sv[2], .duration_us = 240000000,
+        .window_us = 60000000, .nwindows = WINDOWS, .window_writes = f->idle_windows };
+    f->res = (sim_results){
+        .scenario = "lab\x01 \xC3\xA9 \xFF", .seed = 42, .servers = SERVERS,
+        .split_policy = "size", .region_max_bytes = 4u << 20, .balancer = "region-count",
+        .balancer_period_us = 300000000, .window_us = 60000000,
+        .workload = "time series <10 metrics>", .cell_overhead_bytes = 31, .nruns = 3,
+        .runs = f->runs };
+}
+
+/* The page for `res` as a malloc'd string. */
+static char *render(const sim_results *res)
+{
+    /* The stream's pointers live on the heap, not in this frame (see test_text.c). */
+    struct { char *buf; size_t len; } *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    FILE *out = open_memstream(&m->buf, &m->len);
+    assert_non_null(out);
+    html_write(out, res);
+    assert_int_equal(fclose(out), 0);
+    char *text = m->buf;
+    free(m);
+    return text;
+}
+
+static size_t count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+/* <rect elements inside the <svg class="cells"> blocks: the heatmap cells. */
+static size_t count_cells(const char *text)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, "<svg class=\"cells\""); p;
+         p = strstr(p + 1, "<svg class=\"cells\"")) {
+        const char *end = strstr(p, "</svg>");
+        assert_non_null(end);
+        for (const char *r = strstr(p, "<rect"); r && r < end; r = strstr(r + 1, "<rect")) n++;
+    }
+    return n;
+}
+
+/* The run's panel: from its <section> to the next one (or the end). */
+static char *panel(const char *text, int run)
+{
+    const char *p = text;
+    for (int i = 0; i <= run; i++) {
+        p = strstr(p + (i > 0), "<section class=\"run\">");
+        assert_non_null(p);
+    }
+    const char *end = strstr(p + 1, "</section>");
+    assert_non_null(end);
+    return strndup(p, (size_t)(end - p));
+}
+
+/* The legend of one scale, from its heading to its closing </div>. */
+static char *legend(const char *text, const char *title)
+{
+    char heading[128];
+    snprintf(heading, sizeof heading, "<h3>Scale: %s</h3>", title);
+    const char *p = strstr(text, heading);
+    if (!p) return NULL;
+    const char *end = strstr(p, "</div>");
+    assert_non_null(end);
+    return strndup(p, (size_t)(end - p));
+}
+
+static void test_every_scheme_and_the_config_appear_escaped(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    assert_non_null(strstr(html, "<h2>monotonic</h2>"));
+    assert_non_null(strstr(html, "<h2>" NASTY_ESCAPED "</h2>"));
+    assert_non_null(strstr(html, "<h2>idle</h2>"));
+    assert_null(strstr(html, "x<&"));
+    assert_null(strstr(html, "\xFF"));
+    assert_null(strstr(html, "\x01"));
+    assert_non_null(strstr(html, "salt(3) &lt;ts&gt; &amp; &quot;q&quot;"));
+    /* The scenario: control character and invalid byte replaced, é kept. */
+    assert_non_null(strstr(html, "lab\xEF\xBF\xBD \xC3\xA9 \xEF\xBF\xBD (seed 42)"));
+    assert_non_null(strstr(html, "3 servers; size split at 4 MiB; balancer region-count every "
+                                 "5 min; window 1 min"));
+    assert_non_null(strstr(html, "time series &lt;10 metrics&gt;; 31 B per cell beyond the key"));
+    assert_non_null(strstr(html, "ONE colour scale"));
+    assert_non_null(strstr(html, "darker = more"));
+    /* Keys from the data are escaped in labels too. */
+    assert_non_null(strstr(html, "\\x00\\xFF&lt;&amp;"));
+    /* No script, nothing fetched. */
+    assert_null(strstr(html, "<script"));
+    assert_int_equal(count(html, "http://"), count(html, "http://www.w3.org/"));
+    free(html);
+}
+
+static void test_one_rect_per_heatmap_cell(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    /* run 0: servers 4x3 + keys 4x5; run 1 the same twice (reads); run 2
+     * servers only (no rows stored). */
+    size_t expect = (4 * 3 + 4 * 5) + 2 * (4 * 3 + 4 * 5) + 4 * 3;
+    assert_int_equal(count_cells(html), expect);
+    assert_int_equal(count(html, "<svg class=\"cells\""), 2 + 4 + 1);
+    /* A small page carries the exact values as tooltips. */
+    assert_non_null(strstr(html, "<title>777</title>"));
+    free(html);
+}
+
+static void test_key_rows_ascend_upwards_and_labels_are_keys(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    char *run0 = panel(html, 0);
+    /* Drawn row 0 (the top) is the last bucket: in run 0's diagonal,
+     * bucket 4 is written in no window (buckets 0..3 one per window, in
+     * order), bucket 3 (drawn row 1) only in the last window, at 600: the
+     * maximum, so the darkest level. Zero cells come first, ungrouped. */
+    const char *keys = strstr(run0, "Writes per key range over time");
+    assert_non_null(keys);
+    const char *cells = strstr(keys, "<svg class=\"cells\"");
+    assert_non_null(cells);
+    const char *darkest = strstr(cells, "<g class=\"c16\">");
+    assert_non_null(darkest);
+    const char *top_left = strstr(cells, "<rect x=\"0\" y=\"0\"><title>0</title></rect>");
+    assert_non_null(top_left);
+    assert_true(top_left < strstr(cells, "<g class="));
+    assert_non_null(strstr(cells, "<g class=\"c16\"><rect x=\"3\" y=\"1\"><title>600</title>"
+                                  "</rect><rect x=\"2\" y=\"2\"><title>600</title></rect>"
+                                  "<rect x=\"1\" y=\"3\"><title>600</title></rect>"
+                                  "<rect x=\"0\" y=\"4\"><title>600</title></rect></g>"));
+    /* Bucket 0 starts at the empty key: shown as -inf. Axis titles. */
+    assert_non_null(strstr(keys, ">-inf</text>"));
+    assert_non_null(strstr(keys, ">row-d</text>"));
+    assert_non_null(strstr(keys, ">key (bucket start)</text>"));
+    assert_non_null(strstr(run0, ">server</text>"));
+    assert_non_null(strstr(run0, ">time (min)</text>"));
+    free(run0);
+    free(html);
+}
+
+static void test_reads_heatmaps_only_when_the_run_read(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    char *run0 = panel(html, 0), *run1 = panel(html, 1);
+    assert_null(strstr(run0, "Read RPCs per"));
+    assert_non_null(strstr(run1, "Read RPCs per server over time"));
+    assert_non_null(strstr(run1, "Read RPCs per key range over time"));
+    assert_int_equal(count(html, "Read RPCs per server over time"), 1);
+    char *reads = legend(html, "read RPCs per server and window");
+    assert_non_null(reads);
+    free(reads);
+    free(run0);
+    free(run1);
+    free(html);
+
+    /* Without any reads, no read heatmap and no read scale. */
+    f.runs[1].reads = 0;
+    html = render(&f.res);
+    assert_null(strstr(html, "Read RPCs per"));
+    assert_null(legend(html, "read RPCs per server and window"));
+    assert_int_equal(count_cells(html), 3 * (4 * 3) + 2 * (4 * 5));
+    free(html);
+}
+
+static void test_legends_show_the_shared_maxima(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    char *sw = legend(html, "writes per server and window");
+    char *kw = legend(html, "writes per key bucket and window");
+    char *kr = legend(html, "read RPCs per key bucket and window");
+    assert_non_null(sw);
+    assert_non_null(kw);
+    assert_non_null(kr);
+    assert_non_null(strstr(sw, ">777</text>"));
+    assert_non_null(strstr(sw, ">0</text>"));
+    assert_non_null(strstr(kw, ">600</text>"));
+    assert_non_null(strstr(kr, ">19</text>"));
+    /* Run 0's hottest server cell (500) is not full scale: the scale is shared. */
+    char *run0 = panel(html, 0);
+    const char *c11 = strstr(run0, "<g class=\"c11\">"); /* ceil(500 / 777 * 16) */
+    assert_non_null(c11);
+    assert_true(strstr(c11, "<title>500</title>") < strstr(c11, "</g>"));
+    assert_null(strstr(run0, "<g class=\"c16\"><rect x=\"2\" y=\"1\">"));
+    free(run0);
+    free(sw);
+    free(kw);
+    free(kr);
+    free(html);
+}
+
+static void test_top_regions_in_order_of_writes(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    char *run0 = panel(html, 0);
+    const char *table = strstr(run0, "<table class=\"regions\">");
+    assert_non_null(table);
+    const char *a = strstr(table, "<td class=\"key\">row-d</td><td class=\"key\">row-f</td>"
+                                  "<td>rs1</td><td class=\"n\">60.0%</td><td class=\"n\">-</td>"
+                                  "<td>split 2.5 min</td>");
+    const char *b = strstr(table, "<td class=\"key\">row-f</td><td class=\"key\">+inf</td>"
+                                  "<td>rs2</td><td class=\"n\">34.3%</td>");
+    const char *c = strstr(table, "<td class=\"key\">-inf</td><td class=\"key\">row-b</td>");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_true(a < b && b < c);
+    assert_int_equal(count(table, "<tr>"), 1 + 3); /* the idle region is left out */
+    assert_non_null(strstr(b, "<td>live</td>"));
+
+    char *run1 = panel(html, 1);
+    assert_non_null(strstr(run1, "<td class=\"n\">100.0%</td><td class=\"n\">100.0%</td>"));
+    free(run1);
+    free(run0);
+    free(html);
+}
+
+static void test_timeline_and_notes(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    char *run0 = panel(html, 0), *run1 = panel(html, 1), *run2 = panel(html, 2);
+    assert_non_null(strstr(run0, "Events: 2 split, 1 move, 0 reassign, 1 servers added, "
+                                 "0 decommission, 1 failure."));
+    assert_non_null(strstr(run0, "<li>1.7 min: rs3&#8211;rs4 added</li>"));
+    assert_non_null(strstr(run0, "<li>3.3 min: rs1 failed</li>"));
+    assert_int_equal(count(run0, "<path class=\"k0\" d=\"M"), 1); /* one path for both splits */
+    assert_non_null(strstr(run0, ">servers added</text>"));
+    /* Exact key space in run 0; sampled in run 1; nothing stored in run 2. */
+    assert_null(strstr(run0, "estimated from a sample"));
+    assert_non_null(strstr(run1, "estimated from a sample of 100 keys per window"));
+    assert_non_null(strstr(run2, "No rows stored"));
+    assert_non_null(strstr(run2, "No region took a write or a read."));
+    free(run0);
+    free(run1);
+    free(run2);
+    free(html);
+}
+
+/* Long keys that share a prefix are labelled by what tells them apart. */
+static void test_long_keys_leave_out_their_shared_prefix(void **state)
+{
+    (void)state;
+    static char *const starts[BUCKETS] = { "", "\\x00\\x00\\x01\\x8C\\xC2Q\\xF4\\x00",
+        "\\x00\\x00\\x01\\x8C\\xC2V|\\xF9", "\\x00\\x00\\x01\\x8C\\xC2_L\\x89",
+        "\\x00\\x00\\x01\\x8C\\xC2b\\x8C\\x8C" };
+    fixture f;
+    fixture_init(&f);
+    f.runs[0].keyspace.bucket_start = (char **)starts;
+    char *html = render(&f.res);
+    char *run0 = panel(html, 0);
+    assert_non_null(strstr(run0, ">...Q\\xF4\\x00</text>"));
+    assert_non_null(strstr(run0, ">...b\\x8C\\x8C</text>"));
+    assert_non_null(strstr(run0, ">-inf</text>"));
+    assert_non_null(strstr(run0, "Key labels leave out the prefix they all share (shown as ...): "
+                                 "<code>\\x00\\x00\\x01\\x8C\\xC2</code>."));
+    /* Short keys are shown whole (run 1), with no note. */
+    char *run1 = panel(html, 1);
+    assert_non_null(strstr(run1, ">row-d</text>"));
+    assert_null(strstr(run1, "leave out the prefix"));
+    free(run1);
+    free(run0);
+    free(html);
+}
+
+static void test_output_is_deterministic(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *a = render(&f.res), *b = render(&f.res);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+/* Many windows are grouped into at most 120 columns of per-window means. */
+static void test_long_runs_group_windows(void **state)
+{
+    (void)state;
+    enum { N = 250 };
+    static uint64_t writes[N * SERVERS];
+    for (int i = 0; i < N * SERVERS; i++) writes[i] = 10;
+    fixture f;
+    fixture_init(&f);
+    f.runs[2].nwindows = N;
+    f.runs[2].window_writes = writes;
+    f.runs[2].duration_us = N * 60000000ull;
+    char *html = render(&f.res);
+    char *run2 = panel(html, 2);
+    assert_int_equal(count_cells(run2), 84 * SERVERS); /* ceil(250 / 3) columns */
+    assert_non_null(strstr(run2, "A column is 3 windows"));
+    assert_non_null(strstr(run2, ">time (h)</text>"));
+    free(run2);
+    free(html);
+}
+
+/* The size the issue asks for: 12 runs, 8 servers, 20 buckets, 30 windows,
+ * reads and writes, and thousands of splits: a few hundred KB at most. */
+static void test_a_full_compare_page_stays_small(void **state)
+{
+    (void)state;
+    enum { RUNS = 12, SV = 8, KB = 20, W = 30, EVENTS = 3000 };
+    static server_result servers[SV];
+    static uint64_t sw[W * SV], kw[W * KB];
+    static char *starts[KB];
+    static char keys[KB][32];
+    static timeline_event events[EVENTS];
+    static run_result runs[RUNS];
+    for (int s = 0; s < SV; s++) {
+        snprintf(servers[s].name, sizeof servers[s].name, "rs%d", s);
+        servers[s].writes = servers[s].reads = 1000;
+    }
+    for (int i = 0; i < W * SV; i++) sw[i] = (uint64_t)(i * 7919 % 1000);
+    for (int i = 0; i < W * KB; i++) kw[i] = (uint64_t)(i * 104729 % 1000);
+    for (int b = 0; b < KB; b++) {
+        snprintf(keys[b], sizeof keys[b], "\\x%02X\\x00host%02d", b * 12, b);
+        starts[b] = keys[b];
+    }
+    for (int e = 0; e < EVENTS; e++)
+        events[e] = (timeline_event){ .t_us = (uint64_t)e * 600000, .kind = TIMELINE_SPLIT, .key = "k" };
+    for (int r = 0; r < RUNS; r++)
+        runs[r] = (run_result){ .scheme_name = "scheme", .scheme_expr = "salt(8) ts",
+            .nservers = SV, .servers = servers, .writes = 8000, .reads = 8000,
+            .duration_us = W * 60000000ull, .window_us = 60000000, .nwindows = W,
+            .window_writes = sw, .window_reads = sw,
+            .keyspace = { .nbuckets = KB, .bucket_start = starts, .writes = kw, .reads = kw,
+                          .sample = 4096, .exact = 1 },
+            .nevents = EVENTS, .events = events };
+    sim_results res = { .scenario = "big", .servers = SV, .window_us = 60000000,
+                        .nruns = RUNS, .runs = runs };
+    char *html = render(&res);
+    size_t len = strlen(html);
+    print_message("full compare page: %zu bytes, %zu cells\n", len, count_cells(html));
+    assert_int_equal(count_cells(html), RUNS * 2 * (SV + KB) * W);
+    assert_true(len < 600 * 1024);
+    free(html);
+}
+
+/* xmllint --noout accepts the page (skipped when xmllint is missing); its
+ * complaints, if any, go to stderr, which the test log keeps. */
+static void test_page_is_well_formed_xml(void **state)
+{
+    (void)state;
+    if (system("command -v xmllint >/dev/null 2>&1") != 0) {
+        print_message("xmllint not found (Debian package libxml2-utils): check skipped\n");
+        skip();
+    }
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    FILE *p = popen("xmllint --noout -", "w");
+    assert_non_null(p);
+    fputs(html, p);
+    int status = pclose(p);
+    free(html);
+    if (status != 0) fail_msg("xmllint rejects the page (status %d)", status);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_scheme_and_the_config_appear_escaped),
+        cmocka_unit_test(test_one_rect_per_heatmap_cell),
+        cmocka_unit_test(test_key_rows_ascend_upwards_and_labels_are_keys),
+        cmocka_unit_test(test_reads_heatmaps_only_when_the_run_read),
+        cmocka_unit_test(test_legends_show_the_shared_maxima),
+        cmocka_unit_test(test_top_regions_in_order_of_writes),
+        cmocka_unit_test(test_timeline_and_notes),
+        cmocka_unit_test(test_long_keys_leave_out_their_shared_prefix),
+        cmocka_unit_test(test_output_is_deterministic),
+        cmocka_unit_test(test_long_runs_group_windows),
+        cmocka_unit_test(test_a_full_compare_page_stays_small),
+        cmocka_unit_test(test_page_is_well_formed_xml),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
