@@ -46,6 +46,15 @@ size_t key_format_bytes(keyref k, char *out, size_t cap)
     return n;
 }
 
+char *key_format_alloc(keyref k)
+{
+    size_t n = key_format_len(k) + 1;
+    char *p = malloc(n);
+    if (p)
+        key_format(k, p, n);
+    return p;
+}
+
 size_t key_format(keyref k, char *out, size_t cap)
 {
     if (cap)

@@ -46,6 +46,10 @@ size_t key_format(keyref k, char *out, size_t cap);
  * bytes (cut short if longer). Returns the bytes written. */
 size_t key_format_bytes(keyref k, char *out, size_t cap);
 
+/* k in shell form as a malloc'd string ("" for the empty key), or NULL if
+ * out of memory. Free with free(). */
+char *key_format_alloc(keyref k);
+
 /* Parses len chars of shell form at text into out (cap bytes). On success
  * returns 0 and sets *out_len. On failure returns -1 and sets *bad_col to the
  * 0-based column of the offending character: a '\' not followed by "xNN" with

@@ -52,9 +52,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "reports/format.h"
 #include "reports/stats.h"
 
-#define CELL 96              /* room for one formatted figure or cut key */
 #define LEVELS 16            /* colour steps of a scale */
 #define HEAT_COLS_MAX 120    /* heatmap columns; windows beyond are grouped */
 #define TITLE_CELLS_MAX 4000 /* cells a page may carry tooltips for */
@@ -86,22 +86,6 @@ typedef struct page {
 } page;
 
 /* ---- text ---- */
-
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is invalid:
- * a stray continuation byte, an overlong form, a surrogate, > U+10FFFF. */
-static size_t utf8_sequence_len(const unsigned char *p)
-{
-    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
-    size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-    if (c == 0xE0) lo = 0xA0;
-    else if (c == 0xED) hi = 0x9F;
-    else if (c == 0xF0) lo = 0x90;
-    else if (c == 0xF4) hi = 0x8F;
-    if (n > 1 && (p[1] < lo || p[1] > hi)) return 0;
-    for (size_t i = 2; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80) return 0;
-    return n;
-}
 
 /* A valid sequence that XML 1.0 still forbids: C0 controls other than tab,
  * newline and carriage return, and the non-characters U+FFFE and U+FFFF. */
@@ -147,28 +131,6 @@ static void put_text(FILE *out, const char *s)
     put_text_n(out, s, s ? strlen(s) : 0);
 }
 
-/* A key in shell form cut to at most `cols` characters, ending in "..."
- * when cut, never inside a \xNN escape (every '\' starts one). */
-static const char *cut_key(char *buf, const char *s, size_t cols)
-{
-    assert(cols >= 4 && cols < CELL);
-    if (!s) s = "-";
-    size_t len = strlen(s);
-    if (len <= cols) {
-        memcpy(buf, s, len + 1);
-        return buf;
-    }
-    size_t keep = 0, limit = cols - 3;
-    while (keep < len) {
-        size_t tok = (s[keep] == '\\' && s[keep + 1] == 'x') ? 4 : 1;
-        if (keep + tok > limit) break;
-        keep += tok;
-    }
-    memcpy(buf, s, keep);
-    strcpy(buf + keep, "...");
-    return buf;
-}
-
 /* Characters of the token at the start of a shell-form key: a \xNN escape
  * or one character. */
 static size_t key_token_len(const char *s)
@@ -210,10 +172,10 @@ static size_t shared_prefix(const char *const *keys, size_t n, size_t cols)
 static const char *key_label(char *buf, const char *key, size_t skip, const char *unbounded,
                              size_t cols)
 {
-    if (!key || !key[0]) return cut_key(buf, unbounded, cols);
-    if (skip == 0 || strlen(key) <= skip) return cut_key(buf, key, cols);
+    if (!key || !key[0]) return fmt_cut(buf, unbounded, cols);
+    if (skip == 0 || strlen(key) <= skip) return fmt_cut(buf, key, cols);
     strcpy(buf, "...");
-    cut_key(buf + 3, key + skip, cols - 3);
+    fmt_cut(buf + 3, key + skip, cols - 3);
     return buf;
 }
 
@@ -227,50 +189,6 @@ static void write_prefix_note(FILE *out, const char *key, size_t skip, const cha
 }
 
 /* ---- figures ---- */
-
-/* x with `decimals` decimals, or "-" when undefined. */
-static const char *fmt_fixed(char *buf, double x, int decimals)
-{
-    if (!isfinite(x)) return strcpy(buf, "-");
-    snprintf(buf, CELL, "%.*f", decimals, x);
-    return buf;
-}
-
-/* A share 0..1 as a percentage, or "-". */
-static const char *fmt_percent(char *buf, double share)
-{
-    if (!isfinite(share)) return strcpy(buf, "-");
-    snprintf(buf, CELL, "%.1f%%", share * 100.0);
-    return buf;
-}
-
-/* v in the largest unit it reaches: exact as an integer ("4 MiB", "5 min"),
- * else with one decimal ("1.5 GiB"). sizes[] ascends; names[] ends with NULL. */
-static const char *fmt_units(char *buf, uint64_t v, const char *const *names,
-                             const uint64_t *sizes)
-{
-    size_t u = 0;
-    while (names[u + 1] && v >= sizes[u + 1]) u++;
-    if (v % sizes[u] == 0)
-        snprintf(buf, CELL, "%" PRIu64 " %s", v / sizes[u], names[u]);
-    else
-        snprintf(buf, CELL, "%.1f %s", (double)v / (double)sizes[u], names[u]);
-    return buf;
-}
-
-static const char *fmt_bytes(char *buf, uint64_t bytes)
-{
-    static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", NULL };
-    static const uint64_t sizes[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40 };
-    return fmt_units(buf, bytes, names, sizes);
-}
-
-static const char *fmt_duration(char *buf, uint64_t us)
-{
-    static const char *const names[] = { "us", "ms", "s", "min", "h", NULL };
-    static const uint64_t sizes[] = { 1, 1000, 1000000, 60000000, 3600000000ull };
-    return fmt_units(buf, us, names, sizes);
-}
 
 /* A scale tick: integers as such, small fractions with 3 digits. */
 static const char *fmt_tick(char *buf, double v)
@@ -564,7 +482,7 @@ static void write_panel_head(FILE *out, const run_result *run)
     fputs("</h2>\n<p>key <code>", out);
     put_text(out, run->scheme_expr);
     fputs("</code></p>\n<p>example <code>", out);
-    put_text(out, cut_key(a, run->key_example, 40));
+    put_text(out, fmt_cut(a, run->key_example, 40));
     fputs("</code></p>\n<p>pre-split ", out);
     put_text(out, run->presplit);
     fprintf(out, "</p>\n<p>%" PRIu64 " writes, %" PRIu64 " reads in %s</p>\n", run->writes,
@@ -832,11 +750,6 @@ static void write_server_event(FILE *out, const timeline_event *e, const time_ax
     fputs("</li>\n", out);
 }
 
-static int is_server_event(timeline_kind kind)
-{
-    return kind == TIMELINE_SERVERS_ADDED || kind == TIMELINE_DECOMMISSION || kind == TIMELINE_FAILURE;
-}
-
 static void write_timeline(FILE *out, const run_result *run)
 {
     size_t count[TIMELINE_KINDS] = { 0 };
@@ -876,7 +789,7 @@ static void write_timeline(FILE *out, const run_result *run)
     fputs(". Server events:</p>\n<ul>\n", out);
     size_t listed = 0;
     for (size_t i = 0; i < run->nevents && listed < SERVER_EVENTS_LISTED; i++)
-        if (is_server_event(run->events[i].kind)) {
+        if (stats_is_server_event(run->events[i].kind)) {
             write_server_event(out, &run->events[i], &ax);
             listed++;
         }

@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "reports/format.h"
 #include "reports/stats.h"
 
 /* Version 2 added each run's keyspace, region_log, hot_regions and
@@ -35,22 +36,6 @@ typedef struct jw {
 } jw;
 
 /* ---- scalars ---- */
-
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is invalid:
- * a stray continuation byte, an overlong form, a surrogate, > U+10FFFF. */
-static size_t utf8_sequence_len(const unsigned char *p)
-{
-    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
-    size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-    if (c == 0xE0) lo = 0xA0;
-    else if (c == 0xED) hi = 0x9F;
-    else if (c == 0xF0) lo = 0x90;
-    else if (c == 0xF4) hi = 0x8F;
-    if (n > 1 && (p[1] < lo || p[1] > hi)) return 0;
-    for (size_t i = 2; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80) return 0;
-    return n;
-}
 
 static void put_string(FILE *out, const char *s)
 {

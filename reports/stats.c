@@ -196,9 +196,15 @@ const timeline_kind_info *stats_timeline_kind(timeline_kind kind)
         [TIMELINE_SPLIT] = { "split", 1, 0 },
         [TIMELINE_MOVE] = { "move", 1, 1 },
         [TIMELINE_REASSIGN] = { "reassign", 1, 1 },
-        [TIMELINE_SERVERS_ADDED] = { "servers_added", 1, 1 },
-        [TIMELINE_DECOMMISSION] = { "decommission", 1, 0 },
-        [TIMELINE_FAILURE] = { "failure", 1, 0 },
+        [TIMELINE_SERVERS_ADDED] = { "servers_added", 1, 1, 1 },
+        [TIMELINE_DECOMMISSION] = { "decommission", 1, 0, 1 },
+        [TIMELINE_FAILURE] = { "failure", 1, 0, 1 },
     };
     return (unsigned)kind < TIMELINE_KINDS ? &kinds[kind] : NULL;
+}
+
+int stats_is_server_event(timeline_kind kind)
+{
+    const timeline_kind_info *k = stats_timeline_kind(kind);
+    return k && k->server_event;
 }

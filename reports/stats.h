@@ -67,7 +67,11 @@ uint64_t stats_matrix_max(const uint64_t *m, size_t cells);
 typedef struct timeline_kind_info {
     const char *name;
     int uses_from, uses_to;
+    int server_event;     /* servers joined or left (rare: listed one by one) */
 } timeline_kind_info;
+
+/* Whether the kind is a server event (added, decommissioned, failed). */
+int stats_is_server_event(timeline_kind kind);
 const timeline_kind_info *stats_timeline_kind(timeline_kind kind);
 
 enum { STATS_SERVER_WRITES, STATS_SERVER_READS, STATS_KEY_WRITES, STATS_KEY_READS };

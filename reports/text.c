@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "reports/stats.h"
-#include "reports/textfmt.h"
+#include "reports/format.h"
 #include "reports/textmap.h"
 
 #define KEY_COLS_TABLE 18 /* example key width in the compare table */

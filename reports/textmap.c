@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "reports/stats.h"
-#include "reports/textfmt.h"
+#include "reports/format.h"
 
 static const char *const shade_glyph[5] = { " ", "\xE2\x96\x91", "\xE2\x96\x92",
                                             "\xE2\x96\x93", "\xE2\x96\x88" };
@@ -261,12 +261,6 @@ static char server_event_glyph(timeline_kind kind)
     return kind == TIMELINE_SERVERS_ADDED ? 'A' : kind == TIMELINE_DECOMMISSION ? 'D' : 'F';
 }
 
-static int is_server_event(timeline_kind kind)
-{
-    return kind == TIMELINE_SERVERS_ADDED || kind == TIMELINE_DECOMMISSION ||
-           kind == TIMELINE_FAILURE;
-}
-
 void textmap_write_timeline(FILE *out, const run_result *run, const char *indent,
                             int label_cols, uint32_t max_cols, int color)
 {
@@ -293,7 +287,7 @@ void textmap_write_timeline(FILE *out, const run_result *run, const char *indent
         uint64_t end = (uint64_t)(g + 1) * per * run->window_us;
         char glyph = ' ';
         for (; e < run->nevents && (run->events[e].t_us < end || g + 1 == cols); e++)
-            if (is_server_event(run->events[e].kind))
+            if (stats_is_server_event(run->events[e].kind))
                 glyph = server_event_glyph(run->events[e].kind);
         fputc(glyph, out);
     }
@@ -301,7 +295,7 @@ void textmap_write_timeline(FILE *out, const run_result *run, const char *indent
     for (e = 0; e < run->nevents; e++) {
         const timeline_event *ev = &run->events[e];
         char at[CELL];
-        if (!is_server_event(ev->kind))
+        if (!stats_is_server_event(ev->kind))
             continue;
         fmt_clock(at, ev->t_us);
         if (ev->kind == TIMELINE_SERVERS_ADDED && ev->from == ev->to)

@@ -119,15 +119,6 @@ static char *dup_string(const char *s)
     return p;
 }
 
-static char *format_key(keyref k)
-{
-    size_t n = key_format_len(k) + 1;
-    char *p = malloc(n);
-    if (p)
-        key_format(k, p, n);
-    return p;
-}
-
 /* The split keys that give one region per bucket (when the scheme's key
  * starts with one), into *keys and *bytes (2 bytes a bucket). */
 static int bucket_split_keys(const run_state *st, keyref **keys, uint8_t **bytes, size_t *n)
@@ -567,7 +558,7 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
     if (k.len > out->key_bytes_max)
         out->key_bytes_max = k.len;
     if (!out->key_example) {
-        out->key_example = format_key(k);
+        out->key_example = key_format_alloc(k);
         if (!out->key_example)
             return -1;
     }

@@ -10,15 +10,6 @@ void history_init(history *h, const cluster *c)
     h->table = c;
 }
 
-static char *shell_form(keyref k)
-{
-    size_t n = key_format_len(k) + 1;
-    char *p = malloc(n);
-    if (p)
-        key_format(k, p, n);
-    return p;
-}
-
 /* Room for one more element in a growing array of `size`-byte elements. */
 static int reserve(void **array, size_t n, size_t *cap, size_t size)
 {
@@ -57,8 +48,8 @@ static int log_region(history *h, const region *r, uint32_t server_id, uint64_t 
         return -1;
     region_result *out = &h->regions[h->nregions];
     memset(out, 0, sizeof *out);
-    out->start = shell_form(region_start(r));
-    out->end = shell_form(region_end(r));
+    out->start = key_format_alloc(region_start(r));
+    out->end = key_format_alloc(region_end(r));
     if (!out->start || !out->end) {
         free(out->start);
         free(out->end);
@@ -96,7 +87,7 @@ void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
         return;
     e->from = from;
     e->to = to;
-    e->key = shell_form(at);
+    e->key = key_format_alloc(at);
     if (!e->key)
         h->failed = 1;
 }

@@ -189,14 +189,10 @@ static void apportion(const key_reservoir *r, const bucket_keys *b, uint64_t *co
     }
 }
 
+/* Bucket i's first key in shell form (bucket 0: the table's start). */
 static char *format_start(const bucket_keys *b, uint32_t i)
 {
-    keyref k = i ? keyref_of(b->keys[i], b->lens[i]) : keyref_of("", 0);
-    size_t n = key_format_len(k) + 1;
-    char *p = malloc(n);
-    if (p)
-        key_format(k, p, n);
-    return p;
+    return key_format_alloc(i ? keyref_of(b->keys[i], b->lens[i]) : keyref_of("", 0));
 }
 
 int keyspace_finish(keyspace_sampler *ks, cluster *c, uint32_t nbuckets, uint32_t nwindows,

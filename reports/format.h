@@ -1,15 +1,17 @@
-/* textfmt.h -- figures formatted for the text report (internal to reports/).
+/* format.h -- figures and strings formatted for the human reports, text
+ * and HTML (internal to reports/).
  *
- * Each function writes into a caller's buffer of CELL bytes and returns it,
- * so several can sit in one printf. Undefined figures (NAN) print as "-".
+ * Each fmt_ function writes into a caller's buffer of CELL bytes and
+ * returns it, so several can sit in one printf. Undefined figures (NAN)
+ * print as "-".
  */
-#ifndef REGIONSIM_TEXTFMT_H
-#define REGIONSIM_TEXTFMT_H
+#ifndef REGIONSIM_FORMAT_H
+#define REGIONSIM_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define CELL 80 /* room for one formatted figure or cell */
+#define CELL 96 /* room for one formatted figure, cut key or table cell */
 
 /* x with `decimals` decimals. */
 const char *fmt_fixed(char *buf, double x, int decimals);
@@ -34,5 +36,10 @@ const char *fmt_clock(char *buf, uint64_t us);
  * ending in "..." when cut; a key in shell form is never cut inside a
  * \xNN escape. */
 const char *fmt_cut(char *buf, const char *s, size_t cols);
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is invalid:
+ * a stray continuation byte, an overlong form, a surrogate, > U+10FFFF.
+ * p must be NUL-terminated (a NUL ends a sequence as invalid). */
+size_t utf8_sequence_len(const unsigned char *p);
 
 #endif

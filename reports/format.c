@@ -1,5 +1,5 @@
-/* textfmt.c -- figures formatted for the text report. See textfmt.h. */
-#include "reports/textfmt.h"
+/* format.c -- figures and strings for the human reports. See format.h. */
+#include "reports/format.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -96,4 +96,18 @@ const char *fmt_clock(char *buf, uint64_t us)
     else
         snprintf(buf, CELL, "%" PRIu64 "m%02" PRIu64 "s", us / 60000000, us / 1000000 % 60);
     return buf;
+}
+
+size_t utf8_sequence_len(const unsigned char *p)
+{
+    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
+    size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+    if (c == 0xE0) lo = 0xA0;
+    else if (c == 0xED) hi = 0x9F;
+    else if (c == 0xF0) lo = 0x90;
+    else if (c == 0xF4) hi = 0x8F;
+    if (n > 1 && (p[1] < lo || p[1] > hi)) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    return n;
 }
