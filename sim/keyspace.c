@@ -3,6 +3,7 @@
 #include "sim/keyspace.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@ typedef struct key_reservoir {
     uint32_t *lens;
     uint32_t cap, n;      /* room and slots filled */
     uint64_t seen;        /* keys offered */
+    uint64_t next;        /* once full: the number of the next key to keep */
+    double w;             /* Algorithm L's running weight */
 } key_reservoir;
 
 /* The sample size of window w: generous while windows are few. */
@@ -65,6 +68,21 @@ static int reservoir_store(key_reservoir *r, uint32_t i, keyref k)
     return 0;
 }
 
+/* A uniform draw in (0, 1]: log() of it is finite. */
+static double open_unit(rng *random)
+{
+    return 1.0 - rng_double(random);
+}
+
+/* Algorithm L's next weight and the number of keys to pass over before
+ * the next one is kept: floor(log(u) / log(1 - w)). */
+static void reservoir_skip(key_reservoir *r, rng *random)
+{
+    r->w *= exp(log(open_unit(random)) / r->cap);
+    double skip = r->w < 1.0 ? floor(log(open_unit(random)) / log1p(-r->w)) : 0.0;
+    r->next = r->seen + 1 + (skip < 1e15 ? (uint64_t)skip : (uint64_t)1e15);
+}
+
 int keyspace_add(keyspace_sampler *ks, uint32_t w, int kind, keyref k)
 {
     assert(kind == KEYSPACE_WRITES || kind == KEYSPACE_READS);
@@ -74,10 +92,20 @@ int keyspace_add(keyspace_sampler *ks, uint32_t w, int kind, keyref k)
     if (r->cap == 0)
         r->cap = reservoir_cap(w);
     r->seen++;
-    if (r->n < r->cap) /* filling: keep every key */
-        return reservoir_store(r, r->n++, k);
-    uint64_t j = rng_below(&ks->random, r->seen); /* Algorithm R: keep with p = cap / seen */
-    return j < r->cap ? reservoir_store(r, (uint32_t)j, k) : 0;
+    if (r->n < r->cap) { /* filling: keep every key */
+        if (reservoir_store(r, r->n++, k) < 0)
+            return -1;
+        if (r->n == r->cap) {
+            r->w = 1.0;
+            reservoir_skip(r, &ks->random);
+        }
+        return 0;
+    }
+    if (r->seen < r->next) /* Algorithm L: most keys cost one comparison */
+        return 0;
+    uint32_t slot = (uint32_t)rng_below(&ks->random, r->cap);
+    reservoir_skip(r, &ks->random);
+    return reservoir_store(r, slot, k);
 }
 
 /* ---- the buckets ---- */

@@ -4,8 +4,9 @@
  * windows. The buckets can only be cut once the run is over (they follow
  * the rows stored at the end), so during the run the sampler keeps, for
  * each window and kind (writes, read RPCs), a uniform random sample of the
- * keys it saw: reservoir sampling (Vitter's Algorithm R) drawing from its
- * own random stream. At the end every sampled key is placed in its bucket
+ * keys it saw: reservoir sampling drawing from its own random stream, by
+ * Li's Algorithm L (ACM TOMS 20(4), 1994), which jumps over the keys it
+ * will not keep, so most keys cost one comparison and no random draw. At the end every sampled key is placed in its bucket
  * and the window's exact total is shared among the buckets in proportion
  * (largest remainders), so a window's cells always sum to its total and are
  * exact whenever the window saw no more keys than the sample holds.
