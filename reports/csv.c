@@ -169,8 +169,7 @@ static void windows_rows(FILE *out, const run_result *run)
 
 static void regions_rows(FILE *out, const run_result *run)
 {
-    uint64_t reads = 0;
-    for (size_t i = 0; i < run->nhistory; i++) reads += run->history[i].reads;
+    uint64_t reads = stats_region_read_rpcs(run);
     for (size_t i = 0; i < run->nhistory; i++) {
         const region_result *r = &run->history[i];
         put_text(out, run->scheme_name);

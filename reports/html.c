@@ -667,8 +667,7 @@ static void write_top_regions(FILE *out, const run_result *run)
     char a[CELL], b[CELL];
     size_t idx[TOP_REGIONS];
     size_t k = stats_top_regions(run, TOP_REGIONS, idx);
-    uint64_t read_rpcs = 0;
-    for (size_t i = 0; i < run->nhistory; i++) read_rpcs += run->history[i].reads;
+    uint64_t read_rpcs = stats_region_read_rpcs(run);
     time_axis ax = time_axis_of(run);
 
     fprintf(out, "<h3>Hottest regions</h3>\n");

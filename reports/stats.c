@@ -161,6 +161,13 @@ size_t stats_top_regions(const run_result *run, size_t n, size_t *idx)
     return k;
 }
 
+uint64_t stats_region_read_rpcs(const run_result *run)
+{
+    uint64_t reads = 0;
+    for (size_t i = 0; i < run->nhistory; i++) reads += run->history[i].reads;
+    return reads;
+}
+
 uint64_t stats_matrix_max(const uint64_t *m, size_t cells)
 {
     uint64_t max = 0;

@@ -56,6 +56,10 @@ window_stats stats_window_writes(const run_result *run);
  * out, so fewer may come back. */
 size_t stats_top_regions(const run_result *run, size_t n, size_t *idx);
 
+/* Read RPCs the run's regions served (the sum over run->history), the
+ * total that region read shares are of. */
+uint64_t stats_region_read_rpcs(const run_result *run);
+
 /* The largest cell of a heatmap matrix of `cells` counts (0 when empty). */
 uint64_t stats_matrix_max(const uint64_t *m, size_t cells);
 

@@ -190,8 +190,7 @@ static void write_hot_regions(FILE *out, const run_result *run)
     size_t top[HOT_REGIONS];
     size_t n = stats_top_regions(run, HOT_REGIONS, top);
     if (n == 0) return;
-    uint64_t read_rpcs = 0;
-    for (size_t i = 0; i < run->nhistory; i++) read_rpcs += run->history[i].reads;
+    uint64_t read_rpcs = stats_region_read_rpcs(run);
     fprintf(out, "  hottest regions (of %zu the run had):\n", run->nhistory);
     fprintf(out, "    %-*s %-*s %-6s %7s %7s  %s\n", REGION_KEY_COLS, "start", REGION_KEY_COLS,
             "end", "server", "writes", "reads", "life");
