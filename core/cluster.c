@@ -118,11 +118,18 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     return 0;
 }
 
+/* Where a scan from lo starts within region r: lo, or the region's start. */
+static keyref scan_start(const region *r, keyref lo)
+{
+    keyref start = region_start(r);
+    return key_compare(lo, start) > 0 ? lo : start;
+}
+
 /* Rows of region r inside [lo, hi) (hi empty: unbounded). */
 static uint64_t rows_in_region(const region *r, keyref lo, keyref hi)
 {
-    keyref start = region_start(r), end = region_end(r);
-    keyref from = key_compare(lo, start) > 0 ? lo : start;
+    keyref end = region_end(r);
+    keyref from = scan_start(r, lo);
     keyref to = hi;
     if (end.len && (hi.len == 0 || key_compare(end, hi) < 0))
         to = end;
@@ -132,8 +139,8 @@ static uint64_t rows_in_region(const region *r, keyref lo, keyref hi)
 }
 
 int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
-                 read_service_fn service, void *ctx, scan_cost *cost, uint32_t *last_server,
-                 uint64_t *per_server)
+                 read_service_fn service, scan_rpc_fn on_rpc, void *ctx, scan_cost *cost,
+                 uint32_t *last_server)
 {
     size_t first, last;
     regionmap_range(c->map, lo, hi, &first, &last);
@@ -151,8 +158,8 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
         r->reads++;
         r->recent_reads++;
         s->rows_scanned += rows;
-        if (per_server)
-            per_server[s->id]++;
+        if (on_rpc && on_rpc(ctx, s->id, scan_start(r, lo)) < 0)
+            return -1;
         cost->rpcs++;
         cost->rows += rows;
         if (reply > cost->reply_us)

@@ -69,6 +69,12 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
  * fixed or drawn at random; the cluster has no randomness of its own). */
 typedef uint64_t (*read_service_fn)(void *ctx, uint64_t rows);
 
+/* Told of each RPC a scan sends: the id of the server that serves it and
+ * where the RPC's range starts within its region (the scan's lo in the
+ * first region it reads, the region's start in the others). Returns 0, or
+ * -1 to stop the scan (out of memory). */
+typedef int (*scan_rpc_fn)(void *ctx, uint32_t server_id, keyref start);
+
 /* What a scan cost. */
 typedef struct scan_cost {
     uint64_t rpcs;         /* one per region touched */
@@ -80,13 +86,13 @@ typedef struct scan_cost {
  * to each region the range touches, in key order (from the top when
  * `reverse`), each reading the range's rows in that region from its exact
  * row store, until `limit` rows have been read (0: no limit). The client
- * sends the RPCs together; each is served by its region's server.
- * *last_server is the server of the last RPC. When per_server is not
- * NULL, per_server[s] counts the RPCs server s served. Returns 0 and adds
- * to *cost, or -1 if out of memory. */
+ * sends the RPCs together; each is served by its region's server, and
+ * on_rpc (may be NULL) is told of it; both callbacks get ctx. *last_server
+ * is the server of the last RPC. Returns 0 and adds to *cost, or -1 if out
+ * of memory or on_rpc failed. */
 int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
-                 read_service_fn service, void *ctx, scan_cost *cost, uint32_t *last_server,
-                 uint64_t *per_server);
+                 read_service_fn service, scan_rpc_fn on_rpc, void *ctx, scan_cost *cost,
+                 uint32_t *last_server);
 
 /* Moves region i to server s (a no-op when already there); the region is
  * offline for move_offline_us from now_us. */

@@ -94,6 +94,7 @@ typedef struct run_state {
     uint64_t *replies;        /* min-heap: reply times of operations not done yet */
     size_t nreplies, replies_cap;
     plan read_plan;           /* reused by every read */
+    uint64_t *window_reads;   /* the read under way: this window's read RPCs per server */
     history log;              /* regions that closed, and the timeline */
     keyspace_sampler keyspace;/* keys per window, for the key space heatmap */
     /* counters */
@@ -480,21 +481,14 @@ static uint64_t inexact_scan_limit(const run_state *st, const query *q, const pl
     return (newer + pl->nranges - 1) / pl->nranges;
 }
 
-/* The key space heatmap counts a read RPC at the start of its range within
- * its region: lo in the first region the scan touched, the region's start
- * in the others. cluster_scan sent `rpcs` RPCs over [lo, hi), in key order
- * (from the top when `reverse`). */
-static int sample_read_keys(run_state *st, keyref lo, keyref hi, int reverse, uint64_t rpcs)
+/* A read RPC, counted where the reports count it: its server's reads in
+ * this window, and the key space heatmap at the start of its range within
+ * its region. */
+static int count_read_rpc(void *ctx, uint32_t server_id, keyref start)
 {
-    size_t first, last;
-    regionmap_range(st->table->map, lo, hi, &first, &last);
-    for (uint64_t n = 0; n < rpcs; n++) {
-        size_t i = reverse ? last - n : first + n;
-        keyref k = i == first ? lo : region_start(regionmap_get(st->table->map, i));
-        if (keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_READS, k) < 0)
-            return -1;
-    }
-    return 0;
+    run_state *st = ctx;
+    st->window_reads[server_id]++;
+    return keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_READS, start);
 }
 
 /* A logical read at t_us: plan it, then one RPC per region each planned
@@ -508,7 +502,7 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     if (keyencoder_plan(st->encoder, &q, pl) < 0)
         return -1;
     scan_cost cost = { 0, 0, t_us };
-    uint64_t *per_server = out->window_reads + st->window * out->nservers;
+    st->window_reads = out->window_reads + st->window * out->nservers;
     uint64_t inexact_limit = inexact_scan_limit(st, &q, pl);
     *server = 0;
     for (size_t i = 0; i < pl->nranges; i++) {
@@ -516,10 +510,8 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
         keyref lo = keyref_of(pl->bytes + r->lo_off, r->lo_len);
         keyref hi = keyref_of(pl->bytes + r->hi_off, r->hi_len);
         uint64_t limit = r->limit && !pl->exact ? inexact_limit : r->limit;
-        uint64_t rpcs_before = cost.rpcs;
-        if (cluster_scan(st->table, lo, hi, limit, r->reverse, read_service, st, &cost,
-                         server, per_server) < 0 ||
-            sample_read_keys(st, lo, hi, r->reverse, cost.rpcs - rpcs_before) < 0)
+        if (cluster_scan(st->table, lo, hi, limit, r->reverse, read_service, count_read_rpc,
+                         st, &cost, server) < 0)
             return -1;
     }
     if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */

@@ -165,7 +165,7 @@ static void test_offline_regions_delay_replies(void **state)
     /* A read waits too, and counts the row it found. */
     scan_cost cost = { 0, 0, 0 };
     assert_int_equal(cluster_scan(c, S("row9999"), keyref_of("row9999\0", 8), 0, 0,
-                                  ten_plus_row, NULL, &cost, &s, NULL), 0);
+                                  ten_plus_row, NULL, NULL, &cost, &s), 0);
     assert_int_equal(cost.reply_us, split_at + 6000 + 7000 + 11);
     assert_int_equal(cost.rpcs, 1);
     assert_int_equal(cost.rows, 1);
@@ -193,6 +193,25 @@ static void test_split_limit(void **state)
     cluster_free(c);
 }
 
+/* A scan_rpc_fn for the scan tests: ctx counts RPCs per server (the
+ * service time, ten_plus_row, ignores ctx). */
+static int count_rpc(void *ctx, uint32_t server_id, keyref start)
+{
+    (void)start;
+    ((uint64_t *)ctx)[server_id]++;
+    return 0;
+}
+
+/* A scan_rpc_fn that writes each RPC's start key into ctx, '|' between. */
+static int note_start(void *ctx, uint32_t server_id, keyref start)
+{
+    (void)server_id;
+    char *text = ctx;
+    size_t n = strlen(text);
+    snprintf(text + n, 64 - n, "%s%.*s", n ? "|" : "", (int)start.len, (const char *)start.data);
+    return 0;
+}
+
 /* Scans: one RPC per region touched, rows from the stores, limits, reverse. */
 static void test_scans_touch_regions_and_count_rows(void **state)
 {
@@ -208,26 +227,36 @@ static void test_scans_touch_regions_and_count_rows(void **state)
         assert_int_equal(cluster_write(c, S(rows[i]), 10, 0, &s, &done), 0);
     scan_cost cost = { 0, 0, 0 };
     /* [b, f): regions 0, 1, 2; rows b1 c1 d1 d2 e1. */
-    assert_int_equal(cluster_scan(c, S("b"), S("f"), 0, 0, ten_plus_row, NULL, &cost, &s,
-                                  per_server), 0);
+    assert_int_equal(cluster_scan(c, S("b"), S("f"), 0, 0, ten_plus_row, count_rpc, per_server,
+                                  &cost, &s), 0);
     assert_int_equal(cost.rpcs, 3);
     assert_int_equal(cost.rows, 5);
     assert_int_equal(per_server[0] + per_server[1] + per_server[2], 3);
+    /* Each RPC starts at lo in the first region, at the region's start after. */
+    char starts[64] = "";
+    cost = (scan_cost){ 0, 0, 0 };
+    assert_int_equal(cluster_scan(c, S("b"), S("f"), 0, 0, ten_plus_row, note_start, starts,
+                                  &cost, &s), 0);
+    assert_string_equal(starts, "b|c|e");
+    starts[0] = '\0';
+    assert_int_equal(cluster_scan(c, S("d"), S(""), 0, 1, ten_plus_row, note_start, starts,
+                                  &cost, &s), 0);
+    assert_string_equal(starts, "e|d"); /* reverse: from the top */
     /* The whole table, newest 4 from the top: f3 f2 f1 e1, all in region 2. */
     cost = (scan_cost){ 0, 0, 0 };
-    assert_int_equal(cluster_scan(c, S(""), S(""), 4, 1, ten_plus_row, NULL, &cost, &s, NULL), 0);
+    assert_int_equal(cluster_scan(c, S(""), S(""), 4, 1, ten_plus_row, NULL, NULL, &cost, &s), 0);
     assert_int_equal(cost.rpcs, 1);
     assert_int_equal(cost.rows, 4);
     assert_int_equal(s, 2);
     /* Limit 3 from the bottom: a1 a2 b1 in region 0. */
     cost = (scan_cost){ 0, 0, 0 };
-    assert_int_equal(cluster_scan(c, S(""), S(""), 3, 0, ten_plus_row, NULL, &cost, &s, NULL), 0);
+    assert_int_equal(cluster_scan(c, S(""), S(""), 3, 0, ten_plus_row, NULL, NULL, &cost, &s), 0);
     assert_int_equal(cost.rpcs, 1);
     assert_int_equal(cost.rows, 3);
     /* A miss still costs its RPC. */
     cost = (scan_cost){ 0, 0, 0 };
-    assert_int_equal(cluster_scan(c, S("zz"), keyref_of("zz\0", 3), 0, 0, ten_plus_row, NULL,
-                                  &cost, &s, NULL), 0);
+    assert_int_equal(cluster_scan(c, S("zz"), keyref_of("zz\0", 3), 0, 0, ten_plus_row, NULL, NULL,
+                                  &cost, &s), 0);
     assert_int_equal(cost.rpcs, 1);
     assert_int_equal(cost.rows, 0);
     cluster_free(c);
