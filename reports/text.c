@@ -208,13 +208,13 @@ static void write_hot_regions(FILE *out, const run_result *run)
     }
 }
 
-static void write_timeline(FILE *out, const run_result *run, int color)
+static void write_timeline(FILE *out, const run_result *run)
 {
     if (run->nwindows < 2) return;
     char span[CELL];
     fprintf(out, "  timeline (a column = %s; events per column, + for 10 or more):\n",
             fmt_duration(span, run->window_us * textmap_per_column(run->nwindows, HEAT_COLS_MAX)));
-    textmap_write_timeline(out, run, "  ", 10, HEAT_COLS_MAX, color);
+    textmap_write_timeline(out, run, "  ", 10, HEAT_COLS_MAX);
 }
 
 static uint64_t server_reads(const server_result *sv) { return sv->reads; }
@@ -281,7 +281,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
         write_key_heatmap(out, run, 1, color);
     }
     write_hot_regions(out, run);
-    write_timeline(out, run, color);
+    write_timeline(out, run);
     fputc('\n', out);
     write_legend(out, run->nservers);
 }

@@ -262,9 +262,8 @@ static char server_event_glyph(timeline_kind kind)
 }
 
 void textmap_write_timeline(FILE *out, const run_result *run, const char *indent,
-                            int label_cols, uint32_t max_cols, int color)
+                            int label_cols, uint32_t max_cols)
 {
-    (void)color; /* the timeline is characters only */
     if (run->nwindows == 0)
         return;
     uint32_t per = textmap_per_column(run->nwindows, max_cols);

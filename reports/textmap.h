@@ -53,6 +53,6 @@ void textmap_write_scale(FILE *out, const char *indent, uint64_t max, const char
  * + for more), a row of server events (A added, D decommissioned, F failed),
  * then the server events listed with their times. */
 void textmap_write_timeline(FILE *out, const run_result *run, const char *indent,
-                            int label_cols, uint32_t max_cols, int color);
+                            int label_cols, uint32_t max_cols);
 
 #endif
