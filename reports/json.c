@@ -342,17 +342,13 @@ static void write_latency(jw *w, const latency_summary *l)
  * per record returned, full-table scans; null when nothing was read. */
 static void write_read_cost(jw *w, const run_result *run)
 {
-    static const char *const kinds[4] = { "get", "range", "latest", "window" };
     key(w, "read_cost");
     if (run->reads == 0) {
         fputs("null", w->out);
         return;
     }
-    uint64_t rpcs = 0;
-    for (int k = 0; k < 4; k++)
-        rpcs += run->read_rpcs_by_kind[k];
     open_(w, '{');
-    key_double(w, "rpcs_per_read", (double)rpcs / (double)run->reads);
+    key_double(w, "rpcs_per_read", (double)stats_read_rpcs(run) / (double)run->reads);
     key_double(w, "rows_scanned_per_row", run->records_returned
                                               ? (double)run->rows_scanned /
                                                     (double)run->records_returned
@@ -362,8 +358,8 @@ static void write_read_cost(jw *w, const run_result *run)
     key_u64(w, "full_scans", run->full_scans);
     key(w, "by_kind");
     open_(w, '{');
-    for (int k = 0; k < 4; k++) {
-        key(w, kinds[k]);
+    for (int k = 0; k < QUERY_KINDS; k++) {
+        key(w, query_kind_name((query_kind)k));
         open_(w, '{');
         key_u64(w, "reads", run->reads_by_kind[k]);
         key_u64(w, "rpcs", run->read_rpcs_by_kind[k]);

@@ -215,3 +215,11 @@ int stats_is_server_event(timeline_kind kind)
     const timeline_kind_info *k = stats_timeline_kind(kind);
     return k && k->server_event;
 }
+
+uint64_t stats_read_rpcs(const run_result *run)
+{
+    uint64_t rpcs = 0;
+    for (int k = 0; k < QUERY_KINDS; k++)
+        rpcs += run->read_rpcs_by_kind[k];
+    return rpcs;
+}

@@ -60,6 +60,9 @@ size_t stats_top_regions(const run_result *run, size_t n, size_t *idx);
  * total that region read shares are of. */
 uint64_t stats_region_read_rpcs(const run_result *run);
 
+/* Read RPCs of every kind (the sum of read_rpcs_by_kind). */
+uint64_t stats_read_rpcs(const run_result *run);
+
 /* The largest cell of a heatmap matrix of `cells` counts (0 when empty). */
 uint64_t stats_matrix_max(const uint64_t *m, size_t cells);
 

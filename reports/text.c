@@ -261,14 +261,12 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
                 run->decommissions, run->failures, run->reassigned);
     if (run->reads) {
         imbalance rim = stats_server_reads(run);
-        uint64_t rpcs = 0;
-        for (int k = 0; k < 4; k++)
-            rpcs += run->read_rpcs_by_kind[k];
-        fprintf(out, "  reads: %" PRIu64 " (get %" PRIu64 ", range %" PRIu64 ", latest %" PRIu64
-                ", window %" PRIu64 "), %s RPCs each, %s rows read per record, "
-                "%" PRIu64 " full scans\n", run->reads, run->reads_by_kind[0],
-                run->reads_by_kind[1], run->reads_by_kind[2], run->reads_by_kind[3],
-                fmt_fixed(a, (double)rpcs / (double)run->reads, 1),
+        fprintf(out, "  reads: %" PRIu64 " (", run->reads);
+        for (int k = 0; k < QUERY_KINDS; k++)
+            fprintf(out, "%s%s %" PRIu64, k ? ", " : "", query_kind_name((query_kind)k),
+                    run->reads_by_kind[k]);
+        fprintf(out, "), %s RPCs each, %s rows read per record, %" PRIu64 " full scans\n",
+                fmt_fixed(a, (double)stats_read_rpcs(run) / (double)run->reads, 1),
                 fmt_fixed(b, run->records_returned ? (double)run->rows_scanned /
                                                          (double)run->records_returned
                                                    : NAN, 2),
@@ -361,14 +359,25 @@ static void format_cost_row(const run_result *run, char cell[MAX_COLS][CELL])
 
 static const table cost_table = { NCCOLS, 1, cost_title, format_cost_row };
 
-/* What reads cost: RPCs per read by kind, rows read per record returned. */
-enum { RCOL_SCHEME, RCOL_READS, RCOL_RPCS, RCOL_GET, RCOL_RANGE, RCOL_LATEST, RCOL_WINDOW,
-       RCOL_ROWS, RCOL_FULL, RCOL_MAXMEAN, RCOL_P99, NRCOLS };
+/* What reads cost: RPCs per read by kind, rows read per record returned.
+ * One column per read kind (query_kind), titled with its name. */
+enum { RCOL_SCHEME, RCOL_READS, RCOL_RPCS, RCOL_KIND, RCOL_ROWS = RCOL_KIND + QUERY_KINDS,
+       RCOL_FULL, RCOL_MAXMEAN, RCOL_P99, NRCOLS };
+_Static_assert(NRCOLS <= MAX_COLS, "the read table fits MAX_COLS");
 
-static const char *const read_title[NRCOLS] = {
-    "scheme", "reads", "RPCs/read", "get", "range", "latest", "window", "rows/rec",
-    "full scans", "max/mean", "read p99",
-};
+/* The read table's titles into title[NRCOLS]. */
+static void read_titles(const char *title[NRCOLS])
+{
+    title[RCOL_SCHEME] = "scheme";
+    title[RCOL_READS] = "reads";
+    title[RCOL_RPCS] = "RPCs/read";
+    for (int k = 0; k < QUERY_KINDS; k++)
+        title[RCOL_KIND + k] = query_kind_name((query_kind)k);
+    title[RCOL_ROWS] = "rows/rec";
+    title[RCOL_FULL] = "full scans";
+    title[RCOL_MAXMEAN] = "max/mean";
+    title[RCOL_P99] = "read p99";
+}
 
 /* RPCs per read of one kind, or "-" when none of that kind ran. */
 static const char *fmt_per_read(char *buf, uint64_t rpcs, uint64_t reads)
@@ -378,14 +387,11 @@ static const char *fmt_per_read(char *buf, uint64_t rpcs, uint64_t reads)
 
 static void format_read_row(const run_result *run, char cell[MAX_COLS][CELL])
 {
-    uint64_t rpcs = 0;
-    for (int k = 0; k < 4; k++)
-        rpcs += run->read_rpcs_by_kind[k];
     fmt_cut(cell[RCOL_SCHEME], run->scheme_name, SCHEME_COLS);
     snprintf(cell[RCOL_READS], CELL, "%" PRIu64, run->reads);
-    fmt_per_read(cell[RCOL_RPCS], rpcs, run->reads);
-    for (int k = 0; k < 4; k++)
-        fmt_per_read(cell[RCOL_GET + k], run->read_rpcs_by_kind[k], run->reads_by_kind[k]);
+    fmt_per_read(cell[RCOL_RPCS], stats_read_rpcs(run), run->reads);
+    for (int k = 0; k < QUERY_KINDS; k++)
+        fmt_per_read(cell[RCOL_KIND + k], run->read_rpcs_by_kind[k], run->reads_by_kind[k]);
     fmt_fixed(cell[RCOL_ROWS], run->records_returned ? (double)run->rows_scanned /
                                                            (double)run->records_returned
                                                      : NAN, 2);
@@ -394,7 +400,7 @@ static void format_read_row(const run_result *run, char cell[MAX_COLS][CELL])
     fmt_latency(cell[RCOL_P99], run->read_latency.count ? run->read_latency.p99_us : UINT64_MAX);
 }
 
-static const table read_table = { NRCOLS, 1, read_title, format_read_row };
+
 
 /* Text columns align left, figures right; two spaces after the text. */
 static void write_row(FILE *out, const table *t, char cell[MAX_COLS][CELL], const int *cols)
@@ -479,6 +485,9 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
         reads |= res->runs[r].reads > 0;
     if (reads) {
         fputs("\nwhat reads cost (RPCs per read, by kind; rows read per record returned)\n", out);
+        const char *titles[NRCOLS];
+        read_titles(titles);
+        const table read_table = { NRCOLS, 1, titles, format_read_row };
         write_table(out, res, &read_table);
     }
     fputc('\n', out);

@@ -417,12 +417,13 @@ static uint64_t read_service(void *ctx, uint64_t rows)
 /* The kind of the next generated read, by the phase's weights. */
 static query_kind pick_read_kind(run_state *st, const read_mix *rm)
 {
-    const uint32_t weight[4] = { rm->get, rm->range, rm->latest, rm->window };
-    uint64_t total = (uint64_t)weight[0] + weight[1] + weight[2] + weight[3];
+    uint64_t total = 0;
+    for (int k = 0; k < QUERY_KINDS; k++)
+        total += rm->weight[k];
     uint64_t x = rng_below(&st->reads_rng, total);
     int k = 0;
-    while (x >= weight[k])
-        x -= weight[k++];
+    while (x >= rm->weight[k])
+        x -= rm->weight[k++];
     return (query_kind)k;
 }
 
@@ -462,6 +463,8 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
         q->from_ms = now > rm->window_us / 1000 ? now - rm->window_us / 1000 : 0;
         q->to_ms = now;
         return truth_count_window(&st->written, q->from_ms, q->to_ms);
+    case QUERY_KINDS:
+        break;
     }
     return 0;
 }

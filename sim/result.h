@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "workloads/keyscheme.h" /* query_kind: the read kinds and their names */
+
 /* Latency of operations, arrival to reply, in microseconds. Quantiles come
  * from a log-bucketed histogram (core/histogram.h): within 0.8% for a run,
  * 6.3% for a server. count = 0: nothing was served (all zero). */
@@ -103,13 +105,13 @@ typedef struct run_result {
     latency_summary latency;       /* every operation */
     latency_summary read_latency;  /* logical reads only */
 
-    /* Reads: logical reads by kind (get, range, latest, window) and what
+    /* Reads: logical reads by kind (query_kind: get, range, ...) and what
      * they cost: RPCs (one per region a planned range touches), rows read
      * from the stores, and the records the read should return (from the
      * workload's own record of what it wrote). */
-    uint64_t reads_by_kind[4];
-    uint64_t read_rpcs_by_kind[4];
-    uint64_t rows_scanned_by_kind[4], records_returned_by_kind[4];
+    uint64_t reads_by_kind[QUERY_KINDS];
+    uint64_t read_rpcs_by_kind[QUERY_KINDS];
+    uint64_t rows_scanned_by_kind[QUERY_KINDS], records_returned_by_kind[QUERY_KINDS];
     uint64_t rows_scanned, records_returned, full_scans;
 
     uint64_t regions_start; /* regions when the run began (pre-split) */

@@ -74,7 +74,8 @@ void scenario_defaults(scenario *sc)
     w->pattern.records = 100000;
     w->pattern.naming = NAMING_USER;
     w->duration_us = 30 * MINUTE_US;
-    w->reads.get = w->reads.range = w->reads.latest = w->reads.window = 1;
+    for (int k = 0; k < QUERY_KINDS; k++)
+        w->reads.weight[k] = 1;
     w->reads.range_us = 10 * MINUTE_US;
     w->reads.latest_rows = 10;
     w->reads.window_us = MINUTE_US;
@@ -241,10 +242,11 @@ static const setting settings[] = {
     { "workload", "clients", SET_COUNT, 0, 1000000, PH(clients), NULL },
     { "workload", "think", SET_DURATION, 0, 3600000000ull, PH(think_us), NULL },
     { "reads", "read_fraction", SET_FRACTION, 0, 0, PH(reads.fraction), NULL },
-    { "reads", "read_get", SET_COUNT, 0, 1000000, PH(reads.get), NULL },
-    { "reads", "read_range", SET_COUNT, 0, 1000000, PH(reads.range), NULL },
-    { "reads", "read_latest", SET_COUNT, 0, 1000000, PH(reads.latest), NULL },
-    { "reads", "read_window", SET_COUNT, 0, 1000000, PH(reads.window), NULL },
+    /* one weight per read kind: read_<query_kind_name> */
+    { "reads", "read_get", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_GET]), NULL },
+    { "reads", "read_range", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_RANGE]), NULL },
+    { "reads", "read_latest", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_LATEST]), NULL },
+    { "reads", "read_window", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_WINDOW]), NULL },
     { "reads", "get_record", SET_CHOICE, 0, 0, PH(reads.get_any), get_choices },
     { "reads", "range_length", SET_DURATION, 1, UINT64_MAX, PH(reads.range_us), NULL },
     { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL },
@@ -960,9 +962,16 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                      "read_fraction is for generated workloads", ph->name);
             return -1;
         }
-        if (rm->fraction > 0 && rm->get + rm->range + rm->latest + rm->window == 0) {
-            snprintf(err, errcap, "%s: read_fraction needs a read kind with a weight "
-                     "(read_get, read_range, read_latest, read_window)", ph->name);
+        uint64_t weights = 0;
+        for (int k = 0; k < QUERY_KINDS; k++)
+            weights += rm->weight[k];
+        if (rm->fraction > 0 && weights == 0) {
+            char kinds[160] = "";
+            for (int k = 0; k < QUERY_KINDS; k++)
+                snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%sread_%s",
+                         k ? ", " : "", query_kind_name((query_kind)k));
+            snprintf(err, errcap, "%s: read_fraction needs a read kind with a weight (%s)",
+                     ph->name, kinds);
             return -1;
         }
         if (ph->clients && ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {

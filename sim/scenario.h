@@ -20,6 +20,7 @@
 #include "core/balancer.h"
 #include "core/key.h"
 #include "core/split.h"
+#include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
 
 typedef enum presplit_kind {
@@ -42,7 +43,7 @@ typedef struct scheme_choice {
 /* Logical reads mixed into a generated workload. */
 typedef struct read_mix {
     double fraction;          /* share of operations that are reads, 0..1 */
-    uint32_t get, range, latest, window;  /* relative weights of the kinds */
+    uint32_t weight[QUERY_KINDS]; /* relative weights of the kinds (settings read_<kind name>) */
     int get_any;              /* get: 0 = the entity's most recent record, 1 = any of its records */
     uint64_t range_us;        /* range: an entity's last range_us */
     uint32_t latest_rows;     /* latest: an entity's newest N rows */

@@ -1657,6 +1657,8 @@ static void prop_want(prop_world *w, const query *q)
             w->wanted[i] = r->entity == q->rec.entity && newer < q->limit;
             break;
         }
+        case QUERY_KINDS:
+            break;
         }
         if (w->wanted[i])
             w->row_wanted[w->row_of[i]] = 1;

@@ -290,10 +290,8 @@ static void run_reads(const char *scheme, query_kind kind, run_result *r)
     sc.workload.duration_us = 4ull * 60 * 1000000;
     read_mix *rm = &sc.workload.reads;
     rm->fraction = 0.05;
-    rm->get = kind == QUERY_GET;
-    rm->range = kind == QUERY_RANGE;
-    rm->latest = kind == QUERY_LATEST;
-    rm->window = kind == QUERY_WINDOW;
+    for (int k = 0; k < QUERY_KINDS; k++)
+        rm->weight[k] = k == (int)kind;
     rm->window_us = 10ull * 1000000; /* every series' last 10 s */
     run_one(&sc, r);
     assert_true(r->reads > 5000);

@@ -1687,7 +1687,8 @@ static uint16_t query_knows(query_kind kind)
     case QUERY_GET:    return PLAN_KNOWABLE;
     case QUERY_RANGE:
     case QUERY_LATEST: return F_READS_ENTITY;
-    case QUERY_WINDOW: break;
+    case QUERY_WINDOW:
+    case QUERY_KINDS:  break;
     }
     return 0;
 }

@@ -85,12 +85,29 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
  * query does not determine makes the read a full-table scan.
  * ---------------------------------------------------------------------- */
 
+/* The read kinds. Each has one name (query_kind_name): reports use it
+ * (JSON by_kind.<name>, text columns) and so do the settings (read_<name>
+ * weights the kind in a read mix). A new kind is one enum entry here, its
+ * name, what the planner knows for it (keyscheme.c) and what the engine
+ * expects it to return (sim/engine.c). */
 typedef enum query_kind {
     QUERY_GET = 0,   /* one record's row: rec is the record as written */
     QUERY_RANGE,     /* one entity's rows with from_ms <= ts <= to_ms: rec names the entity */
     QUERY_LATEST,    /* one entity's newest `limit` rows: rec names the entity */
     QUERY_WINDOW,    /* every entity's rows with from_ms <= ts <= to_ms */
+    QUERY_KINDS
 } query_kind;
+
+/* The kind's name: "get", "range", "latest", "window"; "?" out of range.
+ * Inline: reports name kinds without linking the workloads library. */
+static inline const char *query_kind_name(query_kind k)
+{
+    static const char *const names[QUERY_KINDS] = {
+        [QUERY_GET] = "get", [QUERY_RANGE] = "range", [QUERY_LATEST] = "latest",
+        [QUERY_WINDOW] = "window",
+    };
+    return (unsigned)k < QUERY_KINDS ? names[k] : "?";
+}
 
 typedef struct query {
     query_kind kind;
