@@ -84,8 +84,8 @@ typedef struct run_state {
     uint64_t end_us;          /* when the run ends: known once the last phase ends */
     rng service_rng;          /* exponential service times */
     rng reads_rng;            /* which operations are reads, and of what kind */
-    rng balancer_rng;         /* the stochastic balancer's random walk */
-    balancer_config balancer;
+    rng balancer_rng;         /* the balancers' random choices */
+    balancer *balancer;
     histogram latency;        /* of every operation */
     histogram read_latency;   /* of logical reads */
     int tracking;             /* some phase reads: keep the truth */
@@ -162,9 +162,14 @@ static int table_split_keys(const run_state *st, keyref **keys, uint8_t **bytes,
 }
 
 /* The balancer's source of randomness: the run's balancer stream. */
-static uint64_t balancer_random(void *ctx)
+static uint32_t balancer_below(void *ctx, uint32_t n)
 {
-    return rng_next(ctx);
+    return (uint32_t)rng_below(ctx, n);
+}
+
+static double balancer_unit(void *ctx)
+{
+    return rng_double(ctx);
 }
 
 /* Makes room for window w in the window arrays. */
@@ -289,10 +294,13 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     st->service_rng = rng_stream(sc->seed, RNG_STREAM_SERVICE);
     st->reads_rng = rng_stream(sc->seed, RNG_STREAM_READS);
     st->balancer_rng = rng_stream(sc->seed, RNG_STREAM_BALANCER);
-    balancer_defaults(&st->balancer, sc->balancer);
-    st->balancer.slop = sc->slop;
-    st->balancer.random = balancer_random;
-    st->balancer.random_ctx = &st->balancer_rng;
+    balancer_config bc;
+    balancer_defaults(&bc, sc->balancer);
+    bc.slop = sc->slop;
+    bc.random = (balancer_random){ balancer_below, balancer_unit, &st->balancer_rng };
+    st->balancer = balancer_new(&bc);
+    if (!st->balancer)
+        return engine_fail(err, errcap, "out of memory for the balancer");
     st->end_us = UINT64_MAX;
     truth_init(&st->written);
     plan_init(&st->read_plan);
@@ -687,7 +695,8 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
         return phase_begin(st, st->phase + 1, ev->t_us, err, errcap);
     case TICK_BALANCER:
         st->table->now_us = ev->t_us; /* moved regions go offline from now */
-        if (balancer_run(&st->balancer, st->table) < 0)
+        balancer_report report;
+        if (balancer_run(st->balancer, st->table, &report) < 0)
             return engine_fail(err, errcap, "out of memory in the balancer");
         /* Request load is measured per balancer period (HBase's region
          * load reports): start the next period's counts. */
@@ -832,6 +841,7 @@ static void run_teardown(run_state *st)
     plan_release(&st->read_plan);
     eventq_release(&st->ticks);
     cluster_free(st->table);
+    balancer_free(st->balancer);
     pattern_free(st->workload);
     keyencoder_free(st->encoder);
     keyscheme_free(st->scheme);

@@ -27,13 +27,34 @@ static uint64_t test_random(void *ctx)
     return z ^ (z >> 31);
 }
 
+static uint32_t test_below(void *ctx, uint32_t n)
+{
+    return (uint32_t)(test_random(ctx) % n);
+}
+
+static double test_unit(void *ctx)
+{
+    return (double)(test_random(ctx) >> 11) * (1.0 / 9007199254740992.0);
+}
+
 static balancer_config config(balancer_kind kind, uint64_t *seed)
 {
     balancer_config cfg;
     balancer_defaults(&cfg, kind);
-    cfg.random = test_random;
-    cfg.random_ctx = seed;
+    cfg.random = (balancer_random){ test_below, test_unit, seed };
     return cfg;
+}
+
+/* One balancer run of a fresh balancer of cfg over c. */
+static int64_t run_once(const balancer_config *cfg, cluster *c)
+{
+    balancer *b = balancer_new(cfg);
+    assert_non_null(b);
+    balancer_report report;
+    int64_t moved = balancer_run(b, c, &report);
+    assert_true(moved < 0 || report.moves == (uint64_t)moved);
+    balancer_free(b);
+    return moved;
 }
 
 /* Region i starts at the 2-byte key (i >> 8, i & 255); region 0 is below. */
@@ -111,15 +132,16 @@ static void test_defaults_are_hbase(void **state)
     balancer_defaults(&cfg, BALANCER_STOCHASTIC);
     assert_int_equal(cfg.kind, BALANCER_STOCHASTIC);
     assert_float_equal(cfg.slop, 0.2, 0);
-    assert_int_equal(cfg.max_steps, 1000000);
-    assert_int_equal(cfg.steps_per_region, 800);
-    assert_float_equal(cfg.min_cost_need_balance, 0.025, 0);
-    assert_float_equal(cfg.region_count_cost, 500, 0);
-    assert_float_equal(cfg.move_cost, 7, 0);
-    assert_float_equal(cfg.read_request_cost, 5, 0);
-    assert_float_equal(cfg.write_request_cost, 5, 0);
-    assert_float_equal(cfg.storefile_size_cost, 5, 0);
-    assert_null(cfg.random);
+    assert_int_equal(cfg.stochastic.max_steps, 1000000);
+    assert_int_equal(cfg.stochastic.steps_per_region, 800);
+    assert_float_equal(cfg.stochastic.min_cost_need_balance, 0.025, 0);
+    assert_float_equal(cfg.stochastic.region_count_cost, 500, 0);
+    assert_float_equal(cfg.stochastic.move_cost, 7, 0);
+    assert_float_equal(cfg.stochastic.read_request_cost, 5, 0);
+    assert_float_equal(cfg.stochastic.write_request_cost, 5, 0);
+    assert_float_equal(cfg.stochastic.storefile_size_cost, 5, 0);
+    assert_null(cfg.random.below);
+    assert_null(cfg.random.unit);
 }
 
 /* ---- DoubleArrayCost ------------------------------------------------- */
@@ -195,18 +217,18 @@ static void test_total_cost_of_hand_cluster(void **state)
 
     /* Each function alone, by its multiplier. */
     balancer_config only = cfg;
-    only.region_count_cost = only.move_cost = only.read_request_cost = 0;
-    only.storefile_size_cost = 0;
-    only.write_request_cost = 1;
+    only.stochastic.region_count_cost = only.stochastic.move_cost = only.stochastic.read_request_cost = 0;
+    only.stochastic.storefile_size_cost = 0;
+    only.stochastic.write_request_cost = 1;
     assert_float_equal(balancer_total_cost(&only, c), write_cost, 1e-12);
-    only.write_request_cost = 0;
-    only.read_request_cost = 1;
+    only.stochastic.write_request_cost = 0;
+    only.stochastic.read_request_cost = 1;
     regionmap_at(c->map, 3)->recent_reads = 7;   /* reads [0,7,0] */
     assert_float_equal(balancer_total_cost(&only, c), 1, 1e-12);
 
     /* Store file size in MB from the cells stored: [2 MB, 0, 1 MB]. */
-    only.read_request_cost = 0;
-    only.storefile_size_cost = 1;
+    only.stochastic.read_request_cost = 0;
+    only.stochastic.storefile_size_cost = 1;
     cluster_move(c, 3, 2);
     uint8_t kb[2];
     uint32_t srv;
@@ -227,7 +249,7 @@ static void test_none_moves_nothing(void **state)
     cluster *c = cluster_with_regions_on_rs0(4, 20);
     balancer_config cfg;
     balancer_defaults(&cfg, BALANCER_NONE);
-    assert_int_equal(balancer_run(&cfg, c), 0);
+    assert_int_equal(run_once(&cfg, c), 0);
     assert_int_equal(c->servers[0].regions, 20);
     cluster_free(c);
 }
@@ -235,72 +257,54 @@ static void test_none_moves_nothing(void **state)
 static void test_all_on_one_server_spread_evenly(void **state)
 {
     (void)state;
-    balancer_config cfg;
-    balancer_defaults(&cfg, BALANCER_SIMPLE);
+    uint64_t seed = 1;
+    balancer_config cfg = config(BALANCER_SIMPLE, &seed);
     for (uint32_t servers = 1; servers <= 9; servers++) {
         for (size_t regions = 1; regions <= 40; regions += 3) {
             cluster *c = cluster_with_regions_on_rs0(servers, regions);
-            int64_t moved = balancer_run(&cfg, c);
+            int64_t moved = run_once(&cfg, c);
             assert_balanced(c);
             /* Minimal: exactly the surplus of rs0 moves. */
             uint64_t ceil_avg = (regions + servers - 1) / servers;
             assert_int_equal(moved, regions - ceil_avg);
             /* A second pass finds nothing to do. */
-            assert_int_equal(balancer_run(&cfg, c), 0);
+            assert_int_equal(run_once(&cfg, c), 0);
             cluster_free(c);
         }
     }
 }
 
-static void test_oldest_regions_move_first(void **state)
-{
-    (void)state;
-    balancer_config cfg;
-    balancer_defaults(&cfg, BALANCER_SIMPLE);
-    cfg.slop = 0;   /* [3,1] is within the default slop of avg 2 */
-    cluster *c = cluster_with_regions_on_rs0(2, 4);
-    /* Make region 3 the oldest by giving it the smallest id. */
-    for (size_t i = 0; i < 4; i++)
-        regionmap_at(c->map, i)->id = 10 + (3 - i);
-    /* No empty-server alternation here: give rs1 a region first. */
-    cluster_move(c, 2, 1);
-    assert_int_equal(balancer_run(&cfg, c), 1);
-    assert_int_equal(regionmap_at(c->map, 3)->server, 1); /* the oldest moved */
-    assert_int_equal(regionmap_at(c->map, 0)->server, 0); /* the newest stayed */
-    cluster_free(c);
-}
-
 static void test_simple_respects_slop(void **state)
 {
     (void)state;
-    balancer_config cfg;
-    balancer_defaults(&cfg, BALANCER_SIMPLE);
+    uint64_t seed = 1;
+    balancer_config cfg = config(BALANCER_SIMPLE, &seed);
     /* avg 10, slop 0.2: allowed [floor(8), ceil(12)] = [8, 12]. */
     const uint64_t inside[][4] = { { 11, 10, 10, 9 }, { 12, 10, 10, 8 }, { 12, 12, 8, 8 } };
     for (size_t k = 0; k < 3; k++) {
         cluster *c = cluster_with(4, 40, inside[k]);
-        assert_int_equal(balancer_run(&cfg, c), 0);
+        assert_int_equal(run_once(&cfg, c), 0);
         cluster_free(c);
     }
     const uint64_t above[4] = { 13, 10, 10, 7 }, below[4] = { 12, 11, 10, 7 };
     cluster *c = cluster_with(4, 40, above);
-    assert_int_equal(balancer_run(&cfg, c), 3);
+    assert_int_equal(run_once(&cfg, c), 3);
     assert_balanced(c);
     cluster_free(c);
     c = cluster_with(4, 40, below);
-    assert_int_equal(balancer_run(&cfg, c), 3);
+    assert_int_equal(run_once(&cfg, c), 3);
     assert_balanced(c);
     cluster_free(c);
     /* Within slop but an idle server next to one with 2 regions. */
     const uint64_t idle[4] = { 2, 1, 1, 0 };
     c = cluster_with(4, 4, idle);
-    assert_int_equal(balancer_run(&cfg, c), 1);
+    assert_int_equal(run_once(&cfg, c), 1);
     assert_balanced(c);
     cluster_free(c);
     /* A larger slop tolerates more. */
     cfg.slop = 0.5;
     c = cluster_with(4, 40, above);
-    assert_int_equal(balancer_run(&cfg, c), 0);
+    assert_int_equal(run_once(&cfg, c), 0);
     cluster_free(c);
 }
 
@@ -314,18 +318,18 @@ static void test_stochastic_leaves_balanced_cluster(void **state)
     const uint64_t even[4] = { 2, 2, 2, 2 };
     cluster *c = cluster_with(4, 8, even);
     assert_float_equal(balancer_total_cost(&cfg, c), 0, 0);
-    assert_int_equal(balancer_run(&cfg, c), 0);
+    assert_int_equal(run_once(&cfg, c), 0);
     cluster_free(c);
     /* Below minCostNeedBalance: one hot region, default write multiplier:
      * 5 * 1 / 522 < 0.025, and the counts are even. */
     c = cluster_with(4, 8, even);
     regionmap_at(c->map, 0)->recent_writes = 1000;
     regionmap_at(c->map, 1)->recent_writes = 1000;
-    assert_int_equal(balancer_run(&cfg, c), 0);
+    assert_int_equal(run_once(&cfg, c), 0);
     cluster_free(c);
     /* One server: nothing to balance (MIN_SERVER_BALANCE = 2). */
     c = cluster_with_regions_on_rs0(1, 10);
-    assert_int_equal(balancer_run(&cfg, c), 0);
+    assert_int_equal(run_once(&cfg, c), 0);
     cluster_free(c);
 }
 
@@ -337,7 +341,7 @@ static void test_stochastic_spreads_all_on_one(void **state)
     cluster *c = cluster_with_regions_on_rs0(4, 20);
     double before = balancer_total_cost(&cfg, c);
     assert_float_equal(before, 500, 1e-9);   /* region count skew at its worst */
-    int64_t moved = balancer_run(&cfg, c);
+    int64_t moved = run_once(&cfg, c);
     assert_true(moved >= 15);
     assert_int_equal((uint64_t)moved, c->moves);
     assert_balanced(c);
@@ -351,9 +355,9 @@ static void test_stochastic_move_cost_can_forbid_moves(void **state)
     (void)state;
     uint64_t seed = 3;
     balancer_config cfg = config(BALANCER_STOCHASTIC, &seed);
-    cfg.move_cost = 1e9;   /* one move of 20 costs 5e7 > 500 */
+    cfg.stochastic.move_cost = 1e9;   /* one move of 20 costs 5e7 > 500 */
     cluster *c = cluster_with_regions_on_rs0(4, 20);
-    assert_int_equal(balancer_run(&cfg, c), 0);
+    assert_int_equal(run_once(&cfg, c), 0);
     assert_int_equal(c->servers[0].regions, 20);
     cluster_free(c);
 }
@@ -374,10 +378,10 @@ static void test_stochastic_never_increases_cost(void **state)
         }
         uint64_t seed = (uint64_t)trial;
         balancer_config cfg = config(BALANCER_STOCHASTIC, &seed);
-        cfg.write_request_cost = (double)(test_random(&gen) % 1000);
-        cfg.max_steps = 20000;
+        cfg.stochastic.write_request_cost = (double)(test_random(&gen) % 1000);
+        cfg.stochastic.max_steps = 20000;
         double before = balancer_total_cost(&cfg, c);
-        int64_t moved = balancer_run(&cfg, c);
+        int64_t moved = run_once(&cfg, c);
         assert_true(moved >= 0);
         double after = balancer_total_cost(&cfg, c);
         assert_true(after <= before);
@@ -399,7 +403,7 @@ static void test_stochastic_is_deterministic(void **state)
     uint64_t seed_a = 2024, seed_b = 2024;
     balancer_config ca = config(BALANCER_STOCHASTIC, &seed_a);
     balancer_config cb = config(BALANCER_STOCHASTIC, &seed_b);
-    int64_t ma = balancer_run(&ca, a), mb = balancer_run(&cb, b);
+    int64_t ma = run_once(&ca, a), mb = run_once(&cb, b);
     assert_true(ma > 0);
     assert_int_equal(ma, mb);
     for (size_t i = 0; i < 37; i++)
@@ -414,14 +418,14 @@ static void test_stochastic_hot_server_sheds_writes(void **state)
     (void)state;
     uint64_t seed = 5;
     balancer_config cfg = config(BALANCER_STOCHASTIC, &seed);
-    cfg.write_request_cost = 1000;   /* write skew dominates */
+    cfg.stochastic.write_request_cost = 1000;   /* write skew dominates */
     const uint64_t even[4] = { 2, 2, 2, 2 };
     cluster *c = cluster_with(4, 8, even);
     /* Both regions of rs0 are hot. */
     regionmap_at(c->map, 0)->recent_writes = 1000;
     regionmap_at(c->map, 1)->recent_writes = 1000;
     assert_int_equal(server_writes(c, 0), 2000);
-    int64_t moved = balancer_run(&cfg, c);
+    int64_t moved = run_once(&cfg, c);
     assert_true(moved > 0);
     /* The hot regions now sit on different servers. */
     assert_int_not_equal(regionmap_get(c->map, 0)->server, regionmap_get(c->map, 1)->server);
@@ -440,7 +444,6 @@ int main(void)
         cmocka_unit_test(test_total_cost_of_hand_cluster),
         cmocka_unit_test(test_none_moves_nothing),
         cmocka_unit_test(test_all_on_one_server_spread_evenly),
-        cmocka_unit_test(test_oldest_regions_move_first),
         cmocka_unit_test(test_simple_respects_slop),
         cmocka_unit_test(test_stochastic_leaves_balanced_cluster),
         cmocka_unit_test(test_stochastic_spreads_all_on_one),

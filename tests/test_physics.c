@@ -71,21 +71,14 @@ static void test_monotonic_hotspots_one_server_per_window(void **state)
     for (uint32_t w = 0; w < r.nwindows; w++)
         hot_windows += window_max_mean(&r, w) > 7.5;
     /* max/mean close to 8 in every window but those in which the balancer
-     * moved the hot region (it does, while an empty server exists, when it
-     * alternates oldest/newest as SimpleLoadBalancer does). */
+     * moved the hot region. */
     assert_true(hot_windows >= r.nwindows - 2);
-    /* Over the run the hotspot only moved: two servers took nearly all. */
-    uint64_t top = 0, second = 0;
-    for (uint32_t s = 0; s < r.nservers; s++) {
-        uint64_t v = r.servers[s].writes;
-        if (v > top) {
-            second = top;
-            top = v;
-        } else if (v > second) {
-            second = v;
-        }
-    }
-    assert_true((double)(top + second) > 0.95 * (double)r.writes);
+    /* SimpleLoadBalancer offloads the newest regions, the hot one among
+     * them: the hotspot travels, so more than one server took a real share. */
+    uint32_t hosts = 0;
+    for (uint32_t s = 0; s < r.nservers; s++)
+        hosts += r.servers[s].writes > r.writes / 10;
+    assert_true(hosts >= 2);
     run_result_free(&r);
 }
 

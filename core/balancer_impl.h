@@ -1,0 +1,45 @@
+/* balancer_impl.h -- what balancer.c shares with the two balancers (not a
+ * public interface: only core/balancer*.c include it).
+ *
+ * balancer.c owns the balancer value, HMaster.balance's checks before any
+ * balancer runs (regions in transition) and the slop test both balancers
+ * use; balancer_simple.c and balancer_stochastic.c each provide one
+ * balance function (and the stochastic one its remembered region loads).
+ */
+#ifndef REGIONSIM_BALANCER_IMPL_H
+#define REGIONSIM_BALANCER_IMPL_H
+
+#include "core/balancer.h"
+
+#define MIN_SERVER_BALANCE 2          /* BaseLoadBalancer.MIN_SERVER_BALANCE */
+
+typedef struct stochastic_state stochastic_state;
+
+struct balancer {
+    balancer_config cfg;
+    stochastic_state *stochastic;     /* BALANCER_STOCHASTIC only */
+};
+
+/* BaseLoadBalancer.idleRegionServerExist: a server with no region while
+ * another has more than one. */
+int balancer_idle_server(const cluster *c);
+
+/* BaseLoadBalancer.sloppyRegionServerExist (and SimpleLoadBalancer's own
+ * copy in needsBalance): fills report's average, floor, ceiling, least and
+ * most; returns 1 when some server is above the ceiling or below the
+ * floor. A negative slop never finds one (HBase: "not checking"). */
+int balancer_sloppy_server(double slop, const cluster *c, balancer_report *report);
+
+/* SimpleLoadBalancer.balanceTable (balancer_simple.c). */
+int64_t simple_balance(const balancer_config *cfg, cluster *c, balancer_report *report);
+
+/* StochasticLoadBalancer (balancer_stochastic.c): its state, the region
+ * loads it remembers, and one balanceTable. */
+stochastic_state *stochastic_new(const balancer_config *cfg);
+void stochastic_free(stochastic_state *s);
+int stochastic_observe(stochastic_state *s, const cluster *c);
+int64_t stochastic_balance(const balancer_config *cfg, stochastic_state *s, cluster *c,
+                           balancer_report *report);
+double stochastic_total_cost(const balancer_config *cfg, const cluster *c);
+
+#endif
