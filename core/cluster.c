@@ -71,7 +71,13 @@ static int cluster_maybe_split(cluster *c, size_t i)
     uint32_t s = r->server;
     if (c->journal)
         c->journal(c->journal_ctx, CLUSTER_SPLIT, r, at, c->servers[s].id, c->servers[s].id);
-    if (regionmap_split(c->map, i, at) < 0)
+    /* SplitTableRegionProcedure.getDaughterRegionIdTimestamp: now in ms, or
+     * the parent's id + 1 if that is not later (the clock went back, or a
+     * split within the parent's first millisecond). */
+    uint64_t id = c->now_us / 1000;
+    if (id <= r->id)
+        id = r->id + 1;
+    if (regionmap_split(c->map, i, at, id) < 0)
         return -1;
     c->servers[s].regions++;
     c->splits++;
@@ -104,6 +110,10 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
         return -1;
     r->writes++;
     r->recent_writes++;
+    /* The memstore flushes once over the flush size (HRegion.isFlushSize). */
+    r->memstore_bytes += cell_bytes;
+    if (r->memstore_bytes > c->policy.flush_bytes)
+        r->memstore_bytes = 0;
     s->writes++;
     s->bytes += cell_bytes;
     *server_index = r->server;
@@ -185,6 +195,7 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
         c->journal(c->journal_ctx, CLUSTER_MOVE, r, region_start(r), c->servers[from].id,
                    c->servers[s].id);
     r->offline_until_us = c->now_us + c->move_offline_us;
+    r->memstore_bytes = 0; /* closing a region flushes it */
     split_busy_start(&r->busy, r->offline_until_us, r->writes, r->blocked); /* reopened */
     c->moves++;
 }

@@ -23,7 +23,6 @@ struct regionmap {
     region *regions;
     uint64_t *start_prefix;     /* start_prefix[i] = key_prefix(start of region i) */
     size_t count, cap;
-    uint64_t next_id;
 };
 
 keyref region_start(const region *r) { return keyref_of(r->start, r->start_len); }
@@ -114,7 +113,7 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
         keyref start = i ? splits[i - 1] : keyref_of(NULL, 0);
         keyref end = i < nsplits ? splits[i] : keyref_of(NULL, 0);
         m->start_prefix[i] = key_prefix(start);
-        if (region_init(&m->regions[i], start, end, m->next_id++) < 0) {
+        if (region_init(&m->regions[i], start, end, 0) < 0) {
             regionmap_free(m);
             return NULL;
         }
@@ -183,7 +182,7 @@ void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, si
     *last = r < *first ? *first : r;
 }
 
-int regionmap_split(regionmap *m, size_t i, keyref at)
+int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
 {
     assert(i < m->count);
     region *parent = &m->regions[i];
@@ -195,7 +194,7 @@ int regionmap_split(regionmap *m, size_t i, keyref at)
     parent = &m->regions[i]; /* the array may have moved */
 
     region upper;
-    if (region_init(&upper, at, region_end(parent), m->next_id) < 0)
+    if (region_init(&upper, at, region_end(parent), id) < 0)
         return -1;
     /* `at` may point into the parent's store (a middle key): split on a copy. */
     uint8_t *lower_end = key_copy(at);
@@ -213,9 +212,10 @@ int regionmap_split(regionmap *m, size_t i, keyref at)
     free(parent->end);
     parent->end = lower_end;
     parent->end_len = (uint32_t)at.len;
-    parent->id = m->next_id++; /* daughters share one id, as in HBase */
+    parent->id = id; /* daughters share one id, as in HBase */
     parent->writes = parent->reads = 0;
     parent->recent_writes = parent->recent_reads = 0;
+    parent->memstore_bytes = 0; /* HBase flushes the parent before it splits */
     parent->next_split_check = 0;
 
     memmove(&m->regions[i + 2], &m->regions[i + 1], (m->count - i - 1) * sizeof(region));

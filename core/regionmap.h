@@ -45,7 +45,7 @@ typedef struct region {
     uint8_t *start, *end;       /* owned bytes; NULL when empty (unbounded) */
     uint32_t start_len, end_len;
     store *rows;                /* the region's exact row store */
-    uint64_t id;                /* creation order, like HBase's regionId */
+    uint64_t id;                /* HBase's regionId: the ms it was created (see regionmap_split) */
     uint64_t opened_us;         /* when it was created (0 for the table's first regions) */
     uint32_t server;            /* index of the hosting server */
     uint64_t writes;            /* cells written to this region (not its parent) */
@@ -56,12 +56,15 @@ typedef struct region {
     uint64_t offline_until_us;  /* splitting or moving: requests wait until then */
     uint64_t blocked;           /* writes that found it offline or waited long */
     split_busy_stats busy;      /* BusyRegionSplitPolicy's window over them */
+    uint64_t memstore_bytes;    /* cell bytes written since its last flush */
 } region;
 
 typedef struct regionmap regionmap;
 
 /* A table of one region (-inf, +inf) on server 0, or, when nsplits > 0,
- * nsplits + 1 regions cut at the given keys. The keys must be non-empty and
+ * nsplits + 1 regions cut at the given keys. Every region gets regionId 0:
+ * HBase gives the regions of a new table one id, the time it was created
+ * (ModifyRegionUtils.createRegionInfos), and the simulated clock starts at 0. The keys must be non-empty and
  * strictly ascending. Returns NULL and sets *bad to the index of the first
  * offending key (or nsplits when out of memory). */
 regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad);
@@ -91,9 +94,11 @@ void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, si
 
 /* Splits region i at `at`, which must lie strictly inside it (start < at,
  * and at < end when end is bounded). The lower daughter keeps index i and
- * the upper one becomes i+1; both stay on the parent's server and share one
- * fresh id (HBase gives both daughters the same regionId) and zeroed counters. Returns 0, or -1 if `at` is not strictly inside
- * or memory runs out (the map is then unchanged). */
-int regionmap_split(regionmap *m, size_t i, keyref at);
+ * the upper one becomes i+1; both stay on the parent's server with zeroed
+ * counters and regionId `id` (HBase gives both daughters one id; the
+ * cluster chooses it as SplitTableRegionProcedure does). Returns 0, or -1
+ * if `at` is not strictly inside or memory runs out (the map is then
+ * unchanged). */
+int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id);
 
 #endif

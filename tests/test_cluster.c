@@ -80,6 +80,37 @@ static void test_ascending_writes_split_and_daughters_stay(void **state)
     cluster_free(c);
 }
 
+/* Daughters' regionId (SplitTableRegionProcedure): the split's time in ms,
+ * or the parent's id + 1 when that is not later. */
+static void test_daughter_ids_follow_hbase(void **state)
+{
+    (void)state;
+    split_policy p = { .kind = SPLIT_SIZE, .max_bytes = 1000 };
+    size_t bad;
+    uint32_t s;
+    uint64_t done;
+    cluster *c = cluster_new(1, NULL, 0, p, &bad);
+    assert_int_equal(regionmap_get(c->map, 0)->id, 0);
+    char k[32];
+    int i = 0;
+    for (; c->splits == 0; i++) { /* all at t = 0: the first split gets 0 + 1 */
+        snprintf(k, sizeof k, "row%08d", i);
+        assert_int_equal(cluster_write(c, S(k), 50, 0, &s, &done), 0);
+    }
+    assert_int_equal(regionmap_get(c->map, 0)->id, 1);
+    assert_int_equal(regionmap_get(c->map, 1)->id, 1);
+    c->now_us = 7500000; /* 7.5 s: the next split's daughters get id 7500 */
+    for (uint64_t before = c->splits; c->splits == before; i++) {
+        snprintf(k, sizeof k, "row%08d", i);
+        assert_int_equal(cluster_write(c, S(k), 50, 0, &s, &done), 0);
+    }
+    size_t last = regionmap_count(c->map) - 1;
+    assert_int_equal(regionmap_get(c->map, last)->id, 7500);
+    assert_int_equal(regionmap_get(c->map, last - 1)->id, 7500);
+    assert_int_equal(regionmap_get(c->map, 0)->id, 1);
+    cluster_free(c);
+}
+
 static void test_move_updates_counts(void **state)
 {
     (void)state;
@@ -268,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_presplit_round_robin),
         cmocka_unit_test(test_write_routes_and_counts),
         cmocka_unit_test(test_ascending_writes_split_and_daughters_stay),
+        cmocka_unit_test(test_daughter_ids_follow_hbase),
         cmocka_unit_test(test_move_updates_counts),
         cmocka_unit_test(test_rpcs_queue_fifo),
         cmocka_unit_test(test_offline_regions_delay_replies),

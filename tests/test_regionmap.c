@@ -140,14 +140,14 @@ static void test_split_moves_rows_and_rejects_bad_points(void **state)
         assert_int_equal(store_put(regionmap_at(m, 0)->rows, S(rows[i]), 10), 0);
     regionmap_at(m, 0)->server = 3;
     /* Not strictly inside region 0 = [-inf, m): its start, outside, empty. */
-    assert_int_equal(regionmap_split(m, 0, S("")), -1);
-    assert_int_equal(regionmap_split(m, 0, S("m")), -1);
-    assert_int_equal(regionmap_split(m, 0, S("z")), -1);
-    assert_int_equal(regionmap_split(m, 1, S("m")), -1);
+    assert_int_equal(regionmap_split(m, 0, S(""), 7), -1);
+    assert_int_equal(regionmap_split(m, 0, S("m"), 7), -1);
+    assert_int_equal(regionmap_split(m, 0, S("z"), 7), -1);
+    assert_int_equal(regionmap_split(m, 1, S("m"), 7), -1);
     assert_int_equal(regionmap_count(m), 2);
 
     uint64_t parent_id = regionmap_at(m, 0)->id;
-    assert_int_equal(regionmap_split(m, 0, S("e")), 0);
+    assert_int_equal(regionmap_split(m, 0, S("e"), 7), 0);
     assert_int_equal(regionmap_count(m), 3);
     assert_tiling(m);
     region *lo = regionmap_at(m, 0), *hi = regionmap_at(m, 1);
@@ -156,14 +156,16 @@ static void test_split_moves_rows_and_rejects_bad_points(void **state)
     assert_int_equal(store_bytes(lo->rows) + store_bytes(hi->rows), 50);
     assert_int_equal(lo->server, 3); /* daughters stay on the parent's server */
     assert_int_equal(hi->server, 3);
-    assert_int_equal(lo->id, hi->id);
-    assert_true(lo->id > parent_id);
+    assert_int_equal(parent_id, 0); /* a new table's regions share regionId 0 */
+    assert_int_equal(regionmap_at(m, 2)->id, 0);
+    assert_int_equal(lo->id, 7);    /* the daughters share the id given */
+    assert_int_equal(hi->id, 7);
     assert_int_equal(key_compare(region_end(lo), S("e")), 0);
     assert_int_equal(key_compare(region_end(hi), S("m")), 0);
     assert_int_equal(regionmap_route(m, S("e")), 1);
     assert_int_equal(regionmap_route(m, S("d")), 0);
     /* The last region can split too. */
-    assert_int_equal(regionmap_split(m, 2, keyref_of("\xff", 1)), 0);
+    assert_int_equal(regionmap_split(m, 2, keyref_of("\xff", 1), 7), 0);
     assert_int_equal(regionmap_route(m, keyref_of("\xff\0", 2)), 3);
     assert_tiling(m);
     regionmap_free(m);
@@ -183,7 +185,7 @@ static void test_routing_matches_brute_force_after_many_splits(void **state)
         assert_int_equal(r, route_brute_force(m, key));
         /* Split the region holding this key at the key when allowed. */
         if (i % 3 == 0)
-            (void)regionmap_split(m, r, key);
+            (void)regionmap_split(m, r, key, 7);
     }
     assert_true(regionmap_count(m) > 100);
     assert_tiling(m);

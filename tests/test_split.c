@@ -404,7 +404,7 @@ static void test_restriction_refusals(void **state)
     put_around(r, "b", "cat,1", "d");
     assert_int_equal(split_decide(&p, r, &at, NULL, 0), 1);
     assert_int_equal(key_compare(at, S("cat")), 0);
-    assert_int_equal(regionmap_split(m, 1, at), 0);
+    assert_int_equal(regionmap_split(m, 1, at, 7), 0);
     regionmap_free(m);
 }
 
