@@ -30,7 +30,7 @@
  * Everything a run needs lives in a run_state on the stack of engine_run;
  * nothing is global.
  */
-#include "sim/engine.h"
+#include "sim/engine_impl.h"
 
 #include <assert.h>
 #include <math.h>
@@ -38,74 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/balancer.h"
-#include "sim/eventq.h"
-#include "sim/history.h"
-#include "sim/keyspace.h"
-#include "sim/truth.h"
-#include "workloads/keyscheme.h"
-#include "workloads/pattern.h"
-#include "workloads/rng.h"
-
-/* Tick kinds; client and phase-end ticks carry their phase in the high
- * bits, so ticks left over from a finished phase are recognised. */
-enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE_END = 4,
-                 TICK_EVENT = 5 };
-#define TICK_KIND(k) ((k) & 0xff)
-#define TICK_PHASE(k) ((k) >> 8)
-#define PHASE_TICK(kind, phase) ((uint32_t)(kind) | (uint32_t)(phase) << 8)
-
-/* Random streams of a run, one per consumer (see workloads/rng.h); phase i
- * draws its pattern from stream RNG_STREAM_PATTERN + i. */
-enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
-       RNG_STREAM_BALANCER = 4, RNG_STREAM_SPLITS = 5, RNG_STREAM_KEYSPACE = 6,
-       RNG_STREAM_PATTERN = 16 };
-
-#define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
-
-#define MAX_WINDOWS 1000000u
-
-typedef struct run_state {
-    const scenario *sc;
-    size_t scheme_index;      /* which of the scenario's schemes runs */
-    uint64_t planned_us;      /* the phases' total duration; 0 if a trace runs to its end */
-    keyscheme *scheme;
-    keyencoder *encoder;
-    cluster *table;
-    eventq ticks;
-    /* the current phase */
-    size_t phase;
-    pattern *workload;
-    uint64_t phase_start_us, phase_end_us;   /* end: UINT64_MAX = when the pattern ends */
-    uint64_t last_op_us;
-    int have_op;              /* open loop: the next operation is ready ... */
-    uint64_t t_op;            /* ... at this time ... */
-    record op;                /* ... and is this */
-    uint64_t end_us;          /* when the run ends: known once the last phase ends */
-    rng service_rng;          /* exponential service times */
-    rng reads_rng;            /* which operations are reads, and of what kind */
-    rng balancer_rng;         /* the balancers' random choices */
-    balancer *balancer;
-    histogram latency;        /* of every operation */
-    histogram read_latency;   /* of logical reads */
-    int tracking;             /* some phase reads: keep the truth */
-    truth written;            /* what the workload wrote, for scoring reads */
-    uint8_t *key;             /* KEYSCHEME_MAX_KEY bytes: the key being written */
-    uint64_t *replies;        /* min-heap: reply times of operations not done yet */
-    size_t nreplies, replies_cap;
-    plan read_plan;           /* reused by every read */
-    uint64_t *window_reads;   /* the read under way: this window's read RPCs per server */
-    history log;              /* regions that closed, and the timeline */
-    keyspace_sampler keyspace;/* keys per window, for the key space heatmap */
-    /* counters */
-    uint64_t window;          /* current report window */
-    uint32_t windows_cap;     /* windows the arrays have room for */
-    uint64_t ops;
-    uint64_t cell_overhead;
-    uint64_t key_bytes_sum;
-} run_state;
-
-static int engine_fail(char *err, size_t cap, const char *what)
+int engine_fail(char *err, size_t cap, const char *what)
 {
     snprintf(err, cap, "%s", what);
     return -1;
@@ -349,264 +282,6 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     return phase_begin(st, 0, 0, err, errcap);
 }
 
-/* The cell an operation writes: KeyValue framing + row + family +
- * qualifier + value (a delete marker carries no value). */
-static uint32_t cell_bytes(const run_state *st, const record *rec, size_t key_len)
-{
-    uint64_t value = rec->op == RECORD_DELETE ? 0
-                     : rec->value_bytes ? rec->value_bytes
-                                        : st->sc->value_bytes;
-    uint64_t n = key_len + st->cell_overhead + value;
-    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-}
-
-/* A service time of mean `mean_us`: fixed, or exponential when the
- * scenario asks (M/M/1-style servers), rounded to the microsecond. */
-static uint64_t service_time(run_state *st, double mean_us)
-{
-    if (!st->sc->service_exponential)
-        return (uint64_t)(mean_us + 0.5);
-    double draw = -log1p(-rng_double(&st->service_rng)) * mean_us;
-    return (uint64_t)(draw + 0.5);
-}
-
-/* ---- operations in flight: a min-heap of reply times ----
- * Popped as time passes, so it holds only the operations still waiting:
- * what is left at the end of the run is the unfinished work. */
-
-static void replies_pop_done(run_state *st, uint64_t now)
-{
-    uint64_t *h = st->replies;
-    while (st->nreplies && h[0] <= now) {
-        uint64_t last = h[--st->nreplies];
-        size_t i = 0, n = st->nreplies;
-        for (;;) {
-            size_t c = 2 * i + 1;
-            if (c >= n)
-                break;
-            if (c + 1 < n && h[c + 1] < h[c])
-                c++;
-            if (h[c] >= last)
-                break;
-            h[i] = h[c];
-            i = c;
-        }
-        if (n)
-            h[i] = last;
-    }
-}
-
-static int replies_push(run_state *st, uint64_t reply)
-{
-    if (st->nreplies == st->replies_cap) {
-        size_t cap = st->replies_cap ? 2 * st->replies_cap : 64;
-        uint64_t *h = realloc(st->replies, cap * sizeof *h);
-        if (!h)
-            return -1;
-        st->replies = h;
-        st->replies_cap = cap;
-    }
-    size_t i = st->nreplies++;
-    while (i > 0 && st->replies[(i - 1) / 2] > reply) {
-        st->replies[i] = st->replies[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    st->replies[i] = reply;
-    return 0;
-}
-
-/* A read RPC's service time: per RPC plus per row read. */
-static uint64_t read_service(void *ctx, uint64_t rows)
-{
-    run_state *st = ctx;
-    return service_time(st, (double)st->sc->rpc_us + (double)rows * (double)st->sc->row_us);
-}
-
-/* The kind of the next generated read, by the phase's weights. */
-static query_kind pick_read_kind(run_state *st, const read_mix *rm)
-{
-    uint64_t total = 0;
-    for (int k = 0; k < QUERY_KINDS; k++)
-        total += rm->weight[k];
-    uint64_t x = rng_below(&st->reads_rng, total);
-    int k = 0;
-    while (x >= rm->weight[k])
-        x -= rm->weight[k++];
-    return (query_kind)k;
-}
-
-/* The query a read of `kind` makes from the operation's record, and how
- * many records it should return (from what the workload wrote). */
-static uint64_t build_query(run_state *st, query_kind kind, const record *rec, query *q)
-{
-    const read_mix *rm = &scenario_phase(st->sc, st->phase)->reads;
-    truth_entry last;
-    memset(q, 0, sizeof *q);
-    q->kind = kind;
-    q->rec = *rec;
-    uint64_t now = rec->ts_ms;
-    switch (kind) {
-    case QUERY_GET:
-        if (rec->key) /* a trace's get: its key, found or not */
-            return 1;
-        if (rm->get_any) { /* any of its records, uniformly */
-            uint64_t n = truth_count(&st->written, rec->entity);
-            if (n == 0 || !truth_nth(&st->written, rec->entity,
-                                     rng_below(&st->reads_rng, n), &last))
-                return 0;
-        } else if (!truth_last(&st->written, rec->entity, &last)) {
-            return 0; /* nothing written yet: a miss */
-        }
-        q->rec.ts_ms = last.ts_ms; /* the record's own time and sequence */
-        q->rec.seq = last.seq;
-        return 1;
-    case QUERY_RANGE:
-        q->from_ms = now > rm->range_us / 1000 ? now - rm->range_us / 1000 : 0;
-        q->to_ms = now;
-        return truth_count_range(&st->written, rec->entity, q->from_ms, q->to_ms);
-    case QUERY_LATEST:
-        q->limit = rm->latest_rows;
-        return truth_count_latest(&st->written, rec->entity, rm->latest_rows);
-    case QUERY_WINDOW:
-        q->from_ms = now > rm->window_us / 1000 ? now - rm->window_us / 1000 : 0;
-        q->to_ms = now;
-        return truth_count_window(&st->written, q->from_ms, q->to_ms);
-    case QUERY_KINDS:
-        break;
-    }
-    return 0;
-}
-
-/* A limit on an inexact range counts matching rows (HBase applies it
- * after the filter): a scan for an entity's newest N through rows of every
- * entity, newest first, reads every row newer than the entity's N-th newest
- * record. The truth knows how many records that is; the ranges share them
- * (each bucket holds its part). 0 when the whole range must be read. */
-static uint64_t inexact_scan_limit(const run_state *st, const query *q, const plan *pl)
-{
-    uint64_t since;
-    if (q->kind != QUERY_LATEST || pl->exact || pl->nranges == 0 ||
-        !truth_nth_newest(&st->written, q->rec.entity, q->limit, &since))
-        return 0;
-    uint64_t newer = truth_count_window(&st->written, since, UINT64_MAX);
-    return (newer + pl->nranges - 1) / pl->nranges;
-}
-
-/* A read RPC, counted where the reports count it: its server's reads in
- * this window, and the key space heatmap at the start of its range within
- * its region. */
-static int count_read_rpc(void *ctx, uint32_t server_id, keyref start)
-{
-    run_state *st = ctx;
-    st->window_reads[server_id]++;
-    return keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_READS, start);
-}
-
-/* A logical read at t_us: plan it, then one RPC per region each planned
- * range touches, sent together; the read is done when the last reply is. */
-static int run_read(run_state *st, run_result *out, uint64_t t_us, const record *rec,
-                    query_kind kind, uint64_t *reply_us, uint32_t *server)
-{
-    query q;
-    uint64_t returned = build_query(st, kind, rec, &q);
-    plan *pl = &st->read_plan;
-    if (keyencoder_plan(st->encoder, &q, pl) < 0)
-        return -1;
-    scan_cost cost = { 0, 0, t_us };
-    st->window_reads = out->window_reads + st->window * out->nservers;
-    uint64_t inexact_limit = inexact_scan_limit(st, &q, pl);
-    *server = 0;
-    for (size_t i = 0; i < pl->nranges; i++) {
-        const key_range *r = &pl->ranges[i];
-        keyref lo = keyref_of(pl->bytes + r->lo_off, r->lo_len);
-        keyref hi = keyref_of(pl->bytes + r->hi_off, r->hi_len);
-        uint64_t limit = r->limit && !pl->exact ? inexact_limit : r->limit;
-        if (cluster_scan(st->table, lo, hi, limit, r->reverse, read_service, count_read_rpc,
-                         st, &cost, server) < 0)
-            return -1;
-    }
-    if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */
-        returned = cost.rows ? 1 : 0;
-    out->reads++;
-    out->reads_by_kind[kind]++;
-    out->read_rpcs_by_kind[kind] += cost.rpcs;
-    out->rows_scanned_by_kind[kind] += cost.rows;
-    out->records_returned_by_kind[kind] += returned;
-    out->rows_scanned += cost.rows;
-    out->records_returned += returned;
-    out->full_scans += pl->full_scan;
-    *reply_us = cost.reply_us;
-    histogram_record(&st->read_latency, *reply_us - t_us);
-    return 0;
-}
-
-/* A write (at the cluster's now): the cell, its server's queue, the truth. */
-static int run_write(run_state *st, run_result *out, const record *rec, keyref k,
-                     uint64_t *reply_us, uint32_t *server)
-{
-    const scenario *sc = st->sc;
-    uint32_t bytes = cell_bytes(st, rec, k.len);
-    double mean = (double)sc->rpc_us + (double)bytes * (double)sc->kib_us / 1024.0;
-    if (cluster_write(st->table, k, bytes, service_time(st, mean), server, reply_us) < 0)
-        return -1;
-    out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;
-    out->writes++;
-    if (keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_WRITES, k) < 0)
-        return -1;
-    if (st->tracking && truth_add(&st->written, rec->entity, rec->ts_ms, rec->seq) < 0)
-        return -1;
-    st->key_bytes_sum += k.len;
-    if (k.len < out->key_bytes_min)
-        out->key_bytes_min = k.len;
-    if (k.len > out->key_bytes_max)
-        out->key_bytes_max = k.len;
-    if (!out->key_example) {
-        out->key_example = key_format_alloc(k);
-        if (!out->key_example)
-            return -1;
-    }
-    return 0;
-}
-
-/* One operation at t_us: a generated write may become a read (the phase's
- * read_fraction); a trace's get is a read of its key. Sets *reply_us.
- * Returns 1 to stop (observer asked), 0 to go on, -1 out of memory, -2 a
- * key too long. */
-static int run_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
-                  const engine_observer *obs, uint64_t *reply_us)
-{
-    const read_mix *rm = &scenario_phase(st->sc, st->phase)->reads;
-    rec->ts_ms = st->sc->start_ms + t_us / 1000;
-    rec->seq = st->ops++;
-    st->table->now_us = t_us;
-    st->last_op_us = t_us;
-    replies_pop_done(st, t_us);
-    uint32_t s;
-    int rc;
-    if (rec->op == RECORD_PUT && rm->fraction > 0 &&
-        rng_double(&st->reads_rng) < rm->fraction) {
-        rc = run_read(st, out, t_us, rec, pick_read_kind(st, rm), reply_us, &s);
-        if (rc == 0) {
-            histogram_record(&st->latency, *reply_us - t_us);
-            rc = replies_push(st, *reply_us);
-        }
-        return rc; /* generated reads have no trace form: not observed */
-    }
-    size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
-    keyref k = keyref_of(st->key, len);
-    if (len > KEY_MAX_LEN)
-        return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
-    rc = rec->op == RECORD_GET ? run_read(st, out, t_us, rec, QUERY_GET, reply_us, &s)
-                               : run_write(st, out, rec, k, reply_us, &s);
-    if (rc < 0 || replies_push(st, *reply_us) < 0)
-        return rc < 0 ? rc : -1;
-    histogram_record(&st->latency, *reply_us - t_us);
-    if (obs && obs->on_op) /* servers are named by id */
-        return obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
-    return 0;
-}
-
-/* An operation that failed: the message for its code. */
 static int op_failed(int rc, char *err, size_t errcap)
 {
     if (rc == -2)
@@ -627,7 +302,7 @@ static int run_client(run_state *st, run_result *out, const event *ev,
     int rc = pattern_next(st->workload, &ignored_time, &rec, err, errcap);
     if (rc <= 0)
         return rc; /* an exhausted trace: this client is done */
-    rc = run_op(st, out, ev->t_us, &rec, obs, &reply);
+    rc = engine_op(st, out, ev->t_us, &rec, obs, &reply);
     if (rc < 0)
         return op_failed(rc, err, errcap);
     if (rc > 0)
@@ -736,7 +411,7 @@ static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
         uint64_t t_tick = st->ticks.count ? st->ticks.heap[0].t_us : UINT64_MAX;
         if (st->have_op && st->t_op < t_tick && st->t_op < st->end_us) {
             uint64_t reply;
-            int rc = run_op(st, out, st->t_op, &st->op, obs, &reply);
+            int rc = engine_op(st, out, st->t_op, &st->op, obs, &reply);
             if (rc < 0)
                 return op_failed(rc, err, errcap);
             if (rc > 0) {
@@ -802,7 +477,7 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->decommissions = c->decommissions;
     out->failures = c->failures;
     out->reassigned = c->reassigned;
-    replies_pop_done(st, out->duration_us);
+    engine_replies_done(st, out->duration_us);
     out->unfinished = st->nreplies;
     out->latency = summarise(&st->latency);
     out->read_latency = summarise(&st->read_latency);

@@ -1,0 +1,93 @@
+/* engine_impl.h -- what the engine's files share (not a public interface).
+ *
+ * engine.c runs the loop: setup, ticks (balancer, windows, clients, phases,
+ * cluster events), collection of the results. engine_ops.c is what happens
+ * to one operation: a write stored and served, a read planned, scanned and
+ * scored. Both work on one run_state, which holds everything a run needs.
+ */
+#ifndef REGIONSIM_ENGINE_IMPL_H
+#define REGIONSIM_ENGINE_IMPL_H
+
+#include "core/balancer.h"
+#include "sim/engine.h"
+#include "sim/eventq.h"
+#include "sim/history.h"
+#include "sim/keyspace.h"
+#include "sim/truth.h"
+#include "workloads/keyscheme.h"
+#include "workloads/pattern.h"
+#include "workloads/rng.h"
+
+/* Tick kinds; client and phase-end ticks carry their phase in the high
+ * bits, so ticks left over from a finished phase are recognised. */
+enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE_END = 4,
+                 TICK_EVENT = 5 };
+#define TICK_KIND(k) ((k) & 0xff)
+#define TICK_PHASE(k) ((k) >> 8)
+#define PHASE_TICK(kind, phase) ((uint32_t)(kind) | (uint32_t)(phase) << 8)
+
+/* Random streams of a run, one per consumer (see workloads/rng.h); phase i
+ * draws its pattern from stream RNG_STREAM_PATTERN + i. */
+enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
+       RNG_STREAM_BALANCER = 4, RNG_STREAM_SPLITS = 5, RNG_STREAM_KEYSPACE = 6,
+       RNG_STREAM_PATTERN = 16 };
+
+#define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
+
+#define MAX_WINDOWS 1000000u
+
+typedef struct run_state {
+    const scenario *sc;
+    size_t scheme_index;      /* which of the scenario's schemes runs */
+    uint64_t planned_us;      /* the phases' total duration; 0 if a trace runs to its end */
+    keyscheme *scheme;
+    keyencoder *encoder;
+    cluster *table;
+    eventq ticks;
+    /* the current phase */
+    size_t phase;
+    pattern *workload;
+    uint64_t phase_start_us, phase_end_us;   /* end: UINT64_MAX = when the pattern ends */
+    uint64_t last_op_us;
+    int have_op;              /* open loop: the next operation is ready ... */
+    uint64_t t_op;            /* ... at this time ... */
+    record op;                /* ... and is this */
+    uint64_t end_us;          /* when the run ends: known once the last phase ends */
+    rng service_rng;          /* exponential service times */
+    rng reads_rng;            /* which operations are reads, and of what kind */
+    rng balancer_rng;         /* the balancers' random choices */
+    balancer *balancer;
+    histogram latency;        /* of every operation */
+    histogram read_latency;   /* of logical reads */
+    int tracking;             /* some phase reads: keep the truth */
+    truth written;            /* what the workload wrote, for scoring reads */
+    uint8_t *key;             /* KEYSCHEME_MAX_KEY bytes: the key being written */
+    uint64_t *replies;        /* min-heap: reply times of operations not done yet */
+    size_t nreplies, replies_cap;
+    plan read_plan;           /* reused by every read */
+    uint64_t *window_reads;   /* the read under way: this window's read RPCs per server */
+    history log;              /* regions that closed, and the timeline */
+    keyspace_sampler keyspace;/* keys per window, for the key space heatmap */
+    /* counters */
+    uint64_t window;          /* current report window */
+    uint32_t windows_cap;     /* windows the arrays have room for */
+    uint64_t ops;
+    uint64_t cell_overhead;
+    uint64_t key_bytes_sum;
+} run_state;
+
+/* Writes what into err; returns -1. */
+int engine_fail(char *err, size_t cap, const char *what);
+
+/* One operation at t_us: a generated write may become a read (the phase's
+ * read_fraction); a trace's get is a read of its key. Sets *reply_us.
+ * Returns 1 to stop (observer asked), 0 to go on, -1 out of memory, -2 a
+ * key too long. */
+int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
+              const engine_observer *obs, uint64_t *reply_us);
+
+/* Forgets the operations whose replies came by `now`: what is left at the
+ * end of the run is the unfinished work. */
+void engine_replies_done(run_state *st, uint64_t now);
+
+#endif
