@@ -1,0 +1,473 @@
+/* keyscheme_plan.c -- planning a logical read into the row ranges it scans.
+ *
+ * Reads are planned from the parse tree (field[], keyscheme.c), not from
+ * op[]: a query knows some record values (a GET all, a RANGE or LATEST
+ * the entity, a WINDOW none), and the planner walks the top-level fields
+ * left to right. A field whose inputs the query knows is evaluated
+ * (recursively, with the encoder's writers, looking UIDs up without ever
+ * assigning one) and appended to every candidate prefix; a bucket it
+ * cannot know multiplies the candidates by N; the time field of a time
+ * query ends the walk, turning each candidate into a range; anything else
+ * it cannot know makes the read a full scan. Candidates are a shared
+ * template plus bucket slots, so planning allocates nothing but the
+ * plan's own buffers.
+ *
+ * A query knows some of the values a key is made of: a GET all of them
+ * (but not the RNG behind salt()), a RANGE or LATEST the entity, a WINDOW
+ * none. Those bits use the field flags that say what a field reads, so a
+ * field's bytes are known when its flags ask for nothing the query lacks.
+ * The top-level fields are walked left to right building a template, the
+ * bytes every candidate prefix shares, plus bucket slots: positions in the
+ * template where a bucket the query cannot know takes each of its N
+ * values. Candidate c fills the slots with the digits of c (the first slot
+ * most significant), so candidates come out in key order.
+ */
+#include "workloads/keyscheme_impl.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workloads/keyscheme.h"
+#include "workloads/record.h"
+
+#define PLAN_KNOWABLE (F_TIME | F_READS_SEQ | F_READS_ENTITY)
+#define PLAN_MAX_CANDIDATES 65536u
+#define PLAN_MAX_SLOTS 16         /* slots of N >= 2 each: 2^16 candidates */
+#define PLAN_MAX_TIME 32          /* bytes of one time field: ts:str, at most 20 */
+
+typedef struct planner {
+    const keyscheme *ks;
+    const keyencoder *ke;
+    record rec;       /* the values the query gives; ts_ms set per time bound */
+    uint16_t knows;   /* PLAN_KNOWABLE bits: which values of rec are given */
+    uint8_t *k;       /* the working key, ks->peak bytes */
+} planner;
+
+typedef struct bucket_slot {
+    size_t at;        /* offset in the template */
+    uint32_t n;       /* buckets, >= 2 */
+    uint8_t width, text;
+} bucket_slot;
+
+typedef struct candidates {
+    size_t len;       /* template bytes, k[0 .. len) */
+    uint32_t count;   /* product of the slots' n */
+    size_t nslots;
+    bucket_slot slot[PLAN_MAX_SLOTS];
+} candidates;
+
+/* One range per candidate P: from P + lo_tail to P + hi_tail and then
+ * either a 0 byte (the key right after it) or the first key past every
+ * key that starts with P + hi_tail. */
+typedef struct range_shape {
+    const uint8_t *lo_tail, *hi_tail;
+    size_t lo_tail_len, hi_tail_len;
+    uint8_t hi_key_successor;   /* 1: + "\x00"; 0: successor of the prefix */
+    uint8_t reverse;
+    uint32_t limit;
+} range_shape;
+
+void plan_init(plan *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void plan_release(plan *p)
+{
+    free(p->ranges);
+    free(p->bytes);
+    plan_init(p);
+}
+
+static uint16_t query_knows(query_kind kind)
+{
+    switch (kind) {
+    case QUERY_GET:    return PLAN_KNOWABLE;
+    case QUERY_RANGE:
+    case QUERY_LATEST: return F_READS_ENTITY;
+    case QUERY_WINDOW:
+    case QUERY_KINDS:  break;
+    }
+    return 0;
+}
+
+/* An empty time range, or no rows asked for. */
+static int query_wants_nothing(const query *q)
+{
+    if (q->kind == QUERY_LATEST)
+        return q->limit == 0;
+    return q->kind != QUERY_GET && q->from_ms > q->to_ms;
+}
+
+/* Whether every name the scheme looks up for rec's entity has a UID. If
+ * one has none, nothing of this entity was ever written: the encoder
+ * assigns every UID a key needs when it writes the key. */
+static int names_known(const planner *pl)
+{
+    const keyscheme *ks = pl->ks;
+    for (size_t i = 0; i < ks->nfields; i++) {
+        const field *f = &ks->fields[i];
+        if (f->def->op == OP_UID && !ks_uid_find(pl->ke, f->table, ks_uid_name_id(&pl->rec, f->table)))
+            return 0;
+        for (uint32_t t = 0; f->def->op == OP_TAGS && t < f->n; t++) {
+            const struct tag_def *d = &ks_tag_defs[t];
+            if (!ks_uid_find(pl->ke, NAME_TAGK, d->tagk)
+                || !ks_uid_find(pl->ke, d->values, ks_uid_name_id(&pl->rec, d->values)))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* put_tags without assigning: names_known has checked every UID. */
+static size_t put_found_tags(const planner *pl, uint32_t count, uint8_t *out)
+{
+    size_t p = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const struct tag_def *t = &ks_tag_defs[i];
+        put_be(out + p, ks_uid_find(pl->ke, NAME_TAGK, t->tagk), OPENTSDB_TAG_WIDTH);
+        p += OPENTSDB_TAG_WIDTH;
+        put_be(out + p, ks_uid_find(pl->ke, t->values, ks_uid_name_id(&pl->rec, t->values)), OPENTSDB_TAG_WIDTH);
+        p += OPENTSDB_TAG_WIDTH;
+    }
+    return p;
+}
+static int eval_seq(const planner *pl, size_t i, size_t end, size_t *p);
+
+/* Writes the bytes of field i (not one that covers the rest of its list)
+ * at k + *p and advances *p, as the encoder would, if the query knows
+ * them; returns 0, writing nothing meaningful, if it does not. */
+static int eval_field(const planner *pl, size_t i, size_t *p)
+{
+    const field *f = &pl->ks->fields[i];
+    const field_def *d = f->def;
+    assert(!(d->flags & F_COVERS_REST));
+    if ((d->flags & F_RANDOM) || (d->flags & PLAN_KNOWABLE & ~pl->knows))
+        return 0;
+    op o = op_of(f, f->text ? d->str_op : d->op, 0);
+    uint8_t *k = pl->k;
+    switch ((op_code)o.code) {
+    case OP_MARK:
+    case OP_RESERVE: {
+        size_t at = *p;
+        *p += o.code == OP_RESERVE ? f->width : 0;
+        if (!eval_seq(pl, i + 1, i + f->span, p))
+            return 0;
+        o.code = d->end_op;
+        *p = ks_end_transform(&o, k, at, *p);
+        return 1;
+    }
+    case OP_UID:
+        put_be(k + *p, ks_uid_find(pl->ke, f->table, ks_uid_name_id(&pl->rec, f->table)), f->width);
+        *p += f->width;
+        return 1;
+    case OP_TAGS:
+        *p += put_found_tags(pl, f->n, k + *p);
+        return 1;
+    default:
+        *p += ks_put_value(pl->ks, &o, &pl->rec, k + *p);
+        return 1;
+    }
+}
+
+/* The bucket of psalt/osalt i: the Java hash of the fields after it in
+ * its list (up to `end`), osalt leaving out the time fields among them,
+ * each evaluated at k + scratch. 0 if the query does not know them. */
+static int rest_bucket(const planner *pl, size_t i, size_t end, size_t scratch, uint32_t *bucket)
+{
+    const field *fs = pl->ks->fields;
+    int skip_time = (fs[i].def->flags & F_SKIPS_TIME) != 0;
+    uint32_t h = 1;
+    for (size_t j = i + fs[i].span; j < end; j += fs[j].span) {
+        const field *g = &fs[j];
+        size_t q = scratch;
+        if (skip_time && (g->def->flags & F_TIME))
+            continue;
+        if (g->def->flags & F_COVERS_REST) {
+            uint32_t inner;
+            if (!rest_bucket(pl, j, end, scratch + g->width, &inner))
+                return 0;
+            put_bucket(pl->k + scratch, inner, g->text, g->width);
+            q += g->width;
+        } else if (!eval_field(pl, j, &q)) {
+            return 0;
+        }
+        h = ks_java_hash(h, pl->k + scratch, q - scratch);
+    }
+    *bucket = ks_java_bucket(h, fs[i].n);
+    return 1;
+}
+
+/* Writes the bucket of bucket field i (salt, hash, psalt, osalt) at k + p
+ * if the query knows it; 0 if not. */
+static int bucket_known(const planner *pl, size_t i, size_t end, size_t p)
+{
+    const field *f = &pl->ks->fields[i];
+    if (!(f->def->flags & F_COVERS_REST))
+        return eval_field(pl, i, &p);
+    uint32_t b;
+    if (!rest_bucket(pl, i, end, p + f->width, &b))
+        return 0;
+    put_bucket(pl->k + p, b, f->text, f->width);
+    return 1;
+}
+
+/* The sibling fields [i, end) at k + *p, as the encoder writes them; 0 if
+ * the query does not know them all. */
+static int eval_seq(const planner *pl, size_t i, size_t end, size_t *p)
+{
+    const field *fs = pl->ks->fields;
+    for (; i < end; i += fs[i].span) {
+        if (fs[i].def->flags & F_COVERS_REST) {
+            if (!bucket_known(pl, i, end, *p))
+                return 0;
+            *p += fs[i].width;
+        } else if (!eval_field(pl, i, p)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Makes room for `more` bytes in p->bytes. */
+static int plan_grow_bytes(plan *p, size_t more)
+{
+    if (p->nbytes + more <= p->bytes_cap)
+        return 0;
+    size_t cap = p->bytes_cap ? p->bytes_cap : 256;
+    while (cap < p->nbytes + more)
+        cap *= 2;
+    uint8_t *b = realloc(p->bytes, cap);
+    if (!b)
+        return -1;
+    p->bytes = b;
+    p->bytes_cap = cap;
+    return 0;
+}
+
+/* Appends an empty range; NULL if out of memory. */
+static key_range *plan_push_range(plan *p)
+{
+    if (p->nranges == p->ranges_cap) {
+        size_t cap = p->ranges_cap ? 2 * p->ranges_cap : 8;
+        key_range *r = realloc(p->ranges, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        p->ranges = r;
+        p->ranges_cap = cap;
+    }
+    key_range *r = &p->ranges[p->nranges++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+/* Appends a + b to p->bytes (room made by the caller); returns the offset. */
+static size_t plan_put(plan *p, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    size_t off = p->nbytes;
+    if (alen)
+        memcpy(p->bytes + off, a, alen);
+    if (blen)
+        memcpy(p->bytes + off + alen, b, blen);
+    p->nbytes += alen + blen;
+    return off;
+}
+
+/* The first key after every key that starts with b[0 .. *len): the last
+ * byte below 0xFF incremented, the bytes after it dropped. All 0xFF (or
+ * empty): no such key, *len = 0 (unbounded). */
+static void prefix_successor(uint8_t *b, size_t *len)
+{
+    size_t n = *len;
+    while (n > 0 && b[n - 1] == 0xFF)
+        n--;
+    if (n > 0)
+        b[n - 1]++;
+    *len = n;
+}
+
+/* The range of one candidate whose bytes are prefix[0 .. len). */
+static int plan_candidate_range(plan *out, const uint8_t *prefix, size_t len, const range_shape *s)
+{
+    if (plan_grow_bytes(out, 2 * len + s->lo_tail_len + s->hi_tail_len + 1) < 0)
+        return -1;
+    key_range *r = plan_push_range(out);
+    if (!r)
+        return -1;
+    r->lo_len = len + s->lo_tail_len;
+    r->lo_off = plan_put(out, prefix, len, s->lo_tail, s->lo_tail_len);
+    r->hi_len = len + s->hi_tail_len;
+    r->hi_off = plan_put(out, prefix, len, s->hi_tail, s->hi_tail_len);
+    if (s->hi_key_successor) {
+        out->bytes[out->nbytes++] = 0;
+        r->hi_len++;
+    } else {
+        prefix_successor(out->bytes + r->hi_off, &r->hi_len);
+        out->nbytes = r->hi_off + r->hi_len;
+    }
+    r->limit = s->limit;
+    r->reverse = s->reverse;
+    return 0;
+}
+
+/* Fills the slots of the template with the buckets of candidate c. */
+static void set_candidate(uint8_t *k, const candidates *cs, uint32_t c)
+{
+    for (size_t s = cs->nslots; s-- > 0; c /= cs->slot[s].n) {
+        const bucket_slot *b = &cs->slot[s];
+        put_bucket(k + b->at, c % b->n, b->text, b->width);
+    }
+}
+
+/* One range of shape s per candidate, in key order. */
+static int plan_each_candidate(const planner *pl, const candidates *cs, const range_shape *s, plan *out)
+{
+    for (uint32_t c = 0; c < cs->count; c++) {
+        set_candidate(pl->k, cs, c);
+        if (plan_candidate_range(out, pl->k, cs->len, s) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int plan_full_scan(plan *out)
+{
+    out->full_scan = 1;
+    out->exact = 0; /* every row is read; the wanted ones are filtered out */
+    return plan_push_range(out) ? 0 : -1;
+}
+
+/* Bucket field f, at the end of the template in k, is unknown to the
+ * query: the candidates take each of its N values. 0 if that would make
+ * too many. */
+static int add_slot(candidates *cs, const field *f, uint8_t *k)
+{
+    if (f->n == 1) { /* one bucket, always 0: known after all */
+        put_bucket(k + cs->len, 0, f->text, f->width);
+        return 1;
+    }
+    if ((uint64_t)cs->count * f->n > PLAN_MAX_CANDIDATES)
+        return 0;
+    assert(cs->nslots < PLAN_MAX_SLOTS);
+    bucket_slot b = { cs->len, f->n, (uint8_t)f->width, f->text };
+    cs->slot[cs->nslots++] = b;
+    cs->count *= f->n;
+    return 1;
+}
+
+/* Time field i's bytes for time t at k + at, into out; returns the length. */
+static size_t time_bytes(planner *pl, size_t i, uint64_t t, size_t at, uint8_t *out)
+{
+    uint16_t knows = pl->knows;
+    size_t p = at;
+    pl->rec.ts_ms = t;
+    pl->knows |= F_TIME;
+    int known = eval_field(pl, i, &p);
+    assert(known && p - at <= PLAN_MAX_TIME);
+    (void)known;
+    pl->knows = knows;
+    memcpy(out, pl->k + at, p - at);
+    return p - at;
+}
+
+/* The query's time range reaches time field i (a top-level field) after
+ * the candidates: it decides the rest of each range. LATEST takes every
+ * row of each candidate, newest first: a reversed scan for ascending time,
+ * a forward one for descending (revts). RANGE and WINDOW scan from the
+ * first time's bytes to the last's: for revts the newest time is first.
+ * An encoding that does not keep the order between the two (ts:str across
+ * a change in its digit count) gets each candidate's whole prefix. */
+static int plan_time_range(planner *pl, const query *q, const candidates *cs, size_t i, plan *out)
+{
+    const field *f = &pl->ks->fields[i];
+    int descending = (f->def->flags & F_DESCENDING) != 0;
+    range_shape s = { .hi_key_successor = 0 };
+    if (q->kind == QUERY_LATEST) {
+        s.limit = q->limit;
+        s.reverse = !descending;
+        return plan_each_candidate(pl, cs, &s, out);
+    }
+    uint8_t lo[PLAN_MAX_TIME], hi[PLAN_MAX_TIME];
+    size_t lo_len = time_bytes(pl, i, descending ? q->to_ms : q->from_ms, cs->len, lo);
+    size_t hi_len = time_bytes(pl, i, descending ? q->from_ms : q->to_ms, cs->len, hi);
+    if (lo_len == hi_len && memcmp(lo, hi, lo_len) <= 0) {
+        s.lo_tail = lo;
+        s.lo_tail_len = lo_len;
+        s.hi_tail = hi;
+        s.hi_tail_len = hi_len;
+        s.hi_key_successor = i + f->span == pl->ks->nfields;
+    }
+    return plan_each_candidate(pl, cs, &s, out);
+}
+
+/* Every field is known for each candidate: each is one whole row key. */
+static int plan_rows(const planner *pl, const query *q, const candidates *cs, plan *out)
+{
+    range_shape s = { .hi_key_successor = 1, .limit = q->kind == QUERY_LATEST ? q->limit : 0 };
+    return plan_each_candidate(pl, cs, &s, out);
+}
+
+/* Whether the subtree at i writes the whole entity (its id or name, the
+ * trace key, or its UID): a key with one of these before the time field
+ * holds no other entity's rows in a RANGE or LATEST plan. A bucket of the
+ * entity (hash) does not: many entities share a bucket. */
+static int field_pins_entity(const keyscheme *ks, size_t i)
+{
+    for (size_t j = i; j < i + ks->fields[i].span; j++) {
+        const field *f = &ks->fields[j];
+        if (f->def->flags & F_BUCKET_PREFIX) {
+            j += f->span - 1; /* skip the bucket's inputs */
+            continue;
+        }
+        if (!strcmp(f->def->name, "entity") || !strcmp(f->def->name, "key") ||
+            (!strcmp(f->def->name, "uid") && f->table == NAME_ENTITY))
+            return 1;
+    }
+    return 0;
+}
+
+/* Exactness of a plan that reached time field `time_at` (nfields: none):
+ * a GET and a WINDOW that was not a full scan read only wanted rows; a
+ * RANGE or LATEST does when the entity is pinned before the time field. */
+static uint8_t plan_is_exact(const keyscheme *ks, const query *q, size_t time_at)
+{
+    if (q->kind == QUERY_GET || q->kind == QUERY_WINDOW)
+        return 1;
+    for (size_t i = 0; i < time_at; i += ks->fields[i].span)
+        if (field_pins_entity(ks, i))
+            return 1;
+    return 0;
+}
+
+int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
+{
+    const keyscheme *ks = ke->ks;
+    out->full_scan = 0;
+    out->exact = 1;
+    out->nranges = 0;
+    out->nbytes = 0;
+    uint8_t k[KEYSCHEME_MAX_KEY];
+    planner pl = { ks, ke, q->rec, query_knows(q->kind), k };
+    if (query_wants_nothing(q) || ((pl.knows & F_READS_ENTITY) && !names_known(&pl)))
+        return 0;
+
+    candidates cs = { .count = 1 };
+    const field *fs = ks->fields;
+    for (size_t i = 0; i < ks->nfields; i += fs[i].span) {
+        const field *f = &fs[i];
+        if ((f->def->flags & F_TIME) && !(pl.knows & F_TIME)) {
+            out->exact = plan_is_exact(ks, q, i);
+            return plan_time_range(&pl, q, &cs, i, out);
+        }
+        if (f->def->flags & F_BUCKET_PREFIX) {
+            if (!bucket_known(&pl, i, ks->nfields, cs.len) && !add_slot(&cs, f, k))
+                return plan_full_scan(out);
+            cs.len += f->width;
+        } else if (!eval_field(&pl, i, &cs.len)) {
+            return plan_full_scan(out);
+        }
+    }
+    out->exact = plan_is_exact(ks, q, ks->nfields);
+    return plan_rows(&pl, q, &cs, out);
+}
