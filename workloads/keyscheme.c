@@ -57,10 +57,10 @@ static const field_def field_defs[] = {
     { "ts",        { ARG_NONE },                    OP_TS, OP_TS_STR, OP_NONE, 8, KS_U64_DIGITS, F_TIME },
     { "revts",     { ARG_NONE },                    OP_REVTS, OP_REVTS_STR, OP_NONE, 8, KS_REVTS_DIGITS,
                    F_TIME | F_DESCENDING },
-    { "entity",    { ARG_NONE },                    OP_ENTITY, OP_NAME, OP_NONE, 4, KEYSCHEME_MAX_NAME, F_READS_ENTITY },
-    { "key",       { ARG_NONE },                    OP_KEY, OP_NONE, OP_NONE, KEYSCHEME_MAX_NAME, 0, F_READS_ENTITY },
-    { "seq",       { ARG_NONE },                    OP_SEQ, OP_SEQ_STR, OP_NONE, 8, KS_U64_DIGITS, F_READS_SEQ },
-    { "salt",      { ARG_BUCKETS },                 OP_SALT, OP_SALT, OP_NONE, 0, 1, F_BUCKET_PREFIX | F_RANDOM },
+    { "entity",    { ARG_NONE },                    OP_ENTITY, OP_NAME, OP_NONE, 4, KEYSCHEME_MAX_NAME, 0 },
+    { "key",       { ARG_NONE },                    OP_KEY, OP_NONE, OP_NONE, KEYSCHEME_MAX_NAME, 0, 0 },
+    { "seq",       { ARG_NONE },                    OP_SEQ, OP_SEQ_STR, OP_NONE, 8, KS_U64_DIGITS, 0 },
+    { "salt",      { ARG_BUCKETS },                 OP_SALT, OP_SALT, OP_NONE, 0, 1, F_BUCKET_PREFIX },
     { "hash",      { ARG_BUCKETS, ARG_FIELDS },     OP_RESERVE, OP_RESERVE, OP_HASH_END, 0, 1, F_BUCKET_PREFIX },
     { "psalt",     { ARG_PHOENIX_BUCKETS },         OP_RESERVE, OP_RESERVE, OP_REST_END, 0, 1,
                    F_BUCKET_PREFIX | F_COVERS_REST },
@@ -69,10 +69,10 @@ static const field_def field_defs[] = {
     { "md5",       { ARG_FIELDS },                  OP_RESERVE, OP_RESERVE, OP_MD5_END, 0, 0, F_SLICE },
     { "reverse",   { ARG_FIELD },                   OP_MARK, OP_NONE, OP_REVERSE_END, 0, 0, F_KEEPS_INNER },
     { "revdomain", { ARG_FIELD },                   OP_MARK, OP_NONE, OP_REVDOMAIN_END, 0, 0, F_KEEPS_INNER },
-    { "uid",       { ARG_UID_KIND, ARG_UID_WIDTH }, OP_UID, OP_NONE, OP_NONE, 0, 0, F_READS_ENTITY },
+    { "uid",       { ARG_UID_KIND, ARG_UID_WIDTH }, OP_UID, OP_NONE, OP_NONE, 0, 0, 0 },
     { "hour",      { ARG_TS },                      OP_HOUR, OP_NONE, OP_NONE, OPENTSDB_TIMESTAMP_BYTES, 0, F_TIME },
     { "tags",      { ARG_TAG_COUNT },               OP_TAGS, OP_NONE, OP_NONE, 0, 0,
-                   F_OPTIONAL_ARGS | F_READS_ENTITY },
+                   F_OPTIONAL_ARGS },
     { "a literal", { ARG_NONE },                    OP_LITERAL, OP_NONE, OP_NONE, 0, 0, F_LITERAL },
 };
 #define FIELD_DEFS (sizeof field_defs / sizeof field_defs[0])
@@ -587,6 +587,40 @@ static const field_def *token_def(const parser *ps)
     return t->kind == T_NAME ? field_def_find(ps->src + t->at, t->len) : NULL;
 }
 
+/* The record values the bytes of field f itself depend on (R_ bits; see
+ * keyscheme_impl.h): a function of what it writes, its op. */
+static uint16_t field_reads(const field *f)
+{
+    switch ((op_code)(f->text ? f->def->str_op : f->def->op)) {
+    case OP_TS:
+    case OP_TS_STR:
+    case OP_REVTS:
+    case OP_REVTS_STR:
+    case OP_HOUR:
+        return R_TIME;
+    case OP_ENTITY:
+        return R_ENTITY;
+    case OP_NAME:
+    case OP_KEY:
+        return R_NAME;
+    case OP_SEQ:
+    case OP_SEQ_STR:
+        return R_SEQ;
+    case OP_SALT:
+        return R_RANDOM;
+    case OP_UID:
+        return name_reads(f->table);
+    case OP_TAGS: {
+        uint16_t reads = 0;
+        for (uint32_t t = 0; t < f->n; t++)
+            reads |= name_reads(ks_tag_defs[t].values);
+        return reads;
+    }
+    default: /* a literal; a transform, whose inner fields read for it */
+        return 0;
+    }
+}
+
 /* field = name [ "(" args ")" ] [ slice ] [ ":" "str" ] | literal. `or_else`
  * names what else could stand where this field was expected. */
 static int parse_field(parser *ps, unsigned depth, const char *or_else)
@@ -622,6 +656,7 @@ static int parse_field(parser *ps, unsigned depth, const char *or_else)
     f = &ps->fields[self]; /* inner fields may have moved the array */
     if (parse_suffixes(ps, f) < 0)
         return -1;
+    f->reads = field_reads(f);
     f->span = (uint32_t)(ps->nfields - (size_t)self);
     return 0;
 }

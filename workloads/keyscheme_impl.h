@@ -97,12 +97,29 @@ enum {
     F_SLICE = 32,           /* takes a byte slice [start:end] */
     F_LITERAL = 64,         /* a string or separator, not a name */
     F_OPTIONAL_ARGS = 128,  /* "(...)" may be left out: its number is then 1 */
-    /* What a field's own bytes depend on, for planning reads (F_TIME too):
-     * a query that knows these values knows the bytes. */
-    F_READS_ENTITY = 256,   /* the entity: its id, name, key, metric, host, tag */
-    F_READS_SEQ = 512,      /* the sequence number */
-    F_RANDOM = 1024,        /* the RNG: no query knows it */
-    F_DESCENDING = 2048     /* a time field whose bytes sort newest first */
+    F_DESCENDING = 256      /* a time field whose bytes sort newest first */
+};
+
+/* What a field's own bytes depend on (field.reads), for planning reads: a
+ * query that knows every value a field reads knows its bytes. Computed at
+ * parse time from what the field writes (keyscheme.c, field_reads): ts,
+ * revts and hour(ts) read the time; entity the entity id; entity:str and
+ * key the name, which is made of the metric, host and tag of a series,
+ * the id of other entities, or a trace's key (record_name); uid(metric),
+ * uid(host) and uid(entity) their one name; tags the host (and the extra
+ * tag with tags(2)); salt the RNG. A transform reads nothing itself: its
+ * inner fields read for it. */
+enum {
+    R_TIME = 1,       /* the timestamp */
+    R_SEQ = 2,        /* the sequence number */
+    R_ENTITY = 4,     /* the entity id */
+    R_METRIC = 8,     /* the metric of a series */
+    R_HOST = 16,      /* the host of a series */
+    R_TAG = 32,       /* the extra tag of a series */
+    R_KEY = 64,       /* a trace record's key (and the naming style) */
+    R_RANDOM = 128,   /* the RNG: no query knows it */
+    /* the entity's name or key: whatever record_name may read */
+    R_NAME = R_ENTITY | R_METRIC | R_HOST | R_TAG | R_KEY
 };
 
 typedef struct field_def {
@@ -130,6 +147,7 @@ typedef struct field {
     uint32_t arg_col; /* 0-based column of its bucket count */
     uint8_t text;     /* ":str" given */
     uint8_t table;    /* uid(): which name_kind */
+    uint16_t reads;   /* R_ bits: the record values its own bytes depend on */
 } field;
 
 typedef struct op {
@@ -206,6 +224,18 @@ typedef struct tag_def {
     uint8_t values;   /* the name_kind of its values */
 } tag_def;
 extern const tag_def ks_tag_defs[KS_MAX_TAGS];
+
+/* The R_ bit of the record value a name kind's names come from (0 for
+ * tag keys: their names are constants). */
+static inline uint16_t name_reads(unsigned kind)
+{
+    static const uint16_t reads[NAME_KINDS] = {
+        [NAME_METRIC] = R_METRIC, [NAME_TAGK] = 0, [NAME_HOST] = R_HOST,
+        [NAME_TAGVAL] = R_TAG, [NAME_ENTITY] = R_ENTITY,
+    };
+    assert(kind < NAME_KINDS);
+    return reads[kind];
+}
 
 /* keyscheme_encode.c: compiles ks->fields into ks->ops (room for 4 ops a
  * field allocated by the caller); sets nops and nskips. */

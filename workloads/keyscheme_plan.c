@@ -14,8 +14,11 @@
  *
  * A query knows some of the values a key is made of: a GET all of them
  * (but not the RNG behind salt()), a RANGE or LATEST the entity, a WINDOW
- * none. Those bits use the field flags that say what a field reads, so a
- * field's bytes are known when its flags ask for nothing the query lacks.
+ * none. Each field says which values its own bytes read (field.reads, R_
+ * bits computed at parse time from what it writes and, for uid() and
+ * tags, which names), so a field's bytes are known when it reads nothing
+ * the query lacks; the planner sees only the values the query gives
+ * (known_values), never the rest of the record it was handed.
  * The top-level fields are walked left to right building a template, the
  * bytes every candidate prefix shares, plus bucket slots: positions in the
  * template where a bucket the query cannot know takes each of its N
@@ -31,7 +34,6 @@
 #include "workloads/keyscheme.h"
 #include "workloads/record.h"
 
-#define PLAN_KNOWABLE (F_TIME | F_READS_SEQ | F_READS_ENTITY)
 #define PLAN_MAX_CANDIDATES 65536u
 #define PLAN_MAX_SLOTS 16         /* slots of N >= 2 each: 2^16 candidates */
 #define PLAN_MAX_TIME 32          /* bytes of one time field: ts:str, at most 20 */
@@ -39,8 +41,8 @@
 typedef struct planner {
     const keyscheme *ks;
     const keyencoder *ke;
-    record rec;       /* the values the query gives; ts_ms set per time bound */
-    uint16_t knows;   /* PLAN_KNOWABLE bits: which values of rec are given */
+    record rec;       /* the values the query gives (others zero); ts_ms set per time bound */
+    uint16_t knows;   /* R_ bits: which values of rec the query gives */
     uint8_t *k;       /* the working key, ks->peak bytes */
 } planner;
 
@@ -80,16 +82,44 @@ void plan_release(plan *p)
     plan_init(p);
 }
 
+/* The record values (R_ bits) a query of this kind gives: a GET every
+ * one (but never the RNG), a RANGE or LATEST the entity's (id, name, key,
+ * metric, host, tag), a WINDOW none. */
 static uint16_t query_knows(query_kind kind)
 {
     switch (kind) {
-    case QUERY_GET:    return PLAN_KNOWABLE;
+    case QUERY_GET:    return R_TIME | R_SEQ | R_NAME;
     case QUERY_RANGE:
-    case QUERY_LATEST: return F_READS_ENTITY;
+    case QUERY_LATEST: return R_NAME;
     case QUERY_WINDOW:
     case QUERY_KINDS:  break;
     }
     return 0;
+}
+
+/* The query's record with only the values it gives: what the planner
+ * evaluates can depend on nothing else. */
+static record known_values(const record *r, uint16_t knows)
+{
+    record k = { .ts_ms = 0 };
+    if (knows & R_TIME)
+        k.ts_ms = r->ts_ms;
+    if (knows & R_SEQ)
+        k.seq = r->seq;
+    if (knows & R_ENTITY)
+        k.entity = r->entity;
+    if (knows & R_METRIC)
+        k.metric = r->metric;
+    if (knows & R_HOST)
+        k.host = r->host;
+    if (knows & R_TAG)
+        k.tag = r->tag;
+    if (knows & R_KEY) {
+        k.key = r->key;
+        k.key_len = r->key_len;
+        k.naming = r->naming;
+    }
+    return k;
 }
 
 /* An empty time range, or no rows asked for. */
@@ -100,14 +130,16 @@ static int query_wants_nothing(const query *q)
     return q->kind != QUERY_GET && q->from_ms > q->to_ms;
 }
 
-/* Whether every name the scheme looks up for rec's entity has a UID. If
- * one has none, nothing of this entity was ever written: the encoder
+/* Whether every name the query knows that the scheme looks up has a UID.
+ * If one has none, nothing with that name was ever written: the encoder
  * assigns every UID a key needs when it writes the key. */
 static int names_known(const planner *pl)
 {
     const keyscheme *ks = pl->ks;
     for (size_t i = 0; i < ks->nfields; i++) {
         const field *f = &ks->fields[i];
+        if (f->reads & ~pl->knows)
+            continue; /* a name the query does not know: not looked up */
         if (f->def->op == OP_UID && !ks_uid_find(pl->ke, f->table, ks_uid_name_id(&pl->rec, f->table)))
             return 0;
         for (uint32_t t = 0; f->def->op == OP_TAGS && t < f->n; t++) {
@@ -143,7 +175,7 @@ static int eval_field(const planner *pl, size_t i, size_t *p)
     const field *f = &pl->ks->fields[i];
     const field_def *d = f->def;
     assert(!(d->flags & F_COVERS_REST));
-    if ((d->flags & F_RANDOM) || (d->flags & PLAN_KNOWABLE & ~pl->knows))
+    if (f->reads & ~pl->knows)
         return 0;
     op o = op_of(f, f->text ? d->str_op : d->op, 0);
     uint8_t *k = pl->k;
@@ -362,7 +394,7 @@ static size_t time_bytes(planner *pl, size_t i, uint64_t t, size_t at, uint8_t *
     uint16_t knows = pl->knows;
     size_t p = at;
     pl->rec.ts_ms = t;
-    pl->knows |= F_TIME;
+    pl->knows |= R_TIME;
     int known = eval_field(pl, i, &p);
     assert(known && p - at <= PLAN_MAX_TIME);
     (void)known;
@@ -408,11 +440,11 @@ static int plan_rows(const planner *pl, const query *q, const candidates *cs, pl
     return plan_each_candidate(pl, cs, &s, out);
 }
 
-/* Whether the subtree at i writes the whole entity (its id or name, the
- * trace key, or its UID): a key with one of these before the time field
- * holds no other entity's rows in a RANGE or LATEST plan. A bucket of the
- * entity (hash) does not: many entities share a bucket. */
-static int field_pins_entity(const keyscheme *ks, size_t i)
+/* Whether the subtree at i writes a whole value that reads `pin` (R_ENTITY:
+ * the entity's id or name, the trace key, or its UID): a key with one of
+ * these before the time field holds no row of another entity. A bucket of
+ * the value (hash) does not: many values share a bucket. */
+static int field_pins(const keyscheme *ks, size_t i, uint16_t pin)
 {
     for (size_t j = i; j < i + ks->fields[i].span; j++) {
         const field *f = &ks->fields[j];
@@ -420,8 +452,7 @@ static int field_pins_entity(const keyscheme *ks, size_t i)
             j += f->span - 1; /* skip the bucket's inputs */
             continue;
         }
-        if (!strcmp(f->def->name, "entity") || !strcmp(f->def->name, "key") ||
-            (!strcmp(f->def->name, "uid") && f->table == NAME_ENTITY))
+        if (f->reads & pin)
             return 1;
     }
     return 0;
@@ -435,7 +466,7 @@ static uint8_t plan_is_exact(const keyscheme *ks, const query *q, size_t time_at
     if (q->kind == QUERY_GET || q->kind == QUERY_WINDOW)
         return 1;
     for (size_t i = 0; i < time_at; i += ks->fields[i].span)
-        if (field_pins_entity(ks, i))
+        if (field_pins(ks, i, R_ENTITY))
             return 1;
     return 0;
 }
@@ -448,15 +479,16 @@ int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
     out->nranges = 0;
     out->nbytes = 0;
     uint8_t k[KEYSCHEME_MAX_KEY];
-    planner pl = { ks, ke, q->rec, query_knows(q->kind), k };
-    if (query_wants_nothing(q) || ((pl.knows & F_READS_ENTITY) && !names_known(&pl)))
+    uint16_t knows = query_knows(q->kind);
+    planner pl = { ks, ke, known_values(&q->rec, knows), knows, k };
+    if (query_wants_nothing(q) || !names_known(&pl))
         return 0;
 
     candidates cs = { .count = 1 };
     const field *fs = ks->fields;
     for (size_t i = 0; i < ks->nfields; i += fs[i].span) {
         const field *f = &fs[i];
-        if ((f->def->flags & F_TIME) && !(pl.knows & F_TIME)) {
+        if ((f->def->flags & F_TIME) && !(pl.knows & R_TIME)) {
             out->exact = plan_is_exact(ks, q, i);
             return plan_time_range(&pl, q, &cs, i, out);
         }
