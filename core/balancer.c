@@ -37,20 +37,6 @@ void balancer_defaults(balancer_config *cfg, balancer_kind kind)
     s->storefile_size_cost = 5;
 }
 
-const char *balancer_reason_text(balancer_reason r)
-{
-    static const char *const text[BALANCER_REASONS] = {
-        [BALANCER_FEW_SERVERS] = "fewer than 2 servers",
-        [BALANCER_IN_TRANSITION] = "regions in transition",
-        [BALANCER_BALANCED] = "within slop",
-        [BALANCER_COST_LOW] = "cost below minCostNeedBalance",
-        [BALANCER_IDLE_SERVER] = "idle server",
-        [BALANCER_OUT_OF_SLOP] = "server out of slop",
-        [BALANCER_COST_HIGH] = "cost above minCostNeedBalance",
-    };
-    return (unsigned)r < BALANCER_REASONS ? text[r] : "?";
-}
-
 balancer *balancer_new(const balancer_config *cfg)
 {
     balancer *b = calloc(1, sizeof *b);

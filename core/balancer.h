@@ -90,8 +90,21 @@ typedef enum balancer_reason {
     BALANCER_REASONS
 } balancer_reason;
 
-/* A few words for the reason ("within slop", ...), for reports. */
-const char *balancer_reason_text(balancer_reason r);
+/* A few words for the reason ("within slop", ...), for reports. Inline:
+ * report writers name reasons without linking the core. */
+static inline const char *balancer_reason_text(balancer_reason r)
+{
+    static const char *const text[BALANCER_REASONS] = {
+        [BALANCER_FEW_SERVERS] = "fewer than 2 servers",
+        [BALANCER_IN_TRANSITION] = "regions in transition",
+        [BALANCER_BALANCED] = "within slop",
+        [BALANCER_COST_LOW] = "cost below minCostNeedBalance",
+        [BALANCER_IDLE_SERVER] = "idle server",
+        [BALANCER_OUT_OF_SLOP] = "server out of slop",
+        [BALANCER_COST_HIGH] = "cost above minCostNeedBalance",
+    };
+    return (unsigned)r < BALANCER_REASONS ? text[r] : "?";
+}
 
 #define BALANCER_MAX_COSTS 16
 

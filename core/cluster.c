@@ -56,9 +56,9 @@ void cluster_free(cluster *c)
     free(c);
 }
 
-/* Splits region i if the policy wants it; failure to find a split point is
- * not an error, running out of memory is. */
-static int cluster_maybe_split(cluster *c, size_t i)
+/* Splits region i if the policy wants it (why: what it saw); failure to
+ * find a split point is not an error, running out of memory is. */
+static int cluster_maybe_split(cluster *c, size_t i, const split_why *why)
 {
     region *r = regionmap_at(c->map, i);
     keyref at;
@@ -70,7 +70,7 @@ static int cluster_maybe_split(cluster *c, size_t i)
         return 0;
     uint32_t s = r->server;
     if (c->journal)
-        c->journal(c->journal_ctx, CLUSTER_SPLIT, r, at, c->servers[s].id, c->servers[s].id);
+        c->journal(c->journal_ctx, CLUSTER_SPLIT, r, at, c->servers[s].id, c->servers[s].id, why);
     /* SplitTableRegionProcedure.getDaughterRegionIdTimestamp: now in ms, or
      * the parent's id + 1 if that is not later (the clock went back, or a
      * split within the parent's first millisecond). */
@@ -118,13 +118,21 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     s->bytes += cell_bytes;
     *server_index = r->server;
     *reply_us = reply;
+    split_why why = { store_bytes(r->rows), 0, s->regions, 0, 0, 0 };
     if (c->policy.kind == SPLIT_BUSY) {
         r->blocked += r->offline_until_us > c->now_us || reply - c->now_us > service_us + BUSY_WAIT_US;
-        if (split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked))
-            return cluster_maybe_split(c, i);
+        if (split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
+                           &why.blocked_ratio)) {
+            why.busy = 1;
+            why.busy_threshold = split_busy_threshold(&c->policy);
+            why.threshold_bytes = split_size_to_check(&c->policy, r, s->regions);
+            return cluster_maybe_split(c, i, &why);
+        }
     }
-    if (split_due(&c->policy, r, store_bytes(r->rows), s->regions))
-        return cluster_maybe_split(c, i);
+    if (split_due(&c->policy, r, why.size_bytes, s->regions)) {
+        why.threshold_bytes = split_size_to_check(&c->policy, r, s->regions);
+        return cluster_maybe_split(c, i, &why);
+    }
     return 0;
 }
 
@@ -193,7 +201,7 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
     r->server = s;
     if (c->journal)
         c->journal(c->journal_ctx, CLUSTER_MOVE, r, region_start(r), c->servers[from].id,
-                   c->servers[s].id);
+                   c->servers[s].id, NULL);
     r->offline_until_us = c->now_us + c->move_offline_us;
     r->memstore_bytes = 0; /* closing a region flushes it */
     split_busy_start(&r->busy, r->offline_until_us, r->writes, r->blocked); /* reopened */
@@ -261,7 +269,7 @@ int cluster_retire_server(cluster *c, uint32_t i, uint64_t back_us)
         c->reassigned++;
         if (c->journal)
             c->journal(c->journal_ctx, CLUSTER_REASSIGN, g, region_start(g), c->servers[i].id,
-                       c->servers[to].id);
+                       c->servers[to].id, NULL);
     }
     /* Keep its counters for the reports; the last live server takes i. */
     c->retired[c->nretired++] = c->servers[i];

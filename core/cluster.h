@@ -20,12 +20,24 @@
 #include "core/split.h"
 
 /* What the cluster reports to its journal, when one is set: a region is
- * about to split at `at` (r is the parent, still whole), or region r has
- * moved (the balancer) or been reassigned (its server left) from server id
- * `from` to `to`. The journal only watches: it must not change the cluster. */
+ * about to split at `at` (r is the parent, still whole; `why` says what
+ * the split policy saw), or region r has moved (the balancer) or been
+ * reassigned (its server left) from server id `from` to `to` (`why` is
+ * NULL). The journal only watches: it must not change the cluster. */
 typedef enum cluster_change { CLUSTER_SPLIT, CLUSTER_MOVE, CLUSTER_REASSIGN } cluster_change;
+
+/* Why a region split: the policy's figures at that moment. */
+typedef struct split_why {
+    uint64_t size_bytes;        /* the region's stored bytes */
+    uint64_t threshold_bytes;   /* the size rule's threshold (split_size_to_check) */
+    uint64_t regions_on_server; /* regions of the table on its server (the n of n^3) */
+    int busy;                   /* 1: BusyRegionSplitPolicy's blocked-request rule */
+    double blocked_ratio;       /* busy: the ratio it saw ... */
+    double busy_threshold;      /* ... and the ratio it needed */
+} split_why;
+
 typedef void (*cluster_journal_fn)(void *ctx, cluster_change what, const region *r, keyref at,
-                                   uint32_t from, uint32_t to);
+                                   uint32_t from, uint32_t to, const split_why *why);
 
 typedef struct cluster {
     regionmap *map;

@@ -62,6 +62,13 @@ void histogram_release(histogram *h)
     h->counts = NULL;
 }
 
+void histogram_clear(histogram *h)
+{
+    memset(h->counts, 0, h->nbuckets * sizeof *h->counts);
+    h->count = h->max = 0;
+    h->sum = 0;
+}
+
 void histogram_record(histogram *h, uint64_t v)
 {
     h->counts[bucket_of(h, v)]++;

@@ -29,6 +29,9 @@ typedef struct histogram {
 int histogram_init(histogram *h, unsigned sub_bits);
 void histogram_release(histogram *h);
 
+/* Forgets every value recorded (keeps the buckets). */
+void histogram_clear(histogram *h);
+
 /* Records one value. */
 void histogram_record(histogram *h, uint64_t v);
 

@@ -228,7 +228,7 @@ int split_decide(const split_policy *p, region *r, keyref *at, uint8_t *buf, siz
 
 /* BusyRegionSplitPolicy.configureForRegion resets a ratio outside
  * [0.00001, 0.99999] and a window <= 0 to their defaults. */
-static double busy_threshold(const split_policy *p)
+double split_busy_threshold(const split_policy *p)
 {
     double t = p->busy_blocked_ratio;
     return (t < 0.00001 || t > 0.99999) ? SPLIT_DEFAULT_BUSY_RATIO : t;
@@ -273,12 +273,14 @@ double split_busy_rate(const split_policy *p, split_busy_stats *s, uint64_t now_
 }
 
 int split_busy_due(const split_policy *p, split_busy_stats *s, uint64_t now_us,
-                   uint64_t writes, uint64_t blocked)
+                   uint64_t writes, uint64_t blocked, double *rate_out)
 {
     if (p->kind != SPLIT_BUSY)
         return 0;
     double rate = split_busy_rate(p, s, now_us, writes, blocked);
+    if (rate_out)
+        *rate_out = rate;
     if (now_us < s->start_us + p->busy_min_age_us)
         return 0;
-    return rate >= busy_threshold(p);
+    return rate >= split_busy_threshold(p);
 }

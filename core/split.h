@@ -142,8 +142,13 @@ double split_busy_rate(const split_policy *p, split_busy_stats *s, uint64_t now_
 /* BusyRegionSplitPolicy's busy rule (the size rule is split_due's): 1 when
  * p is SPLIT_BUSY, the region has been online at least busy_min_age_us and
  * split_busy_rate >= busy_blocked_ratio. Updates the window like HBase
- * (also when returning 0). Then call split_decide for the point. */
+ * (also when returning 0). *rate (may be NULL) gets the ratio it saw.
+ * Then call split_decide for the point. */
 int split_busy_due(const split_policy *p, split_busy_stats *s, uint64_t now_us,
-                   uint64_t writes, uint64_t blocked);
+                   uint64_t writes, uint64_t blocked, double *rate);
+
+/* The blocked-request ratio at or above which the busy rule splits (the
+ * configured one, or HBase's default when it is out of range). */
+double split_busy_threshold(const split_policy *p);
 
 #endif

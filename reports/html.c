@@ -329,7 +329,7 @@ static void write_css(FILE *out)
           out);
     for (int k = 1; k <= LEVELS; k++) fprintf(out, ".c%d{fill:%s}", k, level_colour(c, k));
     fputs("\n.k0{stroke:#0072b2}.k1{stroke:#e69f00}.k2{stroke:#009e73}.k3{stroke:#cc79a7}"
-          ".k4{stroke:#d55e00}.k5{stroke:#000}\n"
+          ".k4{stroke:#d55e00}.k5{stroke:#000}.k6{stroke:#56b4e9}\n"
           ".ev path{stroke-width:2;fill:none}.ev .swatch{stroke-width:12}\n"
           "</style>\n", out);
 }
@@ -668,6 +668,7 @@ static void write_top_regions(FILE *out, const run_result *run)
     size_t idx[TOP_REGIONS];
     size_t k = stats_top_regions(run, TOP_REGIONS, idx);
     uint64_t read_rpcs = stats_region_read_rpcs(run);
+    uint64_t region_writes = stats_region_writes(run);
     time_axis ax = time_axis_of(run);
 
     fprintf(out, "<h3>Hottest regions</h3>\n");
@@ -693,7 +694,7 @@ static void write_top_regions(FILE *out, const run_result *run)
         write_key_cell(out, r->end, skip, "+inf");
         fprintf(out, "<td>rs%" PRIu32 "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>",
                 r->server,
-                fmt_percent(a, run->writes ? (double)r->writes / (double)run->writes : NAN),
+                fmt_percent(a, region_writes ? (double)r->writes / (double)region_writes : NAN),
                 fmt_percent(b, read_rpcs ? (double)r->reads / (double)read_rpcs : NAN));
         if (r->split) fprintf(out, "split %s", fmt_time(a, &ax, r->closed_us));
         else fputs("live", out);
@@ -708,8 +709,55 @@ static void write_top_regions(FILE *out, const run_result *run)
 /* ---- a panel: timeline ---- */
 
 static const char *const KIND_LABEL[TIMELINE_KINDS] = {
-    "split", "move", "reassign", "servers added", "decommission", "failure",
+    "split", "move", "reassign", "servers added", "decommission", "failure", "balancer",
 };
+
+/* Balancer runs listed one by one under the timeline (the rest counted). */
+#define BALANCER_RUNS_LISTED 24
+
+/* Every balancer run in one line: when, what it decided, on what figures. */
+static void write_balancer_runs(FILE *out, const run_result *run, const time_axis *ax)
+{
+    if (run->balancer_runs == 0)
+        return;
+    size_t ran = 0, moved = 0;
+    for (size_t i = 0; i < run->balancer_runs; i++) {
+        ran += run->balancer_log[i].ran != 0;
+        moved += run->balancer_log[i].moves;
+    }
+    fprintf(out, "<p>Balancer: %zu runs, %zu computed a plan, %zu regions moved.</p>\n<ul>\n",
+            (size_t)run->balancer_runs, ran, moved);
+    size_t listed = 0;
+    for (size_t i = 0; i < run->nevents && listed < BALANCER_RUNS_LISTED; i++) {
+        const timeline_event *e = &run->events[i];
+        if (e->kind != TIMELINE_BALANCER || e->balancer >= run->balancer_runs)
+            continue;
+        const balancer_report *b = &run->balancer_log[e->balancer];
+        char t[CELL], avg[CELL];
+        fprintf(out, "<li>%s: %s (%s)", fmt_time(t, ax, e->t_us), b->ran ? "ran" : "skipped",
+                balancer_reason_text(b->reason));
+        if (b->reason == BALANCER_IN_TRANSITION)
+            fprintf(out, ", %" PRIu64 " regions in transition", b->in_transition);
+        else if (b->reason != BALANCER_FEW_SERVERS)
+            fprintf(out, "; regions per server %" PRIu64 "&#8211;%" PRIu64 ", average %s, "
+                    "slop bounds [%" PRId64 ", %" PRId64 "]", b->least, b->most,
+                    fmt_fixed(avg, b->average, 2), b->floor, b->ceiling);
+        if (b->kind == BALANCER_STOCHASTIC && b->reason != BALANCER_IN_TRANSITION &&
+            b->reason != BALANCER_FEW_SERVERS) {
+            char c0[CELL], c1[CELL];
+            fprintf(out, "; cost %s", fmt_fixed(c0, b->cost_before, 4));
+            if (b->ran)
+                fprintf(out, " &#8594; %s", fmt_fixed(c1, b->cost_after, 4));
+        }
+        if (b->ran)
+            fprintf(out, "; %" PRIu64 " moved", b->moves);
+        fputs("</li>\n", out);
+        listed++;
+    }
+    if (run->balancer_runs > listed)
+        fprintf(out, "<li>and %zu more</li>\n", (size_t)run->balancer_runs - listed);
+    fputs("</ul>\n", out);
+}
 
 /* One lane: a dash per event of `kind`, merged when on the same pixel. */
 static void write_lane(FILE *out, const run_result *run, const time_axis *ax, int kind, double y)
@@ -783,6 +831,7 @@ static void write_timeline(FILE *out, const run_result *run)
                      count[TIMELINE_FAILURE];
     if (servers == 0) {
         fputs(".</p>\n", out);
+        write_balancer_runs(out, run, &ax);
         return;
     }
     fputs(". Server events:</p>\n<ul>\n", out);
@@ -794,6 +843,7 @@ static void write_timeline(FILE *out, const run_result *run)
         }
     if (servers > listed) fprintf(out, "<li>and %zu more</li>\n", servers - listed);
     fputs("</ul>\n", out);
+    write_balancer_runs(out, run, &ax);
 }
 
 /* ---- the page ---- */

@@ -23,8 +23,10 @@
 #include "reports/stats.h"
 
 /* Version 2 added each run's keyspace, region_log, hot_regions and
- * timeline. */
-#define JSON_SCHEMA_VERSION 2
+ * timeline. Version 3: measure_from_us, each run's steady verdict, the
+ * regions of each window, what each split's policy saw, a timeline entry
+ * for every balancer run with its decision, and by_kind.metric. */
+#define JSON_SCHEMA_VERSION 3
 
 /* How many regions "hot_regions" lists. */
 #define HOT_REGIONS 10
@@ -232,6 +234,8 @@ static void write_windows(jw *w, const run_result *run)
         put_u64_row(w->out, run->window_writes ? run->window_writes + row : NULL, run->nservers);
         fputs(", \"reads\": ", w->out);
         put_u64_row(w->out, run->window_reads ? run->window_reads + row : NULL, run->nservers);
+        if (run->window_regions)
+            fprintf(w->out, ", \"regions\": %" PRIu64, run->window_regions[i]);
         fputc('}', w->out);
     }
     close_(w, ']');
@@ -296,7 +300,69 @@ static void write_region_log(jw *w, const run_result *run)
     fputc(']', w->out);
 }
 
-/* The timeline: splits, moves, reassignments and server events in order. */
+/* What the split policy saw: the sizes, and the busy rule's ratio. */
+static void put_split_why(FILE *out, const split_why *why)
+{
+    fprintf(out, ", \"reason\": \"%s\", \"size_bytes\": %" PRIu64
+            ", \"threshold_bytes\": %" PRIu64 ", \"regions_on_server\": %" PRIu64,
+            why->busy ? "busy" : "size", why->size_bytes, why->threshold_bytes,
+            why->regions_on_server);
+    if (why->busy) {
+        fputs(", \"blocked_ratio\": ", out);
+        put_double(out, why->blocked_ratio);
+        fputs(", \"busy_threshold\": ", out);
+        put_double(out, why->busy_threshold);
+    }
+}
+
+/* A balancer run's decision and the figures it rested on. */
+static void put_balancer_run(FILE *out, const balancer_report *b)
+{
+    fprintf(out, ", \"ran\": %s, \"reason\": \"%s\", \"moves\": %" PRIu64
+            ", \"servers\": %" PRIu32 ", \"regions\": %" PRIu64,
+            b->ran ? "true" : "false", balancer_reason_text(b->reason), b->moves, b->servers,
+            b->regions);
+    if (b->reason == BALANCER_IN_TRANSITION) {
+        fprintf(out, ", \"in_transition\": %" PRIu64, b->in_transition);
+        return;
+    }
+    if (b->reason == BALANCER_FEW_SERVERS)
+        return;
+    fprintf(out, ", \"least\": %" PRIu64 ", \"most\": %" PRIu64 ", \"average\": ", b->least,
+            b->most);
+    put_double(out, b->average);
+    fprintf(out, ", \"floor\": %" PRId64 ", \"ceiling\": %" PRId64, b->floor, b->ceiling);
+    if (b->kind == BALANCER_SIMPLE) {
+        if (b->ran)
+            fprintf(out, ", \"min\": %" PRId64 ", \"max\": %" PRId64 ", \"overloaded\": %"
+                    PRIu32 ", \"underloaded\": %" PRIu32, b->target_min, b->target_max,
+                    b->overloaded, b->underloaded);
+        return;
+    }
+    fputs(", \"cost_before\": ", out);
+    put_double(out, b->cost_before);
+    fputs(", \"cost_after\": ", out);
+    put_double(out, b->cost_after);
+    fputs(", \"sum_multipliers\": ", out);
+    put_double(out, b->sum_multipliers);
+    fprintf(out, ", \"steps\": %" PRIu64 ", \"costs\": [", b->steps);
+    for (size_t i = 0; i < b->ncosts; i++) {
+        const balancer_cost *c = &b->costs[i];
+        fprintf(out, "%s{\"name\": ", i ? ", " : "");
+        put_string(out, c->name);
+        fputs(", \"multiplier\": ", out);
+        put_double(out, c->multiplier);
+        fputs(", \"before\": ", out);
+        put_double(out, c->before);
+        fputs(", \"after\": ", out);
+        put_double(out, c->after);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+/* The timeline: splits, moves, reassignments, server events and balancer
+ * runs in order. */
 static void write_timeline(jw *w, const run_result *run)
 {
     key(w, "timeline");
@@ -315,9 +381,27 @@ static void write_timeline(jw *w, const run_result *run)
             fputs(", \"key\": ", w->out);
             put_string(w->out, e->key);
         }
+        if (e->kind == TIMELINE_SPLIT)
+            put_split_why(w->out, &e->split);
+        if (e->kind == TIMELINE_BALANCER && e->balancer < run->balancer_runs)
+            put_balancer_run(w->out, &run->balancer_log[e->balancer]);
         fputc('}', w->out);
     }
     close_(w, ']');
+}
+
+/* Whether the measured run reached a steady state, and if not why. */
+static void write_steady(jw *w, const run_result *run)
+{
+    steady_state st = stats_steady(run);
+    char note[256];
+    stats_steady_note(run, &st, note, sizeof note);
+    key(w, "steady");
+    open_(w, '{');
+    key(w, "steady");
+    fputs(st.steady ? "true" : "false", w->out);
+    key_string(w, "note", st.steady ? NULL : note);
+    close_(w, '}');
 }
 
 /* "latency_us": count, mean and quantiles, or null when nothing was timed. */
@@ -385,6 +469,7 @@ static void write_run(jw *w, const run_result *run)
     key_u64(w, "duration_us", run->duration_us);
     write_servers(w, run);
     write_balance(w, run);
+    write_steady(w, run);
 
     key(w, "regions");
     open_(w, '{');
@@ -434,6 +519,7 @@ void json_write(FILE *out, const sim_results *res)
     key_u64(&w, "regionsim", JSON_SCHEMA_VERSION);
     key_string(&w, "scenario", res->scenario);
     key_u64(&w, "seed", res->seed);
+    key_u64(&w, "measure_from_us", res->measure_from_us);
     write_cluster(&w, res);
 
     key(&w, "runs");

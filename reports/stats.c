@@ -11,6 +11,8 @@
  */
 #include "reports/stats.h"
 
+#include "reports/format.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -130,9 +132,64 @@ window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t n
     return ws;
 }
 
+uint32_t stats_first_measured_window(const run_result *run)
+{
+    if (run->window_us == 0)
+        return 0;
+    uint64_t w = (run->measure_from_us + run->window_us - 1) / run->window_us;
+    return w < run->nwindows ? (uint32_t)w : run->nwindows;
+}
+
 window_stats stats_window_writes(const run_result *run)
 {
-    return stats_windows(run->window_writes, run->nwindows, run->nservers);
+    uint32_t first = stats_first_measured_window(run);
+    const uint64_t *m = run->window_writes ? run->window_writes + (size_t)first * run->nservers
+                                           : NULL;
+    return stats_windows(m, run->nwindows - first, run->nservers);
+}
+
+/* Writes per server over windows [a, b), into x (nservers). */
+static void sum_windows(const run_result *run, uint32_t a, uint32_t b, uint64_t *x)
+{
+    for (uint32_t s = 0; s < run->nservers; s++)
+        x[s] = 0;
+    for (uint32_t w = a; w < b; w++)
+        for (uint32_t s = 0; s < run->nservers; s++)
+            x[s] += run->window_writes[(size_t)w * run->nservers + s];
+}
+
+steady_state stats_steady(const run_result *run)
+{
+    steady_state st = { .steady = 1 };
+    uint32_t first = stats_first_measured_window(run);
+    uint32_t n = run->nwindows - first, q = n / 4;
+    if (q == 0 || !run->window_regions || !run->window_writes)
+        return st; /* too few windows to tell */
+    uint32_t q4 = run->nwindows - q, q3 = q4 - q;
+    st.span_us = (uint64_t)q * run->window_us;
+    st.regions_before = q4 > 0 ? run->window_regions[q4 - 1] : run->regions_start;
+    st.regions_after = run->window_regions[run->nwindows - 1];
+    if (st.regions_before == 0 ||
+        (double)st.regions_after > (double)st.regions_before * (1 + STATS_STEADY_GROWTH)) {
+        st.steady = 0;
+        return st;
+    }
+    if (run->nservers == 0)
+        return st;
+    uint64_t *x = alloc_counts(run->nservers);
+    sum_windows(run, q3, q4, x);
+    imbalance before = stats_imbalance(x, run->nservers);
+    sum_windows(run, q4, run->nwindows, x);
+    imbalance after = stats_imbalance(x, run->nservers);
+    free(x);
+    if (before.defined && after.defined && before.hottest != after.hottest &&
+        after.max_mean >= STATS_STEADY_HOTSPOT) {
+        st.steady = 0;
+        st.hottest_moved = 1;
+        st.hottest_before = before.hottest;
+        st.hottest_after = after.hottest;
+    }
+    return st;
 }
 
 /* Hotter first: more writes, then more reads, then the lower start key
@@ -166,6 +223,13 @@ uint64_t stats_region_read_rpcs(const run_result *run)
     uint64_t reads = 0;
     for (size_t i = 0; i < run->nhistory; i++) reads += run->history[i].reads;
     return reads;
+}
+
+uint64_t stats_region_writes(const run_result *run)
+{
+    uint64_t writes = 0;
+    for (size_t i = 0; i < run->nhistory; i++) writes += run->history[i].writes;
+    return writes;
 }
 
 uint64_t stats_matrix_max(const uint64_t *m, size_t cells)
@@ -206,6 +270,7 @@ const timeline_kind_info *stats_timeline_kind(timeline_kind kind)
         [TIMELINE_SERVERS_ADDED] = { "servers_added", 1, 1, 1 },
         [TIMELINE_DECOMMISSION] = { "decommission", 1, 0, 1 },
         [TIMELINE_FAILURE] = { "failure", 1, 0, 1 },
+        [TIMELINE_BALANCER] = { "balancer", 0, 0, 0 },
     };
     return (unsigned)kind < TIMELINE_KINDS ? &kinds[kind] : NULL;
 }
@@ -222,4 +287,21 @@ uint64_t stats_read_rpcs(const run_result *run)
     for (int k = 0; k < QUERY_KINDS; k++)
         rpcs += run->read_rpcs_by_kind[k];
     return rpcs;
+}
+
+void stats_steady_note(const run_result *run, const steady_state *st, char *out, size_t cap)
+{
+    char span[CELL];
+    fmt_duration(span, st->span_us);
+    if (st->steady)
+        snprintf(out, cap, "%s", "");
+    else if (st->hottest_moved)
+        snprintf(out, cap, "not steady: the hottest server moved from %s to %s in the last %s",
+                 run->servers[st->hottest_before].name, run->servers[st->hottest_after].name,
+                 span);
+    else if (st->regions_before == 0)
+        snprintf(out, cap, "not steady: the table had no region before the last %s", span);
+    else
+        snprintf(out, cap, "not steady: regions grew %.0f%% in the last %s",
+                 100.0 * ((double)st->regions_after / (double)st->regions_before - 1), span);
 }

@@ -47,8 +47,35 @@ typedef struct window_stats {
 
 window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t nservers);
 
-/* stats_windows over the run's window_writes. */
+/* The first window that starts at or after the run's measure_from (the
+ * windows window figures use); nwindows if none does. */
+uint32_t stats_first_measured_window(const run_result *run);
+
+/* stats_windows over the run's window_writes from the first measured window. */
 window_stats stats_window_writes(const run_result *run);
+
+/* Whether the measured run reached a steady state, judged on its last
+ * quarter (whole report windows from the first measured one; a run of
+ * fewer than 4 is not judged): not steady when the regions grew by more
+ * than STATS_STEADY_GROWTH over it, or when the server taking the most
+ * writes in it is not the one that took the most in the quarter before,
+ * while the writes are uneven (its max/mean at least STATS_STEADY_HOTSPOT:
+ * a hotspot that still travels, not the noise between even servers). */
+#define STATS_STEADY_GROWTH 0.10
+#define STATS_STEADY_HOTSPOT 1.5
+typedef struct steady_state {
+    int steady;
+    uint64_t span_us;                  /* the last quarter's length */
+    uint64_t regions_before, regions_after; /* regions at its start and end */
+    int hottest_moved;                 /* the second reason */
+    uint32_t hottest_before, hottest_after; /* server indices */
+} steady_state;
+
+steady_state stats_steady(const run_result *run);
+
+/* The verdict in one line for a human, e.g. "not steady: regions grew 38%
+ * in the last 30 min", or "" when steady; into out (cap bytes). */
+void stats_steady_note(const run_result *run, const steady_state *st, char *out, size_t cap);
 
 /* The run's n hottest regions (of run->history) by writes, then reads,
  * then key order: their indices into run->history in idx[0..k), k =
@@ -59,6 +86,10 @@ size_t stats_top_regions(const run_result *run, size_t n, size_t *idx);
 /* Read RPCs the run's regions served (the sum over run->history), the
  * total that region read shares are of. */
 uint64_t stats_region_read_rpcs(const run_result *run);
+
+/* Writes the run's regions took (the sum over run->history: the whole run,
+ * warm-up included), the total that region write shares are of. */
+uint64_t stats_region_writes(const run_result *run);
 
 /* Read RPCs of every kind (the sum of read_rpcs_by_kind). */
 uint64_t stats_read_rpcs(const run_result *run);

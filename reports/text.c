@@ -55,6 +55,89 @@ static void write_config(FILE *out, const sim_results *res)
     fprintf(out, "; window %s\n", fmt_duration(c, res->window_us));
     fprintf(out, "workload  %s; %" PRIu64 " B per cell beyond the key\n",
             res->workload ? res->workload : "-", res->cell_overhead_bytes);
+    if (res->measure_from_us)
+        fprintf(out, "measured  from %s on: the warm-up before it is left out of every figure "
+                "(heatmaps show it)\n", fmt_duration(a, res->measure_from_us));
+}
+
+/* The runs that did not reach a steady state, a line each. */
+static void write_unsteady(FILE *out, const run_result *run, int with_name)
+{
+    steady_state st = stats_steady(run);
+    if (st.steady)
+        return;
+    char note[256];
+    stats_steady_note(run, &st, note, sizeof note);
+    if (with_name)
+        fprintf(out, "  %s: %s\n", run->scheme_name ? run->scheme_name : "-", note);
+    else
+        fprintf(out, "  %s (figures still depend on the run's length)\n", note);
+}
+
+/* Balancer runs listed in the run view (the rest counted). */
+#define BALANCER_RUNS_LISTED 12
+
+/* Each balancer run briefly: when, whether it ran and why, what moved. */
+static void write_balancer_runs(FILE *out, const run_result *run)
+{
+    if (run->balancer_runs == 0)
+        return;
+    size_t ran = 0;
+    for (size_t i = 0; i < run->balancer_runs; i++)
+        ran += run->balancer_log[i].ran != 0;
+    fprintf(out, "  balancer: %" PRIu64 " runs, %zu computed a plan:\n", run->balancer_runs, ran);
+    size_t listed = 0;
+    for (size_t i = 0; i < run->nevents && listed < BALANCER_RUNS_LISTED; i++) {
+        const timeline_event *e = &run->events[i];
+        if (e->kind != TIMELINE_BALANCER || e->balancer >= run->balancer_runs)
+            continue;
+        const balancer_report *b = &run->balancer_log[e->balancer];
+        char at[CELL], avg[CELL], c0[CELL], c1[CELL];
+        fprintf(out, "    at %s %s (%s)", fmt_clock(at, e->t_us), b->ran ? "ran" : "skipped",
+                balancer_reason_text(b->reason));
+        if (b->reason == BALANCER_IN_TRANSITION)
+            fprintf(out, ": %" PRIu64 " regions in transition", b->in_transition);
+        else if (b->reason != BALANCER_FEW_SERVERS)
+            fprintf(out, ": %" PRIu64 "-%" PRIu64 " regions a server, average %s, slop [%" PRId64
+                    ", %" PRId64 "]", b->least, b->most, fmt_fixed(avg, b->average, 2), b->floor,
+                    b->ceiling);
+        if (b->kind == BALANCER_STOCHASTIC && b->reason != BALANCER_IN_TRANSITION &&
+            b->reason != BALANCER_FEW_SERVERS)
+            fprintf(out, ", cost %s%s%s", fmt_fixed(c0, b->cost_before, 4),
+                    b->ran ? " -> " : "", b->ran ? fmt_fixed(c1, b->cost_after, 4) : "");
+        if (b->ran)
+            fprintf(out, "; %" PRIu64 " moved", b->moves);
+        fputc('\n', out);
+        listed++;
+    }
+    if (run->balancer_runs > listed)
+        fprintf(out, "    and %zu more (all of them in the JSON and CSV)\n",
+                (size_t)(run->balancer_runs - listed));
+}
+
+/* What the split policy saw: the range of sizes and thresholds. */
+static void write_split_thresholds(FILE *out, const run_result *run)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, size_lo = UINT64_MAX, size_hi = 0, busy = 0, n = 0;
+    for (size_t i = 0; i < run->nevents; i++) {
+        const timeline_event *e = &run->events[i];
+        if (e->kind != TIMELINE_SPLIT)
+            continue;
+        n++;
+        busy += e->split.busy != 0;
+        lo = e->split.threshold_bytes < lo ? e->split.threshold_bytes : lo;
+        hi = e->split.threshold_bytes > hi ? e->split.threshold_bytes : hi;
+        size_lo = e->split.size_bytes < size_lo ? e->split.size_bytes : size_lo;
+        size_hi = e->split.size_bytes > size_hi ? e->split.size_bytes : size_hi;
+    }
+    if (n == 0)
+        return;
+    char a[CELL], b[CELL], c[CELL], d[CELL];
+    fprintf(out, "  split policy: thresholds %s..%s, regions split at %s..%s", fmt_bytes(a, lo),
+            fmt_bytes(b, hi), fmt_bytes(c, size_lo), fmt_bytes(d, size_hi));
+    if (busy)
+        fprintf(out, "; %" PRIu64 " by the busy rule (blocked writes)", busy);
+    fputc('\n', out);
 }
 
 /* ---- one run: the histogram ---- */
@@ -191,6 +274,7 @@ static void write_hot_regions(FILE *out, const run_result *run)
     size_t n = stats_top_regions(run, HOT_REGIONS, top);
     if (n == 0) return;
     uint64_t read_rpcs = stats_region_read_rpcs(run);
+    uint64_t region_writes = stats_region_writes(run);
     fprintf(out, "  hottest regions (of %zu the run had):\n", run->nhistory);
     fprintf(out, "    %-*s %-*s %-6s %7s %7s  %s\n", REGION_KEY_COLS, "start", REGION_KEY_COLS,
             "end", "server", "writes", "reads", "life");
@@ -201,7 +285,7 @@ static void write_hot_regions(FILE *out, const run_result *run)
         fprintf(out, "    %-*s %-*s %-6s %7s %7s  %s-%s%s\n", REGION_KEY_COLS,
                 r->start[0] ? fmt_cut(start, r->start, REGION_KEY_COLS) : "-inf",
                 REGION_KEY_COLS, r->end[0] ? fmt_cut(end, r->end, REGION_KEY_COLS) : "+inf",
-                server, fmt_percent(w, run->writes ? (double)r->writes / (double)run->writes : NAN),
+                server, fmt_percent(w, region_writes ? (double)r->writes / (double)region_writes : NAN),
                 fmt_percent(rd, read_rpcs ? (double)r->reads / (double)read_rpcs : NAN),
                 fmt_clock(from, r->opened_us), fmt_clock(to, r->closed_us),
                 r->split ? " split" : "");
@@ -255,6 +339,9 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
             fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
     fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
             run->regions_start, run->regions, run->splits, run->moves);
+    write_unsteady(out, run, 0);
+    write_split_thresholds(out, run);
+    write_balancer_runs(out, run);
     if (run->servers_added || run->decommissions || run->failures)
         fprintf(out, "  servers: %" PRIu64 " added, %" PRIu64 " decommissioned, %" PRIu64
                 " failed; %" PRIu64 " regions reopened elsewhere\n", run->servers_added,
@@ -477,6 +564,14 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
     write_config(out, res);
     fputs("\nwhere the writes land\n", out);
     write_table(out, res, &balance_table);
+    int unsteady = 0;
+    for (size_t r = 0; r < res->nruns; r++)
+        unsteady |= !stats_steady(&res->runs[r]).steady;
+    if (unsteady) {
+        fputs("not steady (judged on the measured run's last quarter; see --measure-from):\n", out);
+        for (size_t r = 0; r < res->nruns; r++)
+            write_unsteady(out, &res->runs[r], 1);
+    }
     write_panels(out, res, color);
     fputs("\nwhat it costs (latency: arrival to reply, incl. queueing and regions offline)\n", out);
     write_table(out, res, &cost_table);

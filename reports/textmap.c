@@ -256,6 +256,40 @@ static void write_count_row(FILE *out, const run_result *run, timeline_kind kind
     fputs("|\n", out);
 }
 
+/* A balancer run's glyph: B it computed a plan, T skipped for regions in
+ * transition, - skipped otherwise (balanced, cost low, one server); a
+ * column with several shows the strongest (B, then T, then -). */
+static char balancer_glyph(const balancer_report *b)
+{
+    return b->ran ? 'B' : b->reason == BALANCER_IN_TRANSITION ? 'T' : '-';
+}
+
+static int glyph_rank(char g)
+{
+    return g == 'B' ? 3 : g == 'T' ? 2 : g == '-' ? 1 : 0;
+}
+
+static void write_balancer_row(FILE *out, const run_result *run, const char *indent,
+                               int label_cols, uint32_t per, uint32_t cols)
+{
+    fprintf(out, "%s%-*s |", indent, label_cols, "balancer");
+    size_t e = 0;
+    for (uint32_t g = 0; g < cols; g++) {
+        uint64_t end = (uint64_t)(g + 1) * per * run->window_us;
+        char glyph = ' ';
+        for (; e < run->nevents && (run->events[e].t_us < end || g + 1 == cols); e++) {
+            const timeline_event *ev = &run->events[e];
+            if (ev->kind != TIMELINE_BALANCER || ev->balancer >= run->balancer_runs)
+                continue;
+            char b = balancer_glyph(&run->balancer_log[ev->balancer]);
+            if (glyph_rank(b) > glyph_rank(glyph))
+                glyph = b;
+        }
+        fputc(glyph, out);
+    }
+    fputs("|  B ran, T skipped: regions in transition, - skipped: balanced\n", out);
+}
+
 static char server_event_glyph(timeline_kind kind)
 {
     return kind == TIMELINE_SERVERS_ADDED ? 'A' : kind == TIMELINE_DECOMMISSION ? 'D' : 'F';
@@ -276,6 +310,8 @@ void textmap_write_timeline(FILE *out, const run_result *run, const char *indent
     if (count[TIMELINE_REASSIGN])
         write_count_row(out, run, TIMELINE_REASSIGN, "reassigned", indent, label_cols, per,
                         cols);
+    if (count[TIMELINE_BALANCER])
+        write_balancer_row(out, run, indent, label_cols, per, cols);
     int servers = count[TIMELINE_SERVERS_ADDED] || count[TIMELINE_DECOMMISSION] ||
                   count[TIMELINE_FAILURE];
     if (!servers)

@@ -50,8 +50,10 @@ void textmap_write_scale(FILE *out, const char *indent, uint64_t max, const char
 
 /* The run's timeline in the same columns as its heatmaps: a row each for
  * splits, moves and (when any) reassignments with counts per column (1-9,
- * + for more), a row of server events (A added, D decommissioned, F failed),
- * then the server events listed with their times. */
+ * + for more), a row of balancer runs (B ran, T skipped for regions in
+ * transition, - skipped as balanced), a row of server events (A added, D
+ * decommissioned, F failed), then the server events listed with their
+ * times. */
 void textmap_write_timeline(FILE *out, const run_result *run, const char *indent,
                             int label_cols, uint32_t max_cols);
 

@@ -124,10 +124,14 @@ static int ensure_window(run_state *st, run_result *out, uint64_t w)
     uint64_t *rd = realloc(out->window_reads, n * sizeof *rd);
     if (rd)
         out->window_reads = rd;
-    if (!wr || !rd)
+    uint64_t *rg = realloc(out->window_regions, (size_t)cap * sizeof *rg);
+    if (rg)
+        out->window_regions = rg;
+    if (!wr || !rd || !rg)
         return -1;
     memset(wr + old, 0, (n - old) * sizeof *wr);
     memset(rd + old, 0, (n - old) * sizeof *rd);
+    memset(rg + st->windows_cap, 0, (size_t)(cap - st->windows_cap) * sizeof *rg);
     st->windows_cap = (uint32_t)cap;
     return 0;
 }
@@ -146,6 +150,7 @@ static int fetch_op(run_state *st, char *err, size_t errcap)
     if (!st->have_op && st->phase_end_us == UINT64_MAX) {
         uint64_t end = st->last_op_us + 1 > st->phase_start_us ? st->last_op_us + 1
                                                                : st->phase_start_us;
+        st->phase_end_us = end; /* known now: ticks from here on are past the phase */
         return eventq_push(&st->ticks, end, PHASE_TICK(TICK_PHASE_END, st->phase), 0);
     }
     return 0;
@@ -232,8 +237,10 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     bc.slop = sc->slop;
     bc.random = (balancer_random){ balancer_below, balancer_unit, &st->balancer_rng };
     st->balancer = balancer_new(&bc);
-    if (!st->balancer)
+    st->baseline = calloc(scenario_max_servers(sc), sizeof *st->baseline);
+    if (!st->balancer || !st->baseline)
         return engine_fail(err, errcap, "out of memory for the balancer");
+    st->measuring = sc->measure_from_us == 0;
     st->end_us = UINT64_MAX;
     truth_init(&st->written);
     plan_init(&st->read_plan);
@@ -274,6 +281,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     eventq_init(&st->ticks);
     if ((sc->balancer != BALANCER_NONE &&
          eventq_push(&st->ticks, sc->balancer_period_us, TICK_BALANCER, 0) < 0) ||
+        (sc->balancer == BALANCER_STOCHASTIC &&
+         eventq_push(&st->ticks, STATUS_PERIOD_US, TICK_STATUS, 0) < 0) ||
+        (sc->measure_from_us && eventq_push(&st->ticks, sc->measure_from_us, TICK_MEASURE, 0) < 0) ||
         eventq_push(&st->ticks, sc->window_us, TICK_WINDOW, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the event queue");
     for (size_t i = 0; i < sc->nevents; i++)
@@ -351,6 +361,62 @@ static int run_cluster_event(run_state *st, const cluster_event *e, uint64_t t_u
     return 0;
 }
 
+/* Whether time t lies inside the run: before the last phase's end (not
+ * known until the last phase starts; an open-ended trace's once its last
+ * operation has run). Ticks at or after the end do not happen, so a
+ * balancer runs at every multiple of its period strictly inside the run. */
+static int inside_run(const run_state *st, uint64_t t)
+{
+    if (st->phase + 1 < scenario_phase_count(st->sc))
+        return 1;
+    return t < st->phase_end_us;
+}
+
+/* One balancer run at t: HMaster.balance, its report kept for the
+ * timeline. */
+static int run_balancer(run_state *st, uint64_t t)
+{
+    if (st->nbalancer == st->balancer_cap) {
+        size_t cap = st->balancer_cap ? 2 * st->balancer_cap : 16;
+        balancer_report *log = realloc(st->balancer_log, cap * sizeof *log);
+        if (!log)
+            return -1;
+        st->balancer_log = log;
+        st->balancer_cap = cap;
+    }
+    st->table->now_us = t; /* moved regions go offline from now */
+    if (balancer_run(st->balancer, st->table, &st->balancer_log[st->nbalancer]) < 0)
+        return -1;
+    history_balancer_event(&st->log, t, st->nbalancer++);
+    /* The old stochastic model's request counts cover one balancer period. */
+    for (size_t i = 0; i < regionmap_count(st->table->map); i++) {
+        region *r = regionmap_at(st->table->map, i);
+        r->recent_reads = r->recent_writes = 0;
+    }
+    return 0;
+}
+
+/* measure_from: from now on operations count. The servers' counters are
+ * kept as a baseline to subtract, their latency and the run's start over. */
+static void start_measuring(run_state *st)
+{
+    cluster *c = st->table;
+    for (int pass = 0; pass < 2; pass++) {
+        server *sv = pass ? c->retired : c->servers;
+        uint32_t n = pass ? c->nretired : c->nservers;
+        for (uint32_t s = 0; s < n; s++) {
+            st->baseline[sv[s].id] = (server_baseline){ sv[s].writes, sv[s].reads, sv[s].bytes,
+                                                        sv[s].rows_scanned, sv[s].rpcs,
+                                                        sv[s].busy_us };
+            histogram_clear(&sv[s].latency);
+            sv[s].longest_queue = 0;
+        }
+    }
+    histogram_clear(&st->latency);
+    histogram_clear(&st->read_latency);
+    st->measuring = 1;
+}
+
 static int run_tick(run_state *st, run_result *out, const event *ev,
                     const engine_observer *obs, char *err, size_t errcap)
 {
@@ -369,21 +435,25 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
         }
         return phase_begin(st, st->phase + 1, ev->t_us, err, errcap);
     case TICK_BALANCER:
-        st->table->now_us = ev->t_us; /* moved regions go offline from now */
-        balancer_report report;
-        if (balancer_run(st->balancer, st->table, &report) < 0)
+        if (!inside_run(st, ev->t_us))
+            return 0; /* at or past the run's end: not run, not rescheduled */
+        if (run_balancer(st, ev->t_us) < 0)
             return engine_fail(err, errcap, "out of memory in the balancer");
-        /* Request load is measured per balancer period (HBase's region
-         * load reports): start the next period's counts. */
-        for (size_t i = 0; i < regionmap_count(st->table->map); i++) {
-            region *r = regionmap_at(st->table->map, i);
-            r->recent_reads = r->recent_writes = 0;
-        }
-        out->balancer_runs++;
         if (eventq_push(&st->ticks, ev->t_us + sc->balancer_period_us, TICK_BALANCER, 0) < 0)
             return engine_fail(err, errcap, "out of memory for the event queue");
         return 0;
+    case TICK_STATUS:
+        if (!inside_run(st, ev->t_us))
+            return 0;
+        if (balancer_observe(st->balancer, st->table) < 0 ||
+            eventq_push(&st->ticks, ev->t_us + STATUS_PERIOD_US, TICK_STATUS, 0) < 0)
+            return engine_fail(err, errcap, "out of memory in the balancer's status");
+        return 0;
+    case TICK_MEASURE:
+        start_measuring(st);
+        return 0;
     case TICK_WINDOW:
+        out->window_regions[st->window] = regionmap_count(st->table->map);
         st->window++;
         if (ensure_window(st, out, st->window) < 0 ||
             eventq_push(&st->ticks, ev->t_us + sc->window_us, TICK_WINDOW, 0) < 0)
@@ -448,31 +518,36 @@ static latency_summary summarise(const histogram *h)
     return l;
 }
 
-/* One server's figures into its result slot (by id). */
-static void collect_server(const server *sv, run_result *out)
+/* One server's figures into its result slot (by id): what it did since
+ * measuring began, over the time measured. */
+static void collect_server(const run_state *st, const server *sv, run_result *out)
 {
     assert(sv->id < out->nservers);
+    const server_baseline *b = &st->baseline[sv->id];
     server_result *sr = &out->servers[sv->id];
-    sr->writes = sv->writes;
-    sr->reads = sv->reads;
-    sr->bytes = sv->bytes;
+    uint64_t measured_us = out->duration_us - out->measure_from_us;
+    sr->writes = sv->writes - b->writes;
+    sr->reads = sv->reads - b->reads;
+    sr->bytes = sv->bytes - b->bytes;
     sr->regions = sv->regions;
-    sr->rows_scanned = sv->rows_scanned;
-    sr->rpcs = sv->rpcs;
+    sr->rows_scanned = sv->rows_scanned - b->rows_scanned;
+    sr->rpcs = sv->rpcs - b->rpcs;
     sr->longest_queue = sv->longest_queue;
-    sr->busy = out->duration_us ? (double)sv->busy_us / (double)out->duration_us : 0;
+    sr->busy = measured_us ? (double)(sv->busy_us - b->busy_us) / (double)measured_us : 0;
     sr->latency = summarise(&sv->latency);
 }
 
 static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
 {
     cluster *c = st->table;
+    out->measure_from_us = st->sc->measure_from_us < out->duration_us ? st->sc->measure_from_us
+                                                                      : out->duration_us;
     for (uint32_t s = 0; s < out->nservers; s++)
         snprintf(out->servers[s].name, sizeof out->servers[s].name, "rs%u", s);
     for (uint32_t s = 0; s < c->nservers; s++)
-        collect_server(&c->servers[s], out);
+        collect_server(st, &c->servers[s], out);
     for (uint32_t s = 0; s < c->nretired; s++)
-        collect_server(&c->retired[s], out);
+        collect_server(st, &c->retired[s], out);
     out->servers_added = c->next_id - st->sc->servers;
     out->decommissions = c->decommissions;
     out->failures = c->failures;
@@ -486,17 +561,26 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->moves = c->moves;
     out->rows = cluster_rows(c);
     out->bytes = cluster_bytes(c);
-    uint64_t ops = out->writes + out->reads;
-    if (out->writes == 0)
+    if (st->keys_written == 0)
         out->key_bytes_min = 0; /* key sizes are the written rows' */
-    out->key_bytes_mean = out->writes ? (double)st->key_bytes_sum / (double)out->writes : 0.0;
+    out->key_bytes_mean = st->keys_written ? (double)st->key_bytes_sum /
+                                                 (double)st->keys_written
+                                           : 0.0;
     out->nwindows = (uint32_t)((out->duration_us + out->window_us - 1) / out->window_us);
     if (out->nwindows == 0)
         out->nwindows = 1;
     assert(out->nwindows <= st->windows_cap);
-    double seconds = (double)out->duration_us / 1e6;
+    for (uint64_t w = st->window; w < out->nwindows; w++)
+        out->window_regions[w] = regionmap_count(c->map);
+    double seconds = (double)(out->duration_us - out->measure_from_us) / 1e6;
+    uint64_t ops = st->measured_ops;
+    uint64_t unfinished = out->unfinished < ops ? out->unfinished : ops;
     out->offered_per_s = seconds > 0 ? (double)ops / seconds : 0;
-    out->achieved_per_s = seconds > 0 ? (double)(ops - out->unfinished) / seconds : 0;
+    out->achieved_per_s = seconds > 0 ? (double)(ops - unfinished) / seconds : 0;
+    out->balancer_log = st->balancer_log;
+    out->balancer_runs = st->nbalancer;
+    st->balancer_log = NULL;
+    st->nbalancer = st->balancer_cap = 0;
     if (keyspace_finish(&st->keyspace, c, st->sc->key_buckets, out->nwindows,
                         &out->keyspace) < 0 ||
         history_finish(&st->log, c, out->duration_us, out) < 0)
@@ -517,6 +601,8 @@ static void run_teardown(run_state *st)
     eventq_release(&st->ticks);
     cluster_free(st->table);
     balancer_free(st->balancer);
+    free(st->balancer_log);
+    free(st->baseline);
     pattern_free(st->workload);
     keyencoder_free(st->encoder);
     keyscheme_free(st->scheme);
@@ -559,6 +645,8 @@ void run_result_free(run_result *r)
     free(r->servers);
     free(r->window_writes);
     free(r->window_reads);
+    free(r->window_regions);
+    free(r->balancer_log);
     keyspace_heatmap_free(&r->keyspace);
     history_free_results(r);
     memset(r, 0, sizeof *r);
@@ -641,6 +729,7 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->balancer = scenario_choice_name("balancer", sc->balancer);
     out->balancer_period_us = sc->balancer_period_us;
     out->window_us = sc->window_us;
+    out->measure_from_us = sc->measure_from_us;
     out->cell_overhead_bytes = scenario_cell_overhead(sc);
     out->workload = describe_workload(sc);
     if (!out->workload) {

@@ -21,7 +21,7 @@
 /* Tick kinds; client and phase-end ticks carry their phase in the high
  * bits, so ticks left over from a finished phase are recognised. */
 enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE_END = 4,
-                 TICK_EVENT = 5 };
+                 TICK_EVENT = 5, TICK_STATUS = 6, TICK_MEASURE = 7 };
 #define TICK_KIND(k) ((k) & 0xff)
 #define TICK_PHASE(k) ((k) >> 8)
 #define PHASE_TICK(kind, phase) ((uint32_t)(kind) | (uint32_t)(phase) << 8)
@@ -35,6 +35,15 @@ enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
 #define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
 
 #define MAX_WINDOWS 1000000u
+
+/* HBase's ClusterStatusChore hands the balancer the cluster's metrics every
+ * hbase.balancer.statusPeriod (HConstants: 60000 ms). */
+#define STATUS_PERIOD_US 60000000ull
+
+/* A server's counters when measuring began (measure_from), by server id. */
+typedef struct server_baseline {
+    uint64_t writes, reads, bytes, rows_scanned, rpcs, busy_us;
+} server_baseline;
 
 typedef struct run_state {
     const scenario *sc;
@@ -57,6 +66,10 @@ typedef struct run_state {
     rng reads_rng;            /* which operations are reads, and of what kind */
     rng balancer_rng;         /* the balancers' random choices */
     balancer *balancer;
+    balancer_report *balancer_log; /* every balancer run, for the report */
+    size_t nbalancer, balancer_cap;
+    int measuring;            /* operations issued now count in the figures */
+    server_baseline *baseline;/* per server id, from when measuring began */
     histogram latency;        /* of every operation */
     histogram read_latency;   /* of logical reads */
     int tracking;             /* some phase reads: keep the truth */
@@ -72,8 +85,9 @@ typedef struct run_state {
     uint64_t window;          /* current report window */
     uint32_t windows_cap;     /* windows the arrays have room for */
     uint64_t ops;
+    uint64_t measured_ops;    /* operations issued since measure_from */
     uint64_t cell_overhead;
-    uint64_t key_bytes_sum;
+    uint64_t key_bytes_sum, keys_written;
 } run_state;
 
 /* Writes what into err; returns -1. */

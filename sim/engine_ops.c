@@ -192,6 +192,9 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     }
     if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */
         returned = cost.rows ? 1 : 0;
+    *reply_us = cost.reply_us;
+    if (!st->measuring)
+        return 0;
     out->reads++;
     out->reads_by_kind[kind]++;
     out->read_rpcs_by_kind[kind] += cost.rpcs;
@@ -200,7 +203,6 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     out->rows_scanned += cost.rows;
     out->records_returned += returned;
     out->full_scans += pl->full_scan;
-    *reply_us = cost.reply_us;
     histogram_record(&st->read_latency, *reply_us - t_us);
     return 0;
 }
@@ -215,12 +217,13 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
     if (cluster_write(st->table, k, bytes, service_time(st, mean), server, reply_us) < 0)
         return -1;
     out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;
-    out->writes++;
+    out->writes += st->measuring;
     if (keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_WRITES, k) < 0)
         return -1;
     if (st->tracking && truth_add(&st->written, rec->entity, rec->ts_ms, rec->seq) < 0)
         return -1;
     st->key_bytes_sum += k.len;
+    st->keys_written++;
     if (k.len < out->key_bytes_min)
         out->key_bytes_min = k.len;
     if (k.len > out->key_bytes_max)
@@ -248,9 +251,11 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
         rng_double(&st->reads_rng) < rm->fraction) {
         rc = run_read(st, out, t_us, rec, pick_read_kind(st, rm), reply_us, &s);
         if (rc == 0) {
-            histogram_record(&st->latency, *reply_us - t_us);
+            if (st->measuring)
+                histogram_record(&st->latency, *reply_us - t_us);
             rc = replies_push(st, *reply_us);
         }
+        st->measured_ops += st->measuring;
         return rc; /* generated reads have no trace form: not observed */
     }
     size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
@@ -261,7 +266,9 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
                                : run_write(st, out, rec, k, reply_us, &s);
     if (rc < 0 || replies_push(st, *reply_us) < 0)
         return rc < 0 ? rc : -1;
-    histogram_record(&st->latency, *reply_us - t_us);
+    if (st->measuring)
+        histogram_record(&st->latency, *reply_us - t_us);
+    st->measured_ops += st->measuring;
     if (obs && obs->on_op) /* servers are named by id */
         return obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
     return 0;

@@ -69,7 +69,7 @@ static int log_region(history *h, const region *r, uint32_t server_id, uint64_t 
 }
 
 void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
-                     uint32_t from, uint32_t to)
+                     uint32_t from, uint32_t to, const split_why *why)
 {
     history *h = ctx;
     if (h->failed)
@@ -87,9 +87,18 @@ void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
         return;
     e->from = from;
     e->to = to;
+    if (why)
+        e->split = *why;
     e->key = key_format_alloc(at);
     if (!e->key)
         h->failed = 1;
+}
+
+void history_balancer_event(history *h, uint64_t t_us, size_t index)
+{
+    timeline_event *e = new_event(h, t_us, TIMELINE_BALANCER);
+    if (e)
+        e->balancer = index;
 }
 
 void history_server_event(history *h, uint64_t t_us, timeline_kind kind, uint32_t from,

@@ -29,7 +29,10 @@ void history_init(history *h, const cluster *c);
 
 /* A cluster_journal_fn; ctx is the history. */
 void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
-                     uint32_t from, uint32_t to);
+                     uint32_t from, uint32_t to, const split_why *why);
+
+/* A balancer run at t_us, the run_result.balancer_log entry `index`. */
+void history_balancer_event(history *h, uint64_t t_us, size_t index);
 
 /* A server event at t_us (TIMELINE_SERVERS_ADDED, _DECOMMISSION, _FAILURE). */
 void history_server_event(history *h, uint64_t t_us, timeline_kind kind, uint32_t from,

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/balancer.h"       /* balancer_report: what a balancer run decided */
 #include "workloads/keyscheme.h" /* query_kind: the read kinds and their names */
 
 /* Latency of operations, arrival to reply, in microseconds. Quantiles come
@@ -61,6 +62,7 @@ typedef enum timeline_kind {
     TIMELINE_SERVERS_ADDED, /* servers with ids from..to joined (to inclusive) */
     TIMELINE_DECOMMISSION,  /* server `from` was drained and left */
     TIMELINE_FAILURE,       /* server `from` failed */
+    TIMELINE_BALANCER,      /* a balancer run (moved regions or not): `balancer` */
     TIMELINE_KINDS
 } timeline_kind;
 
@@ -69,7 +71,9 @@ typedef struct timeline_event {
     timeline_kind kind;
     uint32_t from, to;      /* server ids (see the kinds); unused ones are 0 */
     char *key;              /* split: the split key; move, reassign: the region's start
-                             * key ("" = the first region); NULL for server events */
+                             * key ("" = the first region); NULL for the others */
+    split_why split;        /* TIMELINE_SPLIT: what the split policy saw */
+    size_t balancer;        /* TIMELINE_BALANCER: its run in run_result.balancer_log */
 } timeline_event;
 
 /* The key space against time, Key Visualizer style: rows are key buckets
@@ -97,6 +101,12 @@ typedef struct run_result {
     uint32_t nservers;
     server_result *servers; /* nservers entries */
 
+    /* Steady state: every figure below that counts operations (writes,
+     * reads, the servers' counters, latency, throughput, read cost) counts
+     * only those issued at or after measure_from_us; the windows, the key
+     * space heatmap and the region log cover the whole run, and window
+     * figures use the windows that start at or after it. */
+    uint64_t measure_from_us;
     uint64_t writes, reads;
     uint64_t duration_us;   /* simulated time the run covered */
     double offered_per_s;   /* operations issued per simulated second */
@@ -116,7 +126,9 @@ typedef struct run_result {
 
     uint64_t regions_start; /* regions when the run began (pre-split) */
     uint64_t regions;       /* regions at the end */
-    uint64_t splits, moves, balancer_runs;
+    uint64_t splits, moves;
+    uint64_t balancer_runs; /* runs at every multiple of the period inside the run */
+    balancer_report *balancer_log; /* balancer_runs entries, in time order */
     uint64_t servers_added, decommissions, failures; /* cluster events */
     uint64_t reassigned;    /* regions reopened elsewhere after a decommission or failure */
     uint64_t rows;          /* distinct row keys stored at the end */
@@ -130,6 +142,7 @@ typedef struct run_result {
     uint32_t nwindows;
     uint64_t *window_writes;
     uint64_t *window_reads;
+    uint64_t *window_regions; /* regions when window w ended (nwindows entries) */
 
     keyspace_heatmap keyspace;
 
@@ -149,6 +162,7 @@ typedef struct sim_results {
     const char *balancer;        /* "region-count" or "none" */
     uint64_t balancer_period_us;
     uint64_t window_us;
+    uint64_t measure_from_us;    /* figures count operations from here (0: all) */
     char *workload;              /* one-line description of the workload (owned) */
     uint64_t cell_overhead_bytes;/* bytes per cell beyond the row key */
     size_t nruns;

@@ -252,6 +252,7 @@ static const setting settings[] = {
     { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL },
     { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL },
+    { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL },
     { "workload", "key_buckets", SET_COUNT, 1, 1000, SC(key_buckets), NULL },
     { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL },
     { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL },
@@ -983,6 +984,21 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
             snprintf(err, errcap, "%s: at most 1,000,000 report windows per phase", ph->name);
             return -1;
         }
+    }
+    uint64_t planned = 0;
+    int known = 1;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        known &= ph->pattern.kind != PATTERN_TRACE || ph->duration_given;
+        planned += ph->duration_us;
+    }
+    if (known && sc->measure_from_us >= planned) {
+        char from[32], len[32];
+        units_format_duration(sc->measure_from_us, from, sizeof from);
+        units_format_duration(planned, len, sizeof len);
+        snprintf(err, errcap, "measure_from: %s is not before the end of the run (%s): "
+                 "nothing would be measured", from, len);
+        return -1;
     }
     if (scenario_presplit_check(sc, err, errcap) < 0)
         return -1;

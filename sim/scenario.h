@@ -119,6 +119,7 @@ typedef struct scenario {
     phase phases[SCENARIO_MAX_PHASES];
     uint32_t family_bytes, qualifier_bytes, value_bytes;
     uint64_t window_us;           /* report window */
+    uint64_t measure_from_us;     /* figures count operations issued from here (0: all) */
     uint32_t key_buckets;         /* rows of the key space x time heatmap */
     uint64_t start_ms;            /* the timestamp at simulated time 0 */
 

@@ -1,6 +1,8 @@
 /* units.c -- strict parsing of counts, sizes and durations. */
 #include "sim/units.h"
 
+#include <stdio.h>
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -58,4 +60,18 @@ int units_parse_duration(const char *text, uint64_t *out_us)
         { "m", 60000000 }, { "h", 3600000000ull },
     };
     return parse_scaled(text, durations, sizeof durations / sizeof *durations, 1, out_us);
+}
+
+void units_format_duration(uint64_t us, char *out, size_t cap)
+{
+    static const struct { const char *unit; uint64_t us; } units[] = {
+        { "h", 3600000000ull }, { "m", 60000000ull }, { "s", 1000000ull }, { "ms", 1000ull },
+    };
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        if (us && us % units[i].us == 0) {
+            snprintf(out, cap, "%llu%s", (unsigned long long)(us / units[i].us), units[i].unit);
+            return;
+        }
+    }
+    snprintf(out, cap, "%lluus", (unsigned long long)us);
 }

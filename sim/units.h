@@ -10,6 +10,7 @@
 #ifndef REGIONSIM_UNITS_H
 #define REGIONSIM_UNITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Each returns 0 and sets *out, or -1 if text is not of that form or the
@@ -17,5 +18,9 @@
 int units_parse_count(const char *text, uint64_t *out);
 int units_parse_size(const char *text, uint64_t *out);
 int units_parse_duration(const char *text, uint64_t *out_us);
+
+/* A duration as a user would write it, in the largest unit that holds it
+ * exactly (90s, 30m, 2h, 1500ms, 7us), into out (cap bytes). */
+void units_format_duration(uint64_t us, char *out, size_t cap);
 
 #endif

@@ -77,12 +77,12 @@ static void fixture_init(fixture *f)
     f->hist1[0] = (region_result){ .start = "", .end = "", .server = 1, .closed_us = 3000000,
         .writes = 12, .rows = 12 };
 
-    f->ev0[0] = (timeline_event){ 1500000, TIMELINE_SPLIT, 0, 0, COMMA_KEY };
-    f->ev0[1] = (timeline_event){ 2000001, TIMELINE_MOVE, 0, 2, COMMA_KEY };
-    f->ev0[2] = (timeline_event){ 2500000, TIMELINE_SERVERS_ADDED, 3, 4, NULL };
-    f->ev0[3] = (timeline_event){ 3000000, TIMELINE_REASSIGN, 1, 2, "" };
-    f->ev0[4] = (timeline_event){ 3500000, TIMELINE_DECOMMISSION, 1, 0, NULL };
-    f->ev0[5] = (timeline_event){ 3999999, TIMELINE_FAILURE, 2, 0, NULL };
+    f->ev0[0] = (timeline_event){ .t_us = 1500000, .kind = TIMELINE_SPLIT, .from = 0, .to = 0, .key = COMMA_KEY };
+    f->ev0[1] = (timeline_event){ .t_us = 2000001, .kind = TIMELINE_MOVE, .from = 0, .to = 2, .key = COMMA_KEY };
+    f->ev0[2] = (timeline_event){ .t_us = 2500000, .kind = TIMELINE_SERVERS_ADDED, .from = 3, .to = 4, .key = NULL };
+    f->ev0[3] = (timeline_event){ .t_us = 3000000, .kind = TIMELINE_REASSIGN, .from = 1, .to = 2, .key = "" };
+    f->ev0[4] = (timeline_event){ .t_us = 3500000, .kind = TIMELINE_DECOMMISSION, .from = 1, .to = 0, .key = NULL };
+    f->ev0[5] = (timeline_event){ .t_us = 3999999, .kind = TIMELINE_FAILURE, .from = 2, .to = 0, .key = NULL };
 
     f->runs[0] = (run_result){ .scheme_name = NASTY, .scheme_expr = "salt(8) ts",
         .nservers = 3, .servers = f->sv0, .writes = 100, .reads = 15, .duration_us = 4000000,

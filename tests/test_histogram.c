@@ -76,12 +76,31 @@ static void test_extremes(void **state)
     histogram_release(&h);
 }
 
+static void test_clear_forgets_everything(void **state)
+{
+    (void)state;
+    histogram h;
+    assert_int_equal(histogram_init(&h, 4), 0);
+    for (uint64_t v = 1; v < 5000; v += 7)
+        histogram_record(&h, v);
+    histogram_clear(&h);
+    assert_int_equal(h.count, 0);
+    assert_int_equal(h.max, 0);
+    assert_int_equal(histogram_quantile(&h, 0.5), 0);
+    histogram_record(&h, 3);
+    assert_int_equal(h.count, 1);
+    assert_int_equal(histogram_quantile(&h, 0.99), 3);
+    assert_true(histogram_mean(&h) == 3.0);
+    histogram_release(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_and_small_values_are_exact),
         cmocka_unit_test(test_relative_error_is_bounded),
         cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_clear_forgets_everything),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

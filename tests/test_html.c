@@ -332,6 +332,34 @@ static void test_top_regions_in_order_of_writes(void **state)
     free(html);
 }
 
+/* Every balancer run is listed under the timeline with its decision. */
+static void test_balancer_runs_are_listed(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    balancer_report log[2] = {
+        { .kind = BALANCER_SIMPLE, .ran = 1, .reason = BALANCER_OUT_OF_SLOP, .servers = 3,
+          .regions = 10, .moves = 2, .least = 1, .most = 6, .average = 10.0f / 3, .floor = 2,
+          .ceiling = 4 },
+        { .kind = BALANCER_SIMPLE, .reason = BALANCER_IN_TRANSITION, .in_transition = 2 },
+    };
+    timeline_event ev[2] = { { .t_us = 60000000, .kind = TIMELINE_BALANCER, .balancer = 0 },
+                             { .t_us = 120000000, .kind = TIMELINE_BALANCER, .balancer = 1 } };
+    f.runs[2].events = ev;
+    f.runs[2].nevents = 2;
+    f.runs[2].balancer_log = log;
+    f.runs[2].balancer_runs = 2;
+    char *html = render(&f.res);
+    char *run2 = panel(html, 2);
+    assert_non_null(strstr(run2, "Balancer: 2 runs, 1 computed a plan, 2 regions moved."));
+    assert_non_null(strstr(run2, "ran (server out of slop); regions per server 1&#8211;6, "
+                                 "average 3.33, slop bounds [2, 4]; 2 moved</li>"));
+    assert_non_null(strstr(run2, "skipped (regions in transition), 2 regions in transition</li>"));
+    free(run2);
+    free(html);
+}
+
 static void test_timeline_and_notes(void **state)
 {
     (void)state;
@@ -340,7 +368,7 @@ static void test_timeline_and_notes(void **state)
     char *html = render(&f.res);
     char *run0 = panel(html, 0), *run1 = panel(html, 1), *run2 = panel(html, 2);
     assert_non_null(strstr(run0, "Events: 2 split, 1 move, 0 reassign, 1 servers added, "
-                                 "0 decommission, 1 failure."));
+                                 "0 decommission, 1 failure, 0 balancer."));
     assert_non_null(strstr(run0, "<li>1.7 min: rs3&#8211;rs4 added</li>"));
     assert_non_null(strstr(run0, "<li>3.3 min: rs1 failed</li>"));
     assert_int_equal(count(run0, "<path class=\"k0\" d=\"M"), 1); /* one path for both splits */
@@ -486,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_legends_show_the_shared_maxima),
         cmocka_unit_test(test_top_regions_in_order_of_writes),
         cmocka_unit_test(test_timeline_and_notes),
+        cmocka_unit_test(test_balancer_runs_are_listed),
         cmocka_unit_test(test_long_keys_leave_out_their_shared_prefix),
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_long_runs_group_windows),

@@ -112,7 +112,7 @@ static void test_configuration_round_trips(void **state)
     fixture_init(&f);
     char *text = render(&f);
     json_object *root = parse(text);
-    assert_int_equal(int_at(root, "regionsim"), 2);
+    assert_int_equal(int_at(root, "regionsim"), 3);
     assert_string_equal(str_at(root, "scenario"), "tab\there \x01 and \xC3\xA9 and bad \xEF\xBF\xBD");
     assert_int_equal(int_at(root, "seed"), 42);
     assert_int_equal(int_at(root, "cluster/servers"), 3);
@@ -306,6 +306,69 @@ static void test_heatmap_regions_and_timeline_round_trip(void **state)
     free(text);
 }
 
+/* Every decision is in the timeline: a split's sizes and reason, each
+ * balancer run with its verdict and figures; the steady verdict and
+ * measure_from_us are there too. */
+static void test_decisions_round_trip(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    balancer_report runs[3] = {
+        { .kind = BALANCER_SIMPLE, .ran = 1, .reason = BALANCER_OUT_OF_SLOP, .servers = 3,
+          .regions = 10, .moves = 2, .least = 1, .most = 6, .average = 10.0f / 3, .floor = 2,
+          .ceiling = 4, .target_min = 3, .target_max = 4, .overloaded = 1, .underloaded = 1 },
+        { .kind = BALANCER_SIMPLE, .reason = BALANCER_IN_TRANSITION, .servers = 3,
+          .regions = 11, .in_transition = 2 },
+        { .kind = BALANCER_STOCHASTIC, .ran = 1, .reason = BALANCER_COST_HIGH, .servers = 3,
+          .regions = 11, .moves = 1, .cost_before = 0.5, .cost_after = 0.25,
+          .sum_multipliers = 522, .steps = 26400, .ncosts = 1,
+          .costs = { { "RegionCountSkewCostFunction", 500, 0.5, 0.25 } } },
+    };
+    timeline_event events[4] = {
+        { .t_us = 5, .kind = TIMELINE_SPLIT, .key = "f",
+          .split = { .size_bytes = 4200000, .threshold_bytes = 4194304, .regions_on_server = 3 } },
+        { .t_us = 6, .kind = TIMELINE_BALANCER, .balancer = 0 },
+        { .t_us = 7, .kind = TIMELINE_BALANCER, .balancer = 1 },
+        { .t_us = 8, .kind = TIMELINE_BALANCER, .balancer = 2 },
+    };
+    f.runs[0].events = events;
+    f.runs[0].nevents = 4;
+    f.runs[0].balancer_log = runs;
+    f.runs[0].balancer_runs = 3;
+    f.res.measure_from_us = 1000000;
+    f.runs[0].measure_from_us = 1000000;
+    uint64_t regions[2] = { 10, 30 };
+    f.runs[0].window_regions = regions;
+    char *text = render(&f);
+    json_object *root = parse(text);
+    assert_int_equal(int_at(root, "measure_from_us"), 1000000);
+    assert_string_equal(str_at(root, "runs/0/timeline/0/reason"), "size");
+    assert_int_equal(int_at(root, "runs/0/timeline/0/size_bytes"), 4200000);
+    assert_int_equal(int_at(root, "runs/0/timeline/0/threshold_bytes"), 4194304);
+    assert_int_equal(int_at(root, "runs/0/timeline/0/regions_on_server"), 3);
+    assert_string_equal(str_at(root, "runs/0/timeline/1/kind"), "balancer");
+    assert_true(json_object_get_boolean(at(root, "runs/0/timeline/1/ran")));
+    assert_string_equal(str_at(root, "runs/0/timeline/1/reason"), "server out of slop");
+    assert_int_equal(int_at(root, "runs/0/timeline/1/floor"), 2);
+    assert_int_equal(int_at(root, "runs/0/timeline/1/ceiling"), 4);
+    assert_int_equal(int_at(root, "runs/0/timeline/1/max"), 4);
+    assert_int_equal(int_at(root, "runs/0/timeline/1/moves"), 2);
+    assert_float_equal(num_at(root, "runs/0/timeline/1/average"), 10.0f / 3, 1e-5);
+    assert_false(json_object_get_boolean(at(root, "runs/0/timeline/2/ran")));
+    assert_string_equal(str_at(root, "runs/0/timeline/2/reason"), "regions in transition");
+    assert_int_equal(int_at(root, "runs/0/timeline/2/in_transition"), 2);
+    assert_float_equal(num_at(root, "runs/0/timeline/3/cost_before"), 0.5, 1e-12);
+    assert_int_equal(int_at(root, "runs/0/timeline/3/steps"), 26400);
+    assert_string_equal(str_at(root, "runs/0/timeline/3/costs/0/name"),
+                        "RegionCountSkewCostFunction");
+    assert_float_equal(num_at(root, "runs/0/timeline/3/costs/0/after"), 0.25, 1e-12);
+    assert_int_equal(int_at(root, "runs/0/windows/1/regions"), 30);
+    assert_true(json_object_is_type(at(root, "runs/0/steady/steady"), json_type_boolean));
+    json_object_put(root);
+    free(text);
+}
+
 static void test_output_is_byte_identical(void **state)
 {
     (void)state;
@@ -314,7 +377,7 @@ static void test_output_is_byte_identical(void **state)
     fixture_init(&g);
     char *a = render(&f), *b = render(&g);
     assert_string_equal(a, b);
-    assert_true(strncmp(a, "{\n  \"regionsim\": 2,\n", 20) == 0);
+    assert_true(strncmp(a, "{\n  \"regionsim\": 3,\n", 20) == 0);
     assert_int_equal(a[strlen(a) - 1], '\n');
     free(a);
     free(b);
@@ -328,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_undefined_figures_are_null),
         cmocka_unit_test(test_reads_and_latency_round_trip),
         cmocka_unit_test(test_heatmap_regions_and_timeline_round_trip),
+        cmocka_unit_test(test_decisions_round_trip),
         cmocka_unit_test(test_output_is_byte_identical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

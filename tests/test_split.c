@@ -220,7 +220,7 @@ static void test_disabled_never(void **state)
     }
     split_busy_stats s;
     split_busy_start(&s, 0, 0, 0);
-    assert_false(split_busy_due(&p, &s, 1ull << 40, 100, 100));
+    assert_false(split_busy_due(&p, &s, 1ull << 40, 100, 100, NULL));
 }
 
 /* testBusyRegionSplitPolicy, in microseconds. */
@@ -234,26 +234,26 @@ static void test_busy(void **state)
     split_busy_stats s;
     split_busy_start(&s, 0, 0, 0);
     /* Not enough time since the region came online. */
-    assert_false(split_busy_due(&p, &s, 10 * ms, 10, 10));
+    assert_false(split_busy_due(&p, &s, 10 * ms, 10, 10, NULL));
 
     /* min age 0, 500 ms windows, started with counters 10/10. */
     p.busy_min_age_us = 0;
     p.busy_window_us = 500 * ms;
     split_busy_start(&s, 0, 10, 10);
-    assert_false(split_busy_due(&p, &s, 300 * ms, 20, 10));
+    assert_false(split_busy_due(&p, &s, 300 * ms, 20, 10, NULL));
     /* 2 blocked of 10 since, but within the first window: rate 0. */
-    assert_false(split_busy_due(&p, &s, 302 * ms, 30, 12));
+    assert_false(split_busy_due(&p, &s, 302 * ms, 30, 12, NULL));
     /* A full window: 4 blocked / 30 writes = 0.133 >= 0.1. */
-    assert_true(split_busy_due(&p, &s, 502 * ms, 40, 14));
+    assert_true(split_busy_due(&p, &s, 502 * ms, 40, 14, NULL));
     assert_true(s.blocked_rate > 0.133 && s.blocked_rate < 0.134);
 
     /* Half a window on, no blocked writes: 0.5 * 0.133 + 0.5 * 0 < 0.1. */
     split_busy_stats t = s;
     double rate = split_busy_rate(&p, &t, 752 * ms, 50, 14);
     assert_true(rate > 0.0666 && rate < 0.0667);
-    assert_false(split_busy_due(&p, &s, 752 * ms, 50, 14));
+    assert_false(split_busy_due(&p, &s, 752 * ms, 50, 14, NULL));
     /* ...but all blocked since: 0.5 * 0.133 + 0.5 * 1.0 >= 0.1. */
-    assert_true(split_busy_due(&p, &s, 752 * ms, 50, 24));
+    assert_true(split_busy_due(&p, &s, 752 * ms, 50, 24, NULL));
 
     /* The busy policy splits on size too, like the increasing one. */
     region r = { 0 };
@@ -261,7 +261,7 @@ static void test_busy(void **state)
     assert_false(split_due(&p, &r, 128 * 2 + 1, 2));
     /* Other policies never split for being busy. */
     p.kind = SPLIT_INCREASING;
-    assert_false(split_busy_due(&p, &s, 2000 * ms, 1000, 1000));
+    assert_false(split_busy_due(&p, &s, 2000 * ms, 1000, 1000, NULL));
 }
 
 /* Out-of-range settings fall back to HBase's defaults (0.2, 300 s). */
@@ -275,16 +275,16 @@ static void test_busy_invalid_settings(void **state)
     p.busy_window_us = 0;     /* too low: 300 s */
     split_busy_stats s;
     split_busy_start(&s, 0, 0, 0);
-    assert_false(split_busy_due(&p, &s, 299 * s_us, 100, 100)); /* first window */
+    assert_false(split_busy_due(&p, &s, 299 * s_us, 100, 100, NULL)); /* first window */
     /* 20 / (100 + 0.00001) is just under 0.2: HBase's denominator guard. */
-    assert_false(split_busy_due(&p, &s, 300 * s_us, 100, 20));
+    assert_false(split_busy_due(&p, &s, 300 * s_us, 100, 20, NULL));
     split_busy_start(&s, 0, 0, 0);
-    assert_true(split_busy_due(&p, &s, 300 * s_us, 100, 21));   /* 0.21 >= 0.2 */
+    assert_true(split_busy_due(&p, &s, 300 * s_us, 100, 21, NULL));   /* 0.21 >= 0.2 */
     p.busy_blocked_ratio = 1.0; /* too high: 0.2 */
     split_busy_start(&s, 0, 0, 0);
-    assert_true(split_busy_due(&p, &s, 300 * s_us, 100, 21));
+    assert_true(split_busy_due(&p, &s, 300 * s_us, 100, 21, NULL));
     split_busy_start(&s, 0, 0, 0);
-    assert_false(split_busy_due(&p, &s, 300 * s_us, 100, 19));
+    assert_false(split_busy_due(&p, &s, 300 * s_us, 100, 19, NULL));
 }
 
 /* A region whose middle row by size is `mid`: small rows around it. */

@@ -63,9 +63,27 @@ static void test_durations(void **state)
     assert_int_equal(units_parse_duration("5124095577h", &v), -1); /* overflow */
 }
 
+static void test_format_duration(void **state)
+{
+    (void)state;
+    static const struct { uint64_t us; const char *text; } cases[] = {
+        { 0, "0us" }, { 7, "7us" }, { 1500000, "1500ms" }, { 90000000, "90s" },
+        { 1800000000ull, "30m" }, { 7200000000ull, "2h" }, { 3600000001ull, "3600000001us" },
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        units_format_duration(cases[i].us, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].text);
+        uint64_t back;
+        assert_int_equal(units_parse_duration(buf, &back), 0); /* round trip */
+        assert_int_equal(back, cases[i].us);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format_duration),
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_durations),
