@@ -1,4 +1,4 @@
-/* csv.c -- the spreadsheet report: five CSV files in one directory.
+/* csv.c -- the spreadsheet report: six CSV files in one directory.
  *
  * Files and columns (a header line each, then one line per record; every
  * file starts with `scheme`, the run's scheme name, so a compare of many
@@ -21,14 +21,28 @@
  *                 = reads / the read RPCs of all its regions (empty when 0).
  *   keyspace.csv  scheme,window,start_s,bucket,bucket_start_key,writes,reads
  *                 the key space x time heatmap, one line per window and bucket.
- *   events.csv    scheme,time_s,kind,from_server,to_server,key
+ *   events.csv    scheme,time_s,kind,from_server,to_server,key,reason,
+ *                 size_bytes,threshold_bytes,ran,moves,regions_least,
+ *                 regions_most,average,floor,ceiling,cost_before,cost_after
  *                 the timeline. kind: split, move, reassign, servers_added,
- *                 decommission, failure. Servers are filled where the kind
- *                 has them, empty otherwise: split, decommission, failure
- *                 use from_server only; move, reassign and servers_added
- *                 (the first and last id that joined) use both. key is the
- *                 split key or the moved region's start key, empty for
- *                 server events.
+ *                 decommission, failure, balancer. Servers are filled where
+ *                 the kind has them, empty otherwise: split, decommission,
+ *                 failure use from_server only; move, reassign and
+ *                 servers_added (the first and last id that joined) use
+ *                 both. key is the split key or the moved region's start
+ *                 key, empty for server events and balancer runs. A split
+ *                 fills reason (size or busy), size_bytes (the region when
+ *                 it split) and threshold_bytes (what the policy's size rule
+ *                 asked for). A balancer run fills reason (why it ran or
+ *                 was skipped), ran (1 or 0), moves, the regions on the
+ *                 emptiest and the fullest server, the average per server
+ *                 and the slop's floor and ceiling (empty when it was
+ *                 skipped before counting: regions in transition, one
+ *                 server), and for the stochastic balancer its total cost
+ *                 over the sum of multipliers before and after the plan.
+ *   balancer_costs.csv  scheme,time_s,function,multiplier,before,after
+ *                 each stochastic balancer run's cost functions (HBase's
+ *                 class names), each cost in [0, 1] before and after.
  *
  * Values: servers as "rs<id>"; keys in HBase shell form, and an EMPTY KEY
  * FIELD MEANS UNBOUNDED (the first region's start, the last one's end, the
@@ -208,6 +222,27 @@ static void keyspace_rows(FILE *out, const run_result *run)
     }
 }
 
+/* The balancer's figures of an events.csv line (from `ran` on). */
+static void balancer_fields(FILE *out, const balancer_report *b)
+{
+    col_u64(out, b->ran != 0);
+    col_u64(out, b->moves);
+    if (b->reason == BALANCER_IN_TRANSITION || b->reason == BALANCER_FEW_SERVERS) {
+        fputs(",,,,,,,", out);
+        return;
+    }
+    col_u64(out, b->least);
+    col_u64(out, b->most);
+    col_double(out, b->average);
+    fprintf(out, ",%" PRId64 ",%" PRId64, b->floor, b->ceiling);
+    if (b->kind == BALANCER_STOCHASTIC) {
+        col_double(out, b->cost_before);
+        col_double(out, b->cost_after);
+    } else {
+        fputs(",,", out);
+    }
+}
+
 static void events_rows(FILE *out, const run_result *run)
 {
     for (size_t i = 0; i < run->nevents; i++) {
@@ -221,7 +256,39 @@ static void events_rows(FILE *out, const run_result *run)
         if (kind && kind->uses_to) col_server(out, e->to);
         else col_empty(out);
         col_text(out, e->key);
+        if (e->kind == TIMELINE_SPLIT) {
+            col_text(out, e->split.busy ? "busy" : "size");
+            col_u64(out, e->split.size_bytes);
+            col_u64(out, e->split.threshold_bytes);
+            fputs(",,,,,,,,,", out);
+        } else if (e->kind == TIMELINE_BALANCER && e->balancer < run->balancer_runs) {
+            const balancer_report *b = &run->balancer_log[e->balancer];
+            col_text(out, balancer_reason_text(b->reason));
+            fputs(",,", out);
+            balancer_fields(out, b);
+        } else {
+            fputs(",,,,,,,,,,,,", out);
+        }
         fputc('\n', out);
+    }
+}
+
+static void balancer_costs_rows(FILE *out, const run_result *run)
+{
+    for (size_t i = 0; i < run->nevents; i++) {
+        const timeline_event *e = &run->events[i];
+        if (e->kind != TIMELINE_BALANCER || e->balancer >= run->balancer_runs)
+            continue;
+        const balancer_report *b = &run->balancer_log[e->balancer];
+        for (size_t k = 0; k < b->ncosts; k++) {
+            put_text(out, run->scheme_name);
+            col_seconds(out, e->t_us);
+            col_text(out, b->costs[k].name);
+            col_double(out, b->costs[k].multiplier);
+            col_double(out, b->costs[k].before);
+            col_double(out, b->costs[k].after);
+            fputc('\n', out);
+        }
     }
 }
 
@@ -231,7 +298,7 @@ typedef struct table {
     void (*rows)(FILE *out, const run_result *run);
 } table;
 
-enum { NTABLES = 5 };
+enum { NTABLES = 6 };
 
 static const table tables[NTABLES] = {
     { "servers.csv",
@@ -245,7 +312,12 @@ static const table tables[NTABLES] = {
       regions_rows },
     { "keyspace.csv", "scheme,window,start_s,bucket,bucket_start_key,writes,reads",
       keyspace_rows },
-    { "events.csv", "scheme,time_s,kind,from_server,to_server,key", events_rows },
+    { "events.csv",
+      "scheme,time_s,kind,from_server,to_server,key,reason,size_bytes,threshold_bytes,ran,"
+      "moves,regions_least,regions_most,average,floor,ceiling,cost_before,cost_after",
+      events_rows },
+    { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after",
+      balancer_costs_rows },
 };
 
 /* ---- files ---- */

@@ -21,7 +21,8 @@
 #define COMMA_KEY "\\x01,\"a\""
 
 /* Run 0 (NASTY): 3 servers, 2 windows of 2 s, 4 key buckets, 4 regions
- * (one split into two), 6 events; 100 writes, 21 read RPCs.
+ * (one split into two), 7 events (the last a stochastic balancer run with
+ * two cost functions); 100 writes, 21 read RPCs.
  * Run 1 ("plain"): 2 servers, 3 windows of 1 s, 2 buckets, 1 region, no
  * events, 12 writes and no reads. */
 typedef struct fixture {
@@ -30,7 +31,8 @@ typedef struct fixture {
     char *bstart0[4], *bstart1[2];
     uint64_t kw0[8], kr0[8], kw1[6], kr1[6];
     region_result hist0[4], hist1[1];
-    timeline_event ev0[6];
+    timeline_event ev0[7];
+    balancer_report bal0[1];
     run_result runs[2];
     sim_results res;
 } fixture;
@@ -77,19 +79,27 @@ static void fixture_init(fixture *f)
     f->hist1[0] = (region_result){ .start = "", .end = "", .server = 1, .closed_us = 3000000,
         .writes = 12, .rows = 12 };
 
-    f->ev0[0] = (timeline_event){ .t_us = 1500000, .kind = TIMELINE_SPLIT, .from = 0, .to = 0, .key = COMMA_KEY };
+    f->ev0[0] = (timeline_event){ .t_us = 1500000, .kind = TIMELINE_SPLIT, .from = 0, .to = 0, .key = COMMA_KEY,
+        .split = { .size_bytes = 4300000, .threshold_bytes = 4194304, .regions_on_server = 1 } };
     f->ev0[1] = (timeline_event){ .t_us = 2000001, .kind = TIMELINE_MOVE, .from = 0, .to = 2, .key = COMMA_KEY };
     f->ev0[2] = (timeline_event){ .t_us = 2500000, .kind = TIMELINE_SERVERS_ADDED, .from = 3, .to = 4, .key = NULL };
     f->ev0[3] = (timeline_event){ .t_us = 3000000, .kind = TIMELINE_REASSIGN, .from = 1, .to = 2, .key = "" };
     f->ev0[4] = (timeline_event){ .t_us = 3500000, .kind = TIMELINE_DECOMMISSION, .from = 1, .to = 0, .key = NULL };
     f->ev0[5] = (timeline_event){ .t_us = 3999999, .kind = TIMELINE_FAILURE, .from = 2, .to = 0, .key = NULL };
+    f->ev0[6] = (timeline_event){ .t_us = 3999999, .kind = TIMELINE_BALANCER, .balancer = 0 };
+    f->bal0[0] = (balancer_report){ .kind = BALANCER_STOCHASTIC, .ran = 1,
+        .reason = BALANCER_COST_HIGH, .moves = 3, .least = 1, .most = 5, .average = 3,
+        .floor = 2, .ceiling = 4, .cost_before = 0.5, .cost_after = 0.125, .ncosts = 2,
+        .costs = { { "RegionCountSkewCostFunction", 500, 0.5, 0.125 },
+                   { "MoveCostFunction", 7, 0, 0.25 } } };
 
     f->runs[0] = (run_result){ .scheme_name = NASTY, .scheme_expr = "salt(8) ts",
         .nservers = 3, .servers = f->sv0, .writes = 100, .reads = 15, .duration_us = 4000000,
         .window_us = 2000000, .nwindows = 2, .window_writes = f->ww0, .window_reads = f->wr0,
         .keyspace = { .nbuckets = 4, .bucket_start = f->bstart0, .writes = f->kw0,
                       .reads = f->kr0, .sample = 1000, .exact = 1 },
-        .nhistory = 4, .history = f->hist0, .nevents = 6, .events = f->ev0 };
+        .nhistory = 4, .history = f->hist0, .nevents = 7, .events = f->ev0,
+        .balancer_log = f->bal0, .balancer_runs = 1 };
     f->runs[1] = (run_result){ .scheme_name = "plain", .scheme_expr = "ts",
         .nservers = 2, .servers = f->sv1, .writes = 12, .duration_us = 3000000,
         .window_us = 1000000, .nwindows = 3, .window_writes = f->ww1, .window_reads = f->wr1,
@@ -262,7 +272,7 @@ static void write_ok(const fixture *f, const char *dir)
 
 static const struct {
     const char *name, *header;
-} files[5] = {
+} files[6] = {
     { "servers.csv", "scheme,server,writes,reads,rows_scanned,bytes,regions,rpcs,busy,"
                      "longest_queue,latency_p50_us,latency_p99_us,latency_max_us,"
                      "write_share,read_share" },
@@ -270,7 +280,10 @@ static const struct {
     { "regions.csv", "scheme,region_id,start_key,end_key,server,opened_s,closed_s,state,"
                      "writes,reads,rows,bytes,write_share,read_share" },
     { "keyspace.csv", "scheme,window,start_s,bucket,bucket_start_key,writes,reads" },
-    { "events.csv", "scheme,time_s,kind,from_server,to_server,key" },
+    { "events.csv", "scheme,time_s,kind,from_server,to_server,key,reason,size_bytes,"
+                    "threshold_bytes,ran,moves,regions_least,regions_most,average,floor,"
+                    "ceiling,cost_before,cost_after" },
+    { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after" },
 };
 
 /* The parsed file, checked for its header, its row count (excluding the
@@ -330,7 +343,7 @@ static void test_files_parse_back(void **state)
     path top = fresh_dir(), dir = path_of(top.s, "out"); /* not there yet: created */
     write_ok(&f, dir.s);
 
-    size_t expect[5] = { 0 };
+    size_t expect[6] = { 0 };
     for (int r = 0; r < 2; r++) {
         const run_result *run = &f.runs[r];
         expect[0] += run->nservers;
@@ -338,8 +351,10 @@ static void test_files_parse_back(void **state)
         expect[2] += run->nhistory;
         expect[3] += (size_t)run->nwindows * run->keyspace.nbuckets;
         expect[4] += run->nevents;
+        for (size_t b = 0; b < run->balancer_runs; b++)
+            expect[5] += run->balancer_log[b].ncosts;
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         table t = load(dir.s, i, expect[i]);
         /* Every row names its run, the nasty name exactly. */
         for (size_t r = 1; r < t.nrows; r++) {
@@ -350,7 +365,7 @@ static void test_files_parse_back(void **state)
         table_free(&t);
     }
     int temps;
-    assert_int_equal(count_entries(dir.s, &temps), 5);
+    assert_int_equal(count_entries(dir.s, &temps), 6);
     assert_int_equal(temps, 0);
     remove_dir(dir.s);
     remove_dir(top.s);
@@ -446,7 +461,7 @@ static void test_regions_keyspace_events(void **state)
     assert_string_equal(val(&t, 7, "writes"), "30");
     table_free(&t);
 
-    t = load(dir.s, 4, 6);
+    t = load(dir.s, 4, 7);
     static const char *const want[6][5] = {
         { "1.500000", "split", "rs0", "", COMMA_KEY },
         { "2.000001", "move", "rs0", "rs2", COMMA_KEY },
@@ -457,6 +472,24 @@ static void test_regions_keyspace_events(void **state)
     };
     for (size_t r = 1; r <= 6; r++)
         for (int c = 0; c < 5; c++) assert_string_equal(t.rows[r].col[c + 1], want[r - 1][c]);
+    /* the split's policy figures, the balancer run's decision */
+    assert_string_equal(val(&t, 1, "reason"), "size");
+    assert_string_equal(val(&t, 1, "size_bytes"), "4300000");
+    assert_string_equal(val(&t, 1, "threshold_bytes"), "4194304");
+    assert_string_equal(val(&t, 1, "ran"), "");
+    assert_string_equal(val(&t, 2, "reason"), "");
+    assert_string_equal(val(&t, 7, "kind"), "balancer");
+    assert_string_equal(val(&t, 7, "reason"), "cost above minCostNeedBalance");
+    assert_string_equal(val(&t, 7, "ran"), "1");
+    assert_string_equal(val(&t, 7, "moves"), "3");
+    assert_string_equal(val(&t, 7, "regions_most"), "5");
+    assert_string_equal(val(&t, 7, "ceiling"), "4");
+    assert_string_equal(val(&t, 7, "cost_after"), "0.125000");
+    table_free(&t);
+    t = load(dir.s, 5, 2);
+    assert_string_equal(val(&t, 2, "function"), "MoveCostFunction");
+    assert_string_equal(val(&t, 2, "multiplier"), "7.000000");
+    assert_string_equal(val(&t, 2, "after"), "0.250000");
     table_free(&t);
     remove_dir(dir.s);
 }
@@ -474,10 +507,10 @@ static void test_writing_twice_replaces(void **state)
     table t = load(dir.s, 0, 3);
     for (size_t r = 1; r <= 3; r++) assert_string_equal(val(&t, r, "scheme"), "again");
     table_free(&t);
-    t = load(dir.s, 4, 6);
+    t = load(dir.s, 4, 7);
     table_free(&t);
     int temps;
-    assert_int_equal(count_entries(dir.s, &temps), 5);
+    assert_int_equal(count_entries(dir.s, &temps), 6);
     assert_int_equal(temps, 0);
     remove_dir(dir.s);
 }
@@ -547,7 +580,7 @@ static void test_failure_leaves_previous_set(void **state)
     assert_int_equal(csv_write(dir.s, &f.res, err, sizeof err), -1);
     assert_non_null(strstr(err, path_of(dir.s, "keyspace.csv").s));
     int temps;
-    assert_int_equal(count_entries(dir.s, &temps), 6); /* 5 files and the blocker */
+    assert_int_equal(count_entries(dir.s, &temps), 7); /* 6 files and the blocker */
     assert_int_equal(temps, 0);
     table t = load(dir.s, 0, 5);
     assert_string_equal(val(&t, 1, "scheme"), NASTY); /* the first write's */
