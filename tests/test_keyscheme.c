@@ -1547,6 +1547,67 @@ static void test_plan_nothing(void **state)
     plan_release(&p);
 }
 
+/* Exactness: a plan is exact when its ranges hold no row the query does
+ * not want, neither another entity's nor one outside the time range. */
+static void test_plan_exactness(void **state)
+{
+    (void)state;
+    record r = series(TS0, 0, 0x161, 7, 3);
+    const uint64_t hour = 3600000;
+    plan p;
+    plan_init(&p);
+    query q = range_of(QUERY_RANGE, r, TS0 + 5, TS0 + hour);
+    plan_after("entity ts", NULL, &q, &p);
+    assert_true(p.exact);
+    plan_after("entity revts:str", NULL, &q, &p);
+    assert_true(p.exact);
+    /* whole hours hold the times around the bounds: exact only when the
+     * range is whole hours itself */
+    plan_after("entity hour(ts)", NULL, &q, &p);
+    assert_int_equal(p.nranges, 1);
+    assert_false(p.exact);
+    q = range_of(QUERY_RANGE, r, TS0, TS0 + 2 * hour - 1);
+    plan_after("entity hour(ts)", NULL, &q, &p);
+    assert_true(p.exact);
+    q = range_of(QUERY_RANGE, r, TS0, TS0 + 2 * hour);
+    plan_after("entity hour(ts)", NULL, &q, &p);
+    assert_false(p.exact);
+    q = range_of(QUERY_WINDOW, r, TS0 + 1, TS0 + 2 * hour - 1);
+    plan_after("hour(ts) entity", NULL, &q, &p);
+    assert_false(p.exact);
+    q = range_of(QUERY_WINDOW, r, 0, TS0 + hour - 1); /* from time 0: nothing before */
+    plan_after("hour(ts) entity", NULL, &q, &p);
+    assert_true(p.exact);
+    /* ts:str across a change in its digit count: the whole prefix */
+    q = range_of(QUERY_RANGE, r, UINT64_C(9999999999000), UINT64_C(10000000001000));
+    plan_after("entity ts:str", NULL, &q, &p);
+    assert_false(p.exact);
+    /* no time field: the entity's row holds every time */
+    q = range_of(QUERY_RANGE, r, TS0, TS0 + 10);
+    plan_after("entity", NULL, &q, &p);
+    assert_int_equal(p.nranges, 1);
+    assert_false(p.exact);
+    q = latest_of(r, 3);
+    plan_after("entity", NULL, &q, &p);
+    assert_true(p.exact);
+
+    /* a 1-byte entity UID pins the entity until a 256th entity is written:
+     * then UID 256 is written as 00, UID 257 as 01, ... */
+    keyscheme *ks = parse_ok("uid(entity, 1) ts");
+    keyencoder *ke = keyencoder_new(ks, 5);
+    uint8_t key[KEYSCHEME_MAX_KEY];
+    for (uint32_t e = 0; e < 256; e++) {
+        record w = series(TS0 + e, e, e, 0, 0);
+        keyencoder_encode(ke, &w, key, sizeof key);
+        q = range_of(QUERY_RANGE, w, TS0, TS0 + hour);
+        assert_int_equal(plan_count(ke, &q, &p), 1);
+        assert_int_equal(p.exact, e < 255);
+    }
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+    plan_release(&p);
+}
+
 /* ---- the property test: plans never miss a row and, where the key pins
  * the query down, hold nothing else ---- */
 
@@ -1708,15 +1769,27 @@ static void prop_check(const char *expr, unsigned exact)
         for (size_t i = 0; i < PROP_RECORDS; i++)
             if (w.wanted[i] && !w.row_taken[w.row_of[i]])
                 fail_msg("%s: query kind %d misses record %zu", expr, (int)q.kind, i);
-        /* exact: without a filter, every row read is wanted */
+        /* exactly the kinds the scheme serves exactly are planned exact (a
+         * GET always; a full scan never) */
         unsigned kind_bit = q.kind == QUERY_RANGE ? EXACT_RANGE : q.kind == QUERY_LATEST ? EXACT_LATEST
                           : q.kind == QUERY_WINDOW ? EXACT_WINDOW : 0;
-        if (p.full_scan || !(q.kind == QUERY_GET || (exact & kind_bit)))
+        int want_exact = !p.full_scan && (q.kind == QUERY_GET || (exact & kind_bit));
+        if (p.nranges > 0 && p.exact != want_exact)
+            fail_msg("%s: query kind %d planned %s", expr, (int)q.kind, p.exact ? "exact" : "inexact");
+        if (!p.exact)
             continue;
+        /* exact: without a filter, every row read is wanted; a LATEST
+         * over N ranges reads `limit` rows of its entity from each (the
+         * client merges them): they are its rows, not all among the
+         * newest `limit` */
         prop_scan(&w, &p, &q, 0);
-        for (size_t row = 0; row < w.nrows; row++)
-            if (w.row_taken[row] && !w.row_wanted[row])
+        for (size_t row = 0; row < w.nrows; row++) {
+            int ok = w.row_wanted[row];
+            for (size_t j = 0; j < PROP_RECORDS && !ok && q.kind == QUERY_LATEST && p.nranges > 1; j++)
+                ok = w.row_of[j] == row && w.rec[j].entity == q.rec.entity;
+            if (w.row_taken[row] && !ok)
                 fail_msg("%s: query kind %d reads row %zu it does not want", expr, (int)q.kind, row);
+        }
     }
     plan_release(&p);
     keyencoder_free(ke);
@@ -1754,12 +1827,12 @@ static void test_plan_property_schemes(void **state)
     prop_check("salt(4):str - ts:str", EXACT_WINDOW);
     prop_check("entity:str # ts:str", EXACT_RANGE | EXACT_LATEST);
     prop_check("hash(8, entity) entity revts", EXACT_RANGE | EXACT_LATEST);
-    /* a LATEST over N buckets reads `limit` rows from each (the client
-     * merges): exact for RANGE only */
-    prop_check("hash(4, ts) entity ts", EXACT_RANGE);
-    prop_check("psalt(8) entity ts", EXACT_RANGE);
+    /* a LATEST over N buckets reads `limit` rows of its entity from each
+     * (the client merges): exact, no filter, but more rows than it keeps */
+    prop_check("hash(4, ts) entity ts", EXACT_RANGE | EXACT_LATEST);
+    prop_check("psalt(8) entity ts", EXACT_RANGE | EXACT_LATEST);
     prop_check("osalt(4) uid(entity, 2) revts:str", EXACT_RANGE | EXACT_LATEST);
-    prop_check("entity salt(4) ts", EXACT_RANGE);
+    prop_check("entity salt(4) ts", EXACT_RANGE | EXACT_LATEST);
     prop_check("ts entity", EXACT_WINDOW);
     prop_check("uid(metric, 3) hour(ts) tags(2)", 0);
     prop_check("hour(ts) entity ts", 0);
@@ -1811,6 +1884,7 @@ int main(void)
         cmocka_unit_test(test_plan_opentsdb),
         cmocka_unit_test(test_plan_buckets),
         cmocka_unit_test(test_plan_nothing),
+        cmocka_unit_test(test_plan_exactness),
         cmocka_unit_test(test_plan_property_presets),
         cmocka_unit_test(test_plan_property_schemes),
     };

@@ -125,9 +125,11 @@ typedef struct key_range {
 
 typedef struct plan {
     uint8_t full_scan;        /* the key order cannot serve the query: one range, the whole table */
-    uint8_t exact;            /* the ranges hold only rows the query wants (no filtering); a
-                               * limit on an inexact range counts matching rows, as HBase
-                               * applies a scan's limit after its filters */
+    uint8_t exact;            /* the ranges hold only rows the query wants (no filtering):
+                               * of its entity and in its time range; a LATEST over
+                               * N ranges reads `limit` of its rows from each. A limit on
+                               * an inexact range counts matching rows, as HBase applies a
+                               * scan's limit after its filters */
     size_t nranges;
     key_range *ranges;
     uint8_t *bytes;           /* key bytes of the ranges */

@@ -183,6 +183,11 @@ uint32_t ks_uid_find(const keyencoder *ke, unsigned kind, uint32_t id)
     return id < t->cap ? t->uid_of[id] : 0;
 }
 
+int ks_uid_unique(const keyencoder *ke, unsigned kind, uint32_t width)
+{
+    return width >= 4 || ke->last[space_of[kind]] < UINT32_C(1) << (8 * width);
+}
+
 static uint32_t uid_get(keyencoder *ke, unsigned kind, uint32_t id)
 {
     uint32_t uid = ks_uid_find(ke, kind, id);

@@ -244,6 +244,11 @@ void ks_compile(keyscheme *ks);
 /* The UID of name `id` of a kind, 0 if none is assigned yet. Never assigns. */
 uint32_t ks_uid_find(const keyencoder *ke, unsigned kind, uint32_t id);
 
+/* Whether the UIDs of a kind assigned so far fit `width` bytes, so that no
+ * two of its names share a key (past 2^(8 width) - 1 names the low bytes
+ * repeat). */
+int ks_uid_unique(const keyencoder *ke, unsigned kind, uint32_t width);
+
 /* The name id a UID table is keyed by, for this record. */
 uint32_t ks_uid_name_id(const record *rec, unsigned kind);
 

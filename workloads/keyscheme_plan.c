@@ -403,13 +403,39 @@ static size_t time_bytes(planner *pl, size_t i, uint64_t t, size_t at, uint8_t *
     return p - at;
 }
 
+/* Whether time field i keeps every time outside [from, to] out of the
+ * range between their bytes: t's bytes are monotonic in t, so it does
+ * when from - 1 and from, and to and to + 1, have different bytes. Not so
+ * for hour(ts) unless from starts an hour and to ends one: a row's hour
+ * holds the times around the bounds too. */
+static int time_bounds_exact(planner *pl, const query *q, size_t i, size_t at)
+{
+    uint8_t a[PLAN_MAX_TIME], b[PLAN_MAX_TIME];
+    size_t alen, blen;
+    if (q->from_ms > 0) {
+        alen = time_bytes(pl, i, q->from_ms - 1, at, a);
+        blen = time_bytes(pl, i, q->from_ms, at, b);
+        if (alen == blen && memcmp(a, b, alen) == 0)
+            return 0;
+    }
+    if (q->to_ms < UINT64_MAX) {
+        alen = time_bytes(pl, i, q->to_ms, at, a);
+        blen = time_bytes(pl, i, q->to_ms + 1, at, b);
+        if (alen == blen && memcmp(a, b, alen) == 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* The query's time range reaches time field i (a top-level field) after
  * the candidates: it decides the rest of each range. LATEST takes every
  * row of each candidate, newest first: a reversed scan for ascending time,
  * a forward one for descending (revts). RANGE and WINDOW scan from the
  * first time's bytes to the last's: for revts the newest time is first.
  * An encoding that does not keep the order between the two (ts:str across
- * a change in its digit count) gets each candidate's whole prefix. */
+ * a change in its digit count) gets each candidate's whole prefix. A
+ * range that holds times outside the query's (a whole prefix, whole
+ * hours) makes the plan inexact. */
 static int plan_time_range(planner *pl, const query *q, const candidates *cs, size_t i, plan *out)
 {
     const field *f = &pl->ks->fields[i];
@@ -429,11 +455,15 @@ static int plan_time_range(planner *pl, const query *q, const candidates *cs, si
         s.hi_tail = hi;
         s.hi_tail_len = hi_len;
         s.hi_key_successor = i + f->span == pl->ks->nfields;
+        out->exact &= (uint8_t)time_bounds_exact(pl, q, i, cs->len);
+    } else {
+        out->exact = 0;
     }
     return plan_each_candidate(pl, cs, &s, out);
 }
 
-/* Every field is known for each candidate: each is one whole row key. */
+/* Every field is known for each candidate: each is one whole row key. A
+ * time range without a time field in the key reads rows of every time. */
 static int plan_rows(const planner *pl, const query *q, const candidates *cs, plan *out)
 {
     range_shape s = { .hi_key_successor = 1, .limit = q->kind == QUERY_LATEST ? q->limit : 0 };
@@ -443,8 +473,10 @@ static int plan_rows(const planner *pl, const query *q, const candidates *cs, pl
 /* Whether the subtree at i writes a whole value that reads `pin` (R_ENTITY:
  * the entity's id or name, the trace key, or its UID): a key with one of
  * these before the time field holds no row of another entity. A bucket of
- * the value (hash) does not: many values share a bucket. */
-static int field_pins(const keyscheme *ks, size_t i, uint16_t pin)
+ * the value (hash) does not: many values share a bucket; nor does a UID
+ * once more names than its width holds have been written (their low
+ * bytes repeat). */
+static int field_pins(const keyscheme *ks, const keyencoder *ke, size_t i, uint16_t pin)
 {
     for (size_t j = i; j < i + ks->fields[i].span; j++) {
         const field *f = &ks->fields[j];
@@ -452,23 +484,28 @@ static int field_pins(const keyscheme *ks, size_t i, uint16_t pin)
             j += f->span - 1; /* skip the bucket's inputs */
             continue;
         }
-        if (f->reads & pin)
+        if ((f->reads & pin) && (f->def->op != OP_UID || ks_uid_unique(ke, f->table, f->width)))
             return 1;
     }
     return 0;
 }
 
-/* Exactness of a plan that reached time field `time_at` (nfields: none):
- * a GET and a WINDOW that was not a full scan read only wanted rows; a
- * RANGE or LATEST does when the entity is pinned before the time field. */
-static uint8_t plan_is_exact(const keyscheme *ks, const query *q, size_t time_at)
+/* Exactness of a plan that reached time field `time_at` (nfields: none),
+ * as far as the fields before it tell: a GET reads its row; a WINDOW
+ * wants every entity; a RANGE or LATEST reads only its entity's rows when
+ * the entity is pinned before the time field. The time field may still
+ * make it inexact (plan_time_range), and so does a time range on a key
+ * without one: its rows hold every time. */
+static uint8_t plan_is_exact(const keyscheme *ks, const keyencoder *ke, const query *q, size_t time_at)
 {
-    if (q->kind == QUERY_GET || q->kind == QUERY_WINDOW)
+    if (q->kind == QUERY_GET)
         return 1;
-    for (size_t i = 0; i < time_at; i += ks->fields[i].span)
-        if (field_pins(ks, i, R_ENTITY))
-            return 1;
-    return 0;
+    if (q->kind == QUERY_WINDOW)
+        return time_at < ks->nfields;
+    int pinned = 0;
+    for (size_t i = 0; i < time_at && !pinned; i += ks->fields[i].span)
+        pinned = field_pins(ks, ke, i, R_ENTITY);
+    return (uint8_t)(pinned && (time_at < ks->nfields || q->kind == QUERY_LATEST));
 }
 
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
@@ -489,7 +526,7 @@ int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
     for (size_t i = 0; i < ks->nfields; i += fs[i].span) {
         const field *f = &fs[i];
         if ((f->def->flags & F_TIME) && !(pl.knows & R_TIME)) {
-            out->exact = plan_is_exact(ks, q, i);
+            out->exact = plan_is_exact(ks, ke, q, i);
             return plan_time_range(&pl, q, &cs, i, out);
         }
         if (f->def->flags & F_BUCKET_PREFIX) {
@@ -500,6 +537,6 @@ int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
             return plan_full_scan(out);
         }
     }
-    out->exact = plan_is_exact(ks, q, ks->nfields);
+    out->exact = plan_is_exact(ks, ke, q, ks->nfields);
     return plan_rows(&pl, q, &cs, out);
 }
