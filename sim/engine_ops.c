@@ -220,7 +220,7 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
     out->writes += st->measuring;
     if (keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_WRITES, k) < 0)
         return -1;
-    if (st->tracking && truth_add(&st->written, rec->entity, rec->ts_ms, rec->seq) < 0)
+    if (st->tracking && truth_add(&st->written, rec->entity, rec->metric, rec->ts_ms, rec->seq) < 0)
         return -1;
     st->key_bytes_sum += k.len;
     st->keys_written++;

@@ -2,12 +2,20 @@
  *
  * A key scheme decides which rows a read scans; what the read should
  * return is a property of the workload, not of the keys: the records of an
- * entity within a time range, its newest N, everything in a window. The
- * truth index keeps, per entity, the (timestamp, sequence number) of every
- * write in time order, plus every write's timestamp in one array, so those
- * counts are binary searches. It also gives a point read its target: an
- * entity's most recent record. It costs 16 bytes per write plus 8 per
- * entity, and exists only in runs that read.
+ * entity within a time range, its newest N, everything in a window, every
+ * series of a metric within a time range. The truth index keeps, per
+ * entity, the (timestamp, sequence number) of every write in time order,
+ * plus every write's timestamp in one array, so those counts are binary
+ * searches. It also gives a point read its target: an entity's most
+ * recent record. It costs 24 bytes per write (16 in its entity's list, 8
+ * in the global list) plus 16 per entity id up to the largest, and exists
+ * only in runs that read.
+ *
+ * Per-metric lists (every write's timestamp, by metric) serve the metric
+ * read (QUERY_METRIC). Most runs never read by metric, so they are kept
+ * only when asked for (truth_track_metrics): 8 more bytes per write plus
+ * 24 per metric id up to the largest. Arrays grow by doubling, so while
+ * growing a list may hold up to twice the bytes its entries need.
  */
 #ifndef REGIONSIM_TRUTH_H
 #define REGIONSIM_TRUTH_H
@@ -24,19 +32,33 @@ typedef struct truth_list {
     uint32_t len, cap;
 } truth_list;
 
+typedef struct truth_ts_list {
+    uint64_t *ts;           /* timestamps, in write (= time) order */
+    size_t len, cap;
+} truth_ts_list;
+
 typedef struct truth {
     truth_list *entities;   /* indexed by entity id */
     size_t nentities;
     uint64_t *all_ts;       /* every write's timestamp, in write (= time) order */
     size_t nall, all_cap;
+    int track_metrics;      /* keep `metrics` (truth_track_metrics) */
+    truth_ts_list *metrics; /* indexed by metric id: its writes' timestamps */
+    size_t nmetrics;
 } truth;
 
 void truth_init(truth *t);
 void truth_release(truth *t);
 
-/* Notes a write of entity at ts_ms with sequence number seq. Writes come in
- * time order. Returns 0, or -1 if out of memory. */
-int truth_add(truth *t, uint32_t entity, uint64_t ts_ms, uint64_t seq);
+/* Keeps per-metric lists from now on, for truth_count_metric. Call it
+ * before the first truth_add (a list cannot know earlier writes). */
+void truth_track_metrics(truth *t);
+
+/* Notes a write of entity (a series of `metric`, for time series; any
+ * value, e.g. 0, for other records) at ts_ms with sequence number seq.
+ * Writes come in time order. Returns 0, or -1 if out of memory (then
+ * nothing of the write is noted). */
+int truth_add(truth *t, uint32_t entity, uint32_t metric, uint64_t ts_ms, uint64_t seq);
 
 /* The entity's most recent write. Returns 1 and sets *last, or 0 if it has
  * written nothing. */
@@ -61,5 +83,9 @@ uint64_t truth_count_latest(const truth *t, uint32_t entity, uint64_t n);
 
 /* Writes of every entity with from_ms <= ts <= to_ms. */
 uint64_t truth_count_window(const truth *t, uint64_t from_ms, uint64_t to_ms);
+
+/* Writes of every series of metric with from_ms <= ts <= to_ms (what a
+ * QUERY_METRIC read returns). Needs truth_track_metrics. */
+uint64_t truth_count_metric(const truth *t, uint32_t metric, uint64_t from_ms, uint64_t to_ms);
 
 #endif

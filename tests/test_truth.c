@@ -1,4 +1,5 @@
-/* test_truth.c -- the record of what was written, against brute force. */
+/* test_truth.c -- the record of what was written, against brute force:
+ * per entity, over all entities, and per metric (every series of it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,15 +19,18 @@ static void test_empty(void **state)
     assert_int_equal(truth_count_range(&t, 3, 0, UINT64_MAX), 0);
     assert_int_equal(truth_count_latest(&t, 3, 10), 0);
     assert_int_equal(truth_count_window(&t, 0, UINT64_MAX), 0);
+    truth_track_metrics(&t);
+    assert_int_equal(truth_count_metric(&t, 3, 0, UINT64_MAX), 0);
     truth_release(&t);
 }
 
 static void test_counts_match_brute_force(void **state)
 {
     (void)state;
-    enum { N = 20000, E = 37 };
+    enum { N = 20000, E = 37, HOSTS = 5 }; /* entity e is a series of metric e / HOSTS */
     truth t;
     truth_init(&t);
+    truth_track_metrics(&t);
     static uint32_t ent[N];
     static uint64_t ts[N];
     uint64_t x = 99, now = 1000;
@@ -35,7 +39,7 @@ static void test_counts_match_brute_force(void **state)
         now += (x >> 60); /* 0..15 ms later: ties happen */
         ent[i] = (uint32_t)((x >> 33) % E);
         ts[i] = now;
-        assert_int_equal(truth_add(&t, ent[i], ts[i], (uint64_t)i), 0);
+        assert_int_equal(truth_add(&t, ent[i], ent[i] / HOSTS, ts[i], (uint64_t)i), 0);
     }
     for (uint32_t e = 0; e < E; e++) {
         truth_entry last;
@@ -68,7 +72,61 @@ static void test_counts_match_brute_force(void **state)
     }
     assert_int_equal(truth_count_range(&t, 0, 10, 5), 0);        /* empty interval */
     assert_int_equal(truth_count_range(&t, E + 100, 0, UINT64_MAX), 0); /* unknown entity */
+
+    /* a metric's count is the sum over its series: bounds at written
+     * times (inclusive, ties included), at 0 and at UINT64_MAX */
+    for (uint32_t m = 0; m <= E / HOSTS + 2; m++) { /* the last two: never written */
+        uint64_t total = 0;
+        for (int i = 0; i < N; i++)
+            total += ent[i] / HOSTS == m;
+        assert_int_equal(truth_count_metric(&t, m, 0, UINT64_MAX), total);
+        for (int q = 0; q < 60; q++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t a = q % 3 ? ts[(x >> 33) % N] : 1000 + (x >> 40) % (now - 900);
+            uint64_t b = q % 2 ? ts[(x >> 13) % N] : a + (x >> 20) % 5000;
+            uint64_t want = 0;
+            for (int i = 0; i < N; i++)
+                want += ent[i] / HOSTS == m && ts[i] >= a && ts[i] <= b;
+            assert_int_equal(truth_count_metric(&t, m, a, b), want);
+            uint64_t series = 0;
+            for (uint32_t e = m * HOSTS; e < (m + 1) * HOSTS && e < E; e++)
+                series += truth_count_range(&t, e, a, b);
+            assert_int_equal(series, want);
+        }
+        uint64_t last = 0; /* from the newest time on */
+        for (int i = 0; i < N; i++)
+            last += ent[i] / HOSTS == m && ts[i] == ts[N - 1];
+        assert_int_equal(truth_count_metric(&t, m, ts[N - 1], UINT64_MAX), last);
+    }
+    assert_int_equal(truth_count_metric(&t, 1, 10, 5), 0); /* empty interval */
     truth_release(&t);
+}
+
+/* Per-metric lists cost memory only when asked for: without
+ * truth_track_metrics a run keeps none. */
+static void test_metrics_only_when_tracked(void **state)
+{
+    (void)state;
+    truth t;
+    truth_init(&t);
+    for (uint32_t i = 0; i < 1000; i++)
+        assert_int_equal(truth_add(&t, i % 10, i % 3, 1000 + i, i), 0);
+    assert_null(t.metrics);
+    assert_int_equal(t.nmetrics, 0);
+    assert_int_equal(truth_count_window(&t, 0, UINT64_MAX), 1000);
+    truth_release(&t);
+
+    truth_init(&t);
+    truth_track_metrics(&t);
+    for (uint32_t i = 0; i < 1000; i++)
+        assert_int_equal(truth_add(&t, i % 10, 7 * (i % 3), 1000 + i, i), 0);
+    assert_true(t.nmetrics >= 15); /* indexed by id: up to the largest, 14 */
+    assert_int_equal(truth_count_metric(&t, 0, 0, UINT64_MAX), 334);
+    assert_int_equal(truth_count_metric(&t, 7, 1000, 1002), 1);  /* write 1 */
+    assert_int_equal(truth_count_metric(&t, 14, 1000, 1002), 1); /* write 2 */
+    assert_int_equal(truth_count_metric(&t, 3, 0, UINT64_MAX), 0);
+    truth_release(&t);
+    assert_null(t.metrics);
 }
 
 int main(void)
@@ -76,6 +134,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_counts_match_brute_force),
+        cmocka_unit_test(test_metrics_only_when_tracked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
