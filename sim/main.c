@@ -61,82 +61,106 @@ static const char *const command_help[] = {
         "HBase shell form, with the region and server each one lands in.\n",
 };
 
+/* The command's own options; the scenario settings follow, generated from
+ * the settings table (print_settings_help), so every setting a file takes
+ * is an option and is listed. */
 static const char common_help[] =
     "\n"
     "SCENARIO.ini is a scenario file (see the README); options override it.\n"
     "Without one, the built-in default scenario runs.\n"
     "\n"
-    "Options (defaults are the built-in scenario's):\n"
+    "Options:\n"
     "  --scheme S           a preset name, a scheme expression, or the NAME of\n"
     "                       a [scheme NAME] in the scenario file; repeat to\n"
     "                       compare several. Presets: monotonic salted hashed\n"
     "                       reversed promoted revts md5 opentsdb opentsdb-salted\n"
     "                       revdomain seq seq-reversed (bucketed ones use one\n"
     "                       bucket per server)\n"
-    "  --servers N          region servers (8)\n"
-    "  --seed N             seed of every random choice (42)\n"
-    "  --duration D         simulated time to run (30m; a trace: to its end)\n"
-    "  --split-policy P     constant, increasing, stepping, busy or disabled\n"
-    "                       (constant)\n"
-    "  --region-size SIZE   a region splits above this size (4MiB)\n"
-    "  --flush-size SIZE    memstore flush size (region size / 80)\n"
-    "  --balancer B         simple (SimpleLoadBalancer), stochastic\n"
-    "                       (StochasticLoadBalancer) or none (simple)\n"
-    "  --slop F             hbase.regions.slop (0.2)\n"
-    "  --balancer-period D  time between balancer runs (5m)\n"
-    "  --presplit P         buckets: tables of bucketed schemes start with one\n"
-    "                       region per bucket; hex, decimal, uniform: HBase's\n"
-    "                       RegionSplitter with --presplit-regions N; keys: at\n"
-    "                       --split-keys or --split-keys-file; none (buckets)\n"
-    "  --pattern P          timeseries, entities, sequence or trace (timeseries)\n"
-    "  --metrics N          timeseries: metrics (50)\n"
-    "  --hosts N            timeseries: hosts per metric (20)\n"
-    "  --tags N             timeseries: values of an extra tag per host (1)\n"
-    "  --interval D         timeseries: each series writes once per interval (1s)\n"
-    "  --jitter D           timeseries: each point late by up to D (0s)\n"
-    "  --rate R             entities, sequence: operations per s/m/h (1000/s)\n"
-    "  --arrivals A         entities, sequence: fixed or poisson (fixed)\n"
-    "  --distribution X     entities: uniform, zipfian, scrambled_zipfian, latest,\n"
-    "                       hotspot, sequential or exponential (zipfian)\n"
-    "  --records N          entities: how many exist at the start (100000)\n"
-    "  --insert-fraction F  entities: share of writes that insert new ones (0)\n"
-    "  --naming N           entities, sequence: names user, domain or id (user)\n"
-    ;
-
-/* The rest of the options (one string would pass C's 4095-character limit). */
-static const char common_help_more[] =
-    "  --trace FILE         replay a trace (time,op,key[,bytes]; see the README)\n"
-    "  --write-trace FILE   run: write every operation as a trace to FILE\n"
-    "  --read-fraction F    share of generated operations that are reads (0)\n"
-    "  --read-get W, --read-range W, --read-latest W, --read-window W\n"
-    "                       relative weights of the read kinds (1 each)\n"
-    "  --range-length D     range reads: an entity's last D (10m)\n"
-    "  --latest-rows N      latest reads: an entity's newest N (10)\n"
-    "  --window-length D    window reads: every entity's last D (1m)\n"
-    "  --clients C          closed loop: C clients, each waiting for its reply (0:\n"
-    "                       open loop)\n"
-    "  --think D            closed loop: a client's pause after each reply (0s)\n"
-    "  --rpc-time D         a server's service time per RPC (50us)\n"
-    "  --kib-time D         service time per KiB written (10us)\n"
-    "  --row-time D         service time per row read (2us)\n"
-    "  --service S          fixed or exponential service times (fixed)\n"
-    "  --split-pause D      a split takes its daughters offline this long (1s)\n"
-    "  --move-pause D       a move takes its region offline this long (1s)\n"
-    "  --window D           report window: a column of the heatmaps (1m)\n"
-    "  --key-buckets N      rows of the key space heatmap (20)\n"
     "  --format F           text, json, html (one self-contained page) or csv\n"
     "                       (files in the directory -o names) (text)\n"
     "  -o PATH              write the report to PATH instead of stdout (csv: a\n"
     "                       directory, created if missing)\n"
     "  --color C            text: auto (when stdout is a terminal and NO_COLOR\n"
     "                       is unset), always or never (auto)\n"
-    "  --family-bytes N, --qualifier-bytes N, --value-bytes N\n"
-    "                       the cell beyond its row key (1, 2, 8)\n"
+    "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  -n N                 keys: how many keys to print (10)\n"
-    "  -h, --help           this help\n"
+    "  -h, --help           this help\n";
+
+static const char settings_help_tail[] =
     "\n"
-    "SIZE takes B, KiB, MiB, GiB (e.g. 4MiB); D takes us, ms, s, m, h (e.g. 90s).\n"
+    "Every setting is also a scenario file key (KEY = VALUE in its section).\n"
+    "SIZE takes B, KiB, MiB, GiB, TiB (e.g. 4MiB); D takes us, ms, s, m, h (e.g.\n"
+    "90s); F is a fraction from 0 to 1; W a weight.\n"
     "Exit status: 0 ran, 2 bad usage or input.\n";
+
+/* The one setting that is not an option: a file names itself. */
+#define FILE_ONLY_SETTING "name"
+
+/* Writes `text` from column `col` of a line already `at` columns long,
+ * wrapping at 79 columns with continuation lines indented to col. */
+static void write_wrapped(FILE *out, const char *text, int at, int col)
+{
+    const char *p = text;
+    int first = 1; /* the line's first word: no space before it */
+    while (*p) {
+        const char *word = p;
+        while (*p && *p != ' ')
+            p++;
+        int len = (int)(p - word);
+        if (!first && at + 1 + len > 79) {
+            fprintf(out, "\n%*s", col, "");
+            at = col;
+        } else if (!first) {
+            fputc(' ', out);
+            at++;
+        }
+        first = 0;
+        fwrite(word, 1, (size_t)len, out);
+        at += len;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', out);
+}
+
+/* Every scenario setting as an option, by section, with its built-in
+ * default. */
+static void print_settings_help(FILE *out)
+{
+    static const struct { const char *section, *title; } sections[] = {
+        { "", "Run" }, { "cluster", "Cluster ([cluster])" },
+        { "workload", "Workload ([workload], or per [phase NAME])" },
+        { "reads", "Reads ([reads], or per [phase NAME])" },
+    };
+    scenario defaults;
+    scenario_defaults(&defaults);
+    for (size_t k = 0; k < sizeof sections / sizeof *sections; k++) {
+        fprintf(out, "\n%s:\n", sections[k].title);
+        for (size_t i = 0; i < scenario_setting_count(); i++) {
+            setting_doc d = scenario_setting_doc(i);
+            if (strcmp(d.section, sections[k].section) != 0 || !strcmp(d.key, FILE_ONLY_SETTING))
+                continue;
+            char option[64], value[64], text[512];
+            int n = snprintf(option, sizeof option, "  --");
+            for (const char *c = d.key; *c && n < (int)sizeof option - 1; c++)
+                option[n++] = *c == '_' ? '-' : *c;
+            snprintf(option + n, sizeof option - (size_t)n, " %s", d.arg);
+            scenario_format_value(&defaults, d.key, value, sizeof value);
+            if (value[0])
+                snprintf(text, sizeof text, "%s (%s)", d.help, value);
+            else
+                snprintf(text, sizeof text, "%s", d.help);
+            int at = fprintf(out, "%-23s", option);
+            if (strlen(option) > 22) { /* no room for a space after it */
+                fputc('\n', out);
+                at = fprintf(out, "%23s", "");
+            }
+            write_wrapped(out, text, at, 23);
+        }
+    }
+    scenario_release(&defaults);
+    fputs(settings_help_tail, out);
+}
 
 static const char main_help[] =
     "usage: regionsim <command> [options]\n"
@@ -223,7 +247,7 @@ static void set_option(options *o, const char *name, const char *value)
     } else {
         char key[64], err[640];
         size_t n = strncmp(name, "--", 2) ? 0 : strlen(name + 2);
-        if (n == 0 || n >= sizeof key || !strcmp(name + 2, "name"))
+        if (n == 0 || n >= sizeof key || !strcmp(name + 2, FILE_ONLY_SETTING))
             usage_error(o, "unknown option '%s'%s", name, "");
         for (size_t i = 0; i <= n; i++)
             key[i] = name[2 + i] == '-' ? '_' : name[2 + i];
@@ -266,7 +290,7 @@ static void parse_args(options *o, int argc, char **argv)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(command_help[o->cmd], stdout);
             fputs(common_help, stdout);
-            fputs(common_help_more, stdout);
+            print_settings_help(stdout);
             exit(0);
         }
         if (arg[0] != '-') {

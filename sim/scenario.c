@@ -161,6 +161,8 @@ typedef struct setting {
     setting_target target;   /* where offset points: scenario or phase */
     size_t offset, width;    /* where the value goes: 4 or 8 bytes */
     const choice *choices;   /* SET_CHOICE: ends with a NULL name */
+    const char *arg;         /* what the option takes, for --help: N, SIZE, D, ... */
+    const char *help;        /* one sentence for --help */
 } setting;
 
 static const choice balancer_choices[] = {
@@ -200,63 +202,119 @@ _Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4 &&
 #define PH(f) IN_PHASE, offsetof(phase, f), sizeof(((phase *)0)->f)
 #define ANY 0, UINT64_MAX
 static const setting settings[] = {
-    { "", "name", SET_NAME, 0, 0, SC(name), NULL },
-    { "", "seed", SET_COUNT, ANY, SC(seed), NULL },
-    { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL },
-    { "cluster", "split_policy", SET_CHOICE, 0, 0, SC(split_policy), split_choices },
-    { "cluster", "region_size", SET_SIZE, 1024, 1ull << 50, SC(region_max_bytes), NULL },
-    { "cluster", "flush_size", SET_SIZE, 1024, 1ull << 50, SC(flush_bytes), NULL },
-    { "cluster", "size_scale", SET_COUNT, 1, 1000000, SC(size_scale), NULL },
-    { "cluster", "split_limit", SET_COUNT, 0, 100000000, SC(split_limit), NULL },
-    { "cluster", "split_jitter", SET_FRACTION, 0, 0, SC(split_jitter), NULL },
-    { "cluster", "split_restriction", SET_CHOICE, 0, 0, SC(split_restriction), restriction_choices },
-    { "cluster", "split_prefix_length", SET_COUNT, 1, 32767, SC(split_prefix_length), NULL },
-    { "cluster", "split_delimiter", SET_NAME, 0, 0, SC(split_delimiter), NULL },
-    { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices },
-    { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, SC(balancer_period_us), NULL },
-    { "cluster", "slop", SET_FRACTION, 0, 0, SC(slop), NULL },
-    { "cluster", "presplit", SET_CHOICE, 0, 0, SC(presplit), presplit_choices },
-    { "cluster", "presplit_regions", SET_COUNT, 2, 1000000, SC(presplit_regions), NULL },
-    { "cluster", "split_keys", SET_PATH, 0, 0, SC(split_keys), NULL },
-    { "cluster", "split_keys_file", SET_PATH, 0, 0, SC(split_keys_file), NULL },
-    { "cluster", "rpc_time", SET_DURATION, 0, 3600000000ull, SC(rpc_us), NULL },
-    { "cluster", "row_time", SET_DURATION, 0, 3600000000ull, SC(row_us), NULL },
-    { "cluster", "kib_time", SET_DURATION, 0, 3600000000ull, SC(kib_us), NULL },
-    { "cluster", "service", SET_CHOICE, 0, 0, SC(service_exponential), service_choices },
-    { "cluster", "split_pause", SET_DURATION, 0, 3600000000ull, SC(split_pause_us), NULL },
-    { "cluster", "move_pause", SET_DURATION, 0, 3600000000ull, SC(move_pause_us), NULL },
-    { "workload", "pattern", SET_CHOICE, 0, 0, PH(pattern.kind), pattern_choices },
-    { "workload", "duration", SET_DURATION, 1, UINT64_MAX, PH(duration_us), NULL },
-    { "workload", "metrics", SET_COUNT, 1, 1000000, PH(pattern.metrics), NULL },
-    { "workload", "hosts", SET_COUNT, 1, 1000000, PH(pattern.hosts), NULL },
-    { "workload", "tags", SET_COUNT, 1, 1000000, PH(pattern.tags), NULL },
-    { "workload", "interval", SET_DURATION, 1, UINT64_MAX, PH(pattern.interval_us), NULL },
-    { "workload", "jitter", SET_DURATION, 0, UINT64_MAX, PH(pattern.jitter_us), NULL },
-    { "workload", "rate", SET_RATE, 0, 0, PH(pattern.rate_per_s), NULL },
-    { "workload", "arrivals", SET_CHOICE, 0, 0, PH(pattern.arrivals), arrival_choices },
-    { "workload", "distribution", SET_DISTRIBUTION, 0, 0, PH(pattern.distribution), NULL },
-    { "workload", "records", SET_COUNT, 1, UINT32_MAX, PH(pattern.records), NULL },
-    { "workload", "insert_fraction", SET_FRACTION, 0, 0, PH(pattern.insert_fraction), NULL },
-    { "workload", "naming", SET_CHOICE, 0, 0, PH(pattern.naming), naming_choices },
-    { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL },
-    { "workload", "clients", SET_COUNT, 0, 1000000, PH(clients), NULL },
-    { "workload", "think", SET_DURATION, 0, 3600000000ull, PH(think_us), NULL },
-    { "reads", "read_fraction", SET_FRACTION, 0, 0, PH(reads.fraction), NULL },
+    { "", "name", SET_NAME, 0, 0, SC(name), NULL,
+      "NAME", "the scenario's name in reports (default: the file's name)" },
+    { "", "seed", SET_COUNT, ANY, SC(seed), NULL,
+      "N", "seed of every random choice" },
+    { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL,
+      "N", "region servers" },
+    { "cluster", "split_policy", SET_CHOICE, 0, 0, SC(split_policy), split_choices,
+      "P", "constant, increasing, stepping, busy or disabled (HBase's split policies)" },
+    { "cluster", "region_size", SET_SIZE, 1024, 1ull << 50, SC(region_max_bytes), NULL,
+      "SIZE", "hbase.hregion.max.filesize: a region splits above it" },
+    { "cluster", "flush_size", SET_SIZE, 1024, 1ull << 50, SC(flush_bytes), NULL,
+      "SIZE", "hbase.hregion.memstore.flush.size (0: region size / 80)" },
+    { "cluster", "size_scale", SET_COUNT, 1, 1000000, SC(size_scale), NULL,
+      "N", "HBase's 10 GiB region and 128 MiB flush sizes divided by N (sets both)" },
+    { "cluster", "split_limit", SET_COUNT, 0, 100000000, SC(split_limit), NULL,
+      "N", "hbase.regionserver.regionSplitLimit: a server with this many regions splits no more (0: none)" },
+    { "cluster", "split_jitter", SET_FRACTION, 0, 0, SC(split_jitter), NULL,
+      "F", "hbase.hregion.max.filesize.jitter" },
+    { "cluster", "split_restriction", SET_CHOICE, 0, 0, SC(split_restriction), restriction_choices,
+      "R", "none, prefix or delimited (KeyPrefix/DelimitedKeyPrefixRegionSplitRestriction)" },
+    { "cluster", "split_prefix_length", SET_COUNT, 1, 32767, SC(split_prefix_length), NULL,
+      "N", "prefix restriction: split points keep this many bytes" },
+    { "cluster", "split_delimiter", SET_NAME, 0, 0, SC(split_delimiter), NULL,
+      "C", "delimited restriction: split points end before this character" },
+    { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices,
+      "B", "simple (SimpleLoadBalancer), stochastic (StochasticLoadBalancer) or none" },
+    { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, SC(balancer_period_us), NULL,
+      "D", "hbase.balancer.period: it runs at every multiple inside the run" },
+    { "cluster", "slop", SET_FRACTION, 0, 0, SC(slop), NULL,
+      "F", "hbase.regions.slop" },
+    { "cluster", "presplit", SET_CHOICE, 0, 0, SC(presplit), presplit_choices,
+      "P", "buckets (one region per bucket of a bucketed key), hex, decimal, uniform (RegionSplitter, presplit_regions regions), keys or none" },
+    { "cluster", "presplit_regions", SET_COUNT, 2, 1000000, SC(presplit_regions), NULL,
+      "N", "hex, decimal, uniform: how many regions" },
+    { "cluster", "split_keys", SET_PATH, 0, 0, SC(split_keys), NULL,
+      "KEYS", "presplit at these keys (shell form, separated by spaces or commas)" },
+    { "cluster", "split_keys_file", SET_PATH, 0, 0, SC(split_keys_file), NULL,
+      "FILE", "presplit at the keys in FILE (shell form, one a line)" },
+    { "cluster", "rpc_time", SET_DURATION, 0, 3600000000ull, SC(rpc_us), NULL,
+      "D", "a server's service time per RPC" },
+    { "cluster", "row_time", SET_DURATION, 0, 3600000000ull, SC(row_us), NULL,
+      "D", "service time per row read" },
+    { "cluster", "kib_time", SET_DURATION, 0, 3600000000ull, SC(kib_us), NULL,
+      "D", "service time per KiB written" },
+    { "cluster", "service", SET_CHOICE, 0, 0, SC(service_exponential), service_choices,
+      "S", "fixed or exponential service times" },
+    { "cluster", "split_pause", SET_DURATION, 0, 3600000000ull, SC(split_pause_us), NULL,
+      "D", "a split takes its daughters offline this long" },
+    { "cluster", "move_pause", SET_DURATION, 0, 3600000000ull, SC(move_pause_us), NULL,
+      "D", "a move takes its region offline this long" },
+    { "workload", "pattern", SET_CHOICE, 0, 0, PH(pattern.kind), pattern_choices,
+      "P", "timeseries, entities, sequence or trace" },
+    { "workload", "duration", SET_DURATION, 1, UINT64_MAX, PH(duration_us), NULL,
+      "D", "simulated time to run (a trace without one: to its end)" },
+    { "workload", "metrics", SET_COUNT, 1, 1000000, PH(pattern.metrics), NULL,
+      "N", "timeseries: metrics" },
+    { "workload", "hosts", SET_COUNT, 1, 1000000, PH(pattern.hosts), NULL,
+      "N", "timeseries: hosts per metric" },
+    { "workload", "tags", SET_COUNT, 1, 1000000, PH(pattern.tags), NULL,
+      "N", "timeseries: values of an extra tag per host" },
+    { "workload", "interval", SET_DURATION, 1, UINT64_MAX, PH(pattern.interval_us), NULL,
+      "D", "timeseries: each series writes once per interval" },
+    { "workload", "jitter", SET_DURATION, 0, UINT64_MAX, PH(pattern.jitter_us), NULL,
+      "D", "timeseries: each point late by up to D" },
+    { "workload", "rate", SET_RATE, 0, 0, PH(pattern.rate_per_s), NULL,
+      "R", "entities, sequence: operations per s, m or h (e.g. 5000/s)" },
+    { "workload", "arrivals", SET_CHOICE, 0, 0, PH(pattern.arrivals), arrival_choices,
+      "A", "entities, sequence: fixed or poisson" },
+    { "workload", "distribution", SET_DISTRIBUTION, 0, 0, PH(pattern.distribution), NULL,
+      "X", "entities: uniform, zipfian, scrambled_zipfian, latest, hotspot, sequential or exponential" },
+    { "workload", "records", SET_COUNT, 1, UINT32_MAX, PH(pattern.records), NULL,
+      "N", "entities: how many exist at the start" },
+    { "workload", "insert_fraction", SET_FRACTION, 0, 0, PH(pattern.insert_fraction), NULL,
+      "F", "entities: share of writes that insert new ones" },
+    { "workload", "naming", SET_CHOICE, 0, 0, PH(pattern.naming), naming_choices,
+      "N", "entities, sequence: names user, domain or id" },
+    { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL,
+      "FILE", "replay a trace (time,op,key[,bytes]; see the README)" },
+    { "workload", "clients", SET_COUNT, 0, 1000000, PH(clients), NULL,
+      "C", "closed loop: C clients, each waiting for its reply (0: open loop)" },
+    { "workload", "think", SET_DURATION, 0, 3600000000ull, PH(think_us), NULL,
+      "D", "closed loop: a client's pause after each reply" },
+    { "reads", "read_fraction", SET_FRACTION, 0, 0, PH(reads.fraction), NULL,
+      "F", "share of generated operations that are reads" },
     /* one weight per read kind: read_<query_kind_name> */
-    { "reads", "read_get", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_GET]), NULL },
-    { "reads", "read_range", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_RANGE]), NULL },
-    { "reads", "read_latest", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_LATEST]), NULL },
-    { "reads", "read_window", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_WINDOW]), NULL },
-    { "reads", "get_record", SET_CHOICE, 0, 0, PH(reads.get_any), get_choices },
-    { "reads", "range_length", SET_DURATION, 1, UINT64_MAX, PH(reads.range_us), NULL },
-    { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL },
-    { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL },
-    { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL },
-    { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL },
-    { "workload", "key_buckets", SET_COUNT, 1, 1000, SC(key_buckets), NULL },
-    { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL },
-    { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL },
-    { "workload", "value_bytes", SET_COUNT, 0, 1u << 30, SC(value_bytes), NULL },
+    { "reads", "read_get", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_GET]), NULL,
+      "W", "weight of get reads (one record's row)" },
+    { "reads", "read_range", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_RANGE]), NULL,
+      "W", "weight of range reads (one series' or entity's last range_length)" },
+    { "reads", "read_latest", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_LATEST]), NULL,
+      "W", "weight of latest reads (one series' newest latest_rows)" },
+    { "reads", "read_window", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_WINDOW]), NULL,
+      "W", "weight of window reads (every series' last window_length)" },
+    { "reads", "get_record", SET_CHOICE, 0, 0, PH(reads.get_any), get_choices,
+      "G", "get reads: recent (the entity's newest record) or any" },
+    { "reads", "range_length", SET_DURATION, 1, UINT64_MAX, PH(reads.range_us), NULL,
+      "D", "range reads: the last D" },
+    { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL,
+      "N", "latest reads: the newest N rows" },
+    { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL,
+      "D", "window reads: the last D" },
+    { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL,
+      "D", "report window: a column of the heatmaps" },
+    { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL,
+      "D", "figures count only operations issued from D on (the warm-up is left out)" },
+    { "workload", "key_buckets", SET_COUNT, 1, 1000, SC(key_buckets), NULL,
+      "N", "rows of the key space heatmap" },
+    { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL,
+      "N", "bytes of the column family name in every cell" },
+    { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL,
+      "N", "bytes of the qualifier in every cell" },
+    { "workload", "value_bytes", SET_COUNT, 0, 1u << 30, SC(value_bytes), NULL,
+      "N", "bytes of the value in every cell" },
 };
 #undef SC
 #undef PH
@@ -462,6 +520,79 @@ int scenario_set(scenario *sc, const char *section, const char *key, const char 
         return -1;
     for (size_t i = 0; !section && i < sc->nphases; i++)
         setting_apply(sc, &sc->phases[i], s, value, err, errcap); /* same value: cannot fail */
+    return 0;
+}
+
+size_t scenario_setting_count(void)
+{
+    return NSETTINGS;
+}
+
+setting_doc scenario_setting_doc(size_t i)
+{
+    const setting *s = &settings[i];
+    return (setting_doc){ s->section, s->key, s->arg, s->help };
+}
+
+/* The `width`-byte integer at base + offset. */
+static uint64_t load_integer(const void *base, const setting *s)
+{
+    const unsigned char *p = (const unsigned char *)base + s->offset;
+    if (s->width == 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+int scenario_format_value(const scenario *sc, const char *key, char *out, size_t cap)
+{
+    const setting *s = setting_find(key);
+    if (!s)
+        return -1;
+    const void *base = s->target == IN_PHASE ? (const void *)&sc->workload : (const void *)sc;
+    const unsigned char *p = (const unsigned char *)base + s->offset;
+    double d;
+    const char *str;
+    uint64_t v = 0;
+    if (s->kind == SET_COUNT || s->kind == SET_SIZE || s->kind == SET_DURATION) {
+        v = load_integer(base, s);
+        if (v < s->lo || v > s->hi) { /* not a value it takes: unset (e.g. flush_size 0) */
+            snprintf(out, cap, "%s", "");
+            return 0;
+        }
+    }
+    switch (s->kind) {
+    case SET_COUNT:
+        snprintf(out, cap, "%llu", (unsigned long long)load_integer(base, s));
+        break;
+    case SET_SIZE:
+        units_format_size(load_integer(base, s), out, cap);
+        break;
+    case SET_DURATION:
+        units_format_duration(load_integer(base, s), out, cap);
+        break;
+    case SET_RATE:
+        memcpy(&d, p, sizeof d);
+        snprintf(out, cap, "%.6g/s", d);
+        break;
+    case SET_FRACTION:
+        memcpy(&d, p, sizeof d);
+        snprintf(out, cap, "%.6g", d);
+        break;
+    case SET_CHOICE:
+    case SET_DISTRIBUTION:
+        snprintf(out, cap, "%s", scenario_choice_name(key, (uint32_t)load_integer(base, s)));
+        break;
+    case SET_NAME:
+    case SET_PATH:
+        memcpy(&str, p, sizeof str);
+        snprintf(out, cap, "%s", str ? str : "");
+        break;
+    }
     return 0;
 }
 

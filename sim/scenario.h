@@ -155,6 +155,24 @@ const phase *scenario_phase(const scenario *sc, size_t i);
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap);
 
+/* A setting as --help and the README document it: its section ("" for the
+ * top level), its key (the option is --KEY with '-' for '_'), what it
+ * takes (N, SIZE, D, ...) and one sentence. */
+typedef struct setting_doc {
+    const char *section, *key, *arg, *help;
+} setting_doc;
+
+/* The settings, in the table's order (i < scenario_setting_count()). */
+size_t scenario_setting_count(void);
+setting_doc scenario_setting_doc(size_t i);
+
+/* Setting `key`'s value in sc ([workload]'s for a phase setting) as a user
+ * writes it ("4MiB", "5m", "0.2", "1000/s", "simple"; "" when it is not
+ * set: a name or path not given, or a number outside what the setting
+ * takes, such as flush_size 0 meaning "region size / 80"), into out (cap
+ * bytes). Returns 0, or -1 if no such setting. */
+int scenario_format_value(const scenario *sc, const char *key, char *out, size_t cap);
+
 /* The name a choice setting (`key`: "balancer", "split_policy",
  * "pattern", "arrivals", "distribution", ...) gives value, as scenario
  * files and options spell it; "?" if none. The one list of those names. */

@@ -22,6 +22,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "sim/scenario.h"
+
 static const char *binary;
 static const char *source_root; /* for examples/ */
 
@@ -187,6 +189,54 @@ static void test_help(void **state)
     o = run("keys", "-h", NULL);
     assert_int_equal(o.status, 0);
     assert_non_null(strstr(o.out, "-n N"));
+    output_free(&o);
+}
+
+/* Every scenario setting is an option and every command's --help lists
+ * it; every option --help lists with a default takes that default. */
+static void test_help_lists_every_setting(void **state)
+{
+    (void)state;
+    static const char *const commands[] = { "compare", "run", "keys" };
+    for (size_t c = 0; c < 3; c++) {
+        output o = run(commands[c], "--help", NULL);
+        assert_int_equal(o.status, 0);
+        for (size_t i = 0; i < scenario_setting_count(); i++) {
+            setting_doc d = scenario_setting_doc(i);
+            if (!strcmp(d.key, "name"))
+                continue; /* a file names itself: not an option */
+            char option[80];
+            int n = snprintf(option, sizeof option, "\n  --");
+            for (const char *k = d.key; *k; k++)
+                option[n++] = *k == '_' ? '-' : *k;
+            snprintf(option + n, sizeof option - (size_t)n, " %s", d.arg);
+            if (!strstr(o.out, option))
+                fail_msg("%s --help does not list '%s'", commands[c], option + 3);
+        }
+        output_free(&o);
+    }
+    /* The defaults it shows are values the options take. */
+    output o = run("keys", "--help", NULL);
+    for (const char *p = strstr(o.out, "\n  --"); p; p = strstr(p + 1, "\n  --")) {
+        char name[64], value[64];
+        if (sscanf(p, "\n  %63s", name) != 1)
+            continue;
+        const char *end = strstr(p + 1, "\n  -"), *blank = strstr(p + 1, "\n\n");
+        if (!end || (blank && blank < end))
+            end = blank;
+        const char *close = end ? end : p + strlen(p);
+        const char *open = NULL;
+        for (const char *q = p; q < close; q++) /* the last "(...)" of the entry */
+            if (*q == '(')
+                open = q;
+        if (!open || sscanf(open, "(%63[^)])", value) != 1 || strchr(value, ' ') ||
+            !strcmp(name, "--scheme") || !strcmp(name, "--format") || !strcmp(name, "--color"))
+            continue;
+        output r = run("keys", "--scheme", "salted", name, value, "-n", "1", NULL);
+        if (r.status != 0)
+            fail_msg("keys %s %s: exit %d: %s", name, value, r.status, r.err);
+        output_free(&r);
+    }
     output_free(&o);
 }
 
@@ -614,6 +664,7 @@ int main(int argc, char **argv)
     source_root = argc > 2 ? argv[2] : ".";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_help_lists_every_setting),
         cmocka_unit_test(test_bad_usage_exits_2_with_a_named_error),
         cmocka_unit_test(test_run_prints_every_server),
         cmocka_unit_test(test_keys_prints_n_keys_and_regions),

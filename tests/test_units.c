@@ -67,7 +67,7 @@ static void test_format_duration(void **state)
 {
     (void)state;
     static const struct { uint64_t us; const char *text; } cases[] = {
-        { 0, "0us" }, { 7, "7us" }, { 1500000, "1500ms" }, { 90000000, "90s" },
+        { 0, "0s" }, { 7, "7us" }, { 1500000, "1500ms" }, { 90000000, "90s" },
         { 1800000000ull, "30m" }, { 7200000000ull, "2h" }, { 3600000001ull, "3600000001us" },
     };
     char buf[32];
@@ -80,10 +80,28 @@ static void test_format_duration(void **state)
     }
 }
 
+static void test_format_size(void **state)
+{
+    (void)state;
+    static const struct { uint64_t bytes; const char *text; } cases[] = {
+        { 0, "0B" }, { 100, "100B" }, { 1536, "1536B" }, { 4 << 20, "4MiB" },
+        { 10ull << 30, "10GiB" }, { 3ull << 40, "3TiB" }, { 1536ull << 10, "1536KiB" },
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        units_format_size(cases[i].bytes, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].text);
+        uint64_t back;
+        assert_int_equal(units_parse_size(buf, &back), 0); /* round trip */
+        assert_int_equal(back, cases[i].bytes);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_duration),
+        cmocka_unit_test(test_format_size),
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_durations),
