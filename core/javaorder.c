@@ -34,25 +34,80 @@ static int bin_order(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-int java_hashmap_order(const uint32_t *hash, size_t n, size_t *order)
+/* HashMap.hash: the high half folded into the low one. */
+static uint32_t spread(uint32_t h)
 {
-    /* HashMap: DEFAULT_INITIAL_CAPACITY 16, DEFAULT_LOAD_FACTOR 0.75; a
-     * put that makes size > threshold doubles the table. */
+    return h ^ (h >> 16);
+}
+
+/* HashMap.resize: the table doubles; returns the bin counts of keys
+ * 0..n-1 in it (count freed), NULL if out of memory. */
+static size_t *regrow(size_t *count, size_t *cap, const uint32_t *hash, size_t n)
+{
+    free(count);
+    *cap *= 2;
+    count = calloc(*cap, sizeof *count);
+    for (size_t j = 0; count && j < n; j++)
+        count[spread(hash[j]) & (*cap - 1)]++;
+    return count;
+}
+
+/* The table size after adding keys 0..n-1 in order (HashMap.putVal or
+ * HashMap.compute): DEFAULT_INITIAL_CAPACITY 16, DEFAULT_LOAD_FACTOR 0.75.
+ * putVal doubles the table after a put that takes the size over 3/4 of
+ * it; compute doubles it before a put when the size already is over 3/4.
+ * A key joining a bin that already holds 8 keys (putVal) or 7 keys
+ * (compute) calls treeifyBin, which doubles a table smaller than
+ * MIN_TREEIFY_CAPACITY (64) instead of making the bin a tree. Returns 0 if
+ * out of memory. */
+static size_t hashmap_capacity(const uint32_t *hash, size_t n, int compute)
+{
     size_t cap = 16;
-    while (n > cap / 4 * 3)
-        cap *= 2;
-    bin_entry *e = malloc((n ? n : 1) * sizeof *e);
-    if (!e)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t h = hash[i] ^ (hash[i] >> 16); /* HashMap.hash */
-        e[i] = (bin_entry){ h & (cap - 1), i };
+    size_t *count = calloc(cap, sizeof *count);
+    for (size_t i = 0; count && i < n; i++) {
+        if (compute && i > cap / 4 * 3)
+            count = regrow(count, &cap, hash, i); /* size > threshold: resize() */
+        if (!count)
+            break;
+        size_t bin = spread(hash[i]) & (cap - 1);
+        if (count[bin]++ >= (compute ? 7u : 8u) && cap < 64)
+            count = regrow(count, &cap, hash, i + 1); /* treeifyBin: resize() */
+        if (count && !compute && i + 1 > cap / 4 * 3)
+            count = regrow(count, &cap, hash, i + 1); /* ++size > threshold: resize() */
     }
+    int ok = count != NULL;
+    free(count);
+    return ok ? cap : 0;
+}
+
+/* Keys by bin, and within a bin in insertion order (put appends to the
+ * bin) or its reverse (compute puts a new key at the bin's head); a
+ * resize splits a bin keeping its keys' relative order. */
+static int hashmap_order(const uint32_t *hash, size_t n, size_t *order, int compute)
+{
+    size_t cap = hashmap_capacity(hash, n, compute);
+    bin_entry *e = malloc((n ? n : 1) * sizeof *e);
+    if (!cap || !e) {
+        free(e);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        e[i] = (bin_entry){ spread(hash[i]) & (cap - 1), compute ? n - 1 - i : i };
     qsort(e, n, sizeof *e, bin_order);
     for (size_t i = 0; i < n; i++)
-        order[i] = e[i].index;
+        order[i] = compute ? n - 1 - e[i].index : e[i].index;
     free(e);
     return 0;
+}
+
+int java_hashmap_order(const uint32_t *hash, size_t n, size_t *order)
+{
+    return hashmap_order(hash, n, order, 0);
+}
+
+int java_hashmap_compute_order(const uint32_t *hash, size_t n, size_t *order)
+{
+    return hashmap_order(hash, n, order, 1);
 }
 
 void java_shuffle(size_t *items, size_t n, java_below_fn below, void *ctx)
@@ -266,7 +321,8 @@ size_t mmpq_remove_at(mmpq *q, size_t index)
     if (q->size == index)
         return removed;
     size_t actual_last = q->item[q->size];
-    correct_last_element(q, heap_for_index(q->size), actual_last);
+    if (correct_last_element(q, heap_for_index(q->size), actual_last) == index)
+        return removed; /* the removed element was the childless uncle: it went last */
     size_t to_trickle = q->item[q->size];
     fill_hole(q, index, to_trickle);
     return removed;

@@ -10,11 +10,15 @@
  *
  * Sources (facts only; the code is this file's own): OpenJDK 17
  * java/lang/String.java (hashCode), java/util/HashMap.java (hash, the
- * table size rule, resize keeping the relative order of a bin's entries),
+ * table size rules of putVal and compute, where each puts a new key in
+ * its bin, treeifyBin's resize of small tables, resize keeping the
+ * relative order of a bin's entries),
  * java/util/Collections.java (shuffle for RandomAccess lists); Guava 31
- * com/google/common/collect/MinMaxPriorityQueue.java (offer, removeAt,
- * fillHole, the Heap helpers). tests/test_javaorder.c checks them against
- * values the JDK and Guava computed (tests/data/README.md says how).
+ * com/google/common/collect/MinMaxPriorityQueue.java (offer, removeAt with
+ * its early return when the removed element is the childless uncle that
+ * swapWithConceptuallyLastElement sent to the end, fillHole, the Heap
+ * helpers). tests/test_javaorder.c checks them against values the JDK
+ * and Guava computed (tests/data/hbase_simple_balancer.md says how).
  */
 #ifndef REGIONSIM_JAVAORDER_H
 #define REGIONSIM_JAVAORDER_H
@@ -27,14 +31,25 @@
 uint32_t java_string_hash(const char *s, size_t n);
 
 /* The order in which a java.util.HashMap created with `new HashMap<>()`
- * iterates n keys put into it in the order 0..n-1, given each key's
- * hashCode: keys by bin ((h ^ h >>> 16) & (capacity - 1), capacity the
- * smallest power of two >= 16 holding n at load factor 0.75), and within a
- * bin in insertion order. Writes the key indices into order[0..n).
- * Exact unless 8 or more keys share a bin of a table of 64 or more, where
- * HashMap turns the bin into a tree (not modelled). Returns 0, or -1 if
- * out of memory (order untouched). */
+ * iterates n distinct keys put into it in the order 0..n-1, given each
+ * key's hashCode: keys by bin ((h ^ h >>> 16) & (capacity - 1)), and
+ * within a bin in insertion order. The capacity is the table's after the
+ * puts: 16, doubled by a put that takes the size over 3/4 of it, and
+ * doubled by a put that appends a ninth key to a bin while the table is
+ * smaller than 64 (treeifyBin resizes instead). Writes the key indices
+ * into order[0..n). Exact unless a ninth key joins a bin of a table of 64
+ * or more, where HashMap turns the bin into a tree (not modelled).
+ * Returns 0, or -1 if out of memory (order untouched). */
 int java_hashmap_order(const uint32_t *hash, size_t n, size_t *order);
+
+/* The same for keys added with HashMap.compute (or computeIfAbsent), which
+ * puts a new key at the head of its bin: within a bin the keys iterate
+ * newest first. compute also grows the table before a put that finds the
+ * size already over 3/4 of it (put: after the put that takes it over),
+ * and a key joining a bin of 7 (put: 8) in a table smaller than 64
+ * doubles it. Exact unless a bin of a table of 64 or more reaches 8 keys
+ * (a tree, not modelled). Returns 0, or -1 if out of memory. */
+int java_hashmap_compute_order(const uint32_t *hash, size_t n, size_t *order);
 
 /* A uniform int in [0, n), n >= 1, as java.util.Random.nextInt(n) gives. */
 typedef uint32_t (*java_below_fn)(void *ctx, uint32_t n);

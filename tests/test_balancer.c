@@ -1,4 +1,4 @@
-/* test_balancer.c -- HBase's simple and stochastic balancers.
+/* test_balancer.c -- HBase's stochastic balancer (the simple one: test_balancer_simple.c).
  *
  * Expected cost values are HBase's (TestDoubleArrayCost, testSkewCost) or
  * worked by hand from DoubleArrayCost's formulas: cost = (sqrt(dev) - min)
@@ -241,73 +241,6 @@ static void test_total_cost_of_hand_cluster(void **state)
     cluster_free(c);
 }
 
-/* ---- simple ---------------------------------------------------------- */
-
-static void test_none_moves_nothing(void **state)
-{
-    (void)state;
-    cluster *c = cluster_with_regions_on_rs0(4, 20);
-    balancer_config cfg;
-    balancer_defaults(&cfg, BALANCER_NONE);
-    assert_int_equal(run_once(&cfg, c), 0);
-    assert_int_equal(c->servers[0].regions, 20);
-    cluster_free(c);
-}
-
-static void test_all_on_one_server_spread_evenly(void **state)
-{
-    (void)state;
-    uint64_t seed = 1;
-    balancer_config cfg = config(BALANCER_SIMPLE, &seed);
-    for (uint32_t servers = 1; servers <= 9; servers++) {
-        for (size_t regions = 1; regions <= 40; regions += 3) {
-            cluster *c = cluster_with_regions_on_rs0(servers, regions);
-            int64_t moved = run_once(&cfg, c);
-            assert_balanced(c);
-            /* Minimal: exactly the surplus of rs0 moves. */
-            uint64_t ceil_avg = (regions + servers - 1) / servers;
-            assert_int_equal(moved, regions - ceil_avg);
-            /* A second pass finds nothing to do. */
-            assert_int_equal(run_once(&cfg, c), 0);
-            cluster_free(c);
-        }
-    }
-}
-
-static void test_simple_respects_slop(void **state)
-{
-    (void)state;
-    uint64_t seed = 1;
-    balancer_config cfg = config(BALANCER_SIMPLE, &seed);
-    /* avg 10, slop 0.2: allowed [floor(8), ceil(12)] = [8, 12]. */
-    const uint64_t inside[][4] = { { 11, 10, 10, 9 }, { 12, 10, 10, 8 }, { 12, 12, 8, 8 } };
-    for (size_t k = 0; k < 3; k++) {
-        cluster *c = cluster_with(4, 40, inside[k]);
-        assert_int_equal(run_once(&cfg, c), 0);
-        cluster_free(c);
-    }
-    const uint64_t above[4] = { 13, 10, 10, 7 }, below[4] = { 12, 11, 10, 7 };
-    cluster *c = cluster_with(4, 40, above);
-    assert_int_equal(run_once(&cfg, c), 3);
-    assert_balanced(c);
-    cluster_free(c);
-    c = cluster_with(4, 40, below);
-    assert_int_equal(run_once(&cfg, c), 3);
-    assert_balanced(c);
-    cluster_free(c);
-    /* Within slop but an idle server next to one with 2 regions. */
-    const uint64_t idle[4] = { 2, 1, 1, 0 };
-    c = cluster_with(4, 4, idle);
-    assert_int_equal(run_once(&cfg, c), 1);
-    assert_balanced(c);
-    cluster_free(c);
-    /* A larger slop tolerates more. */
-    cfg.slop = 0.5;
-    c = cluster_with(4, 40, above);
-    assert_int_equal(run_once(&cfg, c), 0);
-    cluster_free(c);
-}
-
 /* ---- stochastic ------------------------------------------------------ */
 
 static void test_stochastic_leaves_balanced_cluster(void **state)
@@ -442,9 +375,6 @@ int main(void)
         cmocka_unit_test(test_array_cost_hbase_values),
         cmocka_unit_test(test_array_cost_by_hand),
         cmocka_unit_test(test_total_cost_of_hand_cluster),
-        cmocka_unit_test(test_none_moves_nothing),
-        cmocka_unit_test(test_all_on_one_server_spread_evenly),
-        cmocka_unit_test(test_simple_respects_slop),
         cmocka_unit_test(test_stochastic_leaves_balanced_cluster),
         cmocka_unit_test(test_stochastic_spreads_all_on_one),
         cmocka_unit_test(test_stochastic_move_cost_can_forbid_moves),
