@@ -298,6 +298,37 @@ static void test_compare_json_is_deterministic(void **state)
     output_free(&b);
 }
 
+static json_object *member(json_object *o, const char *name);
+
+/* --measure-from: half of a run twice its length is counted; the JSON
+ * says from when; a start at or after the end is refused. */
+static void test_measure_from_halves_the_writes(void **state)
+{
+    (void)state;
+    output whole = run("run", "--scheme", "salted", "--duration", "10m", "--format", "json", NULL);
+    output half = run("run", "--scheme", "salted", "--duration", "10m", "--measure-from", "5m",
+                      "--format", "json", NULL);
+    assert_int_equal(whole.status, 0);
+    assert_int_equal(half.status, 0);
+    json_object *a = json_tokener_parse(whole.out), *b = json_tokener_parse(half.out);
+    assert_non_null(a);
+    assert_non_null(b);
+    json_object *ra = json_object_array_get_idx(member(a, "runs"), 0);
+    json_object *rb = json_object_array_get_idx(member(b, "runs"), 0);
+    int64_t wa = json_object_get_int64(member(ra, "writes"));
+    int64_t wb = json_object_get_int64(member(rb, "writes"));
+    assert_true(wa > 0);
+    assert_int_equal(wb * 2, wa);
+    assert_int_equal(json_object_get_int64(member(a, "measure_from_us")), 0);
+    assert_int_equal(json_object_get_int64(member(b, "measure_from_us")), 300000000);
+    json_object_put(a);
+    json_object_put(b);
+    output_free(&whole);
+    output_free(&half);
+    assert_usage_error(run("run", "--scheme", "salted", "--duration", "10m", "--measure-from",
+                           "10m", NULL), "measure_from", "not before the end of the run");
+}
+
 static void test_scenario_file_equals_the_builtin_default(void **state)
 {
     (void)state;
@@ -669,6 +700,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_run_prints_every_server),
         cmocka_unit_test(test_keys_prints_n_keys_and_regions),
         cmocka_unit_test(test_compare_json_is_deterministic),
+        cmocka_unit_test(test_measure_from_halves_the_writes),
         cmocka_unit_test(test_scenario_file_equals_the_builtin_default),
         cmocka_unit_test(test_scenario_file_errors_name_file_and_line),
         cmocka_unit_test(test_chapter_salting_example),

@@ -86,6 +86,70 @@ static void test_windows_and_ticks(void **state)
     run_result_free(&r);
 }
 
+/* The balancer runs at every multiple of its period strictly inside the
+ * run: one more run for each extra period, none at the run's end; the
+ * timeline has an entry for each and balancer_runs counts them. */
+static void test_balancer_runs_once_per_period(void **state)
+{
+    (void)state;
+    char err[256];
+    for (uint64_t periods = 1; periods <= 4; periods++) {
+        scenario sc;
+        short_scenario(&sc, "salted");
+        sc.workload.duration_us = periods * sc.balancer_period_us;
+        run_result r;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        assert_int_equal(r.balancer_runs, periods - 1);
+        size_t entries = 0;
+        for (size_t i = 0; i < r.nevents; i++) {
+            if (r.events[i].kind != TIMELINE_BALANCER)
+                continue;
+            entries++;
+            assert_int_equal(r.events[i].t_us, entries * sc.balancer_period_us);
+            assert_int_equal(r.events[i].balancer, entries - 1);
+        }
+        assert_int_equal(entries, r.balancer_runs);
+        run_result_free(&r);
+        /* A moment longer: the run at the end now falls inside it. */
+        sc.workload.duration_us++;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        assert_int_equal(r.balancer_runs, periods);
+        run_result_free(&r);
+    }
+}
+
+/* measure_from: the figures count only what was issued from it on. */
+static void test_measure_from_counts_the_second_half(void **state)
+{
+    (void)state;
+    char err[256];
+    scenario sc;
+    short_scenario(&sc, "salted");
+    sc.workload.duration_us = 240ull * 1000000;
+    run_result whole, half;
+    assert_int_equal(engine_run(&sc, 0, NULL, &whole, err, sizeof err), 0);
+    sc.measure_from_us = 120ull * 1000000;
+    assert_int_equal(engine_run(&sc, 0, NULL, &half, err, sizeof err), 0);
+    assert_int_equal(whole.writes, 240000);
+    assert_int_equal(half.writes, 120000); /* fixed arrivals: exactly half */
+    assert_int_equal(half.measure_from_us, sc.measure_from_us);
+    uint64_t sum = 0, windows = 0;
+    for (uint32_t s = 0; s < half.nservers; s++)
+        sum += half.servers[s].writes;
+    assert_int_equal(sum, half.writes);
+    /* the windows still cover the whole run */
+    for (size_t i = 0; i < (size_t)half.nwindows * half.nservers; i++)
+        windows += half.window_writes[i];
+    assert_int_equal(windows, 240000);
+    assert_memory_equal(whole.window_writes, half.window_writes,
+                        (size_t)whole.nwindows * whole.nservers * sizeof(uint64_t));
+    /* latency and throughput: of the second half only */
+    assert_int_equal(half.latency.count, 120000);
+    assert_true(half.offered_per_s > 999.0 && half.offered_per_s < 1001.0);
+    run_result_free(&whole);
+    run_result_free(&half);
+}
+
 typedef struct counter {
     uint64_t seen, stop_at;
     uint32_t last_server;
@@ -230,6 +294,16 @@ static void test_trace_replay_counts_reads_and_writes(void **state)
     assert_int_equal(r.nwindows, 2);
     assert_int_equal(r.window_reads[1 * r.nservers + 0], 1);
     assert_string_equal(r.key_example, "a");
+    /* The balancer (every 60 s) ran once, at 60 s: the run ends at 90 s. */
+    assert_int_equal(r.balancer_runs, 1);
+    run_result_free(&r);
+    unlink(sc.workload.pattern.trace_path);
+    /* A trace whose last operation is at exactly 120 s ends just after it:
+     * the run at 120 s is inside; none at 180 s. */
+    sc.workload.pattern.trace_path = write_file("0,put,a\n120000000,put,b\n");
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.duration_us, 120000001);
+    assert_int_equal(r.balancer_runs, 2);
     run_result_free(&r);
     unlink(sc.workload.pattern.trace_path);
 }
@@ -257,6 +331,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_are_values),
         cmocka_unit_test(test_windows_and_ticks),
+        cmocka_unit_test(test_balancer_runs_once_per_period),
+        cmocka_unit_test(test_measure_from_counts_the_second_half),
         cmocka_unit_test(test_observer_sees_every_write_and_can_stop),
         cmocka_unit_test(test_presplit_and_labels),
         cmocka_unit_test(test_bad_scheme_is_an_error_with_no_result),
