@@ -331,6 +331,8 @@ static void write_css(FILE *out)
     fputs("\n.k0{stroke:#0072b2}.k1{stroke:#e69f00}.k2{stroke:#009e73}.k3{stroke:#cc79a7}"
           ".k4{stroke:#d55e00}.k5{stroke:#000}.k6{stroke:#56b4e9}\n"
           ".ev path{stroke-width:2;fill:none}.ev .swatch{stroke-width:12}\n"
+          ".warm{fill:#fff;fill-opacity:0.55}.measure{stroke:#111;stroke-width:2;"
+          "stroke-dasharray:6 4}.unsteady{color:#b00}\n"
           "</style>\n", out);
 }
 
@@ -488,9 +490,21 @@ static void write_panel_head(FILE *out, const run_result *run)
     fprintf(out, "</p>\n<p>%" PRIu64 " writes, %" PRIu64 " reads in %s</p>\n", run->writes,
             run->reads, fmt_duration(a, run->duration_us));
     fprintf(out, "<p>regions %" PRIu64 " &#8594; %" PRIu64 "; %" PRIu64 " splits, %" PRIu64
-            " moves</p>\n<p>key bytes %s mean</p>\n</div>\n",
+            " moves</p>\n<p>key bytes %s mean</p>\n",
             run->regions_start, run->regions, run->splits, run->moves,
             fmt_fixed(b, run->key_bytes_mean, 1));
+    if (run->measure_from_us)
+        fprintf(out, "<p>measured from %s (the veiled warm-up is in no figure)</p>\n",
+                fmt_duration(a, run->measure_from_us));
+    steady_state st = stats_steady(run);
+    if (!st.steady) {
+        char note[256];
+        stats_steady_note(run, &st, note, sizeof note);
+        fputs("<p class=\"unsteady\">", out);
+        put_text(out, note);
+        fputs("</p>\n", out);
+    }
+    fputs("</div>\n", out);
     write_figures(out, run);
     fputs("</div>\n", out);
 }
@@ -569,6 +583,19 @@ static void write_row_label(FILE *out, const run_result *run, const heatmap *hm,
     fputs("</text>", out);
 }
 
+/* The warm-up before measure_from: veiled, with a dashed line where the
+ * measured run starts. Nothing when the whole run is measured. */
+static void write_warm_up(FILE *out, const run_result *run, const time_axis *ax, double plot_h)
+{
+    if (run->measure_from_us == 0)
+        return;
+    double x = time_x(ax, run->measure_from_us);
+    fprintf(out, "<rect class=\"warm\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\">"
+            "<title>warm-up: not in the figures</title></rect>\n", PLOT_X, PLOT_TOP,
+            x - PLOT_X, plot_h);
+    fprintf(out, "<path class=\"measure\" d=\"M%.1f %dv%.1f\"/>\n", x, PLOT_TOP, plot_h);
+}
+
 static void write_heatmap(const page *pg, const run_result *run, const heatmap *hm)
 {
     FILE *out = pg->out;
@@ -592,6 +619,7 @@ static void write_heatmap(const page *pg, const run_result *run, const heatmap *
     fputs("</svg>\n", out);
     fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%.1f\"/>\n",
             PLOT_X, PLOT_TOP, PLOT_W, plot_h);
+    write_warm_up(out, run, &ax, plot_h);
 
     uint32_t step = (uint32_t)ceil(LABEL_GAP / row_h);
     fprintf(out, "<g class=\"yl%s\">", hm->keys ? " key" : "");

@@ -360,6 +360,39 @@ static void test_balancer_runs_are_listed(void **state)
     free(html);
 }
 
+/* The warm-up before measure_from is veiled on the heatmaps and named in
+ * the panel head; a run still growing says it is not steady. */
+static void test_warm_up_and_steady_state(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    assert_null(strstr(html, "class=\"warm\""));
+    free(html);
+    f.runs[0].measure_from_us = 120000000;
+    uint64_t regions[WINDOWS] = { 1, 2, 4, 8 }; /* doubling to the end */
+    f.runs[0].window_regions = regions;
+    html = render(&f.res);
+    char *run0 = panel(html, 0), *run1 = panel(html, 1);
+    assert_non_null(strstr(run0, "measured from 2 min"));
+    assert_non_null(strstr(run0, "class=\"warm\""));
+    assert_non_null(strstr(run0, "class=\"measure\""));
+    assert_null(strstr(run1, "class=\"warm\""));
+    /* two measured windows: too few to judge (fewer than 4) */
+    assert_null(strstr(run0, "not steady"));
+    free(run0);
+    free(run1);
+    free(html);
+    /* four measured windows: the last quarter (one window) went 4 -> 8 */
+    f.runs[0].measure_from_us = 0;
+    html = render(&f.res);
+    run0 = panel(html, 0);
+    assert_non_null(strstr(run0, "not steady: regions grew 100% in the last 1 min"));
+    free(run0);
+    free(html);
+}
+
 static void test_timeline_and_notes(void **state)
 {
     (void)state;
@@ -515,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_top_regions_in_order_of_writes),
         cmocka_unit_test(test_timeline_and_notes),
         cmocka_unit_test(test_balancer_runs_are_listed),
+        cmocka_unit_test(test_warm_up_and_steady_state),
         cmocka_unit_test(test_long_keys_leave_out_their_shared_prefix),
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_long_runs_group_windows),

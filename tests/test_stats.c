@@ -102,6 +102,63 @@ static void test_windows_skip_empty_ones(void **state)
     assert_int_equal(stats_windows(NULL, 0, 4).windows, 0);
 }
 
+/* 8 windows of 2 servers; regions per window as given. */
+static run_result steady_run(const uint64_t *writes, const uint64_t *regions, uint64_t from_us)
+{
+    run_result r = { 0 };
+    static server_result sv[2] = { { .name = "rs0" }, { .name = "rs1" } };
+    r.nservers = 2;
+    r.servers = sv;
+    r.window_us = 60000000;
+    r.nwindows = 8;
+    r.window_writes = (uint64_t *)writes;
+    r.window_regions = (uint64_t *)regions;
+    r.regions_start = 1;
+    r.measure_from_us = from_us;
+    return r;
+}
+
+/* The steady-state verdict: judged on the measured run's last quarter. */
+static void test_steady_state(void **state)
+{
+    (void)state;
+    const uint64_t even[16] = { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 };
+    const uint64_t flat[8] = { 8, 8, 8, 8, 8, 8, 8, 8 };
+    const uint64_t growing[8] = { 8, 8, 8, 8, 8, 8, 9, 12 };
+    char note[256];
+    run_result r = steady_run(even, flat, 0);
+    assert_true(stats_steady(&r).steady);
+    /* regions 8 -> 12 over the last 2 windows: 50% */
+    r = steady_run(even, growing, 0);
+    steady_state st = stats_steady(&r);
+    assert_false(st.steady);
+    assert_int_equal(st.regions_before, 8);
+    assert_int_equal(st.regions_after, 12);
+    stats_steady_note(&r, &st, note, sizeof note);
+    assert_string_equal(note, "not steady: regions grew 50% in the last 2 min");
+    /* measured from window 4: its quarter is window 7 alone, 9 -> 12 */
+    r = steady_run(even, growing, 240000000);
+    st = stats_steady(&r);
+    assert_false(st.steady);
+    assert_int_equal(st.regions_before, 9);
+    /* a hotspot that moved from rs0 to rs1 in the last quarter */
+    const uint64_t moving[16] = { 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 1, 9, 1, 9 };
+    r = steady_run(moving, flat, 0);
+    st = stats_steady(&r);
+    assert_false(st.steady);
+    assert_true(st.hottest_moved);
+    stats_steady_note(&r, &st, note, sizeof note);
+    assert_string_equal(note, "not steady: the hottest server moved from rs0 to rs1 in the "
+                              "last 2 min");
+    /* ... but an even pair trading first place is noise, not a move */
+    const uint64_t noise[16] = { 5, 6, 5, 6, 5, 6, 5, 6, 5, 6, 6, 5, 6, 5, 6, 5 };
+    r = steady_run(noise, flat, 0);
+    assert_true(stats_steady(&r).steady);
+    /* fewer than 4 measured windows: not judged */
+    r = steady_run(even, growing, 360000000);
+    assert_true(stats_steady(&r).steady);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_all_zero_or_empty_is_undefined),
         cmocka_unit_test(test_server_counts_come_from_the_run),
         cmocka_unit_test(test_windows_skip_empty_ones),
+        cmocka_unit_test(test_steady_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
