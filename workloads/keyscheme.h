@@ -88,8 +88,9 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
 /* The read kinds. Each has one name (query_kind_name): reports use it
  * (JSON by_kind.<name>, text columns) and so do the settings (read_<name>
  * weights the kind in a read mix). A new kind is one enum entry here, its
- * name, what the planner knows for it (keyscheme.c) and what the engine
- * expects it to return (sim/engine.c). */
+ * name, what the planner knows for it (keyscheme_plan.c, query_knows)
+ * and what the engine expects it to return (sim/engine_ops.c,
+ * build_query, from sim/truth.h). */
 typedef enum query_kind {
     QUERY_GET = 0,   /* one record's row: rec is the record as written */
     QUERY_RANGE,     /* one entity's rows with from_ms <= ts <= to_ms: rec names the entity */
