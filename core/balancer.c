@@ -26,10 +26,11 @@ void balancer_defaults(balancer_config *cfg, balancer_kind kind)
     s->run_max_steps = 0;
     s->min_cost_need_balance = 0.025;
     s->region_loads = 15;
-    s->max_move_percent = 0.25;
+    s->max_move_percent = 1.0; /* MoveCostFunction.DEFAULT_MAX_MOVE_PERCENT = 1.0f */
     s->region_count_cost = 500;
     s->move_cost = 7;
     s->table_skew_cost = 35;
+    s->storefile_table_skew_cost = 35; /* StoreFileTableSkewCostFunction (HBASE-29203) */
     s->read_request_cost = 5;
     s->cp_request_cost = 5;
     s->write_request_cost = 5;

@@ -60,10 +60,11 @@ typedef struct stochastic_config {
     int run_max_steps;               /* runMaxSteps: false */
     double min_cost_need_balance;    /* minCostNeedBalance: 0.025 */
     uint32_t region_loads;           /* numRegionLoadsToRemember: 15 */
-    double max_move_percent;         /* maxMovePercent: 0.25 */
+    double max_move_percent;         /* maxMovePercent: 1.0 */
     double region_count_cost;        /* regionCountCost: 500 */
     double move_cost;                /* moveCost: 7 */
     double table_skew_cost;          /* tableSkewCost: 35 */
+    double storefile_table_skew_cost;/* storefileTableSkewCost: 35 */
     double read_request_cost;        /* readRequestCost: 5 */
     double cp_request_cost;          /* cpRequestCost: 5 */
     double write_request_cost;       /* writeRequestCost: 5 */
@@ -87,6 +88,7 @@ typedef enum balancer_reason {
     BALANCER_IDLE_SERVER,            /* ran: a server with no region beside one with several */
     BALANCER_OUT_OF_SLOP,            /* ran: a server above the ceiling or below the floor */
     BALANCER_COST_HIGH,              /* ran: cost / sum of multipliers >= minCostNeedBalance */
+    BALANCER_NO_COSTS,               /* skipped: no cost function has a multiplier > 0 */
     BALANCER_REASONS
 } balancer_reason;
 
@@ -102,6 +104,7 @@ static inline const char *balancer_reason_text(balancer_reason r)
         [BALANCER_IDLE_SERVER] = "idle server",
         [BALANCER_OUT_OF_SLOP] = "server out of slop",
         [BALANCER_COST_HIGH] = "cost above minCostNeedBalance",
+        [BALANCER_NO_COSTS] = "no cost function with a multiplier > 0",
     };
     return (unsigned)r < BALANCER_REASONS ? text[r] : "?";
 }

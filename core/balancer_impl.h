@@ -42,4 +42,13 @@ int64_t stochastic_balance(const balancer_config *cfg, stochastic_state *s, clus
                            balancer_report *report);
 double stochastic_total_cost(const balancer_config *cfg, const cluster *c);
 
+/* For tests: what a run would compute over c's current assignment from the
+ * loads s remembers, without observing c first: every cost function (a
+ * region counts as moved when its server differs from initial[r]; NULL:
+ * none moved), cost_before, sum_multipliers, steps (calculateMaxSteps),
+ * and needsBalance's verdict in ran and reason. Returns 0, or -1 if out of
+ * memory. */
+int stochastic_evaluate(const balancer_config *cfg, const stochastic_state *s, const cluster *c,
+                        const uint32_t *initial, balancer_report *report);
+
 #endif
