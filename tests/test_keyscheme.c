@@ -1211,24 +1211,24 @@ static query latest_of(record r, uint32_t limit)
 }
 
 /* The planning table of docs/keyschemes.md: per preset (N = 8), ranges
- * of GET, RANGE, LATEST and WINDOW (FULL: a full scan), and whether
- * LATEST scans in reverse. */
+ * of GET, RANGE, LATEST, WINDOW and METRIC (FULL: a full scan), and
+ * whether LATEST scans in reverse. */
 static void test_plan_presets(void **state)
 {
     (void)state;
-    static const struct { const char *name; long get, range, latest, window; int latest_reverse; } want[] = {
-        { "monotonic",       1, 1,    1,    1,    1 },
-        { "salted",          8, 8,    8,    8,    1 },
-        { "hashed",          1, 8,    8,    8,    1 },
-        { "reversed",        1, FULL, FULL, FULL, 0 },
-        { "promoted",        1, 1,    1,    FULL, 1 },
-        { "revts",           1, 1,    1,    FULL, 0 },
-        { "md5",             1, FULL, FULL, FULL, 0 },
-        { "opentsdb",        1, 1,    1,    FULL, 1 },
-        { "opentsdb-salted", 1, 1,    1,    FULL, 1 },
-        { "revdomain",       1, 1,    1,    FULL, 1 },
-        { "seq",             1, FULL, FULL, FULL, 0 },
-        { "seq-reversed",    1, FULL, FULL, FULL, 0 },
+    static const struct { const char *name; long get, range, latest, window, metric; int latest_reverse; } want[] = {
+        { "monotonic",       1, 1,    1,    1,    1,    1 },
+        { "salted",          8, 8,    8,    8,    8,    1 },
+        { "hashed",          1, 8,    8,    8,    8,    1 },
+        { "reversed",        1, FULL, FULL, FULL, FULL, 0 },
+        { "promoted",        1, 1,    1,    FULL, FULL, 1 },
+        { "revts",           1, 1,    1,    FULL, FULL, 0 },
+        { "md5",             1, FULL, FULL, FULL, FULL, 0 },
+        { "opentsdb",        1, 1,    1,    FULL, 1,    1 },
+        { "opentsdb-salted", 1, 1,    1,    FULL, 8,    1 },
+        { "revdomain",       1, 1,    1,    FULL, FULL, 1 },
+        { "seq",             1, FULL, FULL, FULL, FULL, 0 },
+        { "seq-reversed",    1, FULL, FULL, FULL, FULL, 0 },
     };
     assert_int_equal(sizeof want / sizeof want[0], NPRESETS);
     record r = series(TS0, 42, 0x161, 7, 3);
@@ -1257,6 +1257,8 @@ static void test_plan_presets(void **state)
         }
         q = range_of(QUERY_WINDOW, r, TS0, TS0 + 3600000);
         assert_int_equal(plan_count(ke, &q, &p), want[i].window);
+        q = range_of(QUERY_METRIC, r, TS0, TS0 + 3600000);
+        assert_int_equal(plan_count(ke, &q, &p), want[i].metric);
         keyencoder_free(ke);
         keyscheme_free(ks);
     }
@@ -1471,6 +1473,161 @@ static void test_plan_opentsdb(void **state)
     plan_release(&p);
 }
 
+/* A metric's every series over a time range, under every preset, for two
+ * bucket counts: how many ranges, whether a full scan, whether exact.
+ * Only a key that leads with the metric UID before the time field reads
+ * only the metric's rows: OpenTSDB's, one scan (or one per salt bucket,
+ * as TsdbQuery does: the salt hashes the tags, which the query does not
+ * know). A key with a bucket ahead of the time field (salted, hashed, and
+ * plain time order as one "bucket") scans that time range of every metric
+ * in each bucket; a key with anything else unknown ahead (the entity, a
+ * hash of the time, a sequence number) is a full scan. None is exact: all
+ * hold other metrics' rows, or (OpenTSDB) rows of whole hours. */
+static void test_plan_metric_presets(void **state)
+{
+    (void)state;
+    static const struct { const char *name; long ranges; int per_bucket; } want[] = {
+        { "monotonic",       1,    0 },
+        { "salted",          0,    1 },  /* N ranges */
+        { "hashed",          0,    1 },  /* N: the bucket hashes the time */
+        { "reversed",        FULL, 0 },
+        { "promoted",        FULL, 0 },
+        { "revts",           FULL, 0 },
+        { "md5",             FULL, 0 },
+        { "opentsdb",        1,    0 },
+        { "opentsdb-salted", 0,    1 },  /* N */
+        { "revdomain",       FULL, 0 },
+        { "seq",             FULL, 0 },
+        { "seq-reversed",    FULL, 0 },
+    };
+    static const uint32_t buckets[] = { 8, 20 };
+    assert_int_equal(sizeof want / sizeof want[0], keyscheme_preset_count());
+    const uint64_t from = TS0 + 1234, to = TS0 + 9000000; /* 2.5 h later */
+    plan p;
+    plan_init(&p);
+    for (size_t b = 0; b < sizeof buckets / sizeof buckets[0]; b++) {
+        uint32_t n = buckets[b];
+        for (size_t i = 0; i < keyscheme_preset_count(); i++) {
+            char expr[128];
+            assert_string_equal(keyscheme_preset_name(i), want[i].name);
+            assert_int_equal(keyscheme_preset_expr(want[i].name, n, expr, sizeof expr), 0);
+            keyscheme *ks = parse_ok(expr);
+            keyencoder *ke = keyencoder_new(ks, 5);
+            uint8_t key[KEYSCHEME_MAX_KEY];
+            for (uint32_t h = 0; h < 4; h++) { /* metric 7 on 4 hosts, metric 2 on one */
+                record w = series(TS0 + h, h, 7 * 50 + h, 7, h);
+                keyencoder_encode(ke, &w, key, sizeof key);
+            }
+            record w = series(TS0 + 9, 9, 2 * 50, 2, 0);
+            keyencoder_encode(ke, &w, key, sizeof key);
+
+            query q = range_of(QUERY_METRIC, series(0, 0, 0, 7, 0), from, to);
+            long got = plan_count(ke, &q, &p);
+            long expect = want[i].per_bucket ? (long)n : want[i].ranges;
+            if (got != expect)
+                fail_msg("%s (N = %u): %ld ranges, want %ld", want[i].name, n, got, expect);
+            assert_int_equal(p.full_scan, expect == FULL);
+            assert_false(p.exact);
+            for (size_t j = 0; j < p.nranges; j++) { /* no limit, forward */
+                assert_int_equal(p.ranges[j].limit, 0);
+                assert_int_equal(p.ranges[j].reverse, 0);
+            }
+            keyencoder_free(ke);
+            keyscheme_free(ks);
+        }
+    }
+    plan_release(&p);
+}
+
+/* OpenTSDB's metric scan, byte for byte: [salt][metric UID][hour(from)]
+ * to the first key past [salt][metric UID][hour(to)], once per salt
+ * bucket (QueryUtil.getMetricScanner's start and stop rows); exact when
+ * the range is whole hours; nothing for a metric never written, and no
+ * UID assigned by asking. */
+static void test_plan_metric_opentsdb(void **state)
+{
+    (void)state;
+    const uint64_t from = TS0 + 1234, to = TS0 + 9000000; /* hours 0x65920080 .. 0x65921CA0 */
+    record r = series(TS0, 0, 0x161, 7, 3);
+    record other_host = series(TS0 + 1, 1, 0x162, 7, 4);
+    /* a query that also names a host, entity, tag and key: a metric read
+     * knows the metric only, so none of them may change the plan */
+    record noisy = series(0, 99, 0x161, 7, 3);
+    noisy.tag = 5;
+    noisy.naming = NAMING_KEY;
+    noisy.key = (const uint8_t *)"junk";
+    noisy.key_len = 4;
+    plan p, again;
+    plan_init(&p);
+    plan_init(&again);
+    keyscheme *ks = parse_ok("uid(metric, 3) hour(ts) tags");
+    keyencoder *ke = keyencoder_new(ks, 5);
+    uint8_t key[KEYSCHEME_MAX_KEY];
+    keyencoder_encode(ke, &r, key, sizeof key);
+    keyencoder_encode(ke, &other_host, key, sizeof key);
+    query q = range_of(QUERY_METRIC, series(0, 0, 0, 7, 0), from, to);
+    assert_int_equal(plan_count(ke, &q, &p), 1);
+    expect_range(&p, 0, "\x00\x00\x01" "\x65\x92\x00\x80", 7, "\x00\x00\x01" "\x65\x92\x1C\xA1", 7);
+    assert_false(p.exact); /* whole hours around from and to */
+    query nq = range_of(QUERY_METRIC, noisy, from, to);
+    assert_int_equal(plan_count(ke, &nq, &again), 1);
+    assert_int_equal(again.nbytes, p.nbytes);
+    assert_memory_equal(again.bytes, p.bytes, p.nbytes);
+    q = range_of(QUERY_METRIC, series(0, 0, 0, 7, 0), TS0, TS0 + 3 * UINT64_C(3600000) - 1);
+    assert_int_equal(plan_count(ke, &q, &p), 1);
+    assert_true(p.exact); /* whole hours: every row is the metric's, in time */
+    q = range_of(QUERY_METRIC, series(0, 0, 0, 7, 0), to, from); /* empty */
+    assert_int_equal(plan_count(ke, &q, &p), 0);
+
+    /* a metric never written: no UID, nothing to read; asking assigns none */
+    q = range_of(QUERY_METRIC, series(0, 0, 0, 8, 0), from, to);
+    assert_int_equal(plan_count(ke, &q, &p), 0);
+    assert_false(p.full_scan);
+    record eight = series(TS0 + 2, 2, 0x190, 8, 0);
+    assert_int_equal(keyencoder_encode(ke, &eight, key, sizeof key), 13);
+    assert_memory_equal(key, "\x00\x00\x02", 3); /* the second metric: UID 2 */
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+
+    /* salted: one scan per bucket, in bucket order, each the same metric
+     * and hours after its salt */
+    for (uint32_t n = 1; n <= 300; n += 299) {
+        char expr[96];
+        snprintf(expr, sizeof expr, "osalt(%u) uid(metric, 3) hour(ts) tags", n);
+        ks = parse_ok(expr);
+        ke = keyencoder_new(ks, 5);
+        keyencoder_encode(ke, &r, key, sizeof key);
+        q = range_of(QUERY_METRIC, series(0, 0, 0, 7, 0), from, to);
+        assert_int_equal(plan_count(ke, &q, &p), n);
+        size_t w = n > 256 ? 2 : 1;
+        for (uint32_t b = 0; b < n; b++) {
+            uint8_t lo[9] = { 0 }, hi[9] = { 0 };
+            keyscheme_bucket_prefix(ks, b, lo);
+            keyscheme_bucket_prefix(ks, b, hi);
+            memcpy(lo + w, "\x00\x00\x01" "\x65\x92\x00\x80", 7);
+            memcpy(hi + w, "\x00\x00\x01" "\x65\x92\x1C\xA1", 7);
+            expect_range(&p, b, lo, w + 7, hi, w + 7);
+        }
+        keyencoder_free(ke);
+        keyscheme_free(ks);
+    }
+
+    /* the metric ahead of the time field pins it; a bucket of it does not */
+    q = range_of(QUERY_METRIC, series(0, 0, 0, 7, 0), from, to);
+    plan_after("uid(metric, 3) ts uid(host, 2)", &r, &q, &p);
+    assert_int_equal(p.nranges, 1);
+    assert_true(p.exact);
+    plan_after("hash(4, uid(metric, 3)) ts", &r, &q, &p); /* a bucket the query knows */
+    assert_int_equal(p.nranges, 1);
+    assert_false(p.exact);
+    plan_after("uid(host, 3) uid(metric, 3) ts", &r, &q, &p); /* the host first: unknown */
+    assert_true(p.full_scan);
+    plan_after("uid(metric, 1) ts", &r, &q, &p);
+    assert_true(p.exact);
+    plan_release(&p);
+    plan_release(&again);
+}
+
 /* Buckets the query cannot know multiply the candidates wherever they
  * are; past 65536 candidates the plan gives up and scans everything. */
 static void test_plan_buckets(void **state)
@@ -1616,7 +1773,7 @@ static void test_plan_exactness(void **state)
 #define PROP_QUERIES 150
 #define PROP_KEY 64
 
-enum { EXACT_RANGE = 1, EXACT_LATEST = 2, EXACT_WINDOW = 4 };
+enum { EXACT_RANGE = 1, EXACT_LATEST = 2, EXACT_WINDOW = 4, EXACT_METRIC = 8 };
 
 typedef struct prop_row {
     uint8_t key[PROP_KEY];
@@ -1681,13 +1838,20 @@ static void prop_write(prop_world *w, keyencoder *ke, uint64_t *seed)
         w->row_of[i] = find_row(w, keys[i], lens[i]);
 }
 
-/* A random query over the written world (entities 12, 13: never written). */
+/* A random query over the written world (entities 12, 13 and metric 3:
+ * never written). A METRIC query's record also names an entity, host and
+ * tag at random: it must plan on the metric alone. */
 static query prop_query(const prop_world *w, uint64_t *seed)
 {
     uint32_t e = (uint32_t)(prop_next(seed) % (PROP_ENTITIES + 2));
     record ent = series(0, 0, e, e / 4, e % 4);
     uint64_t span = PROP_RECORDS * UINT64_C(90000);
     uint64_t from = TS0 + prop_next(seed) % span, len = prop_next(seed) % (span / 3);
+    if (prop_next(seed) % 5 == 0) {
+        record m = series(0, prop_next(seed), (uint32_t)prop_next(seed), e / 4, (uint32_t)prop_next(seed));
+        m.tag = (uint32_t)prop_next(seed);
+        return range_of(QUERY_METRIC, m, from, prop_next(seed) % 10 ? from + len : from - 1);
+    }
     switch (prop_next(seed) % 4) {
     case 0:
         return get_of(w->rec[prop_next(seed) % PROP_RECORDS]);
@@ -1711,6 +1875,7 @@ static void prop_want(prop_world *w, const query *q)
         case QUERY_GET:    w->wanted[i] = r->seq == q->rec.seq; break;
         case QUERY_RANGE:  w->wanted[i] = r->entity == q->rec.entity && in_time; break;
         case QUERY_WINDOW: w->wanted[i] = in_time; break;
+        case QUERY_METRIC: w->wanted[i] = r->metric == q->rec.metric && in_time; break;
         case QUERY_LATEST: {
             size_t newer = 0;
             for (size_t j = i + 1; j < PROP_RECORDS; j++) /* times increase with i */
@@ -1757,13 +1922,24 @@ static void prop_check(const char *expr, unsigned exact)
     keyencoder *ke = keyencoder_new(ks, 11);
     uint64_t seed = 2024;
     prop_write(&w, ke, &seed);
-    plan p;
+    plan p, bare_plan;
     plan_init(&p); /* one plan for every query: buffers are reused */
+    plan_init(&bare_plan);
     for (int n = 0; n < PROP_QUERIES; n++) {
         query q = prop_query(&w, &seed);
         prop_want(&w, &q);
         assert_int_equal(keyencoder_plan(ke, &q, &p), 0);
         check_plan_shape(&p);
+        if (q.kind == QUERY_METRIC) { /* the metric alone decides the plan */
+            query bare = range_of(QUERY_METRIC, series(0, 0, 0, q.rec.metric, 0), q.from_ms, q.to_ms);
+            assert_int_equal(keyencoder_plan(ke, &bare, &bare_plan), 0);
+            assert_int_equal(bare_plan.nranges, p.nranges);
+            assert_int_equal(bare_plan.full_scan, p.full_scan);
+            assert_int_equal(bare_plan.exact, p.exact);
+            assert_int_equal(bare_plan.nbytes, p.nbytes);
+            if (p.nbytes)
+                assert_memory_equal(bare_plan.bytes, p.bytes, p.nbytes);
+        }
         /* sound: every wanted record's row is read */
         prop_scan(&w, &p, &q, 1);
         for (size_t i = 0; i < PROP_RECORDS; i++)
@@ -1772,7 +1948,7 @@ static void prop_check(const char *expr, unsigned exact)
         /* exactly the kinds the scheme serves exactly are planned exact (a
          * GET always; a full scan never) */
         unsigned kind_bit = q.kind == QUERY_RANGE ? EXACT_RANGE : q.kind == QUERY_LATEST ? EXACT_LATEST
-                          : q.kind == QUERY_WINDOW ? EXACT_WINDOW : 0;
+                          : q.kind == QUERY_WINDOW ? EXACT_WINDOW : q.kind == QUERY_METRIC ? EXACT_METRIC : 0;
         int want_exact = !p.full_scan && (q.kind == QUERY_GET || (exact & kind_bit));
         if (p.nranges > 0 && p.exact != want_exact)
             fail_msg("%s: query kind %d planned %s", expr, (int)q.kind, p.exact ? "exact" : "inexact");
@@ -1792,6 +1968,7 @@ static void prop_check(const char *expr, unsigned exact)
         }
     }
     plan_release(&p);
+    plan_release(&bare_plan);
     keyencoder_free(ke);
     keyscheme_free(ks);
 }
@@ -1836,6 +2013,11 @@ static void test_plan_property_schemes(void **state)
     prop_check("ts entity", EXACT_WINDOW);
     prop_check("uid(metric, 3) hour(ts) tags(2)", 0);
     prop_check("hour(ts) entity ts", 0);
+    /* the metric ahead of a fine time field: a metric read is exact */
+    prop_check("uid(metric, 3) ts uid(host, 2)", EXACT_METRIC);
+    prop_check("osalt(4) uid(metric, 2) revts tags", EXACT_METRIC);
+    prop_check("hash(4, uid(metric, 1)) uid(metric, 1) ts entity", EXACT_METRIC);
+    prop_check("osalt(4) uid(metric, 3) hour(ts) tags(2)", 0);
 }
 
 int main(void)
@@ -1882,6 +2064,8 @@ int main(void)
         cmocka_unit_test(test_plan_get_is_the_written_key),
         cmocka_unit_test(test_plan_range_bytes),
         cmocka_unit_test(test_plan_opentsdb),
+        cmocka_unit_test(test_plan_metric_presets),
+        cmocka_unit_test(test_plan_metric_opentsdb),
         cmocka_unit_test(test_plan_buckets),
         cmocka_unit_test(test_plan_nothing),
         cmocka_unit_test(test_plan_exactness),

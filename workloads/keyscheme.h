@@ -88,32 +88,36 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
 /* The read kinds. Each has one name (query_kind_name): reports use it
  * (JSON by_kind.<name>, text columns) and so do the settings (read_<name>
  * weights the kind in a read mix). A new kind is one enum entry here, its
- * name, what the planner knows for it (keyscheme_plan.c, query_knows)
- * and what the engine expects it to return (sim/engine_ops.c,
- * build_query, from sim/truth.h). */
+ * name, what the planner knows for it and what its rows share
+ * (keyscheme_plan.c: query_knows, query_pins) and what the engine expects
+ * it to return (sim/engine_ops.c, build_query, from sim/truth.h). */
 typedef enum query_kind {
     QUERY_GET = 0,   /* one record's row: rec is the record as written */
     QUERY_RANGE,     /* one entity's rows with from_ms <= ts <= to_ms: rec names the entity */
     QUERY_LATEST,    /* one entity's newest `limit` rows: rec names the entity */
     QUERY_WINDOW,    /* every entity's rows with from_ms <= ts <= to_ms */
+    QUERY_METRIC,    /* every series of one metric (all hosts and tags) with from_ms <= ts <= to_ms:
+                      * rec.metric names it (OpenTSDB's everyday query) */
     QUERY_KINDS
 } query_kind;
 
-/* The kind's name: "get", "range", "latest", "window"; "?" out of range.
- * Inline: reports name kinds without linking the workloads library. */
+/* The kind's name: "get", "range", "latest", "window", "metric"; "?" out
+ * of range. Inline: reports name kinds without linking the workloads
+ * library. */
 static inline const char *query_kind_name(query_kind k)
 {
     static const char *const names[QUERY_KINDS] = {
         [QUERY_GET] = "get", [QUERY_RANGE] = "range", [QUERY_LATEST] = "latest",
-        [QUERY_WINDOW] = "window",
+        [QUERY_WINDOW] = "window", [QUERY_METRIC] = "metric",
     };
     return (unsigned)k < QUERY_KINDS ? names[k] : "?";
 }
 
 typedef struct query {
     query_kind kind;
-    record rec;               /* GET: the record; RANGE, LATEST: its entity fields (entity, metric, host, tag, naming, key); ts ignored */
-    uint64_t from_ms, to_ms;  /* RANGE, WINDOW: inclusive */
+    record rec;               /* GET: the record; RANGE, LATEST: its entity fields (entity, metric, host, tag, naming, key);
+                               * METRIC: rec.metric; the planner reads nothing else of it */
+    uint64_t from_ms, to_ms;  /* RANGE, WINDOW, METRIC: inclusive */
     uint32_t limit;           /* LATEST */
 } query;
 
@@ -127,7 +131,7 @@ typedef struct key_range {
 typedef struct plan {
     uint8_t full_scan;        /* the key order cannot serve the query: one range, the whole table */
     uint8_t exact;            /* the ranges hold only rows the query wants (no filtering):
-                               * of its entity and in its time range; a LATEST over
+                               * of its entity (metric) and in its time range; a LATEST over
                                * N ranges reads `limit` of its rows from each. A limit on
                                * an inexact range counts matching rows, as HBase applies a
                                * scan's limit after its filters */
@@ -153,7 +157,8 @@ void plan_release(plan *p);
  * OpenTSDB's tags): the client filters them, and a range's limit counts
  * the rows that pass (HBase applies a scan's limit after its filters).
  * A plan is never short of a row the query wants. Also plans no ranges
- * for RANGE and WINDOW with from_ms > to_ms and for LATEST with limit 0.
+ * for RANGE, WINDOW and METRIC with from_ms > to_ms and for LATEST with
+ * limit 0.
  * Reads the encoder's UID tables and nothing else of it; does not
  * allocate beyond growing out's buffers. */
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out);

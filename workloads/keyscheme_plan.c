@@ -2,28 +2,45 @@
  *
  * Reads are planned from the parse tree (field[], keyscheme.c), not from
  * op[]: a query knows some record values (a GET all, a RANGE or LATEST
- * the entity, a WINDOW none), and the planner walks the top-level fields
- * left to right. A field whose inputs the query knows is evaluated
- * (recursively, with the encoder's writers, looking UIDs up without ever
- * assigning one) and appended to every candidate prefix; a bucket it
- * cannot know multiplies the candidates by N; the time field of a time
- * query ends the walk, turning each candidate into a range; anything else
- * it cannot know makes the read a full scan. Candidates are a shared
- * template plus bucket slots, so planning allocates nothing but the
- * plan's own buffers.
+ * the entity, a METRIC the metric, a WINDOW none), and the planner walks
+ * the top-level fields left to right. A field whose inputs the query
+ * knows is evaluated (recursively, with the encoder's writers, looking
+ * UIDs up without ever assigning one) and appended to every candidate
+ * prefix; a bucket it cannot know multiplies the candidates by N; the
+ * time field of a time query ends the walk, turning each candidate into a
+ * range; anything else it cannot know makes the read a full scan.
+ * Candidates are a shared template plus bucket slots, so planning
+ * allocates nothing but the plan's own buffers.
  *
  * A query knows some of the values a key is made of: a GET all of them
- * (but not the RNG behind salt()), a RANGE or LATEST the entity, a WINDOW
- * none. Each field says which values its own bytes read (field.reads, R_
- * bits computed at parse time from what it writes and, for uid() and
- * tags, which names), so a field's bytes are known when it reads nothing
- * the query lacks; the planner sees only the values the query gives
- * (known_values), never the rest of the record it was handed.
+ * (but not the RNG behind salt()), a RANGE or LATEST the entity, a METRIC
+ * the metric (not the host, tags, entity or name of any of its series),
+ * a WINDOW none. Each field says which values its own bytes read
+ * (field.reads, R_ bits computed at parse time from what it writes and,
+ * for uid() and tags, which names), so a field's bytes are known when it
+ * reads nothing the query lacks; the planner sees only the values the
+ * query gives (known_values), never the rest of the record it was handed.
  * The top-level fields are walked left to right building a template, the
  * bytes every candidate prefix shares, plus bucket slots: positions in the
  * template where a bucket the query cannot know takes each of its N
  * values. Candidate c fills the slots with the digits of c (the first slot
  * most significant), so candidates come out in key order.
+ *
+ * A METRIC query is OpenTSDB's everyday one: a metric, every series of it,
+ * a time range. On OpenTSDB's own key, [salt] uid(metric) hour(ts) tags,
+ * the walk gives what OpenTSDB scans (src/core/TsdbQuery.java, findSpans
+ * and getScanner; src/query/QueryUtil.java, getMetricScanner): salted,
+ * one scanner per bucket (getScanner(i) for i in 0 .. SALT_BUCKETS - 1,
+ * merged by SaltScanner), because the salt hashes the metric and the
+ * tags and the query knows no tags; unsalted, one. Each runs from
+ * [salt][metric UID][start's base hour] (getScanStartTimeSeconds rounds
+ * the start down to its hour) to [salt][metric UID][the hour after the
+ * end's] (getScanEndTimeSeconds: "OpenTSDB's closed interval vs. HBase's
+ * half-open"), the series' tags filtered. Here the stop row is the first
+ * key past [metric UID][end's base hour]; no row lies between the two
+ * stop rows, so both scan the same rows. A key without the metric ahead
+ * of its time field gives what it gives a WINDOW: one range per bucket
+ * ahead of the time field, or a full scan.
  */
 #include "workloads/keyscheme_impl.h"
 
@@ -84,13 +101,31 @@ void plan_release(plan *p)
 
 /* The record values (R_ bits) a query of this kind gives: a GET every
  * one (but never the RNG), a RANGE or LATEST the entity's (id, name, key,
- * metric, host, tag), a WINDOW none. */
+ * metric, host, tag), a METRIC the metric and nothing else of its series,
+ * a WINDOW none. */
 static uint16_t query_knows(query_kind kind)
 {
     switch (kind) {
     case QUERY_GET:    return R_TIME | R_SEQ | R_NAME;
     case QUERY_RANGE:
     case QUERY_LATEST: return R_NAME;
+    case QUERY_METRIC: return R_METRIC;
+    case QUERY_WINDOW:
+    case QUERY_KINDS:  break;
+    }
+    return 0;
+}
+
+/* What every row a query wants shares (R_ bits), which a key pins down
+ * when a field before the time field writes it whole: a RANGE's or
+ * LATEST's entity, a METRIC's metric; nothing for a WINDOW. */
+static uint16_t query_pins(query_kind kind)
+{
+    switch (kind) {
+    case QUERY_RANGE:
+    case QUERY_LATEST: return R_ENTITY;
+    case QUERY_METRIC: return R_METRIC;
+    case QUERY_GET:
     case QUERY_WINDOW:
     case QUERY_KINDS:  break;
     }
@@ -471,11 +506,11 @@ static int plan_rows(const planner *pl, const query *q, const candidates *cs, pl
 }
 
 /* Whether the subtree at i writes a whole value that reads `pin` (R_ENTITY:
- * the entity's id or name, the trace key, or its UID): a key with one of
- * these before the time field holds no row of another entity. A bucket of
- * the value (hash) does not: many values share a bucket; nor does a UID
- * once more names than its width holds have been written (their low
- * bytes repeat). */
+ * the entity's id or name, the trace key, or its UID; R_METRIC: the
+ * metric's UID): a key with one of these before the time field holds no
+ * row of another entity (metric). A bucket of the value (hash) does not:
+ * many values share a bucket; nor does a UID once more names than its
+ * width holds have been written (their low bytes repeat). */
 static int field_pins(const keyscheme *ks, const keyencoder *ke, size_t i, uint16_t pin)
 {
     for (size_t j = i; j < i + ks->fields[i].span; j++) {
@@ -492,19 +527,19 @@ static int field_pins(const keyscheme *ks, const keyencoder *ke, size_t i, uint1
 
 /* Exactness of a plan that reached time field `time_at` (nfields: none),
  * as far as the fields before it tell: a GET reads its row; a WINDOW
- * wants every entity; a RANGE or LATEST reads only its entity's rows when
- * the entity is pinned before the time field. The time field may still
- * make it inexact (plan_time_range), and so does a time range on a key
- * without one: its rows hold every time. */
+ * wants every entity; a RANGE or LATEST reads only its entity's rows, a
+ * METRIC only its metric's, when the key pins that down before the time
+ * field (query_pins). The time field may still make it inexact
+ * (plan_time_range), and so does a time range on a key without one: its
+ * rows hold every time. */
 static uint8_t plan_is_exact(const keyscheme *ks, const keyencoder *ke, const query *q, size_t time_at)
 {
     if (q->kind == QUERY_GET)
         return 1;
-    if (q->kind == QUERY_WINDOW)
-        return time_at < ks->nfields;
-    int pinned = 0;
+    uint16_t pin = query_pins(q->kind);
+    int pinned = pin == 0;
     for (size_t i = 0; i < time_at && !pinned; i += ks->fields[i].span)
-        pinned = field_pins(ks, ke, i, R_ENTITY);
+        pinned = field_pins(ks, ke, i, pin);
     return (uint8_t)(pinned && (time_at < ks->nfields || q->kind == QUERY_LATEST));
 }
 
