@@ -244,8 +244,14 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     st->end_us = UINT64_MAX;
     truth_init(&st->written);
     plan_init(&st->read_plan);
-    for (size_t i = 0; i < scenario_phase_count(sc); i++)
-        st->tracking |= scenario_phase(sc, i)->reads.fraction > 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        uint32_t weight[QUERY_KINDS];
+        scenario_read_weights(ph, weight);
+        st->tracking |= ph->reads.fraction > 0;
+        if (ph->reads.fraction > 0 && weight[QUERY_METRIC] > 0 && !st->written.track_metrics)
+            truth_track_metrics(&st->written); /* per-metric lists only when read */
+    }
     st->key = malloc(KEYSCHEME_MAX_KEY); /* not on the stack: a 64 KiB frame per write */
     if (!st->key)
         return engine_fail(err, errcap, "out of memory for the key buffer");

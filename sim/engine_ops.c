@@ -88,15 +88,17 @@ static uint64_t read_service(void *ctx, uint64_t rows)
 }
 
 /* The kind of the next generated read, by the phase's weights. */
-static query_kind pick_read_kind(run_state *st, const read_mix *rm)
+static query_kind pick_read_kind(run_state *st)
 {
+    uint32_t weight[QUERY_KINDS];
     uint64_t total = 0;
+    scenario_read_weights(scenario_phase(st->sc, st->phase), weight);
     for (int k = 0; k < QUERY_KINDS; k++)
-        total += rm->weight[k];
+        total += weight[k];
     uint64_t x = rng_below(&st->reads_rng, total);
     int k = 0;
-    while (x >= rm->weight[k])
-        x -= rm->weight[k++];
+    while (x >= weight[k])
+        x -= weight[k++];
     return (query_kind)k;
 }
 
@@ -136,6 +138,10 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
         q->from_ms = now > rm->window_us / 1000 ? now - rm->window_us / 1000 : 0;
         q->to_ms = now;
         return truth_count_window(&st->written, q->from_ms, q->to_ms);
+    case QUERY_METRIC: /* every series of the operation's metric */
+        q->from_ms = now > rm->metric_us / 1000 ? now - rm->metric_us / 1000 : 0;
+        q->to_ms = now;
+        return truth_count_metric(&st->written, rec->metric, q->from_ms, q->to_ms);
     case QUERY_KINDS:
         break;
     }
@@ -249,7 +255,7 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     int rc;
     if (rec->op == RECORD_PUT && rm->fraction > 0 &&
         rng_double(&st->reads_rng) < rm->fraction) {
-        rc = run_read(st, out, t_us, rec, pick_read_kind(st, rm), reply_us, &s);
+        rc = run_read(st, out, t_us, rec, pick_read_kind(st), reply_us, &s);
         if (rc == 0) {
             if (st->measuring)
                 histogram_record(&st->latency, *reply_us - t_us);

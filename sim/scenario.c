@@ -74,11 +74,12 @@ void scenario_defaults(scenario *sc)
     w->pattern.records = 100000;
     w->pattern.naming = NAMING_USER;
     w->duration_us = 30 * MINUTE_US;
-    for (int k = 0; k < QUERY_KINDS; k++)
-        w->reads.weight[k] = 1;
+    for (int k = 0; k < QUERY_KINDS; k++) /* unused until set: see scenario_read_weights */
+        w->reads.weight[k] = 0;
     w->reads.range_us = 10 * MINUTE_US;
     w->reads.latest_rows = 10;
     w->reads.window_us = MINUTE_US;
+    w->reads.metric_us = 60 * MINUTE_US; /* a dashboard's usual span */
     /* OpenTSDB's cell: family "t", a 2-byte qualifier, an 8-byte value. */
     sc->family_bytes = 1;
     sc->qualifier_bytes = 2;
@@ -127,6 +128,24 @@ int scenario_add_scheme(scenario *sc, const char *label, const char *text)
     sc->schemes[sc->nschemes].text = text;
     sc->nschemes++;
     return 0;
+}
+
+void scenario_read_weights(const phase *ph, uint32_t weight[QUERY_KINDS])
+{
+    if (ph->reads.weights_given) {
+        memcpy(weight, ph->reads.weight, QUERY_KINDS * sizeof *weight);
+        return;
+    }
+    for (int k = 0; k < QUERY_KINDS; k++)
+        weight[k] = 0;
+    if (ph->pattern.kind == PATTERN_TIMESERIES) {
+        weight[QUERY_METRIC] = 8;
+        weight[QUERY_RANGE] = 1;
+        weight[QUERY_LATEST] = 1;
+    } else {
+        weight[QUERY_GET] = weight[QUERY_RANGE] = weight[QUERY_LATEST] = 1;
+        weight[QUERY_WINDOW] = 1;
+    }
 }
 
 size_t scenario_phase_count(const scenario *sc)
@@ -295,6 +314,9 @@ static const setting settings[] = {
       "W", "weight of latest reads (one series' newest latest_rows)" },
     { "reads", "read_window", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_WINDOW]), NULL,
       "W", "weight of window reads (every series' last window_length)" },
+    { "reads", "read_metric", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_METRIC]), NULL,
+      "W", "weight of metric reads (every series of one metric, its last metric_length; "
+      "time series only)" },
     { "reads", "get_record", SET_CHOICE, 0, 0, PH(reads.get_any), get_choices,
       "G", "get reads: recent (the entity's newest record) or any" },
     { "reads", "range_length", SET_DURATION, 1, UINT64_MAX, PH(reads.range_us), NULL,
@@ -303,6 +325,8 @@ static const setting settings[] = {
       "N", "latest reads: the newest N rows" },
     { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL,
       "D", "window reads: the last D" },
+    { "reads", "metric_length", SET_DURATION, 1, UINT64_MAX, PH(reads.metric_us), NULL,
+      "D", "metric reads: the last D" },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL,
       "D", "report window: a column of the heatmaps" },
     { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL,
@@ -480,6 +504,9 @@ static int setting_apply(scenario *sc, void *base, const setting *s, const char 
         store_integer(base, s, v);
         if (s->offset == offsetof(phase, duration_us) && s->target == IN_PHASE)
             ((phase *)base)->duration_given = 1;
+        if (s->target == IN_PHASE && s->offset >= offsetof(phase, reads.weight) &&
+            s->offset < offsetof(phase, reads.weight) + sizeof(((phase *)0)->reads.weight))
+            ((phase *)base)->reads.weights_given = 1; /* the mix is the user's now */
         return 0;
     }
     }
@@ -1094,9 +1121,18 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                      "read_fraction is for generated workloads", ph->name);
             return -1;
         }
+        uint32_t weight[QUERY_KINDS];
         uint64_t weights = 0;
+        scenario_read_weights(ph, weight);
         for (int k = 0; k < QUERY_KINDS; k++)
-            weights += rm->weight[k];
+            weights += weight[k];
+        if (rm->fraction > 0 && weight[QUERY_METRIC] > 0 &&
+            ph->pattern.kind != PATTERN_TIMESERIES) {
+            snprintf(err, errcap, "%s: read_metric: metric reads need the timeseries pattern "
+                     "(a metric and its series); this phase is %s", ph->name,
+                     scenario_choice_name("pattern", ph->pattern.kind));
+            return -1;
+        }
         if (rm->fraction > 0 && weights == 0) {
             char kinds[160] = "";
             for (int k = 0; k < QUERY_KINDS; k++)

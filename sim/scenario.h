@@ -40,18 +40,28 @@ typedef struct scheme_choice {
     const char *text;    /* a preset name or a scheme expression */
 } scheme_choice;
 
+typedef struct phase phase;
+
 /* Logical reads mixed into a generated workload. */
 typedef struct read_mix {
     double fraction;          /* share of operations that are reads, 0..1 */
     uint32_t weight[QUERY_KINDS]; /* relative weights of the kinds (settings read_<kind name>) */
+    int weights_given;        /* 0: the pattern's default mix (scenario_read_weights) */
     int get_any;              /* get: 0 = the entity's most recent record, 1 = any of its records */
     uint64_t range_us;        /* range: an entity's last range_us */
     uint32_t latest_rows;     /* latest: an entity's newest N rows */
     uint64_t window_us;       /* window: every entity's last window_us */
+    uint64_t metric_us;       /* metric: every series of a metric, its last metric_us */
 } read_mix;
 
+/* The read mix's weights: as set, or, when no read_<kind> was set, the
+ * pattern's default: for time series what OpenTSDB users run (metric 8,
+ * range 1, latest 1: dashboards scan a metric, drill-downs one series,
+ * alerts its newest points), else get, range, latest and window alike. */
+void scenario_read_weights(const phase *ph, uint32_t weight[QUERY_KINDS]);
+
 /* One stretch of the workload: a pattern and how long it runs. */
-typedef struct phase {
+struct phase {
     const char *name;         /* "workload", or NAME of [phase NAME] */
     pattern_config pattern;
     uint64_t duration_us;     /* how long the phase runs ... */
@@ -60,7 +70,7 @@ typedef struct phase {
                                * C: closed loop, C clients each waiting for its reply */
     uint64_t think_us;        /* closed loop: a client's pause after each reply */
     read_mix reads;
-} phase;
+};
 
 /* A change to the cluster at a given time ([event NAME] sections). */
 typedef enum event_action {
