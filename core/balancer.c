@@ -29,6 +29,8 @@ void balancer_defaults(balancer_config *cfg, balancer_kind kind)
     s->max_move_percent = 1.0; /* MoveCostFunction.DEFAULT_MAX_MOVE_PERCENT = 1.0f */
     s->region_count_cost = 500;
     s->move_cost = 7;
+    s->server_locality_cost = 25;
+    s->rack_locality_cost = 15;
     s->table_skew_cost = 35;
     s->storefile_table_skew_cost = 35; /* StoreFileTableSkewCostFunction (HBASE-29203) */
     s->read_request_cost = 5;

@@ -63,6 +63,8 @@ typedef struct stochastic_config {
     double max_move_percent;         /* maxMovePercent: 1.0 */
     double region_count_cost;        /* regionCountCost: 500 */
     double move_cost;                /* moveCost: 7 */
+    double server_locality_cost;     /* localityCost: 25 (locality not modelled: cost 0) */
+    double rack_locality_cost;       /* rackLocalityCost: 15 (one rack: cost 0) */
     double table_skew_cost;          /* tableSkewCost: 35 */
     double storefile_table_skew_cost;/* storefileTableSkewCost: 35 */
     double read_request_cost;        /* readRequestCost: 5 */

@@ -52,14 +52,15 @@
  *   MemStoreSizeCostFunction (5)        rates of memstore MB (HBase treats
  *       the memstore size as a rate too: the average increase)
  *   StoreFileCostFunction (5)           averages (CostFromRegionLoad)
+ * ServerLocalityCostFunction (25) and RackLocalityCostFunction (15) come
+ * after MoveCostFunction: HDFS block locality is not modelled, so their
+ * cost is 0, what HBase computes when every region's data is local to
+ * its server (a cluster after major compactions; a moved region's
+ * locality drops in HBase until it is compacted, which is not modelled);
+ * like HBase they count in sumMultiplier, so its default is HBase's 642.
  * Left out: PrimaryRegionCountSkewCostFunction, RegionReplicaHost- and
  * RegionReplicaRackCostFunction (replicas; HBase's isNeeded is false
- * without them, so they are not in its sumMultiplier either), and
- * ServerLocalityCostFunction (25) and RackLocalityCostFunction (15)
- * (HDFS block locality). HBase keeps the two locality functions even with
- * no locality data (cost 0), so a real cluster's sumMultiplier is 642
- * where ours is 602: our cost / sumMultiplier is 642/602 times HBase's
- * for the same weighted total.
+ * without them, so they are not in its sumMultiplier either).
  *
  * Region loads (StochasticLoadBalancer.updateRegionLoad). Each observation
  * (ClusterStatusChore every 60 s, and HMaster.balance before every run)
@@ -148,6 +149,7 @@
  * observation 6 ms; 10,000 servers x 1,000,000 regions: 0.73 s and 67 ms.
  */
 #include "core/balancer_impl.h"
+#include "core/balancer_loads.h"
 
 #include <assert.h>
 #include <float.h>
@@ -158,8 +160,6 @@
 
 #define DEFAULT_MAX_MOVES 600         /* MoveCostFunction */
 #define MOVES_OVER_CAP_COST 1000000.0 /* MoveCostFunction: "much greater than any other" */
-#define MEGABYTE 1048576ull
-#define MAX_REGION_LOADS 255          /* a history's length fits a byte */
 #define NO_REGION UINT32_MAX
 
 /* ---- Java arithmetic ------------------------------------------------- */
@@ -256,8 +256,8 @@ enum { V_COUNT, V_STOREFILE, V_READ, V_WRITE, V_MEMSTORE, NVEC, V_NONE = -1, V_Z
 
 /* In StochasticLoadBalancer.createCostFunctions' order. */
 enum {
-    F_REGION_COUNT, F_MOVE, F_TABLE_SKEW, F_STOREFILE_TABLE_SKEW, F_READ, F_CP, F_WRITE,
-    F_MEMSTORE, F_STOREFILE, NFUNC
+    F_REGION_COUNT, F_MOVE, F_SERVER_LOCALITY, F_RACK_LOCALITY, F_TABLE_SKEW,
+    F_STOREFILE_TABLE_SKEW, F_READ, F_CP, F_WRITE, F_MEMSTORE, F_STOREFILE, NFUNC
 };
 
 static const struct {
@@ -267,6 +267,13 @@ static const struct {
 } functions[NFUNC] = {
     [F_REGION_COUNT] = { "RegionCountSkewCostFunction", V_COUNT, 1 },
     [F_MOVE] = { "MoveCostFunction", V_NONE, 0 },
+    /* Locality is not modelled: every region's data is local to its
+     * server (and one rack holds them all), the cost HBase computes then
+     * (bestLocality 0 or locality 1: cost 0). They still count in
+     * sumMultiplier, as they do in HBase (isNeeded is true). Their cost
+     * weighs HBase's Locality generator, which at 0 is never picked. */
+    [F_SERVER_LOCALITY] = { "ServerLocalityCostFunction", V_ZERO, 0 },
+    [F_RACK_LOCALITY] = { "RackLocalityCostFunction", V_ZERO, 0 },
     [F_TABLE_SKEW] = { "TableSkewCostFunction", V_COUNT, 0 },
     [F_STOREFILE_TABLE_SKEW] = { "StoreFileTableSkewCostFunction", V_STOREFILE, 0 },
     [F_READ] = { "ReadRequestCostFunction", V_READ, 0 },
@@ -281,6 +288,7 @@ static void multipliers(const stochastic_config *s, double m[NFUNC])
 {
     const double raw[NFUNC] = {
         [F_REGION_COUNT] = s->region_count_cost, [F_MOVE] = s->move_cost,
+        [F_SERVER_LOCALITY] = s->server_locality_cost, [F_RACK_LOCALITY] = s->rack_locality_cost,
         [F_TABLE_SKEW] = s->table_skew_cost,
         [F_STOREFILE_TABLE_SKEW] = s->storefile_table_skew_cost,
         [F_READ] = s->read_request_cost, [F_CP] = s->cp_request_cost,
@@ -301,230 +309,6 @@ static float multiplier_sum(const double m[NFUNC])
         if (m[f] > 0)
             sum += (float)m[f];
     return sum;
-}
-
-/* ---- region loads ---------------------------------------------------- */
-
-/* One remembered load: increases over the previous load (rates) and the
- * store file size (averaged). */
-typedef struct load_slot {
-    uint32_t read_inc, write_inc, mem_inc, storefile_mb;
-} load_slot;
-
-typedef struct region_rec {
-    uint64_t key;                  /* hash of the start key and regionId */
-    uint64_t read_offset;          /* region->reads when it last opened */
-    uint64_t write_offset;
-    uint64_t last_read, last_write;/* the newest load's counters */
-    uint32_t last_mem;             /* the newest load's memstore MB */
-    uint32_t server_id;            /* where it was at the newest load */
-    uint8_t n, head;               /* loads held; ring start */
-} region_rec;
-
-struct stochastic_state {
-    uint32_t nloads;               /* numRegionLoadsToRemember */
-    size_t nrecs;
-    region_rec *recs;              /* one per region, in region order */
-    load_slot *slots;              /* nloads per region */
-};
-
-/* FNV-1a over the start key, mixed with the regionId (splitmix64). */
-static uint64_t region_key(const region *r)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (uint32_t i = 0; i < r->start_len; i++)
-        h = (h ^ r->start[i]) * 1099511628211ull;
-    h ^= r->id + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-    return h ^ (h >> 31);
-}
-
-/* HRegionServer.createRegionLoad's roundSize to MB (HBASE-26609). */
-static uint32_t round_mb(uint64_t bytes)
-{
-    if (bytes == 0)
-        return 0;
-    if (bytes < MEGABYTE)
-        return 1;
-    uint64_t mb = bytes / MEGABYTE;
-    return mb > INT_MAX ? INT_MAX : (uint32_t)mb;
-}
-
-/* CostFromRegionLoadAsRateFunction's step: the increase, or the whole
- * value when it went down (the counter restarted). */
-static uint32_t rate_step(uint64_t prev, uint64_t cur)
-{
-    uint64_t d = cur >= prev ? cur - prev : cur;
-    return d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-}
-
-static uint32_t clamp_loads(uint32_t n)
-{
-    return n == 0 ? 1 : n > MAX_REGION_LOADS ? MAX_REGION_LOADS : n;
-}
-
-stochastic_state *stochastic_new(const balancer_config *cfg)
-{
-    stochastic_state *s = calloc(1, sizeof *s);
-    if (s)
-        s->nloads = clamp_loads(cfg->stochastic.region_loads);
-    return s;
-}
-
-void stochastic_free(stochastic_state *s)
-{
-    if (!s)
-        return;
-    free(s->recs);
-    free(s->slots);
-    free(s);
-}
-
-/* Appends region r's current load to record i (updateRegionLoad: drop the
- * oldest when full, then add). */
-static void push_load(stochastic_state *s, size_t i, const cluster *c, const region *r)
-{
-    region_rec *rec = &s->recs[i];
-    load_slot *ring = &s->slots[i * s->nloads];
-    uint64_t read = r->reads - rec->read_offset, write = r->writes - rec->write_offset;
-    uint64_t stored = store_bytes(r->rows);
-    uint32_t mem = round_mb(r->memstore_bytes);
-    uint32_t file = round_mb(stored > r->memstore_bytes ? stored - r->memstore_bytes : 0);
-    if (rec->n == s->nloads) {
-        rec->head = (uint8_t)((rec->head + 1) % s->nloads);
-        rec->n--;
-    }
-    load_slot *slot = &ring[(rec->head + rec->n) % s->nloads];
-    int first = rec->n == 0;
-    slot->read_inc = first ? 0 : rate_step(rec->last_read, read);
-    slot->write_inc = first ? 0 : rate_step(rec->last_write, write);
-    slot->mem_inc = first ? 0 : rate_step(rec->last_mem, mem);
-    slot->storefile_mb = file;
-    rec->n++;
-    rec->last_read = read;
-    rec->last_write = write;
-    rec->last_mem = mem;
-    rec->server_id = c->servers[r->server].id;
-}
-
-/* An open-addressing table from record key to old index. */
-typedef struct key_index {
-    size_t mask;
-    uint32_t *slot;   /* old index + 1, 0 = empty */
-} key_index;
-
-static int key_index_build(key_index *t, const region_rec *recs, size_t n)
-{
-    size_t cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
-    t->mask = cap - 1;
-    t->slot = calloc(cap, sizeof *t->slot);
-    if (!t->slot)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        size_t h = (size_t)recs[i].key & t->mask;
-        while (t->slot[h])
-            h = (h + 1) & t->mask;
-        t->slot[h] = (uint32_t)(i + 1);
-    }
-    return 0;
-}
-
-static size_t key_index_find(const key_index *t, const region_rec *recs, uint64_t key)
-{
-    for (size_t h = (size_t)key & t->mask; t->slot[h]; h = (h + 1) & t->mask)
-        if (recs[t->slot[h] - 1].key == key)
-            return t->slot[h] - 1;
-    return SIZE_MAX;
-}
-
-int stochastic_observe(stochastic_state *s, const cluster *c)
-{
-    size_t n = regionmap_count(c->map);
-    if (n >= UINT32_MAX)
-        return -1;
-    int same = s->nrecs == n;
-    for (size_t i = 0; same && i < n; i++)
-        same = s->recs[i].key == region_key(regionmap_get(c->map, i));
-    if (!same) {
-        /* Regions split since the last observation: carry each surviving
-         * region's history to its new index, start the new ones empty and
-         * forget those gone (HBase rebuilds its map from the report). */
-        region_rec *recs = calloc(n ? n : 1, sizeof *recs);
-        load_slot *slots = calloc(n ? n * s->nloads : 1, sizeof *slots);
-        key_index t = { 0, NULL };
-        if (!recs || !slots || key_index_build(&t, s->recs, s->nrecs) < 0) {
-            free(recs);
-            free(slots);
-            return -1;
-        }
-        for (size_t i = 0; i < n; i++) {
-            uint64_t key = region_key(regionmap_get(c->map, i));
-            size_t old = key_index_find(&t, s->recs, key);
-            if (old != SIZE_MAX) {
-                recs[i] = s->recs[old];
-                memcpy(&slots[i * s->nloads], &s->slots[old * s->nloads],
-                       s->nloads * sizeof *slots);
-            } else {
-                recs[i].key = key;
-                recs[i].server_id = UINT32_MAX; /* new: its counters count from 0 */
-            }
-        }
-        free(t.slot);
-        free(s->recs);
-        free(s->slots);
-        s->recs = recs;
-        s->slots = slots;
-        s->nrecs = n;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const region *r = regionmap_get(c->map, i);
-        region_rec *rec = &s->recs[i];
-        uint32_t id = c->servers[r->server].id;
-        if (rec->server_id != id && rec->server_id != UINT32_MAX) {
-            /* Reopened on another server (its server left): HRegion's
-             * counters start again. */
-            rec->read_offset = r->reads;
-            rec->write_offset = r->writes;
-        }
-        push_load(s, i, c, r);
-    }
-    return 0;
-}
-
-/* A move this balancer made: the region opens on `to` with fresh counters. */
-static void note_move(stochastic_state *s, const cluster *c, size_t i)
-{
-    const region *r = regionmap_get(c->map, i);
-    region_rec *rec = &s->recs[i];
-    rec->read_offset = r->reads;
-    rec->write_offset = r->writes;
-    rec->server_id = c->servers[r->server].id;
-}
-
-/* The per-region value of each load vector (getRegionLoadCost). */
-static void region_values(const stochastic_state *s, size_t i, double v[NVEC])
-{
-    const region_rec *rec = &s->recs[i];
-    const load_slot *ring = &s->slots[i * s->nloads];
-    double read = 0, write = 0, mem = 0, file = 0;
-    for (uint32_t k = 0; k < rec->n; k++) {
-        const load_slot *slot = &ring[(rec->head + k) % s->nloads];
-        file += slot->storefile_mb;
-        if (k > 0) {
-            read += slot->read_inc;
-            write += slot->write_inc;
-            mem += slot->mem_inc;
-        }
-    }
-    double steps = rec->n > 1 ? (double)(rec->n - 1) : 0;
-    v[V_COUNT] = 1;
-    v[V_READ] = steps > 0 ? fmax(0.0, read / steps) : 0;
-    v[V_WRITE] = steps > 0 ? fmax(0.0, write / steps) : 0;
-    v[V_MEMSTORE] = steps > 0 ? fmax(0.0, mem / steps) : 0;
-    v[V_STOREFILE] = rec->n ? file / rec->n : 0;
 }
 
 /* ---- the walk's state -------------------------------------------------- */
@@ -718,8 +502,13 @@ static int walk_init(walk *w, const balancer_config *cfg, const stochastic_state
         if (list_push(w, srv, (uint32_t)r) < 0)
             goto fail;
         double vals[NVEC] = { 1, 0, 0, 0, 0 };
-        if (s && r < s->nrecs)
-            region_values(s, r, vals);
+        region_load_values lv;
+        if (s && region_loads_values(s, r, &lv)) {
+            vals[V_READ] = lv.read;
+            vals[V_WRITE] = lv.write;
+            vals[V_MEMSTORE] = lv.memstore;
+            vals[V_STOREFILE] = lv.storefile;
+        }
         for (int k = 0; k < NVEC; k++)
             if (w->v[k].rv)
                 w->v[k].rv[r] = vals[k];
@@ -1075,7 +864,7 @@ int64_t stochastic_balance(const balancer_config *cfg, stochastic_state *state, 
             for (size_t r = 0; r < w.nregions; r++) {
                 if (w.server_of[r] != w.initial[r]) {
                     cluster_move(c, r, w.server_of[r]);
-                    note_move(state, c, r);
+                    region_loads_note_move(state, c, r);
                     moved++;
                 }
             }

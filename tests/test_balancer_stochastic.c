@@ -150,6 +150,15 @@ static const char *const fn_names[9] = {
     "WriteRequestCostFunction", "MemStoreSizeCostFunction", "StoreFileCostFunction",
 };
 
+/* Every default function in StochasticLoadBalancer.createCostFunctions'
+ * order (those of replicas left out: not needed without replicas). */
+static const char *const hbase_order[11] = {
+    "RegionCountSkewCostFunction", "MoveCostFunction", "ServerLocalityCostFunction",
+    "RackLocalityCostFunction", "TableSkewCostFunction", "StoreFileTableSkewCostFunction",
+    "ReadRequestCostFunction", "CPRequestCostFunction", "WriteRequestCostFunction",
+    "MemStoreSizeCostFunction", "StoreFileCostFunction",
+};
+
 typedef struct ref_stats {
     size_t values, cases;
     double worst;
@@ -272,6 +281,9 @@ static void test_hbase_reference_values(void **state)
                             &sc->memstore_size_cost, &sc->storefile_size_cost };
         for (int i = 0; i < 9; i++)
             *mult[i] = strtod(tok[1 + i], NULL);
+        /* The harness evaluated the nine functions above; the locality
+         * ones (cost 0 here) are left out of these cases. */
+        sc->server_locality_cost = sc->rack_locality_cost = 0;
         sc->run_max_steps = atoi(tok[10]);
         sc->max_steps = strtoull(tok[11], NULL, 10);
         sc->steps_per_region = (uint32_t)strtoul(tok[12], NULL, 10);
@@ -364,6 +376,8 @@ static void test_defaults_are_hbase(void **state)
     assert_true(s->max_move_percent == 1.0); /* MoveCostFunction.DEFAULT_MAX_MOVE_PERCENT */
     assert_true(s->region_count_cost == 500);
     assert_true(s->move_cost == 7);
+    assert_true(s->server_locality_cost == 25);
+    assert_true(s->rack_locality_cost == 15);
     assert_true(s->table_skew_cost == 35);
     assert_true(s->storefile_table_skew_cost == 35);
     assert_true(s->read_request_cost == 5);
@@ -446,6 +460,7 @@ static void test_total_cost_of_hand_cluster(void **state)
     balancer_config only = cfg;
     stochastic_config *s = &only.stochastic;
     s->region_count_cost = s->move_cost = s->table_skew_cost = s->storefile_table_skew_cost = 0;
+    s->server_locality_cost = s->rack_locality_cost = 0;
     s->read_request_cost = s->cp_request_cost = s->write_request_cost = 0;
     s->memstore_size_cost = s->storefile_size_cost = 0;
     assert_float_equal(balancer_total_cost(&only, c), 0, 0);
@@ -486,7 +501,7 @@ static void test_rates_from_history(void **state)
     assert_float_equal(cost_of(&rep, "WriteRequestCostFunction", 0),
                        balancer_array_cost(writes, 3), 1e-12);
     assert_true(cost_of(&rep, "CPRequestCostFunction", 0) == 0);
-    assert_float_equal(rep.sum_multipliers, 602, 0);
+    assert_float_equal(rep.sum_multipliers, 642, 0);
     balancer_free(b);
     cluster_free(c);
 }
@@ -692,7 +707,7 @@ static void test_needs_balance_reasons(void **state)
     assert_true(rep.cost_before == 0);
     balancer_free(b);
     cluster_free(c);
-    /* Even counts, one hot server: write skew 1, 5 / 602 < 0.025. */
+    /* Even counts, one hot server: write skew 1, 5 / 642 < 0.025. */
     c = cluster_with(4, 8, even);
     b = balancer_new(&cfg);
     for (int k = 0; k < 3; k++) {
@@ -703,7 +718,7 @@ static void test_needs_balance_reasons(void **state)
     assert_int_equal(run_once(b, c, &rep), 0);
     assert_int_equal(rep.reason, BALANCER_COST_LOW);
     assert_float_equal(cost_of(&rep, "WriteRequestCostFunction", 0), 1, 1e-12);
-    assert_float_equal(rep.cost_before, 5.0 / 602, 1e-12);
+    assert_float_equal(rep.cost_before, 5.0 / 642, 1e-12);
     balancer_free(b);
     cluster_free(c);
     /* One server. */
@@ -730,14 +745,14 @@ static void test_needs_balance_reasons(void **state)
     assert_int_equal(rep.reason, BALANCER_OUT_OF_SLOP);
     balancer_free(b);
     cluster_free(c);
-    /* Within slop but costly enough: [12,12,8,8] -> 500 * cost / 602. */
+    /* Within slop but costly enough: [12,12,8,8] -> 535 * cost / 642. */
     const uint64_t skewed[4] = { 12, 12, 8, 8 };
     c = cluster_with(4, 40, skewed);
     b = balancer_new(&cfg);
     assert_true(run_once(b, c, &rep) > 0);
     assert_int_equal(rep.reason, BALANCER_COST_HIGH);
     const double x[4] = { 12, 12, 8, 8 };
-    assert_float_equal(rep.cost_before, (500 + 35) * balancer_array_cost(x, 4) / 602, 1e-12);
+    assert_float_equal(rep.cost_before, (500 + 35) * balancer_array_cost(x, 4) / 642, 1e-12);
     assert_true(rep.cost_after < rep.cost_before);
     balancer_free(b);
     cluster_free(c);
@@ -745,6 +760,7 @@ static void test_needs_balance_reasons(void **state)
     balancer_config none = cfg;
     stochastic_config *s = &none.stochastic;
     s->region_count_cost = s->move_cost = s->table_skew_cost = s->storefile_table_skew_cost = 0;
+    s->server_locality_cost = s->rack_locality_cost = 0;
     s->read_request_cost = s->cp_request_cost = s->write_request_cost = 0;
     s->memstore_size_cost = s->storefile_size_cost = 0;
     c = cluster_with(4, 4, idle);
@@ -771,19 +787,21 @@ static void test_report_is_complete(void **state)
     assert_int_equal(rep.servers, 4);
     assert_int_equal(rep.regions, 20);
     assert_int_equal(rep.steps, 20 * 800 * 4);
-    assert_float_equal(rep.sum_multipliers, 602, 0);
-    assert_int_equal(rep.ncosts, 9);
+    /* HBase's default sum without replicas: 500 + 7 + 25 + 15 + 35 + 35 + 5 * 5 */
+    assert_float_equal(rep.sum_multipliers, 642, 0);
+    assert_int_equal(rep.ncosts, 11);
     double before = 0, after = 0;
     for (size_t i = 0; i < rep.ncosts; i++) {
-        assert_string_equal(rep.costs[i].name, fn_names[i]);
+        assert_string_equal(rep.costs[i].name, hbase_order[i]);
         assert_true(rep.costs[i].before >= 0 && rep.costs[i].before <= 1);
         before += rep.costs[i].multiplier * rep.costs[i].before;
         after += rep.costs[i].multiplier * rep.costs[i].after;
     }
     assert_float_equal(rep.costs[0].multiplier, 500, 0);
     assert_float_equal(rep.costs[1].multiplier, 7, 0);
-    assert_float_equal(before / 602, rep.cost_before, 1e-12);
-    assert_float_equal(after / 602, rep.cost_after, 1e-12);
+    assert_float_equal(before / 642, rep.cost_before, 1e-12);
+    assert_float_equal(after / 642, rep.cost_after, 1e-12);
+    assert_float_equal(rep.costs[2].before + rep.costs[3].after, 0, 0); /* locality: 0 */
     /* Everything on rs0: region count skew at its worst; then even. */
     assert_float_equal(rep.costs[0].before, 1, 1e-12);
     assert_float_equal(rep.costs[0].after, 0, 1e-12);

@@ -1,0 +1,28 @@
+/* balancer_loads.h -- the region loads the stochastic balancer remembers
+ * (internal to core/balancer*.c; see balancer_loads.c).
+ *
+ * The state is the stochastic balancer's stochastic_state (balancer_impl.h
+ * declares stochastic_new, stochastic_free and stochastic_observe, which
+ * balancer_loads.c defines).
+ */
+#ifndef REGIONSIM_BALANCER_LOADS_H
+#define REGIONSIM_BALANCER_LOADS_H
+
+#include "core/balancer_impl.h"
+
+/* A region's inputs to the load-based cost functions (getRegionLoadCost):
+ * read, write and memstore rates (mean increase per load), the mean store
+ * file size in MB. */
+typedef struct region_load_values {
+    double read, write, memstore, storefile;
+} region_load_values;
+
+/* Region i's values from the loads remembered; 0 when there is no record
+ * for it (a fresh balancer), *out untouched. */
+int region_loads_values(const stochastic_state *s, size_t i, region_load_values *out);
+
+/* A move this balancer made of region i: it opens on its new server with
+ * fresh request counters. */
+void region_loads_note_move(stochastic_state *s, const cluster *c, size_t i);
+
+#endif
