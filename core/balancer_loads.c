@@ -33,7 +33,7 @@ typedef struct load_slot {
 
 typedef struct region_rec {
     uint64_t key;                  /* hash of the start key and regionId */
-    uint64_t read_offset;          /* region->reads when it last opened */
+    uint64_t read_offset;          /* region->read_rows when it last opened */
     uint64_t write_offset;
     uint64_t last_read, last_write;/* the newest load's counters */
     uint32_t last_mem;             /* the newest load's memstore MB */
@@ -107,7 +107,7 @@ static void push_load(stochastic_state *s, size_t i, const cluster *c, const reg
 {
     region_rec *rec = &s->recs[i];
     load_slot *ring = &s->slots[i * s->nloads];
-    uint64_t read = r->reads - rec->read_offset, write = r->writes - rec->write_offset;
+    uint64_t read = r->read_rows - rec->read_offset, write = r->writes - rec->write_offset;
     uint64_t stored = store_bytes(r->rows);
     uint32_t mem = round_mb(r->memstore_bytes);
     uint32_t file = round_mb(stored > r->memstore_bytes ? stored - r->memstore_bytes : 0);
@@ -206,7 +206,7 @@ int stochastic_observe(stochastic_state *s, const cluster *c)
         if (rec->server_id != id && rec->server_id != UINT32_MAX) {
             /* Reopened on another server (its server left): HRegion's
              * counters start again. */
-            rec->read_offset = r->reads;
+            rec->read_offset = r->read_rows;
             rec->write_offset = r->writes;
         }
         push_load(s, i, c, r);
@@ -218,7 +218,7 @@ void region_loads_note_move(stochastic_state *s, const cluster *c, size_t i)
 {
     const region *r = regionmap_get(c->map, i);
     region_rec *rec = &s->recs[i];
-    rec->read_offset = r->reads;
+    rec->read_offset = r->read_rows;
     rec->write_offset = r->writes;
     rec->server_id = c->servers[r->server].id;
 }

@@ -72,9 +72,10 @@
  * gets a new id) and a moved region keeps its own. A load holds:
  *   readRequestsCount: HRegion's count of read requests (RegionScannerImpl
  *     .nextRaw counts one per call that returned cells: a Get of an
- *     existing row is one, a Scan one per row). The simulator counts read
- *     RPCs per region (region->reads): the same for Gets, one per region
- *     touched for a scan. A departure for scans.
+ *     existing row is one, a Scan one per row). The simulator counts the
+ *     rows each region's read RPCs read (region->read_rows): the same,
+ *     except that a scan whose rows the client filters counts the rows it
+ *     read rather than those it returned.
  *   writeRequestsCount: one per mutation (row); the simulator writes one
  *     cell per write, so region->writes.
  *   Both counters start from 0 when the region opens on another server:

@@ -109,7 +109,6 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
         return -1;
     r->writes++;
-    r->recent_writes++;
     /* The memstore flushes once over the flush size (HRegion.isFlushSize). */
     r->memstore_bytes += cell_bytes;
     if (r->memstore_bytes > c->policy.flush_bytes)
@@ -174,7 +173,7 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
             return -1;
         s->reads++;
         r->reads++;
-        r->recent_reads++;
+        r->read_rows += rows;
         s->rows_scanned += rows;
         if (on_rpc && on_rpc(ctx, s->id, scan_start(r, lo)) < 0)
             return -1;

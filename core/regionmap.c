@@ -214,7 +214,7 @@ int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
     parent->end_len = (uint32_t)at.len;
     parent->id = id; /* daughters share one id, as in HBase */
     parent->writes = parent->reads = 0;
-    parent->recent_writes = parent->recent_reads = 0;
+    parent->read_rows = 0;
     parent->memstore_bytes = 0; /* HBase flushes the parent before it splits */
     parent->next_split_check = 0;
 

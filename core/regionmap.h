@@ -50,8 +50,8 @@ typedef struct region {
     uint32_t server;            /* index of the hosting server */
     uint64_t writes;            /* cells written to this region (not its parent) */
     uint64_t reads;             /* read RPCs this region served */
-    uint64_t recent_writes;     /* since the last balancer run (the engine resets them) */
-    uint64_t recent_reads;
+    uint64_t read_rows;         /* rows its read RPCs read: HRegion's readRequestsCount
+                                 * (one per row a Scan returns, one per Get that finds) */
     uint64_t next_split_check;  /* store bytes at which the split policy looks again */
     uint64_t offline_until_us;  /* splitting or moving: requests wait until then */
     uint64_t blocked;           /* writes that found it offline or waited long */

@@ -394,11 +394,6 @@ static int run_balancer(run_state *st, uint64_t t)
     if (balancer_run(st->balancer, st->table, &st->balancer_log[st->nbalancer]) < 0)
         return -1;
     history_balancer_event(&st->log, t, st->nbalancer++);
-    /* The old stochastic model's request counts cover one balancer period. */
-    for (size_t i = 0; i < regionmap_count(st->table->map); i++) {
-        region *r = regionmap_at(st->table->map, i);
-        r->recent_reads = r->recent_writes = 0;
-    }
     return 0;
 }
 

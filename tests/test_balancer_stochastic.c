@@ -239,7 +239,7 @@ static cluster *observed_cluster(uint32_t servers, char (*lines)[256], size_t n)
         region *r = regionmap_at(c->map, i);
         cluster_move(c, i, (uint32_t)strtoul(tok[3], NULL, 10));
         r->id = strtoull(tok[2], NULL, 10);
-        r->reads = strtoull(tok[4], NULL, 10);
+        r->read_rows = strtoull(tok[4], NULL, 10);
         r->writes = strtoull(tok[5], NULL, 10);
         uint64_t mem = strtoull(tok[6], NULL, 10) << 20, file = strtoull(tok[7], NULL, 10) << 20;
         store_add(c, i, mem + file);
@@ -482,9 +482,9 @@ static void test_rates_from_history(void **state)
      * region 1: 5, 5, 5, 5 -> 0; region 2: 0, 30, 60, 90 -> 30 */
     const uint64_t r0[] = { 0, 100, 300, 250 }, r1[] = { 5, 5, 5, 5 }, r2[] = { 0, 30, 60, 90 };
     for (int k = 0; k < 4; k++) {
-        regionmap_at(c->map, 0)->reads = r0[k];
-        regionmap_at(c->map, 1)->reads = r1[k];
-        regionmap_at(c->map, 2)->reads = r2[k];
+        regionmap_at(c->map, 0)->read_rows = r0[k];
+        regionmap_at(c->map, 1)->read_rows = r1[k];
+        regionmap_at(c->map, 2)->read_rows = r2[k];
         regionmap_at(c->map, 0)->writes = 7 * (uint64_t)k;
         assert_int_equal(balancer_observe(b, c), 0);
         balancer_report rep;
@@ -593,8 +593,8 @@ static void test_split_starts_new_histories(void **state)
     const uint64_t counts[] = { 1, 1, 1 };
     cluster *c = cluster_with(3, 3, counts);
     for (uint64_t k = 0; k < 3; k++) {
-        regionmap_at(c->map, 0)->reads = 100 * k;
-        regionmap_at(c->map, 2)->reads = 10 * k;
+        regionmap_at(c->map, 0)->read_rows = 100 * k;
+        regionmap_at(c->map, 2)->read_rows = 10 * k;
         assert_int_equal(balancer_observe(b, c), 0);
     }
     balancer_report rep;
@@ -606,8 +606,8 @@ static void test_split_starts_new_histories(void **state)
     uint8_t at[3] = { 0, 0, 7 };
     assert_int_equal(regionmap_split(c->map, 0, keyref_of(at, 3), 999), 0);
     c->servers[0].regions++;
-    regionmap_at(c->map, 0)->reads = 5000; /* one load only: no rate yet */
-    regionmap_at(c->map, 3)->reads = 40;    /* region 2 moved to index 3 */
+    regionmap_at(c->map, 0)->read_rows = 5000; /* one load only: no rate yet */
+    regionmap_at(c->map, 3)->read_rows = 40;    /* region 2 moved to index 3 */
     assert_int_equal(balancer_observe(b, c), 0);
     assert_int_equal(stochastic_evaluate(&cfg, b->stochastic, c, NULL, &rep), 0);
     /* rs0: the daughters (one load each: no rate); rs2: region 2's loads
@@ -628,13 +628,13 @@ static void test_reassigned_region_counts_from_zero(void **state)
     balancer *b = balancer_new(&cfg);
     const uint64_t counts[] = { 1, 1, 1, 1 };
     cluster *c = cluster_with(4, 4, counts);
-    regionmap_at(c->map, 3)->reads = 0;
+    regionmap_at(c->map, 3)->read_rows = 0;
     assert_int_equal(balancer_observe(b, c), 0);
-    regionmap_at(c->map, 3)->reads = 5;
+    regionmap_at(c->map, 3)->read_rows = 5;
     assert_int_equal(balancer_observe(b, c), 0);
     /* rs3 leaves: region 3 reopens elsewhere (counts so far: 5). */
     assert_int_equal(cluster_retire_server(c, 3, 0), 0);
-    regionmap_at(c->map, 3)->reads = 25; /* 20 since it reopened */
+    regionmap_at(c->map, 3)->read_rows = 25; /* 20 since it reopened */
     assert_int_equal(balancer_observe(b, c), 0);
     balancer_report rep;
     assert_int_equal(stochastic_evaluate(&cfg, b->stochastic, c, NULL, &rep), 0);
@@ -646,7 +646,7 @@ static void test_reassigned_region_counts_from_zero(void **state)
     assert_float_equal(cost_of(&rep, "ReadRequestCostFunction", 0), balancer_array_cost(reads, 3),
                        1e-12);
     /* Counted from the reset on: 20 more reads give an increase of 20. */
-    regionmap_at(c->map, 3)->reads = 45;
+    regionmap_at(c->map, 3)->read_rows = 45;
     assert_int_equal(balancer_observe(b, c), 0);
     assert_int_equal(stochastic_evaluate(&cfg, b->stochastic, c, NULL, &rep), 0);
     reads[s3] = 25.0 / 3;
@@ -666,14 +666,14 @@ static void test_moved_region_counts_from_zero(void **state)
     balancer *b = balancer_new(&cfg);
     cluster *c = cluster_with(2, 2, NULL); /* both on rs0: rs1 idle */
     for (size_t i = 0; i < 2; i++)
-        regionmap_at(c->map, i)->reads = 5;
+        regionmap_at(c->map, i)->read_rows = 5;
     assert_int_equal(balancer_observe(b, c), 0); /* loads: 5 */
     balancer_report rep;
     assert_int_equal(run_once(b, c, &rep), 1);   /* observes (5), moves one region */
     size_t moved = regionmap_get(c->map, 0)->server == 1 ? 0 : 1;
     assert_int_equal(regionmap_get(c->map, moved)->server, 1);
     for (size_t i = 0; i < 2; i++)
-        regionmap_at(c->map, i)->reads += 20;    /* 25 each */
+        regionmap_at(c->map, i)->read_rows += 20; /* 25 each */
     assert_int_equal(balancer_observe(b, c), 0);
     /* Kept: 5, 5, 25 -> (0 + 20) / 2 = 10. Moved: 5, 5, 20 (counted from
      * the move) -> 20 >= 5, so (0 + 15) / 2 = 7.5. */
