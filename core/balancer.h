@@ -173,8 +173,10 @@ int64_t balancer_run(balancer *b, cluster *c, balancer_report *report);
 double balancer_array_cost(const double *stats, size_t n);
 
 /* The stochastic balancer's total weighted cost of c's current assignment
- * (no moves made), not divided by the sum of the multipliers. Returns -1
- * if out of memory. */
+ * (no moves made), not divided by the sum of the multipliers, as a fresh
+ * balancer sees it after one observation: sizes and counts, but no request
+ * or memstore rates yet (a rate needs two loads). Returns -1 if out of
+ * memory. */
 double balancer_total_cost(const balancer_config *cfg, const cluster *c);
 
 #endif

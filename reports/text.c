@@ -233,6 +233,8 @@ static void write_server_heatmap(FILE *out, const run_result *run, int reads, in
     fprintf(out, "  %s per server over time (a column = %s; darker = more):\n",
             reads ? "read RPCs" : "writes", fmt_duration(span, run->window_us * per));
     textmap_write(out, &h, "  ", name_width(run), HEAT_COLS_MAX, 0, color);
+    textmap_write_measure_mark(out, "  ", name_width(run), HEAT_COLS_MAX, run->nwindows,
+                               run->window_us, run->measure_from_us);
     if (color) textmap_write_scale(out, "  ", textmap_max(&h, per), "", color);
     free(labels);
 }
@@ -263,6 +265,8 @@ static void write_key_heatmap(FILE *out, const run_result *run, int reads, int c
         if ((int)strlen(labels[b]) > label_cols) label_cols = (int)strlen(labels[b]);
     if (label_cols > KEY_LABEL_COLS) label_cols = KEY_LABEL_COLS;
     textmap_write(out, &h, "  ", label_cols, HEAT_COLS_MAX, 0, color);
+    textmap_write_measure_mark(out, "  ", label_cols, HEAT_COLS_MAX, run->nwindows,
+                               run->window_us, run->measure_from_us);
     if (color) textmap_write_scale(out, "  ", textmap_max(&h, per), "", color);
     free(labels);
 }
@@ -317,11 +321,18 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     fprintf(out, "  example key %s  (%" PRIu64 "-%" PRIu64 " bytes, mean %s)\n",
             fmt_cut(a, run->key_example, KEY_COLS_RUN), run->key_bytes_min, run->key_bytes_max,
             fmt_fixed(b, run->key_bytes_mean, 1));
-    fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in %s: %s ops/s offered, %s done"
-            " (%" PRIu64 " unfinished)\n",
-            run->writes, run->reads, fmt_duration(c, run->duration_us),
-            fmt_fixed(a, run->offered_per_s, 0), fmt_fixed(d, run->achieved_per_s, 0),
-            run->unfinished);
+    if (run->measure_from_us)
+        fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in the %s measured (of %s): %s "
+                "ops/s offered, %s done (%" PRIu64 " unfinished)\n", run->writes, run->reads,
+                fmt_duration(c, run->duration_us - run->measure_from_us),
+                fmt_duration(b, run->duration_us), fmt_fixed(a, run->offered_per_s, 0),
+                fmt_fixed(d, run->achieved_per_s, 0), run->unfinished);
+    else
+        fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in %s: %s ops/s offered, %s done"
+                " (%" PRIu64 " unfinished)\n",
+                run->writes, run->reads, fmt_duration(c, run->duration_us),
+                fmt_fixed(a, run->offered_per_s, 0), fmt_fixed(d, run->achieved_per_s, 0),
+                run->unfinished);
     if (run->latency.count)
         fprintf(out, "  latency p50 %s  p99 %s  p99.9 %s  max %s\n",
                 fmt_latency(a, run->latency.p50_us), fmt_latency(b, run->latency.p99_us),

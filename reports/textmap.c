@@ -114,6 +114,18 @@ static void write_axis(FILE *out, const char *indent, int label_cols, uint32_t c
     fprintf(out, "%s%*s  0%*s\n", indent, label_cols, "", room + (int)strlen(end), end);
 }
 
+void textmap_write_measure_mark(FILE *out, const char *indent, int label_cols, uint32_t max_cols,
+                                uint32_t nwindows, uint64_t window_us, uint64_t t_us)
+{
+    if (t_us == 0 || nwindows == 0 || window_us == 0)
+        return;
+    uint32_t per = textmap_per_column(nwindows, max_cols);
+    uint64_t col = t_us / ((uint64_t)per * window_us);
+    char at[CELL];
+    fprintf(out, "%s%*s  %*s^ measured from %s (left of it: warm-up, in no figure)\n", indent,
+            label_cols, "", (int)col, "", fmt_duration(at, t_us));
+}
+
 void textmap_write(FILE *out, const text_heatmap *h, const char *indent, int label_cols,
                    uint32_t max_cols, uint64_t max, int color)
 {

@@ -37,6 +37,13 @@ uint64_t textmap_max(const text_heatmap *h, uint32_t per);
 void textmap_write(FILE *out, const text_heatmap *h, const char *indent, int label_cols,
                    uint32_t max_cols, uint64_t max, int color);
 
+/* Under a heatmap drawn with these indent, label_cols and max_cols over
+ * nwindows windows: a caret at the column holding t_us and a note that
+ * the columns left of it are the warm-up (not measured). Nothing when
+ * t_us is 0. */
+void textmap_write_measure_mark(FILE *out, const char *indent, int label_cols, uint32_t max_cols,
+                                uint32_t nwindows, uint64_t window_us, uint64_t t_us);
+
 /* Draws n heatmaps side by side, as many to a row as fit in page_cols
  * columns, each under a title and a subtitle line, all on one scale (their
  * hottest cell) and one column width; then the scale's legend. */

@@ -314,6 +314,31 @@ static void test_run_draws_key_space_regions_and_timeline(void **state)
     free(text);
 }
 
+/* measure_from: the header says so, the heatmaps mark where measuring
+ * starts (the second of the two 1 s columns), the counts say "measured". */
+static void test_measured_run_is_marked(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.runs[0].measure_from_us = 1000000;
+    f.res.measure_from_us = 1000000;
+    char *text = capture(write_hot_run, &f);
+    assert_non_null(strstr(text, "measured  from 1 s on"));
+    assert_non_null(strstr(text, "in the 1 s measured (of 2 s)"));
+    char *mark = line_starting(text, "^ measured from 1 s");
+    assert_non_null(mark);
+    free(mark);
+    /* the caret sits under the second column: label, " |", one cell */
+    const char *row = strstr(text, "\n  rs0 |");
+    const char *caret = strstr(text, "^ measured from");
+    assert_non_null(row);
+    const char *line = caret;
+    while (line > text && line[-1] != '\n') line--;
+    assert_int_equal(caret - line, strlen("  rs0 |") + 1);
+    free(text);
+}
+
 /* Colour: escapes only when asked, always reset on the same line. */
 static void test_color_only_when_asked(void **state)
 {
@@ -380,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_idle_run_prints_dashes),
         cmocka_unit_test(test_compare_echoes_config_and_aligns_rows),
         cmocka_unit_test(test_run_draws_key_space_regions_and_timeline),
+        cmocka_unit_test(test_measured_run_is_marked),
         cmocka_unit_test(test_color_only_when_asked),
         cmocka_unit_test(test_compare_draws_panels_on_one_scale),
         cmocka_unit_test(test_output_is_deterministic),
