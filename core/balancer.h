@@ -144,6 +144,15 @@ typedef struct balancer_report {
     balancer_cost costs[BALANCER_MAX_COSTS];
 } balancer_report;
 
+/* Whether a run got as far as counting regions per server (its least,
+ * most, average, floor and ceiling are set): not when it was skipped
+ * before that (regions in transition, one server, no cost function). */
+static inline int balancer_report_counted(const balancer_report *b)
+{
+    return b->reason != BALANCER_IN_TRANSITION && b->reason != BALANCER_FEW_SERVERS &&
+           b->reason != BALANCER_NO_COSTS;
+}
+
 typedef struct balancer balancer;
 
 /* Fills *cfg with HBase's defaults for `kind` and no random source. */

@@ -227,7 +227,7 @@ static void balancer_fields(FILE *out, const balancer_report *b)
 {
     col_u64(out, b->ran != 0);
     col_u64(out, b->moves);
-    if (b->reason == BALANCER_IN_TRANSITION || b->reason == BALANCER_FEW_SERVERS) {
+    if (!balancer_report_counted(b)) {
         fputs(",,,,,,,", out);
         return;
     }

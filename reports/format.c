@@ -111,3 +111,27 @@ size_t utf8_sequence_len(const unsigned char *p)
         if ((p[i] & 0xC0) != 0x80) return 0;
     return n;
 }
+
+const char *fmt_balancer_run(char *buf, size_t cap, const balancer_report *b)
+{
+    char avg[CELL], c0[CELL], c1[CELL];
+    int n = snprintf(buf, cap, "%s (%s)", b->ran ? "ran" : "skipped",
+                     balancer_reason_text(b->reason));
+    size_t used = n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+    int counted = balancer_report_counted(b);
+    if (b->reason == BALANCER_IN_TRANSITION)
+        used += (size_t)snprintf(buf + used, cap - used, ": %" PRIu64 " regions in transition",
+                                 b->in_transition);
+    else if (counted)
+        used += (size_t)snprintf(buf + used, cap - used, ": %" PRIu64 "-%" PRIu64
+                                 " regions a server, average %s, slop [%" PRId64 ", %" PRId64
+                                 "]", b->least, b->most, fmt_fixed(avg, b->average, 2),
+                                 b->floor, b->ceiling);
+    if (used < cap && b->kind == BALANCER_STOCHASTIC && counted)
+        used += (size_t)snprintf(buf + used, cap - used, ", cost %s%s%s",
+                                 fmt_fixed(c0, b->cost_before, 4), b->ran ? " -> " : "",
+                                 b->ran ? fmt_fixed(c1, b->cost_after, 4) : "");
+    if (used < cap && b->ran)
+        snprintf(buf + used, cap - used, "; %" PRIu64 " moved", b->moves);
+    return buf;
+}

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/balancer.h"
+
 #define CELL 96 /* room for one formatted figure, cut key or table cell */
 
 /* x with `decimals` decimals. */
@@ -36,6 +38,13 @@ const char *fmt_clock(char *buf, uint64_t us);
  * ending in "..." when cut; a key in shell form is never cut inside a
  * \xNN escape. */
 const char *fmt_cut(char *buf, const char *s, size_t cols);
+
+/* One balancer run's decision in words (ASCII, HTML escapes it), e.g.
+ * "ran (server out of slop): 1-6 regions a server, average 3.33, slop
+ * [2, 4]; 2 moved"; "skipped (regions in transition): 2 regions in
+ * transition"; a stochastic run adds "cost 0.0123 -> 0.0045". Into buf
+ * (cap bytes); returns it. */
+const char *fmt_balancer_run(char *buf, size_t cap, const balancer_report *b);
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is invalid:
  * a stray continuation byte, an overlong form, a surrogate, > U+10FFFF.

@@ -760,25 +760,9 @@ static void write_balancer_runs(FILE *out, const run_result *run, const time_axi
         const timeline_event *e = &run->events[i];
         if (e->kind != TIMELINE_BALANCER || e->balancer >= run->balancer_runs)
             continue;
-        const balancer_report *b = &run->balancer_log[e->balancer];
-        char t[CELL], avg[CELL];
-        fprintf(out, "<li>%s: %s (%s)", fmt_time(t, ax, e->t_us), b->ran ? "ran" : "skipped",
-                balancer_reason_text(b->reason));
-        if (b->reason == BALANCER_IN_TRANSITION)
-            fprintf(out, ", %" PRIu64 " regions in transition", b->in_transition);
-        else if (b->reason != BALANCER_FEW_SERVERS)
-            fprintf(out, "; regions per server %" PRIu64 "&#8211;%" PRIu64 ", average %s, "
-                    "slop bounds [%" PRId64 ", %" PRId64 "]", b->least, b->most,
-                    fmt_fixed(avg, b->average, 2), b->floor, b->ceiling);
-        if (b->kind == BALANCER_STOCHASTIC && b->reason != BALANCER_IN_TRANSITION &&
-            b->reason != BALANCER_FEW_SERVERS) {
-            char c0[CELL], c1[CELL];
-            fprintf(out, "; cost %s", fmt_fixed(c0, b->cost_before, 4));
-            if (b->ran)
-                fprintf(out, " &#8594; %s", fmt_fixed(c1, b->cost_after, 4));
-        }
-        if (b->ran)
-            fprintf(out, "; %" PRIu64 " moved", b->moves);
+        char t[CELL], what[4 * CELL];
+        fprintf(out, "<li>%s: ", fmt_time(t, ax, e->t_us));
+        put_text(out, fmt_balancer_run(what, sizeof what, &run->balancer_log[e->balancer]));
         fputs("</li>\n", out);
         listed++;
     }

@@ -326,7 +326,7 @@ static void put_balancer_run(FILE *out, const balancer_report *b)
         fprintf(out, ", \"in_transition\": %" PRIu64, b->in_transition);
         return;
     }
-    if (b->reason == BALANCER_FEW_SERVERS)
+    if (!balancer_report_counted(b))
         return;
     fprintf(out, ", \"least\": %" PRIu64 ", \"most\": %" PRIu64 ", \"average\": ", b->least,
             b->most);

@@ -91,22 +91,9 @@ static void write_balancer_runs(FILE *out, const run_result *run)
         const timeline_event *e = &run->events[i];
         if (e->kind != TIMELINE_BALANCER || e->balancer >= run->balancer_runs)
             continue;
-        const balancer_report *b = &run->balancer_log[e->balancer];
-        char at[CELL], avg[CELL], c0[CELL], c1[CELL];
-        fprintf(out, "    at %s %s (%s)", fmt_clock(at, e->t_us), b->ran ? "ran" : "skipped",
-                balancer_reason_text(b->reason));
-        if (b->reason == BALANCER_IN_TRANSITION)
-            fprintf(out, ": %" PRIu64 " regions in transition", b->in_transition);
-        else if (b->reason != BALANCER_FEW_SERVERS)
-            fprintf(out, ": %" PRIu64 "-%" PRIu64 " regions a server, average %s, slop [%" PRId64
-                    ", %" PRId64 "]", b->least, b->most, fmt_fixed(avg, b->average, 2), b->floor,
-                    b->ceiling);
-        if (b->kind == BALANCER_STOCHASTIC && b->reason != BALANCER_IN_TRANSITION &&
-            b->reason != BALANCER_FEW_SERVERS)
-            fprintf(out, ", cost %s%s%s", fmt_fixed(c0, b->cost_before, 4),
-                    b->ran ? " -> " : "", b->ran ? fmt_fixed(c1, b->cost_after, 4) : "");
-        if (b->ran)
-            fprintf(out, "; %" PRIu64 " moved", b->moves);
+        char at[CELL], what[4 * CELL];
+        fprintf(out, "    at %s %s", fmt_clock(at, e->t_us),
+                fmt_balancer_run(what, sizeof what, &run->balancer_log[e->balancer]));
         fputc('\n', out);
         listed++;
     }

@@ -33,6 +33,7 @@
 #include <cmocka.h>
 
 #include "core/balancer_impl.h"
+#include "tests/balancer_support.h"
 
 static const char *data_dir = "tests/data";
 
@@ -66,37 +67,6 @@ static balancer_config config(uint64_t *seed)
     return cfg;
 }
 
-/* Region i starts at the 2-byte key (i >> 8, i & 255); region 0 is below. */
-static keyref region_key(uint8_t bytes[2], size_t i)
-{
-    bytes[0] = (uint8_t)(i >> 8);
-    bytes[1] = (uint8_t)i;
-    return keyref_of(bytes, 2);
-}
-
-/* `regions` regions, counts[s] of them on server s in index order (or all
- * on server 0 when counts is NULL); moves reset to 0. */
-static cluster *cluster_with(uint32_t servers, size_t regions, const uint64_t *counts)
-{
-    keyref splits[1024];
-    uint8_t bytes[1024][2];
-    assert_true(regions <= 1024);
-    for (size_t i = 1; i < regions; i++)
-        splits[i - 1] = region_key(bytes[i], i);
-    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
-    size_t bad;
-    cluster *c = cluster_new(servers, splits, regions - 1, p, &bad);
-    assert_non_null(c);
-    size_t i = 0;
-    for (uint32_t s = 0; counts && s < servers; s++)
-        for (uint64_t k = 0; k < counts[s]; k++)
-            cluster_move(c, i++, s);
-    assert_true(!counts || i == regions);
-    for (; i < regions; i++)
-        cluster_move(c, i, 0);
-    c->moves = 0;
-    return c;
-}
 
 static int64_t run_once(balancer *b, cluster *c, balancer_report *report)
 {
@@ -440,7 +410,7 @@ static void test_total_cost_of_hand_cluster(void **state)
     (void)state;
     uint64_t seed = 1;
     const uint64_t counts[] = { 3, 1, 0 };
-    cluster *c = cluster_with(3, 4, counts);
+    cluster *c = cluster_with(3, 4, counts, NULL);
     cluster_move(c, 3, 2); /* counts [3,0,1] */
     balancer_config cfg = config(&seed);
     /* Store files: regions 1 and 2 (rs0) and 3 (rs2) 1 MiB each: [2,0,1]. */
@@ -477,7 +447,7 @@ static void test_rates_from_history(void **state)
     balancer_config cfg = config(&seed);
     balancer *b = balancer_new(&cfg);
     const uint64_t counts[] = { 1, 1, 1 };
-    cluster *c = cluster_with(3, 3, counts);
+    cluster *c = cluster_with(3, 3, counts, NULL);
     /* region 0: 0, 100, 300, 250 (fell: +250) -> (100+200+250)/3
      * region 1: 5, 5, 5, 5 -> 0; region 2: 0, 30, 60, 90 -> 30 */
     const uint64_t r0[] = { 0, 100, 300, 250 }, r1[] = { 5, 5, 5, 5 }, r2[] = { 0, 30, 60, 90 };
@@ -514,7 +484,7 @@ static void test_fifteen_loads(void **state)
     balancer_config cfg = config(&seed);
     balancer *b = balancer_new(&cfg);
     const uint64_t counts[] = { 1, 1 };
-    cluster *c = cluster_with(2, 2, counts);
+    cluster *c = cluster_with(2, 2, counts, NULL);
     /* Region 0's writes grow by k at load k (k = 0..19): the last 15 loads
      * are k = 5..19, their 14 increases k = 6..19, mean 12.5. Its store
      * files are k MB: mean of 5..19 = 12. */
@@ -540,7 +510,7 @@ static void test_fifteen_loads(void **state)
     cluster_free(c);
     b = balancer_new(&cfg);
     const uint64_t three[] = { 1, 1, 1 };
-    c = cluster_with(3, 3, three);
+    c = cluster_with(3, 3, three, NULL);
     w = 0;
     for (uint64_t k = 0; k < 20; k++) {
         w += k;
@@ -563,7 +533,7 @@ static void test_memstore_rate(void **state)
     balancer_config cfg = config(&seed);
     balancer *b = balancer_new(&cfg);
     const uint64_t counts[] = { 1, 1, 1 };
-    cluster *c = cluster_with(3, 3, counts);
+    cluster *c = cluster_with(3, 3, counts, NULL);
     /* region 0: 100 B (1 MB), 3.5 MB (3), 0 (flushed: +0) -> 2/2 = 1
      * region 1: 0, 2 MB, 5 MB -> 5/2 */
     const uint64_t m0[] = { 100, 3584u << 10, 0 }, m1[] = { 0, 2u << 20, 5u << 20 };
@@ -591,7 +561,7 @@ static void test_split_starts_new_histories(void **state)
     balancer_config cfg = config(&seed);
     balancer *b = balancer_new(&cfg);
     const uint64_t counts[] = { 1, 1, 1 };
-    cluster *c = cluster_with(3, 3, counts);
+    cluster *c = cluster_with(3, 3, counts, NULL);
     for (uint64_t k = 0; k < 3; k++) {
         regionmap_at(c->map, 0)->read_rows = 100 * k;
         regionmap_at(c->map, 2)->read_rows = 10 * k;
@@ -603,8 +573,8 @@ static void test_split_starts_new_histories(void **state)
     assert_float_equal(cost_of(&rep, "ReadRequestCostFunction", 0), balancer_array_cost(before, 3),
                        1e-12);
     /* Region 0 splits (both daughters on rs0, counters 0, a new id). */
-    uint8_t at[3] = { 0, 0, 7 };
-    assert_int_equal(regionmap_split(c->map, 0, keyref_of(at, 3), 999), 0);
+    uint8_t at[5] = { 0, 0, 0, 0, 7 }; /* inside region 0: below the key 1 */
+    assert_int_equal(regionmap_split(c->map, 0, keyref_of(at, 5), 999), 0);
     c->servers[0].regions++;
     regionmap_at(c->map, 0)->read_rows = 5000; /* one load only: no rate yet */
     regionmap_at(c->map, 3)->read_rows = 40;    /* region 2 moved to index 3 */
@@ -627,7 +597,7 @@ static void test_reassigned_region_counts_from_zero(void **state)
     balancer_config cfg = config(&seed);
     balancer *b = balancer_new(&cfg);
     const uint64_t counts[] = { 1, 1, 1, 1 };
-    cluster *c = cluster_with(4, 4, counts);
+    cluster *c = cluster_with(4, 4, counts, NULL);
     regionmap_at(c->map, 3)->read_rows = 0;
     assert_int_equal(balancer_observe(b, c), 0);
     regionmap_at(c->map, 3)->read_rows = 5;
@@ -664,7 +634,7 @@ static void test_moved_region_counts_from_zero(void **state)
     balancer_config cfg = config(&seed);
     cfg.stochastic.read_request_cost = 0; /* keep the plan about counts */
     balancer *b = balancer_new(&cfg);
-    cluster *c = cluster_with(2, 2, NULL); /* both on rs0: rs1 idle */
+    cluster *c = cluster_with(2, 2, NULL, NULL); /* both on rs0: rs1 idle */
     for (size_t i = 0; i < 2; i++)
         regionmap_at(c->map, i)->read_rows = 5;
     assert_int_equal(balancer_observe(b, c), 0); /* loads: 5 */
@@ -699,7 +669,7 @@ static void test_needs_balance_reasons(void **state)
     balancer_report rep;
     /* Even: cost 0, within slop: COST_LOW, no run. */
     const uint64_t even[4] = { 2, 2, 2, 2 };
-    cluster *c = cluster_with(4, 8, even);
+    cluster *c = cluster_with(4, 8, even, NULL);
     balancer *b = balancer_new(&cfg);
     assert_int_equal(run_once(b, c, &rep), 0);
     assert_int_equal(rep.reason, BALANCER_COST_LOW);
@@ -708,7 +678,7 @@ static void test_needs_balance_reasons(void **state)
     balancer_free(b);
     cluster_free(c);
     /* Even counts, one hot server: write skew 1, 5 / 642 < 0.025. */
-    c = cluster_with(4, 8, even);
+    c = cluster_with(4, 8, even, NULL);
     b = balancer_new(&cfg);
     for (int k = 0; k < 3; k++) {
         regionmap_at(c->map, 0)->writes += 1000;
@@ -722,7 +692,7 @@ static void test_needs_balance_reasons(void **state)
     balancer_free(b);
     cluster_free(c);
     /* One server. */
-    c = cluster_with(1, 10, NULL);
+    c = cluster_with(1, 10, NULL, NULL);
     b = balancer_new(&cfg);
     assert_int_equal(run_once(b, c, &rep), 0);
     assert_int_equal(rep.reason, BALANCER_FEW_SERVERS);
@@ -730,7 +700,7 @@ static void test_needs_balance_reasons(void **state)
     cluster_free(c);
     /* An idle server beside one with two regions. */
     const uint64_t idle[4] = { 2, 1, 1, 0 };
-    c = cluster_with(4, 4, idle);
+    c = cluster_with(4, 4, idle, NULL);
     b = balancer_new(&cfg);
     assert_int_equal(run_once(b, c, &rep), 1);
     assert_int_equal(rep.reason, BALANCER_IDLE_SERVER);
@@ -739,7 +709,7 @@ static void test_needs_balance_reasons(void **state)
     cluster_free(c);
     /* Out of slop: avg 10, allowed [8, 12]. */
     const uint64_t slop[4] = { 13, 10, 10, 7 };
-    c = cluster_with(4, 40, slop);
+    c = cluster_with(4, 40, slop, NULL);
     b = balancer_new(&cfg);
     assert_true(run_once(b, c, &rep) > 0);
     assert_int_equal(rep.reason, BALANCER_OUT_OF_SLOP);
@@ -747,7 +717,7 @@ static void test_needs_balance_reasons(void **state)
     cluster_free(c);
     /* Within slop but costly enough: [12,12,8,8] -> 535 * cost / 642. */
     const uint64_t skewed[4] = { 12, 12, 8, 8 };
-    c = cluster_with(4, 40, skewed);
+    c = cluster_with(4, 40, skewed, NULL);
     b = balancer_new(&cfg);
     assert_true(run_once(b, c, &rep) > 0);
     assert_int_equal(rep.reason, BALANCER_COST_HIGH);
@@ -763,7 +733,7 @@ static void test_needs_balance_reasons(void **state)
     s->server_locality_cost = s->rack_locality_cost = 0;
     s->read_request_cost = s->cp_request_cost = s->write_request_cost = 0;
     s->memstore_size_cost = s->storefile_size_cost = 0;
-    c = cluster_with(4, 4, idle);
+    c = cluster_with(4, 4, idle, NULL);
     b = balancer_new(&none);
     assert_int_equal(run_once(b, c, &rep), 0);
     assert_int_equal(rep.reason, BALANCER_NO_COSTS);
@@ -777,7 +747,7 @@ static void test_report_is_complete(void **state)
     (void)state;
     uint64_t seed = 42;
     balancer_config cfg = config(&seed);
-    cluster *c = cluster_with(4, 20, NULL);
+    cluster *c = cluster_with(4, 20, NULL, NULL);
     balancer *b = balancer_new(&cfg);
     balancer_report rep;
     int64_t moved = run_once(b, c, &rep);
@@ -819,7 +789,7 @@ static void test_move_cost_can_forbid_moves(void **state)
     uint64_t seed = 3;
     balancer_config cfg = config(&seed);
     cfg.stochastic.move_cost = 1e9; /* one move of 20: 5e7 > 500 */
-    cluster *c = cluster_with(4, 20, NULL);
+    cluster *c = cluster_with(4, 20, NULL, NULL);
     balancer *b = balancer_new(&cfg);
     balancer_report rep;
     assert_int_equal(run_once(b, c, &rep), 0);
@@ -836,7 +806,7 @@ static void test_never_increases_cost(void **state)
     for (int trial = 0; trial < 40; trial++) {
         uint32_t servers = 2 + (uint32_t)(test_random(&gen) % 6);
         size_t regions = 1 + (size_t)(test_random(&gen) % 40);
-        cluster *c = cluster_with(servers, regions, NULL);
+        cluster *c = cluster_with(servers, regions, NULL, NULL);
         uint64_t seed = (uint64_t)trial;
         balancer_config cfg = config(&seed);
         cfg.stochastic.write_request_cost = (double)(test_random(&gen) % 1000);
@@ -867,8 +837,8 @@ static void test_never_increases_cost(void **state)
 static void test_is_deterministic(void **state)
 {
     (void)state;
-    cluster *a = cluster_with(5, 37, NULL);
-    cluster *b = cluster_with(5, 37, NULL);
+    cluster *a = cluster_with(5, 37, NULL, NULL);
+    cluster *b = cluster_with(5, 37, NULL, NULL);
     uint64_t seed_a = 2024, seed_b = 2024;
     balancer_config ca = config(&seed_a), cb = config(&seed_b);
     balancer *ba = balancer_new(&ca), *bb = balancer_new(&cb);
@@ -901,7 +871,7 @@ static void test_hot_server_sheds_writes(void **state)
     balancer_config cfg = config(&seed);
     cfg.stochastic.write_request_cost = 1000; /* write skew dominates */
     const uint64_t even[4] = { 2, 2, 2, 2 };
-    cluster *c = cluster_with(4, 8, even);
+    cluster *c = cluster_with(4, 8, even, NULL);
     balancer *b = balancer_new(&cfg);
     /* Both regions of rs0 take 1000 writes per status period. */
     for (int k = 0; k < 3; k++) {
@@ -926,7 +896,7 @@ static void test_large_walk_matches_exact_costs(void **state)
     balancer_config cfg = config(&seed);
     cfg.stochastic.max_steps = 200000;
     const uint64_t counts[8] = { 400, 100, 100, 100, 100, 100, 50, 50 };
-    cluster *c = cluster_with(8, 1000, counts);
+    cluster *c = cluster_with(8, 1000, counts, NULL);
     balancer *b = balancer_new(&cfg);
     for (int k = 0; k < 4; k++) {
         for (size_t i = 0; i < 1000; i++) {

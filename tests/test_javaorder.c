@@ -22,42 +22,7 @@
 #include <cmocka.h>
 
 #include "core/javaorder.h"
-
-/* ---- java.util.Random, exactly --------------------------------------- */
-
-#define JR_MULT 0x5DEECE66DULL
-#define JR_MASK ((1ULL << 48) - 1)
-
-typedef struct java_random {
-    uint64_t seed;
-} java_random;
-
-static void jr_init(java_random *r, int64_t seed)
-{
-    r->seed = ((uint64_t)seed ^ JR_MULT) & JR_MASK;
-}
-
-static int32_t jr_next(java_random *r, int bits)
-{
-    r->seed = (r->seed * JR_MULT + 0xBULL) & JR_MASK;
-    return (int32_t)(r->seed >> (48 - bits));
-}
-
-/* Random.nextInt(bound), its rejection loop included (Java's int overflow
- * test done in 64 bits). */
-static uint32_t jr_below(void *ctx, uint32_t n)
-{
-    java_random *r = ctx;
-    int32_t bound = (int32_t)n, m = bound - 1;
-    int32_t x = jr_next(r, 31);
-    if ((bound & m) == 0)
-        return (uint32_t)(((int64_t)bound * x) >> 31);
-    for (int32_t u = x;; u = jr_next(r, 31)) {
-        x = u % bound;
-        if ((int64_t)u - x + m <= INT32_MAX)
-            return (uint32_t)x;
-    }
-}
+#include "tests/balancer_support.h"
 
 /* ---- reading the data -------------------------------------------------- */
 
