@@ -40,9 +40,12 @@
  *                 skipped before counting: regions in transition, one
  *                 server), and for the stochastic balancer its total cost
  *                 over the sum of multipliers before and after the plan.
- *   balancer_costs.csv  scheme,time_s,function,multiplier,before,after
+ *   balancer_costs.csv  scheme,time_s,function,multiplier,before,after,
+ *                 weighted_before,weighted_after
  *                 each stochastic balancer run's cost functions (HBase's
- *                 class names), each cost in [0, 1] before and after.
+ *                 class names), each cost in [0, 1] before and after the
+ *                 plan, and multiplied by its multiplier (its part of the
+ *                 weighted total).
  *
  * Values: servers as "rs<id>"; keys in HBase shell form, and an EMPTY KEY
  * FIELD MEANS UNBOUNDED (the first region's start, the last one's end, the
@@ -287,6 +290,8 @@ static void balancer_costs_rows(FILE *out, const run_result *run)
             col_double(out, b->costs[k].multiplier);
             col_double(out, b->costs[k].before);
             col_double(out, b->costs[k].after);
+            col_double(out, b->costs[k].multiplier * b->costs[k].before);
+            col_double(out, b->costs[k].multiplier * b->costs[k].after);
             fputc('\n', out);
         }
     }
@@ -316,7 +321,8 @@ static const table tables[NTABLES] = {
       "scheme,time_s,kind,from_server,to_server,key,reason,size_bytes,threshold_bytes,ran,"
       "moves,regions_least,regions_most,average,floor,ceiling,cost_before,cost_after",
       events_rows },
-    { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after",
+    { "balancer_costs.csv",
+      "scheme,time_s,function,multiplier,before,after,weighted_before,weighted_after",
       balancer_costs_rows },
 };
 

@@ -356,6 +356,10 @@ static void put_balancer_run(FILE *out, const balancer_report *b)
         put_double(out, c->before);
         fputs(", \"after\": ", out);
         put_double(out, c->after);
+        fputs(", \"weighted_before\": ", out); /* multiplier x cost: its part of the total */
+        put_double(out, c->multiplier * c->before);
+        fputs(", \"weighted_after\": ", out);
+        put_double(out, c->multiplier * c->after);
         fputc('}', out);
     }
     fputc(']', out);

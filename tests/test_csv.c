@@ -283,7 +283,8 @@ static const struct {
     { "events.csv", "scheme,time_s,kind,from_server,to_server,key,reason,size_bytes,"
                     "threshold_bytes,ran,moves,regions_least,regions_most,average,floor,"
                     "ceiling,cost_before,cost_after" },
-    { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after" },
+    { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after,weighted_before,"
+                            "weighted_after" },
 };
 
 /* The parsed file, checked for its header, its row count (excluding the
@@ -490,6 +491,7 @@ static void test_regions_keyspace_events(void **state)
     assert_string_equal(val(&t, 2, "function"), "MoveCostFunction");
     assert_string_equal(val(&t, 2, "multiplier"), "7.000000");
     assert_string_equal(val(&t, 2, "after"), "0.250000");
+    assert_string_equal(val(&t, 2, "weighted_after"), "1.750000"); /* 7 x 0.25 */
     table_free(&t);
     remove_dir(dir.s);
 }

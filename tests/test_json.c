@@ -363,6 +363,7 @@ static void test_decisions_round_trip(void **state)
     assert_string_equal(str_at(root, "runs/0/timeline/3/costs/0/name"),
                         "RegionCountSkewCostFunction");
     assert_float_equal(num_at(root, "runs/0/timeline/3/costs/0/after"), 0.25, 1e-12);
+    assert_float_equal(num_at(root, "runs/0/timeline/3/costs/0/weighted_after"), 125, 1e-9);
     assert_int_equal(int_at(root, "runs/0/windows/1/regions"), 30);
     assert_true(json_object_is_type(at(root, "runs/0/steady/steady"), json_type_boolean));
     json_object_put(root);
