@@ -23,7 +23,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
  * heatmap panel per run on a shared scale. */
 void text_write_compare(FILE *out, const sim_results *res, int color);
 
-/* The whole result as JSON (schema in README.md, "JSON output"). */
+/* The whole result as JSON (schema 3: docs/reports.md). */
 void json_write(FILE *out, const sim_results *res);
 
 /* The whole result as one self-contained HTML page (inline SVG and CSS, no

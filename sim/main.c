@@ -66,7 +66,7 @@ static const char *const command_help[] = {
  * is an option and is listed. */
 static const char common_help[] =
     "\n"
-    "SCENARIO.ini is a scenario file (see the README); options override it.\n"
+    "SCENARIO.ini is a scenario file (docs/scenarios.md); options override it.\n"
     "Without one, the built-in default scenario runs.\n"
     "\n"
     "Options:\n"
@@ -127,18 +127,25 @@ static void write_wrapped(FILE *out, const char *text, int at, int col)
  * default. */
 static void print_settings_help(FILE *out)
 {
-    static const struct { const char *section, *title; } sections[] = {
-        { "", "Run" }, { "cluster", "Cluster ([cluster])" },
-        { "workload", "Workload ([workload], or per [phase NAME])" },
-        { "reads", "Reads ([reads], or per [phase NAME])" },
+    static const struct { const char *section, *title; int per_phase; } sections[] = {
+        { "", "Run", 0 }, { "cluster", "Cluster ([cluster])", 0 },
+        { "workload", "Workload ([workload], or per [phase NAME])", 1 },
+        { "reads", "Reads ([reads], or per [phase NAME]; with no read_<kind> set, a time "
+                   "series reads metric 8, range 1, latest 1, other patterns get, range, "
+                   "latest and window alike)", 1 },
+        { "workload", "Whole run (in [workload], not per phase)", 0 },
     };
     scenario defaults;
     scenario_defaults(&defaults);
     for (size_t k = 0; k < sizeof sections / sizeof *sections; k++) {
-        fprintf(out, "\n%s:\n", sections[k].title);
+        char title[320];
+        snprintf(title, sizeof title, "%s:", sections[k].title);
+        fputc('\n', out);
+        write_wrapped(out, title, 0, 2);
         for (size_t i = 0; i < scenario_setting_count(); i++) {
             setting_doc d = scenario_setting_doc(i);
-            if (strcmp(d.section, sections[k].section) != 0 || !strcmp(d.key, FILE_ONLY_SETTING))
+            if (strcmp(d.section, sections[k].section) != 0 || !strcmp(d.key, FILE_ONLY_SETTING) ||
+                (d.section[0] && d.per_phase != sections[k].per_phase))
                 continue;
             char option[64], value[64], text[512];
             int n = snprintf(option, sizeof option, "  --");

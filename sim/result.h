@@ -45,7 +45,8 @@ typedef struct server_result {
  * per-region request counts do. */
 typedef struct region_result {
     char *start, *end;      /* boundaries in HBase shell form; "" = unbounded */
-    uint64_t id;            /* creation order (daughters of one split share it) */
+    uint64_t id;            /* HBase's regionId: ms it was created (a new table's regions
+                             * share 0; daughters of one split share theirs) */
     uint32_t server;        /* id of the server hosting it when it closed or the run ended */
     int split;              /* 1: it split during the run; 0: live at the end */
     uint64_t opened_us, closed_us; /* closed_us = the run's end for live regions */

@@ -53,7 +53,7 @@ void scenario_defaults(scenario *sc)
     /* Service times: a small write costs ~50 us of a region server's
      * handler time, i.e. ~20,000 writes/s per server, the order YCSB runs
      * on HBase report per region server; a region transition (split or
-     * move) takes about a second. All settable: see the README. */
+     * move) takes about a second. All settable: docs/scenarios.md. */
     sc->rpc_us = 50;
     sc->row_us = 2;
     sc->kib_us = 10;
@@ -232,7 +232,7 @@ static const setting settings[] = {
     { "cluster", "region_size", SET_SIZE, 1024, 1ull << 50, SC(region_max_bytes), NULL,
       "SIZE", "hbase.hregion.max.filesize: a region splits above it" },
     { "cluster", "flush_size", SET_SIZE, 1024, 1ull << 50, SC(flush_bytes), NULL,
-      "SIZE", "hbase.hregion.memstore.flush.size (0: region size / 80)" },
+      "SIZE", "hbase.hregion.memstore.flush.size (unset: region size / 80)" },
     { "cluster", "size_scale", SET_COUNT, 1, 1000000, SC(size_scale), NULL,
       "N", "HBase's 10 GiB region and 128 MiB flush sizes divided by N (sets both)" },
     { "cluster", "split_limit", SET_COUNT, 0, 100000000, SC(split_limit), NULL,
@@ -298,7 +298,7 @@ static const setting settings[] = {
     { "workload", "naming", SET_CHOICE, 0, 0, PH(pattern.naming), naming_choices,
       "N", "entities, sequence: names user, domain or id" },
     { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL,
-      "FILE", "replay a trace (time,op,key[,bytes]; see the README)" },
+      "FILE", "replay a trace (time,op,key[,bytes]; docs/workloads.md)" },
     { "workload", "clients", SET_COUNT, 0, 1000000, PH(clients), NULL,
       "C", "closed loop: C clients, each waiting for its reply (0: open loop)" },
     { "workload", "think", SET_DURATION, 0, 3600000000ull, PH(think_us), NULL,
@@ -558,7 +558,7 @@ size_t scenario_setting_count(void)
 setting_doc scenario_setting_doc(size_t i)
 {
     const setting *s = &settings[i];
-    return (setting_doc){ s->section, s->key, s->arg, s->help };
+    return (setting_doc){ s->section, s->key, s->arg, s->help, s->target == IN_PHASE };
 }
 
 /* The `width`-byte integer at base + offset. */
@@ -585,6 +585,12 @@ int scenario_format_value(const scenario *sc, const char *key, char *out, size_t
     double d;
     const char *str;
     uint64_t v = 0;
+    if (s->target == IN_PHASE && s->offset >= offsetof(phase, reads.weight) &&
+        s->offset < offsetof(phase, reads.weight) + sizeof(((phase *)0)->reads.weight) &&
+        !sc->workload.reads.weights_given) { /* unset: the pattern's mix */
+        snprintf(out, cap, "%s", "");
+        return 0;
+    }
     if (s->kind == SET_COUNT || s->kind == SET_SIZE || s->kind == SET_DURATION) {
         v = load_integer(base, s);
         if (v < s->lo || v > s->hi) { /* not a value it takes: unset (e.g. flush_size 0) */

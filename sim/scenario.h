@@ -157,7 +157,7 @@ size_t scenario_phase_count(const scenario *sc);
 const phase *scenario_phase(const scenario *sc, size_t i);
 
 /* Sets the setting `key` (a key of any section, e.g. "servers",
- * "region_size"; see the README's table) from text. Returns 0; or -1 with
+ * "region_size"; docs/scenarios.md lists them) from text. Returns 0; or -1 with
  * "expected ..., found '...'" in err when the value is bad; or -2 when no
  * setting has that key. section, when not NULL, must be the key's section
  * ("" for top-level keys), else -2; a workload key set with section NULL
@@ -165,11 +165,12 @@ const phase *scenario_phase(const scenario *sc, size_t i);
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap);
 
-/* A setting as --help and the README document it: its section ("" for the
+/* A setting as --help and docs/scenarios.md document it: its section ("" for the
  * top level), its key (the option is --KEY with '-' for '_'), what it
  * takes (N, SIZE, D, ...) and one sentence. */
 typedef struct setting_doc {
     const char *section, *key, *arg, *help;
+    int per_phase;      /* a [phase NAME] may set it too (else: the whole run's) */
 } setting_doc;
 
 /* The settings, in the table's order (i < scenario_setting_count()). */
@@ -178,9 +179,10 @@ setting_doc scenario_setting_doc(size_t i);
 
 /* Setting `key`'s value in sc ([workload]'s for a phase setting) as a user
  * writes it ("4MiB", "5m", "0.2", "1000/s", "simple"; "" when it is not
- * set: a name or path not given, or a number outside what the setting
- * takes, such as flush_size 0 meaning "region size / 80"), into out (cap
- * bytes). Returns 0, or -1 if no such setting. */
+ * set: a name or path not given, a read weight when none was (the
+ * pattern's mix applies), or a number outside what the setting takes,
+ * such as flush_size 0 meaning "region size / 80"), into out (cap bytes).
+ * Returns 0, or -1 if no such setting. */
 int scenario_format_value(const scenario *sc, const char *key, char *out, size_t cap);
 
 /* The name a choice setting (`key`: "balancer", "split_policy",

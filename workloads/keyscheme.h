@@ -4,7 +4,7 @@
  * immutable keyscheme. Encoding needs per-run state (the RNG behind salt(),
  * OpenTSDB-style UID tables assigned in order of first use), kept in a
  * keyencoder, so two runs never share mutable state. The grammar and every
- * field are documented in README.md ("Key schemes").
+ * field are documented in docs/keyschemes.md.
  *
  * Presets are named expressions of the same language; a preset with buckets
  * (salted, hashed, ...) takes the bucket count as a parameter, normally the
@@ -78,7 +78,7 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
  * Reads: planning a logical read into the row ranges it must scan.
  *
  * The planner walks the scheme's fields left to right with a set of
- * candidate key prefixes (README.md, "Reads: how a scheme plans a query"):
+ * candidate key prefixes (docs/keyschemes.md, on how a scheme plans a read):
  * a field the query determines appends its bytes, a bucket it does not
  * determine multiplies the candidates by its N prefixes, the time field of
  * a time query turns each candidate into a range, and anything else the
