@@ -109,6 +109,16 @@ static void col_double(FILE *out, double x) { fprintf(out, ",%.6f", x); }
 
 static void col_empty(FILE *out) { fputc(',', out); }
 
+/* n empty fields. */
+static void col_empties(FILE *out, int n)
+{
+    while (n-- > 0) col_empty(out);
+}
+
+/* events.csv's columns after `key`: reason, size_bytes, threshold_bytes
+ * (reason also a balancer run's), then the balancer's 9 from ran on. */
+enum { SPLIT_COLS = 3, BALANCER_COLS = 9 };
+
 static void col_server(FILE *out, uint32_t id) { fprintf(out, ",rs%" PRIu32, id); }
 
 /* Microseconds as exact seconds, "12.000250". */
@@ -231,7 +241,7 @@ static void balancer_fields(FILE *out, const balancer_report *b)
     col_u64(out, b->ran != 0);
     col_u64(out, b->moves);
     if (!balancer_report_counted(b)) {
-        fputs(",,,,,,,", out);
+        col_empties(out, BALANCER_COLS - 2);
         return;
     }
     col_u64(out, b->least);
@@ -242,7 +252,7 @@ static void balancer_fields(FILE *out, const balancer_report *b)
         col_double(out, b->cost_before);
         col_double(out, b->cost_after);
     } else {
-        fputs(",,", out);
+        col_empties(out, 2);
     }
 }
 
@@ -263,14 +273,14 @@ static void events_rows(FILE *out, const run_result *run)
             col_text(out, e->split.busy ? "busy" : "size");
             col_u64(out, e->split.size_bytes);
             col_u64(out, e->split.threshold_bytes);
-            fputs(",,,,,,,,,", out);
+            col_empties(out, BALANCER_COLS);
         } else if (e->kind == TIMELINE_BALANCER && e->balancer < run->balancer_runs) {
             const balancer_report *b = &run->balancer_log[e->balancer];
             col_text(out, balancer_reason_text(b->reason));
-            fputs(",,", out);
+            col_empties(out, SPLIT_COLS - 1); /* reason is shared: sizes only */
             balancer_fields(out, b);
         } else {
-            fputs(",,,,,,,,,,,,", out);
+            col_empties(out, SPLIT_COLS + BALANCER_COLS);
         }
         fputc('\n', out);
     }

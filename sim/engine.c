@@ -170,6 +170,10 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     }
     st->phase = i;
     st->phase_start_us = t;
+    scenario_read_weights(ph, st->read_weight);
+    st->read_weights = 0;
+    for (int k = 0; k < QUERY_KINDS; k++)
+        st->read_weights += st->read_weight[k];
     st->have_op = 0;
     int open_ended = ph->pattern.kind == PATTERN_TRACE && !ph->duration_given;
     st->phase_end_us = open_ended ? UINT64_MAX : t + ph->duration_us;

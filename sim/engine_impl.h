@@ -56,6 +56,8 @@ typedef struct run_state {
     /* the current phase */
     size_t phase;
     pattern *workload;
+    uint32_t read_weight[QUERY_KINDS]; /* the phase's read mix (scenario_read_weights) */
+    uint64_t read_weights;    /* their sum */
     uint64_t phase_start_us, phase_end_us;   /* end: UINT64_MAX = when the pattern ends */
     uint64_t last_op_us;
     int have_op;              /* open loop: the next operation is ready ... */

@@ -90,15 +90,10 @@ static uint64_t read_service(void *ctx, uint64_t rows)
 /* The kind of the next generated read, by the phase's weights. */
 static query_kind pick_read_kind(run_state *st)
 {
-    uint32_t weight[QUERY_KINDS];
-    uint64_t total = 0;
-    scenario_read_weights(scenario_phase(st->sc, st->phase), weight);
-    for (int k = 0; k < QUERY_KINDS; k++)
-        total += weight[k];
-    uint64_t x = rng_below(&st->reads_rng, total);
+    uint64_t x = rng_below(&st->reads_rng, st->read_weights);
     int k = 0;
-    while (x >= weight[k])
-        x -= weight[k++];
+    while (x >= st->read_weight[k])
+        x -= st->read_weight[k++];
     return (query_kind)k;
 }
 

@@ -453,6 +453,13 @@ static int setting_expected(const setting *s, char *err, size_t cap, const char 
     return -1;
 }
 
+/* Whether s is one of the read_<kind> weights (a phase's reads.weight). */
+static int is_read_weight(const setting *s)
+{
+    return s->target == IN_PHASE && s->offset >= offsetof(phase, reads.weight) &&
+           s->offset < offsetof(phase, reads.weight) + sizeof(((phase *)0)->reads.weight);
+}
+
 /* Parses value for s and stores it into base (a scenario or a phase). */
 static int setting_apply(scenario *sc, void *base, const setting *s, const char *value,
                          char *err, size_t errcap)
@@ -504,8 +511,7 @@ static int setting_apply(scenario *sc, void *base, const setting *s, const char 
         store_integer(base, s, v);
         if (s->offset == offsetof(phase, duration_us) && s->target == IN_PHASE)
             ((phase *)base)->duration_given = 1;
-        if (s->target == IN_PHASE && s->offset >= offsetof(phase, reads.weight) &&
-            s->offset < offsetof(phase, reads.weight) + sizeof(((phase *)0)->reads.weight))
+        if (is_read_weight(s))
             ((phase *)base)->reads.weights_given = 1; /* the mix is the user's now */
         return 0;
     }
@@ -585,9 +591,7 @@ int scenario_format_value(const scenario *sc, const char *key, char *out, size_t
     double d;
     const char *str;
     uint64_t v = 0;
-    if (s->target == IN_PHASE && s->offset >= offsetof(phase, reads.weight) &&
-        s->offset < offsetof(phase, reads.weight) + sizeof(((phase *)0)->reads.weight) &&
-        !sc->workload.reads.weights_given) { /* unset: the pattern's mix */
+    if (is_read_weight(s) && !sc->workload.reads.weights_given) { /* unset: the pattern's mix */
         snprintf(out, cap, "%s", "");
         return 0;
     }
