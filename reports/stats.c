@@ -264,9 +264,9 @@ uint64_t stats_shared_max(const sim_results *res, int which)
 const timeline_kind_info *stats_timeline_kind(timeline_kind kind)
 {
     static const timeline_kind_info kinds[TIMELINE_KINDS] = {
-        [TIMELINE_SPLIT] = { "split", 1, 0 },
-        [TIMELINE_MOVE] = { "move", 1, 1 },
-        [TIMELINE_REASSIGN] = { "reassign", 1, 1 },
+        [TIMELINE_SPLIT] = { "split", 1, 0, 0 },
+        [TIMELINE_MOVE] = { "move", 1, 1, 0 },
+        [TIMELINE_REASSIGN] = { "reassign", 1, 1, 0 },
         [TIMELINE_SERVERS_ADDED] = { "servers_added", 1, 1, 1 },
         [TIMELINE_DECOMMISSION] = { "decommission", 1, 0, 1 },
         [TIMELINE_FAILURE] = { "failure", 1, 0, 1 },
