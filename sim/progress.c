@@ -1,6 +1,7 @@
 /* progress.c -- the progress bar. See progress.h. */
 #include "sim/progress.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -8,12 +9,21 @@
 #define SHOW_AFTER_S 1.0   /* quiet for runs shorter than this */
 #define REDRAW_EVERY_S 0.1
 
+/* Whether the terminal takes "\r" and "erase to end of line" (ESC [ K): a
+ * terminal named "dumb" (Emacs shells, some CI consoles) or none at all
+ * (TERM unset) does not, and would show the bar's escapes as text. */
+static int terminal_can_redraw(void)
+{
+    const char *term = getenv("TERM");
+    return term && term[0] && strcmp(term, "dumb") != 0;
+}
+
 void progress_init(progress *p, FILE *out, const scenario *sc)
 {
     memset(p, 0, sizeof *p);
     p->out = out;
     p->sc = sc;
-    p->enabled = isatty(fileno(out));
+    p->enabled = isatty(fileno(out)) && terminal_can_redraw();
     clock_gettime(CLOCK_MONOTONIC, &p->start);
 }
 

@@ -1,6 +1,7 @@
 /* progress.h -- the progress bar the command line shows on stderr.
  *
- * Shown only when stderr is a terminal and only once the work has taken
+ * Shown only when stderr is a terminal that can redraw a line (TERM set and
+ * not "dumb") and only once the work has taken
  * more than a second, so quick runs, pipes, CI logs and tests see nothing.
  * It redraws at most ten times a second on one line ("\r") and erases that
  * line when done, so the report that follows starts on a clean terminal.
@@ -18,13 +19,14 @@
 typedef struct progress {
     FILE *out;
     const scenario *sc;       /* for the schemes' names */
-    int enabled;              /* out is a terminal */
+    int enabled;              /* out is a terminal that can redraw */
     int shown;                /* a line is on the screen */
     struct timespec start;
     double last_draw;         /* seconds since start of the last redraw */
 } progress;
 
-/* A bar on `out` (enabled when it is a terminal) for the runs of sc. */
+/* A bar on `out` for the runs of sc, enabled when `out` is a terminal and
+ * TERM names one that can redraw (set, not "dumb"). */
 void progress_init(progress *p, FILE *out, const scenario *sc);
 
 /* An engine_progress_fn; ctx is the progress. */

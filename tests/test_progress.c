@@ -1,0 +1,131 @@
+/* test_progress.c -- the progress bar: drawn only on a terminal that can
+ * redraw a line, quiet on pipes, files and TERM=dumb. The bar is drawn on a
+ * pseudo-terminal made here; the start time is moved back instead of
+ * waiting, so the one-second quiet period is passed without sleeping. */
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/progress.h"
+#include "sim/scenario.h"
+
+typedef struct tty_pair {
+    int master;
+    FILE *slave;
+} tty_pair;
+
+static tty_pair open_tty(void)
+{
+    tty_pair t;
+    t.master = posix_openpt(O_RDWR | O_NOCTTY);
+    assert_true(t.master >= 0);
+    assert_int_equal(grantpt(t.master), 0);
+    assert_int_equal(unlockpt(t.master), 0);
+    const char *name = ptsname(t.master);
+    assert_non_null(name);
+    t.slave = fopen(name, "w");
+    assert_non_null(t.slave);
+    return t;
+}
+
+/* Everything written to the terminal so far (non-blocking read). */
+static size_t read_tty(const tty_pair *t, char *buf, size_t cap)
+{
+    int flags = fcntl(t->master, F_GETFL);
+    fcntl(t->master, F_SETFL, flags | O_NONBLOCK);
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < cap && (got = read(t->master, buf + n, cap - 1 - n)) > 0)
+        n += (size_t)got;
+    buf[n] = '\0';
+    return n;
+}
+
+static void close_tty(tty_pair *t)
+{
+    fclose(t->slave);
+    close(t->master);
+}
+
+/* One update halfway through a run that started two seconds ago, then done. */
+static void draw_once(FILE *out, const scenario *sc)
+{
+    progress p;
+    progress_init(&p, out, sc);
+    p.start.tv_sec -= 2;
+    progress_update(&p, 0, 1, 50, 100);
+    progress_done(&p);
+    fflush(out);
+}
+
+static void test_bar_on_a_terminal(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    setenv("TERM", "xterm-256color", 1);
+    tty_pair t = open_tty();
+    draw_once(t.slave, &sc);
+    char buf[4096];
+    read_tty(&t, buf, sizeof buf);
+    assert_non_null(strstr(buf, "regionsim: ["));
+    assert_non_null(strstr(buf, " 50%"));
+    assert_non_null(strstr(buf, "\x1b[K")); /* erased when done */
+    close_tty(&t);
+    scenario_release(&sc);
+}
+
+/* TERM=dumb, or no TERM: the terminal would print the escapes as text. */
+static void test_no_bar_on_a_dumb_terminal(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    const char *terms[] = { "dumb", "", NULL };
+    for (size_t i = 0; i < 3; i++) {
+        if (terms[i])
+            setenv("TERM", terms[i], 1);
+        else
+            unsetenv("TERM");
+        tty_pair t = open_tty();
+        draw_once(t.slave, &sc);
+        char buf[4096];
+        assert_int_equal(read_tty(&t, buf, sizeof buf), 0);
+        close_tty(&t);
+    }
+    scenario_release(&sc);
+}
+
+static void test_no_bar_on_a_file(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    setenv("TERM", "xterm-256color", 1);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    draw_once(f, &sc);
+    assert_int_equal(ftell(f), 0);
+    fclose(f);
+    scenario_release(&sc);
+}
+
+int main(void)
+{
+    setenv("LC_ALL", "C", 1);
+    setenv("TZ", "UTC", 1);
+    unsetenv("NO_COLOR");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bar_on_a_terminal),
+        cmocka_unit_test(test_no_bar_on_a_dumb_terminal),
+        cmocka_unit_test(test_no_bar_on_a_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
