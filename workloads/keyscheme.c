@@ -774,7 +774,8 @@ static void render_field(const field *fs, const uint8_t *lits, size_t i, char *o
     const field *f = &fs[i];
     const field_def *d = f->def;
     if (d->flags & F_LITERAL) {
-        render_literal(lits + f->aux, f->width, out, cap, n);
+        /* an empty literal ("") has no bytes in the pool, which may be NULL */
+        render_literal(f->width ? lits + f->aux : lits, f->width, out, cap, n);
         return;
     }
     put_str(out, cap, n, d->name);
