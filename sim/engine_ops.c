@@ -168,6 +168,13 @@ static int count_read_rpc(void *ctx, uint32_t server_id, keyref start)
     return keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_READS, start);
 }
 
+/* A range bound from the plan's byte pool: an empty bound (the table's
+ * start or end) may have no bytes, and the pool may then be NULL. */
+static keyref plan_bound(const plan *pl, size_t off, size_t len)
+{
+    return keyref_of(len ? pl->bytes + off : NULL, len);
+}
+
 /* A logical read at t_us: plan it, then one RPC per region each planned
  * range touches, sent together; the read is done when the last reply is. */
 static int run_read(run_state *st, run_result *out, uint64_t t_us, const record *rec,
@@ -184,8 +191,8 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     *server = 0;
     for (size_t i = 0; i < pl->nranges; i++) {
         const key_range *r = &pl->ranges[i];
-        keyref lo = keyref_of(pl->bytes + r->lo_off, r->lo_len);
-        keyref hi = keyref_of(pl->bytes + r->hi_off, r->hi_len);
+        keyref lo = plan_bound(pl, r->lo_off, r->lo_len);
+        keyref hi = plan_bound(pl, r->hi_off, r->hi_len);
         uint64_t limit = r->limit && !pl->exact ? inexact_limit : r->limit;
         if (cluster_scan(st->table, lo, hi, limit, r->reverse, read_service, count_read_rpc,
                          st, &cost, server) < 0)
