@@ -895,6 +895,29 @@ static void test_presets(void **state)
     assert_null(keyscheme_preset_name(NPRESETS));
 }
 
+/* --servers allows 100,000 but a bucket prefix holds 65,536 buckets: a
+ * bucketed preset on more servers than that is capped, never an
+ * expression (salt(70000)) the parser refuses. */
+static void test_preset_buckets_capped_at_65536(void **state)
+{
+    (void)state;
+    static const char *const bucketed[] = { "salted", "hashed", "opentsdb-salted" };
+    char expr[128];
+    for (size_t i = 0; i < 3; i++) {
+        for (uint32_t n = 65536; n <= 100000; n += 34464 / 2) {
+            assert_int_equal(keyscheme_preset_expr(bucketed[i], n, expr, sizeof expr), 0);
+            assert_non_null(strstr(expr, "(65536"));
+            keyscheme *ks = parse_ok(expr);
+            assert_int_equal(keyscheme_buckets(ks, NULL), 65536);
+            keyscheme_free(ks);
+        }
+    }
+    assert_int_equal(keyscheme_preset_expr("salted", 70000, expr, sizeof expr), 0);
+    assert_string_equal(expr, "salt(65536) ts");
+    assert_int_equal(keyscheme_preset_expr("salted", 65535, expr, sizeof expr), 0);
+    assert_string_equal(expr, "salt(65535) ts"); /* below the cap: one per server */
+}
+
 /* A preset is its expression: the same seed and records give the same
  * bytes whether the scheme came from the preset's name or was typed. */
 static void test_preset_is_its_expression(void **state)
@@ -2054,6 +2077,7 @@ int main(void)
         cmocka_unit_test(test_letters),
         cmocka_unit_test(test_bucket_prefix_new_fields),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_preset_buckets_capped_at_65536),
         cmocka_unit_test(test_preset_is_its_expression),
         cmocka_unit_test(test_preset_bytes),
         cmocka_unit_test(test_seq_reversed_spreads),

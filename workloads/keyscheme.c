@@ -949,9 +949,14 @@ const char *keyscheme_preset_name(size_t i)
 }
 
 /* Also returns -1 when the expression does not fit in cap. A bucket count
- * outside 1..65536 is written as given: keyscheme_parse then reports it. */
+ * above 65536 (KS_MAX_BUCKETS, what a 2-byte prefix holds) is capped there:
+ * --servers allows 100,000, and a preset is one bucket per server only up
+ * to that (docs/keyschemes.md). 0 is written as given: keyscheme_parse
+ * then reports it. */
 int keyscheme_preset_expr(const char *name, uint32_t buckets, char *out, size_t cap)
 {
+    if (buckets > KS_MAX_BUCKETS)
+        buckets = KS_MAX_BUCKETS;
     for (size_t i = 0; i < PRESETS; i++) {
         if (strcmp(presets[i].name, name) != 0)
             continue;
