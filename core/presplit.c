@@ -160,6 +160,18 @@ static void msg_key(msgbuf *m, keyref k)
     m->p[m->len] = '\0';
 }
 
+/* Appends a path with its control bytes (below 0x20, 0x7f) as \xNN, so
+ * that a message never sends a user's control bytes to the terminal. */
+static void msg_path(msgbuf *m, const char *path)
+{
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            msg_printf(m, "\\x%02X", *p);
+        else
+            msg_printf(m, "%c", *p);
+    }
+}
+
 /* ------------------------------------------------------------------ key lists */
 
 typedef struct keylist {
@@ -292,6 +304,7 @@ static void clear_out(keyref **keys, uint8_t **bytes, size_t *n)
 
 /* The line without its "\n" or "\r\n" ending (Ruby's chomp, which the HBase
  * shell applies to SPLITS_FILE lines). */
+_Static_assert(PRESPLIT_MAX_LINE >= 4 * KEY_MAX_LEN, "a longest key in shell form fits a line");
 static size_t chomp(const char *line, size_t len)
 {
     if (len && line[len - 1] == '\n')
@@ -301,32 +314,87 @@ static size_t chomp(const char *line, size_t len)
     return len;
 }
 
+/* Reads the next line into *line (growing it, never beyond
+ * PRESPLIT_MAX_LINE + 2 bytes) without its "\n". Returns 1 with *len set,
+ * 0 at the end of the file, or -1 with the message written: a line longer
+ * than PRESPLIT_MAX_LINE characters (a binary file, /dev/zero: getline
+ * would swallow it whole), a read error, out of memory. Every failure is
+ * reported, none taken for the end of the file. */
+static int read_line(FILE *f, const char *path, size_t lineno, char **line, size_t *cap,
+                     size_t *len, msgbuf *m)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (n + 1 >= *cap) { /* room for this byte and a NUL */
+            if (*cap == PRESPLIT_MAX_LINE + 2) { /* PRESPLIT_MAX_LINE and a '\r' */
+                msg_path(m, path);
+                msg_printf(m, ":%zu: line too long: expected at most %d characters", lineno,
+                           PRESPLIT_MAX_LINE);
+                return -1;
+            }
+            size_t grown = *cap ? 2 * *cap : 256;
+            if (grown > PRESPLIT_MAX_LINE + 2)
+                grown = PRESPLIT_MAX_LINE + 2;
+            char *p = realloc(*line, grown);
+            if (!p) {
+                msg_path(m, path);
+                msg_printf(m, ":%zu: out of memory", lineno);
+                return -1;
+            }
+            *line = p;
+            *cap = grown;
+        }
+        (*line)[n++] = (char)c;
+    }
+    if (c == EOF && ferror(f)) {
+        int e = errno;
+        msg_path(m, path);
+        msg_printf(m, ":%zu: read error: %s", lineno, strerror(e));
+        return -1;
+    }
+    if (c == EOF && n == 0)
+        return 0;
+    *len = chomp(*line, n);
+    if (*len > PRESPLIT_MAX_LINE) {
+        msg_path(m, path);
+        msg_printf(m, ":%zu: line too long: expected at most %d characters", lineno,
+                   PRESPLIT_MAX_LINE);
+        return -1;
+    }
+    return 1;
+}
+
 /* Adds the keys of an open file; on error writes the message and returns -1. */
 static int read_lines(FILE *f, const char *path, keylist *l, msgbuf *m)
 {
     char *line = NULL;
-    size_t linecap = 0, lineno = 0, prev_line = 0;
-    ssize_t got;
-    int rc = 0;
-    while (rc == 0 && (got = getline(&line, &linecap, f)) >= 0) {
+    size_t linecap = 0, lineno = 0, prev_line = 0, len = 0;
+    int got, rc = 0;
+    while (rc == 0 && (got = read_line(f, path, lineno + 1, &line, &linecap, &len, m)) != 0) {
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
         lineno++;
-        size_t len = chomp(line, (size_t)got);
-        if (len == 0 || line[0] == '#')
+        char *text = line;
+        if (lineno == 1 && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+            text += 3; /* a UTF-8 byte order mark: not part of the first key */
+            len -= 3;
+        }
+        if (len == 0 || text[0] == '#')
             continue;
         size_t bad = 0;
         keyref refused = keyref_of(NULL, 0);
-        add_status st = keylist_add(l, line, len, &bad, &refused);
+        add_status st = keylist_add(l, text, len, &bad, &refused);
         if (st == ADD_OK) {
             prev_line = lineno;
         } else {
-            msg_printf(m, "%s:%zu: ", path, lineno);
+            msg_path(m, path);
+            msg_printf(m, ":%zu: ", lineno);
             msg_refusal(m, st, bad + 1, l, refused, "line", prev_line);
             rc = -1;
         }
-    }
-    if (rc == 0 && ferror(f)) {
-        msg_printf(m, "%s: read error: %s", path, strerror(errno));
-        rc = -1;
     }
     free(line);
     return rc;
@@ -339,14 +407,17 @@ int presplit_read_file(const char *path, keyref **keys, uint8_t **bytes, size_t 
     clear_out(keys, bytes, n);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        msg_printf(&m, "%s: cannot open: %s", path, strerror(errno));
+        int e = errno;
+        msg_path(&m, path);
+        msg_printf(&m, ": cannot open: %s", strerror(e));
         return -1;
     }
     keylist l = { 0 };
     int rc = read_lines(f, path, &l, &m);
     fclose(f);
     if (rc == 0 && keylist_finish(&l, keys, bytes, n) < 0) {
-        msg_printf(&m, "%s: out of memory", path);
+        msg_path(&m, path);
+        msg_printf(&m, ": out of memory");
         rc = -1;
     }
     keylist_free(&l);
@@ -367,12 +438,30 @@ int presplit_parse_list(const char *text, keyref **keys, uint8_t **bytes, size_t
     msgbuf m = msg_start(err, errcap);
     clear_out(keys, bytes, n);
     keylist l = { 0 };
-    size_t i = 0;
-    while (text[i]) {
-        if (is_list_separator(text[i])) {
+    size_t i = 0, item_keys = 0, comma = 0; /* comma: 1 + column of the last ',' */
+    for (;;) {
+        while (text[i] && text[i] != ',' && is_list_separator(text[i]))
             i++;
+        if (text[i] == ',' || !text[i]) {
+            /* the end of an item: it must hold a key, unless it is the
+             * whole text (then: no keys at all, below) */
+            if (item_keys == 0 && (text[i] == ',' || comma)) {
+                if (text[i] == ',')
+                    msg_printf(&m, "key %zu is empty: expected a key before the ',' at "
+                               "column %zu", l.n + 1, i + 1);
+                else
+                    msg_printf(&m, "key %zu is empty: expected a key after the ',' at "
+                               "column %zu", l.n + 1, comma);
+                keylist_free(&l);
+                return -1;
+            }
+            if (!text[i])
+                break;
+            comma = ++i;
+            item_keys = 0;
             continue;
         }
+        item_keys++;
         size_t start = i;
         while (text[i] && !is_list_separator(text[i]))
             i++;
@@ -385,6 +474,11 @@ int presplit_parse_list(const char *text, keyref **keys, uint8_t **bytes, size_t
             keylist_free(&l);
             return -1;
         }
+    }
+    if (l.n == 0) {
+        msg_printf(&m, "expected at least one key, found none");
+        keylist_free(&l);
+        return -1;
     }
     if (keylist_finish(&l, keys, bytes, n) < 0) {
         msg_printf(&m, "out of memory");

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -435,6 +437,121 @@ static void test_file_keys_make_a_table(void **state)
     free(b);
 }
 
+/* An endless line (/dev/zero) is refused at 1 MiB, as a trace line is. The
+ * reader used to take getline's out-of-memory failure for the end of the
+ * file and hand back no keys (an unsplit table, exit 0): run in a child
+ * with its address space limited, so that the old reader failed quickly
+ * instead of eating the machine's memory. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ADDRESS_SANITIZER 1
+#endif
+#endif
+static void test_file_endless_line_is_refused_not_taken_for_the_end(void **state)
+{
+    (void)state;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+#ifndef ADDRESS_SANITIZER /* ASan reserves terabytes of shadow: no limit there */
+        struct rlimit lim = { 256u << 20, 256u << 20 };
+        setrlimit(RLIMIT_AS, &lim);
+#endif
+        alarm(60);
+        keyref *k;
+        uint8_t *b;
+        size_t n;
+        char err[512];
+        int rc = presplit_read_file("/dev/zero", &k, &b, &n, err, sizeof err);
+        _exit(rc == -1 && !strcmp(err, "/dev/zero:1: line too long: expected at most "
+                                       "1048576 characters") ? 0 : 1);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_file_line_limit_is_exact(void **state)
+{
+    (void)state;
+    size_t max = 1u << 20;
+    char *text = malloc(max + 3);
+    assert_non_null(text);
+    memset(text, 'k', max + 1);
+    memcpy(text + max, "\r\n", 3); /* max characters and "\r\n": fine (then too long a key) */
+    keyref *k;
+    uint8_t *b;
+    size_t n;
+    char err[512];
+    assert_int_equal(read_text(text, &k, &b, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":1: key too long"));
+    memcpy(text + max, "k\n", 3); /* one more */
+    assert_int_equal(read_text(text, &k, &b, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":1: line too long: expected at most 1048576 characters"));
+    free(text);
+}
+
+/* A read error is reported, never taken for the end of the file. */
+static void test_file_read_errors_are_reported(void **state)
+{
+    (void)state;
+    keyref *k;
+    uint8_t *b;
+    size_t n;
+    char err[512];
+    /* reading /proc/self/mem from offset 0 (an unmapped page) fails with EIO */
+    assert_int_equal(presplit_read_file("/proc/self/mem", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "/proc/self/mem:1: read error: Input/output error");
+    assert_int_equal(presplit_read_file("/tmp", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "/tmp:1: read error: Is a directory");
+    assert_null(k);
+    assert_null(b);
+}
+
+/* A UTF-8 byte order mark at the start of the file is skipped: it is not
+ * part of the first key. */
+static void test_file_byte_order_mark_is_skipped(void **state)
+{
+    (void)state;
+    keyref *k;
+    uint8_t *b;
+    size_t n;
+    char err[512];
+    assert_int_equal(read_text("\xEF\xBB\xBF" "a\nb\n", &k, &b, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_key_str(k[0], "a");
+    assert_key_str(k[1], "b");
+    free(k);
+    free(b);
+    assert_int_equal(read_text("\xEF\xBB\xBF" "# keys\r\nm\r\n", &k, &b, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    assert_key_str(k[0], "m");
+    free(k);
+    free(b);
+    /* only at the start of the file: elsewhere the bytes are key bytes */
+    assert_int_equal(read_text("a\n\xEF\xBB\xBF" "b\n", &k, &b, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_key_str(k[1], "\xEF\xBB\xBF" "b");
+    free(k);
+    free(b);
+}
+
+static void test_file_path_control_bytes_escaped(void **state)
+{
+    (void)state;
+    keyref *k;
+    uint8_t *b;
+    size_t n;
+    char err[512];
+    assert_int_equal(presplit_read_file("/nonexistent/\x1B[2Jx", &k, &b, &n, err, sizeof err),
+                     -1);
+    assert_string_equal(err, "/nonexistent/\\x1B[2Jx: cannot open: No such file or directory");
+}
+
 /* ---------------------------------------------------------------- the list */
 
 static void test_list_separators(void **state)
@@ -444,7 +561,7 @@ static void test_list_separators(void **state)
     uint8_t *b;
     size_t n;
     char err[256];
-    assert_int_equal(presplit_parse_list("  \\x2C, a,b\t\n c\\x20d ,,", &k, &b, &n, err,
+    assert_int_equal(presplit_parse_list("  \\x2C, a,b\t\n c\\x20d ", &k, &b, &n, err,
                                          sizeof err), 0);
     assert_int_equal(n, 4);
     assert_key_str(k[0], ",");
@@ -453,10 +570,38 @@ static void test_list_separators(void **state)
     assert_key_str(k[3], "c d");
     free(k);
     free(b);
-    assert_int_equal(presplit_parse_list(" , ", &k, &b, &n, err, sizeof err), 0);
-    assert_int_equal(n, 0);
+    assert_int_equal(presplit_parse_list("a b,c", &k, &b, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    free(k);
+    free(b);
+}
+
+/* A list that names no key, or an empty key between commas, is refused:
+ * it used to mean "no split" (or a key fewer) without a word. */
+static void test_list_empty_keys_are_refused(void **state)
+{
+    (void)state;
+    keyref *k;
+    uint8_t *b;
+    size_t n;
+    char err[256];
+    assert_int_equal(presplit_parse_list(" , ", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "key 1 is empty: expected a key before the ',' at column 2");
     assert_null(k);
     assert_null(b);
+    assert_int_equal(n, 0);
+    assert_int_equal(presplit_parse_list("", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "expected at least one key, found none");
+    assert_int_equal(presplit_parse_list(" \t ", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "expected at least one key, found none");
+    assert_int_equal(presplit_parse_list("a,,b", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "key 2 is empty: expected a key before the ',' at column 3");
+    assert_int_equal(presplit_parse_list("a, ,b", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "key 2 is empty: expected a key before the ',' at column 4");
+    assert_int_equal(presplit_parse_list("a,b, ", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "key 3 is empty: expected a key after the ',' at column 4");
+    assert_int_equal(presplit_parse_list(",a", &k, &b, &n, err, sizeof err), -1);
+    assert_string_equal(err, "key 1 is empty: expected a key before the ',' at column 1");
 }
 
 static void test_list_errors(void **state)
@@ -495,7 +640,8 @@ static void test_list_round_trips_generated_keys(void **state)
             else
                 len += key_format(keyref_of(&c, 1), text + len, sizeof text - len);
         }
-        text[len++] = ',';
+        if (i + 1 < 39)
+            text[len++] = ','; /* between keys: a trailing ',' is an empty key */
     }
     text[len] = '\0';
     assert_non_null(strstr(text, "\\x2C")); /* the case arises: 0x2C appears */
@@ -535,7 +681,13 @@ int main(void)
         cmocka_unit_test(test_file_missing),
         cmocka_unit_test(test_file_error_truncated_to_errcap),
         cmocka_unit_test(test_file_keys_make_a_table),
+        cmocka_unit_test(test_file_endless_line_is_refused_not_taken_for_the_end),
+        cmocka_unit_test(test_file_line_limit_is_exact),
+        cmocka_unit_test(test_file_read_errors_are_reported),
+        cmocka_unit_test(test_file_byte_order_mark_is_skipped),
+        cmocka_unit_test(test_file_path_control_bytes_escaped),
         cmocka_unit_test(test_list_separators),
+        cmocka_unit_test(test_list_empty_keys_are_refused),
         cmocka_unit_test(test_list_errors),
         cmocka_unit_test(test_list_round_trips_generated_keys),
     };
