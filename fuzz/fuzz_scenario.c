@@ -1,0 +1,156 @@
+/* fuzz_scenario.c -- scenario files (sim/scenario.h): scenario_load, then
+ * scenario_validate.
+ *
+ * Input: a scenario file (INI), optionally followed by a line "%%" and the
+ * contents of a split keys file: the file split_keys_file names, whatever
+ * the scenario says, is that part (so a scenario never reads a file of the
+ * machine's, such as /dev/zero or a descriptor under /proc/self/fd).
+ *
+ * Oracles:
+ *  - a refused file's message is "FILE:LINE: ..." with the path given and
+ *    a LINE of the file (1 .. its line count);
+ *  - scenario_validate's message names what was wrong: it starts with a
+ *    setting's key (followed by ": " or " = "), a phase's name and ": ",
+ *    "scheme 'LABEL': column C: " for a scheme of the scenario (C within its
+ *    expression), "schemes: " or "the workload "; a split keys file's own
+ *    message inside it ("presplit: FILE:LINE: ...") names a line of it;
+ *  - every setting of a loaded scenario formats (scenario_format_value) to
+ *    a value that scenario_set accepts, with and without its section, and
+ *    that formats back the same.
+ * Validation is skipped for the few scenarios whose checking is legitimately
+ * slow or large (a zipfian over more than 10^6 records is O(records) to
+ * build; a jittered time series over 2^20 series allocates 24 bytes each).
+ */
+#include "fuzz/fuzz.h"
+
+#include "sim/scenario.h"
+#include "workloads/dist.h"
+
+static const char marker[] = "\n%%\n";
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int validation_is_cheap(const scenario *sc)
+{
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const pattern_config *c = &scenario_phase(sc, i)->pattern;
+        if (c->kind == PATTERN_ENTITIES && c->records > 1000000 &&
+            (c->distribution == DIST_ZIPFIAN || c->distribution == DIST_LATEST))
+            return 0;
+        if (c->kind == PATTERN_TIMESERIES && c->jitter_us > 0 &&
+            (uint64_t)c->metrics * c->hosts * c->tags > (1u << 20))
+            return 0;
+    }
+    return 1;
+}
+
+/* Does the message start with what it is about? */
+static void check_validate_message(const scenario *sc, const char *err, const char *keys_path,
+                                   size_t keys_lines)
+{
+    char expr[1024];
+    for (size_t i = 0; i < sc->nschemes; i++) {
+        char prefix[1200];
+        snprintf(prefix, sizeof prefix, "scheme '%s': ", scenario_scheme_label(sc, i));
+        if (!starts_with(err, prefix))
+            continue;
+        scenario_scheme_expr(sc, i, expr, sizeof expr);
+        unsigned long long col = 0;
+        FUZZ_CHECK(sscanf(err + strlen(prefix), "column %llu:", &col) == 1 &&
+                   col >= 1 && col <= strlen(expr) + 1,
+                   "a scheme's error names no column of '%s': '%s'", expr, err);
+        return;
+    }
+    if (starts_with(err, "schemes: ") || starts_with(err, "the workload "))
+        return;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        char prefix[512];
+        snprintf(prefix, sizeof prefix, "%s: ", scenario_phase(sc, i)->name);
+        if (starts_with(err, prefix))
+            return;
+    }
+    for (size_t i = 0; i < scenario_setting_count(); i++) {
+        const char *key = scenario_setting_doc(i).key;
+        size_t kl = strlen(key);
+        if (strncmp(err, key, kl) != 0 || (strncmp(err + kl, ": ", 2) && strncmp(err + kl, " = ", 3)))
+            continue;
+        char nested[128];
+        snprintf(nested, sizeof nested, "presplit: %s:", keys_path);
+        if (starts_with(err, nested) && err[strlen(nested)] != ' ') {
+            unsigned long long line = 0;
+            FUZZ_CHECK(fuzz_after_place(err + strlen("presplit: "), keys_path, &line) &&
+                       line >= 1 && line <= keys_lines,
+                       "the split keys file's error names no line of it (%zu lines): '%s'",
+                       keys_lines, err);
+        }
+        return;
+    }
+    FUZZ_CHECK(0, "scenario_validate's message names no setting, phase or scheme: '%s'", err);
+}
+
+/* Every setting's value, formatted, is accepted by scenario_set and
+ * formats back the same. */
+static void check_format_round_trip(const scenario *sc)
+{
+    for (size_t i = 0; i < scenario_setting_count(); i++) {
+        setting_doc d = scenario_setting_doc(i);
+        char v[4096], v2[4096], err[1024];
+        FUZZ_CHECK(scenario_format_value(sc, d.key, v, sizeof v) == 0, "no formatter for %s", d.key);
+        if (!v[0])
+            continue; /* unset */
+        for (int with_section = 0; with_section < 2; with_section++) {
+            scenario fresh;
+            scenario_defaults(&fresh);
+            int rc = scenario_set(&fresh, with_section ? d.section : NULL, d.key, v, err, sizeof err);
+            FUZZ_CHECK(rc == 0, "%s%s%s = '%s' (as formatted) is refused: %s", d.section,
+                       d.section[0] ? "." : "", d.key, v, err);
+            FUZZ_CHECK(scenario_format_value(&fresh, d.key, v2, sizeof v2) == 0 && !strcmp(v, v2),
+                       "%s: '%s' formats back as '%s'", d.key, v, v2);
+            scenario_release(&fresh);
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t ini_len = size, keys_at = size;
+    for (size_t i = 0; i + sizeof marker - 1 <= size; i++) {
+        if (!memcmp(data + i, marker, sizeof marker - 1)) {
+            ini_len = i + 1;
+            keys_at = i + sizeof marker - 1;
+            break;
+        }
+    }
+    char path[64], keys_path[64], err[4096];
+    int fd = fuzz_memfile(data, ini_len, path, sizeof path);
+    int keys_fd = fuzz_memfile(data + keys_at, size - keys_at, keys_path, sizeof keys_path);
+    size_t lines = fuzz_count_lines(data, ini_len);
+    size_t keys_lines = fuzz_count_lines(data + keys_at, size - keys_at);
+
+    scenario sc;
+    scenario_defaults(&sc);
+    err[0] = '\0';
+    if (scenario_load(&sc, path, err, sizeof err) < 0) {
+        unsigned long long line = 0;
+        FUZZ_CHECK(fuzz_after_place(err, path, &line) != NULL,
+                   "a refused scenario's message does not start with FILE:LINE: '%s'", err);
+        FUZZ_CHECK(line >= 1 && line <= lines,
+                   "the message names line %llu of a file of %zu lines: '%s'", line, lines, err);
+    } else {
+        if (sc.split_keys_file)
+            sc.split_keys_file = keys_path;
+        if (validation_is_cheap(&sc)) {
+            err[0] = '\0';
+            if (scenario_validate(&sc, err, sizeof err) < 0)
+                check_validate_message(&sc, err, keys_path, keys_lines);
+        }
+        check_format_round_trip(&sc);
+    }
+    scenario_release(&sc);
+    close(keys_fd);
+    close(fd);
+    return 0;
+}

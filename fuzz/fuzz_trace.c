@@ -1,0 +1,160 @@
+/* fuzz_trace.c -- the trace reader (workloads/trace.h).
+ *
+ * Input: the bytes of a trace file, read through a file of its own
+ * (trace_open takes a path).
+ *
+ * Oracles:
+ *  - every operation read has op put, get or delete, a key of 1 .. 32767
+ *    bytes (KEY_MAX_LEN), a value size below 2^31, a time no earlier than
+ *    the one before, and NAMING_KEY;
+ *  - an error reads "FILE:LINE: ..." with the path given and a LINE of
+ *    the file (1 .. its line count); every later call returns -1 with the
+ *    same message; a file read to its end keeps returning 0;
+ *  - what was read writes (trace_create, trace_write: CSV and TSV) and
+ *    reads back as the same operations, and the written file ends there;
+ *  - each key's shell form (key_format) parses back (key_parse) to it.
+ */
+#include "fuzz/fuzz.h"
+
+#include "core/key.h"
+#include "workloads/trace.h"
+
+#define MAX_OPS 4096 /* operations compared in the round trip; the rest only read */
+
+typedef struct op_copy {
+    uint64_t t_us;
+    uint8_t op;
+    uint32_t bytes;
+    uint8_t *key;
+    size_t len;
+} op_copy;
+
+/* Reads path back and compares it with ops[0..n). */
+static void check_reads_back(const char *path, const op_copy *ops, size_t n, const char *what)
+{
+    char err[2048];
+    trace_reader *t = trace_open(path, err, sizeof err);
+    FUZZ_CHECK(t != NULL, "the %s written cannot be opened: %s", what, err);
+    for (size_t i = 0; i <= n; i++) {
+        uint64_t t_us;
+        record r;
+        int rc = trace_next(t, &t_us, &r, err, sizeof err);
+        if (i == n) {
+            FUZZ_CHECK(rc == 0, "the %s written has more than the %zu operations read (rc %d: %s)",
+                       what, n, rc, rc < 0 ? err : "");
+            break;
+        }
+        FUZZ_CHECK(rc == 1, "the %s written ends at operation %zu of %zu (rc %d: %s)",
+                   what, i, n, rc, rc < 0 ? err : "");
+        FUZZ_CHECK(t_us == ops[i].t_us && r.op == ops[i].op && r.value_bytes == ops[i].bytes &&
+                   r.key_len == ops[i].len && !memcmp(r.key, ops[i].key, ops[i].len),
+                   "operation %zu reads back different from the %s written", i, what);
+    }
+    trace_close(t);
+}
+
+/* Writes ops[0..n) to a new file as CSV or TSV and reads it back. */
+static void check_round_trip(const op_copy *ops, size_t n, int tsv)
+{
+    char dir[64]; /* in memory where there is a tmpfs: the fuzzer writes thousands a second */
+    snprintf(dir, sizeof dir, "%s/regionsim-fuzz-trace-XXXXXX",
+             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+    FUZZ_CHECK(mkdtemp(dir) != NULL, "%s", "mkdtemp failed");
+    char path[96], err[2048];
+    snprintf(path, sizeof path, "%s/t.%s", dir, tsv ? "tsv" : "csv");
+    trace_writer *tw = trace_create(path, err, sizeof err);
+    FUZZ_CHECK(tw != NULL, "trace_create: %s", err);
+    for (size_t i = 0; i < n; i++)
+        FUZZ_CHECK(trace_write(tw, ops[i].t_us, (record_op)ops[i].op, ops[i].key, ops[i].len,
+                               ops[i].bytes) == 0,
+                   "trace_write refused operation %zu, which the reader accepted", i);
+    FUZZ_CHECK(trace_finish(tw, err, sizeof err) == 0, "trace_finish: %s", err);
+    check_reads_back(path, ops, n, tsv ? "TSV" : "CSV");
+    unlink(path);
+    rmdir(dir);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[64], err[2048], err2[2048];
+    int fd = fuzz_memfile(data, size, path, sizeof path);
+    size_t lines = fuzz_count_lines(data, size);
+    trace_reader *t = trace_open(path, err, sizeof err);
+    FUZZ_CHECK(t != NULL, "trace_open: %s", err);
+
+    op_copy *ops = NULL;
+    size_t n = 0, cap = 0, total = 0;
+    uint64_t last = 0;
+    int rc;
+    for (;;) {
+        uint64_t t_us;
+        record r;
+        rc = trace_next(t, &t_us, &r, err, sizeof err);
+        if (rc != 1)
+            break;
+        FUZZ_CHECK(r.op <= RECORD_DELETE, "op %u", r.op);
+        FUZZ_CHECK(r.key_len >= 1 && r.key_len <= KEY_MAX_LEN && r.key != NULL,
+                   "key of %u bytes", r.key_len);
+        FUZZ_CHECK(r.value_bytes <= INT32_MAX, "bytes %u", r.value_bytes);
+        FUZZ_CHECK(r.naming == NAMING_KEY, "%s", "a trace record not named by its key");
+        FUZZ_CHECK(total == 0 || t_us >= last, "time %llu after %llu",
+                   (unsigned long long)t_us, (unsigned long long)last);
+        last = t_us;
+        total++;
+
+        /* the key's shell form reads back */
+        size_t flen = key_format_len(keyref_of(r.key, r.key_len));
+        char *shell = malloc(flen + 1);
+        uint8_t *back = malloc(r.key_len);
+        FUZZ_CHECK(shell && back, "%s", "out of memory");
+        FUZZ_CHECK(key_format(keyref_of(r.key, r.key_len), shell, flen + 1) == flen &&
+                   strlen(shell) == flen, "%s", "key_format's length");
+        size_t blen = 0, bad = 0;
+        FUZZ_CHECK(key_parse(shell, flen, back, r.key_len, &blen, &bad) == 0 &&
+                   blen == r.key_len && !memcmp(back, r.key, blen),
+                   "the shell form '%s' does not read back to its key", shell);
+        free(shell);
+        free(back);
+
+        if (n < MAX_OPS) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                op_copy *p = realloc(ops, cap * sizeof *p);
+                FUZZ_CHECK(p != NULL, "%s", "out of memory");
+                ops = p;
+            }
+            ops[n] = (op_copy){ t_us, r.op, r.value_bytes, malloc(r.key_len), r.key_len };
+            FUZZ_CHECK(ops[n].key != NULL, "%s", "out of memory");
+            memcpy(ops[n].key, r.key, r.key_len);
+            n++;
+        }
+    }
+    if (rc < 0) {
+        unsigned long long line = 0;
+        FUZZ_CHECK(fuzz_after_place(err, path, &line) != NULL,
+                   "the error does not start with FILE:LINE: '%s'", err);
+        FUZZ_CHECK(line >= 1 && line <= lines,
+                   "the error names line %llu of a file of %zu lines: '%s'", line, lines, err);
+        uint64_t t_us;
+        record r;
+        FUZZ_CHECK(trace_next(t, &t_us, &r, err2, sizeof err2) == -1 && !strcmp(err, err2),
+                   "after an error, trace_next gave something else: '%s' then '%s'", err, err2);
+    } else {
+        FUZZ_CHECK(rc == 0, "trace_next returned %d", rc);
+        uint64_t t_us;
+        record r;
+        FUZZ_CHECK(trace_next(t, &t_us, &r, err2, sizeof err2) == 0, "%s",
+                   "trace_next after the end returned more");
+    }
+    trace_close(t);
+    close(fd);
+
+    if (n > 0) {
+        check_round_trip(ops, n, 0);
+        check_round_trip(ops, n, 1);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(ops[i].key);
+    free(ops);
+    return 0;
+}
