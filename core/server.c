@@ -1,4 +1,9 @@
-/* server.c -- FIFO service by Lindley's recursion, and the queue length. */
+/* server.c -- FIFO service by Lindley's recursion, and the queue length.
+ *
+ * Time is in whole microseconds, the simulated clock's resolution: a
+ * service time may round to 0 (the work fits in the tick), but the reply
+ * to an RPC never comes in the tick it arrived in; it comes at least 1 us
+ * later (docs/model.md, Time and determinism). */
 #include "core/server.h"
 
 #include <assert.h>
@@ -52,6 +57,11 @@ uint64_t server_serve(server *s, uint64_t t_us, uint64_t ready_us, uint64_t serv
     s->busy_us += service_us;
     s->rpcs++;
     uint64_t reply = done > ready_us + service_us ? done : ready_us + service_us;
+    /* The clock ticks in microseconds, so a reply comes at least one tick
+     * after its request, even when the service time rounds to 0: a client
+     * waiting for it (closed loop) then always moves time on. */
+    if (reply <= t_us)
+        reply = t_us + 1;
     if (s->latency.counts)
         histogram_record(&s->latency, reply - t_us);
     return reply;

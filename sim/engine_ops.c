@@ -200,7 +200,11 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     }
     if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */
         returned = cost.rows ? 1 : 0;
-    *reply_us = cost.reply_us;
+    /* A read that needs no RPC (its plan is empty: no row can match) is
+     * still answered a tick later, as an RPC's reply is (core/server.c):
+     * an operation takes at least one tick of the 1 us clock, so clients
+     * that wait for their replies always move time on. */
+    *reply_us = cost.reply_us > t_us ? cost.reply_us : t_us + 1;
     if (!st->measuring)
         return 0;
     out->reads++;

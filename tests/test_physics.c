@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "reports/report.h"
@@ -252,6 +254,91 @@ static void test_closed_loop_capacity(void **state)
     double spread = closed_loop_throughput("salted", &service_us);
     double eight = 8e6 / (double)service_us;
     assert_true(spread > eight * 0.9 && spread < eight * 1.01);
+}
+
+/* Runs scheme 0 of sc in a child process that SIGALRM ends after
+ * `seconds`, so that a run that never ends fails the test instead of
+ * hanging it. The child checks the result with check(). */
+static void run_bounded(const scenario *sc, unsigned seconds, void (*check)(const run_result *))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(seconds);
+        char err[256];
+        run_result r;
+        if (engine_run(sc, 0, NULL, &r, err, sizeof err) < 0) {
+            fprintf(stderr, "run failed: %s\n", err);
+            _exit(1);
+        }
+        check(&r);
+        run_result_free(&r);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (WIFSIGNALED(status))
+        fprintf(stderr, "the run did not end within %u s (signal %d)\n", seconds,
+                WTERMSIG(status));
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* In the child: exit(1) with a message instead of cmocka's longjmp. */
+static void child_expect(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "expected: %s\n", what);
+        _exit(1);
+    }
+}
+
+/* One client over 1 ms of simulated time, every operation a tick (1 us):
+ * 1000 operations, each answered 1 us after it was issued. */
+static void check_one_op_per_tick(const run_result *r)
+{
+    child_expect(r->duration_us == 1000, "a run of 1 ms");
+    child_expect(r->writes + r->reads == 1000, "1000 operations, one per tick");
+    child_expect(r->latency.count == 1000 && r->latency.max_us == 1, "every reply 1 us later");
+    child_expect(r->unfinished == 0, "nothing left in flight");
+}
+
+/* The clock's resolution is 1 us, so an operation takes at least one tick:
+ * a closed-loop client whose writes cost no service time (rpc_time 0, and
+ * cells too small for kib_time to round to a microsecond) still moves time
+ * on, and the run ends (issue 12: it used to stop time for ever). */
+static void test_zero_service_closed_loop_ends(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.rpc_us = 0;
+    sc.workload.clients = 1;
+    sc.workload.duration_us = 1000;
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, "salted");
+    char err[256];
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    run_bounded(&sc, 3, check_one_op_per_tick);
+}
+
+/* The same for reads that need no RPC: before anything is written an
+ * opentsdb read's metric has no UID, so its plan is empty; it is answered
+ * a tick later all the same. */
+static void test_reads_without_rpcs_take_a_tick(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.workload.clients = 1;
+    sc.workload.duration_us = 1000;
+    sc.workload.reads.fraction = 1.0;
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, "opentsdb");
+    char err[256];
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    run_bounded(&sc, 3, check_one_op_per_tick);
 }
 
 /* A split takes the hot region offline: its writers wait, and it shows in
@@ -675,6 +762,8 @@ int main(void)
         cmocka_unit_test(test_counts_are_consistent),
         cmocka_unit_test(test_mm1_queue_matches_theory),
         cmocka_unit_test(test_closed_loop_capacity),
+        cmocka_unit_test(test_zero_service_closed_loop_ends),
+        cmocka_unit_test(test_reads_without_rpcs_take_a_tick),
         cmocka_unit_test(test_split_pauses_show_in_the_tail),
         cmocka_unit_test(test_point_gets_salted_versus_hashed),
         cmocka_unit_test(test_time_windows_md5_versus_salted),
