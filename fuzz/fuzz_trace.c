@@ -6,11 +6,11 @@
  * Oracles:
  *  - every operation read has op put, get or delete, a key of 1 .. 32767
  *    bytes (KEY_MAX_LEN), a value size below 2^31, a time no earlier than
- *    the one before, and NAMING_KEY;
+ *    the one before (and at most TRACE_TIME_MAX), and NAMING_KEY;
  *  - an error reads "FILE:LINE: ..." with the path given and a LINE of
  *    the file (1 .. its line count); every later call returns -1 with the
  *    same message; a file read to its end keeps returning 0;
- *  - what was read writes (trace_create, trace_write: CSV and TSV) and
+ *  - what was read writes (trace_writer_new, trace_write: CSV and TSV) and
  *    reads back as the same operations, and the written file ends there;
  *  - each key's shell form (key_format) parses back (key_parse) to it.
  */
@@ -53,25 +53,25 @@ static void check_reads_back(const char *path, const op_copy *ops, size_t n, con
     trace_close(t);
 }
 
-/* Writes ops[0..n) to a new file as CSV or TSV and reads it back. */
+/* Writes ops[0..n) as CSV or TSV (trace_writer_new) to a file of its own
+ * and reads it back. */
 static void check_round_trip(const op_copy *ops, size_t n, int tsv)
 {
-    char dir[64]; /* in memory where there is a tmpfs: the fuzzer writes thousands a second */
-    snprintf(dir, sizeof dir, "%s/regionsim-fuzz-trace-XXXXXX",
-             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-    FUZZ_CHECK(mkdtemp(dir) != NULL, "%s", "mkdtemp failed");
-    char path[96], err[2048];
-    snprintf(path, sizeof path, "%s/t.%s", dir, tsv ? "tsv" : "csv");
-    trace_writer *tw = trace_create(path, err, sizeof err);
-    FUZZ_CHECK(tw != NULL, "trace_create: %s", err);
+    char path[64], err[2048];
+    int fd = fuzz_memfile(NULL, 0, path, sizeof path);
+    int wfd = dup(fd);
+    FILE *f = wfd >= 0 ? fdopen(wfd, "w") : NULL;
+    FUZZ_CHECK(f != NULL, "%s", "fdopen failed");
+    trace_writer *tw = trace_writer_new(f, path, tsv, err, sizeof err);
+    FUZZ_CHECK(tw != NULL, "trace_writer_new: %s", err);
     for (size_t i = 0; i < n; i++)
         FUZZ_CHECK(trace_write(tw, ops[i].t_us, (record_op)ops[i].op, ops[i].key, ops[i].len,
                                ops[i].bytes) == 0,
                    "trace_write refused operation %zu, which the reader accepted", i);
     FUZZ_CHECK(trace_finish(tw, err, sizeof err) == 0, "trace_finish: %s", err);
+    FUZZ_CHECK(fclose(f) == 0, "%s", "fclose failed");
     check_reads_back(path, ops, n, tsv ? "TSV" : "CSV");
-    unlink(path);
-    rmdir(dir);
+    close(fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -99,6 +99,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(r.naming == NAMING_KEY, "%s", "a trace record not named by its key");
         FUZZ_CHECK(total == 0 || t_us >= last, "time %llu after %llu",
                    (unsigned long long)t_us, (unsigned long long)last);
+#ifdef TRACE_TIME_MAX
+        FUZZ_CHECK(t_us <= TRACE_TIME_MAX, "time %llu", (unsigned long long)t_us);
+#endif
         last = t_us;
         total++;
 
