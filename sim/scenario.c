@@ -17,9 +17,13 @@
  */
 #include "sim/scenario.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
@@ -163,6 +167,7 @@ const phase *scenario_phase(const scenario *sc, size_t i)
 typedef enum setting_kind {
     SET_COUNT, SET_SIZE, SET_DURATION, SET_RATE, SET_FRACTION, SET_CHOICE, SET_NAME, SET_PATH,
     SET_DISTRIBUTION, /* a YCSB distribution: workloads/dist.h names them */
+    SET_KEYS,         /* split keys in shell form, separated by commas or spaces */
 } setting_kind;
 
 typedef struct choice {
@@ -217,6 +222,11 @@ _Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4 &&
                sizeof(dist_kind) == 4 && sizeof(record_naming) == 4,
                "choices are stored as 4-byte values");
 
+/* size_scale divides HBase's 10 GiB region and 128 MiB flush sizes; both
+ * must stay at least 1 KiB (region_size's and flush_size's minimum). */
+#define SIZE_SCALE_MAX (SPLIT_DEFAULT_FLUSH_BYTES / 1024)
+_Static_assert(SPLIT_DEFAULT_FLUSH_BYTES / 1024 <= SPLIT_DEFAULT_MAX_BYTES / 1024,
+               "the flush size is the smaller of the two");
 #define SC(f) IN_SCENARIO, offsetof(scenario, f), sizeof(((scenario *)0)->f)
 #define PH(f) IN_PHASE, offsetof(phase, f), sizeof(((phase *)0)->f)
 #define ANY 0, UINT64_MAX
@@ -233,7 +243,8 @@ static const setting settings[] = {
       "SIZE", "hbase.hregion.max.filesize: a region splits above it" },
     { "cluster", "flush_size", SET_SIZE, 1024, 1ull << 50, SC(flush_bytes), NULL,
       "SIZE", "hbase.hregion.memstore.flush.size (unset: region size / 80)" },
-    { "cluster", "size_scale", SET_COUNT, 1, 1000000, SC(size_scale), NULL,
+    /* at most 131072: 128 MiB / 131072 = 1 KiB, the smallest flush size */
+    { "cluster", "size_scale", SET_COUNT, 1, SIZE_SCALE_MAX, SC(size_scale), NULL,
       "N", "HBase's 10 GiB region and 128 MiB flush sizes divided by N (sets both)" },
     { "cluster", "split_limit", SET_COUNT, 0, 100000000, SC(split_limit), NULL,
       "N", "hbase.regionserver.regionSplitLimit: a server with this many regions splits no more (0: none)" },
@@ -255,7 +266,7 @@ static const setting settings[] = {
       "P", "buckets (one region per bucket of a bucketed key), hex, decimal, uniform (RegionSplitter, presplit_regions regions), keys or none" },
     { "cluster", "presplit_regions", SET_COUNT, 2, 1000000, SC(presplit_regions), NULL,
       "N", "hex, decimal, uniform: how many regions" },
-    { "cluster", "split_keys", SET_PATH, 0, 0, SC(split_keys), NULL,
+    { "cluster", "split_keys", SET_KEYS, 0, 0, SC(split_keys), NULL,
       "KEYS", "presplit at these keys (shell form, separated by spaces or commas)" },
     { "cluster", "split_keys_file", SET_PATH, 0, 0, SC(split_keys_file), NULL,
       "FILE", "presplit at the keys in FILE (shell form, one a line)" },
@@ -405,20 +416,30 @@ static int parse_fraction(const char *text, double *out)
     return 0;
 }
 
-static int setting_expected(const setting *s, char *err, size_t cap, const char *value)
+/* How much of a user's value a message shows: enough to recognise it,
+ * little enough that the message keeps its reason. */
+#define SHOWN 100
+
+static int setting_expected(const setting *s, char *err, size_t cap, const char *text)
 {
+    char value[SHOWN + 1], lo[32], hi[32];
+    units_escape(text, SHOWN, value, sizeof value);
     switch (s->kind) {
     case SET_COUNT:
         snprintf(err, cap, "expected an integer from %llu to %llu, found '%s'",
                  (unsigned long long)s->lo, (unsigned long long)s->hi, value);
         break;
     case SET_SIZE:
-        snprintf(err, cap, "expected a size from 1KiB (units B, KiB, MiB, GiB, TiB), "
-                 "found '%s'", value);
+        units_format_size(s->lo, lo, sizeof lo);
+        units_format_size(s->hi, hi, sizeof hi);
+        snprintf(err, cap, "expected a size from %s to %s (units B, KiB, MiB, GiB, TiB), "
+                 "found '%s'", lo, hi, value);
         break;
     case SET_DURATION:
-        snprintf(err, cap, "expected a %sduration with a unit (us, ms, s, m, h), found '%s'",
-                 s->lo ? "positive " : "", value);
+        units_format_duration(s->lo, lo, sizeof lo);
+        units_format_duration(s->hi, hi, sizeof hi);
+        snprintf(err, cap, "expected a duration from %s to %s with a unit (us, ms, s, m, h), "
+                 "found '%s'", lo, hi, value);
         break;
     case SET_RATE:
         snprintf(err, cap, "expected a rate such as 5000/s (1 to 1000000000 per s, m "
@@ -449,6 +470,10 @@ static int setting_expected(const setting *s, char *err, size_t cap, const char 
         snprintf(err, cap, "expected a %s, found '%s'",
                  s->kind == SET_NAME ? "name" : "file name", value);
         break;
+    case SET_KEYS:
+        snprintf(err, cap, "expected a comma-separated list of keys in shell form "
+                 "(a,b,c), found '%s'", value);
+        break;
     }
     return -1;
 }
@@ -468,14 +493,15 @@ static int setting_apply(scenario *sc, void *base, const setting *s, const char 
     double d;
     switch (s->kind) {
     case SET_NAME:
-    case SET_PATH: {
+    case SET_PATH:
+    case SET_KEYS: {
         const char *copy = value[0] ? scenario_own(sc, value) : NULL;
         if (!copy)
             return setting_expected(s, err, errcap, value);
         store_bytes_at(base, s, &copy);
         if (s->target == IN_PHASE) /* trace = FILE means: replay that trace */
             ((phase *)base)->pattern.kind = PATTERN_TRACE;
-        else if (s->kind == SET_PATH) /* split_keys(_file) means: pre-split there */
+        else if (s->kind != SET_NAME) /* split_keys(_file) means: pre-split there */
             ((scenario *)base)->presplit = PRESPLIT_BY_KEYS;
         return 0;
     }
@@ -521,12 +547,13 @@ static int setting_apply(scenario *sc, void *base, const setting *s, const char 
 
 static int unknown_key(const char *section, const char *key, char *err, size_t errcap)
 {
-    char list[512] = "";
+    char list[512] = "", shown[65];
     for (size_t i = 0; i < NSETTINGS; i++)
         if (!section || !strcmp(section, settings[i].section))
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                      list[0] ? ", " : "", settings[i].key);
-    snprintf(err, errcap, "unknown key '%s'; expected one of: %s", key, list);
+    snprintf(err, errcap, "unknown key '%s'; expected one of: %s",
+             units_escape(key, 64, shown, sizeof shown), list);
     return -2;
 }
 
@@ -538,6 +565,20 @@ int scenario_set(scenario *sc, const char *section, const char *key, const char 
         return unknown_key(section, key, err, errcap);
     if (s->target == IN_SCENARIO) {
         int rc = setting_apply(sc, sc, s, value, err, errcap);
+        if (rc == 0 && (s->offset == offsetof(scenario, split_keys) ||
+                        s->offset == offsetof(scenario, split_keys_file))) {
+            /* A list and a file from the same source are refused at
+             * validation; an option's replaces the file's other one. */
+            int list = s->offset == offsetof(scenario, split_keys);
+            unsigned char from = section ? 1 : 2;
+            unsigned char *other_from = list ? &sc->split_keys_file_from : &sc->split_keys_from;
+            const char **other = list ? &sc->split_keys_file : &sc->split_keys;
+            if (from == 2 && *other_from == 1) {
+                *other = NULL;
+                *other_from = 0;
+            }
+            *(list ? &sc->split_keys_from : &sc->split_keys_file_from) = from;
+        }
         if (rc == 0 && !strcmp(key, "size_scale")) {
             /* HBase's hbase.hregion.max.filesize and memstore flush size,
              * shrunk together so that their ratio, and so the policies'
@@ -626,6 +667,7 @@ int scenario_format_value(const scenario *sc, const char *key, char *out, size_t
         break;
     case SET_NAME:
     case SET_PATH:
+    case SET_KEYS:
         memcpy(&str, p, sizeof str);
         snprintf(out, cap, "%s", str ? str : "");
         break;
@@ -646,8 +688,25 @@ const char *scenario_choice_name(const char *key, uint32_t value)
 
 /* ---- scenario files ---- */
 
+/* A file is read by inih (ini_parse_stream) through file_read_line, which
+ * hands it one line at a time after the checks inih does not make, so
+ * that every mistake is reported at its own line and reading stops at the
+ * first one:
+ *  - a NUL byte, a line longer than inih's buffer holds, a read error
+ *    (a directory is refused before reading), more than
+ *    SCENARIO_MAX_LINES lines (a stream that never ends);
+ *  - a section header without its ']', or with text after it; a section
+ *    name with a control byte, an unknown section, a 65th [scheme NAME];
+ *  - a line that is neither a comment, a header nor `key = value`;
+ *  - an indented line after a `key = value`: inih (built with
+ *    INI_ALLOW_MULTILINE, as Debian's libinih is) would take it as the
+ *    continuation of that value and hand the key over again, silently
+ *    replacing its value.
+ * The reader also keeps the section name itself: inih cuts section names
+ * to 49 characters, which would merge two long phase or scheme names. */
+
 typedef struct scheme_section {
-    char name[64];
+    const char *name;         /* owned by the scenario */
     int line;
     int has_key;
 } scheme_section;
@@ -655,6 +714,7 @@ typedef struct scheme_section {
 typedef struct file_reader {
     FILE *f;
     const char *path;
+    char shown_path[161];     /* path as messages show it: escaped, cut */
     scenario *sc;
     int line;                 /* line the reader handed out last */
     int failed;
@@ -663,6 +723,9 @@ typedef struct file_reader {
     int file_has_schemes;     /* the first scheme section replaces the defaults */
     scheme_section sections[SCENARIO_MAX_SCHEMES];
     size_t nsections;
+    char section[256];        /* the current section's name, as its header gives it */
+    char prev_key[256];       /* the key of the last `key = value` in this section ... */
+    int prev_key_line;        /* ... and its line: an indented line would continue it */
     /* [phase NAME] settings, replayed over the final [workload] at the end */
     struct phase_setting {
         size_t phase;
@@ -672,62 +735,229 @@ typedef struct file_reader {
     size_t nphase_settings, phase_settings_cap;
 } file_reader;
 
-static int file_fail(file_reader *fr, int line, const char *what)
+#define FILE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* Records "FILE:LINE: what" unless an error is recorded already; returns
+ * 0 (inih's "stop" for a handler). */
+static int file_fail(file_reader *fr, int line, const char *fmt, ...) FILE_PRINTF(3, 4);
+static int file_fail(file_reader *fr, int line, const char *fmt, ...)
 {
-    if (!fr->failed)
-        snprintf(fr->err, fr->errcap, "%s:%d: %s", fr->path, line, what);
+    if (!fr->failed) {
+        int n = snprintf(fr->err, fr->errcap, "%s:%d: ", fr->shown_path, line);
+        if (n >= 0 && (size_t)n < fr->errcap) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(fr->err + n, fr->errcap - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
     fr->failed = 1;
     return 0;
 }
 
-/* inih's line source: counts lines and notes [scheme NAME] headers, so that
- * a scheme section with no key can be reported too. */
+/* The first control byte (below 0x20, or 0x7f) of s[0..len), or NULL. */
+static const char *find_control(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return s + i;
+    return NULL;
+}
+
+/* inih's ini_find_chars_or_comment: the first of chars, or the ';' of an
+ * inline comment (one after whitespace), or the end of s. */
+static const char *ini_find(const char *s, const char *chars)
+{
+    int was_space = 0;
+    while (*s && !strchr(chars, *s) && !(was_space && *s == ';')) {
+        was_space = isspace((unsigned char)*s);
+        s++;
+    }
+    return s;
+}
+
+static scheme_section *file_scheme_section(file_reader *fr, const char *name);
+static cluster_event *file_event(file_reader *fr, const char *name);
+static phase *file_phase(file_reader *fr, const char *name, size_t *index);
+
+/* A "[section]" line (trimmed, starting with '['). Returns 0, or -1 when it
+ * failed. */
+static int file_header(file_reader *fr, const char *start)
+{
+    char shown[SHOWN + 1];
+    const char *end = ini_find(start + 1, "]");
+    if (*end != ']')
+        return file_fail(fr, fr->line, "expected ']' to end the section header, found '%s'",
+                         units_escape(start, SHOWN, shown, sizeof shown)) - 1;
+    const char *rest = end + 1;
+    while (isspace((unsigned char)*rest))
+        rest++;
+    if (*rest && *rest != ';')
+        return file_fail(fr, fr->line, "unexpected '%s' after the section header: expected "
+                         "the end of the line or a ; comment",
+                         units_escape(rest, SHOWN, shown, sizeof shown)) - 1;
+    size_t len = (size_t)(end - start - 1);
+    const char *bad = find_control(start + 1, len);
+    if (bad)
+        return file_fail(fr, fr->line, "control byte \\x%02X in a section name: expected "
+                         "printable characters", (unsigned char)*bad) - 1;
+    snprintf(fr->section, sizeof fr->section, "%.*s", (int)len, start + 1);
+    fr->prev_key[0] = '\0'; /* a header ends inih's continuation */
+    const char *s = fr->section;
+    size_t index;
+    if (!strncmp(s, "scheme ", 7) && s[7]) {
+        if (fr->nsections == SCENARIO_MAX_SCHEMES)
+            return file_fail(fr, fr->line, "too many schemes: at most %d [scheme NAME] "
+                             "sections", SCENARIO_MAX_SCHEMES) - 1;
+        if (!file_scheme_section(fr, s + 7))
+            return file_fail(fr, fr->line, "out of memory") - 1;
+    } else if (!strncmp(s, "phase ", 6) && s[6]) {
+        if (!file_phase(fr, s + 6, &index))
+            return file_fail(fr, fr->line, "too many phases (at most %d)",
+                             SCENARIO_MAX_PHASES) - 1;
+    } else if (!strncmp(s, "event ", 6) && s[6]) {
+        if (!file_event(fr, s + 6))
+            return file_fail(fr, fr->line, "too many events (at most %d)",
+                             SCENARIO_MAX_EVENTS) - 1;
+    } else if (strcmp(s, "") && strcmp(s, "cluster") && strcmp(s, "workload") &&
+               strcmp(s, "reads")) {
+        return file_fail(fr, fr->line, "unknown section [%s]; expected [cluster], [workload], "
+                         "[reads], [phase NAME], [event NAME] or [scheme NAME]",
+                         units_escape(s, 64, shown, sizeof shown)) - 1;
+    }
+    return 0;
+}
+
+/* Checks one line (without its line end) before inih sees it. */
+static void file_check_line(file_reader *fr, const char *line)
+{
+    const char *start = line;
+    while (isspace((unsigned char)*start))
+        start++;
+    if (!*start || *start == ';' || *start == '#')
+        return; /* blank, or a comment */
+    if (fr->prev_key[0] && start > line) {
+        file_fail(fr, fr->line, "indented line: in INI an indented line continues the value "
+                  "of the key above ('%s', line %d), which scenario files do not support; "
+                  "remove the indentation (or start the line with ; to make it a comment)",
+                  fr->prev_key, fr->prev_key_line);
+        return;
+    }
+    if (*start == '[') {
+        file_header(fr, start);
+        return;
+    }
+    const char *end = ini_find(start, "=:");
+    if (*end != '=' && *end != ':') {
+        char shown[SHOWN + 1];
+        file_fail(fr, fr->line, "expected '[section]' or 'key = value', found '%s'",
+                  units_escape(start, SHOWN, shown, sizeof shown));
+        return;
+    }
+    while (end > start && isspace((unsigned char)end[-1]))
+        end--;
+    char key[256];
+    snprintf(key, sizeof key, "%.*s", (int)(end - start), start);
+    units_escape(key, 64, fr->prev_key, sizeof fr->prev_key); /* as messages show it */
+    /* an empty key ("= value") leaves prev_key empty: inih continues no value */
+    fr->prev_key_line = fr->line;
+}
+
+/* inih's line source (an fgets for size bytes): the next line, with "\n"
+ * as its end whatever the file had ("\r\n", or none on the last line),
+ * once file_check_line has passed it; NULL at the end or after an error,
+ * which stops inih. */
 static char *file_read_line(char *buf, int size, void *stream)
 {
     file_reader *fr = stream;
-    char *s = fgets(buf, size, fr->f);
-    if (!s)
+    if (fr->failed || size < 3)
+        return NULL;
+    size_t max = (size_t)size - 2; /* the characters a line may have: room for "\n" and NUL */
+    if (fr->line >= SCENARIO_MAX_LINES) {
+        int c = getc(fr->f);
+        if (c == EOF && !ferror(fr->f))
+            return NULL;
+        file_fail(fr, fr->line + 1, "more than %d lines: a scenario file has a few hundred "
+                  "(is this the right file?)", SCENARIO_MAX_LINES);
+        return NULL;
+    }
+    size_t n = 0;
+    int c;
+    while ((c = getc(fr->f)) != EOF && c != '\n') {
+        if (c == '\0') {
+            file_fail(fr, fr->line + 1, "NUL byte at column %zu: expected text (is this a "
+                      "scenario file?)", n + 1);
+            return NULL;
+        }
+        if (n == max + 1) { /* max characters and a '\r' before the "\n" would fit */
+            file_fail(fr, fr->line + 1, "line too long: expected at most %zu characters", max);
+            return NULL;
+        }
+        buf[n++] = (char)c;
+    }
+    if (c == EOF && ferror(fr->f)) {
+        file_fail(fr, fr->line + 1, "read error: %s", strerror(errno));
+        return NULL;
+    }
+    if (c == EOF && n == 0)
         return NULL;
     fr->line++;
-    if (!strchr(s, '\n') && !feof(fr->f))
-        file_fail(fr, fr->line, "line too long (at most 200 characters)");
-    const char *p = s + strspn(s, " \t");
-    if (!strncmp(p, "[scheme ", 8) && fr->nsections < SCENARIO_MAX_SCHEMES) {
-        scheme_section *ss = &fr->sections[fr->nsections++];
-        size_t n = strcspn(p + 8, "]");
-        snprintf(ss->name, sizeof ss->name, "%.*s", (int)n, p + 8);
-        ss->line = fr->line;
-        ss->has_key = 0;
+    if (n > 0 && buf[n - 1] == '\r')
+        n--;
+    if (n > max) {
+        file_fail(fr, fr->line, "line too long: expected at most %zu characters", max);
+        return NULL;
     }
-    return s;
+    buf[n] = '\0';
+    /* A UTF-8 byte order mark: skipped, as inih would. */
+    if (fr->line == 1 && n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+        memmove(buf, buf + 3, n - 2);
+        n -= 3;
+    }
+    file_check_line(fr, buf);
+    if (fr->failed)
+        return NULL;
+    buf[n] = '\n';
+    buf[n + 1] = '\0';
+    return buf;
+}
+
+/* Notes a [scheme NAME] header, so that a scheme section with no key can be
+ * reported too. NULL when out of memory. */
+static scheme_section *file_scheme_section(file_reader *fr, const char *name)
+{
+    const char *own = scenario_own(fr->sc, name);
+    if (!own)
+        return NULL;
+    scheme_section *ss = &fr->sections[fr->nsections++];
+    ss->name = own;
+    ss->line = fr->line;
+    ss->has_key = 0;
+    return ss;
 }
 
 static int file_scheme_entry(file_reader *fr, const char *name, const char *key,
                              const char *value)
 {
-    char msg[256];
-    if (strcmp(key, "key") != 0) {
-        snprintf(msg, sizeof msg, "unknown key '%s' in [scheme %s]; expected key = EXPRESSION",
-                 key, name);
-        return file_fail(fr, fr->line, msg);
-    }
-    scheme_section *ss = fr->nsections ? &fr->sections[fr->nsections - 1] : NULL;
-    if (ss && ss->has_key) {
-        snprintf(msg, sizeof msg, "[scheme %s] has a second 'key'", name);
-        return file_fail(fr, fr->line, msg);
-    }
+    char shown[65];
+    if (strcmp(key, "key") != 0)
+        return file_fail(fr, fr->line, "unknown key '%s' in [scheme %s]; expected "
+                         "key = EXPRESSION", units_escape(key, 64, shown, sizeof shown), name);
+    scheme_section *ss = &fr->sections[fr->nsections - 1]; /* the header came first */
+    if (ss->has_key)
+        return file_fail(fr, fr->line, "[scheme %s] has a second 'key'", name);
     if (!fr->file_has_schemes)
         fr->sc->nschemes = 0;
     fr->file_has_schemes = 1;
-    const char *label = scenario_own(fr->sc, name), *text = scenario_own(fr->sc, value);
-    if (!label || !text || scenario_add_scheme(fr->sc, label, text) < 0)
-        return file_fail(fr, fr->line, "too many schemes (at most 64)");
-    if (ss)
-        ss->has_key = 1;
+    const char *text = scenario_own(fr->sc, value);
+    if (!text || scenario_add_scheme(fr->sc, ss->name, text) < 0)
+        return file_fail(fr, fr->line, "out of memory");
+    ss->has_key = 1;
     return 1;
 }
 
-/* The phase called name, created (as a copy of [workload]) on first use. */
+/* The phase called name, created (as a copy of [workload]) on first use;
+ * NULL when there are SCENARIO_MAX_PHASES already (or out of memory). */
 static phase *file_phase(file_reader *fr, const char *name, size_t *index)
 {
     scenario *sc = fr->sc;
@@ -737,8 +967,8 @@ static phase *file_phase(file_reader *fr, const char *name, size_t *index)
             return &sc->phases[i];
         }
     }
-    const char *own = scenario_own(sc, name);
-    if (sc->nphases == SCENARIO_MAX_PHASES || !own)
+    const char *own = sc->nphases < SCENARIO_MAX_PHASES ? scenario_own(sc, name) : NULL;
+    if (!own)
         return NULL;
     *index = sc->nphases;
     phase *ph = &sc->phases[sc->nphases++];
@@ -750,7 +980,7 @@ static phase *file_phase(file_reader *fr, const char *name, size_t *index)
 static int file_phase_entry(file_reader *fr, const char *name, const char *key,
                             const char *value)
 {
-    char why[640], msg[768];
+    char why[640];
     const setting *s = setting_find(key);
     if (!s || s->target != IN_PHASE) {
         if (s)
@@ -758,18 +988,17 @@ static int file_phase_entry(file_reader *fr, const char *name, const char *key,
                      s->section[0] ? s->section : "the top level");
         else
             unknown_key("workload", key, why, sizeof why);
-        snprintf(msg, sizeof msg, "[phase %s] %s: %s", name, key, why);
-        return file_fail(fr, fr->line, msg);
+        char shown[65];
+        return file_fail(fr, fr->line, "[phase %s] %s: %s", name,
+                         units_escape(key, 64, shown, sizeof shown), why);
     }
     size_t index;
-    phase *ph = file_phase(fr, name, &index);
+    phase *ph = file_phase(fr, name, &index); /* made by its header */
     const char *own = scenario_own(fr->sc, value);
     if (!ph || !own)
-        return file_fail(fr, fr->line, "too many phases (at most 16)");
-    if (setting_apply(fr->sc, ph, s, value, why, sizeof why) < 0) {
-        snprintf(msg, sizeof msg, "[phase %s] %s: %s", name, key, why);
-        return file_fail(fr, fr->line, msg);
-    }
+        return file_fail(fr, fr->line, "out of memory");
+    if (setting_apply(fr->sc, ph, s, value, why, sizeof why) < 0)
+        return file_fail(fr, fr->line, "[phase %s] %s: %s", name, key, why);
     if (fr->nphase_settings == fr->phase_settings_cap) {
         size_t cap = fr->phase_settings_cap ? 2 * fr->phase_settings_cap : 16;
         struct phase_setting *ps = realloc(fr->phase_settings, cap * sizeof *ps);
@@ -783,22 +1012,23 @@ static int file_phase_entry(file_reader *fr, const char *name, const char *key,
 }
 
 /* The event called name, created on first use (action add, detection 90 s:
- * HBase's default zookeeper.session.timeout of 90000 ms). */
+ * HBase's default zookeeper.session.timeout of 90000 ms); NULL when there
+ * are SCENARIO_MAX_EVENTS already (or out of memory). */
 static cluster_event *file_event(file_reader *fr, const char *name)
 {
     scenario *sc = fr->sc;
     for (size_t i = 0; i < sc->nevents; i++)
         if (!strcmp(sc->events[i].name, name))
             return &sc->events[i];
-    const char *own = scenario_own(sc, name);
-    if (sc->nevents == SCENARIO_MAX_EVENTS || !own)
+    const char *own = sc->nevents < SCENARIO_MAX_EVENTS ? scenario_own(sc, name) : NULL;
+    if (!own)
         return NULL;
     cluster_event *e = &sc->events[sc->nevents++];
     memset(e, 0, sizeof *e);
     e->name = own;
     e->servers = 1;
     e->detection_us = 90 * SECOND_US;
-    e->line = fr->line;
+    e->line = e->at_line = fr->line;
     e->at_us = UINT64_MAX; /* required */
     return e;
 }
@@ -809,20 +1039,21 @@ static int file_event_entry(file_reader *fr, const char *name, const char *key,
     static const choice actions[] = { { "add", EVENT_ADD_SERVERS },
                                       { "decommission", EVENT_DECOMMISSION },
                                       { "fail", EVENT_FAIL }, { NULL, 0 } };
-    char msg[512];
-    cluster_event *e = file_event(fr, name);
+    char shown[SHOWN + 1];
+    cluster_event *e = file_event(fr, name); /* made by its header */
     if (!e)
-        return file_fail(fr, fr->line, "too many events (at most 64)");
+        return file_fail(fr, fr->line, "out of memory");
     uint64_t v;
     int ok = 1;
     if (!strcmp(key, "at")) {
         ok = units_parse_duration(value, &v) == 0;
         e->at_us = v;
+        e->at_line = fr->line;
     } else if (!strcmp(key, "detection")) {
         ok = units_parse_duration(value, &v) == 0;
         e->detection_us = v;
     } else if (!strcmp(key, "servers")) {
-        ok = units_parse_count(value, &v) == 0 && v >= 1 && v <= 100000;
+        ok = units_parse_count(value, &v) == 0 && v >= 1 && v <= SCENARIO_MAX_SERVERS;
         e->servers = (uint32_t)v;
     } else if (!strcmp(key, "server")) {
         ok = units_parse_count(value, &v) == 0 && v < 1000000;
@@ -833,19 +1064,17 @@ static int file_event_entry(file_reader *fr, const char *name, const char *key,
             if (!strcmp(value, c->name))
                 e->action = (event_action)c->value, ok = 1;
     } else {
-        snprintf(msg, sizeof msg, "unknown key '%.64s' in [event %.64s]; expected at, action, "
-                 "servers, server or detection", key, name);
-        return file_fail(fr, fr->line, msg);
+        return file_fail(fr, fr->line, "unknown key '%s' in [event %s]; expected at, action, "
+                         "servers, server or detection",
+                         units_escape(key, 64, shown, sizeof shown), name);
     }
-    if (!ok) {
-        snprintf(msg, sizeof msg, "[event %.64s] %s: expected %s, found '%.100s'", name, key,
-                 !strcmp(key, "action") ? "add, decommission or fail"
-                 : !strcmp(key, "servers") ? "a count from 1 to 100000"
-                 : !strcmp(key, "server") ? "a server number (rs<N>: N)"
-                                          : "a duration with a unit (us, ms, s, m, h)",
-                 value);
-        return file_fail(fr, fr->line, msg);
-    }
+    if (!ok)
+        return file_fail(fr, fr->line, "[event %s] %s: expected %s, found '%s'", name, key,
+                         !strcmp(key, "action") ? "add, decommission or fail"
+                         : !strcmp(key, "servers") ? "a count from 1 to 100000"
+                         : !strcmp(key, "server") ? "a server number (rs<N>: N)"
+                         : "a duration with a unit (us, ms, s, m, h)",
+                         units_escape(value, SHOWN, shown, sizeof shown));
     return 1;
 }
 
@@ -877,40 +1106,52 @@ static void file_resolve_phases(file_reader *fr)
     }
 }
 
-/* A trace named in a file is found relative to the file, not to the
- * directory the program runs in. Returns value or buf. */
+/* A trace or split keys file named in a file is found relative to the
+ * file, not to the directory the program runs in. Returns value, or the
+ * joined path (owned by the scenario), or NULL when out of memory. */
 static const char *file_relative_path(const file_reader *fr, const char *key,
-                                      const char *value, char *buf, size_t cap)
+                                      const char *value)
 {
     const char *slash = strrchr(fr->path, '/');
     if ((strcmp(key, "trace") != 0 && strcmp(key, "split_keys_file") != 0) ||
         value[0] == '/' || !value[0] || !slash)
         return value;
-    snprintf(buf, cap, "%.*s/%s", (int)(slash - fr->path), fr->path, value);
-    return buf;
+    size_t dir = (size_t)(slash - fr->path), len = strlen(value);
+    char *joined = malloc(dir + 1 + len + 1);
+    if (!joined)
+        return NULL;
+    memcpy(joined, fr->path, dir);
+    joined[dir] = '/';
+    memcpy(joined + dir + 1, value, len + 1);
+    const char *own = scenario_own(fr->sc, joined);
+    free(joined);
+    return own;
 }
 
-static int file_entry(void *user, const char *section, const char *key, const char *value)
+static int file_entry(void *user, const char *inih_section, const char *key, const char *value)
 {
     file_reader *fr = user;
+    (void)inih_section; /* cut to 49 characters: the reader keeps the whole name */
+    const char *section = fr->section;
     if (fr->failed)
-        return 1;
-    char path[4096];
-    value = file_relative_path(fr, key, value, path, sizeof path);
-    if (!strncmp(section, "scheme ", 7) && section[7])
+        return 0;
+    value = file_relative_path(fr, key, value);
+    if (!value)
+        return file_fail(fr, fr->line, "out of memory");
+    if (!strncmp(section, "scheme ", 7))
         return file_scheme_entry(fr, section + 7, key, value);
-    if (!strncmp(section, "phase ", 6) && section[6])
+    if (!strncmp(section, "phase ", 6))
         return file_phase_entry(fr, section + 6, key, value);
-    if (!strncmp(section, "event ", 6) && section[6])
+    if (!strncmp(section, "event ", 6))
         return file_event_entry(fr, section + 6, key, value);
-    if (strcmp(section, "") && strcmp(section, "cluster") && strcmp(section, "workload") &&
-        strcmp(section, "reads")) {
-        char msg[192];
-        snprintf(msg, sizeof msg, "unknown section [%.64s]; expected [cluster], [workload], "
-                 "[reads], [phase NAME], [event NAME] or [scheme NAME]", section);
-        return file_fail(fr, fr->line, msg);
+    if (!section[0] && !strcmp(key, "name")) {
+        const char *bad = find_control(value, strlen(value));
+        if (bad)
+            return file_fail(fr, fr->line, "name: control byte \\x%02X at character %zu: "
+                             "expected printable characters", (unsigned char)*bad,
+                             (size_t)(bad - value) + 1);
     }
-    char why[640], msg[768];
+    char why[640], shown[65];
     /* Not scenario_set: a [workload] key in a file sets the base only. */
     int rc = scenario_set(fr->sc, section, key, value, why, sizeof why);
     if (rc == 0)
@@ -918,53 +1159,58 @@ static int file_entry(void *user, const char *section, const char *key, const ch
     if (rc == -2 && setting_find(key))
         snprintf(why, sizeof why, "'%s' belongs in [%s], not in [%s]", key,
                  setting_find(key)->section, section);
+    units_escape(key, 64, shown, sizeof shown);
     if (section[0])
-        snprintf(msg, sizeof msg, "[%s] %s: %s", section, key, why);
-    else
-        snprintf(msg, sizeof msg, "%s: %s", key, why);
-    return file_fail(fr, fr->line, msg);
+        return file_fail(fr, fr->line, "[%s] %s: %s", section, shown, why);
+    return file_fail(fr, fr->line, "%s: %s", shown, why);
 }
 
 int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
 {
     file_reader fr;
     memset(&fr, 0, sizeof fr);
-    fr.f = fopen(path, "r");
-    if (!fr.f) {
-        snprintf(err, errcap, "%s: cannot open the scenario file", path);
-        return -1;
-    }
     fr.path = path;
     fr.sc = sc;
     fr.err = err;
     fr.errcap = errcap;
+    units_escape(path, sizeof fr.shown_path - 1, fr.shown_path, sizeof fr.shown_path);
+    fr.f = fopen(path, "r");
+    struct stat st;
+    if (!fr.f || fstat(fileno(fr.f), &st) < 0) {
+        snprintf(err, errcap, "%s: cannot open the scenario file: %s", fr.shown_path,
+                 strerror(errno));
+        if (fr.f)
+            fclose(fr.f);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errcap, "%s: is a directory; expected a scenario file", fr.shown_path);
+        fclose(fr.f);
+        return -1;
+    }
+    sc->file = scenario_own(sc, path);
+    if (!sc->file) {
+        snprintf(err, errcap, "%s: out of memory", fr.shown_path);
+        fclose(fr.f);
+        return -1;
+    }
     const char *name_before = sc->name;
     int line = ini_parse_stream(file_read_line, &fr, file_entry, &fr);
     fclose(fr.f);
+    if (line != 0 && !fr.failed) /* not expected: the reader checks lines first */
+        file_fail(&fr, line, "expected '[section]' or 'key = value'");
     if (!fr.failed)
         file_resolve_phases(&fr);
-    for (size_t i = 0; i < sc->nevents && !fr.failed; i++) {
-        if (sc->events[i].at_us == UINT64_MAX) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "[event %s] has no 'at = TIME'", sc->events[i].name);
-            file_fail(&fr, sc->events[i].line, msg);
-        }
-    }
+    for (size_t i = 0; i < sc->nevents && !fr.failed; i++)
+        if (sc->events[i].at_us == UINT64_MAX)
+            file_fail(&fr, sc->events[i].line, "[event %s] has no 'at = TIME'",
+                      sc->events[i].name);
     file_sort_events(sc);
     free(fr.phase_settings);
-    if (line != 0 && !fr.failed) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "expected '[section]' or 'key = value'");
-        file_fail(&fr, line, msg);
-    }
-    for (size_t i = 0; i < fr.nsections && !fr.failed; i++) {
-        if (!fr.sections[i].has_key) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "[scheme %s] has no 'key = EXPRESSION'",
-                     fr.sections[i].name);
-            file_fail(&fr, fr.sections[i].line, msg);
-        }
-    }
+    for (size_t i = 0; i < fr.nsections && !fr.failed; i++)
+        if (!fr.sections[i].has_key)
+            file_fail(&fr, fr.sections[i].line, "[scheme %s] has no 'key = EXPRESSION'",
+                      fr.sections[i].name);
     if (fr.failed)
         return -1;
     if (sc->name == name_before) { /* the file did not name itself */
@@ -988,6 +1234,15 @@ int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap)
         return 1;
     snprintf(out, cap, "%s", sc->schemes[i].text);
     return 0;
+}
+
+const char *scenario_scheme_text(const scenario *sc, size_t i, char *buf, size_t cap,
+                                 int *is_preset)
+{
+    int preset = keyscheme_preset_expr(sc->schemes[i].text, sc->servers, buf, cap) == 0;
+    if (is_preset)
+        *is_preset = preset;
+    return preset ? buf : sc->schemes[i].text;
 }
 
 const char *scenario_scheme_label(const scenario *sc, size_t i)
@@ -1024,13 +1279,25 @@ static int phase_problem(const scenario *sc, const phase *ph, char *err, size_t 
     return 0;
 }
 
+/* Servers events add, over the whole run (at most 64 x 100000: no overflow). */
+static uint64_t added_servers(const scenario *sc, size_t *nadding)
+{
+    uint64_t n = 0;
+    *nadding = 0;
+    for (size_t i = 0; i < sc->nevents; i++) {
+        if (sc->events[i].action == EVENT_ADD_SERVERS) {
+            n += sc->events[i].servers;
+            (*nadding)++;
+        }
+    }
+    return n;
+}
+
 uint32_t scenario_max_servers(const scenario *sc)
 {
-    uint64_t n = sc->servers;
-    for (size_t i = 0; i < sc->nevents; i++)
-        if (sc->events[i].action == EVENT_ADD_SERVERS)
-            n += sc->events[i].servers;
-    return n > 1000000 ? 1000000 : (uint32_t)n;
+    size_t nadding;
+    uint64_t n = sc->servers + added_servers(sc, &nadding);
+    return n > SCENARIO_MAX_SERVERS ? SCENARIO_MAX_SERVERS : (uint32_t)n; /* validated */
 }
 
 int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size_t *n,
@@ -1058,10 +1325,24 @@ int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size
         return 0;
     }
     case PRESPLIT_BY_KEYS:
+        if (sc->split_keys_file && sc->split_keys) {
+            snprintf(err, errcap, "split_keys and split_keys_file are both set%s: "
+                     "expected one of them, the keys or a file of keys",
+                     sc->split_keys_from == 2 && sc->split_keys_file_from == 2
+                         ? " (--split-keys and --split-keys-file)"
+                         : sc->split_keys_from == 1 && sc->split_keys_file_from == 1
+                         ? " in the scenario file" : "");
+            return -1;
+        }
         if (sc->split_keys_file)
             return presplit_read_file(sc->split_keys_file, keys, bytes, n, err, errcap);
-        if (sc->split_keys)
-            return presplit_parse_list(sc->split_keys, keys, bytes, n, err, errcap);
+        if (sc->split_keys) {
+            char why[512];
+            if (presplit_parse_list(sc->split_keys, keys, bytes, n, why, sizeof why) == 0)
+                return 0;
+            snprintf(err, errcap, "split_keys: %s", why);
+            return -1;
+        }
         snprintf(err, errcap, "presplit = keys needs split_keys or split_keys_file");
         return -1;
     }
@@ -1082,6 +1363,37 @@ static int scenario_presplit_check(const scenario *sc, char *err, size_t errcap)
     if (rc < 0)
         snprintf(err, errcap, "presplit: %s", why);
     return rc;
+}
+
+/* The servers over the whole run, and every event's time against the end
+ * of the run when it is known (planned_us; a trace replayed to its end
+ * does not know it: an event after its end simply never happens). */
+static int events_problem(const scenario *sc, int known, uint64_t planned_us, char *err,
+                          size_t errcap)
+{
+    char where[161];
+    units_escape(sc->file ? sc->file : "", 160, where, sizeof where);
+    size_t nadding;
+    uint64_t added = added_servers(sc, &nadding);
+    if (sc->servers + added > SCENARIO_MAX_SERVERS) {
+        snprintf(err, errcap, "servers: %u at the start and %llu added by %zu event%s make "
+                 "%llu, more than %d, the most a run can have", sc->servers,
+                 (unsigned long long)added, nadding, nadding == 1 ? "" : "s",
+                 (unsigned long long)(sc->servers + added), SCENARIO_MAX_SERVERS);
+        return -1;
+    }
+    for (size_t i = 0; known && i < sc->nevents; i++) {
+        const cluster_event *e = &sc->events[i];
+        if (e->at_us < planned_us)
+            continue;
+        char at[32], end[32];
+        units_format_duration(e->at_us, at, sizeof at);
+        units_format_duration(planned_us, end, sizeof end);
+        snprintf(err, errcap, "%s:%d: [event %s] at = %s is not before the end of the run "
+                 "(%s): it would never happen", where, e->at_line, e->name, at, end);
+        return -1;
+    }
+    return 0;
 }
 
 /* Operations an open-loop phase issues; 0 when unknown (traces, clients). */
@@ -1177,6 +1489,8 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                  "nothing would be measured", from, len);
         return -1;
     }
+    if (events_problem(sc, known, planned, err, errcap) < 0)
+        return -1;
     if (scenario_presplit_check(sc, err, errcap) < 0)
         return -1;
     if (sc->split_restriction == RESTRICT_KEY_PREFIX && sc->split_prefix_length == 0)
@@ -1188,11 +1502,18 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
     if (sc->nschemes == 0)
         return fail(err, errcap, "schemes: expected at least one");
     for (size_t i = 0; i < sc->nschemes; i++) {
-        char expr[1024], why[512];
+        char buf[SCENARIO_PRESET_EXPR], why[512], label[SHOWN + 1], reason[512];
         keyscheme *ks;
-        scenario_scheme_expr(sc, i, expr, sizeof expr);
+        int is_preset;
+        const char *expr = scenario_scheme_text(sc, i, buf, sizeof buf, &is_preset);
         if (keyscheme_parse(expr, &ks, why, sizeof why) < 0) {
-            snprintf(err, errcap, "scheme '%s': %s", scenario_scheme_label(sc, i), why);
+            units_escape(scenario_scheme_label(sc, i), 60, label, sizeof label);
+            units_escape(why, sizeof reason - 1, reason, sizeof reason);
+            if (is_preset)
+                snprintf(err, errcap, "scheme '%s' (the preset with one bucket per server, "
+                         "servers = %u: %s): %s", label, sc->servers, expr, reason);
+            else
+                snprintf(err, errcap, "scheme '%s': %s", label, reason);
             return -1;
         }
         keyscheme_free(ks);

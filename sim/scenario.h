@@ -34,6 +34,12 @@ typedef enum presplit_kind {
 
 #define SCENARIO_MAX_SCHEMES 64
 #define SCENARIO_MAX_PHASES 16
+/* Servers a run can have in all: the initial ones plus every one events
+ * add (docs/scenarios.md). */
+#define SCENARIO_MAX_SERVERS 100000
+/* A scenario file is a few hundred lines; a file or stream longer than
+ * this is refused rather than read forever. */
+#define SCENARIO_MAX_LINES 100000
 
 typedef struct scheme_choice {
     const char *label;   /* the name reports use; NULL = derive from text */
@@ -89,11 +95,13 @@ typedef struct cluster_event {
     uint32_t servers;        /* add: how many */
     uint32_t server;         /* decommission, fail: its id (rs<id>) */
     uint64_t detection_us;   /* fail: until the master notices (ZooKeeper session timeout) */
-    int line;                /* where the file defines it, for messages */
+    int line;                /* where the file defines it ([event NAME]), for messages */
+    int at_line;             /* the line of its `at`, for messages */
 } cluster_event;
 
 typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
+    const char *file;             /* the scenario file loaded, for messages; NULL: none */
     uint64_t seed;
 
     /* [cluster] */
@@ -114,6 +122,10 @@ typedef struct scenario {
     uint32_t presplit_regions;    /* hex, decimal, uniform: how many regions */
     const char *split_keys;       /* keys in shell form, separated by spaces or commas */
     const char *split_keys_file;  /* a file of keys in shell form, one a line */
+    /* where each of the two was set: 0 not set, 1 the scenario file, 2 an
+     * option (an option's list or file replaces the file's other one; the
+     * same source giving both is refused) */
+    unsigned char split_keys_from, split_keys_file_from;
     /* server capacity: service time of an RPC */
     uint64_t rpc_us;              /* per RPC */
     uint64_t row_us;              /* per row read */
@@ -207,8 +219,18 @@ uint64_t scenario_cell_overhead(const scenario *sc);
 
 /* Resolves scheme i to its expression: a preset name gives the preset with
  * the bucket count set to the number of servers; anything else is taken as
- * an expression. Writes into out; returns 1 if it was a preset, else 0. */
+ * an expression. Writes into out; returns 1 if it was a preset, else 0.
+ * An expression longer than cap - 1 is cut: use scenario_scheme_text. */
 int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap);
+
+/* The same without a limit on the length: a preset's expression is
+ * written into buf (cap >= SCENARIO_PRESET_EXPR, enough for every preset)
+ * and buf is returned; anything else is returned as it is (the scheme's
+ * own text, of any length). *is_preset (if not NULL) is set to 1 for a
+ * preset, else 0. */
+#define SCENARIO_PRESET_EXPR 128
+const char *scenario_scheme_text(const scenario *sc, size_t i, char *buf, size_t cap,
+                                 int *is_preset);
 
 /* The label reports use for scheme i: its label, else its text. */
 const char *scenario_scheme_label(const scenario *sc, size_t i);

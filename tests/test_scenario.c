@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -157,7 +158,7 @@ static void test_load_errors_name_file_and_line(void **state)
     scenario_release(&sc);
 
     assert_int_equal(load("\n\n[writes]\nratio = 1\n", &sc, err, sizeof err), -1);
-    assert_contains(err, ":4: unknown section [writes]");
+    assert_contains(err, ":3: unknown section [writes]"); /* the header's line */
     scenario_release(&sc);
 
     assert_int_equal(load("\n\n[reads]\nratio = 1\n", &sc, err, sizeof err), -1);
@@ -381,7 +382,10 @@ static void test_events(void **state)
     assert_contains(err, ":2: [event x] action: expected add, decommission or fail");
     scenario_release(&sc);
     assert_int_equal(load("\n[event x]\naction = add\n", &sc, err, sizeof err), -1);
-    assert_contains(err, ":3: [event x] has no 'at = TIME'");
+    assert_contains(err, ":2: [event x] has no 'at = TIME'"); /* the header's line */
+    scenario_release(&sc);
+    assert_int_equal(load("\n[event x]\n[cluster]\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: [event x] has no 'at = TIME'"); /* an empty one too */
     scenario_release(&sc);
     assert_int_equal(load("[event x]\nat = 1m\nwhen = now\n", &sc, err, sizeof err), -1);
     assert_contains(err, ":3: unknown key 'when' in [event x]");
@@ -402,6 +406,385 @@ static void test_trace_path_is_relative_to_the_file(void **state)
     scenario_release(&sc);
 }
 
+/* Messages are read in full: main's buffer for them is 768 bytes. */
+#define MSG 768
+
+static void assert_no_control_bytes(const char *text)
+{
+    for (const char *p = text; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            fail_msg("'%s' holds the control byte 0x%02x", text, (unsigned char)*p);
+}
+
+/* A directory is not a scenario: it used to read as an empty file (and
+ * run the default scenario). */
+static void test_load_a_directory_is_refused(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, "/tmp/", err, sizeof err), -1);
+    assert_string_equal(err, "/tmp/: is a directory; expected a scenario file");
+    scenario_release(&sc);
+}
+
+/* Reading stops at the first error: /dev/zero used to be read forever (its
+ * first "line too long" reported, the rest read on); a NUL byte is called
+ * one, not a long line. */
+static void test_load_stops_at_the_first_error(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    alarm(20); /* the old reader never returned */
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, "/dev/zero", err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero:1: NUL byte at column 1: expected text (is this a "
+                        "scenario file?)");
+    scenario_release(&sc);
+    alarm(0);
+
+    const char *path = scenario_file("seed = 1\n[cluster]\n");
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("servers = 3", f);
+    fputc('\0', f);
+    fputs("\n", f);
+    fclose(f);
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, path, err, sizeof err), -1);
+    assert_contains(err, ":3: NUL byte at column 12");
+    scenario_release(&sc);
+    unlink(path);
+
+    /* the first error is the one reported, even when a later line is a
+     * handler's error and the earlier one inih's */
+    assert_int_equal(load("junk\n[cluster]\nservers = x\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":1: expected '[section]' or 'key = value', found 'junk'");
+    scenario_release(&sc);
+}
+
+/* A file or stream without end is refused after SCENARIO_MAX_LINES. */
+static void test_load_refuses_endless_files(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    const char *path = scenario_file("");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 100000; i++)
+        fputs("; a comment\n", f);
+    fclose(f);
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, path, err, sizeof err), 0); /* 100000: fine */
+    scenario_release(&sc);
+    f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("\n", f);
+    fclose(f);
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, path, err, sizeof err), -1);
+    assert_contains(err, ":100001: more than 100000 lines");
+    scenario_release(&sc);
+    unlink(path);
+}
+
+/* The longest line inih can hand over is 198 characters (its buffer is
+ * 200 bytes with the line end and a NUL), with "\n" or "\r\n". */
+static void test_load_line_length_limit(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG], line[260];
+    memset(line, 'x', sizeof line);
+    memcpy(line, "name = ", 7);
+    strcpy(line + 198, "\r\n");
+    assert_int_equal(load(line, &sc, err, sizeof err), 0);
+    assert_int_equal(strlen(sc.name), 198 - 7);
+    scenario_release(&sc);
+    strcpy(line + 198, "x\n"); /* 199 characters */
+    assert_int_equal(load(line, &sc, err, sizeof err), -1);
+    assert_contains(err, ":1: line too long: expected at most 198 characters");
+    scenario_release(&sc);
+}
+
+/* A section header without its ']' is blamed on its own line, not on the
+ * next key; text after the ']' is refused, a comment allowed. */
+static void test_load_section_headers(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    assert_int_equal(load("[cluster\nservers = 3\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":1: expected ']' to end the section header, found '[cluster'");
+    scenario_release(&sc);
+    assert_int_equal(load("\n[cluster ; a comment]\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: expected ']'");
+    scenario_release(&sc);
+    assert_int_equal(load("[cluster] servers = 3\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":1: unexpected 'servers = 3' after the section header");
+    scenario_release(&sc);
+    assert_int_equal(load("[cluster]   ; the cluster\nservers = 3\n", &sc, err, sizeof err), 0);
+    assert_int_equal(sc.servers, 3);
+    scenario_release(&sc);
+    /* Section names are kept whole: inih cuts them to 49 characters, which
+     * made two long scheme names one. */
+    assert_int_equal(load("[scheme a-scheme-name-longer-than-what-inih-keeps-of-it-1]\nkey = ts\n"
+                          "[scheme a-scheme-name-longer-than-what-inih-keeps-of-it-2]\nkey = seq\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(sc.nschemes, 2);
+    assert_string_equal(scenario_scheme_label(&sc, 1),
+                        "a-scheme-name-longer-than-what-inih-keeps-of-it-2");
+    scenario_release(&sc);
+}
+
+/* A 65th [scheme] section is "too many", not "a second 'key'". */
+static void test_load_too_many_schemes(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG], *text = malloc(65 * 32);
+    assert_non_null(text);
+    text[0] = '\0';
+    for (int i = 1; i <= 65; i++)
+        sprintf(text + strlen(text), "[scheme s%d]\nkey = ts\n", i);
+    assert_int_equal(load(text, &sc, err, sizeof err), -1);
+    assert_contains(err, ":129: too many schemes: at most 64 [scheme NAME] sections");
+    scenario_release(&sc);
+    text[strlen(text) - strlen("[scheme s65]\nkey = ts\n")] = '\0';
+    assert_int_equal(load(text, &sc, err, sizeof err), 0);
+    assert_int_equal(sc.nschemes, 64);
+    scenario_release(&sc);
+    free(text);
+}
+
+/* inih takes an indented line after `key = value` as a continuation of
+ * that value and hands the key over again: `servers = 3` then `  4` set
+ * servers to 4 without a word. Refused, with why. */
+static void test_load_refuses_continuation_lines(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    assert_int_equal(load("[cluster]\nservers = 3\n  4\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":3: indented line: in INI an indented line continues the value of "
+                    "the key above ('servers', line 2), which scenario files do not support");
+    scenario_release(&sc);
+    assert_int_equal(load("seed = 1\n\n\t[cluster]\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":3: indented line");
+    scenario_release(&sc);
+    /* Indented comments and blank lines are fine, and so is an indented
+     * first key of a section (inih has nothing to continue there). */
+    assert_int_equal(load("seed = 1\n   ; a comment\n   \n[cluster]\n  servers = 5\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(sc.servers, 5);
+    assert_int_equal(sc.seed, 1);
+    scenario_release(&sc);
+}
+
+/* Control bytes in the scenario's name or a section name (a scheme's
+ * label) are refused; wherever a message shows user text, its control
+ * bytes are escaped. */
+static void test_control_bytes(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    assert_int_equal(load("name = red\x1b[31mname\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":1: name: control byte \\x1B at character 4: expected printable");
+    scenario_release(&sc);
+    assert_int_equal(load("\n[scheme bell\x07]\nkey = ts\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: control byte \\x07 in a section name");
+    scenario_release(&sc);
+    assert_int_equal(load("[cluster]\nservers = \x1b[2J\n", &sc, err, sizeof err), -1);
+    assert_contains(err, "found '\\x1B[2J'");
+    assert_no_control_bytes(err);
+    scenario_release(&sc);
+    assert_int_equal(load("[cluster]\nser\x1bvers = 2\n", &sc, err, sizeof err), -1);
+    assert_contains(err, "unknown key 'ser\\x1Bvers'");
+    assert_no_control_bytes(err);
+    scenario_release(&sc);
+    assert_int_equal(load("[event e]\nat = \x1b\n", &sc, err, sizeof err), -1);
+    assert_no_control_bytes(err);
+    scenario_release(&sc);
+    /* A scheme expression may hold any byte in a literal: a bad one's
+     * message shows it escaped. */
+    scenario_defaults(&sc);
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, "salt(\x1b[31m) ts");
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "scheme 'salt(\\x1B[31m) ts': column");
+    assert_no_control_bytes(err);
+    scenario_release(&sc);
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, "/nonexistent/\x1b[2J.ini", err, sizeof err), -1);
+    assert_contains(err, "/nonexistent/\\x1B[2J.ini: cannot open");
+    assert_no_control_bytes(err);
+    scenario_release(&sc);
+}
+
+/* Any scheme the parser accepts is accepted, however long (a fixed 1024-
+ * byte buffer cut it and blamed the cut); a message about a long scheme
+ * keeps its reason. */
+static void test_long_schemes(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    size_t n = 3000;
+    char *expr = malloc(n + 16);
+    assert_non_null(expr);
+    strcpy(expr, "ts \"");
+    memset(expr + 4, 'a', n);
+    strcpy(expr + 4 + n, "\"");
+    scenario_defaults(&sc);
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, expr);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    /* broken at its end: the message names the column and what was wrong */
+    strcpy(expr + 4 + n, "\" salt(");
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "column 3012: expected");
+    assert_true(strlen(err) < sizeof err - 1);
+    scenario_release(&sc);
+    free(expr);
+}
+
+/* An event at or after the end of the run would never happen (it used to
+ * make phantom servers in a report): refused with its line, its time and
+ * the run's end, where the end is known. */
+static void test_events_after_the_end(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    assert_int_equal(load("[workload]\nduration = 30m\n[event late]\nservers = 2\nat = 40m\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, ":5: [event late] at = 40m is not before the end of the run (30m)");
+    assert_true(!strncmp(err, "/tmp/regionsim-test-", 20)); /* FILE:LINE */
+    /* at the very end: also never */
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "40m", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "at = 40m is not before the end of the run (40m)");
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "41m", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    /* a trace replayed to its end does not know its end: not checked */
+    assert_int_equal(scenario_set(&sc, NULL, "trace", "ops.csv", err, sizeof err), 0);
+    sc.workload.duration_given = 0;
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    scenario_release(&sc);
+}
+
+/* At most 100,000 servers over the whole run, counting those events add. */
+static void test_servers_over_the_run(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG], *text = malloc(64 * 64);
+    assert_non_null(text);
+    text[0] = '\0';
+    for (int i = 0; i < 64; i++)
+        sprintf(text + strlen(text), "[event e%d]\nat = %dm\nservers = 100000\n", i, i + 1);
+    assert_int_equal(load(text, &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "2h", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_string_equal(err, "servers: 8 at the start and 6400000 added by 64 events make "
+                        "6400008, more than 100000, the most a run can have");
+    scenario_release(&sc);
+    assert_int_equal(load("[cluster]\nservers = 99990\n[event a]\nat = 1m\nservers = 10\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_int_equal(scenario_max_servers(&sc), 100000);
+    scenario_release(&sc);
+    assert_int_equal(load("[cluster]\nservers = 99990\n[event a]\nat = 1m\nservers = 11\n",
+                          &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "99990 at the start and 11 added by 1 event make 100001");
+    scenario_release(&sc);
+    free(text);
+}
+
+/* --servers allows 100,000: the presets (one bucket per server) must not
+ * fail on an expansion the user never wrote. */
+static void test_presets_on_many_servers(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "servers", "70000", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    char buf[128];
+    assert_int_equal(scenario_scheme_expr(&sc, 1, buf, sizeof buf), 1);
+    assert_string_equal(buf, "salt(65536) ts");
+    scenario_release(&sc);
+}
+
+/* Range messages state the maximum, and the maximum is one a value can
+ * have: size_scale 1000000 used to be refused as "expected 1 to 1000000"
+ * (128 MiB / 1000000 is below the 1 KiB flush size). */
+static void test_range_messages_state_both_ends(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1000000", err, sizeof err), -1);
+    assert_string_equal(err, "expected an integer from 1 to 131072, found '1000000'");
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "131073", err, sizeof err), -1);
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "131072", err, sizeof err), 0);
+    assert_int_equal(sc.flush_bytes, 1024);
+    assert_int_equal(sc.region_max_bytes, 81920);
+    assert_int_equal(scenario_set(&sc, NULL, "region_size", "512B", err, sizeof err), -1);
+    assert_string_equal(err, "expected a size from 1KiB to 1024TiB (units B, KiB, MiB, GiB, "
+                        "TiB), found '512B'");
+    assert_int_equal(scenario_set(&sc, NULL, "rpc_time", "2h", err, sizeof err), -1);
+    assert_string_equal(err, "expected a duration from 0s to 1h with a unit (us, ms, s, m, h), "
+                        "found '2h'");
+    assert_int_equal(scenario_set(&sc, NULL, "window", "0s", err, sizeof err), -1);
+    assert_contains(err, "from 1us to 18446744073709551615us");
+    scenario_release(&sc);
+}
+
+/* split_keys takes a list: its message says so; an empty list or key is
+ * refused; a list and a file from one source are refused, naming both,
+ * and an option's one replaces the file's other one. */
+static void test_split_keys_list_and_file(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys", "", err, sizeof err), -1);
+    assert_string_equal(err, "expected a comma-separated list of keys in shell form (a,b,c), "
+                        "found ''");
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys", " , ", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_string_equal(err, "presplit: split_keys: key 1 is empty: expected a key before the "
+                        "',' at column 2");
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys", "b,d", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys_file", "/dev/null", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_string_equal(err, "presplit: split_keys and split_keys_file are both set "
+                        "(--split-keys and --split-keys-file): expected one of them, the keys "
+                        "or a file of keys");
+    scenario_release(&sc);
+
+    assert_int_equal(load("[cluster]\nsplit_keys = b\nsplit_keys_file = /dev/null\n", &sc, err,
+                          sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "split_keys and split_keys_file are both set in the scenario file");
+    /* an option's list replaces the file's file of keys */
+    assert_int_equal(scenario_set(&sc, NULL, "split_keys", "m", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_null(sc.split_keys_file);
+    scenario_release(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +800,20 @@ int main(void)
         cmocka_unit_test(test_size_scale_sets_hbase_sizes),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_trace_path_is_relative_to_the_file),
+        cmocka_unit_test(test_load_a_directory_is_refused),
+        cmocka_unit_test(test_load_stops_at_the_first_error),
+        cmocka_unit_test(test_load_refuses_endless_files),
+        cmocka_unit_test(test_load_line_length_limit),
+        cmocka_unit_test(test_load_section_headers),
+        cmocka_unit_test(test_load_too_many_schemes),
+        cmocka_unit_test(test_load_refuses_continuation_lines),
+        cmocka_unit_test(test_control_bytes),
+        cmocka_unit_test(test_long_schemes),
+        cmocka_unit_test(test_events_after_the_end),
+        cmocka_unit_test(test_servers_over_the_run),
+        cmocka_unit_test(test_presets_on_many_servers),
+        cmocka_unit_test(test_range_messages_state_both_ends),
+        cmocka_unit_test(test_split_keys_list_and_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "sim/units.h"
@@ -97,6 +98,28 @@ static void test_format_size(void **state)
     }
 }
 
+/* User text in a message: control bytes as \xNN (nothing raw reaches a
+ * terminal), cut with "..." so that the message keeps its reason. */
+static void test_escape(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_string_equal(units_escape("plain", 20, out, sizeof out), "plain");
+    assert_string_equal(units_escape("a\x1B[31mb\x7F\t", 40, out, sizeof out),
+                        "a\\x1B[31mb\\x7F\\x09");
+    assert_string_equal(units_escape("\xC3\xA9 \\x41", 20, out, sizeof out),
+                        "\xC3\xA9 \\x41"); /* UTF-8 and backslashes as they are */
+    /* exactly max characters: not cut */
+    assert_string_equal(units_escape("0123456789", 10, out, sizeof out), "0123456789");
+    assert_string_equal(units_escape("0123456789A", 10, out, sizeof out), "0123456...");
+    /* never cut inside an escape */
+    assert_string_equal(units_escape("012345\x01\x02", 10, out, sizeof out), "012345...");
+    assert_string_equal(units_escape("012\x01", 10, out, sizeof out), "012\\x01");
+    /* cap smaller than max: cap wins, still NUL-terminated */
+    assert_string_equal(units_escape("0123456789", 100, out, 8), "0123...");
+    assert_int_equal(strlen(units_escape("", 10, out, sizeof out)), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -105,6 +128,7 @@ int main(void)
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_escape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
