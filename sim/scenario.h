@@ -103,6 +103,8 @@ typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
     const char *file;             /* the scenario file loaded, for messages; NULL: none */
     uint64_t seed;
+    uint64_t max_memory;          /* refuse a run estimated to need more bytes (sim/budget.h);
+                                   * 0: none of its own (ulimit and the machine still apply) */
 
     /* [cluster] */
     uint32_t servers;
