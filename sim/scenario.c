@@ -124,10 +124,37 @@ static const char *scenario_own(scenario *sc, const char *s)
     return p;
 }
 
+/* A copy of s with its control bytes as \xNN (sc owns it), or s itself
+ * when it has none; NULL when out of memory. Names shown in reports and on
+ * the terminal never carry a control byte. */
+static const char *scenario_own_printable(scenario *sc, const char *s)
+{
+    size_t len = strlen(s), shown = 0;
+    for (size_t i = 0; i < len; i++)
+        shown += (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? 4 : 1;
+    if (shown == len)
+        return s;
+    char *buf = malloc(shown + 1);
+    if (!buf)
+        return NULL;
+    units_escape(s, shown, buf, shown + 1);
+    const char *own = scenario_own(sc, buf);
+    free(buf);
+    return own;
+}
+
 int scenario_add_scheme(scenario *sc, const char *label, const char *text)
 {
     if (sc->nschemes == SCENARIO_MAX_SCHEMES)
         return -1;
+    if (!label) {
+        /* an expression whose literal holds raw control bytes: reports
+         * name it with them escaped */
+        const char *shown = scenario_own_printable(sc, text);
+        if (!shown)
+            return -1;
+        label = shown != text ? shown : NULL;
+    }
     sc->schemes[sc->nschemes].label = label;
     sc->schemes[sc->nschemes].text = text;
     sc->nschemes++;
@@ -1218,6 +1245,7 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
     if (sc->name == name_before) { /* the file did not name itself */
         const char *base = strrchr(path, '/');
         const char *own = scenario_own(sc, base ? base + 1 : path);
+        own = own ? scenario_own_printable(sc, own) : NULL;
         sc->name = own ? own : sc->name;
     }
     return 0;

@@ -205,7 +205,10 @@ int scenario_format_value(const scenario *sc, const char *key, char *out, size_t
 const char *scenario_choice_name(const char *key, uint32_t value);
 
 /* Adds a scheme (label may be NULL). Returns 0, or -1 if there are already
- * SCENARIO_MAX_SCHEMES. The strings are borrowed. */
+ * SCENARIO_MAX_SCHEMES (or out of memory). The strings are borrowed; a
+ * NULL label of a text with control bytes (raw bytes in a literal) becomes
+ * a copy of the text with them as \xNN, so that reports and the terminal
+ * never get them raw. */
 int scenario_add_scheme(scenario *sc, const char *label, const char *text);
 
 /* Loads a scenario file over sc (which should hold the defaults). Returns 0,

@@ -618,6 +618,28 @@ static void test_control_bytes(void **state)
     assert_contains(err, "scheme 'salt(\\x1B[31m) ts': column");
     assert_no_control_bytes(err);
     scenario_release(&sc);
+    /* a valid one with a raw control byte in a literal: its label (what
+     * reports and the progress bar show) has it escaped */
+    scenario_defaults(&sc);
+    sc.nschemes = 0;
+    assert_int_equal(scenario_add_scheme(&sc, NULL, "\"\x1b[2J\" ts"), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_string_equal(scenario_scheme_label(&sc, 0), "\"\\x1B[2J\" ts");
+    assert_string_equal(sc.schemes[0].text, "\"\x1b[2J\" ts"); /* the scheme itself: as given */
+    scenario_release(&sc);
+    /* a file without a name is named after its file, escaped */
+    {
+        char path[] = "/tmp/regionsim-test-\x1b[1m-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        scenario_defaults(&sc);
+        assert_int_equal(scenario_load(&sc, path, err, sizeof err), 0);
+        assert_no_control_bytes(sc.name);
+        assert_true(!strncmp(sc.name, "regionsim-test-\\x1B[1m-", 23));
+        scenario_release(&sc);
+        unlink(path);
+    }
     scenario_defaults(&sc);
     assert_int_equal(scenario_load(&sc, "/nonexistent/\x1b[2J.ini", err, sizeof err), -1);
     assert_contains(err, "/nonexistent/\\x1B[2J.ini: cannot open");
