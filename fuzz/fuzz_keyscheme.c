@@ -339,8 +339,16 @@ static enum order nf_order(const nf_tree *t)
 
 /* ---- plans ---- */
 
-static const uint8_t *range_lo(const plan *p, size_t i) { return p->bytes + p->ranges[i].lo_off; }
-static const uint8_t *range_hi(const plan *p, size_t i) { return p->bytes + p->ranges[i].hi_off; }
+/* A bound's bytes (a plan without bytes, a full scan, may hold NULL). */
+static const uint8_t *range_lo(const plan *p, size_t i)
+{
+    return p->bytes ? p->bytes + p->ranges[i].lo_off : NULL;
+}
+
+static const uint8_t *range_hi(const plan *p, size_t i)
+{
+    return p->bytes ? p->bytes + p->ranges[i].hi_off : NULL;
+}
 
 static void check_shape(const plan *p, const char *expr)
 {
@@ -478,6 +486,8 @@ static void check_plans(world *w, keyencoder *ke, params *ps, const char *expr)
     for (size_t i = 0; i < NREC; i++) {
         query q = { .kind = QUERY_GET, .rec = w->rec[i] };
         check_query(w, ke, &q, w->ent[i], &p, expr);
+        if (p.nranges > 1024 && i >= 2)
+            break; /* thousands of buckets: a few records tell as much, far faster */
     }
     uint64_t first = w->rec[0].ts_ms, last = w->rec[NREC - 1].ts_ms;
     for (unsigned e = 0; e <= w->nent; e++) {
