@@ -7,9 +7,16 @@
  * Options override the built-in default scenario. Bad usage prints one
  * message naming the option, what was found and what was expected, and
  * exits 2 before anything is written to stdout. Results are written only
- * once every run has finished, so a failure never leaves partial output.
+ * once every run has finished, so a failure never leaves partial output:
+ * the report is rendered into memory first, then written where -o says by
+ * sim/output.c's rules (a regular file or a new name replaced atomically,
+ * a symlink followed, a device or FIFO written in place, nothing the
+ * program did not create ever removed); --write-trace goes by the same
+ * rules. SIGINT, SIGTERM and SIGHUP while a temporary file exists remove it
+ * before the program dies of the signal (see "interrupts" below).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +24,7 @@
 
 #include "reports/report.h"
 #include "sim/engine.h"
+#include "sim/output.h"
 #include "sim/progress.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
@@ -397,27 +405,119 @@ static int run_keys(const options *o)
     return 0;
 }
 
+/* Interrupts: SIGINT, SIGTERM and SIGHUP. The program installs no signal
+ * handler, which would need state shared with the handler outside any
+ * value. Instead, while a temporary file of its own exists (the trace
+ * during a run with --write-trace, the report while -o is written), it
+ * blocks the three with sigprocmask and polls sigpending() between
+ * operations; when one is pending it removes its temporaries (never the
+ * user's PATH), says "interrupted" and dies of that signal by its default
+ * action, so the shell sees the conventional status (128 + the signal).
+ * Otherwise they are not blocked and end the program at once: nothing is
+ * left behind then. A signal that was ignored when the program started
+ * (nohup, a background job) stays ignored and is not watched. */
+typedef struct interrupts {
+    sigset_t set;   /* the signals watched */
+    sigset_t saved; /* the signal mask before interrupts_hold */
+    int held;       /* set is blocked */
+} interrupts;
+
+static const int watched_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const char *const watched_names[] = { "SIGINT", "SIGTERM", "SIGHUP" };
+#define NWATCHED (sizeof watched_signals / sizeof watched_signals[0])
+
+static void interrupts_init(interrupts *in)
+{
+    sigemptyset(&in->set);
+    sigemptyset(&in->saved);
+    in->held = 0;
+    for (size_t i = 0; i < NWATCHED; i++) {
+        struct sigaction now;
+        if (sigaction(watched_signals[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+            sigaddset(&in->set, watched_signals[i]);
+    }
+}
+
+/* Blocks the watched signals (they wait, pending, for interrupts_pending). */
+static void interrupts_hold(interrupts *in)
+{
+    if (!in->held && sigprocmask(SIG_BLOCK, &in->set, &in->saved) == 0)
+        in->held = 1;
+}
+
+/* Restores the mask: a signal pending now ends the program. */
+static void interrupts_release(interrupts *in)
+{
+    if (in->held) {
+        in->held = 0;
+        sigprocmask(SIG_SETMASK, &in->saved, NULL);
+    }
+}
+
+/* The watched signal waiting to be delivered, or 0. */
+static int interrupts_pending(const interrupts *in)
+{
+    sigset_t pending;
+    if (!in->held || sigpending(&pending) != 0)
+        return 0;
+    for (size_t i = 0; i < NWATCHED; i++)
+        if (sigismember(&in->set, watched_signals[i]) && sigismember(&pending, watched_signals[i]))
+            return watched_signals[i];
+    return 0;
+}
+
+/* Says so and dies of signal signo by its default action (128 + signo if
+ * it somehow survives). The caller has removed its temporaries. */
+static _Noreturn void die_interrupted(interrupts *in, const char *cmd_name, int signo)
+{
+    const char *name = "a signal";
+    for (size_t i = 0; i < NWATCHED; i++)
+        if (watched_signals[i] == signo)
+            name = watched_names[i];
+    fprintf(stderr, "regionsim %s: interrupted (%s)\n", cmd_name, name);
+    signal(signo, SIG_DFL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, signo);
+    in->held = 0;
+    sigprocmask(SIG_UNBLOCK, &one, NULL); /* the pending signal is delivered here */
+    raise(signo);
+    _exit(128 + signo);
+}
+
 /* What watches a run from the command line: the trace being written
- * (--write-trace) and the progress bar. */
+ * (--write-trace), the interrupts it polls, and the progress bar. */
 typedef struct watch {
     trace_writer *trace;
+    const interrupts *ints;
+    uint64_t ops;    /* operations seen, to poll every POLL_EVERY */
+    int interrupted; /* the watched signal that stopped the run, or 0 */
     progress bar;
 } watch;
 
-/* --write-trace: every operation of the run, as a replayable trace. */
+#define POLL_EVERY 1024 /* operations between two looks at pending signals */
+
+/* --write-trace: every operation of the run, as a replayable trace. Stops
+ * the run when a write fails (trace_finish says why) or an interrupt is
+ * pending. */
 static int append_to_trace(void *ctx, uint64_t t_us, const record *rec, keyref key, const cluster *c,
                      uint32_t server)
 {
     (void)c, (void)server;
     watch *w = ctx;
-    trace_write(w->trace, t_us, (record_op)rec->op, key.data, key.len, rec->value_bytes);
-    return 0;
+    if (trace_write(w->trace, t_us, (record_op)rec->op, key.data, key.len, rec->value_bytes) < 0)
+        return 1;
+    if (!w->interrupted && ++w->ops % POLL_EVERY == 0)
+        w->interrupted = interrupts_pending(w->ints);
+    return w->interrupted != 0;
 }
 
 static void show_progress(void *ctx, size_t run, size_t nruns, uint64_t done_us,
                           uint64_t total_us)
 {
     watch *w = ctx;
+    if (w->ints && !w->interrupted)
+        w->interrupted = interrupts_pending(w->ints); /* the next operation stops the run */
     progress_update(&w->bar, run, nruns, done_us, total_us);
 }
 
@@ -436,8 +536,8 @@ static int use_color(const options *o, FILE *out)
     return isatty(fileno(out));
 }
 
-/* The report in the chosen format to `out`. */
-static void write_format(const options *o, const sim_results *res, FILE *out)
+/* The report in the chosen format to `out`, with colour or not. */
+static void write_format(const options *o, const sim_results *res, FILE *out, int color)
 {
     switch (o->fmt) {
     case FORMAT_JSON:
@@ -449,90 +549,174 @@ static void write_format(const options *o, const sim_results *res, FILE *out)
     case FORMAT_TEXT:
     case FORMAT_CSV: /* written by write_report */
         if (o->cmd == CMD_RUN)
-            text_write_run(out, res, &res->runs[0], 50, use_color(o, out));
+            text_write_run(out, res, &res->runs[0], 50, color);
         else
-            text_write_compare(out, res, use_color(o, out));
+            text_write_compare(out, res, color);
         break;
     }
 }
 
-/* The report to stdout, to -o FILE (written under a temporary name and
- * renamed, so a failure leaves no partial file), or, for csv, into -o DIR.
- * Returns the exit status. */
-static int write_report(const options *o, const sim_results *res)
+/* The report (text, json or html) rendered into memory, *text of *len
+ * bytes (free it), before any file is opened: the writers print "out of
+ * memory" and exit(2) if they run out, and then nothing is left behind.
+ * Returns 0, or -1 if the memory for it could not be had. */
+static int render_report(const options *o, const sim_results *res, int color, char **text,
+                         size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    FILE *m = open_memstream(text, len);
+    if (!m)
+        return -1;
+    write_format(o, res, m, color);
+    int bad = ferror(m);
+    if (fclose(m) != 0 || bad) {
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* -o PATH: text of len bytes to PATH by sim/output.c's rules. Interrupts
+ * are held while a temporary exists. Returns the exit status. */
+static int write_output(const options *o, interrupts *ints, const char *text, size_t len)
+{
+    char err[1024];
+    interrupts_hold(ints);
+    output_file *f = output_open(o->output, &ints->set, err, sizeof err);
+    if (f && !output_has_temporary(f))
+        interrupts_release(ints); /* a device or FIFO: nothing of ours to remove */
+    if (f)
+        output_write(f, text, len);
+    int signo = interrupts_pending(ints);
+    if (f && signo) {
+        output_abandon(f);
+        die_interrupted(ints, o->cmd_name, signo);
+    }
+    int rc = f ? output_commit(f, err, sizeof err) : -1;
+    interrupts_release(ints);
+    if (rc < 0) {
+        fprintf(stderr, "regionsim %s: -o %s\n", o->cmd_name, err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The report to stdout, to -o FILE (see write_output), or, for csv, into
+ * -o DIR (csv_write's own temporaries, interrupts held meanwhile). Returns
+ * the exit status. */
+static int write_report(const options *o, const sim_results *res, interrupts *ints)
 {
     char err[1024];
     if (o->fmt == FORMAT_CSV) {
-        if (csv_write(o->output, res, err, sizeof err) < 0) {
+        interrupts_hold(ints);
+        int rc = csv_write(o->output, res, err, sizeof err);
+        interrupts_release(ints);
+        if (rc < 0) {
             fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
             return EXIT_USAGE;
         }
         return 0;
     }
-    if (!o->output) {
-        write_format(o, res, stdout);
-        return 0;
-    }
-    size_t n = strlen(o->output) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        fprintf(stderr, "regionsim %s: out of memory\n", o->cmd_name);
+    /* auto colour only for a terminal on stdout: with -o the file decides nothing */
+    int color = o->output ? o->color == COLOR_ALWAYS : use_color(o, stdout);
+    char *text;
+    size_t len;
+    if (render_report(o, res, color, &text, &len) < 0) {
+        fprintf(stderr, "regionsim %s: out of memory for the report\n", o->cmd_name);
         return EXIT_USAGE;
     }
-    snprintf(tmp, n, "%s.tmp", o->output);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "regionsim %s: -o %s: cannot create %s: %s\n", o->cmd_name, o->output,
-                tmp, strerror(errno));
-        free(tmp);
+    int rc = 0;
+    if (o->output)
+        rc = write_output(o, ints, text, len);
+    else
+        fwrite(text, 1, len, stdout); /* main checks stdout */
+    free(text);
+    return rc;
+}
+
+/* --write-trace: opens the trace by sim/output.c's rules (interrupts are
+ * held from here until the trace is committed or abandoned) and a writer
+ * on it. Returns 0, or the exit status after a message. */
+static int open_trace(const options *o, interrupts *ints, output_file **out, watch *w)
+{
+    char err[1024];
+    interrupts_hold(ints);
+    *out = output_open(o->write_trace, &ints->set, err, sizeof err);
+    if (*out)
+        w->trace = trace_writer_new(output_stream(*out), o->write_trace,
+                                    trace_name_is_tsv(o->write_trace), err, sizeof err);
+    if (!*out || !w->trace) {
+        output_abandon(*out);
+        *out = NULL;
+        interrupts_release(ints);
+        fprintf(stderr, "regionsim %s: --write-trace %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
-    write_format(o, res, f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, o->output) != 0) {
-        fprintf(stderr, "regionsim %s: -o %s: writing failed: %s\n", o->cmd_name, o->output,
-                strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return EXIT_USAGE;
-    }
-    free(tmp);
+    w->ints = ints;
     return 0;
+}
+
+/* Ends the trace after the run (rc: the engine's): an interrupted run's
+ * trace is removed and the program dies of the signal; a failed one's is
+ * abandoned (its temporary removed); else it is committed. Returns 0 or
+ * -1 with a message in err. */
+static int close_trace(const options *o, interrupts *ints, output_file *out, watch *w, int rc,
+                       char *err, size_t errcap)
+{
+    char trace_err[1024];
+    int traced = trace_finish(w->trace, trace_err, sizeof trace_err);
+    w->trace = NULL;
+    int signo = w->interrupted ? w->interrupted : interrupts_pending(ints);
+    if (signo) {
+        output_abandon(out);
+        die_interrupted(ints, o->cmd_name, signo);
+    }
+    if (rc == 0 && traced < 0)
+        snprintf(err, errcap, "--write-trace %s", trace_err);
+    if (rc < 0 || traced < 0) {
+        output_abandon(out);
+        interrupts_release(ints);
+        return -1;
+    }
+    rc = output_commit(out, trace_err, sizeof trace_err);
+    interrupts_release(ints);
+    if (rc < 0)
+        snprintf(err, errcap, "--write-trace %s", trace_err);
+    return rc;
 }
 
 static int run_simulation(const options *o)
 {
     sim_results res;
-    char err[512];
-    watch w = { NULL, { 0 } };
+    char err[1280];
+    interrupts ints;
+    interrupts_init(&ints);
+    watch w = { NULL, NULL, 0, 0, { 0 } };
     engine_observer obs = { NULL, show_progress, &w };
+    output_file *trace_out = NULL;
     if (o->write_trace) {
         if (o->sc.nschemes != 1)
             usage_error(o, "%s: needs exactly one --scheme (a trace is one scheme's keys)%s",
                         "--write-trace", "");
-        w.trace = trace_create(o->write_trace, err, sizeof err);
-        if (!w.trace) {
-            fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
-            return EXIT_USAGE;
-        }
+        int status = open_trace(o, &ints, &trace_out, &w);
+        if (status)
+            return status;
         obs.on_op = append_to_trace;
     }
     progress_init(&w.bar, stderr, &o->sc);
     int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);
     progress_done(&w.bar);
-    char trace_err[512];
-    if (w.trace && trace_finish(w.trace, trace_err, sizeof trace_err) < 0 && rc == 0) {
+    if (trace_out && close_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0 && rc == 0) {
         sim_results_free(&res);
-        snprintf(err, sizeof err, "%s", trace_err);
         rc = -1;
     }
     if (rc < 0) {
-        if (o->write_trace)
-            remove(o->write_trace); /* no half-written trace left behind */
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
-    rc = write_report(o, &res);
+    rc = write_report(o, &res, &ints);
     sim_results_free(&res);
     return rc;
 }

@@ -141,7 +141,7 @@ static void test_parse_csv(void **state)
         "7,get,a\\x2Cb\\xff\\x00z\n"
         "8,put,\\xFF\\xfe\\x5C,0\n"
         "9,delete,\"\"\"\",2147483647\n"
-        "18446744073709551615,get,a\"b"; /* no final newline; mid-field quote is literal */
+        "18446744073709551614,get,a\"b"; /* no final newline; mid-field quote is literal */
     trace_reader *t = open_ok(write_text(state, "small.csv", good));
     expect_op(t, 0, RECORD_PUT, "row1", 4, 100, 0);
     expect_op(t, 5, RECORD_GET, "row1", 4, 0, 1);
@@ -150,7 +150,7 @@ static void test_parse_csv(void **state)
     expect_op(t, 7, RECORD_GET, "a,b\xff\0z", 6, 0, 4);
     expect_op(t, 8, RECORD_PUT, "\xff\xfe\\", 3, 0, 5);
     expect_op(t, 9, RECORD_DELETE, "\"", 1, 2147483647u, 6);
-    expect_op(t, UINT64_MAX, RECORD_GET, "a\"b", 3, 0, 7);
+    expect_op(t, TRACE_TIME_MAX, RECORD_GET, "a\"b", 3, 0, 7);
     expect_end(t);
     trace_close(t);
 }
@@ -278,6 +278,21 @@ static void test_time_errors(void **state)
                  "time out of range", "found '18446744073709551616'");
     expect_error(state, "t5.csv", "1,put,a\r\n7,put,a\r\n7,get,a\r\n5,get,a\r\n", 4,
                  "time 5 is before the previous operation's 7", "found '5'");
+    /* 2^64 - 1 is the engine's "never": refused with its line, not dropped. */
+    expect_error(state, "t6.csv", "0,put,a\n18446744073709551615,put,b\n", 2,
+                 "time out of range: expected at most 18446744073709551614",
+                 "found '18446744073709551615'");
+}
+
+/* The latest time a trace may hold reads back as itself. */
+static void test_latest_time(void **state)
+{
+    const char *path = write_text(state, "max.csv", "0,put,a\n18446744073709551614,get,b\n");
+    trace_reader *t = open_ok(path);
+    expect_op(t, 0, RECORD_PUT, "a", 1, 0, 0);
+    expect_op(t, TRACE_TIME_MAX, RECORD_GET, "b", 1, 0, 1);
+    expect_end(t);
+    trace_close(t);
 }
 
 static void test_op_and_bytes_errors(void **state)
@@ -342,13 +357,39 @@ static void test_open_errors(void **state)
     const char *missing = path_for(state, "missing.csv");
     assert_null(trace_open(missing, err, sizeof err));
     assert_non_null(strstr(err, missing));
-    const char *nodir = "/nonexistent-dir-for-test-trace/x.csv";
-    assert_null(trace_create(nodir, err, sizeof err));
-    assert_non_null(strstr(err, nodir));
     trace_close(NULL);
 }
 
 /* ---- writer ---------------------------------------------------------- */
+
+/* A writer on a file the test opens (the writer never opens, renames or
+ * closes files: the program's sim/output.c does). */
+typedef struct open_writer {
+    FILE *f;
+    trace_writer *w;
+} open_writer;
+
+static open_writer writer_on(const char *path)
+{
+    char err[512] = "";
+    open_writer ow = { fopen(path, "w"), NULL };
+    assert_non_null(ow.f);
+    ow.w = trace_writer_new(ow.f, path, trace_name_is_tsv(path), err, sizeof err);
+    if (!ow.w)
+        print_error("trace_writer_new: %s\n", err);
+    assert_non_null(ow.w);
+    return ow;
+}
+
+/* trace_finish, then the test closes the stream. Returns trace_finish's. */
+static int finish(open_writer *ow, char *err, size_t errcap)
+{
+    int rc = trace_finish(ow->w, err, errcap);
+    int closed = fclose(ow->f);
+    if (rc == 0)
+        assert_int_equal(closed, 0);
+    return rc;
+}
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -375,11 +416,10 @@ static void test_writer_format(void **state)
 {
     char err[512] = "";
     const char *csv = path_for(state, "w.csv");
-    trace_writer *w = trace_create(csv, err, sizeof err);
-    assert_non_null(w);
-    assert_int_equal(trace_write(w, 0, RECORD_PUT, (const uint8_t *)"a,\"b\\", 5, 10), 0);
-    assert_int_equal(trace_write(w, 3, RECORD_DELETE, (const uint8_t *)"\t\xff", 2, 0), 0);
-    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    open_writer ow = writer_on(csv);
+    assert_int_equal(trace_write(ow.w, 0, RECORD_PUT, (const uint8_t *)"a,\"b\\", 5, 10), 0);
+    assert_int_equal(trace_write(ow.w, 3, RECORD_DELETE, (const uint8_t *)"\t\xff", 2, 0), 0);
+    assert_int_equal(finish(&ow, err, sizeof err), 0);
     size_t len;
     char *text = read_all(csv, &len);
     assert_string_equal(text, "time,op,key,bytes\n"
@@ -388,13 +428,34 @@ static void test_writer_format(void **state)
     free(text);
 
     const char *tsv = path_for(state, "w.tsv");
-    w = trace_create(tsv, err, sizeof err);
-    assert_non_null(w);
-    assert_int_equal(trace_write(w, 1, RECORD_GET, (const uint8_t *)"a,\"b", 4, 0), 0);
-    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    ow = writer_on(tsv);
+    assert_int_equal(trace_write(ow.w, 1, RECORD_GET, (const uint8_t *)"a,\"b", 4, 0), 0);
+    assert_int_equal(finish(&ow, err, sizeof err), 0);
     text = read_all(tsv, &len);
     assert_string_equal(text, "time\top\tkey\tbytes\n1\tget\ta,\"b\n");
     free(text);
+}
+
+/* The writer writes to any stream and leaves it open: the caller closes. */
+static void test_writer_leaves_the_stream_to_its_owner(void **state)
+{
+    (void)state;
+    char err[512] = "", *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    assert_non_null(m);
+    trace_writer *w = trace_writer_new(m, "memory", 0, err, sizeof err);
+    assert_non_null(w);
+    assert_int_equal(trace_write(w, TRACE_TIME_MAX, RECORD_PUT, (const uint8_t *)"k", 1, 0), 0);
+    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    assert_true(fputs("# still open\n", m) >= 0);
+    assert_int_equal(fclose(m), 0);
+    assert_string_equal(text, "time,op,key,bytes\n18446744073709551614,put,k\n# still open\n");
+    free(text);
+    assert_true(trace_name_is_tsv("a.tsv"));
+    assert_false(trace_name_is_tsv("a.csv"));
+    assert_false(trace_name_is_tsv("tsv"));
+    assert_int_equal(trace_finish(NULL, err, sizeof err), 0);
 }
 
 static void test_writer_refuses_what_reader_would(void **state)
@@ -406,6 +467,7 @@ static void test_writer_refuses_what_reader_would(void **state)
         { 5, KEY_MAX_LEN + 1, 0, "key of 32768 bytes" },
         { 5, 1, 2147483648u, "bytes 2147483648" },
         { 4, 1, 0, "time 4 is before the previous operation's 5" },
+        { UINT64_MAX, 1, 0, "time 18446744073709551615: expected at most 18446744073709551614" },
     };
     uint8_t *big = calloc(1, KEY_MAX_LEN + 1);
     assert_non_null(big);
@@ -413,14 +475,13 @@ static void test_writer_refuses_what_reader_would(void **state)
         char name[32];
         snprintf(name, sizeof name, "bad%zu.csv", i);
         const char *path = path_for(state, name);
-        trace_writer *w = trace_create(path, err, sizeof err);
-        assert_non_null(w);
-        assert_int_equal(trace_write(w, 5, RECORD_PUT, k, 1, 0), 0);
-        assert_int_equal(trace_write(w, bad[i].t, RECORD_GET, bad[i].len > 1 ? big : k,
+        open_writer ow = writer_on(path);
+        assert_int_equal(trace_write(ow.w, 5, RECORD_PUT, k, 1, 0), 0);
+        assert_int_equal(trace_write(ow.w, bad[i].t, RECORD_GET, bad[i].len > 1 ? big : k,
                                      bad[i].len, bad[i].bytes), -1);
         /* Stopped: even a good write fails now. */
-        assert_int_equal(trace_write(w, 9, RECORD_PUT, k, 1, 0), -1);
-        assert_int_equal(trace_finish(w, err, sizeof err), -1);
+        assert_int_equal(trace_write(ow.w, 9, RECORD_PUT, k, 1, 0), -1);
+        assert_int_equal(finish(&ow, err, sizeof err), -1);
         assert_non_null(strstr(err, path));
         assert_non_null(strstr(err, bad[i].what));
     }
@@ -433,11 +494,10 @@ static void test_writer_reports_write_errors(void **state)
     char err[512] = "";
     if (access("/dev/full", W_OK) != 0)
         skip();
-    trace_writer *w = trace_create("/dev/full", err, sizeof err);
-    assert_non_null(w);
+    open_writer ow = writer_on("/dev/full");
     for (int i = 0; i < 1000; i++)
-        trace_write(w, (uint64_t)i, RECORD_PUT, (const uint8_t *)"key", 3, 100);
-    assert_int_equal(trace_finish(w, err, sizeof err), -1);
+        trace_write(ow.w, (uint64_t)i, RECORD_PUT, (const uint8_t *)"key", 3, 100);
+    assert_int_equal(finish(&ow, err, sizeof err), -1);
     assert_non_null(strstr(err, "/dev/full: write failed"));
 }
 
@@ -496,13 +556,12 @@ static void round_trip(void **state, const char *name, uint64_t seed)
 
     char err[512] = "";
     const char *path = path_for(state, name);
-    trace_writer *w = trace_create(path, err, sizeof err);
-    assert_non_null(w);
+    open_writer ow = writer_on(path);
     for (int i = 0; i < ROUND_TRIP_OPS; i++)
-        assert_int_equal(trace_write(w, log->t_us[i], (record_op)log->op[i],
+        assert_int_equal(trace_write(ow.w, log->t_us[i], (record_op)log->op[i],
                                      log->keys + log->key_off[i],
                                      log->key_off[i + 1] - log->key_off[i], log->bytes[i]), 0);
-    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    assert_int_equal(finish(&ow, err, sizeof err), 0);
 
     trace_reader *rd = open_ok(path);
     for (int i = 0; i < ROUND_TRIP_OPS; i++)
@@ -549,15 +608,14 @@ static void test_streams_many_lines(void **state)
     enum { LINES = 200000 };
     char err[512] = "";
     const char *path = path_for(state, "many.csv");
-    trace_writer *w = trace_create(path, err, sizeof err);
-    assert_non_null(w);
+    open_writer ow = writer_on(path);
     for (uint32_t i = 0; i < LINES; i++) {
         char key[32];
         int n = snprintf(key, sizeof key, "row%07u,x", (unsigned)i);
-        assert_int_equal(trace_write(w, i / 3, (record_op)(i % 3), (const uint8_t *)key,
+        assert_int_equal(trace_write(ow.w, i / 3, (record_op)(i % 3), (const uint8_t *)key,
                                      (size_t)n, i % 5), 0);
     }
-    assert_int_equal(trace_finish(w, err, sizeof err), 0);
+    assert_int_equal(finish(&ow, err, sizeof err), 0);
     trace_reader *t = open_ok(path);
     for (uint32_t i = 0; i < LINES; i++) {
         char key[32];
@@ -578,11 +636,13 @@ int main(void)
         T(test_longest_key),
         T(test_field_count_errors),
         T(test_time_errors),
+        T(test_latest_time),
         T(test_op_and_bytes_errors),
         T(test_key_errors),
         T(test_line_too_long),
         T(test_open_errors),
         T(test_writer_format),
+        T(test_writer_leaves_the_stream_to_its_owner),
         T(test_writer_refuses_what_reader_would),
         T(test_writer_reports_write_errors),
         T(test_round_trip_csv),

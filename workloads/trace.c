@@ -28,15 +28,21 @@
  * ignores one -1 cannot read past the bad line. Tokens are shown with
  * non-printable bytes as \xNN and cut to a few dozen characters.
  *
- * Writer. Plain buffered stdio. The key is printed in shell form
+ * Writer. Plain buffered stdio on a stream the caller opened: the writer
+ * never opens, renames or removes a file. Which file a trace goes to, and
+ * whether it is written under a temporary name and renamed or written in
+ * place (a device, a FIFO), is sim/output.c's rule; workloads/ must not
+ * depend on sim/ (data flows workloads -> sim -> reports), so the program
+ * opens the file there and hands the writer its FILE *. The key is printed in shell form
  * (key_format) in slices of a fixed stack buffer, so no key length needs
  * an allocation; in CSV the two characters that would need quoting, ','
  * and '"', are written as \x2C and \x22 instead (a key starting with '"'
  * would otherwise read back as a quoted field). Shell form never holds a
  * tab or newline, so TSV needs nothing. The writer also refuses what the
- * reader would refuse (an empty or over-long key, a time going backwards,
- * bytes >= 2^31), so every file it writes reads back. The first error is
- * kept and reported with the path by trace_finish.
+ * reader would refuse (an empty or over-long key, a time going backwards
+ * or past TRACE_TIME_MAX, bytes >= 2^31), so every file it writes reads
+ * back. The first error is kept and reported with the name by
+ * trace_finish.
  */
 #include "workloads/trace.h"
 
@@ -329,13 +335,15 @@ static int parse_uint(const field *f, uint64_t max, uint64_t *out)
 
 static int parse_time(trace_reader *t, const field *f, uint64_t *t_us)
 {
-    int r = parse_uint(f, UINT64_MAX, t_us);
+    int r = parse_uint(f, TRACE_TIME_MAX, t_us);
     if (r == -1)
         return reader_fail(t, f->text, f->len,
                            "bad time: expected a non-negative integer of microseconds");
     if (r == -2)
         return reader_fail(t, f->text, f->len,
-                           "time out of range: expected at most %" PRIu64, UINT64_MAX);
+                           "time out of range: expected at most %" PRIu64
+                           " microseconds (2^64 - 1 is the simulator's 'never')",
+                           (uint64_t)TRACE_TIME_MAX);
     if (t->seq > 0 && *t_us < t->last_t_us)
         return reader_fail(t, f->text, f->len,
                            "time %" PRIu64 " is before the previous operation's %" PRIu64,
@@ -468,8 +476,8 @@ int trace_next(trace_reader *t, uint64_t *t_us, record *out, char *err, size_t e
 #define KEY_SLICE 256 /* key bytes formatted per key_format call */
 
 struct trace_writer {
-    FILE *f;
-    char *path;
+    FILE *f;            /* the caller's: written, flushed, never closed here */
+    char *path;         /* the name given, for messages */
     char delim;
     int failed;         /* a write or an argument failed: msg says which */
     int wrote;          /* an operation was written: last_t_us is set */
@@ -501,28 +509,27 @@ static int ends_with(const char *s, const char *suffix)
 static int check_stream(trace_writer *w)
 {
     if (ferror(w->f))
-        return writer_fail(w, "write failed: %s", strerror(errno));
+        return writer_fail(w, "write failed: %s", strerror(errno ? errno : EIO));
     return 0;
 }
 
-trace_writer *trace_create(const char *path, char *err, size_t errcap)
+int trace_name_is_tsv(const char *path)
+{
+    return ends_with(path, ".tsv");
+}
+
+trace_writer *trace_writer_new(FILE *f, const char *name, int tsv, char *err, size_t errcap)
 {
     trace_writer *w = calloc(1, sizeof *w);
-    if (!w || !(w->path = malloc(strlen(path) + 1))) {
+    if (!w || !(w->path = malloc(strlen(name) + 1))) {
         free(w);
         copy_message(err, errcap, "out of memory");
         return NULL;
     }
-    strcpy(w->path, path);
-    w->delim = ends_with(path, ".tsv") ? '\t' : ',';
-    w->f = fopen(path, "w");
-    if (!w->f) {
-        if (err && errcap)
-            snprintf(err, errcap, "%s: %s", path, strerror(errno));
-        free(w->path);
-        free(w);
-        return NULL;
-    }
+    strcpy(w->path, name);
+    w->delim = tsv ? '\t' : ',';
+    w->f = f;
+    errno = 0;
     fprintf(w->f, "time%cop%ckey%cbytes\n", w->delim, w->delim, w->delim);
     check_stream(w);
     return w;
@@ -562,9 +569,13 @@ int trace_write(trace_writer *w, uint64_t t_us, record_op op,
         return writer_fail(w, "key of %zu bytes: expected 1..%d", key_len, KEY_MAX_LEN);
     if (bytes > BYTES_MAX)
         return writer_fail(w, "bytes %" PRIu32 ": expected at most %d", bytes, BYTES_MAX);
+    if (t_us > TRACE_TIME_MAX)
+        return writer_fail(w, "time %" PRIu64 ": expected at most %" PRIu64, t_us,
+                           (uint64_t)TRACE_TIME_MAX);
     if (w->wrote && t_us < w->last_t_us)
         return writer_fail(w, "time %" PRIu64 " is before the previous operation's %" PRIu64,
                            t_us, w->last_t_us);
+    errno = 0;
     fprintf(w->f, "%" PRIu64 "%c%s%c", t_us, w->delim, op_names[op], w->delim);
     write_key(w, key, key_len);
     if (bytes > 0)
@@ -579,11 +590,10 @@ int trace_finish(trace_writer *w, char *err, size_t errcap)
 {
     if (!w)
         return 0;
+    errno = 0;
     if (fflush(w->f) != 0)
-        writer_fail(w, "write failed: %s", strerror(errno));
+        writer_fail(w, "write failed: %s", strerror(errno ? errno : EIO));
     check_stream(w);
-    if (fclose(w->f) != 0)
-        writer_fail(w, "close failed: %s", strerror(errno));
     int failed = w->failed;
     if (failed && err && errcap)
         snprintf(err, errcap, "%s: %s", w->path, w->msg);

@@ -4,8 +4,8 @@
  *
  *     time,op,key[,bytes]
  *
- * time: microseconds since the start of the trace, a non-negative integer,
- *       never smaller than the line before;
+ * time: microseconds since the start of the trace, an integer from 0 to
+ *       TRACE_TIME_MAX, never smaller than the line before;
  * op:   put, get or delete;
  * key:  the row key in HBase shell form (Bytes.toStringBinary: \xNN for
  *       bytes outside ' '..'~' and for '\'); in CSV a key holding a comma
@@ -25,8 +25,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "workloads/record.h"
+
+/* The latest time a trace may hold: 2^64 - 2 microseconds. The engine
+ * keeps times as uint64_t and takes UINT64_MAX (2^64 - 1) to mean "never"
+ * (an open-ended phase's end), so an operation at 2^64 - 1 could not run:
+ * the reader refuses it ("FILE:LINE: time out of range") rather than drop
+ * it, and the writer refuses to write it. */
+#define TRACE_TIME_MAX (UINT64_MAX - 1)
 
 typedef struct trace_reader trace_reader;
 
@@ -43,17 +51,28 @@ void trace_close(trace_reader *t);
 
 typedef struct trace_writer trace_writer;
 
-/* Creates (truncates) path; TSV if it ends in ".tsv", else CSV. Writes the
- * header line. NULL with a message in err if it cannot. */
-trace_writer *trace_create(const char *path, char *err, size_t errcap);
+/* A writer of a trace to `f`, a stream open for writing that the caller
+ * owns and closes: where and how a file is created or replaced is the
+ * caller's business (sim/output.c), so this layer never creates, renames or
+ * removes a file. `name` names the trace in messages. tsv: tab-separated,
+ * else CSV (trace_name_is_tsv tells by the name). Writes the header line.
+ * NULL with a message in err if out of memory. */
+trace_writer *trace_writer_new(FILE *f, const char *name, int tsv, char *err, size_t errcap);
+
+/* Whether a trace file named `path` is TSV: its name ends in ".tsv". */
+int trace_name_is_tsv(const char *path);
 
 /* Appends one operation. bytes = 0 leaves the column out. Returns 0, or -1
- * on a write error (reported again by trace_finish). */
+ * on a write error or an operation the reader would refuse (a time after
+ * TRACE_TIME_MAX or before the last one, a bad op, key or size); the first
+ * failure is kept, every later call returns -1, and trace_finish reports
+ * it. */
 int trace_write(trace_writer *w, uint64_t t_us, record_op op,
                 const uint8_t *key, size_t key_len, uint32_t bytes);
 
-/* Flushes and closes. Returns 0, or -1 with a message in err if any write
- * failed. Frees w either way. */
+/* Flushes the stream (it stays open: the caller closes it). Returns 0, or
+ * -1 with "NAME: what failed" in err if any write, argument or the flush
+ * failed. Frees w either way; NULL is allowed (returns 0). */
 int trace_finish(trace_writer *w, char *err, size_t errcap);
 
 #endif
