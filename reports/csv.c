@@ -58,25 +58,34 @@
  * written as they are (scheme names are user text and may hold anything).
  * Lines end in LF.
  *
- * Atomicity: the directory is created if missing (mode 0777 & umask; an
- * existing directory is used, anything else there is an error). Each file
- * is written as ".NAME.tmp" beside its final name, and only when every one
- * was written and closed successfully are they renamed into place, so a
- * failure (no space, no permission, a directory in the way) leaves the
- * previous files as they were and removes the temporaries. Renames within
- * one directory do not fail in practice once the files are written (final
- * names that are directories are refused before writing); no fsync: the
- * guarantee is against errors, not power loss.
+ * Atomicity: every table is first rendered into memory (a writer that
+ * runs out of memory exits before anything exists on disk). Then the
+ * directory is created if missing (mode 0777 & umask; an existing
+ * directory is used, anything else there is an error). Each file is
+ * written to a new temporary ".NAME.PID.N.tmp" beside its final name,
+ * created with O_CREAT | O_EXCL (so it is never a file someone else made,
+ * nor a planted symlink), synced, and only when every one was written and
+ * closed successfully are they renamed into place. A failure (no space, a
+ * file size limit, no permission, a directory in the way) removes the
+ * temporaries, leaves the previous files of an existing directory as they
+ * were, and removes a directory csv_write created itself (with anything
+ * it put there), so a full disk leaves no empty directory behind. Nothing
+ * else is ever removed. A final name that exists and is not a regular file
+ * (a directory, a symlink, a device) is refused before anything is
+ * written: renaming over it would replace it, not write to it. Renames
+ * within one directory do not fail in practice once the files are written.
  */
 #include "reports/report.h"
 #include "reports/stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* ---- fields ---- */
 
@@ -338,11 +347,16 @@ static const table tables[NTABLES] = {
 
 /* ---- files ---- */
 
-/* One output file: its final path, its temporary path, and whether the
- * temporary exists (and so must be removed unless renamed). */
+#define TEMP_TRIES 100 /* temporary names tried before giving up */
+
+/* One output file: its final path, its temporary, its rendered text, and
+ * what exists on disk for it. */
 typedef struct target {
     char *path, *tmp;
-    int created;
+    char *text;
+    size_t len;
+    int created; /* tmp exists: removed unless renamed */
+    int placed;  /* renamed into place */
 } target;
 
 /* Returns -1 after putting "csv: PATH: <strerror(e)>" in err. */
@@ -352,21 +366,25 @@ static int fail(char *err, size_t errcap, const char *path, int e)
     return -1;
 }
 
-/* dir + "/" (unless it ends in one) + prefix + name + suffix, or NULL. */
-static char *join(const char *dir, const char *prefix, const char *name, const char *suffix)
+/* dir + "/" (unless it ends in one) + name, or NULL. */
+static char *join(const char *dir, const char *name)
 {
     size_t dlen = strlen(dir);
     const char *slash = dlen && dir[dlen - 1] == '/' ? "" : "/";
-    size_t n = dlen + strlen(slash) + strlen(prefix) + strlen(name) + strlen(suffix) + 1;
+    size_t n = dlen + strlen(slash) + strlen(name) + 1;
     char *p = malloc(n);
-    if (p) snprintf(p, n, "%s%s%s%s%s", dir, slash, prefix, name, suffix);
+    if (p) snprintf(p, n, "%s%s%s", dir, slash, name);
     return p;
 }
 
-/* Creates dir if it is missing; an existing directory is fine. */
-static int make_dir(const char *dir, char *err, size_t errcap)
+/* Creates dir if it is missing (*made = 1); an existing directory is fine. */
+static int make_dir(const char *dir, int *made, char *err, size_t errcap)
 {
-    if (mkdir(dir, 0777) == 0) return 0;
+    *made = 0;
+    if (mkdir(dir, 0777) == 0) {
+        *made = 1;
+        return 0;
+    }
     int e = errno;
     if (e == EEXIST) {
         struct stat st;
@@ -377,52 +395,128 @@ static int make_dir(const char *dir, char *err, size_t errcap)
     return fail(err, errcap, dir, e);
 }
 
-/* Writes one table of every run to t->tmp. */
-static int write_table(const table *tb, const sim_results *res, target *t, char *err,
-                       size_t errcap)
+/* One table of every run, rendered into t->text. */
+static int render_table(const table *tb, const sim_results *res, target *t, char *err,
+                        size_t errcap)
 {
-    struct stat st;
-    if (stat(t->path, &st) == 0 && S_ISDIR(st.st_mode)) /* rename could not replace it */
-        return fail(err, errcap, t->path, EISDIR);
-    FILE *out = fopen(t->tmp, "w");
-    if (!out) return fail(err, errcap, t->path, errno);
-    t->created = 1;
-    errno = 0;
+    FILE *out = open_memstream(&t->text, &t->len);
+    if (!out) return fail(err, errcap, t->path, ENOMEM);
     fprintf(out, "%s\n", tb->header);
     for (size_t r = 0; r < res->nruns; r++) tb->rows(out, &res->runs[r]);
-    int e = ferror(out) ? (errno ? errno : EIO) : 0;
-    if (fclose(out) != 0 && !e) e = errno ? errno : EIO;
+    int bad = ferror(out);
+    if (fclose(out) != 0 || bad) return fail(err, errcap, t->path, ENOMEM);
+    return 0;
+}
+
+/* Refuses a final name that exists and is not a regular file. */
+static int check_final(const target *t, char *err, size_t errcap)
+{
+    struct stat st;
+    if (lstat(t->path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    if (S_ISDIR(st.st_mode)) return fail(err, errcap, t->path, EISDIR);
+    if (err && errcap)
+        snprintf(err, errcap, "csv: %s: exists and is not a regular file (a symlink or a "
+                 "device); csv replaces only regular files", t->path);
+    return -1;
+}
+
+/* A new temporary ".NAME.PID.N.tmp" in dir, created with O_EXCL: sets
+ * t->tmp and t->created and returns its descriptor, or -1 with errno set. */
+static int create_temporary(target *t, const char *dir, const char *name)
+{
+    char base[96]; /* name is one of the table names above */
+    int fd = -1;
+    for (int i = 0; i < TEMP_TRIES && fd < 0; i++) {
+        snprintf(base, sizeof base, ".%s.%ld.%d.tmp", name, (long)getpid(), i);
+        free(t->tmp);
+        if (!(t->tmp = join(dir, base))) {
+            errno = ENOMEM;
+            return -1;
+        }
+        fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    t->created = fd >= 0;
+    return fd;
+}
+
+/* Writes len bytes to fd, retrying short writes. 0, or -1 with errno. */
+static int write_all(int fd, const char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n == 0) errno = EIO;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Writes t->text to a new temporary in dir, synced and closed. */
+static int write_table(target *t, const char *dir, const char *name, char *err, size_t errcap)
+{
+    int fd = create_temporary(t, dir, name);
+    if (fd < 0) return fail(err, errcap, t->path, errno);
+    int e = 0;
+    if (write_all(fd, t->text, t->len) != 0 || fsync(fd) != 0) e = errno ? errno : EIO;
+    if (close(fd) != 0 && !e) e = errno ? errno : EIO;
     return e ? fail(err, errcap, t->path, e) : 0;
+}
+
+/* After a failure: temporaries removed; if the directory is ours, the
+ * files renamed into it and the directory too. */
+static void undo(target t[NTABLES], const char *dir, int made_dir)
+{
+    for (int i = 0; i < NTABLES; i++) {
+        if (t[i].created) remove(t[i].tmp);
+        if (t[i].placed && made_dir) remove(t[i].path);
+        t[i].created = t[i].placed = 0;
+    }
+    if (made_dir) rmdir(dir);
+}
+
+/* Renders, writes and renames every table; on failure undoes. */
+static int write_set(target t[NTABLES], const char *dir, const sim_results *res, char *err,
+                     size_t errcap)
+{
+    int made_dir = 0;
+    for (int i = 0; i < NTABLES; i++) {
+        t[i].path = join(dir, tables[i].name);
+        if (!t[i].path) return fail(err, errcap, dir, ENOMEM);
+        if (render_table(&tables[i], res, &t[i], err, errcap) < 0) return -1;
+    }
+    if (make_dir(dir, &made_dir, err, errcap) < 0) return -1;
+    for (int i = 0; i < NTABLES; i++)
+        if (check_final(&t[i], err, errcap) < 0) goto failed;
+    for (int i = 0; i < NTABLES; i++)
+        if (write_table(&t[i], dir, tables[i].name, err, errcap) < 0) goto failed;
+    for (int i = 0; i < NTABLES; i++) {
+        if (rename(t[i].tmp, t[i].path) != 0) {
+            fail(err, errcap, t[i].path, errno);
+            goto failed;
+        }
+        t[i].created = 0;
+        t[i].placed = 1;
+    }
+    return 0;
+failed:
+    undo(t, dir, made_dir);
+    return -1;
 }
 
 int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap)
 {
-    target t[NTABLES] = { { NULL, NULL, 0 } };
-    int rc = -1;
-    if (make_dir(dir, err, errcap) < 0) return -1;
+    target t[NTABLES];
+    memset(t, 0, sizeof t);
+    int rc = write_set(t, dir, res, err, errcap);
     for (int i = 0; i < NTABLES; i++) {
-        t[i].path = join(dir, "", tables[i].name, "");
-        t[i].tmp = join(dir, ".", tables[i].name, ".tmp");
-        if (!t[i].path || !t[i].tmp) {
-            fail(err, errcap, dir, ENOMEM);
-            goto done;
-        }
-    }
-    for (int i = 0; i < NTABLES; i++)
-        if (write_table(&tables[i], res, &t[i], err, errcap) < 0) goto done;
-    for (int i = 0; i < NTABLES; i++) {
-        if (rename(t[i].tmp, t[i].path) != 0) {
-            fail(err, errcap, t[i].path, errno);
-            goto done;
-        }
-        t[i].created = 0;
-    }
-    rc = 0;
-done:
-    for (int i = 0; i < NTABLES; i++) {
-        if (t[i].created) remove(t[i].tmp);
         free(t[i].path);
         free(t[i].tmp);
+        free(t[i].text);
     }
     return rc;
 }

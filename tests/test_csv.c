@@ -1,6 +1,10 @@
 /* test_csv.c -- the CSV report parses back (with a strict RFC 4180 reader
- * below) to what it was given, and its files appear all or not at all. */
+ * below) to what it was given, and its files appear all or not at all: a
+ * full disk (a file size limit, RLIMIT_FSIZE, makes writes fail with EFBIG
+ * in a child process) leaves no temporary, no half set and no directory it
+ * created, and nothing the writer did not make is removed. */
 #include <dirent.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -565,6 +572,38 @@ static void test_dir_is_a_file(void **state)
     remove_dir(top.s);
 }
 
+/* csv_write in a child whose files may grow to `limit` bytes (SIGXFSZ
+ * ignored, so a write past it fails with EFBIG as on a full disk). Returns
+ * csv_write's result, its message in err. */
+static int csv_write_limited(const char *dir, const sim_results *res, rlim_t limit, char *err,
+                             size_t errcap)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        struct rlimit rl = { limit, limit };
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(3);
+        char msg[512] = "";
+        int rc = csv_write(dir, res, msg, sizeof msg);
+        if (write(fds[1], msg, strlen(msg)) < 0) _exit(4);
+        _exit(rc == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < errcap && (got = read(fds[0], err + n, errcap - 1 - n)) > 0) n += (size_t)got;
+    err[n] = '\0';
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) <= 1);
+    return WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 /* A failure after some files were written removes their temporaries and
  * leaves the previous set untouched. */
 static void test_failure_leaves_previous_set(void **state)
@@ -575,19 +614,17 @@ static void test_failure_leaves_previous_set(void **state)
     path dir = fresh_dir();
     write_ok(&f, dir.s);
 
-    path blocker = path_of(dir.s, ".keyspace.csv.tmp"); /* fopen of it fails */
-    assert_int_equal(mkdir(blocker.s, 0700), 0);
     f.runs[0].scheme_name = "second";
     char err[512] = "";
-    assert_int_equal(csv_write(dir.s, &f.res, err, sizeof err), -1);
-    assert_non_null(strstr(err, path_of(dir.s, "keyspace.csv").s));
+    assert_int_equal(csv_write_limited(dir.s, &f.res, 300, err, sizeof err), -1);
+    assert_non_null(strstr(err, strerror(EFBIG)));
+    assert_non_null(strstr(err, dir.s));
     int temps;
-    assert_int_equal(count_entries(dir.s, &temps), 7); /* 6 files and the blocker */
+    assert_int_equal(count_entries(dir.s, &temps), 6);
     assert_int_equal(temps, 0);
     table t = load(dir.s, 0, 5);
     assert_string_equal(val(&t, 1, "scheme"), NASTY); /* the first write's */
     table_free(&t);
-    assert_int_equal(rmdir(blocker.s), 0);
     remove_dir(dir.s);
 
     /* A directory where a file should go: refused before anything is written. */
@@ -601,6 +638,80 @@ static void test_failure_leaves_previous_set(void **state)
     remove_dir(dir.s);
 }
 
+/* A full disk while writing into a directory csv_write created: the
+ * directory goes too (it was left empty), and the one above is as it was. */
+static void test_full_disk_removes_the_directory_it_made(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    path top = fresh_dir(), dir = path_of(top.s, "new");
+    char err[512] = "";
+    /* Fails on the first file (servers.csv: 493 bytes), then on a later one
+     * (keyspace.csv: 609 bytes) after three were written. */
+    for (rlim_t limit = 0; limit <= 600; limit += 600) {
+        assert_int_equal(csv_write_limited(dir.s, &f.res, limit, err, sizeof err), -1);
+        assert_non_null(strstr(err, strerror(EFBIG)));
+        assert_false(exists(dir.s));
+        int temps;
+        assert_int_equal(count_entries(top.s, &temps), 0);
+    }
+    /* An existing empty directory stays, empty. */
+    assert_int_equal(mkdir(dir.s, 0700), 0);
+    assert_int_equal(csv_write_limited(dir.s, &f.res, 0, err, sizeof err), -1);
+    assert_true(exists(dir.s));
+    int temps;
+    assert_int_equal(count_entries(dir.s, &temps), 0);
+    remove_dir(dir.s);
+    remove_dir(top.s);
+}
+
+/* Files csv_write did not make are never truncated or removed, even one
+ * named like its old temporaries; a symlink in a final name's place is
+ * refused, not replaced. */
+static void test_leaves_what_it_did_not_make(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    path dir = fresh_dir();
+    path mine = path_of(dir.s, ".keyspace.csv.tmp");
+    FILE *fp = fopen(mine.s, "w");
+    assert_non_null(fp);
+    fputs("mine\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    char err[512] = "";
+    assert_int_equal(csv_write_limited(dir.s, &f.res, 0, err, sizeof err), -1);
+    write_ok(&f, dir.s);
+    size_t len;
+    char *text = slurp(mine.s, &len);
+    assert_string_equal(text, "mine\n");
+    free(text);
+    assert_int_equal(remove(mine.s), 0);
+
+    path target = path_of(dir.s, "elsewhere.csv"), link = path_of(dir.s, "events.csv");
+    assert_int_equal(remove(link.s), 0);
+    fp = fopen(target.s, "w");
+    assert_non_null(fp);
+    fputs("target\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(symlink("elsewhere.csv", link.s), 0);
+    f.runs[0].scheme_name = "second";
+    assert_int_equal(csv_write(dir.s, &f.res, err, sizeof err), -1);
+    assert_non_null(strstr(err, link.s));
+    assert_non_null(strstr(err, "not a regular file"));
+    struct stat st;
+    assert_int_equal(lstat(link.s, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    text = slurp(target.s, &len);
+    assert_string_equal(text, "target\n");
+    free(text);
+    table t = load(dir.s, 0, 5);
+    assert_string_equal(val(&t, 1, "scheme"), NASTY); /* the set is as it was */
+    table_free(&t);
+    remove_dir(dir.s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -611,6 +722,8 @@ int main(void)
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_dir_is_a_file),
         cmocka_unit_test(test_failure_leaves_previous_set),
+        cmocka_unit_test(test_full_disk_removes_the_directory_it_made),
+        cmocka_unit_test(test_leaves_what_it_did_not_make),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
