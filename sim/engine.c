@@ -32,6 +32,8 @@
  */
 #include "sim/engine_impl.h"
 
+#include "sim/budget.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -716,6 +718,9 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
                    char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
+    /* Before anything is allocated for the run: refuse what cannot fit. */
+    if (budget_admit(sc, err, errcap) < 0)
+        return -1;
     out->runs = calloc(sc->nschemes, sizeof *out->runs);
     if (!out->runs)
         return engine_fail(err, errcap, "out of memory");

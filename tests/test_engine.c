@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -326,6 +328,116 @@ static void test_bad_trace_line_fails_the_run(void **state)
     unlink(path);
 }
 
+/* Runs fn(ctx) in a child process under an address-space limit of
+ * `limit` bytes and an alarm of `seconds`, and expects it to exit 0: a
+ * run that needs more memory than its inputs warrant fails the test
+ * (out of memory, an abort or the kill) instead of taking the machine. */
+static void run_limited(void (*fn)(void *), void *ctx, uint64_t limit, unsigned seconds)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = { (rlim_t)limit, (rlim_t)limit };
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        alarm(seconds);
+        fn(ctx);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (WIFSIGNALED(status))
+        fprintf(stderr, "the child died of signal %d\n", WTERMSIG(status));
+    else if (WEXITSTATUS(status) != 0)
+        fprintf(stderr, "the child exited with %d\n", WEXITSTATUS(status));
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* An entities workload over every 32-bit id, keyed by uid(entity, 4). */
+static void uid_scenario(scenario *sc, uint64_t records, uint64_t duration_us)
+{
+    short_scenario(sc, "uid(entity, 4)");
+    sc->workload.pattern.kind = PATTERN_ENTITIES;
+    sc->workload.pattern.distribution = DIST_UNIFORM;
+    sc->workload.pattern.records = records;
+    sc->workload.pattern.rate_per_s = 1000;
+    sc->workload.duration_us = duration_us;
+}
+
+static void run_uid_over_every_id(void *ctx)
+{
+    (void)ctx;
+    scenario sc;
+    char err[256];
+    uid_scenario(&sc, UINT32_MAX, 1000000);
+    sim_results res;
+    if (engine_run_all(&sc, NULL, &res, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        _exit(1);
+    }
+    if (res.runs[0].writes != 1000 || res.runs[0].rows != 1000)
+        _exit(1);
+    sim_results_free(&res);
+}
+
+/* A UID table grows with the names written, not with the largest id:
+ * 1,000 writes of entities drawn from 2^32 - 1 ids run in 256 MiB of
+ * address space (the table used to be sized by the largest id: 16 GiB,
+ * and the run aborted; issue 12). */
+static void test_uid_table_grows_with_the_names_written(void **state)
+{
+    (void)state;
+    run_limited(run_uid_over_every_id, NULL, 256ull << 20, 5);
+}
+
+/* What the observer saw of UIDs: the one each entity got first. */
+typedef struct uid_watch {
+    uint32_t uid_of[64];   /* by entity id; 0 = not seen yet */
+    uint32_t last;         /* the last UID handed out */
+    uint64_t writes;
+} uid_watch;
+
+static int watch_uids(void *ctx, uint64_t t_us, const record *rec, keyref key,
+                      const cluster *c, uint32_t s)
+{
+    (void)t_us, (void)c, (void)s;
+    uid_watch *w = ctx;
+    assert_int_equal(key.len, 4);
+    uint32_t uid = (uint32_t)key.data[0] << 24 | (uint32_t)key.data[1] << 16 |
+                   (uint32_t)key.data[2] << 8 | key.data[3];
+    assert_true(rec->entity < 64);
+    if (w->uid_of[rec->entity] == 0) { /* first seen: the next UID */
+        assert_int_equal(uid, w->last + 1);
+        w->uid_of[rec->entity] = uid;
+        w->last = uid;
+    } else { /* seen before: the same UID */
+        assert_int_equal(uid, w->uid_of[rec->entity]);
+    }
+    w->writes++;
+    return 0;
+}
+
+/* OpenTSDB assigns UIDs 1, 2, 3... in order of first use, and a name
+ * keeps its UID: the hash table gives the keys the dense table gave. */
+static void test_uids_in_order_of_first_use(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256];
+    uid_scenario(&sc, 50, 10000000);
+    uid_watch w;
+    memset(&w, 0, sizeof w);
+    engine_observer obs = { .on_op = watch_uids, .ctx = &w };
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, &obs, &r, err, sizeof err), 0);
+    assert_int_equal(w.writes, 10000);
+    assert_int_equal(w.last, 50); /* every entity met, one UID each */
+    assert_int_equal(r.rows, 50);
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +451,8 @@ int main(void)
         cmocka_unit_test(test_phases_run_back_to_back),
         cmocka_unit_test(test_trace_replay_counts_reads_and_writes),
         cmocka_unit_test(test_bad_trace_line_fails_the_run),
+        cmocka_unit_test(test_uid_table_grows_with_the_names_written),
+        cmocka_unit_test(test_uids_in_order_of_first_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

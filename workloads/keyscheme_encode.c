@@ -23,9 +23,15 @@
  *
  * The keyencoder is the per-run mutable state: the RNG behind salt(), the
  * OpenTSDB-style UID tables, and the mark and skip slots encoding uses.
- * A UID table is a growable array indexed by the record's dense id
- * (metric, host, tag or entity number) holding the UID, 0 for "not
- * assigned yet": one load on the hot path instead of a hash lookup.
+ * A UID table maps a record's name id (metric, host, tag or entity
+ * number) to its UID: an open-addressing hash table (linear probing,
+ * Fibonacci hashing, at most half full) that grows with the names
+ * actually written, not with the largest id: a scheme reading entity ids
+ * up to 2^32 - 1 costs 16 to 32 bytes per name it met. In the uid_table
+ * struct, cap is the number of slots (0 or a power of two) and uid_of
+ * holds 2 + 2 cap uint32s: [0] the names held, [1] unused, then slot i as
+ * {name id, UID} at [2 + 2i], a UID of 0 marking an empty slot (UIDs
+ * start at 1).
  *
  * The writers of the fields that read the record and nothing else are
  * plain functions; the encoder's switch calls them directly and the read
@@ -151,36 +157,75 @@ void keyencoder_free(keyencoder *ke)
     free(ke);
 }
 
+/* The slot where name id's probe starts in a table of cap slots. */
+static size_t uid_home(uint32_t id, size_t cap)
+{
+    return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
+}
+
+/* Puts {id, uid} into the first empty slot of its probe (id not there). */
+static void uid_insert(uint32_t *table, size_t cap, uint32_t id, uint32_t uid)
+{
+    size_t i = uid_home(id, cap);
+    while (table[3 + 2 * i] != 0)
+        i = (i + 1) & (cap - 1);
+    table[2 + 2 * i] = id;
+    table[3 + 2 * i] = uid;
+}
+
+/* Doubles t's slots (64 at first) and rehashes. Returns 0, or -1 if out of
+ * memory or too large (t is then unchanged). */
+static int uid_grow(uid_table *t)
+{
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    if (cap > (SIZE_MAX / sizeof(uint32_t) - 2) / 2)
+        return -1;
+    uint32_t *table = calloc(2 + 2 * cap, sizeof *table);
+    if (!table)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->uid_of[3 + 2 * i] != 0)
+            uid_insert(table, cap, t->uid_of[2 + 2 * i], t->uid_of[3 + 2 * i]);
+    table[0] = t->cap ? t->uid_of[0] : 0;
+    free(t->uid_of);
+    t->uid_of = table;
+    t->cap = cap;
+    return 0;
+}
+
 /* The cold path of uid_get: a name seen for the first time. OpenTSDB
  * (src/uid/UniqueId.java, getOrCreateId) assigns by an atomic increment of
  * a counter that starts at 0, so UIDs are 1, 2, 3... in order of first use.
- * Out of memory here has no way back to the caller, so it aborts. */
+ * Out of memory here has no way back to the caller (an encode cannot fail),
+ * so it ends the program with a message and exit status 2, as every other
+ * out-of-memory does; the engine's memory budget (sim/budget.c) counts
+ * these tables before a run starts, so this is the last resort. */
 static uint32_t uid_assign(keyencoder *ke, unsigned kind, uint32_t id)
 {
     uid_table *t = &ke->names[kind];
-    if (id >= t->cap) {
-        size_t cap = t->cap ? t->cap : 64;
-        while (cap <= id)
-            cap *= 2;
-        uint32_t *grown = realloc(t->uid_of, cap * sizeof *grown);
-        if (!grown) {
-            fputs("regionsim: out of memory growing a UID table\n", stderr);
-            abort();
-        }
-        memset(grown + t->cap, 0, (cap - t->cap) * sizeof *grown);
-        t->uid_of = grown;
-        t->cap = cap;
+    if ((t->cap == 0 || 2 * ((size_t)t->uid_of[0] + 1) > t->cap) && uid_grow(t) < 0) {
+        fprintf(stderr, "regionsim: out of memory growing a UID table (%zu names)\n",
+                t->cap ? (size_t)t->uid_of[0] : 0);
+        exit(2);
     }
     uint32_t *last = &ke->last[space_of[kind]];
-    assert(t->uid_of[id] == 0 && *last < UINT32_MAX);
-    return t->uid_of[id] = ++*last;
+    assert(ks_uid_find(ke, kind, id) == 0 && *last < UINT32_MAX);
+    uid_insert(t->uid_of, t->cap, id, ++*last);
+    t->uid_of[0]++;
+    return *last;
 }
 
 /* The UID of name `id` of a kind, 0 if none is assigned yet. Never assigns. */
 uint32_t ks_uid_find(const keyencoder *ke, unsigned kind, uint32_t id)
 {
     const uid_table *t = &ke->names[kind];
-    return id < t->cap ? t->uid_of[id] : 0;
+    if (t->cap == 0)
+        return 0;
+    for (size_t i = uid_home(id, t->cap);; i = (i + 1) & (t->cap - 1)) {
+        const uint32_t *slot = t->uid_of + 2 + 2 * i;
+        if (slot[1] == 0 || slot[0] == id)
+            return slot[1];
+    }
 }
 
 int ks_uid_unique(const keyencoder *ke, unsigned kind, uint32_t width)
