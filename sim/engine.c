@@ -304,11 +304,23 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     return phase_begin(st, 0, 0, err, errcap);
 }
 
-static int op_failed(int rc, char *err, size_t errcap)
+/* An operation that failed (engine_op's rc < 0): the message. A key too
+ * long names the scheme, by its label and its expression. */
+static int op_failed(const run_state *st, int rc, char *err, size_t errcap)
 {
-    if (rc == -2)
-        return engine_fail(err, errcap, "the scheme made a row key longer than HBase's "
-                           "limit of 32767 bytes (HConstants.MAX_ROW_LENGTH)");
+    if (rc == -2) {
+        const char *label = scenario_scheme_label(st->sc, st->scheme_index);
+        const char *expr = keyscheme_expr(st->scheme);
+        if (strcmp(label, expr) != 0)
+            snprintf(err, errcap, "scheme '%s' (%s): ", label, expr);
+        else
+            snprintf(err, errcap, "scheme '%s': ", expr);
+        size_t used = strlen(err);
+        snprintf(err + used, errcap - used, "it made a row key of %zu bytes, longer than "
+                 "HBase's limit of %d bytes (HConstants.MAX_ROW_LENGTH)", st->long_key,
+                 KEY_MAX_LEN);
+        return -1;
+    }
     return engine_fail(err, errcap, "out of memory storing a write");
 }
 
@@ -326,7 +338,7 @@ static int run_client(run_state *st, run_result *out, const event *ev,
         return rc; /* an exhausted trace: this client is done */
     rc = engine_op(st, out, ev->t_us, &rec, obs, &reply);
     if (rc < 0)
-        return op_failed(rc, err, errcap);
+        return op_failed(st, rc, err, errcap);
     if (rc > 0)
         return 1;
     uint64_t next = reply + scenario_phase(st->sc, st->phase)->think_us;
@@ -351,8 +363,12 @@ static int run_cluster_event(run_state *st, const cluster_event *e, uint64_t t_u
     }
     uint32_t i = cluster_server_index(c, e->server);
     if (i == UINT32_MAX || c->nservers < 2) {
-        snprintf(err, errcap, "event %s: rs%u is not in the cluster at that time%s", e->name,
-                 e->server, c->nservers < 2 ? " (or it is the last server)" : "");
+        /* Where the scenario file defines it ([event NAME]), when it has one. */
+        char where[320] = "";
+        if (st->sc->file && e->line > 0)
+            snprintf(where, sizeof where, "%.300s:%d: ", st->sc->file, e->line);
+        snprintf(err, errcap, "%sevent %s: rs%u is not in the cluster at that time%s", where,
+                 e->name, e->server, c->nservers < 2 ? " (or it is the last server)" : "");
         return -1;
     }
     /* Decommissioned: its regions close and open elsewhere (a move each).
@@ -490,7 +506,7 @@ static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
             uint64_t reply;
             int rc = engine_op(st, out, st->t_op, &st->op, obs, &reply);
             if (rc < 0)
-                return op_failed(rc, err, errcap);
+                return op_failed(st, rc, err, errcap);
             if (rc > 0) {
                 out->duration_us = st->t_op + 1;
                 return 0;

@@ -90,6 +90,7 @@ typedef struct run_state {
     uint64_t measured_ops;    /* operations issued since measure_from */
     uint64_t cell_overhead;
     uint64_t key_bytes_sum, keys_written;
+    size_t long_key;          /* a key over KEY_MAX_LEN bytes: its length, for the message */
 } run_state;
 
 /* Writes what into err; returns -1. */

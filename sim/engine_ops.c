@@ -272,8 +272,10 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     }
     size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
     keyref k = keyref_of(st->key, len);
-    if (len > KEY_MAX_LEN)
+    if (len > KEY_MAX_LEN) {
+        st->long_key = len;
         return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
+    }
     rc = rec->op == RECORD_GET ? run_read(st, out, t_us, rec, QUERY_GET, reply_us, &s)
                                : run_write(st, out, rec, k, reply_us, &s);
     if (rc < 0 || replies_push(st, *reply_us) < 0)

@@ -328,6 +328,74 @@ static void test_bad_trace_line_fails_the_run(void **state)
     unlink(path);
 }
 
+/* A cluster event that fails at run time says where the scenario file
+ * defines it: FILE:LINE of its [event NAME] section (issue 12). */
+static void test_event_error_names_file_and_line(void **state)
+{
+    (void)state;
+    const char *path = write_file("[cluster]\n"
+                                  "servers = 4\n"
+                                  "\n"
+                                  "[workload]\n"
+                                  "duration = 3m\n"
+                                  "\n"
+                                  "[event drain]\n"
+                                  "at = 1m\n"
+                                  "action = decommission\n"
+                                  "server = 3\n"
+                                  "\n"
+                                  "[event crash]\n"
+                                  "at = 2m\n"
+                                  "action = fail\n"
+                                  "server = 3\n");
+    char file[160];
+    snprintf(file, sizeof file, "%s", path);
+    scenario sc;
+    char err[512] = "";
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, file, err, sizeof err), 0);
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, "salted");
+    sim_results res;
+    assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), -1);
+    char want[256];
+    snprintf(want, sizeof want, "%s:12: event crash: rs3 is not in the cluster at that time",
+             file);
+    assert_string_equal(err, want);
+    scenario_release(&sc);
+    unlink(file);
+}
+
+/* A key over HBase's 32767 bytes stops the run, naming the scheme by its
+ * label and its expression (issue 12). */
+static void test_long_key_names_the_scheme(void **state)
+{
+    (void)state;
+    char *text = malloc(20100);
+    assert_non_null(text);
+    int n = snprintf(text, 20100, "time,op,key\n0,put,");
+    memset(text + n, 'a', 20000);
+    snprintf(text + n + 20000, 20100 - (size_t)n - 20000, "\n");
+    const char *path = write_file(text);
+    free(text);
+    char file[160];
+    snprintf(file, sizeof file, "%s", path);
+    scenario sc;
+    char err[512] = "";
+    short_scenario(&sc, "key");
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, "twice", "key key");
+    sc.workload.pattern.kind = PATTERN_TRACE;
+    sc.workload.pattern.trace_path = file;
+    sc.workload.duration_given = 0;
+    sim_results res;
+    assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), -1);
+    assert_string_equal(err, "scheme 'twice' (key key): it made a row key of 40000 bytes, "
+                             "longer than HBase's limit of 32767 bytes "
+                             "(HConstants.MAX_ROW_LENGTH)");
+    unlink(file);
+}
+
 /* Runs fn(ctx) in a child process under an address-space limit of
  * `limit` bytes and an alarm of `seconds`, and expects it to exit 0: a
  * run that needs more memory than its inputs warrant fails the test
@@ -453,6 +521,8 @@ int main(void)
         cmocka_unit_test(test_bad_trace_line_fails_the_run),
         cmocka_unit_test(test_uid_table_grows_with_the_names_written),
         cmocka_unit_test(test_uids_in_order_of_first_use),
+        cmocka_unit_test(test_event_error_names_file_and_line),
+        cmocka_unit_test(test_long_key_names_the_scheme),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
