@@ -28,8 +28,11 @@
  *  - plans (keyencoder_plan): ranges non-empty, sorted and disjoint, a full
  *    scan one unbounded range; no row a query wants is missed when the
  *    ranges are scanned as HBase would (in their direction, up to their
- *    limit, a LATEST's limit counting its entity's rows); an exact plan
- *    reads no row the query does not want; no ranges for from > to or a
+ *    limit, a LATEST's limit counting its entity's rows; a LATEST wants
+ *    its entity's newest `limit` rows, a row as new as its newest record);
+ *    an exact plan reads no row the query does not want (not checked for
+ *    a GET: a salted one asks for every bucket's row with its suffix,
+ *    which may hold other records); no ranges for from > to or a
  *    LATEST of 0; a METRIC plans on the metric alone.
  */
 #include "fuzz/fuzz.h"
@@ -445,18 +448,23 @@ static void check_query(world *w, keyencoder *ke, const query *q, unsigned ent, 
         case QUERY_RANGE:  w->wanted[i] = w->ent[i] == ent && in_time; break;
         case QUERY_WINDOW: w->wanted[i] = in_time; break;
         case QUERY_METRIC: w->wanted[i] = r->metric == q->rec.metric && in_time; break;
-        case QUERY_LATEST: {
-            size_t newer = 0;
-            for (size_t j = i + 1; j < NREC; j++) /* times increase with i */
-                newer += w->ent[j] == ent;
-            w->wanted[i] = w->ent[i] == ent && newer < q->limit;
-            break;
-        }
+        case QUERY_LATEST: /* below */
         case QUERY_KINDS:
+            w->wanted[i] = 0;
             break;
         }
         if (w->wanted[i])
             w->row_wanted[w->row_of[i]] = 1;
+    }
+    /* LATEST: the entity's newest `limit` rows, a row as new as the newest
+     * of its records (times increase with the record's index); the newest
+     * `limit` records lie in them */
+    for (size_t i = NREC, taken = 0; q->kind == QUERY_LATEST && i-- > 0 && taken < q->limit;) {
+        if (w->ent[i] != ent || w->row_wanted[w->row_of[i]])
+            continue;
+        w->row_wanted[w->row_of[i]] = 1;
+        w->wanted[i] = 1;
+        taken++;
     }
     scan(w, p, q->kind == QUERY_LATEST, ent, 1);
     for (size_t i = 0; i < NREC; i++)

@@ -462,10 +462,76 @@ static int time_bounds_exact(planner *pl, const query *q, size_t i, size_t at)
     return 1;
 }
 
+/* Whether the bytes of the subtree at i are the same in every row the
+ * query wants: it reads only values the query gives, or it is a bucket of
+ * 1 (always bucket 0). A field that covers the rest of its list (psalt,
+ * osalt) hashes what follows it there: inside a transform those fields are
+ * in the subtree; at the top level the caller checks them (top_rest_known). */
+static int subtree_known(const planner *pl, size_t i)
+{
+    const field *fs = pl->ks->fields;
+    for (size_t j = i; j < i + fs[i].span; j++) {
+        if ((fs[j].def->flags & F_BUCKET_PREFIX) && fs[j].n == 1) {
+            j += fs[j].span - 1;
+            continue;
+        }
+        if (fs[j].reads & ~pl->knows)
+            return 0;
+    }
+    return 1;
+}
+
+/* The same for top-level field i, counting the top-level fields a psalt or
+ * osalt hashes (osalt leaves out the time fields). */
+static int top_field_known(const planner *pl, size_t i)
+{
+    const field *fs = pl->ks->fields;
+    if (!subtree_known(pl, i))
+        return 0;
+    if (!(fs[i].def->flags & F_COVERS_REST) || fs[i].n == 1)
+        return 1;
+    for (size_t j = i + fs[i].span; j < pl->ks->nfields; j += fs[j].span) {
+        if ((fs[i].def->flags & F_SKIPS_TIME) && (fs[j].def->flags & F_TIME))
+            continue;
+        if (!top_field_known(pl, j))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the rows of one candidate that a LATEST wants sort by time from
+ * top-level time field i on, so that `limit` rows scanned newest first are
+ * its newest. A time field of one row per time (ts, revts, either form)
+ * does. A coarse one, hour(ts), holds an hour in one row per value of the
+ * fields after it: they keep the order if each is the same in every
+ * wanted row (known to the query) until a finer ascending time field
+ * (ts, ts:str) orders the rest; anything else (a salt, seq, revts, ...)
+ * puts an hour's rows in another order, so the newest row of the hour
+ * need not come first. */
+static int rows_in_time_order(const planner *pl, size_t i)
+{
+    const field *fs = pl->ks->fields;
+    if (fs[i].def->op != OP_HOUR)
+        return 1;
+    for (size_t j = i + fs[i].span; j < pl->ks->nfields; j += fs[j].span) {
+        const field_def *d = fs[j].def;
+        if ((d->flags & F_TIME) && !(d->flags & F_DESCENDING)) {
+            if (d->op != OP_HOUR)
+                return 1; /* finer: the rest of the hour in time order */
+            continue;     /* the same hour again */
+        }
+        if (!top_field_known(pl, j))
+            return 0;
+    }
+    return 1;
+}
+
 /* The query's time range reaches time field i (a top-level field) after
  * the candidates: it decides the rest of each range. LATEST takes every
  * row of each candidate, newest first: a reversed scan for ascending time,
- * a forward one for descending (revts). RANGE and WINDOW scan from the
+ * a forward one for descending (revts), `limit` rows of each when the key
+ * keeps the wanted rows in time order (rows_in_time_order); when it does
+ * not, every row of the candidate, inexact. RANGE and WINDOW scan from the
  * first time's bytes to the last's: for revts the newest time is first.
  * An encoding that does not keep the order between the two (ts:str across
  * a change in its digit count) gets each candidate's whole prefix. A
@@ -477,8 +543,11 @@ static int plan_time_range(planner *pl, const query *q, const candidates *cs, si
     int descending = (f->def->flags & F_DESCENDING) != 0;
     range_shape s = { .hi_key_successor = 0 };
     if (q->kind == QUERY_LATEST) {
-        s.limit = q->limit;
         s.reverse = !descending;
+        if (rows_in_time_order(pl, i))
+            s.limit = q->limit;
+        else
+            out->exact = 0; /* every row of the entity: the client keeps the newest */
         return plan_each_candidate(pl, cs, &s, out);
     }
     uint8_t lo[PLAN_MAX_TIME], hi[PLAN_MAX_TIME];
