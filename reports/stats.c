@@ -24,13 +24,16 @@ static int compare_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* n counts of scratch, or abort: the writers have no way to report errors. */
+/* n counts of scratch. Out of memory ends the program with a message and
+ * exit status 2 (the writers have no way to report errors; the report is
+ * rendered in memory before the output file is touched, so none is left
+ * half-written). */
 static uint64_t *alloc_counts(size_t n)
 {
     uint64_t *p = malloc(n * sizeof *p);
     if (!p) {
         fprintf(stderr, "regionsim: out of memory computing report statistics\n");
-        abort();
+        exit(2);
     }
     return p;
 }

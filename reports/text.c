@@ -201,7 +201,7 @@ static const char **server_labels(const run_result *run)
     const char **labels = malloc((run->nservers ? run->nservers : 1) * sizeof *labels);
     if (!labels) {
         fputs("regionsim: out of memory writing the report\n", stderr);
-        abort();
+        exit(2); /* the report is rendered in memory first: no partial file */
     }
     for (uint32_t s = 0; s < run->nservers; s++) labels[s] = run->servers[s].name;
     return labels;
@@ -235,7 +235,7 @@ static void write_key_heatmap(FILE *out, const run_result *run, int reads, int c
     const char **labels = malloc(k->nbuckets * sizeof *labels);
     if (!labels) {
         fputs("regionsim: out of memory writing the report\n", stderr);
-        abort();
+        exit(2); /* the report is rendered in memory first: no partial file */
     }
     for (uint32_t b = 0; b < k->nbuckets; b++)
         labels[b] = b == 0 && !k->bucket_start[b][0] ? "(first key)" : k->bucket_start[b];
@@ -533,7 +533,7 @@ static void write_panels(FILE *out, const sim_results *res, int color)
     const char ***labels = calloc(res->nruns, sizeof *labels);
     if (!maps || !subtitles || !titles || !subtitle_ptrs || !labels) {
         fputs("regionsim: out of memory writing the report\n", stderr);
-        abort();
+        exit(2); /* the report is rendered in memory first: no partial file */
     }
     for (size_t r = 0; r < res->nruns; r++) {
         const run_result *run = &res->runs[r];

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "reports/report.h"
+#include "reports/stats.h"
 #include "sim/engine.h"
 #include "workloads/keyscheme.h"
 
@@ -339,6 +341,92 @@ static void test_reads_without_rpcs_take_a_tick(void **state)
     char err[256];
     assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
     run_bounded(&sc, 3, check_one_op_per_tick);
+}
+
+/* Runs fn(ctx) in a child limited to 1 GiB of address space and expects
+ * it to end with exit status 2 and `message` on stderr (captured through
+ * a temporary file): out of memory is a message and exit 2, never an
+ * abort (issue 12). */
+static void expect_exit_2(void (*fn)(const void *), const void *ctx, const char *message)
+{
+    char path[] = "/tmp/regionsim-physics-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fd, 2);
+        struct rlimit rl = { 1ull << 30, 1ull << 30 };
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        alarm(5);
+        fn(ctx);
+        _exit(0); /* it should not get here */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    char text[512] = "";
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    text[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+    if (WIFSIGNALED(status))
+        fprintf(stderr, "the child died of signal %d: %s\n", WTERMSIG(status), text);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 2);
+    assert_non_null(strstr(text, message));
+}
+
+static void imbalance_of_four_billion_servers(const void *ctx)
+{
+    (void)ctx;
+    run_result run;
+    memset(&run, 0, sizeof run);
+    run.nservers = UINT32_MAX; /* 32 GiB of counts: more than the child may have */
+    stats_server_writes(&run);
+}
+
+/* The report's statistics out of memory: a message and exit 2. */
+static void test_stats_out_of_memory_exits_2(void **state)
+{
+    (void)state;
+    expect_exit_2(imbalance_of_four_billion_servers, NULL,
+                  "regionsim: out of memory computing report statistics");
+}
+
+typedef struct report_ctx {
+    const sim_results *res;
+    const run_result *run;
+} report_ctx;
+
+static void text_report_to_null(const void *ctx)
+{
+    const report_ctx *r = ctx;
+    FILE *null = fopen("/dev/null", "w");
+    if (!null)
+        _exit(4);
+    text_write_run(null, r->res, r->run, 80, 0);
+}
+
+/* The text report out of memory for its labels: a message and exit 2.
+ * The run claims 2^32 - 1 key buckets (32 GiB of labels); the writer
+ * asks for them before it reads any. */
+static void test_text_report_out_of_memory_exits_2(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "salted");
+    sc.workload.duration_us = 3ull * 60 * 1000000;
+    sim_results res;
+    char err[256];
+    assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), 0);
+    run_result run = res.runs[0];
+    assert_true(run.nwindows >= 2 && run.keyspace.nbuckets > 0);
+    run.keyspace.nbuckets = UINT32_MAX;
+    report_ctx ctx = { &res, &run };
+    expect_exit_2(text_report_to_null, &ctx, "regionsim: out of memory writing the report");
+    sim_results_free(&res);
 }
 
 /* A split takes the hot region offline: its writers wait, and it shows in
@@ -764,6 +852,8 @@ int main(void)
         cmocka_unit_test(test_closed_loop_capacity),
         cmocka_unit_test(test_zero_service_closed_loop_ends),
         cmocka_unit_test(test_reads_without_rpcs_take_a_tick),
+        cmocka_unit_test(test_stats_out_of_memory_exits_2),
+        cmocka_unit_test(test_text_report_out_of_memory_exits_2),
         cmocka_unit_test(test_split_pauses_show_in_the_tail),
         cmocka_unit_test(test_point_gets_salted_versus_hashed),
         cmocka_unit_test(test_time_windows_md5_versus_salted),
