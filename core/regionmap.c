@@ -106,7 +106,7 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
     *bad = nsplits;
     regionmap *m = calloc(1, sizeof *m);
     if (!m || nsplits == SIZE_MAX || regionmap_reserve(m, nsplits + 1) < 0) {
-        free(m);
+        regionmap_free(m); /* the regions array may have grown before the prefixes failed */
         return NULL;
     }
     for (size_t i = 0; i <= nsplits; i++) {

@@ -460,6 +460,31 @@ static void test_uid_table_grows_with_the_names_written(void **state)
     run_limited(run_uid_over_every_id, NULL, 256ull << 20, 5);
 }
 
+static void run_zipfian_over_every_id(void *ctx)
+{
+    (void)ctx;
+    scenario sc;
+    char err[256];
+    uid_scenario(&sc, UINT32_MAX, 1000000);
+    sc.workload.pattern.distribution = DIST_ZIPFIAN;
+    sim_results res;
+    if (engine_run_all(&sc, NULL, &res, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        _exit(1);
+    }
+    if (res.runs[0].writes != 1000)
+        _exit(1);
+    sim_results_free(&res);
+}
+
+/* The same with YCSB's zipfian over 2^32 - 1 records: its zeta is not
+ * summed over 4 billion terms (a minute) before the first write. */
+static void test_zipfian_over_every_id_starts_at_once(void **state)
+{
+    (void)state;
+    run_limited(run_zipfian_over_every_id, NULL, 256ull << 20, 5);
+}
+
 /* What the observer saw of UIDs: the one each entity got first. */
 typedef struct uid_watch {
     uint32_t uid_of[64];   /* by entity id; 0 = not seen yet */
@@ -521,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_bad_trace_line_fails_the_run),
         cmocka_unit_test(test_uid_table_grows_with_the_names_written),
         cmocka_unit_test(test_uids_in_order_of_first_use),
+        cmocka_unit_test(test_zipfian_over_every_id_starts_at_once),
         cmocka_unit_test(test_event_error_names_file_and_line),
         cmocka_unit_test(test_long_key_names_the_scheme),
     };

@@ -14,7 +14,8 @@
  * Databases", SIGMOD 1994, as ZipfianGenerator.java implements it). Setup
  * needs zeta(n) = sum_{i=1..n} 1/i^theta: O(n) calls to pow, about 1.5 s
  * per 10^8 items, so dist_new(DIST_ZIPFIAN or DIST_LATEST, n) costs O(n)
- * (fine up to ~10^8). Growing the item count extends the sum incrementally,
+ * up to 10^8 items; past that the sum is computed (below). Growing the
+ * item count extends the sum incrementally,
  * O(new - old), as YCSB does; it sums the same terms in the same order, so
  * a grown generator is bit-for-bit the generator built at the new size.
  * Draws are O(1). The scrambled zipfian uses YCSB's precomputed zeta, so it
@@ -32,6 +33,13 @@
  *    negative). Same distribution up to YCSB's bias.
  *  - Counts are 64-bit: YCSB truncates some through int (hotspot's hot
  *    interval, CoreWorkload's intValue() of a draw).
+ *  - A zeta over more than 10^8 terms (records up to 2^32 - 1 are allowed)
+ *    is not summed term by term, which would take a minute: the first
+ *    10^6 terms are, and the rest is the Euler-Maclaurin formula's value
+ *    (integral, end points, B2 and B4 terms: exact to double rounding).
+ *    YCSB's own 10^10-term sum differs from it by its rounding (see
+ *    SCRAMBLED_ZETAN below), so draws may differ from YCSB's only where
+ *    that rounding moves a boundary. Up to 10^8 items nothing changes.
  *  - A draw that rounds to the item count or beyond (possible only through
  *    floating-point rounding) is clamped to the last item; Java's (long)
  *    cast would have returned it. A hotspot over fewer than 5 items (hot set
@@ -140,13 +148,38 @@ const char *dist_kind_name(dist_kind kind)
 
 /* ---- zipfian (ZipfianGenerator.java) ---------------------------------- */
 
+/* Terms zeta_sum adds one by one; beyond them the rest of the sum is the
+ * Euler-Maclaurin formula's (about 1.5 s of pow calls per 10^8 terms: a
+ * count of 2^32 would take a minute before the first draw). */
+#define ZETA_TERMS_MAX 100000000ull
+#define ZETA_TERMS_EXACT 1000000ull /* summed before the formula takes over */
+
+/* sum_{k=a..b} k^-theta (1 < a <= b, theta != 1) by Euler-Maclaurin: the
+ * integral, the end points' halves and the B2 and B4 corrections; with
+ * a >= 10^6 the next term is below 10^-30, far under double rounding. */
+static double zeta_tail(double a, double b, double theta)
+{
+    double s = 1.0 - theta;
+    /* b^s - a^s without cancellation: a^s * expm1(s * ln(b / a)) */
+    double integral = pow(a, s) * expm1(s * log(b / a)) / s;
+    double ends = (pow(a, -theta) + pow(b, -theta)) / 2;
+    double d1 = -theta * (pow(b, -theta - 1) - pow(a, -theta - 1));
+    double d3 = -theta * (theta + 1) * (theta + 2) * (pow(b, -theta - 3) - pow(a, -theta - 3));
+    return integral + ends + d1 / 12 - d3 / 720;
+}
+
 /* ZipfianGenerator.zetastatic(st, n, theta, initialsum): initialsum plus
- * sum_{i=st..n-1} 1/(i+1)^theta, in ascending order as YCSB sums. */
+ * sum_{i=st..n-1} 1/(i+1)^theta, in ascending order as YCSB sums. Over
+ * ZETA_TERMS_MAX terms the first ZETA_TERMS_EXACT are summed so and the
+ * rest computed (a deliberate deviation, see the top comment). */
 static double zeta_sum(uint64_t st, uint64_t n, double theta, double initial)
 {
     double sum = initial;
-    for (uint64_t i = st; i < n; i++)
+    uint64_t exact_to = n - st > ZETA_TERMS_MAX ? st + ZETA_TERMS_EXACT : n;
+    for (uint64_t i = st; i < exact_to; i++)
         sum += 1.0 / pow((double)(i + 1), theta);
+    if (exact_to < n)
+        sum += zeta_tail((double)exact_to + 1, (double)n, theta);
     return sum;
 }
 
