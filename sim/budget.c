@@ -268,7 +268,8 @@ static double phase_ops(const scenario *sc, const phase *ph, double d, double re
     case PATTERN_ENTITIES:
     case PATTERN_SEQUENCE: {
         double n = c->rate_per_s * d / 1e6;
-        return c->arrivals == ARRIVALS_FIXED ? floor(n) + 1 : n + 6 * sqrt(n) + 10;
+        /* fixed: the k-th at k / rate, for every k < n */
+        return c->arrivals == ARRIVALS_FIXED ? ceil(n) : n + 6 * sqrt(n) + 10;
     }
     case PATTERN_TRACE:
         return records_max;
@@ -620,7 +621,9 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
     double first = initial_regions(sc, ks), regions = first;
     if (sc->split_policy != SPLIT_DISABLED) {
         double smallest = max2(1, (double)sc->region_max_bytes * (1 - sc->split_jitter / 2));
-        regions += 2 * bytes / smallest + 3 * servers;
+        regions += 2 * bytes / smallest;
+        if (sc->split_policy != SPLIT_CONSTANT) /* small first thresholds */
+            regions += 3 * servers;
         if (sc->split_policy == SPLIT_BUSY) /* busy regions split every 10 min at most */
             regions *= pow(2, min2(60, start / 600e6));
         regions = min2(regions, first + s->rows);
@@ -636,8 +639,8 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
     s->work[BUDGET_STORE] += pending * (PENDING_ENTRY + PENDING_GROWTH * key);
     s->work[BUDGET_REGIONS] = regions * (REGION_BYTES + 1.25 * sizeof(region));
     /* the region log: every region that split and every live one; the
-     * timeline: every split and about as many moves */
-    double logged = 2 * regions, changes = 2 * regions;
+     * timeline: every split, and a move of every region */
+    double splits = regions - first, logged = regions + splits, changes = splits + regions;
     s->kept[BUDGET_REGIONS] = logged * (2 * sizeof(region_result) + 2 * shell_bytes(key)) +
                               changes * (2 * sizeof(timeline_event) + shell_bytes(key));
 

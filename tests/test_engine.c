@@ -485,6 +485,32 @@ static void test_zipfian_over_every_id_starts_at_once(void **state)
     run_limited(run_zipfian_over_every_id, NULL, 256ull << 20, 5);
 }
 
+static void run_four_billion_writes(void *ctx)
+{
+    (void)ctx;
+    scenario sc;
+    char err[512] = "";
+    short_scenario(&sc, "seq");
+    sc.workload.pattern.kind = PATTERN_SEQUENCE;
+    sc.workload.pattern.rate_per_s = 1e9;
+    sc.workload.duration_us = 4ull * 1000000;
+    sim_results res;
+    if (engine_run_all(&sc, NULL, &res, err, sizeof err) != -1 ||
+        !strstr(err, "the run would need about ")) {
+        fprintf(stderr, "expected a refusal, got: %s\n", err);
+        _exit(1);
+    }
+}
+
+/* 4 billion writes (--pattern sequence --rate 1000000000/s --duration 4s)
+ * need over 100 GiB: under a 4 GiB ulimit the run is refused at once,
+ * naming the limit, instead of running until memory runs out (issue 12). */
+static void test_four_billion_writes_refused_at_once(void **state)
+{
+    (void)state;
+    run_limited(run_four_billion_writes, NULL, 4ull << 30, 5);
+}
+
 /* What the observer saw of UIDs: the one each entity got first. */
 typedef struct uid_watch {
     uint32_t uid_of[64];   /* by entity id; 0 = not seen yet */
@@ -547,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_uid_table_grows_with_the_names_written),
         cmocka_unit_test(test_uids_in_order_of_first_use),
         cmocka_unit_test(test_zipfian_over_every_id_starts_at_once),
+        cmocka_unit_test(test_four_billion_writes_refused_at_once),
         cmocka_unit_test(test_event_error_names_file_and_line),
         cmocka_unit_test(test_long_key_names_the_scheme),
     };

@@ -1,0 +1,310 @@
+/* test_budget.c -- the memory budget: what a run is estimated to need, the
+ * limit, the verdict and its message (sim/budget.h; issue 12).
+ *
+ * Estimates are checked against what the data structures need (and, for
+ * the default scenario, against the peak RSS measured once: 94 MB for
+ * `regionsim compare`); refusals against fixed limits, so that the tests
+ * do not depend on the machine; the machine's limits in a child process
+ * whose ulimit the test sets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sim/budget.h"
+#include "sim/engine.h"
+#include "sim/scenario.h"
+
+#define MIB (1024.0 * 1024.0)
+#define GIB (1024.0 * MIB)
+
+static void one_scheme(scenario *sc, const char *scheme)
+{
+    scenario_defaults(sc);
+    sc->nschemes = 0;
+    scenario_add_scheme(sc, NULL, scheme);
+}
+
+static int refused(const budget_estimate *e, uint64_t limit, budget_source source,
+                   char *err, size_t errcap)
+{
+    budget_limit lim = { limit, 0, source };
+    return budget_check(e, &lim, err, errcap) < 0;
+}
+
+/* The default compare (12 schemes, 1.8 million writes each) is estimated
+ * at about its measured peak RSS (94 MB) or a little more: conservative,
+ * not absurd. */
+static void test_default_compare_estimate_is_close(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    budget_estimate e;
+    budget_estimate_run(&sc, &e);
+    assert_true(e.bytes > 90 * MIB && e.bytes < 200 * MIB);
+    assert_true(e.part[BUDGET_STORE] > e.bytes / 2); /* rows are most of it */
+    assert_int_equal(e.servers, 8);
+    assert_int_equal(e.windows, 30);
+    /* the same scenario, the same estimate */
+    budget_estimate again;
+    budget_estimate_run(&sc, &again);
+    assert_true(again.bytes == e.bytes);
+    char err[512];
+    assert_false(refused(&e, 1ull << 30, BUDGET_PHYSICAL, err, sizeof err));
+}
+
+/* Rows: a millisecond timestamp key repeats its row within a millisecond,
+ * OpenTSDB's key within an hour per series; a sequence number never. */
+static void test_rows_follow_the_key_scheme(void **state)
+{
+    (void)state;
+    scenario sc;
+    budget_estimate e;
+    one_scheme(&sc, "seq"); /* every write a row */
+    budget_estimate_run(&sc, &e);
+    assert_int_equal(e.rows, 1800000);
+    one_scheme(&sc, "opentsdb"); /* 1000 series x (30 min of hours + 2) */
+    budget_estimate_run(&sc, &e);
+    assert_true(e.rows >= 1000 && e.rows <= 3000);
+    one_scheme(&sc, "salted"); /* salt(8) ts: 8 x the milliseconds */
+    sc.workload.pattern.kind = PATTERN_SEQUENCE;
+    sc.workload.pattern.rate_per_s = 1e6;
+    sc.workload.duration_us = 10ull * 1000000;
+    budget_estimate_run(&sc, &e);
+    assert_true(e.rows >= 8 * 10000 && e.rows <= 8 * 10002);
+}
+
+/* --pattern sequence --rate 1000000000/s --duration 4s: 4e9 operations,
+ * every one a row of the seq scheme, and a queue of nearly all of them:
+ * refused under 4 GiB, naming the rows, the limit and what to lower. */
+static void test_four_billion_writes_are_refused(void **state)
+{
+    (void)state;
+    scenario sc;
+    one_scheme(&sc, "seq");
+    sc.workload.pattern.kind = PATTERN_SEQUENCE;
+    sc.workload.pattern.rate_per_s = 1e9;
+    sc.workload.duration_us = 4ull * 1000000;
+    char err[512];
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    budget_estimate e;
+    budget_estimate_run(&sc, &e);
+    assert_true(e.bytes > 100 * GIB);
+    assert_true(refused(&e, 4ull << 30, BUDGET_ULIMIT_V, err, sizeof err));
+    assert_non_null(strstr(err, "the run would need about "));
+    assert_non_null(strstr(err, "(4000000000 rows of about 28 B in the store)"));
+    assert_non_null(strstr(err, "more than the 4 GiB this process may use (ulimit -v); "
+                                "lower --rate or --duration"));
+    /* A key of time alone stores few rows, but the queue is still there. */
+    one_scheme(&sc, "monotonic");
+    sc.workload.pattern.kind = PATTERN_SEQUENCE;
+    sc.workload.pattern.rate_per_s = 1e9;
+    sc.workload.duration_us = 4ull * 1000000;
+    budget_estimate_run(&sc, &e);
+    assert_true(refused(&e, 4ull << 30, BUDGET_ULIMIT_V, err, sizeof err));
+    assert_non_null(strstr(err, "operations waiting for their replies"));
+    assert_non_null(strstr(err, "the servers cannot keep up"));
+}
+
+/* uid(entity, 4) over 2^32 - 1 records: a few names without reads, but
+ * with reads the truth keeps 16 bytes per entity id up to the largest. */
+static void test_uid_over_every_id(void **state)
+{
+    (void)state;
+    scenario sc;
+    one_scheme(&sc, "uid(entity, 4)");
+    sc.workload.pattern.kind = PATTERN_ENTITIES;
+    sc.workload.pattern.records = UINT32_MAX;
+    sc.workload.duration_us = 1000000;
+    budget_estimate e;
+    budget_estimate_run(&sc, &e);
+    assert_true(e.bytes < 64 * MIB);
+    assert_true(e.names >= 1000 && e.names <= 1001);
+    sc.workload.reads.fraction = 0.5;
+    budget_estimate_run(&sc, &e);
+    assert_true(e.part[BUDGET_TRUTH] >= 16.0 * 4294967296.0);
+    char err[512];
+    assert_true(refused(&e, 16ull << 30, BUDGET_PHYSICAL, err, sizeof err));
+    assert_non_null(strstr(err, "writes kept to score reads against"));
+    assert_non_null(strstr(err, "of memory this machine has; lower --records"));
+}
+
+/* Servers count, those events add too: 8 KiB of latency histogram each. */
+static void test_servers_count(void **state)
+{
+    (void)state;
+    scenario sc;
+    one_scheme(&sc, "salted");
+    sc.servers = 100000;
+    budget_estimate e;
+    budget_estimate_run(&sc, &e);
+    assert_int_equal(e.servers, 100000);
+    assert_true(e.part[BUDGET_SERVERS] >= 100000 * 7808.0);
+    one_scheme(&sc, "salted");
+    sc.nevents = 1;
+    memset(&sc.events[0], 0, sizeof sc.events[0]);
+    sc.events[0].name = "grow";
+    sc.events[0].at_us = 60000000;
+    sc.events[0].action = EVENT_ADD_SERVERS;
+    sc.events[0].servers = 50000;
+    budget_estimate_run(&sc, &e);
+    assert_int_equal(e.servers, 50008);
+    assert_true(e.part[BUDGET_SERVERS] >= 50008 * 7808.0);
+}
+
+/* Windows: per server and window counters, key samples and the heatmap,
+ * for every scheme. A 1 ms window over 30 minutes is a million windows. */
+static void test_windows_count(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.window_us = 1000;
+    sc.servers = 1000;
+    budget_estimate e;
+    budget_estimate_run(&sc, &e);
+    assert_int_equal(e.windows, 1000000);
+    /* 12 schemes x 10^6 windows x 1000 servers x 16 bytes */
+    assert_true(e.part[BUDGET_WINDOWS] >= 12 * 1e6 * 1000 * 16);
+    char err[512];
+    assert_true(refused(&e, 64ull << 30, BUDGET_PHYSICAL, err, sizeof err));
+    assert_non_null(strstr(err, "1000000 report windows x 1000 servers"));
+    assert_non_null(strstr(err, "use a longer --window"));
+}
+
+/* A trace: its records and keys are bounded by the file's size, its
+ * length by its last line's time. */
+static void test_trace_is_bounded_by_its_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/regionsim-budget-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("time,op,key\n", f);
+    for (int i = 0; i < 1000; i++)
+        fprintf(f, "%d,put,row%06d\n", i * 1000, i);
+    fputs("# done\n", f);
+    long size = ftell(f);
+    fclose(f);
+    scenario sc;
+    one_scheme(&sc, "key");
+    sc.workload.pattern.kind = PATTERN_TRACE;
+    sc.workload.pattern.trace_path = path;
+    sc.workload.duration_given = 0;
+    budget_estimate e;
+    budget_estimate_run(&sc, &e);
+    assert_int_equal(e.windows, 1); /* the last record is at 999 ms */
+    assert_true(e.rows >= 1000 && e.rows <= (double)(size + 1) / 8);
+    assert_true(e.bytes < 16 * MIB);
+    unlink(path);
+}
+
+/* The limit: --max-memory when it is the smallest; ulimit -v in a child
+ * whose address space is limited. */
+static void test_limit_sources(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    char err[512];
+    assert_int_equal(scenario_set(&sc, NULL, "max_memory", "64MiB", err, sizeof err), 0);
+    budget_limit lim = budget_limit_of(&sc);
+    assert_int_equal(lim.source, BUDGET_MAX_MEMORY);
+    assert_int_equal(lim.bytes, 64ull << 20);
+    budget_estimate e;
+    budget_estimate_run(&sc, &e);
+    assert_int_equal(budget_check(&e, &lim, err, sizeof err), -1);
+    assert_non_null(strstr(err, "more than the 64 MiB --max-memory allows; "));
+    assert_non_null(strstr(err, ", or raise --max-memory"));
+    assert_int_equal(scenario_set(&sc, NULL, "max_memory", "1KiB", err, sizeof err), -1);
+
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = { 3ull << 30, 3ull << 30 };
+        scenario plain;
+        scenario_defaults(&plain);
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        budget_limit l = budget_limit_of(&plain);
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        int expect_v = (double)pages * (double)page > 3.0 * GIB;
+        if (expect_v && (l.source != BUDGET_ULIMIT_V || l.bytes != 3ull << 30 || l.in_use == 0))
+            _exit(1);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* engine_run_all refuses before it allocates anything: at once, with
+ * nothing in the results. */
+static void test_engine_refuses_before_running(void **state)
+{
+    (void)state;
+    scenario sc;
+    one_scheme(&sc, "seq");
+    sc.workload.pattern.kind = PATTERN_SEQUENCE;
+    sc.workload.pattern.rate_per_s = 1e9;
+    sc.workload.duration_us = 4ull * 1000000;
+    sc.max_memory = 4ull << 30;
+    char err[512] = "";
+    sim_results res;
+    clock_t start = clock();
+    assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), -1);
+    assert_true((double)(clock() - start) / CLOCKS_PER_SEC < 2.0);
+    assert_int_equal(res.nruns, 0);
+    assert_null(res.runs);
+    assert_non_null(strstr(err, "the run would need about "));
+    assert_non_null(strstr(err, "more than the 4 GiB --max-memory allows"));
+}
+
+static void test_format_size(void **state)
+{
+    (void)state;
+    char s[32];
+    budget_format_size(30, s, sizeof s);
+    assert_string_equal(s, "30 B");
+    budget_format_size(4.0 * GIB, s, sizeof s);
+    assert_string_equal(s, "4 GiB");
+    budget_format_size(118.4 * GIB, s, sizeof s);
+    assert_string_equal(s, "118 GiB");
+    budget_format_size(1.5 * MIB, s, sizeof s);
+    assert_string_equal(s, "1.5 MiB");
+    budget_format_size(1020 * 1024.0, s, sizeof s);
+    assert_string_equal(s, "1020 KiB");
+    budget_format_size(1e30, s, sizeof s);
+    assert_non_null(strstr(s, "EiB"));
+}
+
+int main(void)
+{
+    setenv("LC_ALL", "C", 1);
+    setenv("TZ", "UTC", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_compare_estimate_is_close),
+        cmocka_unit_test(test_rows_follow_the_key_scheme),
+        cmocka_unit_test(test_four_billion_writes_are_refused),
+        cmocka_unit_test(test_uid_over_every_id),
+        cmocka_unit_test(test_servers_count),
+        cmocka_unit_test(test_windows_count),
+        cmocka_unit_test(test_trace_is_bounded_by_its_file),
+        cmocka_unit_test(test_limit_sources),
+        cmocka_unit_test(test_engine_refuses_before_running),
+        cmocka_unit_test(test_format_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
