@@ -661,9 +661,7 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
         s->work[BUDGET_TRUTH] = 16 * doubled(max_entity, 4) + TRUTH_ENTITY * entities +
                                 TRUTH_WRITE * tracked + TRUTH_METRIC * metric_tracked;
     }
-    char expr[1024];
-    snprintf(expr, sizeof expr, "%s", keyscheme_expr(ks));
-    s->names = uid_names(sc, need, expr);
+    s->names = uid_names(sc, need, keyscheme_expr(ks));
     if (s->names > 0)
         s->work[BUDGET_NAMES] = s->names * NAME_BYTES + 5 * 520.0;
 
@@ -708,8 +706,8 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     memset(&largest, 0, sizeof largest);
     double largest_work = -1;
     for (size_t i = 0; i < sc->nschemes; i++) {
-        char expr[1024], why[256];
-        scenario_scheme_expr(sc, i, expr, sizeof expr);
+        char preset[SCENARIO_PRESET_EXPR], why[256];
+        const char *expr = scenario_scheme_text(sc, i, preset, sizeof preset, NULL);
         keyscheme *ks;
         if (keyscheme_parse(expr, &ks, why, sizeof why) < 0)
             continue;

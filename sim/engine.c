@@ -193,8 +193,9 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
 static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, size_t errcap)
 {
     const scenario *sc = st->sc;
-    char expr[1024], why[512];
-    int is_preset = scenario_scheme_expr(sc, scheme, expr, sizeof expr);
+    char preset[SCENARIO_PRESET_EXPR], why[512];
+    int is_preset;
+    const char *expr = scenario_scheme_text(sc, scheme, preset, sizeof preset, &is_preset);
     if (keyscheme_parse(expr, &st->scheme, why, sizeof why) < 0) {
         snprintf(err, errcap, "scheme '%s': %s", scenario_scheme_label(sc, scheme), why);
         return -1;
