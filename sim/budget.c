@@ -482,7 +482,7 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
 /* What one scheme's run needs while it runs (work) and keeps (kept). */
 typedef struct scheme_need {
     double work[BUDGET_PARTS], kept[BUDGET_PARTS], report;
-    double rows, row_bytes, in_flight, regions, names, tracked, series;
+    double rows, row_bytes, in_flight, regions, names, tracked, entity_ids, series;
     double store_rows_max;       /* of one phase, for the advice */
     int store_kind, store_closed;
 } scheme_need;
@@ -658,6 +658,7 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
 
     if (tracking) {
         s->tracked = tracked;
+        s->entity_ids = max_entity;
         s->work[BUDGET_TRUTH] = 16 * doubled(max_entity, 4) + TRUTH_ENTITY * entities +
                                 TRUTH_WRITE * tracked + TRUTH_METRIC * metric_tracked;
     }
@@ -743,6 +744,7 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     out->regions = largest.regions;
     out->names = largest.names;
     out->tracked = largest.tracked;
+    out->entity_ids = largest.entity_ids;
     out->series = largest.series;
     out->store_kind = largest.store_kind;
     out->store_closed = largest.store_closed;
@@ -835,7 +837,11 @@ static void part_detail(const budget_estimate *e, int p, char *out, size_t cap)
                  e->windows, e->key_buckets);
         return;
     case BUDGET_TRUTH:
-        snprintf(out, cap, "%.0f writes kept to score reads against", e->tracked);
+        if (16 * e->entity_ids > TRUTH_WRITE * e->tracked)
+            snprintf(out, cap, "a slot for each of %.0f entity ids, to score reads against",
+                     e->entity_ids);
+        else
+            snprintf(out, cap, "%.0f writes kept to score reads against", e->tracked);
         return;
     case BUDGET_NAMES:
         snprintf(out, cap, "UID tables of %.0f names", e->names);

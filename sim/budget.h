@@ -57,6 +57,7 @@ typedef struct budget_estimate {
     double key_buckets;          /* rows of the key space heatmap */
     double names;                /* names given UIDs */
     double tracked;              /* writes kept to score reads */
+    double entity_ids;           /* entity ids the truth of reads has a slot for */
     double balancer_runs;
     double series;               /* the jitter queue's series */
     int store_kind;              /* pattern_kind of the phase that stores the most; -1: none */

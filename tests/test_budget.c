@@ -134,7 +134,7 @@ static void test_uid_over_every_id(void **state)
     assert_true(e.part[BUDGET_TRUTH] >= 16.0 * 4294967296.0);
     char err[512];
     assert_true(refused(&e, 16ull << 30, BUDGET_PHYSICAL, err, sizeof err));
-    assert_non_null(strstr(err, "writes kept to score reads against"));
+    assert_non_null(strstr(err, "(a slot for each of 4294967295 entity ids, to score reads against)"));
     assert_non_null(strstr(err, "of memory this machine has; lower --records"));
 }
 
