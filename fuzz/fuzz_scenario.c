@@ -11,9 +11,11 @@
  *    a LINE of the file (1 .. its line count);
  *  - scenario_validate's message names what was wrong: it starts with a
  *    setting's key (followed by ": " or " = "), a phase's name and ": ",
- *    "scheme 'LABEL': column C: " for a scheme of the scenario (C within its
- *    expression), "schemes: " or "the workload "; a split keys file's own
- *    message inside it ("presplit: FILE:LINE: ...") names a line of it;
+ *    "scheme 'LABEL'" and then "column C: " for a scheme of the scenario
+ *    (C within its expression; the label shown escaped, maybe cut short),
+ *    "FILE:LINE: " for an event (a line of the file), "schemes: " or
+ *    "the workload "; a split keys file's own message inside it
+ *    ("presplit: FILE:LINE: ...") names a line of it;
  *  - every setting of a loaded scenario formats (scenario_format_value) to
  *    a value that scenario_set accepts, with and without its section, and
  *    that formats back the same.
@@ -24,6 +26,7 @@
 #include "fuzz/fuzz.h"
 
 #include "sim/scenario.h"
+#include "sim/units.h"
 #include "workloads/dist.h"
 
 static const char marker[] = "\n%%\n";
@@ -47,25 +50,63 @@ static int validation_is_cheap(const scenario *sc)
     return 1;
 }
 
-/* Does the message start with what it is about? */
-static void check_validate_message(const scenario *sc, const char *err, const char *keys_path,
-                                   size_t keys_lines)
+/* If s starts with label as messages show it (units_escape: control
+ * bytes as \xNN, maybe cut short with "..."), then "'", returns what
+ * follows; else NULL. */
+static const char *after_label(const char *s, const char *label)
 {
-    char expr[1024];
-    for (size_t i = 0; i < sc->nschemes; i++) {
-        char prefix[1200];
-        snprintf(prefix, sizeof prefix, "scheme '%s': ", scenario_scheme_label(sc, i));
-        if (!starts_with(err, prefix))
-            continue;
-        scenario_scheme_expr(sc, i, expr, sizeof expr);
-        unsigned long long col = 0;
-        FUZZ_CHECK(sscanf(err + strlen(prefix), "column %llu:", &col) == 1 &&
-                   col >= 1 && col <= strlen(expr) + 1,
-                   "a scheme's error names no column of '%s': '%s'", expr, err);
-        return;
+    size_t cap = 4 * strlen(label) + 1;
+    char *shown = malloc(cap);
+    FUZZ_CHECK(shown != NULL, "%s", "out of memory");
+    units_escape(label, cap - 1, shown, cap);
+    size_t m = 0;
+    while (shown[m] && s[m] == shown[m])
+        m++;
+    const char *rest = NULL;
+    if (!shown[m] && s[m] == '\'')
+        rest = s + m + 1;
+    for (size_t k = m + 1; !rest && k-- > 0;) /* cut: a prefix of it, then "..." */
+        if (starts_with(s + k, "...'"))
+            rest = s + k + 4;
+    free(shown);
+    return rest;
+}
+
+/* Does the message start with what it is about? */
+static void check_validate_message(const scenario *sc, const char *err, const char *path,
+                                   size_t lines, const char *keys_path, size_t keys_lines)
+{
+    unsigned long long line = 0;
+    if (starts_with(err, "scheme '")) {
+        /* "scheme 'LABEL': column C: ..." or "scheme 'LABEL' (the preset
+         * ...): column C: ...", the label escaped (units_escape) and maybe
+         * cut short with "..." */
+        for (size_t i = 0; i < sc->nschemes; i++) {
+            const char *rest = after_label(err + 8, scenario_scheme_label(sc, i));
+            if (!rest)
+                continue;
+            if (starts_with(rest, " (the preset "))
+                rest = strstr(rest, "): ") ? strstr(rest, "): ") + 1 : NULL;
+            size_t cap = strlen(sc->schemes[i].text) + 256;
+            char *expr = malloc(cap);
+            FUZZ_CHECK(expr != NULL, "%s", "out of memory");
+            scenario_scheme_expr(sc, i, expr, cap);
+            unsigned long long col = 0;
+            int ok = rest && sscanf(rest, ": column %llu:", &col) == 1 && col >= 1 &&
+                     col <= strlen(expr) + 1;
+            FUZZ_CHECK(ok, "scheme %zu's error names no column of '%s': '%s'", i, expr, err);
+            free(expr);
+            return;
+        }
+        FUZZ_CHECK(0, "a scheme's error names no scheme of the scenario: '%s'", err);
     }
     if (starts_with(err, "schemes: ") || starts_with(err, "the workload "))
         return;
+    if (fuzz_after_place(err, path, &line)) { /* an event, where the file defines it */
+        FUZZ_CHECK(line >= 1 && line <= lines, "'%s' names no line of the file (%zu lines)", err,
+                   lines);
+        return;
+    }
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         char prefix[512];
         snprintf(prefix, sizeof prefix, "%s: ", scenario_phase(sc, i)->name);
@@ -80,7 +121,6 @@ static void check_validate_message(const scenario *sc, const char *err, const ch
         char nested[128];
         snprintf(nested, sizeof nested, "presplit: %s:", keys_path);
         if (starts_with(err, nested) && err[strlen(nested)] != ' ') {
-            unsigned long long line = 0;
             FUZZ_CHECK(fuzz_after_place(err + strlen("presplit: "), keys_path, &line) &&
                        line >= 1 && line <= keys_lines,
                        "the split keys file's error names no line of it (%zu lines): '%s'",
@@ -145,7 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (validation_is_cheap(&sc)) {
             err[0] = '\0';
             if (scenario_validate(&sc, err, sizeof err) < 0)
-                check_validate_message(&sc, err, keys_path, keys_lines);
+                check_validate_message(&sc, err, path, lines, keys_path, keys_lines);
         }
         check_format_round_trip(&sc);
     }
