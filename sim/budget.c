@@ -2,35 +2,42 @@
  * budget.h; docs/model.md (Memory) gives the formula in words.
  *
  * The estimate follows the data structures, each costed as it is when
- * full, with its arrays' growth slack:
+ * full, with its arrays' growth slack (K is a key's length in bytes):
  *
  *  - the row store (core/store.c): a row is its key + 14 bytes (a 6-byte
- *    record header and an 8-byte offset), in arrays that grow by x1.25:
- *    1.25 (K + 14) bytes per row of a K-byte key. Rows are the writes,
- *    unless the key scheme provably repeats rows (below). Out-of-order
- *    puts wait in a region's pending buffer, 48 + K bytes an entry (x1.5
- *    growth), up to max(4096, rows / 8) entries a region, and the buffer
- *    keeps its room: min(4096 regions, puts) entries, or rows / 8 if more;
- *  - operations in flight: 8 bytes in the engine's heap of replies and 8
- *    in the server's ring, both doubling: 32 bytes each;
- *  - a region: its store's fixed part and smallest arrays, its entry in the
- *    region map and the balancers' state about it (REGION_BYTES), and, in
- *    the results, its entries in the region log and the timeline with
- *    their keys in shell form (4 K + 1 bytes at most);
- *  - a server: its latency histogram (976 buckets of 8 bytes), queue ring,
- *    counters (SERVER_BYTES), and its figures in every scheme's results;
+ *    record header and an 8-byte offset) in arrays that grow by x1.25:
+ *    1.25 (K + 14) bytes a row. Rows are the writes, unless the key scheme
+ *    provably repeats rows (below). Out-of-order puts wait in a region's
+ *    pending buffer, 48 bytes an entry (55 with the array's growth) plus
+ *    1.5 K for the key, up to max(4096, rows / 8) entries a region, and
+ *    the buffer keeps its room once grown: min(4096 x regions, runs of
+ *    puts of one key) entries, or rows / 8 if that is more;
+ *  - operations in flight (open loop: the most a queue gets when every
+ *    write goes to one server, which serves one per service time, plus
+ *    what arrives while a region is offline; closed loop: the clients):
+ *    the engine's heap of replies, 8 bytes a slot, doubling, and the
+ *    servers' rings, 8 bytes doubling (12 counted);
+ *  - a region (REGION_BYTES): its store's fixed part and smallest arrays,
+ *    its entry in the region map and the balancers' state about it; in
+ *    the results, its entries in the region log and the timeline (a split
+ *    and a move each) with their keys in shell form (4 K + 1 bytes). The
+ *    regions: the first ones plus two per smallest region size of cell
+ *    bytes written, never more than the rows, nor split_limit a server;
+ *  - a server: its latency histogram (976 buckets of 8 bytes), queue ring
+ *    and counters, and its figures in every scheme's results;
  *  - report windows: writes and reads per server and window, regions per
- *    window, in arrays that double (and are kept for every scheme);
+ *    window, in arrays that double (kept for every scheme);
  *  - the key space: per window and kind, a reservoir of up to 1024 (then
  *    64, then 8) sampled keys; the heatmap, windows x key buckets x 16
- *    bytes per scheme;
+ *    bytes (kept for every scheme);
  *  - the truth of reads (sim/truth.c): 16 bytes per entity id up to the
- *    largest, 64 per entity written, 32 + 24 per write (+ 24 with metric
- *    reads);
+ *    largest (doubling), 64 per entity written, 56 per write (+ 24 with
+ *    metric reads);
  *  - UID tables (workloads/keyscheme_encode.c): 48 bytes per name;
- *  - balancer runs, the jitter queue (24 bytes a series), a trace's line
- *    buffer, and the report rendered in memory (8 bytes per number of its
- *    window tables, 200 per region log and timeline entry).
+ *  - balancer runs (their reports and timeline entries, doubling), the
+ *    jitter queue (24 bytes a series), a trace's line buffer, the run's
+ *    own state (1 MiB), and the report rendered in memory (8 bytes per
+ *    number of its window tables, 200 per region log and timeline entry).
  *
  * The whole run needs every scheme's results (kept for the report) plus
  * the larger of the largest scheme's run and the report.
