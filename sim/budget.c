@@ -16,11 +16,14 @@
  *    write goes to one server, which serves one per service time, plus
  *    what arrives while a region is offline; closed loop: the clients):
  *    the engine's heap of replies, 8 bytes a slot, doubling, and the
- *    servers' rings, 8 bytes doubling (12 counted);
- *  - a region (REGION_BYTES): its store's fixed part and smallest arrays,
- *    its entry in the region map and the balancers' state about it; in
+ *    servers' rings, 8 bytes doubling (12 counted); a closed loop's
+ *    clients each have a tick in the event queue (24 bytes, doubling);
+ *  - a region (REGION_BYTES and twice its struct, the array doubling, and
+ *    its start and end keys): its store's fixed part and smallest arrays,
+ *    its entry in the region map and the balancer's state about it; in
  *    the results, its entries in the region log and the timeline (a split
- *    and a move each) with their keys in shell form (4 K + 1 bytes). The
+ *    and a move for each split, a reassignment each when events change
+ *    the servers) with their keys in shell form (4 K + 1 bytes). The
  *    regions: the first ones plus two per smallest region size of cell
  *    bytes written, never more than the rows, nor split_limit a server;
  *  - a server: its latency histogram (976 buckets of 8 bytes), queue ring
@@ -67,6 +70,7 @@
 #include "core/balancer.h"
 #include "core/regionmap.h"
 #include "core/server.h"
+#include "sim/eventq.h"
 #include "sim/result.h"
 #include "workloads/keyscheme.h"
 #include "workloads/record.h"
@@ -87,7 +91,10 @@
 #define IN_FLIGHT_HEAP 8.0      /* the engine's heap of replies: 8 bytes, doubling */
 #define IN_FLIGHT_RING 12.0     /* servers' rings: 8 bytes, doubling (x1.5 on average over
                                  * the servers the operations wait in) */
-#define REGION_BYTES 1600.0     /* store struct and smallest arrays (1232), balancers' state */
+#define REGION_BYTES 240.0      /* store struct (112) and its smallest arrays (96), map entry's
+                                 * start prefix (16, doubling) */
+#define REGION_STOCHASTIC 300.0 /* the stochastic balancer's loads (48 + 15 x 16) and walk */
+#define REGION_SIMPLE 60.0      /* the simple balancer's per-run arrays */
 #define SERVER_HISTOGRAM 7808.0 /* (64 - 4 + 1) << 4 buckets of 8 bytes */
 #define SERVER_EXTRA 240.0      /* queue ring, baseline, balancers' per-server arrays */
 #define NAME_BYTES 48.0         /* a UID table's slots per name, doubling, with the old table */
@@ -579,6 +586,7 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
     phase_need need[SCENARIO_MAX_PHASES];
     double start = 0, bytes = 0, window_ops = 0, key = 1, runs = 0;
     double max_entity = 0, entities = 0, tracked = 0, metric_tracked = 0;
+    double clients = 0;
     int reads = 0, tracking = 0, metrics = 0, trace = 0;
     for (size_t i = 0; i < nphases; i++) {
         const phase *ph = scenario_phase(sc, i);
@@ -586,6 +594,7 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
         phase_estimate(sc, &p, ph, start, n);
         start += n->duration_us;
         runs += n->runs;
+        clients = max2(clients, (double)ph->clients);
         double row = row_bytes_of(n->key);
         s->rows += n->rows;
         s->work[BUDGET_STORE] += n->rows * row + ROW_GROWTH * 1.1 * n->trace_key_bytes;
@@ -619,6 +628,10 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
 
     s->work[BUDGET_IN_FLIGHT] = doubled(s->in_flight, 64) * IN_FLIGHT_HEAP +
                                 s->in_flight * IN_FLIGHT_RING;
+    /* closed loop: a tick per client in the event queue (doubling, and the
+     * old array while it grows) */
+    if (clients > 0)
+        s->work[BUDGET_IN_FLIGHT] += doubled(clients, 16) * sizeof(event) * 1.5;
 
     /* Regions: the first ones, then one more per split. A region splits
      * past its jittered maximum (or sooner, under the increasing and
@@ -644,10 +657,18 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
      * of puts of one key (a put of the key the last one had adds to it). */
     double pending = max2(min2(regions * PENDING_MIN, runs), s->rows / 8);
     s->work[BUDGET_STORE] += pending * (PENDING_ENTRY + PENDING_GROWTH * key);
-    s->work[BUDGET_REGIONS] = regions * (REGION_BYTES + 1.25 * sizeof(region));
+    /* the region array doubles; each region owns its start and end keys */
+    double balancer = sc->balancer == BALANCER_STOCHASTIC ? REGION_STOCHASTIC
+                      : sc->balancer == BALANCER_SIMPLE     ? REGION_SIMPLE
+                                                            : 0;
+    s->work[BUDGET_REGIONS] = regions * (REGION_BYTES + balancer + 2 * sizeof(region) +
+                                         2 * alloc_bytes(key));
     /* the region log: every region that split and every live one; the
-     * timeline: every split, and a move of every region */
-    double splits = regions - first, logged = regions + splits, changes = splits + regions;
+     * timeline: every split and about as many moves (the balancer spreads
+     * the new regions), and every region reassigned when events change
+     * the servers */
+    double splits = regions - first, logged = regions + splits;
+    double changes = 2 * splits + (sc->nevents ? regions : 0);
     s->kept[BUDGET_REGIONS] = logged * (2 * sizeof(region_result) + 2 * shell_bytes(key)) +
                               changes * (2 * sizeof(timeline_event) + shell_bytes(key));
 
