@@ -432,18 +432,27 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
     n->reads = f > 0 || c->kind == PATTERN_TRACE; /* a trace may hold gets */
     n->metric_reads = f > 0 && weight[QUERY_METRIC] > 0;
 
-    /* A write's service time, at least a tick; with reads or exponential
-     * service times nothing better than a tick bounds an operation. The
-     * key length is not known yet: the scheme's shortest (1 byte) will do. */
+    /* A write's service time, at least a tick (the key length is not known
+     * yet: the shortest, 1 byte, will do); exponential service times hold
+     * a server for their mean on average (half of it is counted). With
+     * reads, exponential times or a trace, nothing better than a tick
+     * bounds how soon a client issues its next operation. */
     double cell = 1 + (double)scenario_cell_overhead(sc);
-    double service = floor((double)sc->rpc_us + cell * (double)sc->kib_us / 1024 + 0.5);
+    double service = max2(1, floor((double)sc->rpc_us + cell * (double)sc->kib_us / 1024 + 0.5));
+    double occupies = sc->service_exponential ? max2(1, service / 2) : service;
     int fixed = !sc->service_exponential && f == 0 && c->kind != PATTERN_TRACE;
-    double tick = fixed ? max2(1, service) : 1;
-    n->ops = phase_ops(sc, ph, d, records_max, tick);
-    if (ph->clients && fixed) /* nor more than the servers can serve */
-        n->ops = min2(n->ops, scenario_max_servers(sc) * (d / tick + 1) + ph->clients);
+    n->ops = phase_ops(sc, ph, d, records_max, fixed ? service : 1);
     n->puts = f > 0 ? min2(n->ops, (1 - f) * n->ops + 6 * sqrt(n->ops * f * (1 - f)) + 10)
                     : n->ops;
+    if (ph->clients) {
+        /* Clients wait for their replies: no more writes than the servers
+         * can serve (and the writes still in them), nor, without reads,
+         * operations. */
+        double served = scenario_max_servers(sc) * (d / occupies + 1) + ph->clients;
+        n->puts = min2(n->puts, served);
+        if (f == 0 && c->kind != PATTERN_TRACE)
+            n->ops = min2(n->ops, served);
+    }
     switch (c->kind) {
     case PATTERN_TIMESERIES:
         n->names = (double)c->metrics * c->hosts * c->tags;
