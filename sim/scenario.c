@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -651,6 +652,42 @@ static uint64_t load_integer(const void *base, const setting *s)
     return v;
 }
 
+/* A rate as the user can write it back: per second, minute or hour, the
+ * first whose integer count parses (parse_rate) to exactly this double
+ * ("5000/m", not "83.3333/s"). */
+static void format_rate(double per_s, char *out, size_t cap)
+{
+    static const struct { const char *unit; double per_unit; } units[] = {
+        { "/s", 1.0 }, { "/m", 60.0 }, { "/h", 3600.0 } };
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        double n = round(per_s * units[i].per_unit);
+        char text[48];
+        double back;
+        if (!(n >= 1 && n <= 1e9))
+            continue;
+        snprintf(text, sizeof text, "%.0f%s", n, units[i].unit);
+        if (parse_rate(text, &back) == 0 && back == per_s) {
+            snprintf(out, cap, "%s", text);
+            return;
+        }
+    }
+    snprintf(out, cap, "%.17g/s", per_s); /* not reached for a parsed rate */
+}
+
+/* A fraction as the user can write it back: the fewest decimals that parse
+ * (parse_fraction, which takes no exponent) to exactly this double. */
+static void format_fraction(double v, char *out, size_t cap)
+{
+    char text[512];
+    for (int decimals = 0; decimals < 400; decimals++) {
+        double back;
+        snprintf(text, sizeof text, "%.*f", decimals, v);
+        if (parse_fraction(text, &back) == 0 && back == v)
+            break;
+    }
+    snprintf(out, cap, "%s", text);
+}
+
 int scenario_format_value(const scenario *sc, const char *key, char *out, size_t cap)
 {
     const setting *s = setting_find(key);
@@ -684,11 +721,11 @@ int scenario_format_value(const scenario *sc, const char *key, char *out, size_t
         break;
     case SET_RATE:
         memcpy(&d, p, sizeof d);
-        snprintf(out, cap, "%.6g/s", d);
+        format_rate(d, out, cap);
         break;
     case SET_FRACTION:
         memcpy(&d, p, sizeof d);
-        snprintf(out, cap, "%.6g", d);
+        format_fraction(d, out, cap);
         break;
     case SET_CHOICE:
     case SET_DISTRIBUTION:

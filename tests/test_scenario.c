@@ -771,6 +771,35 @@ static void test_range_messages_state_both_ends(void **state)
     scenario_release(&sc);
 }
 
+/* Rates and fractions format as the user can write them back: in the unit
+ * that holds the rate as a whole count, a fraction without an exponent, and
+ * each formatted value sets the same number again. */
+static void test_rates_and_fractions_format_back(void **state)
+{
+    (void)state;
+    static const struct { const char *key, *value, *formatted; } cases[] = {
+        { "rate", "5000/m", "5000/m" }, { "rate", "1/h", "1/h" },
+        { "rate", "1000000000/s", "1000000000/s" }, { "rate", "300/s", "300/s" },
+        { "rate", "120/m", "2/s" }, { "split_jitter", "0.0000001", "0.0000001" },
+        { "split_jitter", "0.25", "0.25" }, { "split_jitter", "1", "1" },
+        { "split_jitter", "0", "0" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        scenario a, b;
+        char err[256], out[512], again[512];
+        scenario_defaults(&a);
+        scenario_defaults(&b);
+        assert_int_equal(scenario_set(&a, NULL, cases[i].key, cases[i].value, err, sizeof err), 0);
+        assert_int_equal(scenario_format_value(&a, cases[i].key, out, sizeof out), 0);
+        assert_string_equal(out, cases[i].formatted);
+        assert_int_equal(scenario_set(&b, NULL, cases[i].key, out, err, sizeof err), 0);
+        assert_int_equal(scenario_format_value(&b, cases[i].key, again, sizeof again), 0);
+        assert_string_equal(again, out);
+        scenario_release(&a);
+        scenario_release(&b);
+    }
+}
+
 /* split_keys takes a list: its message says so; an empty list or key is
  * refused; a list and a file from one source are refused, naming both,
  * and an option's one replaces the file's other one. */
@@ -836,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_presets_on_many_servers),
         cmocka_unit_test(test_range_messages_state_both_ends),
         cmocka_unit_test(test_split_keys_list_and_file),
+        cmocka_unit_test(test_rates_and_fractions_format_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
