@@ -747,6 +747,30 @@ static void test_osalt_opentsdb_vectors(void **state)
     expect_key("osalt(20) uid(metric, 3) hour(ts) tags(2)", &r2, want, 20);
 }
 
+/* A time field inside another field is hashed like any byte by an osalt
+ * outside it, and an osalt nested in a hash skips only its own list's time
+ * fields: 'osalt(5) hash(3, osalt(5) ts)' is [outer salt][hash byte b],
+ * the outer salt Arrays.hashCode({b}) % 5 = (31 + b) % 5. Its skip slots
+ * once covered the inner osalt's too, and the hash read past the key
+ * (fuzz_keyscheme: heap-buffer-overflow in rest_hash). Also: an outer
+ * osalt's time fields around a nested one keep their own slots. */
+static void test_osalt_around_a_nested_osalt(void **state)
+{
+    (void)state;
+    for (uint64_t seq = 0; seq < 50; seq++) {
+        record r = series(UINT64_C(1704069000123) + seq * 7919, seq, seq % 7, 1, 0);
+        uint8_t k[KEYSCHEME_MAX_KEY];
+        assert_int_equal(encode_once("osalt(5) hash(3, osalt(5) ts)", &r, k), 2);
+        assert_true(k[1] < 3);
+        assert_int_equal(k[0], (31 + k[1]) % 5);
+        /* [salt][ts 8][hash byte][ts 8]: the outer osalt hashes only the
+         * hash byte, leaving out its own two ts */
+        assert_int_equal(encode_once("osalt(7) ts hash(3, osalt(5) ts) ts", &r, k), 18);
+        assert_true(k[9] < 3);
+        assert_int_equal(k[0], (31 + k[9]) % 7);
+    }
+}
+
 /* osalt leaves time fields out, wherever they stand in its list: the salt
  * stays with the series, hour after hour. */
 static void test_osalt_ignores_time(void **state)
@@ -2074,6 +2098,7 @@ int main(void)
         cmocka_unit_test(test_psalt_is_hash_of_the_rest),
         cmocka_unit_test(test_osalt_opentsdb_vectors),
         cmocka_unit_test(test_osalt_ignores_time),
+        cmocka_unit_test(test_osalt_around_a_nested_osalt),
         cmocka_unit_test(test_letters),
         cmocka_unit_test(test_bucket_prefix_new_fields),
         cmocka_unit_test(test_presets),

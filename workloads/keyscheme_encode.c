@@ -68,7 +68,7 @@ static void emit(compiler *c, const field *f, uint8_t code, unsigned depth)
     c->ops[c->n++] = op_of(f, code, depth);
 }
 
-static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, int skipping);
+static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, uint32_t *slot);
 
 /* A field's own op; a transform's inner fields and END op after it. */
 static void compile_field(compiler *c, size_t i, unsigned depth)
@@ -77,40 +77,61 @@ static void compile_field(compiler *c, size_t i, unsigned depth)
     const field_def *d = f->def;
     emit(c, f, f->text ? d->str_op : d->op, depth);
     if (d->end_op != OP_NONE && !(d->flags & F_COVERS_REST)) {
-        compile_seq(c, i + 1, i + f->span, depth + 1, 0);
+        compile_seq(c, i + 1, i + f->span, depth + 1, NULL);
         emit(c, f, d->end_op, depth);
     }
 }
 
+/* The time fields among the sibling fields [i, end), the ones an osalt
+ * before them leaves out of its hash (not those inside another field). */
+static uint32_t count_time_siblings(const compiler *c, size_t i, size_t end)
+{
+    uint32_t n = 0;
+    for (; i < end; i += c->fs[i].span)
+        n += (c->fs[i].def->flags & F_TIME) != 0;
+    return n;
+}
+
 /* The sibling fields [i, end). A field that covers the rest takes the
- * siblings after it as its inner fields. `skipping`: an osalt earlier in
- * this list is open, so each time field here gets a skip slot whose SKIP
- * ops record where its bytes are. */
-static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, int skipping)
+ * siblings after it as its inner fields. `slot`: NULL, or, when an osalt
+ * earlier in this list is open, the next of the skip slots reserved for
+ * this list's time fields; each time field here takes one, and its SKIP
+ * ops record where its bytes are. An osalt reserves one block of slots for
+ * the time fields of its own list, in key order, before compiling them, so
+ * an osalt nested inside another field (which hashes its time fields like
+ * any byte) takes slots outside the block and the outer osalt's [a, b)
+ * never covers them (fuzz_keyscheme: 'osalt(5) hash(3, osalt(5) ts)'). */
+static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, uint32_t *slot)
 {
     for (; i < end; i += c->fs[i].span) {
         const field *f = &c->fs[i];
         uint32_t flags = f->def->flags;
         if (flags & F_COVERS_REST) {
-            uint32_t first_skip = c->nskips;
+            uint32_t block = 0, *cursor = slot;
+            if ((flags & F_SKIPS_TIME) && !cursor) {
+                block = c->nskips;
+                c->nskips += count_time_siblings(c, i + f->span, end);
+                cursor = &block;
+            }
+            uint32_t first = cursor ? *cursor : 0;
             compile_field(c, i, depth);
-            compile_seq(c, i + f->span, end, depth + 1, skipping || (flags & F_SKIPS_TIME));
+            compile_seq(c, i + f->span, end, depth + 1, cursor);
             emit(c, f, f->def->end_op, depth);
             if (flags & F_SKIPS_TIME) {
-                c->ops[c->n - 1].a = first_skip;
-                c->ops[c->n - 1].b = c->nskips;
+                c->ops[c->n - 1].a = first;
+                c->ops[c->n - 1].b = *cursor;
             }
             return;
         }
-        int timed = skipping && (flags & F_TIME);
+        int timed = slot && (flags & F_TIME);
         if (timed) {
             emit(c, f, OP_SKIP_BEGIN, depth);
-            c->ops[c->n - 1].a = c->nskips;
+            c->ops[c->n - 1].a = *slot;
         }
         compile_field(c, i, depth);
         if (timed) {
             emit(c, f, OP_SKIP_END, depth);
-            c->ops[c->n - 1].a = c->nskips++;
+            c->ops[c->n - 1].a = (*slot)++;
         }
     }
 }
@@ -118,7 +139,7 @@ static void compile_seq(compiler *c, size_t i, size_t end, unsigned depth, int s
 void ks_compile(keyscheme *ks)
 {
     compiler c = { ks->fields, ks->ops, 0, 0 };
-    compile_seq(&c, 0, ks->nfields, 0, 0);
+    compile_seq(&c, 0, ks->nfields, 0, NULL);
     ks->nops = c.n;
     ks->nskips = c.nskips;
 }
