@@ -578,14 +578,17 @@ static int plan_rows(const planner *pl, const query *q, const candidates *cs, pl
  * the entity's id or name, the trace key, or its UID; R_METRIC: the
  * metric's UID): a key with one of these before the time field holds no
  * row of another entity (metric). A bucket of the value (hash) does not:
- * many values share a bucket; nor does a UID once more names than its
- * width holds have been written (their low bytes repeat). */
+ * many values share a bucket; nor does a slice of a digest shorter than
+ * the digest (md5(...)[s:e]: two values share a byte 1 time in 256); nor
+ * does a UID once more names than its width holds have been written
+ * (their low bytes repeat). */
 static int field_pins(const keyscheme *ks, const keyencoder *ke, size_t i, uint16_t pin)
 {
     for (size_t j = i; j < i + ks->fields[i].span; j++) {
         const field *f = &ks->fields[j];
-        if (f->def->flags & F_BUCKET_PREFIX) {
-            j += f->span - 1; /* skip the bucket's inputs */
+        if ((f->def->flags & F_BUCKET_PREFIX) ||
+            ((f->def->flags & F_SLICE) && f->aux - f->n < KS_MD5_BYTES)) {
+            j += f->span - 1; /* skip the inputs of a value many inputs share */
             continue;
         }
         if ((f->reads & pin) && (f->def->op != OP_UID || ks_uid_unique(ke, f->table, f->width)))
