@@ -46,7 +46,9 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
 
 /* Runs every scheme of sc into *out (free with sim_results_free), each
  * watched by obs (may be NULL). Returns 0, or -1 with a message in err and
- * nothing in *out. */
+ * nothing in *out. Before it allocates anything it asks the memory budget
+ * (sim/budget.h): a run estimated to need more than this process may use
+ * is refused at once, the message naming what it would need and why. */
 int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *out,
                    char *err, size_t errcap);
 
