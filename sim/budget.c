@@ -825,8 +825,13 @@ budget_limit budget_limit_of(const scenario *sc)
         lower_to(&lim, (uint64_t)rl.rlim_cur, BUDGET_ULIMIT_V, statm_bytes(0));
     if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         lower_to(&lim, (uint64_t)rl.rlim_cur, BUDGET_ULIMIT_D, statm_bytes(5));
+    /* Physical memory is the default limit, not a hard one: swap and an
+     * estimate that is an upper bound (a closed loop's) can make a run fit
+     * where the estimate says it would not, so a --max-memory the user sets
+     * replaces it. ulimit is the kernel's and stays. */
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0 && (uint64_t)pages <= UINT64_MAX / (uint64_t)page)
+    if (!sc->max_memory && pages > 0 && page > 0 &&
+        (uint64_t)pages <= UINT64_MAX / (uint64_t)page)
         lower_to(&lim, (uint64_t)pages * (uint64_t)page, BUDGET_PHYSICAL, 0);
     return lim;
 }
@@ -983,7 +988,9 @@ int budget_check(const budget_estimate *e, const budget_limit *lim, char *err, s
     }
     snprintf(err, errcap, "the run would need about %s (%s): more than %s; %s%s", need, detail,
              whose, part_advice(e, top),
-             lim->source == BUDGET_MAX_MEMORY ? ", or raise --max-memory" : "");
+             lim->source == BUDGET_MAX_MEMORY ? ", or raise --max-memory"
+             : lim->source == BUDGET_PHYSICAL ? ", or set --max-memory to run it anyway"
+             : "");
     return -1;
 }
 

@@ -264,7 +264,7 @@ static const setting settings[] = {
     { "", "seed", SET_COUNT, ANY, SC(seed), NULL,
       "N", "seed of every random choice" },
     { "", "max_memory", SET_SIZE, 1ull << 20, 1ull << 50, SC(max_memory), NULL,
-      "SIZE", "refuse a run estimated to need more memory (unset: what ulimit and the machine allow)" },
+      "SIZE", "refuse a run estimated to need more memory (unset: the machine's memory); ulimit -v and -d always apply" },
     { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL,
       "N", "region servers" },
     { "cluster", "split_policy", SET_CHOICE, 0, 0, SC(split_policy), split_choices,

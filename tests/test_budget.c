@@ -241,6 +241,27 @@ static void test_limit_sources(void **state)
     assert_non_null(strstr(err, ", or raise --max-memory"));
     assert_int_equal(scenario_set(&sc, NULL, "max_memory", "1KiB", err, sizeof err), -1);
 
+    /* --max-memory replaces physical memory, even above it (swap, an upper
+     * bound), so the user can run what the machine's size would refuse */
+    struct rlimit as, data;
+    getrlimit(RLIMIT_AS, &as);
+    getrlimit(RLIMIT_DATA, &data);
+    if (as.rlim_cur == RLIM_INFINITY && data.rlim_cur == RLIM_INFINITY) {
+        assert_int_equal(scenario_set(&sc, NULL, "max_memory", "1024TiB", err, sizeof err), 0);
+        lim = budget_limit_of(&sc);
+        assert_int_equal(lim.source, BUDGET_MAX_MEMORY);
+        assert_int_equal(lim.bytes, 1ull << 50);
+        scenario plain;
+        scenario_defaults(&plain);
+        assert_int_equal(budget_limit_of(&plain).source, BUDGET_PHYSICAL);
+        budget_estimate huge = { 0 };
+        huge.bytes = 2.0 * (double)budget_limit_of(&plain).bytes;
+        budget_limit phys = budget_limit_of(&plain);
+        assert_int_equal(budget_check(&huge, &phys, err, sizeof err), -1);
+        assert_non_null(strstr(err, "or set --max-memory to run it anyway"));
+        scenario_release(&plain);
+    }
+
     if (UNDER_ASAN)
         return;
     fflush(NULL);
