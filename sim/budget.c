@@ -74,6 +74,7 @@
 #include "sim/result.h"
 #include "workloads/keyscheme.h"
 #include "workloads/record.h"
+#include "workloads/trace.h"
 
 /* sim/engine_impl.h's limit on report windows, and keyspace.c's sample
  * sizes. */
@@ -229,14 +230,19 @@ static double trace_size(const char *path, double *last_us)
         const char *p = buf + start;
         int quoted = *p == '"';
         p += quoted;
-        double t = 0;
-        int digits = 0;
-        while (*p >= '0' && *p <= '9' && digits < 20) {
-            t = t * 10 + (*p++ - '0');
+        uint64_t t = 0;
+        int digits = 0, too_late = 0;
+        while (*p >= '0' && *p <= '9' && digits < 21) {
+            unsigned d = (unsigned)(*p++ - '0');
+            too_late |= t > (TRACE_TIME_MAX - d) / 10;
+            t = t * 10 + d;
             digits++;
         }
         if (digits && ((quoted && *p == '"') || (!quoted && (*p == ',' || *p == '\t')))) {
-            *last_us = t;
+            /* a time past TRACE_TIME_MAX: the reader refuses it, naming its
+             * line; the estimate must not refuse the run first for it */
+            if (!too_late)
+                *last_us = (double)t;
             break;
         }
         end = start ? start - 1 : 0;
