@@ -147,6 +147,13 @@ static int fetch_op(run_state *st, char *err, size_t errcap)
     int rc = pattern_next(st->workload, &rel, &st->op, err, errcap);
     if (rc < 0)
         return -1;
+    if (rc > 0 && rel > UINT64_MAX - 1 - st->phase_start_us) { /* UINT64_MAX is "never" */
+        snprintf(err, errcap, "phase %s: an operation %llu us after the phase's start at %llu us "
+                 "would pass the simulated clock's end (%llu us)",
+                 scenario_phase(st->sc, st->phase)->name, (unsigned long long)rel,
+                 (unsigned long long)st->phase_start_us, (unsigned long long)(UINT64_MAX - 1));
+        return -1;
+    }
     st->t_op = st->phase_start_us + rel;
     st->have_op = rc > 0 && st->t_op < st->phase_end_us;
     if (!st->have_op && st->phase_end_us == UINT64_MAX) {

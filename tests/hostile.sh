@@ -118,6 +118,10 @@ run_case "NUL byte in a scenario" 2 "NUL" -- run "$tmp/nul.ini" --scheme salted
 run_case "a 65th [scheme]" 2 "64" -- compare "$tmp/schemes.ini"
 printf '1\tput\tk\t10\n18446744073709551615\tput\tk\t10\n' >"$tmp/late.tsv"
 run_case "a trace time of 2^64-1" 2 "late.tsv:2" -- run --trace "$tmp/late.tsv" --scheme key
+printf '[phase warm]\nduration = 1m\n[phase replay]\ntrace = %s\n' "$tmp/end.tsv" >"$tmp/phases.ini"
+printf '1\tput\tk\t10\n18446744073709551614\tput\tk\t10\n' >"$tmp/end.tsv"
+run_case "a trace phase past the clock's end" 2 "clock's end" -- run "$tmp/phases.ini" \
+    --scheme key --balancer-period 1000000000h --window 1000000000h
 run_case "--size-scale 1000000" 2 "131072" -- run --scheme salted --size-scale 1000000
 run_case "compare --servers 70000" 0 "" -- compare --servers 70000 --duration 1m
 run_case "control bytes in a scheme's literal" 0 "" -- \
