@@ -50,7 +50,8 @@ size_t keyscheme_preset_count(void);
 const char *keyscheme_preset_name(size_t i);
 
 /* Writes the expression of preset `name` with `buckets` as its bucket count
- * into out (cap bytes). Returns 0, or -1 if no such preset. */
+ * (at most 65536, what a 2-byte bucket prefix holds: more is capped) into
+ * out (cap bytes). Returns 0, or -1 if no such preset. */
 int keyscheme_preset_expr(const char *name, uint32_t buckets, char *out, size_t cap);
 
 /* Longest key this scheme can produce, <= KEYSCHEME_MAX_KEY. */

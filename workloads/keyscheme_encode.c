@@ -27,11 +27,8 @@
  * number) to its UID: an open-addressing hash table (linear probing,
  * Fibonacci hashing, at most half full) that grows with the names
  * actually written, not with the largest id: a scheme reading entity ids
- * up to 2^32 - 1 costs 16 to 32 bytes per name it met. In the uid_table
- * struct, cap is the number of slots (0 or a power of two) and uid_of
- * holds 2 + 2 cap uint32s: [0] the names held, [1] unused, then slot i as
- * {name id, UID} at [2 + 2i], a UID of 0 marking an empty slot (UIDs
- * start at 1).
+ * up to 2^32 - 1 costs 16 to 32 bytes per name it met (uid_table in
+ * keyscheme_impl.h).
  *
  * The writers of the fields that read the record and nothing else are
  * plain functions; the encoder's switch calls them directly and the read
@@ -172,7 +169,7 @@ void keyencoder_free(keyencoder *ke)
     if (!ke)
         return;
     for (int t = 0; t < NAME_KINDS; t++)
-        free(ke->names[t].uid_of);
+        free(ke->names[t].slots);
     free(ke->skip);
     free(ke->scratch);
     free(ke);
@@ -185,13 +182,13 @@ static size_t uid_home(uint32_t id, size_t cap)
 }
 
 /* Puts {id, uid} into the first empty slot of its probe (id not there). */
-static void uid_insert(uint32_t *table, size_t cap, uint32_t id, uint32_t uid)
+static void uid_insert(uid_slot *slots, size_t cap, uint32_t id, uint32_t uid)
 {
     size_t i = uid_home(id, cap);
-    while (table[3 + 2 * i] != 0)
+    while (slots[i].uid != 0)
         i = (i + 1) & (cap - 1);
-    table[2 + 2 * i] = id;
-    table[3 + 2 * i] = uid;
+    slots[i].id = id;
+    slots[i].uid = uid;
 }
 
 /* Doubles t's slots (64 at first) and rehashes. Returns 0, or -1 if out of
@@ -199,17 +196,16 @@ static void uid_insert(uint32_t *table, size_t cap, uint32_t id, uint32_t uid)
 static int uid_grow(uid_table *t)
 {
     size_t cap = t->cap ? 2 * t->cap : 64;
-    if (cap > (SIZE_MAX / sizeof(uint32_t) - 2) / 2)
+    if (cap > SIZE_MAX / sizeof(uid_slot))
         return -1;
-    uint32_t *table = calloc(2 + 2 * cap, sizeof *table);
-    if (!table)
+    uid_slot *slots = calloc(cap, sizeof *slots);
+    if (!slots)
         return -1;
     for (size_t i = 0; i < t->cap; i++)
-        if (t->uid_of[3 + 2 * i] != 0)
-            uid_insert(table, cap, t->uid_of[2 + 2 * i], t->uid_of[3 + 2 * i]);
-    table[0] = t->cap ? t->uid_of[0] : 0;
-    free(t->uid_of);
-    t->uid_of = table;
+        if (t->slots[i].uid != 0)
+            uid_insert(slots, cap, t->slots[i].id, t->slots[i].uid);
+    free(t->slots);
+    t->slots = slots;
     t->cap = cap;
     return 0;
 }
@@ -224,15 +220,14 @@ static int uid_grow(uid_table *t)
 static uint32_t uid_assign(keyencoder *ke, unsigned kind, uint32_t id)
 {
     uid_table *t = &ke->names[kind];
-    if ((t->cap == 0 || 2 * ((size_t)t->uid_of[0] + 1) > t->cap) && uid_grow(t) < 0) {
-        fprintf(stderr, "regionsim: out of memory growing a UID table (%zu names)\n",
-                t->cap ? (size_t)t->uid_of[0] : 0);
+    if (2 * (t->count + 1) > t->cap && uid_grow(t) < 0) {
+        fprintf(stderr, "regionsim: out of memory growing a UID table (%zu names)\n", t->count);
         exit(2);
     }
     uint32_t *last = &ke->last[space_of[kind]];
     assert(ks_uid_find(ke, kind, id) == 0 && *last < UINT32_MAX);
-    uid_insert(t->uid_of, t->cap, id, ++*last);
-    t->uid_of[0]++;
+    uid_insert(t->slots, t->cap, id, ++*last);
+    t->count++;
     return *last;
 }
 
@@ -243,9 +238,9 @@ uint32_t ks_uid_find(const keyencoder *ke, unsigned kind, uint32_t id)
     if (t->cap == 0)
         return 0;
     for (size_t i = uid_home(id, t->cap);; i = (i + 1) & (t->cap - 1)) {
-        const uint32_t *slot = t->uid_of + 2 + 2 * i;
-        if (slot[1] == 0 || slot[0] == id)
-            return slot[1];
+        const uid_slot *slot = &t->slots[i];
+        if (slot->uid == 0 || slot->id == id)
+            return slot->uid;
     }
 }
 

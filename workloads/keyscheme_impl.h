@@ -172,9 +172,17 @@ struct keyscheme {
     char *expr;       /* normalised */
 };
 
+/* A UID table: name id -> UID, an open-addressing hash table over the
+ * names actually written (keyscheme_encode.c). */
+typedef struct uid_slot {
+    uint32_t id;       /* the name id (metric, host, tag or entity number) */
+    uint32_t uid;      /* its UID; 0 marks an empty slot (UIDs start at 1) */
+} uid_slot;
+
 typedef struct uid_table {
-    uint32_t *uid_of;  /* uid_of[name id]: its UID, 0 = none assigned yet */
-    size_t cap;
+    uid_slot *slots;   /* cap slots, at most half of them used */
+    size_t cap;        /* 0 or a power of two */
+    size_t count;      /* names held */
 } uid_table;
 
 struct keyencoder {
