@@ -9,6 +9,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* AddressSanitizer reserves terabytes of address space: under it a
+ * child cannot be given an address-space limit (RLIMIT_AS). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 /* Writes text to a new file /tmp/<prefix>-XXXXXX and returns its path in
  * a static buffer (valid until the next call). Aborts the test on failure. */
 static inline const char *test_temp_file(const char *prefix, const char *text)

@@ -22,19 +22,7 @@
 #include "sim/budget.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
-
-/* AddressSanitizer reserves terabytes of address space: under it a
- * child cannot be given an address-space limit (RLIMIT_AS). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
+#include "tests/support.h"
 
 #define MIB (1024.0 * 1024.0)
 #define GIB (1024.0 * MIB)

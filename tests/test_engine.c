@@ -16,19 +16,6 @@
 
 #include "sim/engine.h"
 
-/* AddressSanitizer reserves terabytes of address space: under it a
- * child cannot be given an address-space limit (RLIMIT_AS). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
 static void short_scenario(scenario *sc, const char *scheme)
 {
     scenario_defaults(sc);

@@ -23,19 +23,7 @@
 #include "reports/stats.h"
 #include "sim/engine.h"
 #include "workloads/keyscheme.h"
-
-/* AddressSanitizer reserves terabytes of address space: under it a
- * child cannot be given an address-space limit (RLIMIT_AS). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
+#include "tests/support.h"
 
 static void small_scenario(scenario *sc, const char *scheme)
 {
