@@ -99,7 +99,12 @@ static record entity_record(const world *w, unsigned e, record base)
 
 /* Builds the records from the parameter bytes (defaults without them).
  * Entity e: id base + e, metric base + e / 2, host base + e % 2, so names
- * differ between entities and two entities share each metric. Times
+ * differ between entities and two entities share each metric. A trace
+ * key (NAMING_KEY) is lower-case letters ending in 'a' + e: one key may
+ * begin another, but then the next byte is a letter, above any first byte
+ * of a time or UID, so a range of one entity's prefix never takes in
+ * another's rows (keys of raw bytes are not prefix-free: a RANGE on `key
+ * ts` could then hold another key's rows, which no plan can tell). Times
  * strictly increase, below 2^32 s and 10^13 ms (hour(ts) and ts:str keep
  * their widths there) unless the first byte's top bit asks for any time
  * below 2^62 ms (then neither the order nor a LATEST, newest first, is
@@ -119,8 +124,8 @@ static void make_records(world *w, params *ps)
         unsigned len = 1 + take(ps, (unsigned)e) % NAME_MAX_BYTES;
         w->names[e][0] = (uint8_t)len;
         for (unsigned i = 1; i < len; i++)
-            w->names[e][i] = (uint8_t)take(ps, 'a' + i);
-        w->names[e][len] = (uint8_t)e; /* distinct keys for distinct entities */
+            w->names[e][i] = (uint8_t)('a' + take(ps, i) % 26);
+        w->names[e][len] = (uint8_t)('a' + e); /* distinct keys for distinct entities */
     }
     uint64_t ts = (uint64_t)take32(ps, 1704067200u / 1024u) * 977u; /* < 4.2e12 ms */
     if (mode & 0x80) /* any time below 2^62 ms: ts:str grows, hour(ts) wraps */
