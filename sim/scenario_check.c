@@ -1,0 +1,303 @@
+/* scenario_check.c -- what needs the whole scenario: the checks across
+ * settings (scenario_validate), the servers over the run, the split keys.
+ *
+ * A value is checked against its own range when it is set (the settings
+ * table, scenario.c) and a file's structure when it is read
+ * (scenario_file.c). What is left needs several settings at once, or the
+ * whole run, so it is checked here, once, after the default, the file and
+ * the options have all been applied (an option can mend a file's value).
+ * scenario_validate goes in this order and stops at the first problem,
+ * reported as one message naming the setting, phase, event or scheme:
+ *  - the run's size: the operations of every open-loop phase against what
+ *    the exact row store can keep in memory (2^32);
+ *  - each phase: its pattern, built once (pattern_new checks its numbers);
+ *    its reads against its pattern; a closed loop replaying a trace needs
+ *    a duration; at most 1,000,000 report windows;
+ *  - measure_from against the end of the run, the servers events add
+ *    against SCENARIO_MAX_SERVERS, and every event against the end of the
+ *    run (when it is known: a trace replayed to its end does not know it);
+ *  - the pre-split keys, made or read once (scenario_split_keys, which
+ *    the engine calls again for the run);
+ *  - split restrictions, and each scheme's syntax (keyscheme_parse).
+ */
+#include "sim/scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/presplit.h"
+#include "sim/scenario_impl.h"
+#include "sim/units.h"
+#include "workloads/keyscheme.h"
+
+static int fail(char *err, size_t cap, const char *what)
+{
+    snprintf(err, cap, "%s", what);
+    return -1;
+}
+
+static int phase_problem(const scenario *sc, const phase *ph, char *err, size_t errcap)
+{
+    char why[160];
+    pattern_config c = ph->pattern;
+    pattern *p = NULL;
+    /* A trace's file is opened by the run, not here; everything else is
+     * checked by building the pattern once. */
+    if (c.kind == PATTERN_TRACE) {
+        if (!c.trace_path) {
+            snprintf(err, errcap, "%s: the trace pattern needs a trace file (trace = FILE)", ph->name);
+            return -1;
+        }
+        return 0;
+    }
+    p = pattern_new(&c, sc->seed, why, sizeof why);
+    if (!p) {
+        snprintf(err, errcap, "%s: %s", ph->name, why);
+        return -1;
+    }
+    pattern_free(p);
+    return 0;
+}
+
+/* Servers events add, over the whole run (at most 64 x 100000: no overflow). */
+static uint64_t added_servers(const scenario *sc, size_t *nadding)
+{
+    uint64_t n = 0;
+    *nadding = 0;
+    for (size_t i = 0; i < sc->nevents; i++) {
+        if (sc->events[i].action == EVENT_ADD_SERVERS) {
+            n += sc->events[i].servers;
+            (*nadding)++;
+        }
+    }
+    return n;
+}
+
+uint32_t scenario_max_servers(const scenario *sc)
+{
+    size_t nadding;
+    uint64_t n = sc->servers + added_servers(sc, &nadding);
+    return n > SCENARIO_MAX_SERVERS ? SCENARIO_MAX_SERVERS : (uint32_t)n; /* validated */
+}
+
+int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size_t *n,
+                        char *err, size_t errcap)
+{
+    *keys = NULL;
+    *bytes = NULL;
+    *n = 0;
+    switch (sc->presplit) {
+    case PRESPLIT_NONE:
+    case PRESPLIT_BUCKETS:
+        return 0;
+    case PRESPLIT_BY_HEX:
+    case PRESPLIT_BY_DECIMAL:
+    case PRESPLIT_BY_UNIFORM: {
+        presplit_algorithm a = sc->presplit == PRESPLIT_BY_HEX       ? PRESPLIT_HEX
+                               : sc->presplit == PRESPLIT_BY_DECIMAL ? PRESPLIT_DECIMAL
+                                                                     : PRESPLIT_UNIFORM;
+        if (presplit_keys(a, sc->presplit_regions, keys, bytes) < 0) {
+            snprintf(err, errcap, "presplit_regions: %u regions do not fit this split "
+                     "algorithm's key space (or out of memory)", sc->presplit_regions);
+            return -1;
+        }
+        *n = sc->presplit_regions - 1;
+        return 0;
+    }
+    case PRESPLIT_BY_KEYS:
+        if (sc->split_keys_file && sc->split_keys) {
+            snprintf(err, errcap, "split_keys and split_keys_file are both set%s: "
+                     "expected one of them, the keys or a file of keys",
+                     sc->split_keys_from == 2 && sc->split_keys_file_from == 2
+                         ? " (--split-keys and --split-keys-file)"
+                         : sc->split_keys_from == 1 && sc->split_keys_file_from == 1
+                         ? " in the scenario file" : "");
+            return -1;
+        }
+        if (sc->split_keys_file)
+            return presplit_read_file(sc->split_keys_file, keys, bytes, n, err, errcap);
+        if (sc->split_keys) {
+            char why[512];
+            if (presplit_parse_list(sc->split_keys, keys, bytes, n, why, sizeof why) == 0)
+                return 0;
+            snprintf(err, errcap, "split_keys: %s", why);
+            return -1;
+        }
+        snprintf(err, errcap, "presplit = keys needs split_keys or split_keys_file");
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads or makes the split keys once, so that a bad key is reported
+ * before anything runs. */
+static int scenario_presplit_check(const scenario *sc, char *err, size_t errcap)
+{
+    keyref *keys;
+    uint8_t *bytes;
+    size_t n;
+    char why[512];
+    int rc = scenario_split_keys(sc, &keys, &bytes, &n, why, sizeof why);
+    free(keys);
+    free(bytes);
+    if (rc < 0)
+        snprintf(err, errcap, "presplit: %s", why);
+    return rc;
+}
+
+/* The servers over the whole run, and every event's time against the end
+ * of the run when it is known (planned_us; a trace replayed to its end
+ * does not know it: an event after its end simply never happens). */
+static int events_problem(const scenario *sc, int known, uint64_t planned_us, char *err,
+                          size_t errcap)
+{
+    char where[161];
+    units_escape(sc->file ? sc->file : "", 160, where, sizeof where);
+    size_t nadding;
+    uint64_t added = added_servers(sc, &nadding);
+    if (sc->servers + added > SCENARIO_MAX_SERVERS) {
+        snprintf(err, errcap, "servers: %u at the start and %llu added by %zu event%s make "
+                 "%llu, more than %d, the most a run can have", sc->servers,
+                 (unsigned long long)added, nadding, nadding == 1 ? "" : "s",
+                 (unsigned long long)(sc->servers + added), SCENARIO_MAX_SERVERS);
+        return -1;
+    }
+    for (size_t i = 0; known && i < sc->nevents; i++) {
+        const cluster_event *e = &sc->events[i];
+        if (e->at_us < planned_us)
+            continue;
+        char at[32], end[32];
+        units_format_duration(e->at_us, at, sizeof at);
+        units_format_duration(planned_us, end, sizeof end);
+        snprintf(err, errcap, "%s:%d: [event %s] at = %s is not before the end of the run "
+                 "(%s): it would never happen", where, e->at_line, e->name, at, end);
+        return -1;
+    }
+    return 0;
+}
+
+/* Operations an open-loop phase issues; 0 when unknown (traces, clients). */
+static double phase_operations(const phase *ph)
+{
+    const pattern_config *c = &ph->pattern;
+    double seconds = (double)ph->duration_us / 1e6;
+    if (ph->clients)
+        return 0; /* closed loop: as many as the servers can serve */
+    switch (c->kind) {
+    case PATTERN_TIMESERIES:
+        return (double)c->metrics * c->hosts * c->tags * (double)ph->duration_us /
+               (double)c->interval_us;
+    case PATTERN_ENTITIES:
+    case PATTERN_SEQUENCE:
+        return c->rate_per_s * seconds;
+    case PATTERN_TRACE:
+        return 0;
+    }
+    return 0;
+}
+
+/* The exact row store keeps every row in memory (about key + 14 bytes a
+ * row): a run of more than 2^32 operations would not fit a machine this
+ * simulator is meant for, so it is refused before it starts rather than
+ * ended by the kernel half way. */
+#define MAX_OPERATIONS 4294967296.0
+
+int scenario_validate(const scenario *sc, char *err, size_t errcap)
+{
+    double operations = 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++)
+        operations += phase_operations(scenario_phase(sc, i));
+    if (operations > MAX_OPERATIONS) {
+        snprintf(err, errcap, "the workload would issue about %.3g operations, more than "
+                 "4294967296 (2^32), beyond what the exact row store keeps in memory: "
+                 "shorten the duration or the workload", operations);
+        return -1;
+    }
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (phase_problem(sc, ph, err, errcap) < 0)
+            return -1;
+        const read_mix *rm = &ph->reads;
+        if (rm->fraction > 0 && ph->pattern.kind == PATTERN_TRACE) {
+            snprintf(err, errcap, "%s: a trace brings its own reads (get lines); "
+                     "read_fraction is for generated workloads", ph->name);
+            return -1;
+        }
+        uint32_t weight[QUERY_KINDS];
+        uint64_t weights = 0;
+        scenario_read_weights(ph, weight);
+        for (int k = 0; k < QUERY_KINDS; k++)
+            weights += weight[k];
+        if (rm->fraction > 0 && weight[QUERY_METRIC] > 0 &&
+            ph->pattern.kind != PATTERN_TIMESERIES) {
+            snprintf(err, errcap, "%s: read_metric: metric reads need the timeseries pattern "
+                     "(a metric and its series); this phase is %s", ph->name,
+                     scenario_choice_name("pattern", ph->pattern.kind));
+            return -1;
+        }
+        if (rm->fraction > 0 && weights == 0) {
+            char kinds[160] = "";
+            for (int k = 0; k < QUERY_KINDS; k++)
+                snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%sread_%s",
+                         k ? ", " : "", query_kind_name((query_kind)k));
+            snprintf(err, errcap, "%s: read_fraction needs a read kind with a weight (%s)",
+                     ph->name, kinds);
+            return -1;
+        }
+        if (ph->clients && ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {
+            snprintf(err, errcap, "%s: closed-loop clients replaying a trace need a duration",
+                     ph->name);
+            return -1;
+        }
+        if (ph->duration_us / sc->window_us > 1000000) {
+            snprintf(err, errcap, "%s: at most 1,000,000 report windows per phase", ph->name);
+            return -1;
+        }
+    }
+    uint64_t planned = 0;
+    int known = 1;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        known &= ph->pattern.kind != PATTERN_TRACE || ph->duration_given;
+        planned += ph->duration_us;
+    }
+    if (known && sc->measure_from_us >= planned) {
+        char from[32], len[32];
+        units_format_duration(sc->measure_from_us, from, sizeof from);
+        units_format_duration(planned, len, sizeof len);
+        snprintf(err, errcap, "measure_from: %s is not before the end of the run (%s): "
+                 "nothing would be measured", from, len);
+        return -1;
+    }
+    if (events_problem(sc, known, planned, err, errcap) < 0)
+        return -1;
+    if (scenario_presplit_check(sc, err, errcap) < 0)
+        return -1;
+    if (sc->split_restriction == RESTRICT_KEY_PREFIX && sc->split_prefix_length == 0)
+        return fail(err, errcap, "split_restriction = prefix needs split_prefix_length");
+    if (sc->split_restriction == RESTRICT_DELIMITED &&
+        (!sc->split_delimiter || strlen(sc->split_delimiter) != 1))
+        return fail(err, errcap, "split_restriction = delimited needs a one-character "
+                    "split_delimiter");
+    if (sc->nschemes == 0)
+        return fail(err, errcap, "schemes: expected at least one");
+    for (size_t i = 0; i < sc->nschemes; i++) {
+        char buf[SCENARIO_PRESET_EXPR], why[512], label[SHOWN + 1], reason[512];
+        keyscheme *ks;
+        int is_preset;
+        const char *expr = scenario_scheme_text(sc, i, buf, sizeof buf, &is_preset);
+        if (keyscheme_parse(expr, &ks, why, sizeof why) < 0) {
+            units_escape(scenario_scheme_label(sc, i), 60, label, sizeof label);
+            units_escape(why, sizeof reason - 1, reason, sizeof reason);
+            if (is_preset)
+                snprintf(err, errcap, "scheme '%s' (the preset with one bucket per server, "
+                         "servers = %u: %s): %s", label, sc->servers, expr, reason);
+            else
+                snprintf(err, errcap, "scheme '%s': %s", label, reason);
+            return -1;
+        }
+        keyscheme_free(ks);
+    }
+    return 0;
+}

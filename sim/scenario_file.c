@@ -1,0 +1,576 @@
+/* scenario_file.c -- loading a scenario file (scenario_load).
+ *
+ * Files are INI, read with inih through a line reader of our own so that
+ * every message can name FILE:LINE. Sections: the top level (name, seed,
+ * max_memory), [cluster], [workload], [reads], one [phase NAME] per phase
+ * of the workload, one [event NAME] per change to the cluster, and one
+ * [scheme NAME] per scheme with key = EXPR.
+ *
+ * Design: the reader checks each line before inih parses it, and stops at
+ * the first mistake (what it checks is described below). inih then hands
+ * each `key = value` to file_entry, which sends it by section:
+ *  - the top level, [cluster], [workload] and [reads] go through
+ *    scenario_set with their section, as options do without one, so that
+ *    a file and an option accept exactly the same values and say the same
+ *    thing about a bad one; a [workload] key sets the base only;
+ *  - [phase NAME]: the phase is made (a copy of [workload]) by its header;
+ *    its settings are applied at once, to report a bad value at its line,
+ *    and kept, to be replayed when the file has been read over [workload]
+ *    as the whole file leaves it: a phase is that plus its own settings;
+ *  - [event NAME]: at, action, servers, server, detection; the events are
+ *    put in time order once the file has been read;
+ *  - [scheme NAME]: key = EXPR; a file's first scheme replaces the
+ *    default ones.
+ * A trace or split keys file a file names is relative to the file. What
+ * needs the whole scenario (the run's length against its events, the
+ * schemes' syntax, ...) is checked later, when the options have been
+ * applied too: scenario_validate (scenario_check.c).
+ */
+#include "sim/scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <ini.h>
+
+#include "sim/scenario_impl.h"
+#include "sim/units.h"
+
+/* A file is read by inih (ini_parse_stream) through file_read_line, which
+ * hands it one line at a time after the checks inih does not make, so
+ * that every mistake is reported at its own line and reading stops at the
+ * first one:
+ *  - a NUL byte, a line longer than inih's buffer holds, a read error
+ *    (a directory is refused before reading), more than
+ *    SCENARIO_MAX_LINES lines (a stream that never ends);
+ *  - a section header without its ']', or with text after it; a section
+ *    name with a control byte, an unknown section, a 65th [scheme NAME];
+ *  - a line that is neither a comment, a header nor `key = value`;
+ *  - an indented line after a `key = value`: inih (built with
+ *    INI_ALLOW_MULTILINE, as Debian's libinih is) would take it as the
+ *    continuation of that value and hand the key over again, silently
+ *    replacing its value.
+ * The reader also keeps the section name itself: inih cuts section names
+ * to 49 characters, which would merge two long phase or scheme names. */
+
+typedef struct scheme_section {
+    const char *name;         /* owned by the scenario */
+    int line;
+    int has_key;
+} scheme_section;
+
+typedef struct file_reader {
+    FILE *f;
+    const char *path;
+    char shown_path[161];     /* path as messages show it: escaped, cut */
+    scenario *sc;
+    int line;                 /* line the reader handed out last */
+    int failed;
+    char *err;
+    size_t errcap;
+    int file_has_schemes;     /* the first scheme section replaces the defaults */
+    scheme_section sections[SCENARIO_MAX_SCHEMES];
+    size_t nsections;
+    char section[256];        /* the current section's name, as its header gives it */
+    char prev_key[256];       /* the key of the last `key = value` in this section ... */
+    int prev_key_line;        /* ... and its line: an indented line would continue it */
+    /* [phase NAME] settings, replayed over the final [workload] at the end */
+    struct phase_setting {
+        size_t phase;
+        const setting *s;
+        const char *value;
+    } *phase_settings;
+    size_t nphase_settings, phase_settings_cap;
+} file_reader;
+
+#define FILE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* Records "FILE:LINE: what" unless an error is recorded already; returns
+ * 0 (inih's "stop" for a handler). */
+static int file_fail(file_reader *fr, int line, const char *fmt, ...) FILE_PRINTF(3, 4);
+static int file_fail(file_reader *fr, int line, const char *fmt, ...)
+{
+    if (!fr->failed) {
+        int n = snprintf(fr->err, fr->errcap, "%s:%d: ", fr->shown_path, line);
+        if (n >= 0 && (size_t)n < fr->errcap) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(fr->err + n, fr->errcap - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    fr->failed = 1;
+    return 0;
+}
+
+/* The first control byte (below 0x20, or 0x7f) of s[0..len), or NULL. */
+static const char *find_control(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return s + i;
+    return NULL;
+}
+
+/* inih's ini_find_chars_or_comment: the first of chars, or the ';' of an
+ * inline comment (one after whitespace), or the end of s. */
+static const char *ini_find(const char *s, const char *chars)
+{
+    int was_space = 0;
+    while (*s && !strchr(chars, *s) && !(was_space && *s == ';')) {
+        was_space = isspace((unsigned char)*s);
+        s++;
+    }
+    return s;
+}
+
+static scheme_section *file_scheme_section(file_reader *fr, const char *name);
+static cluster_event *file_event(file_reader *fr, const char *name);
+static phase *file_phase(file_reader *fr, const char *name, size_t *index);
+
+/* A "[section]" line (trimmed, starting with '['). Returns 0, or -1 when it
+ * failed. */
+static int file_header(file_reader *fr, const char *start)
+{
+    char shown[SHOWN + 1];
+    const char *end = ini_find(start + 1, "]");
+    if (*end != ']')
+        return file_fail(fr, fr->line, "expected ']' to end the section header, found '%s'",
+                         units_escape(start, SHOWN, shown, sizeof shown)) - 1;
+    const char *rest = end + 1;
+    while (isspace((unsigned char)*rest))
+        rest++;
+    if (*rest && *rest != ';')
+        return file_fail(fr, fr->line, "unexpected '%s' after the section header: expected "
+                         "the end of the line or a ; comment",
+                         units_escape(rest, SHOWN, shown, sizeof shown)) - 1;
+    size_t len = (size_t)(end - start - 1);
+    const char *bad = find_control(start + 1, len);
+    if (bad)
+        return file_fail(fr, fr->line, "control byte \\x%02X in a section name: expected "
+                         "printable characters", (unsigned char)*bad) - 1;
+    snprintf(fr->section, sizeof fr->section, "%.*s", (int)len, start + 1);
+    fr->prev_key[0] = '\0'; /* a header ends inih's continuation */
+    const char *s = fr->section;
+    size_t index;
+    if (!strncmp(s, "scheme ", 7) && s[7]) {
+        if (fr->nsections == SCENARIO_MAX_SCHEMES)
+            return file_fail(fr, fr->line, "too many schemes: at most %d [scheme NAME] "
+                             "sections", SCENARIO_MAX_SCHEMES) - 1;
+        if (!file_scheme_section(fr, s + 7))
+            return file_fail(fr, fr->line, "out of memory") - 1;
+    } else if (!strncmp(s, "phase ", 6) && s[6]) {
+        if (!file_phase(fr, s + 6, &index))
+            return file_fail(fr, fr->line, "too many phases (at most %d)",
+                             SCENARIO_MAX_PHASES) - 1;
+    } else if (!strncmp(s, "event ", 6) && s[6]) {
+        if (!file_event(fr, s + 6))
+            return file_fail(fr, fr->line, "too many events (at most %d)",
+                             SCENARIO_MAX_EVENTS) - 1;
+    } else if (strcmp(s, "") && strcmp(s, "cluster") && strcmp(s, "workload") &&
+               strcmp(s, "reads")) {
+        return file_fail(fr, fr->line, "unknown section [%s]; expected [cluster], [workload], "
+                         "[reads], [phase NAME], [event NAME] or [scheme NAME]",
+                         units_escape(s, 64, shown, sizeof shown)) - 1;
+    }
+    return 0;
+}
+
+/* Checks one line (without its line end) before inih sees it. */
+static void file_check_line(file_reader *fr, const char *line)
+{
+    const char *start = line;
+    while (isspace((unsigned char)*start))
+        start++;
+    if (!*start || *start == ';' || *start == '#')
+        return; /* blank, or a comment */
+    if (fr->prev_key[0] && start > line) {
+        file_fail(fr, fr->line, "indented line: in INI an indented line continues the value "
+                  "of the key above ('%s', line %d), which scenario files do not support; "
+                  "remove the indentation (or start the line with ; to make it a comment)",
+                  fr->prev_key, fr->prev_key_line);
+        return;
+    }
+    if (*start == '[') {
+        file_header(fr, start);
+        return;
+    }
+    const char *end = ini_find(start, "=:");
+    if (*end != '=' && *end != ':') {
+        char shown[SHOWN + 1];
+        file_fail(fr, fr->line, "expected '[section]' or 'key = value', found '%s'",
+                  units_escape(start, SHOWN, shown, sizeof shown));
+        return;
+    }
+    while (end > start && isspace((unsigned char)end[-1]))
+        end--;
+    char key[256];
+    snprintf(key, sizeof key, "%.*s", (int)(end - start), start);
+    units_escape(key, 64, fr->prev_key, sizeof fr->prev_key); /* as messages show it */
+    /* an empty key ("= value") leaves prev_key empty: inih continues no value */
+    fr->prev_key_line = fr->line;
+}
+
+/* inih's line source (an fgets for size bytes): the next line, with "\n"
+ * as its end whatever the file had ("\r\n", or none on the last line),
+ * once file_check_line has passed it; NULL at the end or after an error,
+ * which stops inih. */
+static char *file_read_line(char *buf, int size, void *stream)
+{
+    file_reader *fr = stream;
+    if (fr->failed || size < 3)
+        return NULL;
+    size_t max = (size_t)size - 2; /* the characters a line may have: room for "\n" and NUL */
+    if (fr->line >= SCENARIO_MAX_LINES) {
+        int c = getc(fr->f);
+        if (c == EOF && !ferror(fr->f))
+            return NULL;
+        file_fail(fr, fr->line + 1, "more than %d lines: a scenario file has a few hundred "
+                  "(is this the right file?)", SCENARIO_MAX_LINES);
+        return NULL;
+    }
+    size_t n = 0;
+    int c;
+    while ((c = getc(fr->f)) != EOF && c != '\n') {
+        if (c == '\0') {
+            file_fail(fr, fr->line + 1, "NUL byte at column %zu: expected text (is this a "
+                      "scenario file?)", n + 1);
+            return NULL;
+        }
+        if (n == max + 1) { /* max characters and a '\r' before the "\n" would fit */
+            file_fail(fr, fr->line + 1, "line too long: expected at most %zu characters", max);
+            return NULL;
+        }
+        buf[n++] = (char)c;
+    }
+    if (c == EOF && ferror(fr->f)) {
+        file_fail(fr, fr->line + 1, "read error: %s", strerror(errno));
+        return NULL;
+    }
+    if (c == EOF && n == 0)
+        return NULL;
+    fr->line++;
+    if (n > 0 && buf[n - 1] == '\r')
+        n--;
+    if (n > max) {
+        file_fail(fr, fr->line, "line too long: expected at most %zu characters", max);
+        return NULL;
+    }
+    buf[n] = '\0';
+    /* A UTF-8 byte order mark: skipped, as inih would. */
+    if (fr->line == 1 && n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+        memmove(buf, buf + 3, n - 2);
+        n -= 3;
+    }
+    file_check_line(fr, buf);
+    if (fr->failed)
+        return NULL;
+    buf[n] = '\n';
+    buf[n + 1] = '\0';
+    return buf;
+}
+
+/* Notes a [scheme NAME] header, so that a scheme section with no key can be
+ * reported too. NULL when out of memory. */
+static scheme_section *file_scheme_section(file_reader *fr, const char *name)
+{
+    const char *own = scenario_own(fr->sc, name);
+    if (!own)
+        return NULL;
+    scheme_section *ss = &fr->sections[fr->nsections++];
+    ss->name = own;
+    ss->line = fr->line;
+    ss->has_key = 0;
+    return ss;
+}
+
+static int file_scheme_entry(file_reader *fr, const char *name, const char *key,
+                             const char *value)
+{
+    char shown[65];
+    if (strcmp(key, "key") != 0)
+        return file_fail(fr, fr->line, "unknown key '%s' in [scheme %s]; expected "
+                         "key = EXPRESSION", units_escape(key, 64, shown, sizeof shown), name);
+    scheme_section *ss = &fr->sections[fr->nsections - 1]; /* the header came first */
+    if (ss->has_key)
+        return file_fail(fr, fr->line, "[scheme %s] has a second 'key'", name);
+    if (!fr->file_has_schemes)
+        fr->sc->nschemes = 0;
+    fr->file_has_schemes = 1;
+    const char *text = scenario_own(fr->sc, value);
+    if (!text || scenario_add_scheme(fr->sc, ss->name, text) < 0)
+        return file_fail(fr, fr->line, "out of memory");
+    ss->has_key = 1;
+    return 1;
+}
+
+/* The phase called name, created (as a copy of [workload]) on first use;
+ * NULL when there are SCENARIO_MAX_PHASES already (or out of memory). */
+static phase *file_phase(file_reader *fr, const char *name, size_t *index)
+{
+    scenario *sc = fr->sc;
+    for (size_t i = 0; i < sc->nphases; i++) {
+        if (!strcmp(sc->phases[i].name, name)) {
+            *index = i;
+            return &sc->phases[i];
+        }
+    }
+    const char *own = sc->nphases < SCENARIO_MAX_PHASES ? scenario_own(sc, name) : NULL;
+    if (!own)
+        return NULL;
+    *index = sc->nphases;
+    phase *ph = &sc->phases[sc->nphases++];
+    *ph = sc->workload;
+    ph->name = own;
+    return ph;
+}
+
+static int file_phase_entry(file_reader *fr, const char *name, const char *key,
+                            const char *value)
+{
+    char why[640];
+    const setting *s = scenario_setting_find(key);
+    if (!s || s->target != IN_PHASE) {
+        if (s)
+            snprintf(why, sizeof why, "'%s' belongs in [%s], not in a phase", key,
+                     s->section[0] ? s->section : "the top level");
+        else
+            scenario_unknown_key("workload", key, why, sizeof why);
+        char shown[65];
+        return file_fail(fr, fr->line, "[phase %s] %s: %s", name,
+                         units_escape(key, 64, shown, sizeof shown), why);
+    }
+    size_t index;
+    phase *ph = file_phase(fr, name, &index); /* made by its header */
+    const char *own = scenario_own(fr->sc, value);
+    if (!ph || !own)
+        return file_fail(fr, fr->line, "out of memory");
+    if (scenario_setting_apply(fr->sc, ph, s, value, why, sizeof why) < 0)
+        return file_fail(fr, fr->line, "[phase %s] %s: %s", name, key, why);
+    if (fr->nphase_settings == fr->phase_settings_cap) {
+        size_t cap = fr->phase_settings_cap ? 2 * fr->phase_settings_cap : 16;
+        struct phase_setting *ps = realloc(fr->phase_settings, cap * sizeof *ps);
+        if (!ps)
+            return file_fail(fr, fr->line, "out of memory");
+        fr->phase_settings = ps;
+        fr->phase_settings_cap = cap;
+    }
+    fr->phase_settings[fr->nphase_settings++] = (struct phase_setting){ index, s, own };
+    return 1;
+}
+
+/* The event called name, created on first use (action add, detection 90 s:
+ * HBase's default zookeeper.session.timeout of 90000 ms); NULL when there
+ * are SCENARIO_MAX_EVENTS already (or out of memory). */
+static cluster_event *file_event(file_reader *fr, const char *name)
+{
+    scenario *sc = fr->sc;
+    for (size_t i = 0; i < sc->nevents; i++)
+        if (!strcmp(sc->events[i].name, name))
+            return &sc->events[i];
+    const char *own = sc->nevents < SCENARIO_MAX_EVENTS ? scenario_own(sc, name) : NULL;
+    if (!own)
+        return NULL;
+    cluster_event *e = &sc->events[sc->nevents++];
+    memset(e, 0, sizeof *e);
+    e->name = own;
+    e->servers = 1;
+    e->detection_us = 90 * SECOND_US;
+    e->line = e->at_line = fr->line;
+    e->at_us = UINT64_MAX; /* required */
+    return e;
+}
+
+static int file_event_entry(file_reader *fr, const char *name, const char *key,
+                            const char *value)
+{
+    static const choice actions[] = { { "add", EVENT_ADD_SERVERS },
+                                      { "decommission", EVENT_DECOMMISSION },
+                                      { "fail", EVENT_FAIL }, { NULL, 0 } };
+    char shown[SHOWN + 1];
+    cluster_event *e = file_event(fr, name); /* made by its header */
+    if (!e)
+        return file_fail(fr, fr->line, "out of memory");
+    uint64_t v;
+    int ok = 1;
+    if (!strcmp(key, "at")) {
+        ok = units_parse_duration(value, &v) == 0;
+        e->at_us = v;
+        e->at_line = fr->line;
+    } else if (!strcmp(key, "detection")) {
+        ok = units_parse_duration(value, &v) == 0;
+        e->detection_us = v;
+    } else if (!strcmp(key, "servers")) {
+        ok = units_parse_count(value, &v) == 0 && v >= 1 && v <= SCENARIO_MAX_SERVERS;
+        e->servers = (uint32_t)v;
+    } else if (!strcmp(key, "server")) {
+        ok = units_parse_count(value, &v) == 0 && v < 1000000;
+        e->server = (uint32_t)v;
+    } else if (!strcmp(key, "action")) {
+        ok = 0;
+        for (const choice *c = actions; c->name; c++)
+            if (!strcmp(value, c->name))
+                e->action = (event_action)c->value, ok = 1;
+    } else {
+        return file_fail(fr, fr->line, "unknown key '%s' in [event %s]; expected at, action, "
+                         "servers, server or detection",
+                         units_escape(key, 64, shown, sizeof shown), name);
+    }
+    if (!ok)
+        return file_fail(fr, fr->line, "[event %s] %s: expected %s, found '%s'", name, key,
+                         !strcmp(key, "action") ? "add, decommission or fail"
+                         : !strcmp(key, "servers") ? "a count from 1 to 100000"
+                         : !strcmp(key, "server") ? "a server number (rs<N>: N)"
+                         : "a duration with a unit (us, ms, s, m, h)",
+                         units_escape(value, SHOWN, shown, sizeof shown));
+    return 1;
+}
+
+/* Events in time order (stable: file order on ties). */
+static void file_sort_events(scenario *sc)
+{
+    for (size_t i = 1; i < sc->nevents; i++) {
+        cluster_event e = sc->events[i];
+        size_t j = i;
+        for (; j > 0 && sc->events[j - 1].at_us > e.at_us; j--)
+            sc->events[j] = sc->events[j - 1];
+        sc->events[j] = e;
+    }
+}
+
+/* Each phase is [workload] as the file left it, plus its own settings. */
+static void file_resolve_phases(file_reader *fr)
+{
+    scenario *sc = fr->sc;
+    char why[640];
+    for (size_t i = 0; i < sc->nphases; i++) {
+        const char *name = sc->phases[i].name;
+        sc->phases[i] = sc->workload;
+        sc->phases[i].name = name;
+    }
+    for (size_t k = 0; k < fr->nphase_settings; k++) {
+        struct phase_setting *ps = &fr->phase_settings[k];
+        scenario_setting_apply(sc, &sc->phases[ps->phase], ps->s, ps->value, why, sizeof why);
+    }
+}
+
+/* A trace or split keys file named in a file is found relative to the
+ * file, not to the directory the program runs in. Returns value, or the
+ * joined path (owned by the scenario), or NULL when out of memory. */
+static const char *file_relative_path(const file_reader *fr, const char *key,
+                                      const char *value)
+{
+    const char *slash = strrchr(fr->path, '/');
+    if ((strcmp(key, "trace") != 0 && strcmp(key, "split_keys_file") != 0) ||
+        value[0] == '/' || !value[0] || !slash)
+        return value;
+    size_t dir = (size_t)(slash - fr->path), len = strlen(value);
+    char *joined = malloc(dir + 1 + len + 1);
+    if (!joined)
+        return NULL;
+    memcpy(joined, fr->path, dir);
+    joined[dir] = '/';
+    memcpy(joined + dir + 1, value, len + 1);
+    const char *own = scenario_own(fr->sc, joined);
+    free(joined);
+    return own;
+}
+
+static int file_entry(void *user, const char *inih_section, const char *key, const char *value)
+{
+    file_reader *fr = user;
+    (void)inih_section; /* cut to 49 characters: the reader keeps the whole name */
+    const char *section = fr->section;
+    if (fr->failed)
+        return 0;
+    value = file_relative_path(fr, key, value);
+    if (!value)
+        return file_fail(fr, fr->line, "out of memory");
+    if (!strncmp(section, "scheme ", 7))
+        return file_scheme_entry(fr, section + 7, key, value);
+    if (!strncmp(section, "phase ", 6))
+        return file_phase_entry(fr, section + 6, key, value);
+    if (!strncmp(section, "event ", 6))
+        return file_event_entry(fr, section + 6, key, value);
+    if (!section[0] && !strcmp(key, "name")) {
+        const char *bad = find_control(value, strlen(value));
+        if (bad)
+            return file_fail(fr, fr->line, "name: control byte \\x%02X at character %zu: "
+                             "expected printable characters", (unsigned char)*bad,
+                             (size_t)(bad - value) + 1);
+    }
+    char why[640], shown[65];
+    /* Not scenario_set: a [workload] key in a file sets the base only. */
+    int rc = scenario_set(fr->sc, section, key, value, why, sizeof why);
+    if (rc == 0)
+        return 1;
+    if (rc == -2 && scenario_setting_find(key))
+        snprintf(why, sizeof why, "'%s' belongs in [%s], not in [%s]", key,
+                 scenario_setting_find(key)->section, section);
+    units_escape(key, 64, shown, sizeof shown);
+    if (section[0])
+        return file_fail(fr, fr->line, "[%s] %s: %s", section, shown, why);
+    return file_fail(fr, fr->line, "%s: %s", shown, why);
+}
+
+int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
+{
+    file_reader fr;
+    memset(&fr, 0, sizeof fr);
+    fr.path = path;
+    fr.sc = sc;
+    fr.err = err;
+    fr.errcap = errcap;
+    units_escape(path, sizeof fr.shown_path - 1, fr.shown_path, sizeof fr.shown_path);
+    fr.f = fopen(path, "r");
+    struct stat st;
+    if (!fr.f || fstat(fileno(fr.f), &st) < 0) {
+        snprintf(err, errcap, "%s: cannot open the scenario file: %s", fr.shown_path,
+                 strerror(errno));
+        if (fr.f)
+            fclose(fr.f);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errcap, "%s: is a directory; expected a scenario file", fr.shown_path);
+        fclose(fr.f);
+        return -1;
+    }
+    sc->file = scenario_own(sc, path);
+    if (!sc->file) {
+        snprintf(err, errcap, "%s: out of memory", fr.shown_path);
+        fclose(fr.f);
+        return -1;
+    }
+    const char *name_before = sc->name;
+    int line = ini_parse_stream(file_read_line, &fr, file_entry, &fr);
+    fclose(fr.f);
+    if (line != 0 && !fr.failed) /* not expected: the reader checks lines first */
+        file_fail(&fr, line, "expected '[section]' or 'key = value'");
+    if (!fr.failed)
+        file_resolve_phases(&fr);
+    for (size_t i = 0; i < sc->nevents && !fr.failed; i++)
+        if (sc->events[i].at_us == UINT64_MAX)
+            file_fail(&fr, sc->events[i].line, "[event %s] has no 'at = TIME'",
+                      sc->events[i].name);
+    file_sort_events(sc);
+    free(fr.phase_settings);
+    for (size_t i = 0; i < fr.nsections && !fr.failed; i++)
+        if (!fr.sections[i].has_key)
+            file_fail(&fr, fr.sections[i].line, "[scheme %s] has no 'key = EXPRESSION'",
+                      fr.sections[i].name);
+    if (fr.failed)
+        return -1;
+    if (sc->name == name_before) { /* the file did not name itself */
+        const char *base = strrchr(path, '/');
+        const char *own = scenario_own(sc, base ? base + 1 : path);
+        own = own ? scenario_own_printable(sc, own) : NULL;
+        sc->name = own ? own : sc->name;
+    }
+    return 0;
+}
