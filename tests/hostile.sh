@@ -23,11 +23,13 @@ run_case() {
     name=$1 want=$2 text=$3
     shift 4
     cases=$((cases + 1))
+    started=$(date +%s%N)
     (
         if [ "$sanitized" != true ]; then ulimit -v 4194304; fi
         exec timeout 60 "$bin" "$@"
     ) >"$tmp/out" 2>&1 </dev/null
     got=$?
+    took=" ($(( ($(date +%s%N) - started) / 1000000 )) ms)"
     if [ "$got" != "$want" ]; then
         echo "FAIL $name: exit $got, expected $want"
         sed 's/^/    /' "$tmp/out" | head -5
@@ -37,7 +39,7 @@ run_case() {
         sed 's/^/    /' "$tmp/out" | head -5
         failures=$((failures + 1))
     else
-        echo "ok   $name"
+        echo "ok   $name$took"
     fi
 }
 
@@ -123,7 +125,8 @@ printf '1\tput\tk\t10\n18446744073709551614\tput\tk\t10\n' >"$tmp/end.tsv"
 run_case "a trace phase past the clock's end" 2 "clock's end" -- run "$tmp/phases.ini" \
     --scheme key --balancer-period 1000000000h --window 1000000000h
 run_case "--size-scale 1000000" 2 "131072" -- run --scheme salted --size-scale 1000000
-run_case "compare --servers 70000" 0 "" -- compare --servers 70000 --duration 1m
+run_case "compare --servers 70000, bucketed presets" 0 "" -- \
+    compare --servers 70000 --duration 1m --scheme salted --scheme opentsdb-salted
 run_case "control bytes in a scheme's literal" 0 "" -- \
     run --scheme "$(printf 'ts "\033[2J"')" --duration 1m
 check "  ...escaped in the report" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/out'"
