@@ -191,6 +191,7 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
         return engine_fail(err, errcap, "out of memory for the event queue");
     if (ph->clients == 0)
         return fetch_op(st, err, errcap);
+    st->clients_active = ph->clients;
     for (uint32_t c = 0; c < ph->clients; c++)
         if (eventq_push(&st->ticks, t, PHASE_TICK(TICK_CLIENT, i), c) < 0)
             return engine_fail(err, errcap, "out of memory for the event queue");
@@ -332,6 +333,21 @@ static int op_failed(const run_state *st, int rc, char *err, size_t errcap)
     return engine_fail(err, errcap, "out of memory storing a write");
 }
 
+/* A closed-loop client found the trace exhausted at t. When it is the
+ * last, the phase ends there, before its duration, which is then only a
+ * limit: the replay's rates are those of the time it took (a trace that
+ * finishes in a minute is not reported as spread over the hour given). */
+static int client_done(run_state *st, uint64_t t, char *err, size_t errcap)
+{
+    assert(st->clients_active > 0);
+    if (--st->clients_active > 0 || t >= st->phase_end_us)
+        return 0;
+    st->phase_end_us = t;
+    if (eventq_push(&st->ticks, t, PHASE_TICK(TICK_PHASE_END, st->phase), 0) < 0)
+        return engine_fail(err, errcap, "out of memory for the event queue");
+    return 0;
+}
+
 /* A closed-loop client is ready at ev->t_us: it issues the phase's next
  * operation and comes back after the reply and its think time. */
 static int run_client(run_state *st, run_result *out, const event *ev,
@@ -342,8 +358,10 @@ static int run_client(run_state *st, run_result *out, const event *ev,
     uint64_t ignored_time, reply;
     record rec;
     int rc = pattern_next(st->workload, &ignored_time, &rec, err, errcap);
-    if (rc <= 0)
-        return rc; /* an exhausted trace: this client is done */
+    if (rc < 0)
+        return rc;
+    if (rc == 0) /* an exhausted trace: this client is done */
+        return client_done(st, ev->t_us, err, errcap);
     rc = engine_op(st, out, ev->t_us, &rec, obs, &reply);
     if (rc < 0)
         return op_failed(st, rc, err, errcap);
@@ -458,8 +476,8 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
     case TICK_EVENT:
         return run_cluster_event(st, &sc->events[ev->arg], ev->t_us, err, errcap);
     case TICK_PHASE_END:
-        if (TICK_PHASE(ev->kind) != st->phase)
-            return 0;
+        if (TICK_PHASE(ev->kind) != st->phase || ev->t_us != st->phase_end_us)
+            return 0; /* a phase that ended already, or its duration's end after an early one */
         if (st->phase + 1 == scenario_phase_count(sc)) {
             st->end_us = ev->t_us;
             return 0;

@@ -310,6 +310,36 @@ static void test_trace_replay_counts_reads_and_writes(void **state)
     unlink(sc.workload.pattern.trace_path);
 }
 
+/* Closed-loop replay ends when the trace does: 4 clients replaying 400
+ * operations of 50 us each (rpc_time, no per-KiB time) on one server take
+ * 400 x 50 us = 20 ms, not the hour given, and the run's rates are those
+ * of the 20 ms (it was reported as 400 operations over an hour). */
+static void test_closed_loop_replay_ends_with_its_trace(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256];
+    short_scenario(&sc, "key");
+    char text[400 * 16] = "";
+    size_t n = 0;
+    for (int i = 0; i < 400; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "0,put,k%03d\n", i);
+    sc.workload.pattern.kind = PATTERN_TRACE;
+    sc.workload.pattern.trace_path = write_file(text);
+    sc.workload.clients = 4;
+    sc.workload.duration_us = 3600ull * 1000000;
+    sc.workload.duration_given = 1;
+    sc.rpc_us = 50;
+    sc.kib_us = 0;
+    sc.servers = 1;
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.writes, 400);
+    assert_true(r.duration_us >= 400 * 50 && r.duration_us < 400 * 50 + 1000);
+    run_result_free(&r);
+    unlink(sc.workload.pattern.trace_path);
+}
+
 static void test_bad_trace_line_fails_the_run(void **state)
 {
     (void)state;
@@ -571,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_phases_run_back_to_back),
         cmocka_unit_test(test_trace_replay_counts_reads_and_writes),
         cmocka_unit_test(test_bad_trace_line_fails_the_run),
+        cmocka_unit_test(test_closed_loop_replay_ends_with_its_trace),
         cmocka_unit_test(test_uid_table_grows_with_the_names_written),
         cmocka_unit_test(test_uids_in_order_of_first_use),
         cmocka_unit_test(test_zipfian_over_every_id_starts_at_once),
