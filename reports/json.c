@@ -503,6 +503,7 @@ static void write_run(jw *w, const run_result *run)
     key_double(w, "offered", run->duration_us ? run->offered_per_s : NAN);
     key_double(w, "achieved", run->duration_us ? run->achieved_per_s : NAN);
     key_u64(w, "unfinished", run->unfinished);
+    key_u64(w, "left_out", run->left_out);
     close_(w, '}');
 
     write_read_cost(w, run);

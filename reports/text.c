@@ -320,6 +320,9 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
                 run->writes, run->reads, fmt_duration(c, run->duration_us),
                 fmt_fixed(a, run->offered_per_s, 0), fmt_fixed(d, run->achieved_per_s, 0),
                 run->unfinished);
+    if (run->left_out)
+        fprintf(out, "  %" PRIu64 " operations of the trace came after the duration: left out\n",
+                run->left_out);
     if (run->latency.count)
         fprintf(out, "  latency p50 %s  p99 %s  p99.9 %s  max %s\n",
                 fmt_latency(a, run->latency.p50_us), fmt_latency(b, run->latency.p99_us),

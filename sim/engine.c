@@ -138,6 +138,23 @@ static int ensure_window(run_state *st, run_result *out, uint64_t w)
     return 0;
 }
 
+/* A trace phase cut short by its duration: the operations it did not reach
+ * are read to the end of the trace and counted, so the report can say how
+ * many were left out (a trace read to its end also checks its last lines).
+ * `first` counts one already read. Returns 0, or -1 on a trace error. */
+static int leave_out_rest(run_state *st, uint64_t first, char *err, size_t errcap)
+{
+    if (scenario_phase(st->sc, st->phase)->pattern.kind != PATTERN_TRACE)
+        return 0; /* a generated pattern has no end */
+    uint64_t t;
+    record rec;
+    int rc;
+    st->left_out += first;
+    while ((rc = pattern_next(st->workload, &t, &rec, err, errcap)) > 0)
+        st->left_out++;
+    return rc;
+}
+
 /* Open loop: fetches the phase's next operation into st->op, or notes that
  * the pattern is done (an open-ended phase then ends just after its last
  * operation). Returns 0, or -1 on a pattern error. */
@@ -156,6 +173,8 @@ static int fetch_op(run_state *st, char *err, size_t errcap)
     }
     st->t_op = st->phase_start_us + rel;
     st->have_op = rc > 0 && st->t_op < st->phase_end_us;
+    if (rc > 0 && !st->have_op)
+        return leave_out_rest(st, 1, err, errcap);
     if (!st->have_op && st->phase_end_us == UINT64_MAX) {
         uint64_t end = st->last_op_us + 1 > st->phase_start_us ? st->last_op_us + 1
                                                                : st->phase_start_us;
@@ -478,6 +497,9 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
     case TICK_PHASE_END:
         if (TICK_PHASE(ev->kind) != st->phase || ev->t_us != st->phase_end_us)
             return 0; /* a phase that ended already, or its duration's end after an early one */
+        if (scenario_phase(sc, st->phase)->clients && st->clients_active > 0 &&
+            leave_out_rest(st, 0, err, errcap) < 0) /* clients cut off mid-trace */
+            return -1;
         if (st->phase + 1 == scenario_phase_count(sc)) {
             st->end_us = ev->t_us;
             return 0;
@@ -603,6 +625,7 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->reassigned = c->reassigned;
     engine_replies_done(st, out->duration_us);
     out->unfinished = st->nreplies;
+    out->left_out = st->left_out;
     out->latency = summarise(&st->latency);
     out->read_latency = summarise(&st->read_latency);
     out->regions = regionmap_count(c->map);

@@ -88,6 +88,7 @@ typedef struct run_state {
     uint64_t window;          /* current report window */
     uint32_t windows_cap;     /* windows the arrays have room for */
     uint64_t ops;
+    uint64_t left_out;        /* trace operations past a phase's duration, never issued */
     uint64_t measured_ops;    /* operations issued since measure_from */
     uint64_t cell_overhead;
     uint64_t key_bytes_sum, keys_written;

@@ -113,6 +113,7 @@ typedef struct run_result {
     double offered_per_s;   /* operations issued per simulated second */
     double achieved_per_s;  /* operations completed within the run per second */
     uint64_t unfinished;    /* operations still queued when the run ended */
+    uint64_t left_out;      /* trace operations after a phase's duration: never issued */
     latency_summary latency;       /* every operation */
     latency_summary read_latency;  /* logical reads only */
 

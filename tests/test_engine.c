@@ -340,6 +340,47 @@ static void test_closed_loop_replay_ends_with_its_trace(void **state)
     unlink(sc.workload.pattern.trace_path);
 }
 
+/* A duration shorter than the trace: the operations after it are counted
+ * as left out, in open and in closed loop (they were dropped silently). */
+static void test_trace_cut_by_the_duration_counts_what_it_left_out(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256];
+    short_scenario(&sc, "key");
+    char text[100 * 24] = "";
+    size_t n = 0;
+    for (int i = 0; i < 100; i++) /* one operation a second, 0 .. 99 s */
+        n += (size_t)snprintf(text + n, sizeof text - n, "%d000000,put,k%03d\n", i, i);
+    sc.workload.pattern.kind = PATTERN_TRACE;
+    sc.workload.pattern.trace_path = write_file(text);
+    sc.workload.duration_us = 30ull * 1000000;
+    sc.workload.duration_given = 1;
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.writes, 30); /* 0 .. 29 s */
+    assert_int_equal(r.left_out, 70);
+    run_result_free(&r);
+    /* Closed loop: 2 clients of 50 us an operation in 1 ms issue 40 */
+    sc.workload.clients = 2;
+    sc.workload.duration_us = 1000;
+    sc.rpc_us = 50;
+    sc.kib_us = 0;
+    sc.servers = 1;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.writes + r.left_out, 100);
+    assert_true(r.writes >= 20 && r.writes <= 42);
+    run_result_free(&r);
+    /* The whole trace: nothing left out. */
+    sc.workload.clients = 0;
+    sc.workload.duration_given = 0;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.writes, 100);
+    assert_int_equal(r.left_out, 0);
+    run_result_free(&r);
+    unlink(sc.workload.pattern.trace_path);
+}
+
 static void test_bad_trace_line_fails_the_run(void **state)
 {
     (void)state;
@@ -602,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_trace_replay_counts_reads_and_writes),
         cmocka_unit_test(test_bad_trace_line_fails_the_run),
         cmocka_unit_test(test_closed_loop_replay_ends_with_its_trace),
+        cmocka_unit_test(test_trace_cut_by_the_duration_counts_what_it_left_out),
         cmocka_unit_test(test_uid_table_grows_with_the_names_written),
         cmocka_unit_test(test_uids_in_order_of_first_use),
         cmocka_unit_test(test_zipfian_over_every_id_starts_at_once),

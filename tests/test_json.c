@@ -224,6 +224,7 @@ static void test_reads_and_latency_round_trip(void **state)
     r->read_latency = (latency_summary){ 10, 12.5, 10, 30, 40, 41 };
     r->latency = (latency_summary){ 50, 60.25, 50, 99, 120, 130 };
     r->unfinished = 3;
+    r->left_out = 14437;
     f.sv0[1].busy = 0.75, f.sv0[1].longest_queue = 9, f.sv0[1].rpcs = 31;
     f.sv0[1].latency = (latency_summary){ 31, 55, 51, 98, 110, 111 };
     char *text = render(&f);
@@ -239,6 +240,7 @@ static void test_reads_and_latency_round_trip(void **state)
     assert_float_equal(num_at(root, "runs/0/latency_us/mean"), 60.25, 1e-9);
     assert_int_equal(int_at(root, "runs/0/latency_us/p999"), 120);
     assert_int_equal(int_at(root, "runs/0/throughput/unfinished"), 3);
+    assert_int_equal(int_at(root, "runs/0/throughput/left_out"), 14437);
     assert_float_equal(num_at(root, "runs/0/servers/1/busy"), 0.75, 1e-9);
     assert_int_equal(int_at(root, "runs/0/servers/1/longest_queue"), 9);
     assert_int_equal(int_at(root, "runs/0/servers/1/latency_us/max"), 111);

@@ -169,6 +169,7 @@ static void test_run_has_a_line_per_server_and_the_hottest_bar_is_longest(void *
     assert_non_null(strstr(text, "per-window max/mean: mean 2.83, worst 3.00 over 2 windows"));
     assert_non_null(strstr(text, "regions 1 -> 4, 3 splits, 2 moves"));
     assert_non_null(strstr(text, "300 ops/s offered, 275 done (3 unfinished)"));
+    assert_null(strstr(text, "left out")); /* nothing of a trace left out */
     /* The server x time heatmap: windows {100, 300, 0, 0} and {0, 100, 50, 0};
      * rs1's first window is the hottest cell (full block), rs3 wrote
      * nothing (blank), rs0 wrote only in the first window. */
@@ -190,6 +191,18 @@ static void test_run_has_a_line_per_server_and_the_hottest_bar_is_longest(void *
     assert_non_null(strstr(text, "latency p50 51 us  p99 4.2 ms  p99.9 950 ms  max 1 s"));
     assert_non_null(strstr(text, "4 MiB"));                       /* the header */
     assert_non_null(strstr(text, "4 = all writes on one server")); /* the legend */
+    free(text);
+}
+
+/* A trace cut short by the duration says how many operations it left out. */
+static void test_trace_left_out_is_said(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.runs[0].left_out = 14437;
+    char *text = capture(write_hot_run, &f);
+    assert_non_null(strstr(text, "\n  14437 operations of the trace came after the duration: left out\n"));
     free(text);
 }
 
@@ -403,6 +416,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_has_a_line_per_server_and_the_hottest_bar_is_longest),
         cmocka_unit_test(test_idle_run_prints_dashes),
+        cmocka_unit_test(test_trace_left_out_is_said),
         cmocka_unit_test(test_compare_echoes_config_and_aligns_rows),
         cmocka_unit_test(test_run_draws_key_space_regions_and_timeline),
         cmocka_unit_test(test_measured_run_is_marked),
