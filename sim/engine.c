@@ -33,6 +33,7 @@
 #include "sim/engine_impl.h"
 
 #include "sim/budget.h"
+#include "sim/units.h"
 
 #include <assert.h>
 #include <math.h>
@@ -155,6 +156,22 @@ static int leave_out_rest(run_state *st, uint64_t first, char *err, size_t errca
     return rc;
 }
 
+/* An open-loop trace replayed to its end whose operations all share one
+ * instant: it would cover one microsecond, and every rate and busy share
+ * of the report would be that microsecond's (busy 1630034400.0%). */
+static int instant_trace(const run_state *st, char *err, size_t errcap)
+{
+    const phase *ph = scenario_phase(st->sc, st->phase);
+    char path[256];
+    units_escape(ph->pattern.trace_path, 200, path, sizeof path);
+    snprintf(err, errcap, "%s: all %llu operations of the trace %s are at one time "
+             "(%llu us): replayed as timed they arrive in one microsecond; give them times, "
+             "set a duration, or replay them closed-loop (clients = N)", ph->name,
+             (unsigned long long)st->phase_ops, path,
+             (unsigned long long)(st->last_op_us - st->phase_start_us));
+    return -1;
+}
+
 /* Open loop: fetches the phase's next operation into st->op, or notes that
  * the pattern is done (an open-ended phase then ends just after its last
  * operation). Returns 0, or -1 on a pattern error. */
@@ -175,7 +192,11 @@ static int fetch_op(run_state *st, char *err, size_t errcap)
     st->have_op = rc > 0 && st->t_op < st->phase_end_us;
     if (rc > 0 && !st->have_op)
         return leave_out_rest(st, 1, err, errcap);
+    if (st->have_op && st->phase_ops++ == 0)
+        st->phase_first_op_us = st->t_op;
     if (!st->have_op && st->phase_end_us == UINT64_MAX) {
+        if (st->phase_ops > 1 && st->phase_first_op_us == st->last_op_us)
+            return instant_trace(st, err, errcap);
         uint64_t end = st->last_op_us + 1 > st->phase_start_us ? st->last_op_us + 1
                                                                : st->phase_start_us;
         st->phase_end_us = end; /* known now: ticks from here on are past the phase */
@@ -203,6 +224,7 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     for (int k = 0; k < QUERY_KINDS; k++)
         st->read_weights += st->read_weight[k];
     st->have_op = 0;
+    st->phase_ops = 0;
     int open_ended = ph->pattern.kind == PATTERN_TRACE && !ph->duration_given;
     st->phase_end_us = open_ended ? UINT64_MAX : t + ph->duration_us;
     if (!open_ended &&

@@ -60,6 +60,7 @@ typedef struct run_state {
     uint64_t read_weights;    /* their sum */
     uint64_t phase_start_us, phase_end_us;   /* end: UINT64_MAX = when the pattern ends */
     uint64_t last_op_us;
+    uint64_t phase_first_op_us, phase_ops; /* the phase's first operation's time, and how many */
     uint32_t clients_active;  /* closed loop: clients that have not found the trace exhausted */
     int have_op;              /* open loop: the next operation is ready ... */
     uint64_t t_op;            /* ... at this time ... */

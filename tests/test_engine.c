@@ -381,6 +381,37 @@ static void test_trace_cut_by_the_duration_counts_what_it_left_out(void **state)
     unlink(sc.workload.pattern.trace_path);
 }
 
+/* An open-loop trace replayed to its end whose operations share one
+ * instant is refused (its report covered one microsecond: busy in the
+ * billions of percent); one operation, or a closed loop, is fine. */
+static void test_trace_at_one_instant_is_refused(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    short_scenario(&sc, "key");
+    sc.workload.pattern.kind = PATTERN_TRACE;
+    sc.workload.pattern.trace_path = write_file("5,put,a\n5,put,b\n5,get,a\n");
+    sc.workload.duration_given = 0;
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "all 3 operations of the trace"));
+    assert_non_null(strstr(err, "at one time (5 us)"));
+    sc.workload.clients = 2;
+    sc.workload.duration_us = 1000000;
+    sc.workload.duration_given = 1;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.writes + r.reads, 3);
+    run_result_free(&r);
+    unlink(sc.workload.pattern.trace_path);
+    sc.workload.clients = 0;
+    sc.workload.duration_given = 0;
+    sc.workload.pattern.trace_path = write_file("5,put,a\n");
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    run_result_free(&r);
+    unlink(sc.workload.pattern.trace_path);
+}
+
 static void test_bad_trace_line_fails_the_run(void **state)
 {
     (void)state;
@@ -644,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_bad_trace_line_fails_the_run),
         cmocka_unit_test(test_closed_loop_replay_ends_with_its_trace),
         cmocka_unit_test(test_trace_cut_by_the_duration_counts_what_it_left_out),
+        cmocka_unit_test(test_trace_at_one_instant_is_refused),
         cmocka_unit_test(test_uid_table_grows_with_the_names_written),
         cmocka_unit_test(test_uids_in_order_of_first_use),
         cmocka_unit_test(test_zipfian_over_every_id_starts_at_once),
