@@ -1,0 +1,415 @@
+/* test_ycsb.c -- YCSB's generators (workloads/ycsb.h) against facts
+ * checked by hand from YCSB's source (zeta of small n, FNV-64 of known
+ * values, key names, counters, the draw-to-value formulas at their
+ * boundaries), reproducibility from a seed, and reference rows YCSB's own
+ * classes computed (tests/data/ycsb_*.tsv; a test skips while its file is
+ * missing). The data directory is the first argument. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "workloads/ycsb.h"
+
+/* |a - b| <= eps (this cmocka has no assert_double_equal). */
+#define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+typedef struct data {
+    const char *dir;
+} data;
+
+/* ---- hand-checked facts -------------------------------------------------- */
+
+static void test_java_casts(void **state)
+{
+    (void)state;
+    assert_int_equal(ycsb_java_d2i(2.9), 2);
+    assert_int_equal(ycsb_java_d2i(-2.9), -2);
+    assert_int_equal(ycsb_java_d2i(NAN), 0);
+    assert_int_equal(ycsb_java_d2i(INFINITY), INT32_MAX);
+    assert_int_equal(ycsb_java_d2i(-1e300), INT32_MIN);
+    assert_true(ycsb_java_d2l(1e300) == INT64_MAX);
+    assert_true(ycsb_java_d2l(-INFINITY) == INT64_MIN);
+    assert_true(ycsb_java_d2l(NAN) == 0);
+    assert_true(ycsb_java_d2l(12345678901.5) == 12345678901LL);
+}
+
+/* FNV-1a 64 of the 8 little-endian bytes, then Math.abs (computed
+ * independently, byte by byte, from Utils.fnvhash64's definition). */
+static void test_fnvhash64(void **state)
+{
+    (void)state;
+    assert_true(ycsb_utils_fnvhash64(0) == 6284781860667377211LL);
+    assert_true(ycsb_utils_fnvhash64(1) == 8517097267634966620LL);
+    assert_true(ycsb_utils_fnvhash64(5) == 1000385178204227360LL);
+    assert_true(ycsb_utils_fnvhash64(42) == 55488592825689361LL);
+    assert_true(ycsb_utils_fnvhash64(1000) == 5952875239596136740LL);
+    assert_true(ycsb_utils_fnvhash64(-1) == 8289690350564177859LL);
+}
+
+/* CoreWorkload's own doc comment: row 5 is "user5" with zeropadding=1 and
+ * "user00000005" with zeropadding=8 (ordered inserts). Hashed: "user" and
+ * the decimal fnvhash64. */
+static void test_build_key_name(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_int_equal(ycsb_build_key_name(5, 1, true, buf, sizeof buf), 5);
+    assert_string_equal(buf, "user5");
+    assert_int_equal(ycsb_build_key_name(5, 8, true, buf, sizeof buf), 12);
+    assert_string_equal(buf, "user00000005");
+    assert_int_equal(ycsb_build_key_name(123, 0, true, buf, sizeof buf), 7);
+    assert_string_equal(buf, "user123");
+    ycsb_build_key_name(5, 1, false, buf, sizeof buf);
+    assert_string_equal(buf, "user1000385178204227360");
+    ycsb_build_key_name(0, 22, false, buf, sizeof buf);
+    assert_string_equal(buf, "user0006284781860667377211");
+    /* too small a buffer: the length, nothing written */
+    buf[0] = 'x';
+    assert_int_equal(ycsb_build_key_name(5, 8, true, buf, 12), 12);
+    assert_int_equal(buf[0], 'x');
+}
+
+static void test_zetastatic(void **state)
+{
+    (void)state;
+    assert_true(ycsb_zetastatic(0, 0, 0.99, 0) == 0.0);
+    assert_true(ycsb_zetastatic(0, 1, 0.99, 0) == 1.0);
+    /* 1 + 2^-0.99 and + 3^-0.99 */
+    assert_near(ycsb_zetastatic(0, 2, 0.99, 0), 1.5034777750283594, 1e-15);
+    assert_near(ycsb_zetastatic(0, 3, 0.99, 0), 1.8404933390076441, 1e-15);
+    /* theta 0: n; the incremental sum is the same sum, bit for bit */
+    assert_true(ycsb_zetastatic(0, 10, 0.0, 0) == 10.0);
+    double whole = ycsb_zetastatic(0, 1000, 0.99, 0);
+    assert_true(ycsb_zetastatic(400, 1000, 0.99, ycsb_zetastatic(0, 400, 0.99, 0)) == whole);
+}
+
+static void test_counters(void **state)
+{
+    (void)state;
+    ycsb_counter c;
+    ycsb_counter_init(&c, 10);
+    assert_int_equal(ycsb_counter_last(&c), 9);
+    assert_int_equal(ycsb_counter_next(&c), 10);
+    assert_int_equal(ycsb_counter_next(&c), 11);
+    assert_int_equal(ycsb_counter_last(&c), 11);
+
+    ycsb_ackcounter *a = malloc(sizeof *a);
+    assert_non_null(a);
+    ycsb_ackcounter_init(a, 100);
+    assert_int_equal(ycsb_ackcounter_last(a), 99);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(ycsb_ackcounter_next(a), 100 + i);
+    /* out of order: 101 and 103 first, limit stays until 100 */
+    assert_int_equal(ycsb_ackcounter_acknowledge(a, 101), 0);
+    assert_int_equal(ycsb_ackcounter_last(a), 99);
+    assert_int_equal(ycsb_ackcounter_acknowledge(a, 103), 0);
+    assert_int_equal(ycsb_ackcounter_last(a), 99);
+    assert_int_equal(ycsb_ackcounter_acknowledge(a, 100), 0);
+    assert_int_equal(ycsb_ackcounter_last(a), 101);
+    assert_int_equal(ycsb_ackcounter_acknowledge(a, 102), 0);
+    assert_int_equal(ycsb_ackcounter_last(a), 103);
+    /* a value whose slot is still marked: YCSB throws */
+    assert_int_equal(ycsb_ackcounter_acknowledge(a, 200), 0);
+    assert_int_equal(ycsb_ackcounter_acknowledge(a, 200 + YCSB_ACK_WINDOW_SIZE), -1);
+    assert_int_equal(ycsb_ackcounter_last(a), 103);
+
+    /* from 0 (limit -1) across the window's wrap */
+    ycsb_ackcounter_init(a, 0);
+    assert_int_equal(ycsb_ackcounter_last(a), -1);
+    for (int64_t v = 0; v < YCSB_ACK_WINDOW_SIZE + 10; v++) {
+        assert_int_equal(ycsb_ackcounter_next(a), v);
+        assert_int_equal(ycsb_ackcounter_acknowledge(a, v), 0);
+        if (ycsb_ackcounter_last(a) != v)
+            fail_msg("limit %lld after acknowledging %lld",
+                     (long long)ycsb_ackcounter_last(a), (long long)v);
+    }
+    free(a);
+}
+
+static void test_uniform(void **state)
+{
+    (void)state;
+    ycsb_uniform g;
+    ycsb_uniform_init(&g, 10, 19);
+    assert_int_equal(g.interval, 10);
+    assert_int_equal(ycsb_uniform_next_bits(&g, 0), 10);
+    assert_int_equal(ycsb_uniform_next_bits(&g, 9), 19);
+    assert_int_equal(ycsb_uniform_next_bits(&g, 23), 13);
+    /* -7: Math.abs gives 7 */
+    assert_int_equal(ycsb_uniform_next_bits(&g, (uint64_t)-7), 17);
+    /* Long.MIN_VALUE: abs stays negative, -9223372036854775808 % 10 = -8 */
+    assert_int_equal(ycsb_uniform_next_bits(&g, (uint64_t)1 << 63), 2);
+    rng r1, r2;
+    rng_seed(&r1, 7);
+    rng_seed(&r2, 7);
+    for (int i = 0; i < 1000; i++) {
+        int64_t v = ycsb_uniform_next(&g, &r1);
+        assert_true(v >= 10 && v <= 19);
+        assert_int_equal(v, ycsb_uniform_next_bits(&g, rng_next(&r2)));
+    }
+}
+
+static void test_zipfian(void **state)
+{
+    (void)state;
+    ycsb_zipfian z;
+    ycsb_zipfian_init(&z, 100, 109, YCSB_ZIPFIAN_CONSTANT);
+    assert_int_equal(z.items, 10);
+    assert_int_equal(z.base, 100);
+    assert_int_equal(z.countforzeta, 10);
+    double zetan = ycsb_zetastatic(0, 10, 0.99, 0);
+    assert_true(z.zetan == zetan);
+    assert_true(z.zeta2theta == ycsb_zetastatic(0, 2, 0.99, 0));
+    assert_near(z.alpha, 100.0, 1e-9);
+    double eta = (1 - pow(2.0 / 10, 0.01)) / (1 - z.zeta2theta / zetan);
+    assert_true(z.eta == eta);
+    /* u*zetan < 1 -> base; < 1 + 0.5^theta -> base + 1 */
+    assert_int_equal(ycsb_zipfian_next_u(&z, 0.0), 100);
+    assert_int_equal(ycsb_zipfian_next_u(&z, 0.999 / zetan), 100);
+    assert_int_equal(ycsb_zipfian_next_u(&z, 1.001 / zetan), 101);
+    assert_int_equal(ycsb_zipfian_next_u(&z, (1.0 + pow(0.5, 0.99)) * 0.999 / zetan), 101);
+    /* the formula: base + (long)(items * (eta*u - eta + 1)^alpha) */
+    double u = 0.9;
+    int64_t want = 100 + (int64_t)(10 * pow(eta * u - eta + 1, 1 / (1 - 0.99)));
+    assert_int_equal(ycsb_zipfian_next_u(&z, u), want);
+    assert_int_equal(ycsb_zipfian_next_u(&z, 0.999999), 109);
+
+    /* growth: zetan extended incrementally, eta from the original items */
+    assert_int_equal(ycsb_zipfian_next_long_u(&z, 50, 0.5) >= 100, 1);
+    assert_int_equal(z.countforzeta, 50);
+    assert_true(z.zetan == ycsb_zetastatic(0, 50, 0.99, 0));
+    assert_true(z.eta == (1 - pow(2.0 / 10, 0.01)) / (1 - z.zeta2theta / z.zetan));
+    /* decrease not allowed: nothing recomputed */
+    (void)ycsb_zipfian_next_long_u(&z, 20, 0.5);
+    assert_int_equal(z.countforzeta, 50);
+    z.allowitemcountdecrease = true;
+    (void)ycsb_zipfian_next_long_u(&z, 20, 0.5);
+    assert_int_equal(z.countforzeta, 20);
+    assert_true(z.zetan == ycsb_zetastatic(0, 20, 0.99, 0));
+
+    /* the same seed, the same draws */
+    ycsb_zipfian a, b;
+    ycsb_zipfian_init(&a, 0, 999, YCSB_ZIPFIAN_CONSTANT);
+    b = a;
+    rng r1, r2;
+    rng_seed(&r1, 42);
+    rng_seed(&r2, 42);
+    for (int i = 0; i < 1000; i++) {
+        int64_t v = ycsb_zipfian_next(&a, &r1);
+        assert_true(v >= 0 && v < 1000);
+        assert_int_equal(v, ycsb_zipfian_next_u(&b, rng_double(&r2)));
+    }
+}
+
+static void test_scrambled(void **state)
+{
+    (void)state;
+    ycsb_scrambled g;
+    ycsb_scrambled_init(&g, 0, 999);
+    assert_int_equal(g.itemcount, 1000);
+    assert_true(g.gen.items == YCSB_SCRAMBLED_ITEM_COUNT + 1);
+    assert_true(g.gen.zetan == 26.46902820178302);
+    /* u = 0: the zipfian gives 0, fnvhash64(0) % 1000 = 211 */
+    assert_int_equal(ycsb_scrambled_next_u(&g, 0.0), 6284781860667377211LL % 1000);
+    /* 1/zetan < u < (1 + 0.5^0.99)/zetan: 1 -> 8517097267634966620 % 1000 */
+    assert_int_equal(ycsb_scrambled_next_u(&g, 1.2 / 26.46902820178302), 620);
+    ycsb_scrambled_init(&g, 50, 59);
+    assert_int_equal(ycsb_scrambled_next_u(&g, 0.0), 51);
+}
+
+static void test_latest(void **state)
+{
+    (void)state;
+    ycsb_latest g;
+    ycsb_latest_init(&g, 1000); /* basis.lastValue() = 1000 */
+    assert_int_equal(g.zipfian.items, 1000);
+    assert_int_equal(ycsb_latest_next_u(&g, 1000, 0.0), 1000);
+    assert_int_equal(ycsb_latest_next_u(&g, 1000, 1.2 / g.zipfian.zetan), 999);
+    /* basis grew: the zipfian grows with it */
+    assert_int_equal(ycsb_latest_next_u(&g, 1005, 0.0), 1005);
+    assert_int_equal(g.zipfian.countforzeta, 1005);
+    assert_true(g.zipfian.zetan == ycsb_zetastatic(0, 1005, 0.99, 0));
+}
+
+static void test_hotspot(void **state)
+{
+    (void)state;
+    ycsb_hotspot g;
+    ycsb_hotspot_init(&g, 0, 99, 0.2, 0.8);
+    assert_int_equal(g.hot_interval, 20);
+    assert_int_equal(g.cold_interval, 80);
+    int64_t v;
+    assert_int_equal(ycsb_hotspot_next_u(&g, 0.79, 45, &v), 0);
+    assert_int_equal(v, 5);
+    assert_int_equal(ycsb_hotspot_next_u(&g, 0.8, 45, &v), 0);
+    assert_int_equal(v, 65);
+    assert_int_equal(ycsb_hotspot_next_u(&g, 0.9, (uint64_t)-81, &v), 0);
+    assert_int_equal(v, 21);
+    /* swapped bounds, out-of-range fraction -> 0.0 */
+    ycsb_hotspot_init(&g, 109, 100, 1.5, 0.5);
+    assert_int_equal(g.lower_bound, 100);
+    assert_int_equal(g.upper_bound, 109);
+    assert_int_equal(g.hot_interval, 0);
+    assert_int_equal(ycsb_hotspot_next_u(&g, 0.2, 3, &v), -1);
+    assert_int_equal(ycsb_hotspot_next_u(&g, 0.7, 13, &v), 0);
+    assert_int_equal(v, 103);
+}
+
+static void test_exponential_sequential_discrete(void **state)
+{
+    (void)state;
+    ycsb_exponential e;
+    ycsb_exponential_init(&e, 95, 1000 * 0.8571428571);
+    assert_true(e.gamma == -log(1.0 - 0.95) / (1000 * 0.8571428571));
+    /* u = 0.05: -ln(0.05)/gamma = the range exactly (95th percentile) */
+    assert_near(ycsb_exponential_next_u(&e, 0.05), 857.1428571, 1e-6);
+    assert_true(isinf(ycsb_exponential_next_u(&e, 0.0)));
+    ycsb_exponential_init_mean(&e, 4.0);
+    assert_near(ycsb_exponential_next_u(&e, exp(-1.0)), 4.0, 1e-12);
+
+    ycsb_sequential s;
+    ycsb_sequential_init(&s, 5, 7);
+    assert_int_equal(ycsb_sequential_last(&s), 1);
+    const int64_t want[] = {5, 6, 7, 5, 6};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(ycsb_sequential_next(&s), want[i]);
+    assert_int_equal(ycsb_sequential_last(&s), 6);
+
+    ycsb_discrete d;
+    ycsb_discrete_init(&d);
+    assert_int_equal(ycsb_discrete_next_u(&d, 0.5), -1);
+    assert_int_equal(ycsb_discrete_add(&d, 0.5, YCSB_OP_READ), 0);
+    assert_int_equal(ycsb_discrete_add(&d, 0.25, YCSB_OP_UPDATE), 0);
+    assert_int_equal(ycsb_discrete_add(&d, 0.25, YCSB_OP_INSERT), 0);
+    assert_int_equal(ycsb_discrete_next_u(&d, 0.0), YCSB_OP_READ);
+    assert_int_equal(ycsb_discrete_next_u(&d, 0.4999), YCSB_OP_READ);
+    assert_int_equal(ycsb_discrete_next_u(&d, 0.5), YCSB_OP_UPDATE);
+    assert_int_equal(ycsb_discrete_next_u(&d, 0.7499), YCSB_OP_UPDATE);
+    assert_int_equal(ycsb_discrete_next_u(&d, 0.75), YCSB_OP_INSERT);
+    assert_int_equal(ycsb_discrete_next_u(&d, 0.9999), YCSB_OP_INSERT);
+}
+
+static void test_keychooser(void **state)
+{
+    (void)state;
+    ycsb_keychooser *k = malloc(sizeof *k);
+    assert_non_null(k);
+    ycsb_props p;
+    ycsb_props_default(&p);
+    p.recordcount = 1000;
+    p.operationcount = 1000;
+    p.insertproportion = 0.05;
+    p.readproportion = 0.95;
+    p.updateproportion = 0;
+    p.requestdistribution = YCSB_REQ_ZIPFIAN;
+    assert_int_equal(ycsb_keychooser_init(k, &p), 0);
+    assert_int_equal(k->insertcount, 1000);
+    assert_int_equal(k->expectednewkeys, 100); /* (int)(1000 * 0.05 * 2.0) */
+    assert_int_equal(k->scrambled.itemcount, 1101); /* max inclusive */
+    assert_int_equal(ycsb_ackcounter_last(&k->transactioninsertkeysequence), 999);
+    assert_int_equal(k->operationchooser.count, 2);
+    /* draw 0: fnvhash64(0) % 1101 */
+    int64_t keynum;
+    assert_int_equal(ycsb_keychooser_draw_u(k, 0.0, 0, &keynum), 0);
+    assert_int_equal(keynum, 6284781860667377211LL % 1101);
+    rng r;
+    rng_seed(&r, 3);
+    for (int i = 0; i < 2000; i++) {
+        assert_int_equal(ycsb_keychooser_next_keynum(k, &r, &keynum), 0);
+        assert_true(keynum >= 0 && keynum <= 999);
+        int op = ycsb_keychooser_next_op(k, &r);
+        assert_true(op == YCSB_OP_READ || op == YCSB_OP_INSERT);
+    }
+    /* an insert, acknowledged, lets 1000 be chosen */
+    assert_int_equal(ycsb_keychooser_next_insert(k), 1000);
+    assert_false(ycsb_keychooser_accepts(k, 1000));
+    assert_int_equal(ycsb_ackcounter_acknowledge(&k->transactioninsertkeysequence, 1000), 0);
+    assert_true(ycsb_keychooser_accepts(k, 1000));
+
+    /* exponential: lastValue - (int)x, redrawn while negative */
+    p.requestdistribution = YCSB_REQ_EXPONENTIAL;
+    assert_int_equal(ycsb_keychooser_init(k, &p), 0);
+    assert_true(k->exponential.gamma == -log(1 - 95 / 100.0) / (1000 * 0.8571428571));
+    assert_int_equal(ycsb_keychooser_draw_u(k, 0.05, 0, &keynum), 0);
+    assert_int_equal(keynum, 999 - 857);
+    assert_int_equal(ycsb_keychooser_draw_u(k, 1e-300, 0, &keynum), 0);
+    assert_false(ycsb_keychooser_accepts(k, keynum));
+
+    /* hotspot and uniform over [insertstart, insertstart + insertcount - 1] */
+    p.requestdistribution = YCSB_REQ_HOTSPOT;
+    p.insertstart = 100;
+    p.insertcount = 500;
+    assert_int_equal(ycsb_keychooser_init(k, &p), 0);
+    assert_int_equal(k->hotspot.lower_bound, 100);
+    assert_int_equal(k->hotspot.upper_bound, 599);
+    assert_int_equal(k->hotspot.hot_interval, 100);
+    p.requestdistribution = YCSB_REQ_UNIFORM;
+    assert_int_equal(ycsb_keychooser_init(k, &p), 0);
+    assert_int_equal(ycsb_keychooser_draw_u(k, 0, 499, &keynum), 0);
+    assert_int_equal(keynum, 599);
+    /* latest over transactioninsertkeysequence's lastValue */
+    p.requestdistribution = YCSB_REQ_LATEST;
+    assert_int_equal(ycsb_keychooser_init(k, &p), 0);
+    assert_int_equal(k->latest.zipfian.items, 999);
+    assert_int_equal(ycsb_keychooser_draw_u(k, 0.0, 0, &keynum), 0);
+    assert_int_equal(keynum, 999);
+    /* recordcount < insertstart + insertcount: YCSB exits */
+    p.insertcount = 901;
+    assert_int_equal(ycsb_keychooser_init(k, &p), -1);
+    free(k);
+}
+
+/* ---- reference rows from YCSB (tests/data/ycsb_*.tsv) -------------------- */
+
+/* Opens dir/name, or skips the test if it is missing. */
+static FILE *open_or_skip(const data *d, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", d->dir, name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        print_message("%s missing: skipped\n", path);
+        skip();
+    }
+    return f;
+}
+
+static void test_reference_files_present(void **state)
+{
+    const data *d = *state;
+    static const char *const names[] = {
+        "ycsb_zipfian.tsv", "ycsb_scrambled.tsv", "ycsb_latest.tsv", "ycsb_hotspot.tsv",
+        "ycsb_exponential.tsv", "ycsb_keys.tsv", "ycsb_c_popularity.tsv",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        FILE *f = open_or_skip(d, names[i]);
+        fclose(f);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    data d = {argc > 1 ? argv[1] : "tests/data"};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_java_casts),
+        cmocka_unit_test(test_fnvhash64),
+        cmocka_unit_test(test_build_key_name),
+        cmocka_unit_test(test_zetastatic),
+        cmocka_unit_test(test_counters),
+        cmocka_unit_test(test_uniform),
+        cmocka_unit_test(test_zipfian),
+        cmocka_unit_test(test_scrambled),
+        cmocka_unit_test(test_latest),
+        cmocka_unit_test(test_hotspot),
+        cmocka_unit_test(test_exponential_sequential_discrete),
+        cmocka_unit_test(test_keychooser),
+        cmocka_unit_test_prestate(test_reference_files_present, &d),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
