@@ -25,6 +25,7 @@
  */
 #include "sim/scenario.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -517,8 +518,38 @@ static int is_read_weight(const setting *s)
 }
 
 /* Parses value for s and stores it into base (a scenario or a phase). */
+static int setting_store(scenario *sc, void *base, const setting *s, const char *value,
+                         char *err, size_t errcap);
+
+/* Phase setting s's bit in phase.given: its place among the phase rows. */
+static uint64_t phase_setting_bit(const setting *s)
+{
+    unsigned n = 0;
+    for (const setting *r = settings; r < s; r++)
+        n += r->target == IN_PHASE;
+    assert(s->target == IN_PHASE && n < 64);
+    return UINT64_C(1) << n;
+}
+
+int scenario_phase_given(const phase *ph, const char *key)
+{
+    const setting *s = scenario_setting_find(key);
+    return s && s->target == IN_PHASE && (ph->given & phase_setting_bit(s)) != 0;
+}
+
 int scenario_setting_apply(scenario *sc, void *base, const setting *s, const char *value,
                            char *err, size_t errcap)
+{
+    int rc = setting_store(sc, base, s, value, err, errcap);
+    if (rc == 0 && s->target == IN_PHASE)
+        ((phase *)base)->given |= phase_setting_bit(s);
+    return rc;
+}
+
+/* Parses value as setting s and stores it at base (the scenario or a
+ * phase). Returns 0, or -1 with err naming what was expected. */
+static int setting_store(scenario *sc, void *base, const setting *s, const char *value,
+                         char *err, size_t errcap)
 {
     uint64_t v;
     double d;

@@ -76,6 +76,8 @@ struct phase {
                                * C: closed loop, C clients each waiting for its reply */
     uint64_t think_us;        /* closed loop: a client's pause after each reply */
     read_mix reads;
+    uint64_t given;           /* which phase settings were set, for this phase or
+                               * [workload] (scenario_phase_given) */
 };
 
 /* A change to the cluster at a given time ([event NAME] sections). */
@@ -165,6 +167,10 @@ void scenario_defaults(scenario *sc);
 
 /* Frees the strings sc owns. */
 void scenario_release(scenario *sc);
+
+/* Whether phase setting `key` was set for ph: in its [phase] section, in
+ * [workload] (which every phase starts from) or by an option. */
+int scenario_phase_given(const phase *ph, const char *key);
 
 /* The phases a run goes through: the [phase] sections, or [workload]. */
 size_t scenario_phase_count(const scenario *sc);

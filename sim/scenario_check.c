@@ -203,6 +203,48 @@ static double phase_operations(const phase *ph)
  * ended by the kernel half way. */
 #define MAX_OPERATIONS 4294967296.0
 
+/* Settings that shape generated operations. A trace brings its own
+ * operations, times and keys, so none of them has an effect on one: the
+ * one list of them. */
+static const char *const generator_settings[] = {
+    "metrics", "hosts", "tags", "interval", "jitter", "rate", "arrivals", "distribution",
+    "records", "insert_fraction", "naming",
+};
+
+/* A generator setting set where only traces replay is refused, not
+ * silently ignored: set in a trace phase's own section, or in [workload]
+ * (or as an option, which sets it there and in every phase) when every
+ * phase replays a trace. Returns 0, or -1 with err naming the setting. */
+static int settings_without_effect(const scenario *sc, char *err, size_t errcap)
+{
+    int generated = 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++)
+        generated |= scenario_phase(sc, i)->pattern.kind != PATTERN_TRACE;
+    for (size_t k = 0; k < sizeof generator_settings / sizeof *generator_settings; k++) {
+        const char *key = generator_settings[k];
+        int everywhere = scenario_phase_given(&sc->workload, key);
+        for (size_t i = 0; i < scenario_phase_count(sc) && !everywhere; i++) {
+            const phase *ph = scenario_phase(sc, i);
+            if (ph->pattern.kind == PATTERN_TRACE && scenario_phase_given(ph, key)) {
+                snprintf(err, errcap, "%s: %s has no effect on a trace replay (the trace "
+                         "gives the operations, their times and keys)", ph->name, key);
+                return -1;
+            }
+        }
+        if (everywhere && !generated) {
+            char option[40];
+            size_t n = 0;
+            for (const char *c = key; *c && n + 1 < sizeof option; c++)
+                option[n++] = *c == '_' ? '-' : *c;
+            option[n] = '\0';
+            snprintf(err, errcap, "%s (--%s) has no effect on a trace replay (the trace "
+                     "gives the operations, their times and keys)", key, option);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int scenario_validate(const scenario *sc, char *err, size_t errcap)
 {
     double operations = 0;
@@ -255,6 +297,8 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
             return -1;
         }
     }
+    if (settings_without_effect(sc, err, errcap) < 0)
+        return -1;
     uint64_t planned = 0;
     int known = 1;
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {

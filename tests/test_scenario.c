@@ -771,6 +771,45 @@ static void test_range_messages_state_both_ends(void **state)
     scenario_release(&sc);
 }
 
+/* Settings that shape generated operations are refused where only a trace
+ * would see them (they were silently ignored), and accepted where a
+ * generated phase uses them. */
+static void test_generator_settings_on_a_trace_are_refused(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512];
+    static const char *const keys[] = { "rate", "records", "distribution", "metrics" };
+    static const char *const values[] = { "5000/s", "10", "uniform", "5" };
+    for (size_t i = 0; i < 4; i++) { /* options: set everywhere, every phase a trace */
+        scenario_defaults(&sc);
+        assert_int_equal(scenario_set(&sc, NULL, "trace", "/tmp/t.csv", err, sizeof err), 0);
+        assert_int_equal(scenario_set(&sc, NULL, keys[i], values[i], err, sizeof err), 0);
+        assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+        assert_non_null(strstr(err, "has no effect on a trace replay"));
+        assert_non_null(strstr(err, keys[i]));
+        scenario_release(&sc);
+    }
+    /* [workload] rate for a generated phase, a trace phase after it: fine */
+    assert_int_equal(load("[workload]\nrate = 500/s\n"
+                          "[phase gen]\nduration = 1m\n"
+                          "[phase replay]\ntrace = /tmp/t.csv\n", &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    scenario_release(&sc);
+    /* ... but a rate in the trace phase's own section has nothing to act on */
+    assert_int_equal(load("[phase gen]\nduration = 1m\n"
+                          "[phase replay]\ntrace = /tmp/t.csv\nrate = 500/s\n", &sc, err,
+                          sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "replay: rate has no effect on a trace replay"));
+    scenario_release(&sc);
+    /* a trace alone, nothing else given: fine */
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, NULL, "trace", "/tmp/t.csv", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    scenario_release(&sc);
+}
+
 /* Rates and fractions format as the user can write them back: in the unit
  * that holds the rate as a whole count, a fraction without an exponent, and
  * each formatted value sets the same number again. */
@@ -866,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_range_messages_state_both_ends),
         cmocka_unit_test(test_split_keys_list_and_file),
         cmocka_unit_test(test_rates_and_fractions_format_back),
+        cmocka_unit_test(test_generator_settings_on_a_trace_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
