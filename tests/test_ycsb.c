@@ -367,6 +367,88 @@ static void test_keychooser(void **state)
     free(k);
 }
 
+/* YCSB's own tests, seeded: AcknowledgedCounterGeneratorTest's
+ * testIncrementPastIntegerMaxValue (start Integer.MAX_VALUE - 1000, 3 x
+ * WINDOW_SIZE values, up to 1000 pending acknowledged oldest-first or
+ * second-oldest-first) with the limit checked after every step;
+ * TestZipfianGenerator.testMinAndMaxParameter (5..10); TestCoreWorkload's
+ * createOperationChooser (five proportions of 0.20, each seen). */
+static void test_ycsb_own_tests(void **state)
+{
+    (void)state;
+    ycsb_ackcounter *a = malloc(sizeof *a);
+    assert_non_null(a);
+    const int64_t start = INT32_MAX - 1000LL;
+    ycsb_ackcounter_init(a, start);
+    enum { PENDING = 1000 };
+    int64_t ring[PENDING + 1];
+    size_t head = 0, len = 0;
+    /* acked[v - start]: acknowledged yet */
+    const int64_t total = 3LL * YCSB_ACK_WINDOW_SIZE;
+    unsigned char *acked = calloc((size_t)total, 1);
+    assert_non_null(acked);
+    int64_t lowest_unacked = start;
+    rng r;
+    rng_seed(&r, 11);
+    for (int64_t i = 0; i < total; i++) {
+        int64_t v = ycsb_ackcounter_next(a);
+        assert_true(v == start + i);
+        while (len == PENDING) {
+            int64_t ack;
+            if (rng_next(&r) & 1) {
+                ack = ring[head];
+                head = (head + 1) % (PENDING + 1);
+                len--;
+            } else {
+                /* poll first and second, re-add first at the tail */
+                int64_t first = ring[head];
+                head = (head + 1) % (PENDING + 1);
+                ack = ring[head];
+                head = (head + 1) % (PENDING + 1);
+                len -= 2;
+                ring[(head + len) % (PENDING + 1)] = first;
+                len++;
+            }
+            assert_int_equal(ycsb_ackcounter_acknowledge(a, ack), 0);
+            acked[ack - start] = 1;
+            while (lowest_unacked < start + total && acked[lowest_unacked - start])
+                lowest_unacked++;
+            if (ycsb_ackcounter_last(a) != lowest_unacked - 1)
+                fail_msg("limit %lld, expected %lld", (long long)ycsb_ackcounter_last(a),
+                         (long long)(lowest_unacked - 1));
+        }
+        ring[(head + len) % (PENDING + 1)] = v;
+        len++;
+    }
+    free(acked);
+    free(a);
+
+    ycsb_zipfian z;
+    ycsb_zipfian_init(&z, 5, 10, YCSB_ZIPFIAN_CONSTANT);
+    for (int i = 0; i < 10000; i++) {
+        int64_t v = ycsb_zipfian_next(&z, &r);
+        assert_true(v >= 5 && v <= 10);
+    }
+
+    ycsb_props p;
+    ycsb_props_default(&p);
+    p.recordcount = 10;
+    p.readproportion = p.updateproportion = p.insertproportion = p.scanproportion =
+        p.readmodifywriteproportion = 0.20;
+    ycsb_keychooser *k = malloc(sizeof *k);
+    assert_non_null(k);
+    assert_int_equal(ycsb_keychooser_init(k, &p), 0);
+    int counts[5] = {0};
+    for (int i = 0; i < 100; i++) {
+        int op = ycsb_keychooser_next_op(k, &r);
+        assert_true(op >= 0 && op < 5);
+        counts[op]++;
+    }
+    for (int i = 0; i < 5; i++)
+        assert_true(counts[i] > 1);
+    free(k);
+}
+
 /* ---- reference rows from YCSB (tests/data/ycsb_*.tsv) -------------------- */
 
 /* Opens dir/name, or skips the test if it is missing. */
@@ -658,6 +740,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hotspot),
         cmocka_unit_test(test_exponential_sequential_discrete),
         cmocka_unit_test(test_keychooser),
+        cmocka_unit_test(test_ycsb_own_tests),
         cmocka_unit_test_prestate(test_ref_zipfian, &d),
         cmocka_unit_test_prestate(test_ref_scrambled, &d),
         cmocka_unit_test_prestate(test_ref_latest, &d),
