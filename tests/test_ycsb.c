@@ -464,38 +464,29 @@ static FILE *open_or_skip(const data *d, const char *name)
     return f;
 }
 
-/* One reference file: its header's "name=value" settings (from lines
- * starting with '#') and its rows of tab-separated fields. */
-#define REF_MAX_PARAMS 32
-#define REF_MAX_FIELDS 8
+/* One reference file (its .md: tests/data/ycsb_reference.md): rows of
+ * tab-separated fields; lines starting with '#' describe the columns. */
+#define REF_MAX_FIELDS 16
 typedef struct ref {
     FILE *f;
-    size_t nparams;
-    char pname[REF_MAX_PARAMS][64];
-    char pvalue[REF_MAX_PARAMS][128];
+    const char *name;
     char *line;
     size_t cap;
     size_t nfields;
     char *field[REF_MAX_FIELDS];
     long lineno;
+    long rows, bad;
 } ref;
 
-/* Records "name=value" tokens of a '#' line. */
-static void ref_header(ref *rf, char *text)
+/* Opens dir/name, or skips the test if it is missing. */
+static void ref_open(ref *rf, const data *d, const char *name)
 {
-    for (char *tok = strtok(text, " \t\r\n,;"); tok != NULL; tok = strtok(NULL, " \t\r\n,;")) {
-        char *eq = strchr(tok, '=');
-        if (eq == NULL || eq == tok || rf->nparams >= REF_MAX_PARAMS)
-            continue;
-        *eq = '\0';
-        snprintf(rf->pname[rf->nparams], sizeof rf->pname[0], "%s", tok);
-        snprintf(rf->pvalue[rf->nparams], sizeof rf->pvalue[0], "%s", eq + 1);
-        rf->nparams++;
-    }
+    memset(rf, 0, sizeof *rf);
+    rf->f = open_or_skip(d, name);
+    rf->name = name;
 }
 
-/* Next data row into rf->field; false at the end. Header lines (and a
- * first line that does not start with a number) are skipped. */
+/* Next data row into rf->field; false at the end. */
 static bool ref_row(ref *rf)
 {
     ssize_t n;
@@ -504,224 +495,370 @@ static bool ref_row(ref *rf)
         char *s = rf->line;
         while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
             s[--n] = '\0';
-        if (n == 0)
+        if (n == 0 || s[0] == '#')
             continue;
-        if (s[0] == '#') {
-            ref_header(rf, s + 1);
-            continue;
-        }
-        if (!(s[0] == '-' || s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
-            continue; /* a column header */
         rf->nfields = 0;
         for (char *t = strtok(s, "\t"); t != NULL && rf->nfields < REF_MAX_FIELDS;
              t = strtok(NULL, "\t"))
             rf->field[rf->nfields++] = t;
+        rf->rows++;
         return true;
     }
     return false;
 }
 
-static const char *ref_param(const ref *rf, const char *name)
+/* Field i of the row; fails if the row is shorter. */
+static const char *fld(const ref *rf, size_t i)
 {
-    for (size_t i = 0; i < rf->nparams; i++)
-        if (strcmp(rf->pname[i], name) == 0)
-            return rf->pvalue[i];
-    return NULL;
+    if (i >= rf->nfields)
+        fail_msg("%s line %ld: %zu fields, wanted field %zu", rf->name, rf->lineno,
+                 rf->nfields, i);
+    return rf->field[i];
 }
 
-/* Opens dir/name, or skips the test if it is missing; reads its first row
- * (so the header's settings are known). */
-static bool ref_open(ref *rf, const data *d, const char *name)
+static double fdouble(const ref *rf, size_t i)
 {
-    memset(rf, 0, sizeof *rf);
-    rf->f = open_or_skip(d, name);
-    return ref_row(rf);
+    return strtod(fld(rf, i), NULL); /* hex floats and NaN included */
 }
 
-static void ref_close(ref *rf)
+static int64_t fint(const ref *rf, size_t i)
+{
+    return strtoll(fld(rf, i), NULL, 10);
+}
+
+static bool is(const ref *rf, const char *tag)
+{
+    return rf->nfields > 0 && strcmp(rf->field[0], tag) == 0;
+}
+
+/* Counts a mismatch, printing the first few. */
+static void mismatch(ref *rf, const char *what, double got, double want)
+{
+    if (rf->bad++ < 10)
+        print_error("%s line %ld: %s: got %.17g (%a), YCSB %.17g (%a)\n", rf->name, rf->lineno,
+                    what, got, got, want, want);
+}
+
+static void check_int(ref *rf, const char *what, int64_t got, int64_t want)
+{
+    if (got != want && rf->bad++ < 10)
+        print_error("%s line %ld: %s: got %lld, YCSB %lld\n", rf->name, rf->lineno, what,
+                    (long long)got, (long long)want);
+}
+
+/* Bit-identical doubles (NaN equals NaN). */
+static void check_double(ref *rf, const char *what, double got, double want)
+{
+    if (!(got == want || (isnan(got) && isnan(want))))
+        mismatch(rf, what, got, want);
+}
+
+static void ref_done(ref *rf, long min_rows)
 {
     fclose(rf->f);
     free(rf->line);
+    print_message("%s: %ld rows, %ld mismatches\n", rf->name, rf->rows, rf->bad);
+    assert_true(rf->rows >= min_rows);
+    assert_int_equal(rf->bad, 0);
 }
 
-static double fdouble(const char *s)
-{
-    return strtod(s, NULL);
-}
-
-static int64_t fint(const char *s)
-{
-    return strtoll(s, NULL, 10);
-}
-
-/* The first of `names` the header sets, or fails naming what it has. */
-static const char *ref_need(const ref *rf, const char *const *names, const char *file)
-{
-    for (size_t i = 0; names[i] != NULL; i++) {
-        const char *v = ref_param(rf, names[i]);
-        if (v != NULL)
-            return v;
-    }
-    fail_msg("%s: no header setting %s", file, names[0]);
-    return NULL;
-}
-
-#define NEED(rf, file, ...) ref_need((rf), (const char *const[]){__VA_ARGS__, NULL}, (file))
-
-/* Counts a row's mismatch, printing the first few. */
-static void mismatch(long *bad, const char *file, long lineno, const char *what)
-{
-    if ((*bad)++ < 10)
-        print_error("%s line %ld: %s\n", file, lineno, what);
-}
-
-/* ycsb_zipfian.tsv: ZipfianGenerator(min, max); rows "u<TAB>value", or
- * "u<TAB>itemcount<TAB>value" for nextLong(itemcount). */
+/* ycsb_zipfian.tsv: zetastatic(n, theta); the constructor's fields
+ * (zetan, eta, alpha, zeta2theta); nextLong(itemcount) in order per block,
+ * with zetan, eta and countforzeta after each call (growth and shrinking). */
 static void test_ref_zipfian(void **state)
 {
-    const char *file = "ycsb_zipfian.tsv";
     ref rf;
-    bool more = ref_open(&rf, *state, file);
-    int64_t min = fint(NEED(&rf, file, "min", "base"));
-    int64_t max = fint(NEED(&rf, file, "max"));
+    ref_open(&rf, *state, "ycsb_zipfian.tsv");
     ycsb_zipfian z;
-    ycsb_zipfian_init(&z, min, max, YCSB_ZIPFIAN_CONSTANT);
-    long rows = 0, bad = 0;
-    for (; more; more = ref_row(&rf), rows++) {
-        double u = fdouble(rf.field[0]);
-        int64_t got, want = fint(rf.field[rf.nfields - 1]);
-        got = rf.nfields >= 3 ? ycsb_zipfian_next_long_u(&z, fint(rf.field[1]), u)
-                              : ycsb_zipfian_next_u(&z, u);
-        if (got != want)
-            mismatch(&bad, file, rf.lineno, "value differs");
+    int64_t block = -1;
+    while (ref_row(&rf)) {
+        if (is(&rf, "zeta")) {
+            check_double(&rf, "zeta", ycsb_zetastatic(0, fint(&rf, 1), fdouble(&rf, 2), 0),
+                         fdouble(&rf, 4));
+        } else if (is(&rf, "state")) {
+            int64_t items = fint(&rf, 1);
+            ycsb_zipfian_init(&z, 0, items - 1, fdouble(&rf, 2));
+            check_double(&rf, "zetan", z.zetan, fdouble(&rf, 4));
+            check_double(&rf, "eta", z.eta, fdouble(&rf, 6));
+            check_double(&rf, "alpha", z.alpha, fdouble(&rf, 8));
+            check_double(&rf, "zeta2theta", z.zeta2theta, fdouble(&rf, 10));
+        } else if (is(&rf, "next")) {
+            if (fint(&rf, 1) != block) {
+                block = fint(&rf, 1);
+                ycsb_zipfian_init(&z, 0, fint(&rf, 2) - 1, fdouble(&rf, 3));
+            }
+            int64_t got = ycsb_zipfian_next_long_u(&z, fint(&rf, 4), fdouble(&rf, 6));
+            check_int(&rf, "output", got, fint(&rf, 7));
+            check_double(&rf, "zetan after", z.zetan, fdouble(&rf, 8));
+            check_double(&rf, "eta after", z.eta, fdouble(&rf, 9));
+            check_int(&rf, "countforzeta after", z.countforzeta, fint(&rf, 10));
+        } else {
+            fail_msg("ycsb_zipfian.tsv line %ld: unknown row", rf.lineno);
+        }
     }
-    ref_close(&rf);
-    assert_true(rows > 0);
-    assert_int_equal(bad, 0);
+    ref_done(&rf, 900);
 }
 
-/* ycsb_scrambled.tsv: ScrambledZipfianGenerator(min, max); rows
- * "u<TAB>value". */
+/* ycsb_scrambled.tsv: ScrambledZipfianGenerator(min, max): the inner
+ * zipfian's value and the output for each u. */
 static void test_ref_scrambled(void **state)
 {
-    const char *file = "ycsb_scrambled.tsv";
     ref rf;
-    bool more = ref_open(&rf, *state, file);
-    int64_t min = fint(NEED(&rf, file, "min"));
-    int64_t max = fint(NEED(&rf, file, "max"));
+    ref_open(&rf, *state, "ycsb_scrambled.tsv");
     ycsb_scrambled g;
-    ycsb_scrambled_init(&g, min, max);
-    long rows = 0, bad = 0;
-    for (; more; more = ref_row(&rf), rows++) {
-        if (ycsb_scrambled_next_u(&g, fdouble(rf.field[0])) != fint(rf.field[rf.nfields - 1]))
-            mismatch(&bad, file, rf.lineno, "value differs");
+    int64_t min = -1, max = -1;
+    while (ref_row(&rf)) {
+        if (fint(&rf, 0) != min || fint(&rf, 1) != max) {
+            min = fint(&rf, 0);
+            max = fint(&rf, 1);
+            ycsb_scrambled_init(&g, min, max);
+        }
+        double u = fdouble(&rf, 5);
+        ycsb_zipfian inner = g.gen;
+        check_int(&rf, "inner", ycsb_zipfian_next_u(&inner, u), fint(&rf, 6));
+        check_int(&rf, "output", ycsb_scrambled_next_u(&g, u), fint(&rf, 7));
     }
-    ref_close(&rf);
-    assert_true(rows > 0);
-    assert_int_equal(bad, 0);
+    ref_done(&rf, 2000);
 }
 
-/* ycsb_latest.tsv: SkewedLatestGenerator over a basis whose lastValue()
- * is `last`; rows "u<TAB>value", or "u<TAB>basis_last<TAB>value". */
+/* ycsb_latest.tsv: SkewedLatestGenerator built when the basis's
+ * lastValue() was construct_last, drawn in order as the basis grows. */
 static void test_ref_latest(void **state)
 {
-    const char *file = "ycsb_latest.tsv";
     ref rf;
-    bool more = ref_open(&rf, *state, file);
-    int64_t last = fint(NEED(&rf, file, "last", "lastvalue", "basis", "max"));
+    ref_open(&rf, *state, "ycsb_latest.tsv");
     ycsb_latest g;
-    ycsb_latest_init(&g, last);
-    long rows = 0, bad = 0;
-    for (; more; more = ref_row(&rf), rows++) {
-        int64_t bl = rf.nfields >= 3 ? fint(rf.field[1]) : last;
-        if (ycsb_latest_next_u(&g, bl, fdouble(rf.field[0])) != fint(rf.field[rf.nfields - 1]))
-            mismatch(&bad, file, rf.lineno, "value differs");
+    int64_t block = -1;
+    while (ref_row(&rf)) {
+        if (fint(&rf, 0) != block) {
+            block = fint(&rf, 0);
+            ycsb_latest_init(&g, fint(&rf, 2));
+        }
+        check_int(&rf, "output", ycsb_latest_next_u(&g, fint(&rf, 3), fdouble(&rf, 5)),
+                  fint(&rf, 6));
     }
-    ref_close(&rf);
-    assert_true(rows > 0);
-    assert_int_equal(bad, 0);
+    ref_done(&rf, 1000);
 }
 
-/* ycsb_hotspot.tsv: HotspotIntegerGenerator(lb, ub, hotset, hotopn); rows
- * "u<TAB>nextLong<TAB>value". */
+/* ycsb_hotspot.tsv: HotspotIntegerGenerator(lb, ub, hotset, hotopn) for
+ * nextDouble() u1 and nextLong() l2. */
 static void test_ref_hotspot(void **state)
 {
-    const char *file = "ycsb_hotspot.tsv";
     ref rf;
-    bool more = ref_open(&rf, *state, file);
-    ycsb_hotspot g;
-    ycsb_hotspot_init(&g, fint(NEED(&rf, file, "lb", "lowerbound", "min")),
-                      fint(NEED(&rf, file, "ub", "upperbound", "max")),
-                      fdouble(NEED(&rf, file, "hotsetfraction", "hotset")),
-                      fdouble(NEED(&rf, file, "hotopnfraction", "hotopn")));
-    long rows = 0, bad = 0;
-    for (; more; more = ref_row(&rf), rows++) {
-        assert_true(rf.nfields >= 3);
-        int64_t v;
-        uint64_t bits = (uint64_t)strtoll(rf.field[1], NULL, 10);
-        if (ycsb_hotspot_next_u(&g, fdouble(rf.field[0]), bits, &v) != 0 ||
-            v != fint(rf.field[rf.nfields - 1]))
-            mismatch(&bad, file, rf.lineno, "value differs");
+    ref_open(&rf, *state, "ycsb_hotspot.tsv");
+    while (ref_row(&rf)) {
+        ycsb_hotspot g;
+        ycsb_hotspot_init(&g, fint(&rf, 0), fint(&rf, 1), fdouble(&rf, 2), fdouble(&rf, 3));
+        int64_t v = INT64_MIN;
+        int rc = ycsb_hotspot_next_u(&g, fdouble(&rf, 7), (uint64_t)fint(&rf, 8), &v);
+        check_int(&rf, "rc", rc, 0);
+        check_int(&rf, "output", v, fint(&rf, 9));
     }
-    ref_close(&rf);
-    assert_true(rows > 0);
-    assert_int_equal(bad, 0);
+    ref_done(&rf, 1200);
 }
 
-/* ycsb_exponential.tsv: ExponentialGenerator(percentile, range); rows
- * "u<TAB>value" (a double, compared to 1 ulp-ish: 1e-15 relative). */
+/* ycsb_uniform.tsv: UniformLongGenerator(lb, ub) for nextLong() l. */
+static void test_ref_uniform(void **state)
+{
+    ref rf;
+    ref_open(&rf, *state, "ycsb_uniform.tsv");
+    while (ref_row(&rf)) {
+        ycsb_uniform g;
+        ycsb_uniform_init(&g, fint(&rf, 0), fint(&rf, 1));
+        check_int(&rf, "output", ycsb_uniform_next_bits(&g, (uint64_t)fint(&rf, 4)),
+                  fint(&rf, 5));
+    }
+    ref_done(&rf, 1500);
+}
+
+/* ycsb_exponential.tsv: gamma of ExponentialGenerator(percentile, range);
+ * each draw's value, its intValue() and nextKeynum's lastValue - that. */
 static void test_ref_exponential(void **state)
 {
-    const char *file = "ycsb_exponential.tsv";
     ref rf;
-    bool more = ref_open(&rf, *state, file);
+    ref_open(&rf, *state, "ycsb_exponential.tsv");
     ycsb_exponential g;
-    ycsb_exponential_init(&g, fdouble(NEED(&rf, file, "percentile")),
-                          fdouble(NEED(&rf, file, "range")));
-    long rows = 0, bad = 0, exact = 0;
-    for (; more; more = ref_row(&rf), rows++) {
-        double got = ycsb_exponential_next_u(&g, fdouble(rf.field[0]));
-        double want = fdouble(rf.field[rf.nfields - 1]);
-        if (got == want)
-            exact++;
-        else if (!(fabs(got - want) <= 1e-15 * fabs(want)))
-            mismatch(&bad, file, rf.lineno, "value differs");
+    long exact = 0;
+    while (ref_row(&rf)) {
+        if (is(&rf, "gamma")) {
+            ycsb_exponential_init(&g, fdouble(&rf, 1), fdouble(&rf, 3));
+            check_double(&rf, "gamma", g.gamma, fdouble(&rf, 5));
+        } else if (is(&rf, "draw")) {
+            ycsb_exponential_init(&g, fdouble(&rf, 1), fdouble(&rf, 2));
+            double v = ycsb_exponential_next_u(&g, fdouble(&rf, 7));
+            double want = fdouble(&rf, 9);
+            /* Java's Math.log and C's log may differ by an ulp (2 rows of
+             * 1200 do): at most one ulp apart, the int parts exact. */
+            if (v == want)
+                exact++;
+            else if (nextafter(v, want) != want)
+                mismatch(&rf, "value (more than 1 ulp)", v, want);
+            check_int(&rf, "intvalue", ycsb_java_d2i(v), fint(&rf, 10));
+            check_int(&rf, "keynum", fint(&rf, 3) - ycsb_java_d2i(v), fint(&rf, 11));
+        } else {
+            fail_msg("ycsb_exponential.tsv line %ld: unknown row", rf.lineno);
+        }
     }
-    ref_close(&rf);
-    print_message("%s: %ld rows, %ld bit-identical\n", file, rows, exact);
-    assert_true(rows > 0);
-    assert_int_equal(bad, 0);
+    print_message("ycsb_exponential.tsv: %ld values bit-identical\n", exact);
+    ref_done(&rf, 1200);
 }
 
-/* ycsb_keys.tsv: rows "keynum<TAB>zeropadding<TAB>orderedinserts<TAB>key"
- * from CoreWorkload.buildKeyName. */
+/* ycsb_keys.tsv: fnvhash64 and buildKeyName, hashed and ordered, with
+ * zeropadding 1, 10 and 20. */
 static void test_ref_keys(void **state)
 {
-    const char *file = "ycsb_keys.tsv";
     ref rf;
-    bool more = ref_open(&rf, *state, file);
-    long rows = 0, bad = 0;
-    for (; more; more = ref_row(&rf), rows++) {
-        assert_true(rf.nfields >= 4);
-        char buf[128];
-        const char *o = rf.field[2];
-        bool ordered = strcmp(o, "true") == 0 || strcmp(o, "1") == 0 || strcmp(o, "ordered") == 0;
-        ycsb_build_key_name(fint(rf.field[0]), (int32_t)fint(rf.field[1]), ordered, buf, sizeof buf);
-        if (strcmp(buf, rf.field[3]) != 0)
-            mismatch(&bad, file, rf.lineno, "key differs");
+    ref_open(&rf, *state, "ycsb_keys.tsv");
+    while (ref_row(&rf)) {
+        int64_t keynum = fint(&rf, 0);
+        check_int(&rf, "fnvhash64", ycsb_utils_fnvhash64(keynum), fint(&rf, 1));
+        static const int32_t pads[] = {1, 10, 20};
+        for (int i = 0; i < 6; i++) {
+            char buf[64];
+            ycsb_build_key_name(keynum, pads[i % 3], i >= 3, buf, sizeof buf);
+            if (strcmp(buf, fld(&rf, 2 + (size_t)i)) != 0 && rf.bad++ < 10)
+                print_error("ycsb_keys.tsv line %ld: %s, YCSB %s\n", rf.lineno, buf,
+                            fld(&rf, 2 + (size_t)i));
+        }
     }
-    ref_close(&rf);
-    assert_true(rows > 0);
-    assert_int_equal(bad, 0);
+    ref_done(&rf, 300);
 }
 
-/* ycsb_c_popularity.tsv: format not known yet; checked to be present. */
+/* Java's ThreadLocalRandom after Thread.threadLocalRandomSeed := seed (JDK
+ * 17's ThreadLocalRandom.nextSeed: seed += (thread id << 1) + GOLDEN_GAMMA
+ * 0x9e3779b97f4a7c15, the harness's main thread having id 1; nextLong =
+ * the MurmurHash3 finalizer of the seed (RandomSupport.mixMurmur64);
+ * nextDouble = Random.nextDouble's ((next(26) << 27) + next(27)) * 2^-53,
+ * next(bits) being the top bits of one such mixed seed: two seeds per
+ * double, as ycsb_tlr.tsv shows). Only
+ * here, to replay the reference runs; the module itself takes its draws
+ * from the project's rng. */
+typedef struct tlr {
+    uint64_t seed;
+} tlr;
+
+static uint64_t tlr_next_long(tlr *t)
+{
+    t->seed += (1u << 1) + 0x9e3779b97f4a7c15ull;
+    uint64_t z = t->seed;
+    z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;
+    z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    return z ^ (z >> 33);
+}
+
+static double tlr_next_double(tlr *t)
+{
+    uint64_t hi = tlr_next_long(t) >> 38;
+    uint64_t lo = tlr_next_long(t) >> 37;
+    return (double)((hi << 27) + lo) * 0x1.0p-53;
+}
+
+/* ycsb_tlr.tsv: the replica above against the JDK's own stream. */
+static void test_ref_tlr(void **state)
+{
+    ref rf;
+    ref_open(&rf, *state, "ycsb_tlr.tsv");
+    while (ref_row(&rf)) {
+        tlr t = {(uint64_t)fint(&rf, 1)};
+        int64_t i = fint(&rf, 2);
+        if (is(&rf, "long")) {
+            uint64_t v = 0;
+            for (int64_t k = 0; k <= i; k++)
+                v = tlr_next_long(&t);
+            check_int(&rf, "nextLong", (int64_t)v, fint(&rf, 3));
+        } else {
+            double v = 0;
+            for (int64_t k = 0; k <= i; k++)
+                v = tlr_next_double(&t);
+            check_double(&rf, "nextDouble", v, fdouble(&rf, 4));
+        }
+    }
+    ref_done(&rf, 100);
+}
+
+typedef struct keycount {
+    int64_t keynum;
+    long count;
+} keycount;
+
+static int by_count_then_keynum(const void *a, const void *b)
+{
+    const keycount *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return (x->keynum > y->keynum) - (x->keynum < y->keynum);
+}
+
+/* ycsb_c_popularity.tsv: workload C (recordcount 100000, operationcount
+ * 200000, zipfian, read only) run through ycsb_keychooser with YCSB's
+ * draws (the ThreadLocalRandom replica, seeded after construction): the
+ * number of draws and redraws, distinct keys, the 200 most-read keys with
+ * their counts, the first 50 keynums, per seed. */
 static void test_ref_c_popularity(void **state)
 {
     ref rf;
-    bool more = ref_open(&rf, *state, "ycsb_c_popularity.tsv");
-    ref_close(&rf);
-    assert_true(more);
+    ref_open(&rf, *state, "ycsb_c_popularity.tsv");
+    ycsb_props p;
+    ycsb_props_default(&p);
+    p.recordcount = 100000;
+    p.operationcount = 200000;
+    p.requestdistribution = YCSB_REQ_ZIPFIAN;
+    p.readproportion = 1;
+    p.updateproportion = 0;
+    p.insertproportion = 0;
+    ycsb_keychooser *k = malloc(sizeof *k);
+    long *count = calloc(100000, sizeof *count);
+    keycount *sorted = malloc(100000 * sizeof *sorted);
+    int64_t *first = malloc(200000 * sizeof *first);
+    assert_true(k != NULL && count != NULL && sorted != NULL && first != NULL);
+    int64_t seed = INT64_MIN;
+    while (ref_row(&rf)) {
+        if (fint(&rf, 1) != seed) {
+            seed = fint(&rf, 1);
+            assert_int_equal(ycsb_keychooser_init(k, &p), 0);
+            memset(count, 0, 100000 * sizeof *count);
+            tlr t = {(uint64_t)seed};
+            long draws = 0;
+            for (long op = 0; op < 200000; op++) {
+                int64_t keynum;
+                do {
+                    assert_int_equal(
+                        ycsb_keychooser_draw_u(k, tlr_next_double(&t), 0, &keynum), 0);
+                    draws++;
+                } while (!ycsb_keychooser_accepts(k, keynum));
+                assert_true(keynum >= 0 && keynum < 100000);
+                count[keynum]++;
+                first[op] = keynum;
+            }
+            long distinct = 0;
+            for (int64_t i = 0; i < 100000; i++) {
+                sorted[i] = (keycount){i, count[i]};
+                distinct += count[i] > 0;
+            }
+            qsort(sorted, 100000, sizeof *sorted, by_count_then_keynum);
+            if (!is(&rf, "summary"))
+                fail_msg("ycsb_c_popularity.tsv line %ld: summary row first", rf.lineno);
+            check_int(&rf, "ops", 200000, fint(&rf, 2));
+            check_int(&rf, "draws", draws, fint(&rf, 3));
+            check_int(&rf, "redraws", draws - 200000, fint(&rf, 4));
+            check_int(&rf, "distinct", distinct, fint(&rf, 5));
+            check_int(&rf, "maxcount", sorted[0].count, fint(&rf, 6));
+        } else if (is(&rf, "top")) {
+            int64_t rank = fint(&rf, 2);
+            assert_true(rank >= 1 && rank <= 100000);
+            check_int(&rf, "top keynum", sorted[rank - 1].keynum, fint(&rf, 3));
+            check_int(&rf, "top count", sorted[rank - 1].count, fint(&rf, 4));
+        } else if (is(&rf, "first")) {
+            int64_t i = fint(&rf, 2);
+            assert_true(i >= 0 && i < 200000);
+            check_int(&rf, "first keynum", first[i], fint(&rf, 3));
+        }
+    }
+    free(first);
+    free(sorted);
+    free(count);
+    free(k);
+    ref_done(&rf, 1000);
 }
 
 int main(int argc, char **argv)
@@ -747,6 +884,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_ref_hotspot, &d),
         cmocka_unit_test_prestate(test_ref_exponential, &d),
         cmocka_unit_test_prestate(test_ref_keys, &d),
+        cmocka_unit_test_prestate(test_ref_uniform, &d),
+        cmocka_unit_test_prestate(test_ref_tlr, &d),
         cmocka_unit_test_prestate(test_ref_c_popularity, &d),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
