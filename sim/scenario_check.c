@@ -232,13 +232,8 @@ static int settings_without_effect(const scenario *sc, char *err, size_t errcap)
             }
         }
         if (everywhere && !generated) {
-            char option[40];
-            size_t n = 0;
-            for (const char *c = key; *c && n + 1 < sizeof option; c++)
-                option[n++] = *c == '_' ? '-' : *c;
-            option[n] = '\0';
-            snprintf(err, errcap, "%s (--%s) has no effect on a trace replay (the trace "
-                     "gives the operations, their times and keys)", key, option);
+            snprintf(err, errcap, "%s: has no effect on a trace replay (the trace gives the "
+                     "operations, their times and keys)", key);
             return -1;
         }
     }
