@@ -478,6 +478,7 @@ static void check_query(world *w, keyencoder *ke, const query *q, unsigned ent, 
         case QUERY_WINDOW: w->wanted[i] = in_time; break;
         case QUERY_METRIC: w->wanted[i] = r->metric == q->rec.metric && in_time; break;
         case QUERY_LATEST: /* below */
+        case QUERY_SCAN: /* TODO(issue 13) */
         case QUERY_KINDS:
             w->wanted[i] = 0;
             break;

@@ -137,6 +137,7 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
         q->from_ms = now > rm->metric_us / 1000 ? now - rm->metric_us / 1000 : 0;
         q->to_ms = now;
         return truth_count_metric(&st->written, rec->metric, q->from_ms, q->to_ms);
+    case QUERY_SCAN: /* TODO(issue 13) */
     case QUERY_KINDS:
         break;
     }

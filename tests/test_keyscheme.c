@@ -1930,6 +1930,7 @@ static void prop_want(prop_world *w, const query *q)
             w->wanted[i] = r->entity == q->rec.entity && newer < q->limit;
             break;
         }
+        case QUERY_SCAN: /* TODO(issue 13) */
         case QUERY_KINDS:
             break;
         }

@@ -99,6 +99,9 @@ typedef enum query_kind {
     QUERY_WINDOW,    /* every entity's rows with from_ms <= ts <= to_ms */
     QUERY_METRIC,    /* every series of one metric (all hosts and tags) with from_ms <= ts <= to_ms:
                       * rec.metric names it (OpenTSDB's everyday query) */
+    QUERY_SCAN,      /* the first `limit` rows whose name is at or after rec's name, in name
+                      * order (YCSB's scan: a forward Scan from the record's row,
+                      * scanlength rows); rec as for GET */
     QUERY_KINDS
 } query_kind;
 
@@ -109,7 +112,7 @@ static inline const char *query_kind_name(query_kind k)
 {
     static const char *const names[QUERY_KINDS] = {
         [QUERY_GET] = "get", [QUERY_RANGE] = "range", [QUERY_LATEST] = "latest",
-        [QUERY_WINDOW] = "window", [QUERY_METRIC] = "metric",
+        [QUERY_WINDOW] = "window", [QUERY_METRIC] = "metric", [QUERY_SCAN] = "scan",
     };
     return (unsigned)k < QUERY_KINDS ? names[k] : "?";
 }
@@ -119,7 +122,7 @@ typedef struct query {
     record rec;               /* GET: the record; RANGE, LATEST: its entity fields (entity, metric, host, tag, naming, key);
                                * METRIC: rec.metric; the planner reads nothing else of it */
     uint64_t from_ms, to_ms;  /* RANGE, WINDOW, METRIC: inclusive */
-    uint32_t limit;           /* LATEST */
+    uint32_t limit;           /* LATEST, SCAN */
 } query;
 
 typedef struct key_range {

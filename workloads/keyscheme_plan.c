@@ -111,6 +111,7 @@ static uint16_t query_knows(query_kind kind)
     case QUERY_LATEST: return R_NAME;
     case QUERY_METRIC: return R_METRIC;
     case QUERY_WINDOW:
+    case QUERY_SCAN:   /* TODO(issue 13): planned in progress */
     case QUERY_KINDS:  break;
     }
     return 0;
@@ -127,6 +128,7 @@ static uint16_t query_pins(query_kind kind)
     case QUERY_METRIC: return R_METRIC;
     case QUERY_GET:
     case QUERY_WINDOW:
+    case QUERY_SCAN:   /* TODO(issue 13): planned in progress */
     case QUERY_KINDS:  break;
     }
     return 0;

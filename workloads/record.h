@@ -16,10 +16,24 @@
 #include <stdint.h>
 
 typedef enum record_op {
-    RECORD_PUT = 0,     /* a write of one cell */
-    RECORD_GET,         /* a point read of one row */
+    RECORD_PUT = 0,     /* a write of `cells` cells to one row (YCSB insert, update) */
+    RECORD_GET,         /* a point read of one row (YCSB read) */
     RECORD_DELETE,      /* a delete marker: written like a put */
+    RECORD_SCAN,        /* a forward scan of `rows` rows from the row (YCSB scan) */
+    RECORD_RMW,         /* read-modify-write: a get of the row, then a put of
+                         * `cells` cells to it (YCSB readmodifywrite) */
 } record_op;
+
+/* The op's name in traces and reports: "put", "get", "delete", "scan",
+ * "readmodifywrite"; "?" out of range. */
+static inline const char *record_op_name(record_op op)
+{
+    static const char *const names[] = {
+        [RECORD_PUT] = "put", [RECORD_GET] = "get", [RECORD_DELETE] = "delete",
+        [RECORD_SCAN] = "scan", [RECORD_RMW] = "readmodifywrite",
+    };
+    return (unsigned)op <= RECORD_RMW ? names[op] : "?";
+}
 
 typedef enum record_naming {
     NAMING_SERIES = 0,  /* "metric.007/host0003" (time series) */
@@ -37,7 +51,10 @@ typedef struct record {
     uint32_t metric;       /* time series: 0 .. metrics-1 */
     uint32_t host;         /* time series: 0 .. hosts-1 */
     uint32_t tag;          /* time series: value of the extra tag, 0 .. tags-1 (0 if none) */
-    uint32_t value_bytes;  /* the cell's value size; 0 = the scenario's default */
+    uint32_t value_bytes;  /* PUT, RMW: the values' bytes, all cells together;
+                            * 0 = the phase's value size per cell */
+    uint32_t cells;        /* PUT, RMW: cells written to the row (YCSB fields); 0 = 1 */
+    uint32_t rows;         /* SCAN: rows to read (YCSB scanlength), >= 1 */
     uint8_t op;            /* record_op */
     uint8_t naming;        /* record_naming */
     uint16_t key_len;      /* trace records: the row key as given ... */
