@@ -15,7 +15,8 @@
  *   O(log S) per record, 24 bytes per series.
  * - entities and sequence arrive at a rate: fixed gaps (the k-th operation
  *   at floor(k * 1e6 / rate)) or Poisson (exponential gaps, from the RNG).
- * - trace delegates to the streaming trace reader.
+ * - trace delegates to the streaming trace reader, ycsb to
+ *   workloads/ycsb_pattern.c.
  */
 #include "workloads/pattern.h"
 
@@ -27,6 +28,7 @@
 
 #include "workloads/rng.h"
 #include "workloads/trace.h"
+#include "workloads/ycsb_pattern.h"
 
 typedef struct pending_point {
     uint64_t t_us;     /* when the point arrives */
@@ -48,6 +50,8 @@ struct pattern {
     dist *chooser;
     /* trace */
     trace_reader *trace;
+    /* ycsb */
+    ycsb_gen *ycsb;
 };
 
 static pattern *pattern_fail(pattern *p, char *err, size_t cap, const char *what)
@@ -211,6 +215,8 @@ static const char *config_problem(const pattern_config *c)
         return rate_problem(c);
     case PATTERN_TRACE:
         return c->trace_path && c->trace_path[0] ? NULL : "trace: no trace file given";
+    case PATTERN_YCSB:
+        return c->ycsb ? NULL : "ycsb: no workload given";
     }
     return "unknown pattern";
 }
@@ -244,6 +250,11 @@ pattern *pattern_new(const pattern_config *cfg, uint64_t seed, char *err, size_t
         if (!p->trace)
             return pattern_fail(p, err, errcap, NULL);
         break;
+    case PATTERN_YCSB:
+        p->ycsb = ycsb_gen_new(cfg, seed, err, errcap);
+        if (!p->ycsb)
+            return pattern_fail(p, err, errcap, NULL);
+        break;
     }
     return p;
 }
@@ -255,6 +266,7 @@ void pattern_free(pattern *p)
     free(p->heap);
     dist_free(p->chooser);
     trace_close(p->trace);
+    ycsb_gen_free(p->ycsb);
     free(p);
 }
 
@@ -268,8 +280,20 @@ double pattern_rate_per_s(const pattern *p)
         return p->cfg.rate_per_s;
     case PATTERN_TRACE:
         return 0;
+    case PATTERN_YCSB:
+        return p->cfg.ycsb_rate_per_s;
     }
     return 0;
+}
+
+int pattern_is_finite(const pattern_config *cfg)
+{
+    return cfg->kind == PATTERN_TRACE || cfg->kind == PATTERN_YCSB;
+}
+
+int pattern_chooses_reads(const pattern_config *cfg)
+{
+    return cfg->kind == PATTERN_YCSB;
 }
 
 int pattern_next(pattern *p, uint64_t *t_us, record *out, char *err, size_t errcap)
@@ -284,6 +308,8 @@ int pattern_next(pattern *p, uint64_t *t_us, record *out, char *err, size_t errc
         return sequence_next(p, t_us, out);
     case PATTERN_TRACE:
         return trace_next(p->trace, t_us, out, err, errcap);
+    case PATTERN_YCSB:
+        return ycsb_gen_next(p->ycsb, t_us, out, err, errcap);
     }
     assert(!"unknown pattern kind");
     return 0;

@@ -16,7 +16,11 @@
  * - sequence: inserts of new entities 0, 1, 2, ... at a rate (auto-increment
  *   ids: the newest are where the writes go).
  * - trace: the operations of a trace file (workloads/trace.h), at its times.
- * Rates are fixed (evenly spaced) or Poisson (exponential gaps).
+ * - ycsb: one phase of a YCSB workload (workloads/ycsb_pattern.c): its load
+ *   (recordcount inserts) or its run (operationcount operations), keys,
+ *   operations and records chosen as YCSB's CoreWorkload chooses them.
+ * Rates are fixed (evenly spaced) or Poisson (exponential gaps). Traces and
+ * YCSB phases are finite (pattern_is_finite); the others never end.
  */
 #ifndef REGIONSIM_PATTERN_H
 #define REGIONSIM_PATTERN_H
@@ -32,7 +36,16 @@ typedef enum pattern_kind {
     PATTERN_ENTITIES,
     PATTERN_SEQUENCE,
     PATTERN_TRACE,
+    PATTERN_YCSB,
 } pattern_kind;
+
+/* Which phase of a YCSB workload a PATTERN_YCSB runs. */
+typedef enum ycsb_phase_kind {
+    YCSB_PHASE_LOAD = 0,  /* Client -load: insertcount inserts (doInsert) */
+    YCSB_PHASE_RUN,       /* Client -t: operationcount operations (doTransaction) */
+} ycsb_phase_kind;
+
+struct ycsb_workload;
 
 typedef enum arrival_kind {
     ARRIVALS_FIXED = 0,
@@ -53,9 +66,27 @@ typedef struct pattern_config {
     uint64_t records;         /* entities: how many exist at the start, >= 1 */
     double insert_fraction;   /* entities: share of operations that insert, 0..1 */
     record_naming naming;     /* entities and sequence: how names read */
+    double read_fraction;     /* entities, sequence: share of operations that read
+                               * (the pattern chooses them: pattern_chooses_reads) */
+    uint64_t operations;      /* entities: operations the phase is expected to make
+                               * (YCSB's operationcount, for its zipfian bound); 0 unknown */
     /* trace */
     const char *trace_path;
+    /* ycsb */
+    const struct ycsb_workload *ycsb; /* borrowed: outlives the pattern */
+    ycsb_phase_kind ycsb_phase;
+    double ycsb_rate_per_s;   /* open loop: operations per second (target); 0 closed loop */
 } pattern_config;
+
+/* Whether the pattern ends by itself (a trace, a YCSB phase): a phase of
+ * it without a duration runs until its last operation. */
+int pattern_is_finite(const pattern_config *cfg);
+
+/* Whether the pattern chooses its own reads (emitting RECORD_GET and
+ * RECORD_SCAN records without a key, reads of records it knows were
+ * written): entities, sequence and ycsb. For the others the engine turns
+ * a share read_fraction of the writes into reads. */
+int pattern_chooses_reads(const pattern_config *cfg);
 
 typedef struct pattern pattern;
 
