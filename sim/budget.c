@@ -75,6 +75,7 @@
 #include "workloads/keyscheme.h"
 #include "workloads/record.h"
 #include "workloads/trace.h"
+#include "workloads/ycsb_workload.h"
 
 /* sim/engine_impl.h's limit on report windows, and keyspace.c's sample
  * sizes. */
@@ -267,6 +268,23 @@ typedef struct phase_need {
     int reads, metric_reads;
 } phase_need;
 
+/* Operations a YCSB phase makes: its load insertcount, its run
+ * operationcount. */
+static double ycsb_phase_operations(const pattern_config *c)
+{
+    const ycsb_props *p = &c->ycsb->core;
+    return c->ycsb_phase == YCSB_PHASE_LOAD ? (double)p->insertcount : (double)p->operationcount;
+}
+
+/* Records that may exist by the end of a YCSB phase: the load's, and in the
+ * run at most one more per operation. */
+static double ycsb_phase_records(const pattern_config *c)
+{
+    const ycsb_props *p = &c->ycsb->core;
+    double loaded = (double)p->insertstart + (double)p->insertcount;
+    return c->ycsb_phase == YCSB_PHASE_LOAD ? loaded : loaded + (double)p->operationcount;
+}
+
 /* Operations a phase of duration d (us) issues at most. */
 static double phase_ops(const scenario *sc, const phase *ph, double d, double records_max,
                         double service_us)
@@ -276,7 +294,7 @@ static double phase_ops(const scenario *sc, const phase *ph, double d, double re
         /* Each client waits at least a tick (or the write's service) and
          * its think time between operations. */
         double ops = ph->clients * (d / max2(1, (double)ph->think_us + service_us) + 1);
-        if (c->kind == PATTERN_TRACE)
+        if (pattern_is_finite(c))
             ops = min2(ops, records_max);
         return ops;
     }
@@ -292,6 +310,7 @@ static double phase_ops(const scenario *sc, const phase *ph, double d, double re
         return c->arrivals == ARRIVALS_FIXED ? ceil(n) : n + 6 * sqrt(n) + 10;
     }
     case PATTERN_TRACE:
+    case PATTERN_YCSB:
         return records_max;
     }
     (void)sc;
@@ -318,6 +337,9 @@ static record probe_record(const scenario *sc, const phase *ph, double entity, d
     case PATTERN_ENTITIES:
     case PATTERN_SEQUENCE:
         r.naming = (uint8_t)c->naming;
+        break;
+    case PATTERN_YCSB:
+        r.naming = NAMING_USER; /* as long as an ordered name, give or take padding */
         break;
     case PATTERN_TRACE:
         r.naming = NAMING_KEY;
@@ -426,6 +448,8 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
         n->trace_file = trace_size(c->trace_path, &trace_last_us);
         records_max = floor((n->trace_file + 1) / TRACE_MIN_LINE);
     }
+    if (c->kind == PATTERN_YCSB)
+        records_max = ycsb_phase_operations(c);
     if (c->kind == PATTERN_TRACE && !ph->duration_given)
         n->duration_us = trace_last_us >= 0 ? trace_last_us + 1
                                             : WINDOWS_MAX * (double)sc->window_us;
@@ -480,6 +504,10 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
     case PATTERN_TRACE:
         n->names = n->ops;
         n->max_entity = 1;
+        break;
+    case PATTERN_YCSB:
+        n->names = min2(4294967296.0, ycsb_phase_records(c));
+        n->max_entity = n->names;
         break;
     }
     double per_byte;
@@ -923,6 +951,8 @@ static const char *load_advice(const budget_estimate *e)
         return "lower --rate or --duration";
     case PATTERN_TRACE:
         return "replay a shorter trace or set a shorter --duration";
+    case PATTERN_YCSB:
+        return "lower -p recordcount or -p operationcount";
     default:
         return "lower --duration";
     }

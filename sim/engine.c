@@ -31,6 +31,7 @@
  * nothing is global.
  */
 #include "sim/engine_impl.h"
+#include "workloads/ycsb_workload.h"
 
 #include "sim/budget.h"
 #include "sim/units.h"
@@ -746,6 +747,43 @@ void run_result_free(run_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* A YCSB phase in words: "YCSB load: 100000 inserts of 10 x 100 B fields,
+ * 1 thread" or "YCSB run: 200000 operations (read 50%, update 50%),
+ * zipfian, 1 thread". */
+static void describe_ycsb_phase(const phase *ph, char *out, size_t cap)
+{
+    const ycsb_workload *w = ph->pattern.ycsb;
+    char how[64];
+    if (w->target > 0)
+        snprintf(how, sizeof how, "at %.6g ops/s", w->target);
+    else
+        snprintf(how, sizeof how, "%d thread%s", w->threadcount, w->threadcount == 1 ? "" : "s");
+    if (ph->pattern.ycsb_phase == YCSB_PHASE_LOAD) {
+        snprintf(out, cap, "YCSB load: %lld inserts of %d x %d B fields, %s",
+                 (long long)w->core.insertcount, w->fieldcount, w->fieldlength, how);
+        return;
+    }
+    static const char *const names[] = { "read", "update", "insert", "scan", "readmodifywrite" };
+    const double share[] = { w->core.readproportion, w->core.updateproportion,
+                             w->core.insertproportion, w->core.scanproportion,
+                             w->core.readmodifywriteproportion };
+    double sum = 0;
+    for (int i = 0; i < 5; i++)
+        sum += share[i];
+    char mix[160] = "";
+    for (int i = 0; i < 5; i++) {
+        if (!(share[i] > 0))
+            continue;
+        size_t used = strlen(mix);
+        snprintf(mix + used, sizeof mix - used, "%s%s %.3g%%", used ? ", " : "", names[i],
+                 share[i] / sum * 100);
+    }
+    static const char *const dists[] = { "uniform", "zipfian", "latest", "hotspot",
+                                         "sequential", "exponential" };
+    snprintf(out, cap, "YCSB run: %d operations (%s), %s, %s", w->core.operationcount, mix,
+             dists[w->core.requestdistribution], how);
+}
+
 /* One phase in words, e.g. "time series: 50 metrics x 20 hosts, one point
  * each per 1 s (1000 writes/s), 30 min". */
 static void describe_phase(const phase *ph, char *out, size_t cap)
@@ -780,6 +818,9 @@ static void describe_phase(const phase *ph, char *out, size_t cap)
         break;
     case PATTERN_TRACE:
         snprintf(out, cap, "trace %s, %s", c->trace_path ? c->trace_path : "?", length);
+        break;
+    case PATTERN_YCSB:
+        describe_ycsb_phase(ph, out, cap);
         break;
     }
 }
