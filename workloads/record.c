@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/key.h"
-#include "workloads/dist.h"
+#include "workloads/ycsb.h"
 
 /* Appends s to out at *n, counting bytes that do not fit. */
 static void put_text(char *out, size_t cap, size_t *n, const char *s, size_t len)
@@ -68,11 +68,16 @@ size_t record_name(const record *r, char *out, size_t cap)
         }
         break;
     case NAMING_USER:
-        /* YCSB CoreWorkload.buildKeyName with insertorder=hashed:
-         * "user" + Utils.fnvhash64(keynum). */
-        put_text(out, cap, &n, "user", 4);
-        put_decimal(out, cap, &n, ycsb_fnvhash64(r->entity), 1);
+    case NAMING_USER_ORDERED: {
+        /* YCSB CoreWorkload.buildKeyName: "user" + Utils.fnvhash64(keynum)
+         * (insertorder=hashed) or + keynum (ordered), zero-padded to
+         * zeropadding digits (workloads/ycsb.c). */
+        char name[RECORD_NAME_MAX + 1];
+        size_t len = ycsb_build_key_name(r->entity, r->name_pad ? r->name_pad : 1,
+                                         r->naming == NAMING_USER_ORDERED, name, sizeof name);
+        put_text(out, cap, &n, name, len < sizeof name ? len : sizeof name - 1);
         break;
+    }
     case NAMING_DOMAIN:
         put_domain(out, cap, &n, r->entity);
         break;

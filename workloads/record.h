@@ -39,6 +39,7 @@ typedef enum record_naming {
     NAMING_SERIES = 0,  /* "metric.007/host0003" (time series) */
     NAMING_SERIES_TAGGED, /* "metric.007/host0003/tag01" (time series with an extra tag) */
     NAMING_USER,        /* YCSB: "user" + fnvhash64(id), e.g. user6284781860667377211 */
+    NAMING_USER_ORDERED,/* YCSB with insertorder=ordered: "user" + id, e.g. user42 */
     NAMING_DOMAIN,      /* a web host name: "www.site00042.com" */
     NAMING_ID,          /* the id in decimal, 10 digits: "0000000042" */
     NAMING_KEY,         /* the trace key itself, in HBase shell form */
@@ -52,11 +53,13 @@ typedef struct record {
     uint32_t host;         /* time series: 0 .. hosts-1 */
     uint32_t tag;          /* time series: value of the extra tag, 0 .. tags-1 (0 if none) */
     uint32_t value_bytes;  /* PUT, RMW: the values' bytes, all cells together;
-                            * 0 = the phase's value size per cell */
-    uint32_t cells;        /* PUT, RMW: cells written to the row (YCSB fields); 0 = 1 */
+                            * with cells 0, 0 means the phase's value size */
+    uint32_t cells;        /* PUT, RMW: cells written to the row (YCSB fields), and
+                            * value_bytes is exact; 0 = one cell */
     uint32_t rows;         /* SCAN: rows to read (YCSB scanlength), >= 1 */
     uint8_t op;            /* record_op */
     uint8_t naming;        /* record_naming */
+    uint8_t name_pad;      /* NAMING_USER*: YCSB's zeropadding, digits at least (0 = 1) */
     uint16_t key_len;      /* trace records: the row key as given ... */
     const uint8_t *key;    /* ... valid until the pattern's next call; NULL otherwise */
 } record;
