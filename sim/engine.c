@@ -146,8 +146,8 @@ static int ensure_window(run_state *st, run_result *out, uint64_t w)
  * `first` counts one already read. Returns 0, or -1 on a trace error. */
 static int leave_out_rest(run_state *st, uint64_t first, char *err, size_t errcap)
 {
-    if (scenario_phase(st->sc, st->phase)->pattern.kind != PATTERN_TRACE)
-        return 0; /* a generated pattern has no end */
+    if (!pattern_is_finite(&scenario_phase(st->sc, st->phase)->pattern))
+        return 0; /* a generator without an end */
     uint64_t t;
     record rec;
     int rc;
@@ -213,7 +213,9 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     pattern_free(st->workload);
     rng r = rng_stream(st->sc->seed, RNG_STREAM_PATTERN + i);
     char why[512];
-    st->workload = pattern_new(&ph->pattern, rng_next(&r), why, sizeof why);
+    pattern_config cfg;
+    scenario_pattern_config(ph, &cfg);
+    st->workload = pattern_new(&cfg, rng_next(&r), why, sizeof why);
     if (!st->workload) {
         snprintf(err, errcap, "%s", why);
         return -1;
@@ -226,7 +228,7 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
         st->read_weights += st->read_weight[k];
     st->have_op = 0;
     st->phase_ops = 0;
-    int open_ended = ph->pattern.kind == PATTERN_TRACE && !ph->duration_given;
+    int open_ended = pattern_is_finite(&ph->pattern) && !ph->duration_given;
     st->phase_end_us = open_ended ? UINT64_MAX : t + ph->duration_us;
     if (!open_ended &&
         eventq_push(&st->ticks, st->phase_end_us, PHASE_TICK(TICK_PHASE_END, i), 0) < 0)
@@ -305,7 +307,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         const phase *ph = scenario_phase(sc, i);
         uint32_t weight[QUERY_KINDS];
         scenario_read_weights(ph, weight);
-        st->tracking |= ph->reads.fraction > 0;
+        st->tracking |= ph->reads.fraction > 0 || pattern_chooses_reads(&ph->pattern);
         if (ph->reads.fraction > 0 && weight[QUERY_METRIC] > 0 && !st->written.track_metrics)
             truth_track_metrics(&st->written); /* per-metric lists only when read */
     }
@@ -714,7 +716,7 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
     st.scheme_index = scheme;
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         const phase *ph = scenario_phase(sc, i);
-        if (ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {
+        if (pattern_is_finite(&ph->pattern) && !ph->duration_given) {
             st.planned_us = 0; /* unknown until the trace ends */
             break;
         }
@@ -790,7 +792,7 @@ static void describe_phase(const phase *ph, char *out, size_t cap)
 {
     const pattern_config *c = &ph->pattern;
     char length[64];
-    if (c->kind == PATTERN_TRACE && !ph->duration_given)
+    if (pattern_is_finite(c) && !ph->duration_given)
         snprintf(length, sizeof length, "to its end");
     else
         snprintf(length, sizeof length, "%.6g min", (double)ph->duration_us / 60e6);

@@ -15,14 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The cell an operation writes: KeyValue framing + row + family +
- * qualifier + value (a delete marker carries no value). */
+/* The bytes a write sends: per cell, KeyValue framing + row + family +
+ * qualifier, plus the values. An operation that sizes its own cells (a
+ * YCSB record: fieldcount fields) says how many and their values' bytes;
+ * else one cell of the operation's value size or the phase's (a delete
+ * marker carries no value). */
 static uint32_t cell_bytes(const run_state *st, const record *rec, size_t key_len)
 {
+    uint64_t cells = rec->cells ? rec->cells : 1;
     uint64_t value = rec->op == RECORD_DELETE ? 0
-                     : rec->value_bytes ? rec->value_bytes
-                                        : st->sc->value_bytes;
-    uint64_t n = key_len + st->cell_overhead + value;
+                     : rec->cells || rec->value_bytes ? rec->value_bytes
+                                                      : scenario_phase(st->sc, st->phase)->value_bytes;
+    uint64_t n = cells * (key_len + st->cell_overhead) + value;
     return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
@@ -137,7 +141,9 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
         q->from_ms = now > rm->metric_us / 1000 ? now - rm->metric_us / 1000 : 0;
         q->to_ms = now;
         return truth_count_metric(&st->written, rec->metric, q->from_ms, q->to_ms);
-    case QUERY_SCAN: /* TODO(issue 13) */
+    case QUERY_SCAN: /* rows from the record's name on: counted when scanned */
+        q->limit = rec->rows ? rec->rows : 1;
+        return 0;
     case QUERY_KINDS:
         break;
     }
@@ -176,10 +182,43 @@ static keyref plan_bound(const plan *pl, size_t off, size_t len)
     return keyref_of(len ? pl->bytes + off : NULL, len);
 }
 
+/* Tells the observer of one planned range of a read, as a trace would
+ * replay it: a point read of one row as a get of that row, any other range
+ * as a scan of the rows it read from the range's start (a range that read
+ * no rows is not told: a trace scan reads at least one). */
+static int observe_range(run_state *st, const engine_observer *obs, uint64_t t_us,
+                         const record *rec, const plan *pl, const key_range *r, uint64_t rows,
+                         uint32_t server)
+{
+    keyref lo = plan_bound(pl, r->lo_off, r->lo_len);
+    keyref hi = plan_bound(pl, r->hi_off, r->hi_len);
+    record seen = *rec;
+    seen.key = NULL;
+    seen.key_len = 0;
+    seen.cells = 0;
+    seen.value_bytes = 0;
+    int one_row = lo.len && hi.len == lo.len + 1 && hi.data[lo.len] == 0 &&
+                  memcmp(lo.data, hi.data, lo.len) == 0;
+    if (one_row) {
+        seen.op = RECORD_GET;
+    } else if (rows) {
+        seen.op = RECORD_SCAN;
+        seen.rows = rows > UINT32_MAX ? UINT32_MAX : (uint32_t)rows;
+    } else {
+        return 0;
+    }
+    static const uint8_t first_row[1] = { 0 }; /* no row key sorts before it */
+    if (!lo.len)
+        lo = keyref_of(first_row, 1);
+    return obs->on_op(obs->ctx, t_us, &seen, lo, st->table, server) != 0;
+}
+
 /* A logical read at t_us: plan it, then one RPC per region each planned
- * range touches, sent together; the read is done when the last reply is. */
+ * range touches, sent together; the read is done when the last reply is.
+ * Each range is told to obs (may be NULL) as a trace would replay it.
+ * Returns 0, 1 when the observer asked to stop, or -1 out of memory. */
 static int run_read(run_state *st, run_result *out, uint64_t t_us, const record *rec,
-                    query_kind kind, uint64_t *reply_us, uint32_t *server)
+                    query_kind kind, const engine_observer *obs, uint64_t *reply_us)
 {
     query q;
     uint64_t returned = build_query(st, kind, rec, &q);
@@ -189,25 +228,32 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     scan_cost cost = { 0, 0, t_us };
     st->window_reads = out->window_reads + st->window * out->nservers;
     uint64_t inexact_limit = inexact_scan_limit(st, &q, pl);
-    *server = 0;
+    int stop = 0;
     for (size_t i = 0; i < pl->nranges; i++) {
         const key_range *r = &pl->ranges[i];
         keyref lo = plan_bound(pl, r->lo_off, r->lo_len);
         keyref hi = plan_bound(pl, r->hi_off, r->hi_len);
-        uint64_t limit = r->limit && !pl->exact ? inexact_limit : r->limit;
+        uint64_t limit = r->limit && !pl->exact && kind != QUERY_SCAN ? inexact_limit : r->limit;
+        uint64_t rows_before = cost.rows;
+        uint32_t server = 0;
         if (cluster_scan(st->table, lo, hi, limit, r->reverse, read_service, count_read_rpc,
-                         st, &cost, server) < 0)
+                         st, &cost, &server) < 0)
             return -1;
+        if (obs && obs->on_op && !stop)
+            stop = observe_range(st, obs, t_us, rec, pl, r, cost.rows - rows_before,
+                                 st->table->servers[server].id);
     }
     if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */
         returned = cost.rows ? 1 : 0;
+    if (kind == QUERY_SCAN) /* the client keeps the first `limit` of the rows read */
+        returned = cost.rows < q.limit ? cost.rows : q.limit;
     /* A read that needs no RPC (its plan is empty: no row can match) is
      * still answered a tick later, as an RPC's reply is (core/server.c):
      * an operation takes at least one tick of the 1 us clock, so clients
      * that wait for their replies always move time on. */
     *reply_us = cost.reply_us > t_us ? cost.reply_us : t_us + 1;
     if (!st->measuring)
-        return 0;
+        return stop;
     out->reads++;
     out->reads_by_kind[kind]++;
     out->read_rpcs_by_kind[kind] += cost.rpcs;
@@ -217,7 +263,7 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     out->records_returned += returned;
     out->full_scans += pl->full_scan;
     histogram_record(&st->read_latency, *reply_us - t_us);
-    return 0;
+    return stop;
 }
 
 /* A write (at the cluster's now): the cell, its server's queue, the truth. */
@@ -249,44 +295,93 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
     return 0;
 }
 
-int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
-                  const engine_observer *obs, uint64_t *reply_us)
+/* Whether the operation is a read, and of which kind: a scan; a get (a
+ * trace's of its key, or one the pattern chose, of the kind the phase's
+ * read mix draws); or, for a pattern that leaves reads to the engine, a
+ * share read_fraction of its writes (of the mix's kinds). */
+static int read_kind_of(run_state *st, const record *rec, query_kind *kind)
 {
-    const read_mix *rm = &scenario_phase(st->sc, st->phase)->reads;
+    const phase *ph = scenario_phase(st->sc, st->phase);
+    if (rec->op == RECORD_SCAN) {
+        *kind = QUERY_SCAN;
+        return 1;
+    }
+    if (rec->op == RECORD_GET) {
+        *kind = rec->key ? QUERY_GET : pick_read_kind(st);
+        return 1;
+    }
+    if (rec->op == RECORD_PUT && !pattern_chooses_reads(&ph->pattern) && ph->reads.fraction > 0 &&
+        rng_double(&st->reads_rng) < ph->reads.fraction) {
+        *kind = pick_read_kind(st);
+        return 1;
+    }
+    return 0;
+}
+
+/* A read-modify-write (YCSB's doTransactionReadModifyWrite): a get of the
+ * row, then a put to it. Both are sent at t_us; the servers are FIFO
+ * queues, so on one server the put is served after the get, as when the
+ * client waits for the get. The reply is the later of the two. Told to
+ * obs as one readmodifywrite when the get read exactly the row written
+ * (else as the read's ranges, then the put). */
+static int run_read_modify_write(run_state *st, run_result *out, uint64_t t_us, const record *rec,
+                                 keyref k, const engine_observer *obs, uint64_t *reply_us)
+{
+    uint64_t read_reply, write_reply;
+    uint32_t server;
+    const plan *pl = &st->read_plan;
+    int rc = run_read(st, out, t_us, rec, QUERY_GET, NULL, &read_reply);
+    if (rc < 0 || run_write(st, out, rec, k, &write_reply, &server) < 0)
+        return -1;
+    *reply_us = read_reply > write_reply ? read_reply : write_reply;
+    if (!obs || !obs->on_op)
+        return 0;
+    int same_row = pl->nranges == 1 && pl->ranges[0].lo_len == k.len &&
+                   memcmp(pl->bytes + pl->ranges[0].lo_off, k.data, k.len) == 0;
+    if (same_row)
+        return obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[server].id) != 0;
+    for (size_t i = 0; i < pl->nranges; i++)
+        if (observe_range(st, obs, t_us, rec, pl, &pl->ranges[i], 1, st->table->servers[server].id))
+            return 1;
+    record put = *rec;
+    put.op = RECORD_PUT;
+    return obs->on_op(obs->ctx, t_us, &put, k, st->table, st->table->servers[server].id) != 0;
+}
+
+int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
+              const engine_observer *obs, uint64_t *reply_us)
+{
     rec->ts_ms = st->sc->start_ms + t_us / 1000;
     rec->seq = st->ops++;
     st->table->now_us = t_us;
     st->last_op_us = t_us;
     engine_replies_done(st, t_us);
-    uint32_t s;
+    query_kind kind;
     int rc;
-    if (rec->op == RECORD_PUT && rm->fraction > 0 &&
-        rng_double(&st->reads_rng) < rm->fraction) {
-        rc = run_read(st, out, t_us, rec, pick_read_kind(st), reply_us, &s);
-        if (rc == 0) {
-            if (st->measuring)
-                histogram_record(&st->latency, *reply_us - t_us);
-            rc = replies_push(st, *reply_us);
+    if (read_kind_of(st, rec, &kind)) {
+        rc = run_read(st, out, t_us, rec, kind, obs, reply_us);
+    } else {
+        size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
+        keyref k = keyref_of(st->key, len);
+        if (len > KEY_MAX_LEN) {
+            st->long_key = len;
+            return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
         }
-        st->measured_ops += st->measuring;
-        return rc; /* generated reads have no trace form: not observed */
+        if (rec->op == RECORD_RMW) {
+            rc = run_read_modify_write(st, out, t_us, rec, k, obs, reply_us);
+        } else {
+            uint32_t s;
+            rc = run_write(st, out, rec, k, reply_us, &s);
+            if (rc == 0 && obs && obs->on_op) /* servers are named by id */
+                rc = obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
+        }
     }
-    size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
-    keyref k = keyref_of(st->key, len);
-    if (len > KEY_MAX_LEN) {
-        st->long_key = len;
-        return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
-    }
-    rc = rec->op == RECORD_GET ? run_read(st, out, t_us, rec, QUERY_GET, reply_us, &s)
-                               : run_write(st, out, rec, k, reply_us, &s);
     if (rc < 0 || replies_push(st, *reply_us) < 0)
         return rc < 0 ? rc : -1;
     if (st->measuring)
         histogram_record(&st->latency, *reply_us - t_us);
     st->measured_ops += st->measuring;
-    if (obs && obs->on_op) /* servers are named by id */
-        return obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
-    return 0;
+    return rc;
 }
 
 /* An operation that failed: the message for its code. */

@@ -364,7 +364,6 @@ static int list_key(void *ctx, uint64_t t_us, const record *rec, keyref key, con
                     uint32_t server)
 {
     key_listing *kl = ctx;
-    static const char *const ops[] = { "put", "get", "delete" };
     size_t i = regionmap_route(c->map, key);
     const region *r = regionmap_get(c->map, i);
     char k[256], start[128], end[128];
@@ -372,7 +371,8 @@ static int list_key(void *ctx, uint64_t t_us, const record *rec, keyref key, con
     key_format(region_start(r), start, sizeof start);
     key_format(region_end(r), end, sizeof end);
     fprintf(kl->out, "%10.3f s  %-6s %-40s region %zu [%s, %s) on rs%u\n", (double)t_us / 1e6,
-            ops[rec->op], k, i, start[0] ? start : "-inf", end[0] ? end : "+inf", server);
+            record_op_name((record_op)rec->op), k, i, start[0] ? start : "-inf",
+            end[0] ? end : "+inf", server);
     return --kl->left == 0;
 }
 
@@ -505,7 +505,8 @@ static int append_to_trace(void *ctx, uint64_t t_us, const record *rec, keyref k
 {
     (void)c, (void)server;
     watch *w = ctx;
-    if (trace_write(w->trace, t_us, (record_op)rec->op, key.data, key.len, rec->value_bytes) < 0)
+    uint32_t bytes_or_rows = rec->op == RECORD_SCAN ? rec->rows : rec->value_bytes;
+    if (trace_write(w->trace, t_us, (record_op)rec->op, key.data, key.len, bytes_or_rows) < 0)
         return 1;
     if (!w->interrupted && ++w->ops % POLL_EVERY == 0)
         w->interrupted = interrupts_pending(w->ints);

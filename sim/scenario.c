@@ -90,7 +90,7 @@ void scenario_defaults(scenario *sc)
     /* OpenTSDB's cell: family "t", a 2-byte qualifier, an 8-byte value. */
     sc->family_bytes = 1;
     sc->qualifier_bytes = 2;
-    sc->value_bytes = 8;
+    w->value_bytes = 8;
     sc->window_us = MINUTE_US;
     sc->key_buckets = 20;
     sc->start_ms = 1704067200000ull; /* 2024-01-01T00:00:00Z */
@@ -172,7 +172,9 @@ void scenario_read_weights(const phase *ph, uint32_t weight[QUERY_KINDS])
     }
     for (int k = 0; k < QUERY_KINDS; k++)
         weight[k] = 0;
-    if (ph->pattern.kind == PATTERN_TIMESERIES) {
+    if (ph->pattern.kind == PATTERN_YCSB) {
+        weight[QUERY_GET] = 1; /* YCSB's read: the record's row (its scans are scans) */
+    } else if (ph->pattern.kind == PATTERN_TIMESERIES) {
         weight[QUERY_METRIC] = 8;
         weight[QUERY_RANGE] = 1;
         weight[QUERY_LATEST] = 1;
@@ -180,6 +182,14 @@ void scenario_read_weights(const phase *ph, uint32_t weight[QUERY_KINDS])
         weight[QUERY_GET] = weight[QUERY_RANGE] = weight[QUERY_LATEST] = 1;
         weight[QUERY_WINDOW] = 1;
     }
+}
+
+void scenario_pattern_config(const phase *ph, pattern_config *out)
+{
+    *out = ph->pattern;
+    out->read_fraction = ph->reads.fraction;
+    double ops = ph->pattern.rate_per_s * (double)ph->duration_us / 1e6;
+    out->operations = ph->pattern.kind == PATTERN_ENTITIES && ops < 9.2e18 ? (uint64_t)ops : 0;
 }
 
 size_t scenario_phase_count(const scenario *sc)
@@ -196,7 +206,7 @@ const phase *scenario_phase(const scenario *sc, size_t i)
 
 uint64_t scenario_cell_overhead(const scenario *sc)
 {
-    return 20ull + sc->family_bytes + sc->qualifier_bytes + sc->value_bytes;
+    return 20ull + sc->family_bytes + sc->qualifier_bytes + sc->workload.value_bytes;
 }
 
 int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap)
@@ -384,8 +394,9 @@ static const setting settings[] = {
       "N", "bytes of the column family name in every cell" },
     { "workload", "qualifier_bytes", SET_COUNT, 0, 65535, SC(qualifier_bytes), NULL,
       "N", "bytes of the qualifier in every cell" },
-    { "workload", "value_bytes", SET_COUNT, 0, 1u << 30, SC(value_bytes), NULL,
-      "N", "bytes of the value in every cell" },
+    { "workload", "value_bytes", SET_COUNT, 0, 1u << 30, PH(value_bytes), NULL,
+      "N", "bytes of the value in every cell (a phase may set its own: a load of large "
+      "records, updates of small ones)" },
 };
 #undef SC
 #undef PH

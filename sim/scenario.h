@@ -76,6 +76,7 @@ struct phase {
                                * C: closed loop, C clients each waiting for its reply */
     uint64_t think_us;        /* closed loop: a client's pause after each reply */
     read_mix reads;
+    uint32_t value_bytes;     /* a cell's value, unless the operation sizes its own (YCSB) */
     uint64_t given;           /* which phase settings were set, for this phase or
                                * [workload] (scenario_phase_given) */
 };
@@ -143,7 +144,7 @@ typedef struct scenario {
     phase workload;
     size_t nphases;
     phase phases[SCENARIO_MAX_PHASES];
-    uint32_t family_bytes, qualifier_bytes, value_bytes;
+    uint32_t family_bytes, qualifier_bytes;
     uint64_t window_us;           /* report window */
     uint64_t measure_from_us;     /* figures count operations issued from here (0: all) */
     uint32_t key_buckets;         /* rows of the key space x time heatmap */
@@ -171,6 +172,11 @@ void scenario_release(scenario *sc);
 /* Whether phase setting `key` was set for ph: in its [phase] section, in
  * [workload] (which every phase starts from) or by an option. */
 int scenario_phase_given(const phase *ph, const char *key);
+
+/* The pattern a phase runs: its pattern settings plus what the pattern
+ * takes from the phase (its read_fraction; for entities the operations
+ * it is expected to make, rate x duration). */
+void scenario_pattern_config(const phase *ph, pattern_config *out);
 
 /* The phases a run goes through: the [phase] sections, or [workload]. */
 size_t scenario_phase_count(const scenario *sc);
@@ -225,7 +231,7 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap);
 /* Bytes a cell adds beyond its row key: KeyValue's fixed fields
  * (4 key length + 4 value length + 2 row length + 1 family length
  * + 8 timestamp + 1 type = 20, from HBase's KeyValue layout) plus the
- * family, qualifier and value. */
+ * family, qualifier and [workload]'s value size (a phase may set its own). */
 uint64_t scenario_cell_overhead(const scenario *sc);
 
 /* Resolves scheme i to its expression: a preset name gives the preset with

@@ -40,7 +40,8 @@ static int fail(char *err, size_t cap, const char *what)
 static int phase_problem(const scenario *sc, const phase *ph, char *err, size_t errcap)
 {
     char why[160];
-    pattern_config c = ph->pattern;
+    pattern_config c;
+    scenario_pattern_config(ph, &c);
     pattern *p = NULL;
     /* A trace's file is opened by the run, not here; everything else is
      * checked by building the pattern once. */
