@@ -1,17 +1,26 @@
-/* fuzz_trace.c -- the trace reader (workloads/trace.h).
+/* fuzz_trace.c -- the trace reader (workloads/trace.h), both formats.
  *
  * Input: the bytes of a trace file, read through a file of its own
- * (trace_open takes a path).
+ * (trace_open_format takes a path), once as the CSV format and once as
+ * YCSB's BasicDB output, the latter with an interval chosen by the first
+ * byte (0, 1, 1000 or (2^64 - 1) / 3, which runs past TRACE_TIME_MAX at
+ * the fourth operation).
  *
  * Oracles:
- *  - every operation read has op put, get or delete, a key of 1 .. 32767
- *    bytes (KEY_MAX_LEN), a value size below 2^31, a time no earlier than
- *    the one before (and at most TRACE_TIME_MAX), and NAMING_KEY;
+ *  - every operation read has an op up to readmodifywrite, a key of
+ *    1 .. 32767 bytes (KEY_MAX_LEN), a value size below 2^31, a time no
+ *    earlier than the one before (and at most TRACE_TIME_MAX), seq 0, 1,
+ *    2, ..., and NAMING_KEY; a scan has rows 1 .. 2^31 - 1 and no value
+ *    bytes or cells, any other op no rows; the CSV format sets no cells;
+ *  - YCSB: the ops are put, get, delete and scan only, the i-th at
+ *    i * interval; only a put has cells or value bytes, no more of either
+ *    than the input's bytes, and value bytes only with cells;
  *  - an error reads "FILE:LINE: ..." with the path given and a LINE of
  *    the file (1 .. its line count); every later call returns -1 with the
  *    same message; a file read to its end keeps returning 0;
  *  - what was read writes (trace_writer_new, trace_write: CSV and TSV) and
- *    reads back as the same operations, and the written file ends there;
+ *    reads back as the same operations (time, op, key, value bytes, rows;
+ *    the format keeps no cells), and the written file ends there;
  *  - each key's shell form (key_format) parses back (key_parse) to it.
  */
 #include "fuzz/fuzz.h"
@@ -25,6 +34,7 @@ typedef struct op_copy {
     uint64_t t_us;
     uint8_t op;
     uint32_t bytes;
+    uint32_t rows;
     uint8_t *key;
     size_t len;
 } op_copy;
@@ -47,6 +57,7 @@ static void check_reads_back(const char *path, const op_copy *ops, size_t n, con
         FUZZ_CHECK(rc == 1, "the %s written ends at operation %zu of %zu (rc %d: %s)",
                    what, i, n, rc, rc < 0 ? err : "");
         FUZZ_CHECK(t_us == ops[i].t_us && r.op == ops[i].op && r.value_bytes == ops[i].bytes &&
+                   r.rows == ops[i].rows && r.cells == 0 &&
                    r.key_len == ops[i].len && !memcmp(r.key, ops[i].key, ops[i].len),
                    "operation %zu reads back different from the %s written", i, what);
     }
@@ -66,7 +77,7 @@ static void check_round_trip(const op_copy *ops, size_t n, int tsv)
     FUZZ_CHECK(tw != NULL, "trace_writer_new: %s", err);
     for (size_t i = 0; i < n; i++)
         FUZZ_CHECK(trace_write(tw, ops[i].t_us, (record_op)ops[i].op, ops[i].key, ops[i].len,
-                               ops[i].bytes) == 0,
+                               ops[i].op == RECORD_SCAN ? ops[i].rows : ops[i].bytes) == 0,
                    "trace_write refused operation %zu, which the reader accepted", i);
     FUZZ_CHECK(trace_finish(tw, err, sizeof err) == 0, "trace_finish: %s", err);
     FUZZ_CHECK(fclose(f) == 0, "%s", "fclose failed");
@@ -74,13 +85,40 @@ static void check_round_trip(const op_copy *ops, size_t n, int tsv)
     close(fd);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The oracles on one operation that do not depend on the ones before. */
+static void check_record(const record *r, trace_format fmt, size_t size)
+{
+    FUZZ_CHECK(r->op <= RECORD_RMW, "op %u", r->op);
+    FUZZ_CHECK(r->key_len >= 1 && r->key_len <= KEY_MAX_LEN && r->key != NULL,
+               "key of %u bytes", r->key_len);
+    FUZZ_CHECK(r->value_bytes <= INT32_MAX, "bytes %u", r->value_bytes);
+    FUZZ_CHECK(r->naming == NAMING_KEY, "%s", "a trace record not named by its key");
+    if (r->op == RECORD_SCAN)
+        FUZZ_CHECK(r->rows >= 1 && r->rows <= INT32_MAX && r->value_bytes == 0 && r->cells == 0,
+                   "a scan of %u rows, %u bytes, %u cells", r->rows, r->value_bytes, r->cells);
+    else
+        FUZZ_CHECK(r->rows == 0, "a %s of %u rows", record_op_name((record_op)r->op), r->rows);
+    if (fmt == TRACE_FORMAT_CSV) {
+        FUZZ_CHECK(r->cells == 0, "%u cells from the CSV format", r->cells);
+        return;
+    }
+    FUZZ_CHECK(r->op != RECORD_RMW, "%s", "YCSB's output gave a readmodifywrite");
+    if (r->op != RECORD_PUT)
+        FUZZ_CHECK(r->cells == 0 && r->value_bytes == 0, "a %s of %u cells, %u bytes",
+                   record_op_name((record_op)r->op), r->cells, r->value_bytes);
+    FUZZ_CHECK(r->cells <= size && r->value_bytes <= size && (r->cells > 0 || !r->value_bytes),
+               "a put of %u cells, %u bytes from %zu bytes of input", r->cells, r->value_bytes,
+               size);
+}
+
+/* Reads the input in format fmt and checks every oracle. */
+static void check_format(const uint8_t *data, size_t size, trace_format fmt, uint64_t interval)
 {
     char path[64], err[2048], err2[2048];
     int fd = fuzz_memfile(data, size, path, sizeof path);
     size_t lines = fuzz_count_lines(data, size);
-    trace_reader *t = trace_open(path, err, sizeof err);
-    FUZZ_CHECK(t != NULL, "trace_open: %s", err);
+    trace_reader *t = trace_open_format(path, fmt, interval, err, sizeof err);
+    FUZZ_CHECK(t != NULL, "trace_open_format: %s", err);
 
     op_copy *ops = NULL;
     size_t n = 0, cap = 0, total = 0;
@@ -92,13 +130,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc = trace_next(t, &t_us, &r, err, sizeof err);
         if (rc != 1)
             break;
-        FUZZ_CHECK(r.op <= RECORD_DELETE, "op %u", r.op);
-        FUZZ_CHECK(r.key_len >= 1 && r.key_len <= KEY_MAX_LEN && r.key != NULL,
-                   "key of %u bytes", r.key_len);
-        FUZZ_CHECK(r.value_bytes <= INT32_MAX, "bytes %u", r.value_bytes);
-        FUZZ_CHECK(r.naming == NAMING_KEY, "%s", "a trace record not named by its key");
+        check_record(&r, fmt, size);
+        FUZZ_CHECK(r.seq == total, "seq %llu for operation %zu", (unsigned long long)r.seq,
+                   total);
         FUZZ_CHECK(total == 0 || t_us >= last, "time %llu after %llu",
                    (unsigned long long)t_us, (unsigned long long)last);
+        FUZZ_CHECK(fmt != TRACE_FORMAT_YCSB || t_us == total * interval,
+                   "YCSB operation %zu at %llu, not %zu x %llu", total,
+                   (unsigned long long)t_us, total, (unsigned long long)interval);
 #ifdef TRACE_TIME_MAX
         FUZZ_CHECK(t_us <= TRACE_TIME_MAX, "time %llu", (unsigned long long)t_us);
 #endif
@@ -126,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(p != NULL, "%s", "out of memory");
                 ops = p;
             }
-            ops[n] = (op_copy){ t_us, r.op, r.value_bytes, malloc(r.key_len), r.key_len };
+            ops[n] = (op_copy){ t_us, r.op, r.value_bytes, r.rows, malloc(r.key_len), r.key_len };
             FUZZ_CHECK(ops[n].key != NULL, "%s", "out of memory");
             memcpy(ops[n].key, r.key, r.key_len);
             n++;
@@ -159,5 +198,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < n; i++)
         free(ops[i].key);
     free(ops);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const uint64_t intervals[] = { 0, 1, 1000, UINT64_MAX / 3 };
+    check_format(data, size, TRACE_FORMAT_CSV, 0);
+    check_format(data, size, TRACE_FORMAT_YCSB, intervals[size ? data[0] % 4 : 0]);
     return 0;
 }

@@ -21,6 +21,42 @@
  * and keys never need it: \x0A is the way to write a newline). A '"' in
  * the middle of an unquoted field is taken literally. TSV is never quoted.
  * CR before LF is dropped. Fields are not trimmed: " put" is a bad op.
+ * Op names are matched without regard to ASCII case, YCSB's included
+ * (insert, update, read), since YCSB prints its verbs in upper case. The
+ * fourth column is a scan's row count, required, and otherwise the
+ * optional value size.
+ *
+ * YCSB. With TRACE_FORMAT_YCSB the lines are what site.ycsb.BasicDB
+ * prints with basicdb.verbose=true (YCSB core/src/main/java/site/ycsb/
+ * BasicDB.java at commit d9faaac8; methods read, scan, update, insert,
+ * delete), one StringBuilder per call:
+ *
+ *     READ table key [ <all fields>]       or [ f1 f2 ] for some fields
+ *     SCAN table startkey recordcount [ <all fields>]
+ *     UPDATE table key [ name=value name=value ]     (also "[ ]")
+ *     INSERT table key [ name=value ]
+ *     DELETE table key
+ *
+ * A line whose first space-separated word is one of those five verbs, in
+ * upper case, is an operation and must have that form; every other line
+ * (YCSB's command line, "Loading workload...", the properties BasicDB.init
+ * prints, "[OVERALL], ..." measurements, blank lines) is skipped. The
+ * table is not kept; the key is taken as its bytes (the HBase binding
+ * writes Bytes.toBytes(key)), not as shell form. A value is printed as
+ * ByteIterator.toString() makes it, and may hold anything but a newline:
+ * CoreWorkload's RandomByteIterator values are bytes ' ' .. 0x7F, spaces,
+ * '=' and ']' included. So the values are cut at " NAME=" where NAME is
+ * the first field's name with its digits replaced by any digits: the
+ * names CoreWorkload gives its fields (fieldnameprefix + index). A value
+ * holding " field3=" by chance (about 96^-8 per position for random
+ * values) would count as two fields; the byte total is then short by that
+ * name only. Field names that do not end in digits are not CoreWorkload's:
+ * cells and value bytes are then left 0 (the phase's defaults). The bytes
+ * counted are those printed: for CoreWorkload's ASCII values, the values'
+ * own. BasicDB prints no times, so the i-th operation is given
+ * i * interval_us; a read-modify-write prints as a READ and an UPDATE, so
+ * it reads as a get and a put, and a SCAN of 0 records is refused like
+ * the CSV format's.
  *
  * Errors. A malformed line stops the reader for good: the message
  * "FILE:LINE: what was wrong: expected what, found 'token'" is kept in the
@@ -40,8 +76,9 @@
  * would otherwise read back as a quoted field). Shell form never holds a
  * tab or newline, so TSV needs nothing. The writer also refuses what the
  * reader would refuse (an empty or over-long key, a time going backwards
- * or past TRACE_TIME_MAX, bytes >= 2^31), so every file it writes reads
- * back. The first error is kept and reported with the name by
+ * or past TRACE_TIME_MAX, bytes >= 2^31, a scan of 0 rows or 2^31 or
+ * more), so every file it writes reads back. Ops are written by their own
+ * names (record_op_name), never YCSB's, and a scan always with its rows. The first error is kept and reported with the name by
  * trace_finish.
  */
 #include "workloads/trace.h"
@@ -58,8 +95,9 @@
 
 #define LINE_MAX_BYTES ((size_t)1 << 20) /* longest line accepted, without '\n' */
 #define LINE_FIRST_CAP 256               /* the line buffer's starting size */
-#define FIELDS_MAX 4                     /* time, op, key, bytes */
+#define FIELDS_MAX 4                     /* time, op, key, bytes or rows */
 #define BYTES_MAX INT32_MAX              /* value sizes are < 2^31 */
+#define ROWS_MAX INT32_MAX               /* a scan's rows, 1 .. 2^31 - 1 (YCSB's int) */
 #define TOKEN_SHOWN 40                   /* token bytes quoted in a message */
 #define MSG_CAP 1024
 
@@ -69,7 +107,16 @@
 #define PRINTF_LIKE(f, a)
 #endif
 
-static const char *const op_names[] = { "put", "get", "delete" };
+/* The op column's names, matched in any case, and what each reads as. */
+static const struct op_name {
+    const char *name;
+    record_op op;
+} op_names[] = {
+    { "put", RECORD_PUT }, { "get", RECORD_GET }, { "delete", RECORD_DELETE },
+    { "scan", RECORD_SCAN }, { "readmodifywrite", RECORD_RMW },
+    { "insert", RECORD_PUT }, { "update", RECORD_PUT }, { "read", RECORD_GET },
+};
+#define OP_NAMES_EXPECTED "put, get, delete, scan, readmodifywrite, insert, update or read"
 
 /* Copies msg into err (errcap bytes), if the caller gave room. */
 static void copy_message(char *err, size_t errcap, const char *msg)
@@ -96,6 +143,8 @@ struct trace_reader {
     char *line;         /* the current line, NUL-terminated */
     size_t line_cap;    /* <= LINE_MAX_BYTES + 1 */
     uint64_t lineno;    /* 1-based number of the current line */
+    trace_format format;
+    uint64_t interval_us; /* YCSB: the time between two operations */
     char delim;         /* '\t' or ','; 0 until the first significant line */
     int failed;         /* a line was malformed: msg holds why */
     uint64_t seq;       /* operations returned so far */
@@ -150,13 +199,36 @@ static int reader_fail(trace_reader *t, const char *token, size_t token_len,
     return -1;
 }
 
+int trace_format_parse(const char *name, trace_format *out)
+{
+    if (strcmp(name, "regionsim") == 0 || strcmp(name, "csv") == 0)
+        *out = TRACE_FORMAT_CSV;
+    else if (strcmp(name, "ycsb") == 0)
+        *out = TRACE_FORMAT_YCSB;
+    else
+        return -1;
+    return 0;
+}
+
 trace_reader *trace_open(const char *path, char *err, size_t errcap)
 {
+    return trace_open_format(path, TRACE_FORMAT_CSV, 0, err, errcap);
+}
+
+trace_reader *trace_open_format(const char *path, trace_format fmt, uint64_t interval_us,
+                                char *err, size_t errcap)
+{
+    if (fmt != TRACE_FORMAT_CSV && fmt != TRACE_FORMAT_YCSB) {
+        copy_message(err, errcap, "unknown trace format");
+        return NULL;
+    }
     trace_reader *t = calloc(1, sizeof *t);
     if (!t) {
         copy_message(err, errcap, "out of memory");
         return NULL;
     }
+    t->format = fmt;
+    t->interval_us = interval_us;
     t->path = malloc(strlen(path) + 1);
     t->line = malloc(LINE_FIRST_CAP);
     t->line_cap = LINE_FIRST_CAP;
@@ -351,14 +423,27 @@ static int parse_time(trace_reader *t, const field *f, uint64_t *t_us)
     return 0;
 }
 
+/* Is text[0..len) the lower-case word `word`, in any ASCII case? */
+static int same_word_nocase(const char *text, size_t len, const char *word)
+{
+    if (len != strlen(word))
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i] >= 'A' && text[i] <= 'Z' ? (char)(text[i] - 'A' + 'a') : text[i];
+        if (c != word[i])
+            return 0;
+    }
+    return 1;
+}
+
 static int parse_op(trace_reader *t, const field *f, record_op *op)
 {
     for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
-        if (f->len == strlen(op_names[i]) && memcmp(f->text, op_names[i], f->len) == 0) {
-            *op = (record_op)i;
+        if (same_word_nocase(f->text, f->len, op_names[i].name)) {
+            *op = op_names[i].op;
             return 0;
         }
-    return reader_fail(t, f->text, f->len, "bad op: expected put, get or delete");
+    return reader_fail(t, f->text, f->len, "bad op: expected " OP_NAMES_EXPECTED);
 }
 
 /* 1-based column in the line of character i of field f's (unquoted) text:
@@ -415,30 +500,23 @@ static int parse_bytes(trace_reader *t, const field *f, uint32_t *bytes)
     return 0;
 }
 
-/* Parses one significant line into *t_us and *out. */
-static int parse_operation(trace_reader *t, char *line, size_t len,
-                           uint64_t *t_us, record *out)
+static int parse_rows(trace_reader *t, const char *text, size_t len, uint32_t *rows)
 {
-    field fields[FIELDS_MAX + 1];
-    int n;
-    uint64_t time = 0;
-    record_op op = RECORD_PUT;
-    size_t key_len = 0;
-    uint32_t bytes = 0;
-    if (split_fields(t, line, len, fields, &n) < 0)
-        return -1;
-    if (n < 3)
-        return reader_fail(t, line, len, "too few fields: expected time,op,key[,bytes]");
-    if (n > FIELDS_MAX)
-        return reader_fail(t, line + fields[FIELDS_MAX].col, len - fields[FIELDS_MAX].col,
-                           "too many fields: expected time,op,key[,bytes]");
-    if (parse_time(t, &fields[0], &time) < 0 || parse_op(t, &fields[1], &op) < 0 ||
-        parse_key(t, &fields[2], &key_len) < 0 ||
-        (n == 4 && parse_bytes(t, &fields[3], &bytes) < 0))
-        return -1;
+    field f = { (char *)text, len, 0, 0 };
+    uint64_t v;
+    if (parse_uint(&f, ROWS_MAX, &v) < 0 || v == 0)
+        return reader_fail(t, text, len, "bad rows: expected an integer from 1 to %d", ROWS_MAX);
+    *rows = (uint32_t)v;
+    return 0;
+}
+
+/* Fills *out with the operation read (the key is in t->key) and counts
+ * it. Returns 1. */
+static int emit(trace_reader *t, uint64_t time, record_op op, size_t key_len,
+                uint64_t *t_us, record *out)
+{
     memset(out, 0, sizeof *out);
     out->seq = t->seq++;
-    out->value_bytes = bytes;
     out->op = (uint8_t)op;
     out->naming = NAMING_KEY;
     out->key_len = (uint16_t)key_len;
@@ -448,18 +526,217 @@ static int parse_operation(trace_reader *t, char *line, size_t len,
     return 1;
 }
 
+/* Parses one significant line of the CSV format into *t_us and *out. */
+static int parse_operation(trace_reader *t, char *line, size_t len,
+                           uint64_t *t_us, record *out)
+{
+    field fields[FIELDS_MAX + 1];
+    int n;
+    uint64_t time = 0;
+    record_op op = RECORD_PUT;
+    size_t key_len = 0;
+    uint32_t bytes = 0, rows = 0;
+    if (split_fields(t, line, len, fields, &n) < 0)
+        return -1;
+    if (n < 3)
+        return reader_fail(t, line, len, "too few fields: expected time,op,key[,bytes] "
+                           "or time,scan,key,rows");
+    if (n > FIELDS_MAX)
+        return reader_fail(t, line + fields[FIELDS_MAX].col, len - fields[FIELDS_MAX].col,
+                           "too many fields: expected time,op,key[,bytes] "
+                           "or time,scan,key,rows");
+    if (parse_time(t, &fields[0], &time) < 0 || parse_op(t, &fields[1], &op) < 0 ||
+        parse_key(t, &fields[2], &key_len) < 0)
+        return -1;
+    if (op == RECORD_SCAN && n < 4)
+        return reader_fail(t, line, len, "scan without rows: expected time,scan,key,rows");
+    if (op == RECORD_SCAN && parse_rows(t, fields[3].text, fields[3].len, &rows) < 0)
+        return -1;
+    if (op != RECORD_SCAN && n == 4 && parse_bytes(t, &fields[3], &bytes) < 0)
+        return -1;
+    emit(t, time, op, key_len, t_us, out);
+    out->value_bytes = bytes;
+    out->rows = rows;
+    return 1;
+}
+
+/* One line of the CSV format: 1 with an operation, 0 for a line to skip
+ * (empty, a comment, the header), -1 if malformed. */
+static int csv_line(trace_reader *t, char *line, size_t len, uint64_t *t_us, record *out)
+{
+    if (len == 0 || line[0] == '#')
+        return 0;
+    if (!t->delim) {
+        t->delim = memchr(line, '\t', len) ? '\t' : ',';
+        if (is_header(line, len, t->delim))
+            return 0;
+    }
+    return parse_operation(t, line, len, t_us, out);
+}
+
+/* ---- YCSB: BasicDB's verbose output --------------------------------- */
+
+/* BasicDB's verbs, what each reads as, and the form its line must have. */
+static const struct ycsb_verb {
+    const char *name;
+    record_op op;
+    const char *form;
+} ycsb_verbs[] = {
+    { "READ", RECORD_GET, "READ table key [ fields]" },
+    { "SCAN", RECORD_SCAN, "SCAN table key count [ fields]" },
+    { "UPDATE", RECORD_PUT, "UPDATE table key [ name=value ... ]" },
+    { "INSERT", RECORD_PUT, "INSERT table key [ name=value ... ]" },
+    { "DELETE", RECORD_DELETE, "DELETE table key" },
+};
+
+/* A piece of the line. */
+typedef struct span {
+    const char *text;
+    size_t len;
+} span;
+
+/* The word of line[*pos..len) up to the next ' ' or the end; moves *pos
+ * past that space. Returns 1 if a space followed, 0 at the end. */
+static int next_word(const char *line, size_t len, size_t *pos, span *word)
+{
+    const char *sp = memchr(line + *pos, ' ', len - *pos);
+    size_t end = sp ? (size_t)(sp - line) : len;
+    word->text = line + *pos;
+    word->len = end - *pos;
+    *pos = sp ? end + 1 : len;
+    return sp != NULL;
+}
+
+/* The verb a line starts with, or NULL: not an operation. */
+static const struct ycsb_verb *find_verb(const span *word)
+{
+    for (size_t i = 0; i < sizeof ycsb_verbs / sizeof ycsb_verbs[0]; i++)
+        if (word->len == strlen(ycsb_verbs[i].name) &&
+            memcmp(word->text, ycsb_verbs[i].name, word->len) == 0)
+            return &ycsb_verbs[i];
+    return NULL;
+}
+
+/* If s[0..n) starts with stem, one or more digits and '=', the length of
+ * that name (without the '='); else 0. */
+static size_t field_name_at(const char *s, size_t n, const char *stem, size_t stem_len)
+{
+    if (n <= stem_len || memcmp(s, stem, stem_len) != 0)
+        return 0;
+    size_t i = stem_len;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return i > stem_len && i < n && s[i] == '=' ? i : 0;
+}
+
+/* The fields of an INSERT or UPDATE, `in` being the text between "[ " and
+ * the closing ']': "name=value " for each field (BasicDB.insert, .update).
+ * Sets *cells to their number and *bytes to their values' bytes, both 0
+ * when the names are not CoreWorkload's (see the top of the file). */
+static int count_fields(trace_reader *t, const struct ycsb_verb *v, const char *in, size_t len,
+                        uint32_t *cells, uint32_t *bytes)
+{
+    *cells = *bytes = 0;
+    if (len == 0)
+        return 0; /* "[ ]": no values */
+    const char *eq = memchr(in, '=', len), *sp = memchr(in, ' ', len);
+    if (!eq || eq == in || (sp && sp < eq) || in[len - 1] != ' ')
+        return reader_fail(t, in, len, "bad fields: expected 'name=value ' for each, as in %s",
+                           v->form);
+    size_t name_len = (size_t)(eq - in), stem = name_len;
+    while (stem > 0 && in[stem - 1] >= '0' && in[stem - 1] <= '9')
+        stem--;
+    if (stem == 0 || stem == name_len)
+        return 0; /* not fieldnameprefix + index: unknown */
+    /* Each value runs from its '=' to the ' ' before the next name, the
+     * last to the final ' '. Names hold no ' ' (checked above), so a
+     * partial match never hides the next space: linear in len. */
+    size_t start = name_len + 1, total = 0, n = 1, name;
+    for (size_t i = start; i + 1 < len; i++) {
+        if (in[i] != ' ' || !(name = field_name_at(in + i + 1, len - i - 1, in, stem)))
+            continue;
+        total += i - start;
+        n++;
+        start = i + 1 + name + 1;
+        i = start - 1;
+    }
+    assert(start <= len - 1);
+    total += len - 1 - start;
+    assert(total <= LINE_MAX_BYTES && n <= LINE_MAX_BYTES);
+    *cells = (uint32_t)n;
+    *bytes = (uint32_t)total;
+    return 0;
+}
+
+/* The i-th YCSB operation's time, i * interval_us, unless past
+ * TRACE_TIME_MAX. */
+static int ycsb_time(trace_reader *t, const char *line, size_t len, uint64_t *time)
+{
+    if (t->interval_us > 0 && t->seq > TRACE_TIME_MAX / t->interval_us)
+        return reader_fail(t, line, len, "time out of range: operation %" PRIu64 " at %" PRIu64
+                           " microseconds apart is past %" PRIu64 " microseconds",
+                           t->seq, t->interval_us, (uint64_t)TRACE_TIME_MAX);
+    *time = t->seq * t->interval_us;
+    return 0;
+}
+
+/* One line of BasicDB's output: 1 with an operation, 0 for a line that is
+ * not one, -1 for an operation's line that is malformed. */
+static int ycsb_line(trace_reader *t, const char *line, size_t len, uint64_t *t_us, record *out)
+{
+    size_t pos = 0;
+    span verb, table, key, count = { NULL, 0 };
+    uint32_t rows = 0, cells = 0, bytes = 0;
+    uint64_t time = 0;
+    int more = next_word(line, len, &pos, &verb);
+    const struct ycsb_verb *v = find_verb(&verb);
+    if (!v)
+        return 0;
+    if (!more || !next_word(line, len, &pos, &table) ||
+        (!next_word(line, len, &pos, &key) && v->op != RECORD_DELETE))
+        return reader_fail(t, line, len, "too few fields: expected %s", v->form);
+    if (table.len == 0)
+        return reader_fail(t, line, len, "empty table: expected %s", v->form);
+    if (key.len == 0)
+        return reader_fail(t, key.text, 0, "empty key: expected 1..%d bytes", KEY_MAX_LEN);
+    if (key.len > KEY_MAX_LEN)
+        return reader_fail(t, key.text, key.len, "key too long: expected at most %d bytes "
+                           "(HBase's row limit)", KEY_MAX_LEN);
+    if (v->op == RECORD_DELETE && key.text + key.len < line + len)
+        return reader_fail(t, key.text + key.len, (size_t)(line + len - key.text - key.len),
+                           "text after the key: expected %s", v->form);
+    if (v->op == RECORD_SCAN) {
+        if (!next_word(line, len, &pos, &count))
+            return reader_fail(t, line, len, "too few fields: expected %s", v->form);
+        if (parse_rows(t, count.text, count.len, &rows) < 0)
+            return -1;
+    }
+    if (v->op != RECORD_DELETE) {
+        const char *rest = line + pos;
+        size_t rest_len = len - pos;
+        if (rest_len < 3 || memcmp(rest, "[ ", 2) != 0 || rest[rest_len - 1] != ']')
+            return reader_fail(t, rest, rest_len, "bad field list: expected '[ ' ... ']' "
+                               "to end the line, as in %s", v->form);
+        if (v->op == RECORD_PUT && count_fields(t, v, rest + 2, rest_len - 3, &cells, &bytes) < 0)
+            return -1;
+    }
+    if (ycsb_time(t, line, len, &time) < 0)
+        return -1;
+    memcpy(t->key, key.text, key.len);
+    emit(t, time, v->op, key.len, t_us, out);
+    out->rows = rows;
+    out->cells = cells;
+    out->value_bytes = bytes;
+    return 1;
+}
+
 int trace_next(trace_reader *t, uint64_t *t_us, record *out, char *err, size_t errcap)
 {
     size_t len = 0;
     while (!t->failed && read_line(t, &len) == 1) {
-        if (len == 0 || t->line[0] == '#')
-            continue;
-        if (!t->delim) {
-            t->delim = memchr(t->line, '\t', len) ? '\t' : ',';
-            if (is_header(t->line, len, t->delim))
-                continue;
-        }
-        if (parse_operation(t, t->line, len, t_us, out) == 1)
+        int rc = t->format == TRACE_FORMAT_YCSB ? ycsb_line(t, t->line, len, t_us, out)
+                                                : csv_line(t, t->line, len, t_us, out);
+        if (rc == 1)
             return 1;
     }
     if (t->failed) {
@@ -559,16 +836,21 @@ static void write_key(trace_writer *w, const uint8_t *key, size_t key_len)
 }
 
 int trace_write(trace_writer *w, uint64_t t_us, record_op op,
-                const uint8_t *key, size_t key_len, uint32_t bytes)
+                const uint8_t *key, size_t key_len, uint32_t bytes_or_rows)
 {
     if (w->failed)
         return -1;
-    if ((unsigned)op >= sizeof op_names / sizeof op_names[0])
-        return writer_fail(w, "op %d: expected put, get or delete", (int)op);
+    if ((unsigned)op > RECORD_RMW)
+        return writer_fail(w, "op %d: expected put, get, delete, scan or readmodifywrite",
+                           (int)op);
     if (key_len < 1 || key_len > KEY_MAX_LEN)
         return writer_fail(w, "key of %zu bytes: expected 1..%d", key_len, KEY_MAX_LEN);
-    if (bytes > BYTES_MAX)
-        return writer_fail(w, "bytes %" PRIu32 ": expected at most %d", bytes, BYTES_MAX);
+    if (op == RECORD_SCAN && (bytes_or_rows < 1 || bytes_or_rows > ROWS_MAX))
+        return writer_fail(w, "scan of %" PRIu32 " rows: expected 1..%d", bytes_or_rows,
+                           ROWS_MAX);
+    if (op != RECORD_SCAN && bytes_or_rows > BYTES_MAX)
+        return writer_fail(w, "bytes %" PRIu32 ": expected at most %d", bytes_or_rows,
+                           BYTES_MAX);
     if (t_us > TRACE_TIME_MAX)
         return writer_fail(w, "time %" PRIu64 ": expected at most %" PRIu64, t_us,
                            (uint64_t)TRACE_TIME_MAX);
@@ -576,10 +858,10 @@ int trace_write(trace_writer *w, uint64_t t_us, record_op op,
         return writer_fail(w, "time %" PRIu64 " is before the previous operation's %" PRIu64,
                            t_us, w->last_t_us);
     errno = 0;
-    fprintf(w->f, "%" PRIu64 "%c%s%c", t_us, w->delim, op_names[op], w->delim);
+    fprintf(w->f, "%" PRIu64 "%c%s%c", t_us, w->delim, record_op_name(op), w->delim);
     write_key(w, key, key_len);
-    if (bytes > 0)
-        fprintf(w->f, "%c%" PRIu32, w->delim, bytes);
+    if (bytes_or_rows > 0)
+        fprintf(w->f, "%c%" PRIu32, w->delim, bytes_or_rows);
     putc('\n', w->f);
     w->wrote = 1;
     w->last_t_us = t_us;
