@@ -92,6 +92,7 @@ static const char common_help[] =
     "                       is unset), always or never (auto)\n"
     "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  -n N                 keys: how many keys to print (10)\n"
+    "  -p NAME=VALUE        a YCSB property over --ycsb's workload (docs/ycsb.md)\n"
     "  -h, --help           this help\n";
 
 static const char settings_help_tail[] =
@@ -255,6 +256,16 @@ static void set_option(options *o, const char *name, const char *value)
         o->color = (color_mode)m;
     } else if (!strcmp(name, "-n")) {
         o->nkeys = parse_count(o, name, value, 1, 1000000);
+    } else if (!strcmp(name, "-p")) { /* a YCSB property, as YCSB's own -p */
+        char prop[256], origin[300], err[640];
+        const char *eq = strchr(value, '=');
+        if (!eq || eq == value || (size_t)(eq - value) >= sizeof prop)
+            usage_error(o, "-p: expected NAME=VALUE (a YCSB property), found '%s'%s", value, "");
+        memcpy(prop, value, (size_t)(eq - value));
+        prop[eq - value] = '\0';
+        snprintf(origin, sizeof origin, "-p %s", value);
+        if (scenario_ycsb_property(&o->sc, prop, eq + 1, origin, err, sizeof err) < 0)
+            usage_error(o, "%s%s", err, "");
     } else if (!strcmp(name, "--write-trace")) {
         if (!value[0])
             usage_error(o, "%s: expected a file name%s", name, "");
@@ -348,7 +359,8 @@ static void parse_args(options *o, int argc, char **argv)
     if (o->cmd != CMD_COMPARE && o->sc.nschemes != 1)
         usage_error(o, "expected exactly one --scheme, found %s%s",
                     o->schemes_given ? "several" : "none", "");
-    if (scenario_validate(&o->sc, err, sizeof err) < 0)
+    if (scenario_ycsb_build(&o->sc, err, sizeof err) < 0 ||
+        scenario_validate(&o->sc, err, sizeof err) < 0)
         usage_error(o, "%s%s", err, "");
 }
 

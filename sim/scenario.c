@@ -108,7 +108,7 @@ void scenario_release(scenario *sc)
 }
 
 /* A copy of s that sc owns, or NULL when out of memory. */
-const char *scenario_own(scenario *sc, const char *s)
+void *scenario_own_block(scenario *sc, size_t bytes)
 {
     if (sc->nowned == sc->owned_cap) {
         size_t cap = sc->owned_cap ? 2 * sc->owned_cap : 16;
@@ -118,12 +118,18 @@ const char *scenario_own(scenario *sc, const char *s)
         sc->owned = o;
         sc->owned_cap = cap;
     }
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p) {
-        memcpy(p, s, n);
+    char *p = calloc(1, bytes ? bytes : 1);
+    if (p)
         sc->owned[sc->nowned++] = p;
-    }
+    return p;
+}
+
+const char *scenario_own(scenario *sc, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = scenario_own_block(sc, n);
+    if (p)
+        memcpy(p, s, n);
     return p;
 }
 
@@ -190,6 +196,8 @@ void scenario_pattern_config(const phase *ph, pattern_config *out)
     out->read_fraction = ph->reads.fraction;
     double ops = ph->pattern.rate_per_s * (double)ph->duration_us / 1e6;
     out->operations = ph->pattern.kind == PATTERN_ENTITIES && ops < 9.2e18 ? (uint64_t)ops : 0;
+    if (ph->pattern.trace_ycsb && scenario_phase_given(ph, "rate")) /* a YCSB log has no times */
+        out->trace_interval_us = (uint64_t)(1e6 / ph->pattern.rate_per_s + 0.5);
 }
 
 size_t scenario_phase_count(const scenario *sc)
@@ -242,7 +250,10 @@ static const choice presplit_choices[] = {
     { "keys", PRESPLIT_BY_KEYS }, { NULL, 0 } };
 static const choice pattern_choices[] = {
     { "timeseries", PATTERN_TIMESERIES }, { "entities", PATTERN_ENTITIES },
-    { "sequence", PATTERN_SEQUENCE }, { "trace", PATTERN_TRACE }, { NULL, 0 } };
+    { "sequence", PATTERN_SEQUENCE }, { "trace", PATTERN_TRACE }, { "ycsb", PATTERN_YCSB },
+    { NULL, 0 } };
+static const choice trace_format_choices[] = {
+    { "regionsim", 0 }, { "ycsb", 1 }, { NULL, 0 } };
 static const choice arrival_choices[] = {
     { "fixed", ARRIVALS_FIXED }, { "poisson", ARRIVALS_POISSON }, { NULL, 0 } };
 static const choice split_choices[] = {
@@ -347,15 +358,23 @@ static const setting settings[] = {
     { "workload", "arrivals", SET_CHOICE, 0, 0, PH(pattern.arrivals), arrival_choices,
       "A", "entities, sequence: fixed or poisson" },
     { "workload", "distribution", SET_DISTRIBUTION, 0, 0, PH(pattern.distribution), NULL,
-      "X", "entities: uniform, zipfian, scrambled_zipfian, latest, hotspot, sequential or exponential" },
+      "X", "entities: uniform, zipfian (YCSB's, scrambled; synonym scrambled_zipfian), "
+      "ranked_zipfian (id 0 hottest), latest, hotspot, sequential or exponential" },
     { "workload", "records", SET_COUNT, 1, UINT32_MAX, PH(pattern.records), NULL,
       "N", "entities: how many exist at the start" },
     { "workload", "insert_fraction", SET_FRACTION, 0, 0, PH(pattern.insert_fraction), NULL,
-      "F", "entities: share of writes that insert new ones" },
+      "F", "entities: share of operations that insert new ones (updates: what reads "
+      "and inserts leave)" },
     { "workload", "naming", SET_CHOICE, 0, 0, PH(pattern.naming), naming_choices,
       "N", "entities, sequence: names user, domain or id" },
     { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL,
       "FILE", "replay a trace (time,op,key[,bytes]; docs/workloads.md)" },
+    { "workload", "trace_format", SET_CHOICE, 0, 0, PH(pattern.trace_ycsb), trace_format_choices,
+      "F", "the trace's format: regionsim (time,op,key[,bytes]) or ycsb (YCSB's BasicDB "
+      "verbose output, replayed at the rate or YCSB's target, or closed-loop)" },
+    { "workload", "ycsb", SET_NAME, 0, 0, SC(ycsb_source), NULL,
+      "W", "run YCSB workload W (a stock one, a .. f, or a property file): its load, then "
+      "its run; -p NAME=VALUE sets a property; see docs/ycsb.md" },
     { "workload", "clients", SET_COUNT, 0, 1000000, PH(clients), NULL,
       "C", "closed loop: C clients, each waiting for its reply (0: open loop)" },
     { "workload", "think", SET_DURATION, 0, 3600000000ull, PH(think_us), NULL,

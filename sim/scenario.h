@@ -40,6 +40,8 @@ typedef enum presplit_kind {
 /* A scenario file is a few hundred lines; a file or stream longer than
  * this is refused rather than read forever. */
 #define SCENARIO_MAX_LINES 100000
+/* YCSB properties set in [ycsb] or by -p, in all. */
+#define SCENARIO_MAX_YCSB_PROPS 256
 
 typedef struct scheme_choice {
     const char *label;   /* the name reports use; NULL = derive from text */
@@ -158,6 +160,17 @@ typedef struct scenario {
     size_t nschemes;
     scheme_choice schemes[SCENARIO_MAX_SCHEMES];
 
+    /* YCSB ([workload] ycsb = W or --ycsb W; docs/ycsb.md): the stock
+     * workload or property file, then the properties of [ycsb] and -p in
+     * the order given; scenario_ycsb_build resolves them into `ycsb` and
+     * makes the two phases, load and run */
+    const char *ycsb_source;      /* NULL: no YCSB workload */
+    size_t nycsb_props;
+    struct scenario_ycsb_prop {
+        const char *name, *value, *origin; /* origin: "FILE:LINE" or "-p NAME=VALUE" */
+    } ycsb_props[SCENARIO_MAX_YCSB_PROPS];
+    const struct ycsb_workload *ycsb; /* resolved (owned); NULL before */
+
     /* strings a loaded file or option owns (labels, expressions, paths) */
     char **owned;
     size_t nowned, owned_cap;
@@ -261,6 +274,23 @@ uint32_t scenario_max_servers(const scenario *sc);
  * and *bytes (free both) and *n, or -1 with "what was wrong" in err. */
 int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size_t *n,
                         char *err, size_t errcap);
+
+/* Notes YCSB property name = value (from [ycsb] or -p; origin names where,
+ * for messages), to apply over the workload's own. Returns 0, or -1 with a
+ * message in err (an unknown property, with the nearest known name; too
+ * many). */
+int scenario_ycsb_property(scenario *sc, const char *name, const char *value,
+                           const char *origin, char *err, size_t errcap);
+
+/* With a YCSB workload (ycsb_source), resolves its properties and makes
+ * the run's phases: "load" (YCSB's -load: insertcount inserts) and "run"
+ * (-t: operationcount operations), each a copy of [workload] with the
+ * YCSB pattern, closed-loop with threadcount clients, or open-loop at
+ * target ops/s when a target is set. Does nothing without one (a property
+ * without a workload is refused). Call it once, after the file and the
+ * options, before scenario_validate. Returns 0, or -1 with a message in
+ * err ("FILE:LINE: ..." for a bad property in a file). */
+int scenario_ycsb_build(scenario *sc, char *err, size_t errcap);
 
 /* Checks cross-field limits and every scheme's syntax. Returns 0, or -1
  * with a message in err naming the setting or scheme and what was wrong. */

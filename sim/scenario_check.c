@@ -206,36 +206,53 @@ static double phase_operations(const phase *ph)
 #define MAX_OPERATIONS 4294967296.0
 
 /* Settings that shape generated operations. A trace brings its own
- * operations, times and keys, so none of them has an effect on one: the
- * one list of them. */
+ * operations, times and keys, and a YCSB workload makes them by its own
+ * properties, so none of them has an effect on either: the one list of
+ * them. A YCSB workload also sets its own reads and clients. */
 static const char *const generator_settings[] = {
     "metrics", "hosts", "tags", "interval", "jitter", "rate", "arrivals", "distribution",
-    "records", "insert_fraction", "naming",
+    "records", "insert_fraction", "naming", "read_fraction", "clients", "think",
 };
 
-/* A generator setting set where only traces replay is refused, not
- * silently ignored: set in a trace phase's own section, or in [workload]
- * (or as an option, which sets it there and in every phase) when every
- * phase replays a trace. Returns 0, or -1 with err naming the setting. */
+/* Why `key`, a generator setting, has no effect on phase ph; NULL when
+ * it has one. read_fraction, clients and think act on traces (the first
+ * is refused on its own), rate on a YCSB log (it has no times). */
+static const char *no_effect_because(const phase *ph, const char *key)
+{
+    const pattern_config *c = &ph->pattern;
+    if (c->kind == PATTERN_YCSB)
+        return "a YCSB workload: its properties give the operations, keys, reads and threads "
+               "(-p NAME=VALUE; docs/ycsb.md)";
+    if (c->kind != PATTERN_TRACE || !strcmp(key, "read_fraction") || !strcmp(key, "clients") ||
+        !strcmp(key, "think") || (c->trace_ycsb && !strcmp(key, "rate")))
+        return NULL;
+    return "a trace replay (the trace gives the operations, their times and keys)";
+}
+
+/* A generator setting set where it has no effect is refused, not silently
+ * ignored: set in the phase's own section, or in [workload] (or as an
+ * option, which sets it there and in every phase) when no phase uses it.
+ * Returns 0, or -1 with err naming the setting. */
 static int settings_without_effect(const scenario *sc, char *err, size_t errcap)
 {
-    int generated = 0;
-    for (size_t i = 0; i < scenario_phase_count(sc); i++)
-        generated |= scenario_phase(sc, i)->pattern.kind != PATTERN_TRACE;
     for (size_t k = 0; k < sizeof generator_settings / sizeof *generator_settings; k++) {
         const char *key = generator_settings[k];
         int everywhere = scenario_phase_given(&sc->workload, key);
-        for (size_t i = 0; i < scenario_phase_count(sc) && !everywhere; i++) {
+        const char *why = NULL;
+        size_t used = 0;
+        for (size_t i = 0; i < scenario_phase_count(sc); i++) {
             const phase *ph = scenario_phase(sc, i);
-            if (ph->pattern.kind == PATTERN_TRACE && scenario_phase_given(ph, key)) {
-                snprintf(err, errcap, "%s: %s has no effect on a trace replay (the trace "
-                         "gives the operations, their times and keys)", ph->name, key);
+            const char *because = no_effect_because(ph, key);
+            used += because == NULL;
+            if (because && !why)
+                why = because;
+            if (because && !everywhere && scenario_phase_given(ph, key)) {
+                snprintf(err, errcap, "%s: %s has no effect on %s", ph->name, key, because);
                 return -1;
             }
         }
-        if (everywhere && !generated) {
-            snprintf(err, errcap, "%s: has no effect on a trace replay (the trace gives the "
-                     "operations, their times and keys)", key);
+        if (everywhere && used == 0) {
+            snprintf(err, errcap, "%s: has no effect on %s", key, why);
             return -1;
         }
     }
@@ -255,6 +272,16 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
     }
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         const phase *ph = scenario_phase(sc, i);
+        /* Entities choose reads, updates and inserts as YCSB does: both
+         * fractions are shares of all operations, updates the rest. */
+        if (ph->pattern.kind == PATTERN_ENTITIES &&
+            ph->reads.fraction + ph->pattern.insert_fraction > 1 + 1e-9) {
+            snprintf(err, errcap, "read_fraction: %.6g and insert_fraction %.6g%s%s add up to "
+                     "more than 1: both are shares of all operations (updates are the rest)",
+                     ph->reads.fraction, ph->pattern.insert_fraction,
+                     sc->nphases ? " in phase " : "", sc->nphases ? ph->name : "");
+            return -1;
+        }
         if (phase_problem(sc, ph, err, errcap) < 0)
             return -1;
         const read_mix *rm = &ph->reads;

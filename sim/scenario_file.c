@@ -40,6 +40,7 @@
 
 #include "sim/scenario_impl.h"
 #include "sim/units.h"
+#include "workloads/ycsb_workload.h"
 
 /* A file is read by inih (ini_parse_stream) through file_read_line, which
  * hands it one line at a time after the checks inih does not make, so
@@ -173,9 +174,9 @@ static int file_header(file_reader *fr, const char *start)
             return file_fail(fr, fr->line, "too many events (at most %d)",
                              SCENARIO_MAX_EVENTS) - 1;
     } else if (strcmp(s, "") && strcmp(s, "cluster") && strcmp(s, "workload") &&
-               strcmp(s, "reads")) {
+               strcmp(s, "reads") && strcmp(s, "ycsb")) {
         return file_fail(fr, fr->line, "unknown section [%s]; expected [cluster], [workload], "
-                         "[reads], [phase NAME], [event NAME] or [scheme NAME]",
+                         "[reads], [ycsb], [phase NAME], [event NAME] or [scheme NAME]",
                          units_escape(s, 64, shown, sizeof shown)) - 1;
     }
     return 0;
@@ -431,6 +432,20 @@ static int file_event_entry(file_reader *fr, const char *name, const char *key,
     return 1;
 }
 
+/* A line of [ycsb]: a YCSB property, applied over the workload's own. */
+static int file_ycsb_entry(file_reader *fr, const char *key, const char *value)
+{
+    char origin[300], why[640];
+    snprintf(origin, sizeof origin, "%s:%d", fr->shown_path, fr->line);
+    if (scenario_ycsb_property(fr->sc, key, value, origin, why, sizeof why) < 0) {
+        size_t n = strlen(origin); /* the message names its origin: said once */
+        const char *what = !strncmp(why, origin, n) && !strncmp(why + n, ": ", 2) ? why + n + 2
+                                                                                  : why;
+        return file_fail(fr, fr->line, "[ycsb] %s", what);
+    }
+    return 1;
+}
+
 /* Events in time order (stable: file order on ties). */
 static void file_sort_events(scenario *sc)
 {
@@ -466,8 +481,10 @@ static const char *file_relative_path(const file_reader *fr, const char *key,
                                       const char *value)
 {
     const char *slash = strrchr(fr->path, '/');
-    if ((strcmp(key, "trace") != 0 && strcmp(key, "split_keys_file") != 0) ||
-        value[0] == '/' || !value[0] || !slash)
+    int names_file = !strcmp(key, "trace") || !strcmp(key, "split_keys_file") ||
+                     (!strcmp(key, "ycsb") && !ycsb_builtin_exists(value) &&
+                      !strcmp(fr->section, "workload"));
+    if (!names_file || value[0] == '/' || !value[0] || !slash)
         return value;
     size_t dir = (size_t)(slash - fr->path), len = strlen(value);
     char *joined = malloc(dir + 1 + len + 1);
@@ -497,6 +514,8 @@ static int file_entry(void *user, const char *inih_section, const char *key, con
         return file_phase_entry(fr, section + 6, key, value);
     if (!strncmp(section, "event ", 6))
         return file_event_entry(fr, section + 6, key, value);
+    if (!strcmp(section, "ycsb")) /* YCSB properties, as -p sets them */
+        return file_ycsb_entry(fr, key, value);
     if (!section[0] && !strcmp(key, "name")) {
         const char *bad = find_control(value, strlen(value));
         if (bad)

@@ -76,6 +76,10 @@ int scenario_unknown_key(const char *section, const char *key, char *err, size_t
 /* A copy of s that sc owns, or NULL when out of memory. */
 const char *scenario_own(scenario *sc, const char *s);
 
+/* A zeroed block of `bytes` the scenario owns (freed with it). NULL if out
+ * of memory. */
+void *scenario_own_block(scenario *sc, size_t bytes);
+
 /* A copy of s with its control bytes as \xNN (sc owns it), or s itself
  * when it has none; NULL when out of memory. */
 const char *scenario_own_printable(scenario *sc, const char *s);

@@ -72,6 +72,9 @@ typedef struct pattern_config {
                                * (YCSB's operationcount, for its zipfian bound); 0 unknown */
     /* trace */
     const char *trace_path;
+    int trace_ycsb;           /* the trace is YCSB's BasicDB log (trace_format = ycsb) */
+    uint64_t trace_interval_us; /* a YCSB log: time between its operations (it has none);
+                               * 0: all at time 0 (closed-loop replay) */
     /* ycsb */
     const struct ycsb_workload *ycsb; /* borrowed: outlives the pattern */
     ycsb_phase_kind ycsb_phase;
