@@ -510,10 +510,10 @@ static int parse_rows(trace_reader *t, const char *text, size_t len, uint32_t *r
     return 0;
 }
 
-/* Fills *out with the operation read (the key is in t->key) and counts
- * it. Returns 1. */
-static int emit(trace_reader *t, uint64_t time, record_op op, size_t key_len,
-                uint64_t *t_us, record *out)
+/* Fills *t_us and *out with the operation read (the key is in t->key;
+ * value bytes, cells and rows are left 0 for the caller) and counts it. */
+static void fill_record(trace_reader *t, uint64_t time, record_op op, size_t key_len,
+                        uint64_t *t_us, record *out)
 {
     memset(out, 0, sizeof *out);
     out->seq = t->seq++;
@@ -523,7 +523,6 @@ static int emit(trace_reader *t, uint64_t time, record_op op, size_t key_len,
     out->key = t->key;
     t->last_t_us = time;
     *t_us = time;
-    return 1;
 }
 
 /* Parses one significant line of the CSV format into *t_us and *out. */
@@ -554,7 +553,7 @@ static int parse_operation(trace_reader *t, char *line, size_t len,
         return -1;
     if (op != RECORD_SCAN && n == 4 && parse_bytes(t, &fields[3], &bytes) < 0)
         return -1;
-    emit(t, time, op, key_len, t_us, out);
+    fill_record(t, time, op, key_len, t_us, out);
     out->value_bytes = bytes;
     out->rows = rows;
     return 1;
@@ -723,7 +722,7 @@ static int ycsb_line(trace_reader *t, const char *line, size_t len, uint64_t *t_
     if (ycsb_time(t, line, len, &time) < 0)
         return -1;
     memcpy(t->key, key.text, key.len);
-    emit(t, time, v->op, key.len, t_us, out);
+    fill_record(t, time, v->op, key.len, t_us, out);
     out->rows = rows;
     out->cells = cells;
     out->value_bytes = bytes;
