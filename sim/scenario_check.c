@@ -311,11 +311,6 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                      ph->name, kinds);
             return -1;
         }
-        if (ph->clients && ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {
-            snprintf(err, errcap, "%s: closed-loop clients replaying a trace need a duration",
-                     ph->name);
-            return -1;
-        }
         if (ph->duration_us / sc->window_us > 1000000) {
             snprintf(err, errcap, "%s: at most 1,000,000 report windows per phase", ph->name);
             return -1;

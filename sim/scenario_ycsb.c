@@ -116,21 +116,22 @@ static void make_phase(scenario *sc, phase *ph, const char *name, ycsb_phase_kin
     }
 }
 
-/* A replayed YCSB log: target and threadcount as the replay's spacing and
- * clients, unless rate and clients are set. */
-static int apply_to_log_replays(scenario *sc, const ycsb_workload *w)
+/* A replayed YCSB log: YCSB's target spaces its operations unless a rate
+ * is set; else threadcount closed-loop clients (YCSB's default, 1) replay
+ * it unless clients are set. w is NULL when no property was given. */
+static void apply_to_log_replays(scenario *sc, const ycsb_workload *w)
 {
     size_t n = sc->nphases ? sc->nphases : 1;
     for (size_t i = 0; i < n; i++) {
         phase *ph = sc->nphases ? &sc->phases[i] : &sc->workload;
-        if (ph->pattern.kind != PATTERN_TRACE || !ph->pattern.trace_ycsb)
+        if (ph->pattern.kind != PATTERN_TRACE || !ph->pattern.trace_ycsb ||
+            scenario_phase_given(ph, "rate"))
             continue;
-        if (w->target > 0 && !scenario_phase_given(ph, "rate"))
+        if (w && w->target > 0)
             ph->pattern.trace_interval_us = (uint64_t)(1e6 / w->target + 0.5);
-        else if (!scenario_phase_given(ph, "clients") && !scenario_phase_given(ph, "rate"))
-            ph->clients = (uint32_t)w->threadcount;
+        else if (!scenario_phase_given(ph, "clients"))
+            ph->clients = w ? (uint32_t)w->threadcount : 1;
     }
-    return 0;
 }
 
 static int replays_ycsb_log(const scenario *sc)
@@ -145,9 +146,13 @@ static int replays_ycsb_log(const scenario *sc)
 
 int scenario_ycsb_build(scenario *sc, char *err, size_t errcap)
 {
+    int log = !sc->ycsb_source && replays_ycsb_log(sc);
+    if (log && sc->nycsb_props == 0) {
+        apply_to_log_replays(sc, NULL);
+        return 0;
+    }
     if (!sc->ycsb_source && sc->nycsb_props == 0)
         return 0;
-    int log = !sc->ycsb_source && replays_ycsb_log(sc);
     if (!sc->ycsb_source && !log) {
         snprintf(err, errcap, "%s: a YCSB property needs a YCSB workload (--ycsb W, or "
                  "ycsb = W in [workload]) or a YCSB log to replay (--trace-format ycsb)",
@@ -162,6 +167,12 @@ int scenario_ycsb_build(scenario *sc, char *err, size_t errcap)
     ycsb_properties *props = collect_properties(sc, err, errcap);
     if (!props)
         return -1;
+    /* A log replay reads only target and threadcount; operationcount,
+     * which a workload must set, is the log's length. */
+    if (log && ycsb_properties_set(props, "operationcount", "1", "a YCSB log", err, errcap) < 0) {
+        ycsb_properties_free(props);
+        return -1;
+    }
     ycsb_workload *w = scenario_own_block(sc, sizeof *w);
     int rc = w ? ycsb_workload_resolve(props, w, err, errcap) : -1;
     if (!w)
@@ -170,8 +181,10 @@ int scenario_ycsb_build(scenario *sc, char *err, size_t errcap)
     if (rc < 0)
         return -1;
     sc->ycsb = w;
-    if (log)
-        return apply_to_log_replays(sc, w);
+    if (log) {
+        apply_to_log_replays(sc, w);
+        return 0;
+    }
     make_phase(sc, &sc->phases[0], "load", YCSB_PHASE_LOAD, w);
     make_phase(sc, &sc->phases[1], "run", YCSB_PHASE_RUN, w);
     sc->nphases = 2;

@@ -246,7 +246,9 @@ pattern *pattern_new(const pattern_config *cfg, uint64_t seed, char *err, size_t
     case PATTERN_SEQUENCE:
         break;
     case PATTERN_TRACE:
-        p->trace = trace_open(cfg->trace_path, err, errcap);
+        p->trace = trace_open_format(cfg->trace_path,
+                                     cfg->trace_ycsb ? TRACE_FORMAT_YCSB : TRACE_FORMAT_CSV,
+                                     cfg->trace_interval_us, err, errcap);
         if (!p->trace)
             return pattern_fail(p, err, errcap, NULL);
         break;
