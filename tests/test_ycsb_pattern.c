@@ -7,8 +7,10 @@
  * a key not yet inserted (workload D); and workload C's key popularity is
  * that of YCSB's own generators (tests/data/ycsb_c_popularity.tsv: the
  * hottest keys of five YCSB-driven runs; ours must share as many of them
- * as those runs share with each other). The data directory is the first
- * argument.
+ * as those runs share with each other), and every stock workload's key
+ * popularity is that of five real YCSB runs of it (tests/data/ycsb_runs.tsv:
+ * Client, CoreWorkload and BasicDB; KS distance and hottest keys within
+ * YCSB's own run-to-run spread). The data directory is the first argument.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -447,6 +449,143 @@ static void test_workload_c_hottest_keys_match_ycsb(void **state)
     assert_true((double)ours_top_ops >= 0.9 * (double)lo && (double)ours_top_ops <= 1.1 * (double)hi);
 }
 
+/* ---- against real YCSB runs --------------------------------------------- */
+
+#define GRID 240   /* the CDF's points: x = 500, 1000, ..., 120000 */
+#define RUNS 5
+
+typedef struct ycsb_reference {
+    double cdf[RUNS][GRID];          /* share of operations with keynum < x */
+    uint32_t top[RUNS][TOP];         /* each run's 100 hottest keynums */
+    double ks_grid_max;              /* the most two YCSB runs differ (on the grid) */
+    double overlap_min;              /* the fewest hottest keys two YCSB runs share */
+} ycsb_reference;
+
+/* Workload w's rows of ycsb_runs.tsv (real YCSB: Client + CoreWorkload +
+ * BasicDB, 100,000 records, 200,000 operations, five runs). 0, or -1 if
+ * the file is missing. */
+static int read_reference(char w, ycsb_reference *ref)
+{
+    char path[1024], line[512];
+    snprintf(path, sizeof path, "%s/ycsb_runs.tsv", data_dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    memset(ref, 0, sizeof *ref);
+    size_t filled[RUNS] = { 0 };
+    while (fgets(line, sizeof line, f)) {
+        char kind[16], wl[4];
+        int run;
+        long rank, x;
+        double v, ks_min, ks_mean, ks_max, g_min, g_mean, g_max, o_min;
+        char key[64];
+        long keynum, count;
+        if (sscanf(line, "%15s %3s", kind, wl) != 2 || wl[0] != w || wl[1])
+            continue;
+        if (!strcmp(kind, "cdf") && sscanf(line, "cdf %*s %d %ld %lf", &run, &x, &v) == 3) {
+            assert_true(run >= 1 && run <= RUNS && x % 500 == 0 && x / 500 >= 1 && x / 500 <= GRID);
+            ref->cdf[run - 1][x / 500 - 1] = v;
+        } else if (!strcmp(kind, "top") &&
+                   sscanf(line, "top %*s %d %ld %63s %ld %ld", &run, &rank, key, &keynum, &count) == 5) {
+            assert_true(run >= 1 && run <= RUNS);
+            if (rank <= TOP)
+                ref->top[run - 1][filled[run - 1]++] = (uint32_t)keynum;
+        } else if (!strcmp(kind, "spread") &&
+                   sscanf(line, "spread %*s %*d %lf %lf %lf %lf %lf %lf %lf", &ks_min, &ks_mean,
+                          &ks_max, &g_min, &g_mean, &g_max, &o_min) == 7) {
+            ref->ks_grid_max = g_max;
+            ref->overlap_min = o_min;
+        }
+    }
+    fclose(f);
+    for (int r = 0; r < RUNS; r++)
+        assert_int_equal(filled[r], TOP);
+    return 0;
+}
+
+/* Our run of stock workload w, as YCSB ran it: the same grid CDF of key
+ * numbers over its operations (a read-modify-write counts twice: BasicDB
+ * prints its READ and its UPDATE) and its 100 hottest keys. */
+static void our_run(char w, uint64_t seed, double cdf[GRID], uint32_t top[TOP])
+{
+    char name[2] = { w, 0 }, err[512] = "";
+    ycsb_properties *props = ycsb_properties_new();
+    assert_non_null(props);
+    assert_int_equal(ycsb_properties_load_builtin(props, name), 0);
+    if (ycsb_properties_set_pair(props, "recordcount=100000", err, sizeof err) < 0 ||
+        ycsb_properties_set_pair(props, "operationcount=200000", err, sizeof err) < 0)
+        fail_msg("%s", err);
+    ycsb_workload wl;
+    if (ycsb_workload_resolve(props, &wl, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    ycsb_properties_free(props);
+    enum { KEYS = 140000 };
+    key_count *counts = calloc(KEYS, sizeof *counts);
+    assert_non_null(counts);
+    for (uint32_t k = 0; k < KEYS; k++)
+        counts[k].key = k;
+    pattern *p = open_phase(&wl, YCSB_PHASE_RUN, seed);
+    record r;
+    uint64_t t, ops = 0;
+    while (next(p, &t, &r)) {
+        assert_true(r.entity < KEYS);
+        uint32_t weight = r.op == RECORD_RMW ? 2 : 1;
+        counts[r.entity].count += weight;
+        ops += weight;
+    }
+    pattern_free(p);
+    uint64_t below = 0;
+    for (int g = 0; g < GRID; g++) {
+        for (uint32_t k = (uint32_t)g * 500; k < (uint32_t)(g + 1) * 500; k++)
+            below += counts[k].count;
+        cdf[g] = (double)below / (double)ops;
+    }
+    qsort(counts, KEYS, sizeof *counts, by_count_then_key);
+    for (size_t i = 0; i < TOP; i++)
+        top[i] = counts[i].key;
+    free(counts);
+}
+
+/* Each stock workload's key popularity against five real YCSB runs of it
+ * (tests/data/ycsb_runs.tsv): the KS distance between our key-number CDF
+ * and each run's (on its grid) within the largest two YCSB runs show
+ * between themselves, plus 0.001; workload C's below 0.005; and our 100
+ * hottest keys sharing with each run at least as many as the two YCSB
+ * runs that share the fewest, less 3 (not for D: its hottest keys are the
+ * newest inserts, and YCSB's runs share almost none either). */
+static void test_stock_workloads_match_real_ycsb(void **state)
+{
+    (void)state;
+    static ycsb_reference ref;
+    for (const char *w = "abcdef"; *w; w++) {
+        if (read_reference(*w, &ref) < 0) {
+            print_message("skipped: ycsb_runs.tsv is missing\n");
+            skip();
+        }
+        double cdf[GRID];
+        uint32_t top[TOP];
+        our_run(*w, 100 + (uint64_t)*w, cdf, top);
+        double worst = 0;
+        size_t fewest = TOP;
+        for (int run = 0; run < RUNS; run++) {
+            double ks = 0;
+            for (int g = 0; g < GRID; g++)
+                ks = fabs(cdf[g] - ref.cdf[run][g]) > ks ? fabs(cdf[g] - ref.cdf[run][g]) : ks;
+            worst = ks > worst ? ks : worst;
+            size_t o = overlap(top, ref.top[run]);
+            fewest = o < fewest ? o : fewest;
+        }
+        print_message("workload %c: KS %.4f (YCSB runs among themselves up to %.4f), "
+                      "top-100 overlap >= %zu (theirs >= %.0f)\n", *w, worst, ref.ks_grid_max,
+                      fewest, ref.overlap_min);
+        assert_true(worst <= ref.ks_grid_max + 0.001);
+        if (*w == 'c')
+            assert_true(worst < 0.005);
+        if (*w != 'd')
+            assert_true((double)fewest + 3 >= ref.overlap_min);
+    }
+}
+
 int main(int argc, char **argv)
 {
     data_dir = argc > 1 ? argv[1] : "tests/data";
@@ -461,6 +600,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_uniform_and_hotspot_stay_on_the_load),
         cmocka_unit_test(test_seeded),
         cmocka_unit_test(test_workload_c_hottest_keys_match_ycsb),
+        cmocka_unit_test(test_stock_workloads_match_real_ycsb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
