@@ -769,7 +769,7 @@ static void describe_ycsb_phase(const phase *ph, char *out, size_t cap)
     if (w->target > 0)
         snprintf(how, sizeof how, "at %.6g ops/s", w->target);
     else
-        snprintf(how, sizeof how, "%d thread%s", w->threadcount, w->threadcount == 1 ? "" : "s");
+        snprintf(how, sizeof how, "%u thread%s", ph->clients, ph->clients == 1 ? "" : "s");
     if (ph->pattern.ycsb_phase == YCSB_PHASE_LOAD) {
         snprintf(out, cap, "YCSB load: %lld inserts of %d x %d B fields, %s",
                  (long long)w->core.insertcount, w->fieldcount, w->fieldlength, how);
