@@ -11,7 +11,8 @@
  *    1 .. 32767 bytes (KEY_MAX_LEN), a value size below 2^31, a time no
  *    earlier than the one before (and at most TRACE_TIME_MAX), seq 0, 1,
  *    2, ..., and NAMING_KEY; a scan has rows 1 .. 2^31 - 1 and no value
- *    bytes or cells, any other op no rows; the CSV format sets no cells;
+ *    bytes or cells, any other op no rows; the CSV format sets cells only
+ *    on a put or readmodifywrite (its cells column), 1 .. 2^31 - 1;
  *  - YCSB: the ops are put, get, delete and scan only, the i-th at
  *    i * interval; only a put has cells or value bytes, no more of either
  *    than the input's bytes, and value bytes only with cells;
@@ -19,8 +20,9 @@
  *    the file (1 .. its line count); every later call returns -1 with the
  *    same message; a file read to its end keeps returning 0;
  *  - what was read writes (trace_writer_new, trace_write: CSV and TSV) and
- *    reads back as the same operations (time, op, key, value bytes, rows;
- *    the format keeps no cells), and the written file ends there;
+ *    reads back as the same operations (time, op, key, value bytes, rows,
+ *    cells; one cell reads back as no cells column), and the written file
+ *    ends there;
  *  - each key's shell form (key_format) parses back (key_parse) to it.
  */
 #include "fuzz/fuzz.h"
@@ -35,6 +37,7 @@ typedef struct op_copy {
     uint8_t op;
     uint32_t bytes;
     uint32_t rows;
+    uint32_t cells;
     uint8_t *key;
     size_t len;
 } op_copy;
@@ -57,7 +60,7 @@ static void check_reads_back(const char *path, const op_copy *ops, size_t n, con
         FUZZ_CHECK(rc == 1, "the %s written ends at operation %zu of %zu (rc %d: %s)",
                    what, i, n, rc, rc < 0 ? err : "");
         FUZZ_CHECK(t_us == ops[i].t_us && r.op == ops[i].op && r.value_bytes == ops[i].bytes &&
-                   r.rows == ops[i].rows && r.cells == 0 &&
+                   r.rows == ops[i].rows && r.cells == (ops[i].cells > 1 ? ops[i].cells : 0) &&
                    r.key_len == ops[i].len && !memcmp(r.key, ops[i].key, ops[i].len),
                    "operation %zu reads back different from the %s written", i, what);
     }
@@ -76,8 +79,10 @@ static void check_round_trip(const op_copy *ops, size_t n, int tsv)
     trace_writer *tw = trace_writer_new(f, path, tsv, err, sizeof err);
     FUZZ_CHECK(tw != NULL, "trace_writer_new: %s", err);
     for (size_t i = 0; i < n; i++)
-        FUZZ_CHECK(trace_write(tw, ops[i].t_us, (record_op)ops[i].op, ops[i].key, ops[i].len,
-                               ops[i].op == RECORD_SCAN ? ops[i].rows : ops[i].bytes) == 0,
+        FUZZ_CHECK(trace_write_cells(tw, ops[i].t_us, (record_op)ops[i].op, ops[i].key,
+                                     ops[i].len, ops[i].op == RECORD_SCAN ? ops[i].rows
+                                                                          : ops[i].bytes,
+                                     ops[i].cells) == 0,
                    "trace_write refused operation %zu, which the reader accepted", i);
     FUZZ_CHECK(trace_finish(tw, err, sizeof err) == 0, "trace_finish: %s", err);
     FUZZ_CHECK(fclose(f) == 0, "%s", "fclose failed");
@@ -99,7 +104,10 @@ static void check_record(const record *r, trace_format fmt, size_t size)
     else
         FUZZ_CHECK(r->rows == 0, "a %s of %u rows", record_op_name((record_op)r->op), r->rows);
     if (fmt == TRACE_FORMAT_CSV) {
-        FUZZ_CHECK(r->cells == 0, "%u cells from the CSV format", r->cells);
+        FUZZ_CHECK(r->cells <= INT32_MAX &&
+                   (r->cells == 0 || r->op == RECORD_PUT || r->op == RECORD_RMW),
+                   "%u cells on a %s from the CSV format", r->cells,
+                   record_op_name((record_op)r->op));
         return;
     }
     FUZZ_CHECK(r->op != RECORD_RMW, "%s", "YCSB's output gave a readmodifywrite");
@@ -165,7 +173,8 @@ static void check_format(const uint8_t *data, size_t size, trace_format fmt, uin
                 FUZZ_CHECK(p != NULL, "%s", "out of memory");
                 ops = p;
             }
-            ops[n] = (op_copy){ t_us, r.op, r.value_bytes, r.rows, malloc(r.key_len), r.key_len };
+            ops[n] = (op_copy){ t_us, r.op, r.value_bytes, r.rows, r.cells, malloc(r.key_len),
+                                r.key_len };
             FUZZ_CHECK(ops[n].key != NULL, "%s", "out of memory");
             memcpy(ops[n].key, r.key, r.key_len);
             n++;

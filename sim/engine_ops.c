@@ -203,7 +203,7 @@ static int observe_range(run_state *st, const engine_observer *obs, uint64_t t_u
         seen.op = RECORD_GET;
     } else if (rows) {
         seen.op = RECORD_SCAN;
-        seen.rows = rows > UINT32_MAX ? UINT32_MAX : (uint32_t)rows;
+        seen.rows = rows > INT32_MAX ? INT32_MAX : (uint32_t)rows; /* a trace's most */
     } else {
         return 0;
     }

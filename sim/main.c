@@ -518,7 +518,8 @@ static int append_to_trace(void *ctx, uint64_t t_us, const record *rec, keyref k
     (void)c, (void)server;
     watch *w = ctx;
     uint32_t bytes_or_rows = rec->op == RECORD_SCAN ? rec->rows : rec->value_bytes;
-    if (trace_write(w->trace, t_us, (record_op)rec->op, key.data, key.len, bytes_or_rows) < 0)
+    if (trace_write_cells(w->trace, t_us, (record_op)rec->op, key.data, key.len, bytes_or_rows,
+                          rec->cells) < 0)
         return 1;
     if (!w->interrupted && ++w->ops % POLL_EVERY == 0)
         w->interrupted = interrupts_pending(w->ints);

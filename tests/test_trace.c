@@ -294,12 +294,12 @@ static void expect_ycsb_error(void **state, const char *name, const char *text, 
 static void test_field_count_errors(void **state)
 {
     expect_error(state, "few.csv", "0,put\n", 1,
-                 "too few fields: expected time,op,key[,bytes] or time,scan,key,rows",
+                 "too few fields: expected time,op,key[,bytes[,cells]] or time,scan,key,rows",
                  "found '0,put'");
-    expect_error(state, "many.csv", "time,op,key\n0,put,a,1,extra,more\n", 2,
-                 "too many fields: expected time,op,key[,bytes] or time,scan,key,rows",
-                 "found 'extra,more'");
-    expect_error(state, "many.tsv", "0\tput\ta\t1\tc\n", 1, "too many fields", "found 'c'");
+    expect_error(state, "many.csv", "time,op,key\n0,put,a,1,2,more\n", 2,
+                 "too many fields: expected time,op,key[,bytes[,cells]] or time,scan,key,rows",
+                 "found 'more'");
+    expect_error(state, "many.tsv", "0\tput\ta\t1\t2\tc\n", 1, "too many fields", "found 'c'");
     /* A comma is data in TSV, a tab is data in CSV: */
     expect_error(state, "few.tsv", "0\tput,a\n", 1, "too few fields", "found '0\\x09put,a'");
 }
@@ -382,6 +382,38 @@ static void test_scan_rmw_and_aliases(void **state)
     trace_close(t);
 }
 
+/* A put of several cells (a YCSB record's fields): bytes are then all
+ * their values' bytes; cells only on a put or readmodifywrite. */
+static void test_cells_column(void **state)
+{
+    const char *text =
+        "time,op,key,bytes,cells\n"
+        "0,put,row1,1000,10\n"
+        "1,readmodifywrite,row2,100,1\n"
+        "2,insert,row3,0,3\n"
+        "3,put,row4\n";
+    trace_reader *t = open_ok(write_text(state, "cells.csv", text));
+    uint64_t t_us;
+    record r;
+    char err[256];
+    assert_int_equal(trace_next(t, &t_us, &r, err, sizeof err), 1);
+    assert_true(r.op == RECORD_PUT && r.cells == 10 && r.value_bytes == 1000);
+    assert_int_equal(trace_next(t, &t_us, &r, err, sizeof err), 1);
+    assert_true(r.op == RECORD_RMW && r.cells == 1 && r.value_bytes == 100);
+    assert_int_equal(trace_next(t, &t_us, &r, err, sizeof err), 1);
+    assert_true(r.op == RECORD_PUT && r.cells == 3 && r.value_bytes == 0);
+    assert_int_equal(trace_next(t, &t_us, &r, err, sizeof err), 1);
+    assert_true(r.cells == 0 && r.value_bytes == 0);
+    expect_end(t);
+    trace_close(t);
+    expect_error(state, "c1.csv", "0,put,a,10,0\n", 1,
+                 "bad cells: expected an integer from 1 to 2147483647", "found '0'");
+    expect_error(state, "c2.csv", "0,put,a,10,2147483648\n", 1, "bad cells",
+                 "found '2147483648'");
+    expect_error(state, "c3.csv", "0,get,a,0,2\n", 1, "cells on a get", "found '2'");
+    expect_error(state, "c4.csv", "0,delete,a,0,2\n", 1, "cells on a delete", "found '2'");
+}
+
 static void test_scan_errors(void **state)
 {
     expect_error(state, "s1.csv", "0,get,a\n1,scan,a\n", 2,
@@ -392,7 +424,8 @@ static void test_scan_errors(void **state)
     expect_error(state, "s4.csv", "0,scan,a,\n", 1, "bad rows", "found ''");
     expect_error(state, "s5.csv", "0,scan,a,-1\n", 1, "bad rows", "found '-1'");
     expect_error(state, "s6.csv", "0,scan,a,1x\n", 1, "bad rows", "found '1x'");
-    expect_error(state, "s7.tsv", "0\tscan\ta\t10\t1\n", 1, "too many fields", "found '1'");
+    expect_error(state, "s7.tsv", "0\tscan\ta\t10\t1\n", 1,
+                 "cells on a scan: expected them only on a put or readmodifywrite", "found '1'");
     /* The key is checked before the rows. */
     expect_error(state, "s8.csv", "0,scan,,5\n", 1, "empty key", "found ''");
     expect_error(state, "s9.csv", "0,readmodifywrite,a,2147483648\n", 1, "bad bytes",
@@ -1064,6 +1097,7 @@ int main(int argc, char **argv)
         T(test_latest_time),
         T(test_op_and_bytes_errors),
         T(test_scan_rmw_and_aliases),
+        T(test_cells_column),
         T(test_scan_errors),
         T(test_format_names),
         T(test_ycsb_basicdb),

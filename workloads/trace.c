@@ -95,7 +95,7 @@
 
 #define LINE_MAX_BYTES ((size_t)1 << 20) /* longest line accepted, without '\n' */
 #define LINE_FIRST_CAP 256               /* the line buffer's starting size */
-#define FIELDS_MAX 4                     /* time, op, key, bytes or rows */
+#define FIELDS_MAX 5                     /* time, op, key, bytes or rows, cells */
 #define BYTES_MAX INT32_MAX              /* value sizes are < 2^31 */
 #define ROWS_MAX INT32_MAX               /* a scan's rows, 1 .. 2^31 - 1 (YCSB's int) */
 #define TOKEN_SHOWN 40                   /* token bytes quoted in a message */
@@ -313,15 +313,15 @@ static int read_line(trace_reader *t, size_t *len)
 /* Is the line exactly one of the two headers, with delimiter d? */
 static int is_header(const char *line, size_t len, char d)
 {
-    char short_h[] = "time,op,key", long_h[] = "time,op,key,bytes";
-    for (char *p = long_h; *p; p++)
-        if (*p == ',')
-            *p = d;
-    for (char *p = short_h; *p; p++)
-        if (*p == ',')
-            *p = d;
-    return (len == strlen(short_h) && memcmp(line, short_h, len) == 0) ||
-           (len == strlen(long_h) && memcmp(line, long_h, len) == 0);
+    char headers[3][32] = { "time,op,key", "time,op,key,bytes", "time,op,key,bytes,cells" };
+    int match = 0;
+    for (int h = 0; h < 3; h++) {
+        for (char *p = headers[h]; *p; p++)
+            if (*p == ',')
+                *p = d;
+        match |= len == strlen(headers[h]) && memcmp(line, headers[h], len) == 0;
+    }
+    return match;
 }
 
 /* Unquotes the CSV field whose opening '"' is at line[start], in place.
@@ -490,6 +490,18 @@ static int parse_key(trace_reader *t, const field *f, size_t *key_len)
                        "expected \\xNN", bad + 1, line_column(f, bad));
 }
 
+/* A put's cells: how many cells of the row it writes (YCSB's fields),
+ * 1 .. 2^31 - 1; its bytes are then their values' bytes together. */
+static int parse_cells(trace_reader *t, const field *f, uint32_t *cells)
+{
+    uint64_t v;
+    if (parse_uint(f, ROWS_MAX, &v) < 0 || v == 0)
+        return reader_fail(t, f->text, f->len, "bad cells: expected an integer from 1 to %d",
+                           ROWS_MAX);
+    *cells = (uint32_t)v;
+    return 0;
+}
+
 static int parse_bytes(trace_reader *t, const field *f, uint32_t *bytes)
 {
     uint64_t v;
@@ -534,15 +546,15 @@ static int parse_operation(trace_reader *t, char *line, size_t len,
     uint64_t time = 0;
     record_op op = RECORD_PUT;
     size_t key_len = 0;
-    uint32_t bytes = 0, rows = 0;
+    uint32_t bytes = 0, rows = 0, cells = 0;
     if (split_fields(t, line, len, fields, &n) < 0)
         return -1;
     if (n < 3)
-        return reader_fail(t, line, len, "too few fields: expected time,op,key[,bytes] "
+        return reader_fail(t, line, len, "too few fields: expected time,op,key[,bytes[,cells]] "
                            "or time,scan,key,rows");
     if (n > FIELDS_MAX)
         return reader_fail(t, line + fields[FIELDS_MAX].col, len - fields[FIELDS_MAX].col,
-                           "too many fields: expected time,op,key[,bytes] "
+                           "too many fields: expected time,op,key[,bytes[,cells]] "
                            "or time,scan,key,rows");
     if (parse_time(t, &fields[0], &time) < 0 || parse_op(t, &fields[1], &op) < 0 ||
         parse_key(t, &fields[2], &key_len) < 0)
@@ -551,10 +563,16 @@ static int parse_operation(trace_reader *t, char *line, size_t len,
         return reader_fail(t, line, len, "scan without rows: expected time,scan,key,rows");
     if (op == RECORD_SCAN && parse_rows(t, fields[3].text, fields[3].len, &rows) < 0)
         return -1;
-    if (op != RECORD_SCAN && n == 4 && parse_bytes(t, &fields[3], &bytes) < 0)
+    if (op != RECORD_SCAN && n >= 4 && parse_bytes(t, &fields[3], &bytes) < 0)
+        return -1;
+    if (n == 5 && op != RECORD_PUT && op != RECORD_RMW)
+        return reader_fail(t, fields[4].text, fields[4].len, "cells on a %s: expected them "
+                           "only on a put or readmodifywrite", record_op_name(op));
+    if (n == 5 && parse_cells(t, &fields[4], &cells) < 0)
         return -1;
     fill_record(t, time, op, key_len, t_us, out);
     out->value_bytes = bytes;
+    out->cells = cells;
     out->rows = rows;
     return 1;
 }
@@ -837,8 +855,19 @@ static void write_key(trace_writer *w, const uint8_t *key, size_t key_len)
 int trace_write(trace_writer *w, uint64_t t_us, record_op op,
                 const uint8_t *key, size_t key_len, uint32_t bytes_or_rows)
 {
+    return trace_write_cells(w, t_us, op, key, key_len, bytes_or_rows, 0);
+}
+
+int trace_write_cells(trace_writer *w, uint64_t t_us, record_op op, const uint8_t *key,
+                      size_t key_len, uint32_t bytes_or_rows, uint32_t cells)
+{
     if (w->failed)
         return -1;
+    if (cells > 1 && op != RECORD_PUT && op != RECORD_RMW)
+        return writer_fail(w, "%" PRIu32 " cells on a %s: expected them only on a put or "
+                           "readmodifywrite", cells, record_op_name(op));
+    if (cells > ROWS_MAX)
+        return writer_fail(w, "%" PRIu32 " cells: expected at most %d", cells, ROWS_MAX);
     if ((unsigned)op > RECORD_RMW)
         return writer_fail(w, "op %d: expected put, get, delete, scan or readmodifywrite",
                            (int)op);
@@ -859,8 +888,10 @@ int trace_write(trace_writer *w, uint64_t t_us, record_op op,
     errno = 0;
     fprintf(w->f, "%" PRIu64 "%c%s%c", t_us, w->delim, record_op_name(op), w->delim);
     write_key(w, key, key_len);
-    if (bytes_or_rows > 0)
+    if (bytes_or_rows > 0 || cells > 1)
         fprintf(w->f, "%c%" PRIu32, w->delim, bytes_or_rows);
+    if (cells > 1)
+        fprintf(w->f, "%c%" PRIu32, w->delim, cells);
     putc('\n', w->f);
     w->wrote = 1;
     w->last_t_us = t_us;

@@ -2,7 +2,7 @@
  *
  * A trace is a text file with one operation per line:
  *
- *     time,op,key[,bytes]
+ *     time,op,key[,bytes[,cells]]
  *     time,scan,key,rows
  *
  * time: microseconds since the start of the trace, an integer from 0 to
@@ -14,10 +14,13 @@
  *       is written with \x2C or quoted ("a,b", with "" for a quote);
  * bytes: optional, the value size in bytes (put, readmodifywrite; read and
  *       kept for get and delete too), 0 .. 2^31 - 1;
+ * cells: optional (put, readmodifywrite): the cells of the row it writes
+ *       (a YCSB record's fields), 1 .. 2^31 - 1; bytes are then their
+ *       values' bytes together (without it: one cell);
  * rows: required for scan: the rows it reads from key on, 1 .. 2^31 - 1.
  * Fields are separated by tabs if the first line holds a tab (TSV), else
  * by commas (CSV). An optional first line naming the columns
- * ("time,op,key" or "time,op,key,bytes") is skipped, as are empty lines and
+ * ("time,op,key", "time,op,key,bytes" or "time,op,key,bytes,cells") is skipped, as are empty lines and
  * lines starting with '#'.
  *
  * The reader also takes YCSB's own record of a run (TRACE_FORMAT_YCSB):
@@ -99,13 +102,18 @@ int trace_name_is_tsv(const char *path);
 
 /* Appends one operation of any record_op. bytes_or_rows is a scan's rows
  * (1 .. 2^31 - 1, always written), else the value bytes (0 .. 2^31 - 1;
- * 0 leaves the column out); a record's cells are not written (the format
- * has no column for them). Returns 0, or -1 on a write error or an
+ * 0 leaves the column out); trace_write writes one cell (no cells
+ * column). Returns 0, or -1 on a write error or an
  * operation the reader would refuse (a time after TRACE_TIME_MAX or before
  * the last one, a bad op, key, size or row count); the first failure is
  * kept, every later call returns -1, and trace_finish reports it. */
 int trace_write(trace_writer *w, uint64_t t_us, record_op op,
                 const uint8_t *key, size_t key_len, uint32_t bytes_or_rows);
+
+/* The same for a put or readmodifywrite of `cells` cells (0 or 1: one
+ * cell, no cells column; more: the bytes column, even 0, then cells). */
+int trace_write_cells(trace_writer *w, uint64_t t_us, record_op op, const uint8_t *key,
+                      size_t key_len, uint32_t bytes_or_rows, uint32_t cells);
 
 /* Flushes the stream (it stays open: the caller closes it). Returns 0, or
  * -1 with "NAME: what failed" in err if any write, argument or the flush
