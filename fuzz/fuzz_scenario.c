@@ -20,8 +20,9 @@
  *    a value that scenario_set accepts, with and without its section, and
  *    that formats back the same.
  * Validation is skipped for the few scenarios whose checking is legitimately
- * slow or large (a zipfian over more than 10^6 records is O(records) to
- * build; a jittered time series over 2^20 series allocates 24 bytes each).
+ * slow or large (a ranked_zipfian or latest over more than 10^6 records is
+ * O(records) to build; a jittered time series over 2^20 series allocates
+ * 24 bytes each).
  */
 #include "fuzz/fuzz.h"
 
@@ -41,7 +42,7 @@ static int validation_is_cheap(const scenario *sc)
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         const pattern_config *c = &scenario_phase(sc, i)->pattern;
         if (c->kind == PATTERN_ENTITIES && c->records > 1000000 &&
-            (c->distribution == DIST_ZIPFIAN || c->distribution == DIST_LATEST))
+            (c->distribution == DIST_RANKED_ZIPFIAN || c->distribution == DIST_LATEST))
             return 0;
         if (c->kind == PATTERN_TIMESERIES && c->jitter_us > 0 &&
             (uint64_t)c->metrics * c->hosts * c->tags > (1u << 20))

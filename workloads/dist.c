@@ -1,54 +1,44 @@
-/* dist.c -- YCSB's request distributions.
+/* dist.c -- distribution names, and the ranked zipfian and growing latest
+ * generators (dist.h says which is used where).
  *
  * Every constant and formula below is taken from YCSB's Java sources
  * (github.com/brianfrankcooper/YCSB, core/src/main/java/site/ycsb/...) and
  * names the file it comes from. Only the facts are taken; the code is ours.
+ * YCSB's own key choice (CoreWorkload.init and nextKeynum, with YCSB's
+ * quirks) is workloads/ycsb.c; what is here serves what YCSB has no
+ * requestdistribution for, so it follows the definitions and fixes the
+ * quirks.
  *
- * Design. One struct holds the state of any kind (a tagged union would save
- * a few words; the flat struct keeps each kind's code short). dist_next
- * switches on the kind and calls one small static function per kind. All
- * randomness comes from the rng passed in: a dist holds no generator and no
- * global state, so two dists may share one rng or use one each.
+ * Design. A dist holds one zipfian state and its item count; dist_next
+ * switches on the kind. All randomness comes from the rng passed in: a
+ * dist holds no generator and no global state, so two dists may share one
+ * rng or use one each.
  *
  * Zipfian (Gray et al., "Quickly Generating Billion-Record Synthetic
  * Databases", SIGMOD 1994, as ZipfianGenerator.java implements it). Setup
  * needs zeta(n) = sum_{i=1..n} 1/i^theta: O(n) calls to pow, about 1.5 s
- * per 10^8 items, so dist_new(DIST_ZIPFIAN or DIST_LATEST, n) costs O(n)
- * up to 10^8 items; past that the sum is computed (below). Growing the
- * item count extends the sum incrementally,
- * O(new - old), as YCSB does; it sums the same terms in the same order, so
- * a grown generator is bit-for-bit the generator built at the new size.
- * Draws are O(1). The scrambled zipfian uses YCSB's precomputed zeta, so it
- * is O(1) to build whatever the item count.
+ * per 10^8 items, so dist_new costs O(n) up to 10^8 items; past that the
+ * sum is computed (below). Growing the item count extends the sum
+ * incrementally, O(new - old), as YCSB does; it sums the same terms in the
+ * same order, so a grown generator is bit-for-bit the generator built at
+ * the new size. Draws are O(1).
  *
  * Deviations from YCSB, each deliberate:
  *  - After the item count grows, YCSB recomputes eta from the count the
  *    generator was *built* with (the final field `items`, not `itemcount`;
  *    ZipfianGenerator.nextLong). That is a bug: for a generator built with
  *    <= 2 items it makes eta 0, negative or NaN and draws fall outside the
- *    range. We recompute eta from the current count (Gray et al.'s
- *    definition), so growth yields exactly the zipfian of the new size.
- *  - Uniform and hotspot draws use rng_below (unbiased) where YCSB takes
- *    Math.abs(nextLong()) % n (slightly biased; Long.MIN_VALUE stays
- *    negative). Same distribution up to YCSB's bias.
- *  - Counts are 64-bit: YCSB truncates some through int (hotspot's hot
- *    interval, CoreWorkload's intValue() of a draw).
+ *    range (a latest over a sequence's inserts starts at one item). We
+ *    recompute eta from the current count (Gray et al.'s definition), so
+ *    growth yields exactly the zipfian of the new size.
  *  - A zeta over more than 10^8 terms (records up to 2^32 - 1 are allowed)
  *    is not summed term by term, which would take a minute: the first
  *    10^6 terms are, and the rest is the Euler-Maclaurin formula's value
  *    (integral, end points, B2 and B4 terms: exact to double rounding).
- *    YCSB's own 10^10-term sum differs from it by its rounding (see
- *    SCRAMBLED_ZETAN below), so draws may differ from YCSB's only where
- *    that rounding moves a boundary. Up to 10^8 items nothing changes.
+ *    Up to 10^8 items nothing changes.
  *  - A draw that rounds to the item count or beyond (possible only through
  *    floating-point rounding) is clamped to the last item; Java's (long)
- *    cast would have returned it. A hotspot over fewer than 5 items (hot set
- *    of 0 items) draws from the cold set; YCSB would divide by zero.
- *
- * Note for users of YCSB's property names: CoreWorkload maps
- * requestdistribution=zipfian to ScrambledZipfianGenerator, i.e. to
- * DIST_SCRAMBLED_ZIPFIAN here; DIST_ZIPFIAN is the unscrambled generator
- * (item 0 hottest, item 1 next...).
+ *    cast would have returned it.
  */
 #include "workloads/dist.h"
 
@@ -77,27 +67,6 @@ uint64_t ycsb_fnvhash64(uint64_t v)
 /* ZipfianGenerator.java: ZIPFIAN_CONSTANT = 0.99. */
 #define ZIPFIAN_CONSTANT 0.99
 
-/* ScrambledZipfianGenerator.java: ITEM_COUNT = 10000000000L (10^10) and
- * ZETAN = 26.46902820178302, zeta(10^10, 0.99) as its main() computes it
- * (an Euler-Maclaurin evaluation gives 26.469028201751; the difference is
- * the rounding of YCSB's 10^10-term double sum). One stored version of that
- * file has ITEM_COUNT = 10^16 with the same ZETAN; zeta(10^16, 0.99) is
- * about 45.12, so ZETAN belongs to 10^10, which we use. The generator is
- * built as ZipfianGenerator(0, ITEM_COUNT, ...): max inclusive, hence
- * ITEM_COUNT + 1 items with the zeta of ITEM_COUNT, reproduced here. */
-#define SCRAMBLED_ITEM_COUNT 10000000000ull
-#define SCRAMBLED_ZETAN 26.46902820178302
-
-/* CoreWorkload.java: HOTSPOT_DATA_FRACTION_DEFAULT = "0.2",
- * HOTSPOT_OPN_FRACTION_DEFAULT = "0.8". */
-#define HOTSPOT_DATA_FRACTION 0.2
-#define HOTSPOT_OPN_FRACTION 0.8
-
-/* ExponentialGenerator.java: EXPONENTIAL_PERCENTILE_DEFAULT = "95",
- * EXPONENTIAL_FRAC_DEFAULT = "0.8571428571" (CoreWorkload reads both). */
-#define EXPONENTIAL_PERCENTILE 95.0
-#define EXPONENTIAL_FRAC 0.8571428571
-
 /* Gray et al.'s zipfian state (ZipfianGenerator.java fields). */
 typedef struct zipf {
     uint64_t count; /* items the zeta below sums over ("countforzeta") */
@@ -109,18 +78,15 @@ typedef struct zipf {
 } zipf;
 
 struct dist {
-    dist_kind kind;
+    dist_kind kind;  /* DIST_RANKED_ZIPFIAN or DIST_LATEST */
     uint64_t items;  /* current item count, >= 1 */
-    zipf z;          /* zipfian, scrambled_zipfian, latest */
-    uint64_t hot;    /* hotspot: items in the hot set [0, hot) */
-    uint64_t cursor; /* sequential: the next item */
-    double gamma;    /* exponential: rate, fixed at dist_new */
+    zipf z;          /* ranked: over items; latest: over items - 1 */
 };
 
 static const char *const kind_names[] = {
     [DIST_UNIFORM] = "uniform",
     [DIST_ZIPFIAN] = "zipfian",
-    [DIST_SCRAMBLED_ZIPFIAN] = "scrambled_zipfian",
+    [DIST_RANKED_ZIPFIAN] = "ranked_zipfian",
     [DIST_LATEST] = "latest",
     [DIST_HOTSPOT] = "hotspot",
     [DIST_SEQUENTIAL] = "sequential",
@@ -136,6 +102,12 @@ int dist_kind_parse(const char *name, dist_kind *out)
             *out = (dist_kind)k;
             return 0;
         }
+    }
+    /* What YCSB's requestdistribution=zipfian builds, by its class name
+     * (and this option's meaning before `zipfian` became YCSB's). */
+    if (strcmp(name, "scrambled_zipfian") == 0) {
+        *out = DIST_ZIPFIAN;
+        return 0;
     }
     return -1;
 }
@@ -243,24 +215,19 @@ static uint64_t zipf_draw(const zipf *z, rng *r)
     return v < z->count ? v : z->count - 1;
 }
 
-/* ---- the kinds -------------------------------------------------------- */
-
-/* UniformLongGenerator.java over [0, items - 1]. */
-static uint64_t next_uniform(dist *d, rng *r)
+double dist_zeta(uint64_t n)
 {
-    return rng_below(r, d->items);
+    return zeta_sum(0, n, ZIPFIAN_CONSTANT, 0.0);
 }
 
-/* ScrambledZipfianGenerator.nextValue: min + fnvhash64(zipfian draw) %
- * itemcount, with min = 0 and itemcount the current count. The underlying
- * zipfian is fixed (10^10 + 1 items), so growing only changes the modulus:
- * the hot items move. CoreWorkload avoids that by building the generator
- * over the records plus 2 x the expected inserts and redrawing keys not
- * inserted yet; a caller wanting that does the same with this dist. */
-static uint64_t next_scrambled(dist *d, rng *r)
+/* ---- the kinds -------------------------------------------------------- */
+
+/* The ranked zipfian: ZipfianGenerator(0, items - 1).nextValue(), item i
+ * of rank i. */
+static uint64_t next_ranked(dist *d, rng *r)
 {
-    uint64_t v = zipf_draw(&d->z, r);
-    return ycsb_fnvhash64(v) % d->items;
+    assert(d->z.count == d->items);
+    return zipf_draw(&d->z, r);
 }
 
 /* SkewedLatestGenerator over CoreWorkload's transactioninsertkeysequence
@@ -278,90 +245,22 @@ static uint64_t next_latest(dist *d, rng *r)
     return max - zipf_draw(&d->z, r);
 }
 
-/* HotspotIntegerGenerator.nextValue over [0, items - 1]: with probability
- * hotOpnFraction a uniform item of the hot set [0, hot), else one of the
- * cold set [hot, items); hot = (long)(items * hotsetFraction). */
-static uint64_t next_hotspot(dist *d, rng *r)
-{
-    uint64_t cold = d->items - d->hot;
-    assert(cold >= 1);
-    if (rng_double(r) < HOTSPOT_OPN_FRACTION && d->hot > 0)
-        return rng_below(r, d->hot);
-    return d->hot + rng_below(r, cold);
-}
-
-/* SequentialGenerator.nextValue: countstart + counter++ % interval. With a
- * fixed count that is 0, 1, ..., items - 1, 0, ...; after growth the scan
- * continues from where it was up to the new last item, then wraps. */
-static uint64_t next_sequential(dist *d)
-{
-    if (d->cursor >= d->items)
-        d->cursor = 0;
-    return d->cursor++;
-}
-
-/* ExponentialGenerator.nextValue draws x = -ln(u) / gamma; CoreWorkload's
- * nextKeynum maps it as keynum = lastValue - (int)x, redrawing while
- * keynum < 0, with lastValue the newest record (items - 1). So the newest
- * item is the most popular and keynum >= 0 iff x < items. u = 0 gives
- * x = +inf, which the same test redraws. */
-static uint64_t next_exponential(dist *d, rng *r)
-{
-    double n = (double)d->items;
-    for (;;) {
-        double x = -log(rng_double(r)) / d->gamma;
-        if (x < n) {
-            uint64_t back = (uint64_t)x;
-            if (back < d->items)
-                return d->items - 1 - back;
-        }
-    }
-}
 
 /* ---- public ----------------------------------------------------------- */
 
-/* The kind-specific state for d->items (dist_new). */
-static void init_kind(dist *d)
-{
-    switch (d->kind) {
-    case DIST_ZIPFIAN:
-        zipf_init(&d->z, d->items, zeta_sum(0, d->items, ZIPFIAN_CONSTANT, 0.0));
-        break;
-    case DIST_SCRAMBLED_ZIPFIAN:
-        zipf_init(&d->z, SCRAMBLED_ITEM_COUNT + 1, SCRAMBLED_ZETAN);
-        break;
-    case DIST_LATEST:
-        /* SkewedLatestGenerator: new ZipfianGenerator(basis.lastValue()). */
-        zipf_init(&d->z, d->items - 1,
-                  zeta_sum(0, d->items - 1, ZIPFIAN_CONSTANT, 0.0));
-        break;
-    case DIST_HOTSPOT:
-        d->hot = (uint64_t)((double)d->items * HOTSPOT_DATA_FRACTION);
-        break;
-    case DIST_EXPONENTIAL:
-        /* ExponentialGenerator(percentile, range):
-         * gamma = -ln(1 - percentile/100) / range, and CoreWorkload passes
-         * range = recordcount * frac. Fixed from here on, as in YCSB, where
-         * the generator is built once from the initial record count. */
-        d->gamma = -log(1.0 - EXPONENTIAL_PERCENTILE / 100.0) /
-                   ((double)d->items * EXPONENTIAL_FRAC);
-        break;
-    case DIST_UNIFORM:
-    case DIST_SEQUENTIAL:
-        break;
-    }
-}
-
 dist *dist_new(dist_kind kind, uint64_t items)
 {
-    assert((size_t)kind < KIND_COUNT);
+    assert(kind == DIST_RANKED_ZIPFIAN || kind == DIST_LATEST);
     assert(items >= 1);
     dist *d = calloc(1, sizeof *d);
     if (d == NULL)
         return NULL;
     d->kind = kind;
     d->items = items;
-    init_kind(d);
+    /* Ranked: ZipfianGenerator(items). Latest: SkewedLatestGenerator's
+     * new ZipfianGenerator(basis.lastValue()), over items - 1. */
+    uint64_t count = kind == DIST_LATEST ? items - 1 : items;
+    zipf_init(&d->z, count, zeta_sum(0, count, ZIPFIAN_CONSTANT, 0.0));
     return d;
 }
 
@@ -377,51 +276,13 @@ void dist_set_items(dist *d, uint64_t items)
     if (items <= d->items)
         return;
     d->items = items;
-    switch (d->kind) {
-    case DIST_ZIPFIAN:
-        zipf_grow(&d->z, items);
-        break;
-    case DIST_LATEST:
-        zipf_grow(&d->z, items - 1);
-        break;
-    case DIST_HOTSPOT:
-        d->hot = (uint64_t)((double)items * HOTSPOT_DATA_FRACTION);
-        break;
-    case DIST_UNIFORM:
-    case DIST_SCRAMBLED_ZIPFIAN:
-    case DIST_SEQUENTIAL:
-    case DIST_EXPONENTIAL:
-        break;
-    }
+    zipf_grow(&d->z, d->kind == DIST_LATEST ? items - 1 : items);
 }
 
 uint64_t dist_next(dist *d, rng *r)
 {
     assert(d != NULL && r != NULL);
-    uint64_t v = 0;
-    switch (d->kind) {
-    case DIST_UNIFORM:
-        v = next_uniform(d, r);
-        break;
-    case DIST_ZIPFIAN:
-        v = zipf_draw(&d->z, r);
-        break;
-    case DIST_SCRAMBLED_ZIPFIAN:
-        v = next_scrambled(d, r);
-        break;
-    case DIST_LATEST:
-        v = next_latest(d, r);
-        break;
-    case DIST_HOTSPOT:
-        v = next_hotspot(d, r);
-        break;
-    case DIST_SEQUENTIAL:
-        v = next_sequential(d);
-        break;
-    case DIST_EXPONENTIAL:
-        v = next_exponential(d, r);
-        break;
-    }
+    uint64_t v = d->kind == DIST_LATEST ? next_latest(d, r) : next_ranked(d, r);
     assert(v < d->items);
     return v;
 }

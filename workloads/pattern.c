@@ -17,6 +17,45 @@
  *   at floor(k * 1e6 / rate)) or Poisson (exponential gaps, from the RNG).
  * - trace delegates to the streaming trace reader, ycsb to
  *   workloads/ycsb_pattern.c.
+ *
+ * Entities choose operations and keys as YCSB's CoreWorkload does (its
+ * doTransaction with read, update and insert), with the exact generators
+ * of workloads/ycsb.h: a ycsb_keychooser built as CoreWorkload.init
+ * builds it from recordcount = insertcount = records, insertstart 0,
+ * readproportion = read_fraction, insertproportion = insert_fraction,
+ * updateproportion = the rest, and operationcount = the operations the
+ * phase is expected to make. Each operation draws operationchooser, then
+ *   - insert: the next id of transactioninsertkeysequence (records,
+ *     records + 1, ...), acknowledged at once: the simulator applies a
+ *     write when it is issued, so a later read finds it;
+ *   - read or update: nextKeynum, which redraws any key above the last
+ *     acknowledged insert: a read never names an id not yet written.
+ * So zipfian is ScrambledZipfianGenerator(0, records + expectednewkeys)
+ * (max inclusive; expectednewkeys = (int)(operationcount *
+ * insertproportion * 2.0)), fixed at the start: inserts do not move the
+ * hot keys. uniform, hotspot and sequential stay on the loaded ids
+ * [0, records - 1]; latest and exponential count back from the newest
+ * insert. When the operation count is unknown (0), expectednewkeys is
+ * taken as if the phase made `records` operations, YCSB's usual
+ * operationcount = recordcount. ranked_zipfian (not YCSB's) uses the same
+ * operation choice and inserts, and draws ids with dist.h's zipfian over
+ * every id written so far (loaded and inserted): the ranks never move, an
+ * insert only lengthens the cold tail. Deviations from YCSB: key numbers
+ * are taken as 32-bit unsigned ids (YCSB's intValue() keeps the same low
+ * 32 bits; records up to 2^32 - 1 are allowed, YCSB's keys stop at
+ * 2^31 - 1), and a key YCSB would accept below 0 (Math.abs(Long.MIN_VALUE),
+ * one draw in 2^64) is redrawn; an insert past id 2^32 - 2 becomes an
+ * update. A latest over more than 10^8 records takes its zeta from
+ * dist_zeta (Euler-Maclaurin past 10^8 terms) instead of YCSB's minute-long
+ * sum. Operations and keys come from their own rng stream, so Poisson
+ * arrivals do not shift them: the sequence equals ycsb_keychooser's for
+ * the same props and stream.
+ *
+ * Sequence inserts ids 0, 1, 2, ...; with read_fraction, that share of
+ * all operations (one rng_double each) reads an id already written,
+ * drawn like YCSB's latest (the newest id most popular) over the ids
+ * written so far (dist.h's latest, which grows from one id); until the
+ * first insert every operation inserts.
  */
 #include "workloads/pattern.h"
 
@@ -28,6 +67,7 @@
 
 #include "workloads/rng.h"
 #include "workloads/trace.h"
+#include "workloads/ycsb.h"
 #include "workloads/ycsb_pattern.h"
 
 typedef struct pending_point {
@@ -46,8 +86,10 @@ struct pattern {
     /* entities and sequence */
     uint64_t arrivals;        /* operations generated so far */
     double poisson_t_us;      /* Poisson: time of the last arrival */
-    uint64_t entities;        /* entities that exist (entities) / next id (sequence) */
-    dist *chooser;
+    uint64_t written;         /* ids written: 0 .. written - 1 (loaded and inserted) */
+    rng ops;                  /* which operation, which id (not the arrivals) */
+    ycsb_keychooser *keys;    /* entities: CoreWorkload's choosers (128 KiB: heap) */
+    dist *chooser;            /* entities: ranked_zipfian; sequence: its reads' latest */
     /* trace */
     trace_reader *trace;
     /* ycsb */
@@ -162,26 +204,138 @@ static uint64_t next_arrival_us(pattern *p)
     return (uint64_t)p->poisson_t_us;
 }
 
+/* The stream of operation and key draws: "entities" in ASCII. */
+#define OPS_STREAM 0x656e746974696573ull
+
+/* YCSB's operationcount for expectednewkeys: the phase's expected
+ * operations, or `records` when unknown (see the top comment), as an int. */
+static int32_t entities_operationcount(const pattern_config *c)
+{
+    uint64_t ops = c->operations ? c->operations : c->records;
+    return ops > INT32_MAX ? INT32_MAX : (int32_t)ops;
+}
+
+static ycsb_requestdist requestdist_of(dist_kind kind)
+{
+    switch (kind) {
+    case DIST_UNIFORM:
+    case DIST_RANKED_ZIPFIAN: /* ids from p->chooser; the keychooser is not asked */
+        return YCSB_REQ_UNIFORM;
+    case DIST_ZIPFIAN:
+        return YCSB_REQ_ZIPFIAN;
+    case DIST_LATEST:
+        return YCSB_REQ_LATEST;
+    case DIST_HOTSPOT:
+        return YCSB_REQ_HOTSPOT;
+    case DIST_SEQUENTIAL:
+        return YCSB_REQ_SEQUENTIAL;
+    case DIST_EXPONENTIAL:
+        return YCSB_REQ_EXPONENTIAL;
+    }
+    return YCSB_REQ_UNIFORM;
+}
+
+/* Zeta terms YCSB's latest may sum itself (about 1.5 s); over them
+ * dist_zeta computes the sum. */
+#define LATEST_EXACT_MAX 100000000ull
+
+/* CoreWorkload.init's generators for an entities pattern. Returns 0, or
+ * -1 out of memory. */
+static int entities_init(pattern *p)
+{
+    const pattern_config *c = &p->cfg;
+    ycsb_props props;
+    ycsb_props_default(&props);
+    props.recordcount = (int64_t)c->records;
+    props.insertstart = 0;
+    props.insertcount = (int64_t)c->records;
+    props.operationcount = entities_operationcount(c);
+    props.readproportion = c->read_fraction;
+    props.insertproportion = c->insert_fraction;
+    double update = 1.0 - c->read_fraction - c->insert_fraction;
+    props.updateproportion = update > 0 ? update : 0;
+    props.requestdistribution = requestdist_of(c->distribution);
+    int big_latest = c->distribution == DIST_LATEST && c->records - 1 > LATEST_EXACT_MAX;
+    if (big_latest)
+        props.requestdistribution = YCSB_REQ_UNIFORM; /* O(1); latest set below */
+    p->keys = malloc(sizeof *p->keys);
+    if (!p->keys)
+        return -1;
+    int rc = ycsb_keychooser_init(p->keys, &props);
+    assert(rc == 0); /* insertstart + insertcount == recordcount */
+    (void)rc;
+    if (big_latest) {
+        /* new SkewedLatestGenerator(basis): ZipfianGenerator(0, last - 1)
+         * with last = records - 1, its zeta from dist_zeta. */
+        int64_t last = (int64_t)c->records - 1;
+        p->keys->kind = YCSB_REQ_LATEST;
+        ycsb_zipfian_init_zetan(&p->keys->latest.zipfian, 0, last - 1, YCSB_ZIPFIAN_CONSTANT,
+                                dist_zeta((uint64_t)last));
+    }
+    p->written = c->records;
+    if (c->distribution == DIST_RANKED_ZIPFIAN) {
+        p->chooser = dist_new(DIST_RANKED_ZIPFIAN, c->records);
+        if (!p->chooser)
+            return -1;
+    }
+    return 0;
+}
+
+/* nextKeynum (or the ranked zipfian): an id already written. */
+static uint32_t entities_key(pattern *p)
+{
+    if (p->chooser)
+        return (uint32_t)dist_next(p->chooser, &p->ops);
+    for (;;) {
+        int64_t keynum;
+        int rc = ycsb_keychooser_next_keynum(p->keys, &p->ops, &keynum);
+        assert(rc == 0); /* hotspot's empty hot set is refused by pattern_new */
+        (void)rc;
+        uint32_t id = (uint32_t)(uint64_t)keynum; /* intValue()'s low 32 bits */
+        if (id < p->written)
+            return id;
+    }
+}
+
 static int entities_next(pattern *p, uint64_t *t_us, record *out)
 {
     *t_us = next_arrival_us(p);
-    int insert = p->cfg.insert_fraction > 0 && p->entities < UINT32_MAX &&
-                 rng_double(&p->random) < p->cfg.insert_fraction;
-    if (insert) {
-        out->entity = (uint32_t)p->entities++;
-        dist_set_items(p->chooser, p->entities);
-    } else {
-        out->entity = (uint32_t)dist_next(p->chooser, &p->random);
-    }
     out->naming = p->cfg.naming;
+    int op = ycsb_keychooser_next_op(p->keys, &p->ops);
+    if (op == YCSB_OP_INSERT && p->written < UINT32_MAX) {
+        int64_t id = ycsb_keychooser_next_insert(p->keys);
+        assert(id >= 0 && (uint64_t)id == p->written);
+        int rc = ycsb_ackcounter_acknowledge(&p->keys->transactioninsertkeysequence, id);
+        assert(rc == 0); /* acknowledged in order: the window never fills */
+        (void)rc;
+        out->entity = (uint32_t)id;
+        out->op = RECORD_PUT;
+        p->written++;
+        if (p->chooser)
+            dist_set_items(p->chooser, p->written);
+        return 1;
+    }
+    /* A read, an update (or an insert with no id left, or the rounding
+     * DiscreteGenerator may leave past its last weight: as an update). */
+    out->entity = entities_key(p);
+    out->op = op == YCSB_OP_READ ? RECORD_GET : RECORD_PUT;
     return 1;
 }
 
 static int sequence_next(pattern *p, uint64_t *t_us, record *out)
 {
     *t_us = next_arrival_us(p);
-    out->entity = (uint32_t)p->entities++; /* wraps after 2^32 inserts */
     out->naming = p->cfg.naming;
+    if (p->cfg.read_fraction > 0 && p->written > 0 &&
+        rng_double(&p->ops) < p->cfg.read_fraction) {
+        out->entity = (uint32_t)dist_next(p->chooser, &p->ops);
+        out->op = RECORD_GET;
+        return 1;
+    }
+    out->entity = (uint32_t)p->written++; /* wraps after 2^32 inserts */
+    out->op = RECORD_PUT;
+    if (p->chooser && p->written <= UINT32_MAX + 1ull)
+        dist_set_items(p->chooser, p->written);
     return 1;
 }
 
@@ -193,6 +347,9 @@ static const char *rate_problem(const pattern_config *c)
         return "rate: must be more than 0 and at most 1e9/s";
     return NULL;
 }
+
+/* Rounding room for read_fraction + insert_fraction <= 1 (0.7 + 0.3). */
+#define FRACTION_SLACK 1e-9
 
 static const char *config_problem(const pattern_config *c)
 {
@@ -210,8 +367,20 @@ static const char *config_problem(const pattern_config *c)
             return "entities: records must be 1 to 4294967295";
         if (!(c->insert_fraction >= 0 && c->insert_fraction <= 1))
             return "entities: insert_fraction must be 0 to 1";
+        if (!(c->read_fraction >= 0 && c->read_fraction <= 1))
+            return "entities: read_fraction must be 0 to 1";
+        if (c->read_fraction + c->insert_fraction > 1 + FRACTION_SLACK)
+            return "entities: read_fraction + insert_fraction must be at most 1 (both are "
+                   "shares of all operations; updates are the rest)";
+        if (c->distribution == DIST_HOTSPOT && c->records < 5)
+            return "entities: hotspot needs at least 5 records (YCSB's hot set, 20% of "
+                   "them, would be empty)";
+        if ((unsigned)c->distribution > DIST_EXPONENTIAL)
+            return "entities: unknown distribution";
         return rate_problem(c);
     case PATTERN_SEQUENCE:
+        if (!(c->read_fraction >= 0 && c->read_fraction <= 1))
+            return "sequence: read_fraction must be 0 to 1";
         return rate_problem(c);
     case PATTERN_TRACE:
         return c->trace_path && c->trace_path[0] ? NULL : "trace: no trace file given";
@@ -238,12 +407,14 @@ pattern *pattern_new(const pattern_config *cfg, uint64_t seed, char *err, size_t
             return pattern_fail(p, err, errcap, "out of memory");
         break;
     case PATTERN_ENTITIES:
-        p->entities = cfg->records;
-        p->chooser = dist_new(cfg->distribution, cfg->records);
-        if (!p->chooser)
+        p->ops = rng_stream(seed, OPS_STREAM);
+        if (entities_init(p) < 0)
             return pattern_fail(p, err, errcap, "out of memory");
         break;
     case PATTERN_SEQUENCE:
+        p->ops = rng_stream(seed, OPS_STREAM);
+        if (cfg->read_fraction > 0 && !(p->chooser = dist_new(DIST_LATEST, 1)))
+            return pattern_fail(p, err, errcap, "out of memory");
         break;
     case PATTERN_TRACE:
         p->trace = trace_open_format(cfg->trace_path,
@@ -267,6 +438,7 @@ void pattern_free(pattern *p)
         return;
     free(p->heap);
     dist_free(p->chooser);
+    free(p->keys);
     trace_close(p->trace);
     ycsb_gen_free(p->ycsb);
     free(p);
@@ -295,7 +467,8 @@ int pattern_is_finite(const pattern_config *cfg)
 
 int pattern_chooses_reads(const pattern_config *cfg)
 {
-    return cfg->kind == PATTERN_YCSB;
+    return cfg->kind == PATTERN_ENTITIES || cfg->kind == PATTERN_SEQUENCE ||
+           cfg->kind == PATTERN_YCSB;
 }
 
 int pattern_next(pattern *p, uint64_t *t_us, record *out, char *err, size_t errcap)
