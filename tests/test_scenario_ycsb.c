@@ -269,6 +269,54 @@ static void test_workload_e_scans_read_about_50_rows(void **state)
     scenario_release(&sc);
 }
 
+/* Cell sizes per phase: YCSB's load writes 1 KB records (10 fields of
+ * 100 B), its updates 100 B (one field); and any scenario's phases may
+ * set their own value_bytes. Bytes per write = cells x (key + framing) +
+ * values. */
+static void test_cell_sizes_per_phase(void **state)
+{
+    (void)state;
+    scenario sc;
+    key_scenario(&sc);
+    set(&sc, "ycsb", "a");
+    property(&sc, "readproportion=0");
+    property(&sc, "updateproportion=1");
+    build_ok(&sc);
+    run_result r = run(&sc);
+    /* 1000 loaded records of 10 cells, 1000 updates of 1 cell; keys of
+     * 19..23 bytes, 23 bytes of framing (KeyValue's 20, family 1,
+     * qualifier 2) */
+    uint64_t framing = scenario_cell_overhead(&sc) - sc.workload.value_bytes;
+    uint64_t lo = 1000 * (10 * (19 + framing) + 1000) + 1000 * (19 + framing + 100);
+    uint64_t hi = 1000 * (10 * (23 + framing) + 1000) + 1000 * (23 + framing + 100);
+    uint64_t bytes = 0;
+    for (uint32_t s = 0; s < r.nservers; s++)
+        bytes += r.servers[s].bytes;
+    assert_true(bytes >= lo && bytes <= hi);
+    run_result_free(&r);
+    scenario_release(&sc);
+
+    char err[768];
+    const char *path = test_temp_file("phase-sizes", "[workload]\npattern = sequence\n"
+                                      "rate = 100/s\nnaming = id\n"
+                                      "[phase load]\nduration = 10s\nvalue_bytes = 1000\n"
+                                      "[phase run]\nduration = 10s\nvalue_bytes = 100\n"
+                                      "[scheme k]\nkey = entity:str\n");
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load(&sc, path, err, sizeof err), 0);
+    build_ok(&sc);
+    r = run(&sc);
+    bytes = 0;
+    for (uint32_t s = 0; s < r.nservers; s++)
+        bytes += r.servers[s].bytes;
+    /* 1000 writes of each: 10-byte ids, the default framing */
+    uint64_t cell = 10 + framing;
+    assert_int_equal(bytes, 1000 * (cell + 1000) + 1000 * (cell + 100));
+    run_result_free(&r);
+    scenario_release(&sc);
+    unlink(path);
+}
+
 /* ---- traces ---- */
 
 typedef struct tracer {
@@ -404,6 +452,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_settings_without_effect_refused),
         cmocka_unit_test(test_workload_d_returns_a_record_for_every_read),
         cmocka_unit_test(test_workload_e_scans_read_about_50_rows),
+        cmocka_unit_test(test_cell_sizes_per_phase),
         cmocka_unit_test(test_written_trace_replays_to_the_same_counts),
         cmocka_unit_test(test_basicdb_log_replays),
     };
