@@ -33,7 +33,16 @@
  *    an exact plan reads no row the query does not want (not checked for
  *    a GET: a salted one asks for every bucket's row with its suffix,
  *    which may hold other records); no ranges for from > to or a
- *    LATEST of 0; a METRIC plans on the metric alone.
+ *    LATEST of 0; a METRIC plans on the metric alone;
+ *  - SCAN (YCSB's scan): it wants the rows of the first `limit` records in
+ *    name order (name, then row key) among those named at or after its
+ *    record (a name is a trace key's raw bytes, else record_name); the
+ *    plan reads them all, its ranges scanned up to their limits, a limit
+ *    counting rows of names at or after the start (the client's filter);
+ *    an exact SCAN reads no row of a name before the start, and carries
+ *    the query's limit on every range (an inexact one none); no ranges
+ *    for a limit of 0; the plan depends on the record's name alone (not
+ *    its time or sequence number).
  */
 #include "fuzz/fuzz.h"
 
@@ -82,6 +91,7 @@ typedef struct world {
     size_t rows[NREC];               /* a record of each distinct key, keys ascending */
     size_t nrows;
     uint8_t wanted[NREC], row_wanted[NREC], row_taken[NREC];
+    uint8_t eligible[NREC];          /* SCAN: named at or after the query's record */
 } world;
 
 static record entity_record(const world *w, unsigned e, record base)
@@ -98,6 +108,8 @@ static record entity_record(const world *w, unsigned e, record base)
 }
 
 /* Builds the records from the parameter bytes (defaults without them).
+ * The first byte's low 7 bits choose the naming (mod the namings) and
+ * YCSB's zero padding of user names (twice the quotient: 0 .. 36).
  * Entity e: id base + e, metric base + e / 2, host base + e % 2, so names
  * differ between entities and two entities share each metric. A trace
  * key (NAMING_KEY) is lower-case letters ending in 'a' + e: one key may
@@ -115,6 +127,7 @@ static void make_records(world *w, params *ps)
     record base = { 0 };
     unsigned mode = take(ps, 0);
     base.naming = (uint8_t)((mode & 0x7f) % (NAMING_KEY + 1));
+    base.name_pad = (uint8_t)((mode & 0x7f) / (NAMING_KEY + 1) * 2); /* YCSB's zeropadding: 0 .. 36 */
     w->nent = 1 + take(ps, 2) % NENT_MAX;
     base.entity = take(ps, 0) << 8 | take(ps, 7);           /* UID tables are indexed by id */
     base.metric = take(ps, 0) % 64;
@@ -429,10 +442,62 @@ static int row_has_entity(const world *w, size_t row, unsigned e)
     return 0;
 }
 
+/* A SCAN's filter: the row holds a record named at or after its start. */
+static int row_eligible(const world *w, size_t row)
+{
+    for (size_t j = 0; j < NREC; j++)
+        if (w->row_of[j] == row && w->eligible[j])
+            return 1;
+    return 0;
+}
+
+/* The name a SCAN orders records by: a trace key's raw bytes (what `key`
+ * writes), else record_name; returns its length (< cap). */
+static size_t name_bytes(const record *r, uint8_t *out, size_t cap)
+{
+    if (r->key) {
+        FUZZ_CHECK(r->key_len < cap, "%s", "a trace key longer than a name");
+        memcpy(out, r->key, r->key_len);
+        return r->key_len;
+    }
+    size_t n = record_name(r, (char *)out, cap);
+    FUZZ_CHECK(n < cap, "%s", "a name longer than RECORD_NAME_MAX");
+    return n;
+}
+
+/* What a SCAN of q wants: eligible, the records named at or after q's
+ * record; wanted (and row_wanted), the first `limit` of them by name, then
+ * row key (rows are numbered in key order), a row counted once. */
+static void scan_want(world *w, const query *q)
+{
+    uint8_t start[RECORD_NAME_MAX + NAME_MAX_BYTES + 1], names[NREC][sizeof start];
+    size_t sn = name_bytes(&q->rec, start, sizeof start);
+    size_t nlen[NREC];
+    for (size_t i = 0; i < NREC; i++) {
+        nlen[i] = name_bytes(&w->rec[i], names[i], sizeof names[i]);
+        w->eligible[i] = cmp_bytes(names[i], nlen[i], start, sn) >= 0;
+    }
+    for (uint32_t taken = 0; taken < q->limit; taken++) {
+        size_t best = NREC;
+        for (size_t i = 0; i < NREC; i++) {
+            if (!w->eligible[i] || w->row_wanted[w->row_of[i]])
+                continue;
+            int c = best == NREC ? -1 : cmp_bytes(names[i], nlen[i], names[best], nlen[best]);
+            if (c < 0 || (c == 0 && w->row_of[i] < w->row_of[best]))
+                best = i;
+        }
+        if (best == NREC)
+            break;
+        w->wanted[best] = 1;
+        w->row_wanted[w->row_of[best]] = 1;
+    }
+}
+
 /* The rows a client reads for p: each range in its direction, up to its
- * limit; with `filtered`, a LATEST's limit counts only its entity's rows
- * (HBase applies a scan's limit after its filters). */
-static void scan(world *w, const plan *p, int latest, unsigned ent, int filtered)
+ * limit; with `filtered`, a LATEST's limit counts only its entity's rows,
+ * a SCAN's only rows named at or after its start (HBase applies a scan's
+ * limit after its filters). */
+static void scan(world *w, const plan *p, query_kind kind, unsigned ent, int filtered)
 {
     memset(w->row_taken, 0, sizeof w->row_taken);
     for (size_t i = 0; i < p->nranges; i++) {
@@ -442,7 +507,8 @@ static void scan(world *w, const plan *p, int latest, unsigned ent, int filtered
         uint32_t taken = 0;
         for (size_t k = 0; a + k < b && (r->limit == 0 || taken < r->limit); k++) {
             size_t row = r->reverse ? b - 1 - k : a + k;
-            int keep = !filtered || !latest || row_has_entity(w, row, ent);
+            int keep = !filtered || (kind == QUERY_LATEST ? row_has_entity(w, row, ent)
+                                     : kind == QUERY_SCAN ? row_eligible(w, row) : 1);
             if (keep) {
                 w->row_taken[row] = 1;
                 taken++;
@@ -464,7 +530,8 @@ static void check_query(world *w, keyencoder *ke, const query *q, unsigned ent, 
     FUZZ_CHECK(keyencoder_plan(ke, q, p) == 0, "%s: keyencoder_plan failed (out of memory?)", expr);
     check_shape(p, expr);
     int empty_query = ((q->kind == QUERY_RANGE || q->kind == QUERY_WINDOW || q->kind == QUERY_METRIC)
-                       && q->from_ms > q->to_ms) || (q->kind == QUERY_LATEST && q->limit == 0);
+                       && q->from_ms > q->to_ms)
+                      || ((q->kind == QUERY_LATEST || q->kind == QUERY_SCAN) && q->limit == 0);
     if (empty_query)
         FUZZ_CHECK(p->nranges == 0, "%s: %s with nothing to read planned %zu ranges",
                    expr, kind_name(q->kind), p->nranges);
@@ -478,7 +545,7 @@ static void check_query(world *w, keyencoder *ke, const query *q, unsigned ent, 
         case QUERY_WINDOW: w->wanted[i] = in_time; break;
         case QUERY_METRIC: w->wanted[i] = r->metric == q->rec.metric && in_time; break;
         case QUERY_LATEST: /* below */
-        case QUERY_SCAN: /* TODO(issue 13) */
+        case QUERY_SCAN:   /* scan_want, below */
         case QUERY_KINDS:
             w->wanted[i] = 0;
             break;
@@ -496,7 +563,15 @@ static void check_query(world *w, keyencoder *ke, const query *q, unsigned ent, 
         w->wanted[i] = 1;
         taken++;
     }
-    scan(w, p, q->kind == QUERY_LATEST, ent, 1);
+    if (q->kind == QUERY_SCAN) {
+        scan_want(w, q);
+        for (size_t i = 0; i < p->nranges && !p->full_scan; i++)
+            FUZZ_CHECK(p->ranges[i].limit == (p->exact ? q->limit : 0) && !p->ranges[i].reverse,
+                       "%s: the %s SCAN's range %zu has limit %u (the query's: %u)%s", expr,
+                       p->exact ? "exact" : "inexact", i, p->ranges[i].limit, q->limit,
+                       p->ranges[i].reverse ? ", reversed" : "");
+    }
+    scan(w, p, q->kind, ent, 1);
     for (size_t i = 0; i < NREC; i++)
         FUZZ_CHECK(!w->wanted[i] || w->row_taken[w->row_of[i]],
                    "%s: the %s plan (%zu ranges%s) misses record %zu (ts %llu, entity %u)",
@@ -506,8 +581,11 @@ static void check_query(world *w, keyencoder *ke, const query *q, unsigned ent, 
         return;
     /* exact: every row read is wanted; a LATEST over N ranges reads
      * `limit` rows of its entity from each (the client merges) */
-    scan(w, p, q->kind == QUERY_LATEST, ent, 0);
-    for (size_t row = 0; row < w->nrows; row++) {
+    scan(w, p, q->kind, ent, 0);
+    for (size_t i = 0; q->kind == QUERY_SCAN && i < NREC; i++)
+        FUZZ_CHECK(!w->row_taken[w->row_of[i]] || w->eligible[i],
+                   "%s: the exact SCAN of entity %u reads record %zu, named before it", expr, ent, i);
+    for (size_t row = 0; row < w->nrows && q->kind != QUERY_SCAN; row++) {
         int ok = w->row_wanted[row] ||
                  (q->kind == QUERY_LATEST && p->nranges > 1 && row_has_entity(w, row, ent)) ||
                  name_extends(w, w->rows[row], ent);
@@ -558,6 +636,21 @@ static void check_plans(world *w, keyencoder *ke, params *ps, const char *expr)
                    bare.exact == p.exact && bare.nbytes == p.nbytes &&
                    (p.nbytes == 0 || !memcmp(bare.bytes, p.bytes, p.nbytes)),
                    "%s: a METRIC's plan depends on more than its metric", expr);
+
+        /* SCAN: a few rows, more than were written, none */
+        query sc = { .kind = QUERY_SCAN, .rec = w->rec[NREC + e], .limit = 1 + take(ps, e) % 4 };
+        check_query(w, ke, &sc, e, &p, expr);
+        query st = sc; /* the name alone decides the plan */
+        st.rec.ts_ms = w->rec[NREC - 1].ts_ms, st.rec.seq = 99;
+        FUZZ_CHECK(keyencoder_plan(ke, &st, &bare) == 0, "%s: keyencoder_plan failed", expr);
+        FUZZ_CHECK(bare.nranges == p.nranges && bare.full_scan == p.full_scan &&
+                   bare.exact == p.exact && bare.nbytes == p.nbytes &&
+                   (p.nbytes == 0 || !memcmp(bare.bytes, p.bytes, p.nbytes)),
+                   "%s: a SCAN's plan depends on more than its record's name", expr);
+        sc.limit = NREC + 1;
+        check_query(w, ke, &sc, e, &p, expr);
+        sc.limit = 0;
+        check_query(w, ke, &sc, e, &p, expr);
     }
     uint64_t span = last - first + 1;
     query win = { .kind = QUERY_WINDOW, .from_ms = first + take(ps, 0) * span / 256,

@@ -1385,6 +1385,10 @@ static void test_plan_get_is_the_written_key(void **state)
             record r = series(TS0 + i * UINT64_C(977000), i, i % 7 * 5 + i % 5, i % 7, i % 5);
             r.tag = i % 3;
             r.naming = i % 2 ? NAMING_SERIES : NAMING_SERIES_TAGGED;
+            if (i % 5 == 4) { /* YCSB's names, zero-padded: the name depends on the padding */
+                r.naming = i % 10 == 4 ? NAMING_USER : NAMING_USER_ORDERED;
+                r.name_pad = (uint8_t)(i / 2);
+            }
             uint8_t key[KEYSCHEME_MAX_KEY];
             size_t n = keyencoder_encode(ke, &r, key, sizeof key);
             query q = get_of(r);
@@ -1812,6 +1816,323 @@ static void test_plan_exactness(void **state)
     plan_release(&p);
 }
 
+/* ---- SCAN: YCSB's scan, the first `limit` rows by name from a record's ---- */
+
+static query scan_of(record r, uint32_t limit)
+{
+    query q = { .kind = QUERY_SCAN, .rec = r, .limit = limit };
+    return q;
+}
+
+static record user_rec(uint32_t id)
+{
+    record r = { .ts_ms = TS0, .seq = id, .entity = id, .naming = NAMING_USER };
+    return r;
+}
+
+/* Every range of p carries `limit`, scans forward, and p is exact (or
+ * not) and no full scan. */
+static void expect_scan(const plan *p, size_t nranges, uint32_t limit, int exact)
+{
+    assert_false(p->full_scan);
+    assert_int_equal(p->nranges, nranges);
+    assert_int_equal(p->exact, exact);
+    for (size_t i = 0; i < p->nranges; i++) {
+        assert_int_equal(p->ranges[i].limit, limit);
+        assert_false(p->ranges[i].reverse);
+    }
+}
+
+static void expect_full_scan(const plan *p)
+{
+    assert_true(p->full_scan);
+    assert_false(p->exact);
+    assert_int_equal(p->nranges, 1);
+    assert_int_equal(p->ranges[0].limit, 0);
+}
+
+/* `key` and `entity:str`: one range from the name to the end of the
+ * table, `limit` rows, exact: YCSB's Scan from startRow with its limit. */
+static void test_plan_scan_name(void **state)
+{
+    (void)state;
+    record u = user_rec(42);
+    char name[RECORD_NAME_MAX + 1];
+    size_t n = record_name(&u, name, sizeof name);
+    plan p;
+    plan_init(&p);
+    query q = scan_of(u, 100);
+    plan_after("key", NULL, &q, &p); /* nothing written: a SCAN looks no UID up */
+    expect_scan(&p, 1, 100, 1);
+    expect_range(&p, 0, name, n, NULL, 0);
+    plan_after("entity:str", NULL, &q, &p);
+    expect_scan(&p, 1, 100, 1);
+    expect_range(&p, 0, name, n, NULL, 0);
+
+    /* a trace's key, raw bytes: `key` writes it as is */
+    static const uint8_t raw[5] = { 'r', 0x00, 0xFF, '\\', 'w' };
+    record t = { .ts_ms = TS0, .naming = NAMING_KEY, .key = raw, .key_len = 5 };
+    q = scan_of(t, 7);
+    plan_after("key", NULL, &q, &p);
+    expect_scan(&p, 1, 7, 1);
+    expect_range(&p, 0, raw, 5, NULL, 0);
+    /* ... but entity:str writes its shell form, out of the raw bytes' order */
+    plan_after("entity:str", NULL, &q, &p);
+    expect_full_scan(&p);
+
+    /* series names */
+    record s = series(TS0, 0, 0x161, 7, 3);
+    q = scan_of(s, 3);
+    plan_after("entity:str", NULL, &q, &p);
+    expect_scan(&p, 1, 3, 1);
+    expect_range(&p, 0, "metric.007/host0003", 19, NULL, 0);
+
+    /* constant fields before the name are appended; the range ends with
+     * the prefix (its successor) */
+    q = scan_of(u, 5);
+    plan_after("\"t:\" key", NULL, &q, &p);
+    expect_scan(&p, 1, 5, 1);
+    uint8_t lo[64] = "t:";
+    memcpy(lo + 2, name, n);
+    expect_range(&p, 0, lo, n + 2, "t;", 2);
+    plan_after("\"\\xFF\" key", NULL, &q, &p); /* no key past \xFF...: to the end */
+    expect_scan(&p, 1, 5, 1);
+    assert_int_equal(p.ranges[0].hi_len, 0);
+    assert_memory_equal(range_lo(&p, 0), "\xFF", 1);
+    /* a transform of constants is a constant: the range starts at the key */
+    uint8_t key[KEYSCHEME_MAX_KEY];
+    size_t kn = encode_once("md5(\"x\")[0:2] - key", &u, key);
+    plan_after("md5(\"x\")[0:2] - key", NULL, &q, &p);
+    expect_scan(&p, 1, 5, 1);
+    uint8_t hi[3] = { key[0], key[1], '.' }; /* the successor of md5[0:2] "-" */
+    expect_range(&p, 0, key, kn, hi, 3);
+    plan_release(&p);
+}
+
+/* A bucket before the name is expanded to every bucket, even when the
+ * query could compute the record's own: rows of later names are in every
+ * bucket. One range per bucket, [bucket + name, bucket + 1), each with the
+ * limit: the client merges the N sorted streams and keeps the first
+ * `limit` (what a scan of a Phoenix salted table does). */
+static void test_plan_scan_buckets(void **state)
+{
+    (void)state;
+    record u = user_rec(42);
+    char name[RECORD_NAME_MAX + 1];
+    size_t n = record_name(&u, name, sizeof name);
+    plan p;
+    plan_init(&p);
+    query q = scan_of(u, 10);
+    plan_after("salt(8) key", NULL, &q, &p);
+    expect_scan(&p, 8, 10, 1);
+    for (uint8_t b = 0; b < 8; b++) {
+        uint8_t lo[64] = { b }, hi[1] = { (uint8_t)(b + 1) };
+        memcpy(lo + 1, name, n);
+        expect_range(&p, b, lo, n + 1, hi, 1);
+    }
+    plan_after("hash(4, entity) entity:str", NULL, &q, &p); /* computable, still 4 */
+    expect_scan(&p, 4, 10, 1);
+    plan_after("psalt(4) key", NULL, &q, &p);
+    expect_scan(&p, 4, 10, 1);
+    plan_after("osalt(4) key", NULL, &q, &p);
+    expect_scan(&p, 4, 10, 1);
+    plan_after("hash(4, key):str - key", NULL, &q, &p); /* the Reference Guide's a-foo0003 */
+    expect_scan(&p, 4, 10, 1);
+    for (uint8_t b = 0; b < 4; b++) {
+        uint8_t lo[64] = { (uint8_t)('a' + b), '-' }, hi[2] = { (uint8_t)('a' + b), '.' };
+        memcpy(lo + 2, name, n);
+        expect_range(&p, b, lo, n + 2, hi, 2);
+    }
+    plan_after("salt(300) key", NULL, &q, &p); /* 2-byte prefixes */
+    expect_scan(&p, 300, 10, 1);
+    assert_memory_equal(range_lo(&p, 299), "\x01\x2B", 2);
+    assert_memory_equal(range_hi(&p, 299), "\x01\x2C", 2);
+    plan_after("salt(1) key", NULL, &q, &p); /* one bucket: always 0 */
+    expect_scan(&p, 1, 10, 1);
+    uint8_t lo1[64] = { 0 };
+    memcpy(lo1 + 1, name, n);
+    expect_range(&p, 0, lo1, n + 1, "\x01", 1);
+    plan_after("salt(2) \"x\" salt(2) key", NULL, &q, &p);
+    expect_scan(&p, 4, 10, 1);
+    assert_memory_equal(range_lo(&p, 2), "\x01x\x00", 3);
+    assert_memory_equal(range_hi(&p, 2), "\x01x\x01", 3);
+    plan_after("salt(256) salt(256) salt(2) key", NULL, &q, &p); /* 131072 ranges: too many */
+    expect_full_scan(&p);
+    plan_release(&p);
+}
+
+/* Fields after the name do not narrow the start (every row of the name is
+ * in, from its first). The limit holds only where rows sort by name. */
+static void test_plan_scan_fields_after_the_name(void **state)
+{
+    (void)state;
+    record s = series(TS0, 0, 0x161, 7, 3);
+    plan p;
+    plan_init(&p);
+    query q = scan_of(s, 4);
+    /* a separator below every name byte ends the name: "x#" < "x1" */
+    plan_after("entity:str # ts:str", NULL, &q, &p);
+    expect_scan(&p, 1, 4, 1);
+    expect_range(&p, 0, "metric.007/host0003", 19, NULL, 0);
+    plan_after("entity:str - ts", NULL, &q, &p);
+    expect_scan(&p, 1, 4, 1);
+    plan_after("salt(8) key \"\\x00\" seq", NULL, &q, &p);
+    expect_scan(&p, 8, 4, 1);
+    /* without one, "host1234" then ts:str sorts among "host12345": the
+     * range from the name holds every later name but not in name order,
+     * so no limit: the client reads the range and keeps the first 4 */
+    plan_after("entity:str ts:str", NULL, &q, &p);
+    expect_scan(&p, 1, 0, 0);
+    expect_range(&p, 0, "metric.007/host0003", 19, NULL, 0);
+    plan_after("entity:str . ts", NULL, &q, &p); /* '.' is in names */
+    expect_scan(&p, 1, 0, 0);
+    plan_after("salt(4) key ts", NULL, &q, &p);
+    expect_scan(&p, 4, 0, 0);
+    plan_after("key \"\"", NULL, &q, &p); /* an empty literal writes nothing */
+    expect_scan(&p, 1, 4, 1);
+    record u = user_rec(42);
+    q = scan_of(u, 4);
+    plan_after("entity:str ts", NULL, &q, &p); /* user1 and user12 */
+    expect_scan(&p, 1, 0, 0);
+    static const uint8_t raw[3] = { 'a', 'b', 'c' };
+    record t = { .ts_ms = TS0, .naming = NAMING_KEY, .key = raw, .key_len = 3 };
+    q = scan_of(t, 4);
+    plan_after("key # ts", NULL, &q, &p); /* raw keys may hold any byte, '#' too */
+    expect_scan(&p, 1, 0, 0);
+
+    /* names no name extends: fixed-width ids, domain names */
+    record id = { .ts_ms = TS0, .entity = 0x161, .naming = NAMING_ID };
+    q = scan_of(id, 4);
+    plan_after("entity:str ts", NULL, &q, &p);
+    expect_scan(&p, 1, 4, 1);
+    expect_range(&p, 0, "0000000353", 10, NULL, 0);
+    plan_after("entity ts", NULL, &q, &p); /* the id's order is the name's */
+    expect_scan(&p, 1, 4, 1);
+    expect_range(&p, 0, "\x00\x00\x01\x61", 4, NULL, 0);
+    plan_after("hash(8, entity) entity revts", NULL, &q, &p);
+    expect_scan(&p, 8, 4, 1);
+    /* YCSB's names padded to their longest number: user0000000353 */
+    record o = { .ts_ms = TS0, .entity = 0x161, .naming = NAMING_USER_ORDERED, .name_pad = 10 };
+    q = scan_of(o, 4);
+    plan_after("entity ts", NULL, &q, &p);
+    expect_scan(&p, 1, 4, 1);
+    plan_after("key ts", NULL, &q, &p);
+    expect_scan(&p, 1, 4, 1);
+    expect_range(&p, 0, "user0000000353", 14, NULL, 0);
+    o.name_pad = 1; /* user353: user3531 goes on from it */
+    q = scan_of(o, 4);
+    plan_after("key ts", NULL, &q, &p);
+    expect_scan(&p, 1, 0, 0);
+    expect_range(&p, 0, "user353", 7, NULL, 0);
+    plan_after("key", NULL, &q, &p); /* the name alone: in order, padded or not */
+    expect_scan(&p, 1, 4, 1);
+    u.name_pad = 19; /* user + fnvhash64: at most 19 digits */
+    q = scan_of(u, 4);
+    plan_after("entity:str ts", NULL, &q, &p);
+    expect_scan(&p, 1, 4, 1);
+
+    record d = { .ts_ms = TS0, .entity = 170, .naming = NAMING_DOMAIN };
+    q = scan_of(d, 4);
+    plan_after("key seq", NULL, &q, &p);
+    expect_scan(&p, 1, 4, 1);
+    expect_range(&p, 0, "api.site00042.com", 17, NULL, 0);
+    plan_release(&p);
+}
+
+/* The name not first after buckets and constants, or not written in name
+ * order: nothing to seek on, a full scan (one unbounded range, no limit:
+ * the client filters and keeps the first `limit` by name). */
+static void test_plan_scan_full(void **state)
+{
+    (void)state;
+    static const char *const full[] = {
+        "ts key", "seq key", "salt(8) ts key", "uid(entity, 3) key", "uid(metric, 3) entity:str",
+        "reverse(key)", "revdomain(entity:str) ts", "md5(key)", "hash(8, key)",
+        "uid(metric, 3) hour(ts) tags", "osalt(20) uid(metric, 3) hour(ts) tags",
+        "entity", "entity ts", "tags key",
+    };
+    record s = series(TS0, 0, 0x161, 7, 3);
+    plan p;
+    plan_init(&p);
+    query q = scan_of(s, 10);
+    for (size_t i = 0; i < sizeof full / sizeof full[0]; i++) {
+        plan_after(full[i], &s, &q, &p); /* written: its UIDs exist */
+        if (!p.full_scan)
+            fail_msg("'%s': a SCAN planned %zu ranges, not a full scan", full[i], p.nranges);
+        expect_full_scan(&p);
+    }
+    /* entity's 4 bytes are in name order only under NAMING_ID, or YCSB's
+     * ordered names padded to 10 digits */
+    record u = user_rec(42);
+    q = scan_of(u, 10);
+    plan_after("entity", NULL, &q, &p);
+    expect_full_scan(&p);
+    u.name_pad = 19;
+    q = scan_of(u, 10);
+    plan_after("entity", NULL, &q, &p); /* hashed: not the id's order */
+    expect_full_scan(&p);
+    record o = { .ts_ms = TS0, .entity = 42, .naming = NAMING_USER_ORDERED, .name_pad = 9 };
+    q = scan_of(o, 10);
+    plan_after("entity", NULL, &q, &p); /* user999999999 after user1000000000 */
+    expect_full_scan(&p);
+    record d = { .ts_ms = TS0, .entity = 170, .naming = NAMING_DOMAIN };
+    q = scan_of(d, 10);
+    plan_after("entity", NULL, &q, &p);
+    expect_full_scan(&p);
+    plan_release(&p);
+}
+
+/* Every preset leads with a time, a bucket and a time, a digest, a UID, a
+ * sequence number or a reversed name: a SCAN is a full scan, except
+ * promoted and revts (the entity id first) when names are ordered ids. */
+static void test_plan_scan_presets(void **state)
+{
+    (void)state;
+    plan p;
+    plan_init(&p);
+    for (size_t i = 0; i < NPRESETS; i++) {
+        char expr[128];
+        assert_int_equal(keyscheme_preset_expr(PRESETS8[i].name, 8, expr, sizeof expr), 0);
+        record s = series(TS0, 42, 0x161, 7, 3);
+        query q = scan_of(s, 10);
+        plan_after(expr, &s, &q, &p);
+        expect_full_scan(&p);
+        record id = { .ts_ms = TS0, .entity = 0x161, .naming = NAMING_ID };
+        q = scan_of(id, 10);
+        plan_after(expr, &id, &q, &p);
+        int by_id = !strcmp(PRESETS8[i].name, "promoted") || !strcmp(PRESETS8[i].name, "revts");
+        if (by_id)
+            expect_scan(&p, 1, 10, 1);
+        else
+            expect_full_scan(&p);
+    }
+    plan_release(&p);
+}
+
+/* The limit: on every range as given; a SCAN of 0 rows plans none. */
+static void test_plan_scan_limit(void **state)
+{
+    (void)state;
+    record u = user_rec(7);
+    plan p;
+    plan_init(&p);
+    static const uint32_t limits[] = { 1, 100, 1000, UINT32_MAX };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        query q = scan_of(u, limits[i]);
+        plan_after("salt(16) key", NULL, &q, &p);
+        expect_scan(&p, 16, limits[i], 1);
+        plan_after("key", NULL, &q, &p);
+        expect_scan(&p, 1, limits[i], 1);
+    }
+    query q = scan_of(u, 0);
+    plan_after("salt(16) key", NULL, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    assert_false(p.full_scan);
+    plan_after("ts key", NULL, &q, &p);
+    assert_int_equal(p.nranges, 0);
+    plan_release(&p);
+}
+
 /* ---- the property test: plans never miss a row and, where the key pins
  * the query down, hold nothing else ---- */
 
@@ -1833,6 +2154,7 @@ typedef struct prop_world {
     prop_row rows[PROP_RECORDS];    /* distinct keys, sorted */
     size_t nrows;
     uint8_t wanted[PROP_RECORDS];   /* per record, for the query at hand */
+    uint8_t eligible[PROP_RECORDS]; /* SCAN: named at or after the query's record */
     uint8_t row_wanted[PROP_RECORDS];
     uint8_t row_taken[PROP_RECORDS];
 } prop_world;
@@ -1858,16 +2180,21 @@ static size_t find_row(const prop_world *w, const uint8_t *key, size_t len)
     return 0;
 }
 
+static record scan_entity(const record *names, uint32_t e);
+
 /* Writes PROP_RECORDS records (unique increasing times over ~7.5 hours,
- * entities at random) with ke; sorts the distinct keys into rows. */
-static void prop_write(prop_world *w, keyencoder *ke, uint64_t *seed)
+ * entities at random, named as `names` says: naming, name_pad) with ke;
+ * sorts the distinct keys into rows. */
+static void prop_write(prop_world *w, keyencoder *ke, uint64_t *seed, const record *names)
 {
     uint8_t keys[PROP_RECORDS][PROP_KEY];
     size_t lens[PROP_RECORDS];
     w->nrows = 0;
     for (size_t i = 0; i < PROP_RECORDS; i++) {
         uint32_t e = (uint32_t)(prop_next(seed) % PROP_ENTITIES);
-        w->rec[i] = series(TS0 + i * 90000 + prop_next(seed) % 60000, i, e, e / 4, e % 4);
+        w->rec[i] = scan_entity(names, e);
+        w->rec[i].ts_ms = TS0 + i * 90000 + prop_next(seed) % 60000;
+        w->rec[i].seq = i;
         uint8_t key[KEYSCHEME_MAX_KEY];
         lens[i] = keyencoder_encode(ke, &w->rec[i], key, sizeof key);
         assert_true(lens[i] <= PROP_KEY);
@@ -1930,7 +2257,7 @@ static void prop_want(prop_world *w, const query *q)
             w->wanted[i] = r->entity == q->rec.entity && newer < q->limit;
             break;
         }
-        case QUERY_SCAN: /* TODO(issue 13) */
+        case QUERY_SCAN: /* scan_want: by name order over the rows */
         case QUERY_KINDS:
             break;
         }
@@ -1940,8 +2267,9 @@ static void prop_want(prop_world *w, const query *q)
 }
 
 /* The rows an HBase client gets for p: each range scanned in its
- * direction, up to its limit; `filtered`: only rows holding a record of
- * the query's entity count (and are kept), as a server-side filter does. */
+ * direction, up to its limit; `filtered`: only rows holding a record the
+ * query may want count (and are kept), as a server-side filter does: of
+ * a LATEST's entity, named at or after a SCAN's record. */
 static void prop_scan(prop_world *w, const plan *p, const query *q, int filtered)
 {
     memset(w->row_taken, 0, sizeof w->row_taken);
@@ -1954,7 +2282,8 @@ static void prop_scan(prop_world *w, const plan *p, const query *q, int filtered
                 continue;
             int keep = !filtered;
             for (size_t j = 0; j < PROP_RECORDS && !keep; j++)
-                keep = w->row_of[j] == row && (q->kind != QUERY_LATEST || w->rec[j].entity == q->rec.entity);
+                keep = w->row_of[j] == row && (q->kind != QUERY_LATEST || w->rec[j].entity == q->rec.entity)
+                    && (q->kind != QUERY_SCAN || w->eligible[j]);
             if (keep) {
                 w->row_taken[row] = 1;
                 taken++;
@@ -1969,7 +2298,8 @@ static void prop_check(const char *expr, unsigned exact)
     keyscheme *ks = parse_ok(expr);
     keyencoder *ke = keyencoder_new(ks, 11);
     uint64_t seed = 2024;
-    prop_write(&w, ke, &seed);
+    record names = { .naming = NAMING_SERIES };
+    prop_write(&w, ke, &seed, &names);
     plan p, bare_plan;
     plan_init(&p); /* one plan for every query: buffers are reused */
     plan_init(&bare_plan);
@@ -2068,6 +2398,168 @@ static void test_plan_property_schemes(void **state)
     prop_check("osalt(4) uid(metric, 3) hour(ts) tags(2)", 0);
 }
 
+/* ---- the SCAN property test: the first `limit` rows by name from a
+ * record's name are read, and an exact plan reads only rows at or after
+ * the name ---- */
+
+/* Trace keys for entities 0 .. PROP_ENTITIES + 1 (the last two never
+ * written): names that begin others ("1", "11", "111"), raw bytes below
+ * and above the printable ones. */
+static const char *const scan_keys[PROP_ENTITIES + 2] = {
+    "1", "11", "111", "12", "2", "21", "a", "ab", "b\x01", "b~", "c\xff", "~",
+    "11a", "0",
+};
+
+/* The record's name as a SCAN orders it: its trace key, else record_name. */
+static size_t name_of(const record *r, uint8_t *out, size_t cap)
+{
+    if (r->key) {
+        assert_true(r->key_len <= cap);
+        memcpy(out, r->key, r->key_len);
+        return r->key_len;
+    }
+    size_t n = record_name(r, (char *)out, cap);
+    assert_true(n < cap);
+    return n;
+}
+
+/* Entity e named as `names` says (naming, name_pad). */
+static record scan_entity(const record *names, uint32_t e)
+{
+    record r = series(0, 0, e, e / 4, e % 4);
+    r.naming = names->naming;
+    r.name_pad = names->name_pad;
+    if (r.naming == NAMING_KEY) {
+        r.key = (const uint8_t *)scan_keys[e];
+        r.key_len = (uint16_t)strlen(scan_keys[e]);
+    }
+    return r;
+}
+
+/* (name, row key) of record i against record j's. */
+static int scan_order(const prop_world *w, size_t i, size_t j)
+{
+    uint8_t a[64], b[64];
+    size_t an = name_of(&w->rec[i], a, sizeof a), bn = name_of(&w->rec[j], b, sizeof b);
+    int c = cmp_bytes(a, an, b, bn);
+    if (c)
+        return c;
+    const prop_row *x = &w->rows[w->row_of[i]], *y = &w->rows[w->row_of[j]];
+    return cmp_bytes(x->key, x->len, y->key, y->len);
+}
+
+/* The rows a SCAN wants: of the records named at or after q's name
+ * (w->eligible), the rows of the first `limit` in (name, row key) order. */
+static void scan_want(prop_world *w, const query *q)
+{
+    uint8_t start[64], name[64];
+    size_t sn = name_of(&q->rec, start, sizeof start);
+    memset(w->row_wanted, 0, sizeof w->row_wanted);
+    for (size_t i = 0; i < PROP_RECORDS; i++) {
+        size_t n = name_of(&w->rec[i], name, sizeof name);
+        w->eligible[i] = cmp_bytes(name, n, start, sn) >= 0;
+    }
+    for (uint32_t taken = 0; taken < q->limit; taken++) {
+        size_t best = PROP_RECORDS;
+        for (size_t i = 0; i < PROP_RECORDS; i++)
+            if (w->eligible[i] && !w->row_wanted[w->row_of[i]] &&
+                (best == PROP_RECORDS || scan_order(w, i, best) < 0))
+                best = i;
+        if (best == PROP_RECORDS)
+            break;
+        w->row_wanted[w->row_of[best]] = 1;
+    }
+}
+
+/* SCANs of every entity (two never written) with limits 1 .. 40 and one
+ * above every row, under `naming` (YCSB names zero-padded to `pad`
+ * digits): the plan reads every wanted row (HBase's way: each range up to
+ * its limit, the limit counting rows the client's filter keeps); it is
+ * exact, with the limit on every range, as `exact` says (or a full scan:
+ * FULL), and an exact plan reads nothing before the name. */
+static void prop_check_scan_padded(const char *expr, uint8_t naming, uint8_t pad, int exact)
+{
+    static prop_world w;
+    keyscheme *ks = parse_ok(expr);
+    keyencoder *ke = keyencoder_new(ks, 11);
+    uint64_t seed = 77;
+    record names = { .naming = naming, .name_pad = pad };
+    prop_write(&w, ke, &seed, &names);
+    plan p;
+    plan_init(&p);
+    for (uint32_t e = 0; e < PROP_ENTITIES + 2; e++) {
+        static const uint32_t limits[] = { 1, 2, 3, 7, 40, PROP_RECORDS + 1 };
+        for (size_t l = 0; l < sizeof limits / sizeof limits[0]; l++) {
+            query q = scan_of(scan_entity(&names, e), limits[l]);
+            scan_want(&w, &q);
+            assert_int_equal(keyencoder_plan(ke, &q, &p), 0);
+            check_plan_shape(&p);
+            if (exact == FULL) {
+                expect_full_scan(&p);
+            } else if (p.full_scan || p.exact != exact) {
+                fail_msg("%s: a SCAN planned %s", expr, p.full_scan ? "a full scan" : p.exact ? "exact" : "inexact");
+            }
+            for (size_t i = 0; i < p.nranges && !p.full_scan; i++)
+                assert_int_equal(p.ranges[i].limit, exact ? limits[l] : 0);
+            prop_scan(&w, &p, &q, 1);
+            for (size_t row = 0; row < w.nrows; row++)
+                if (w.row_wanted[row] && !w.row_taken[row])
+                    fail_msg("%s: the SCAN of entity %u, limit %u, misses row %zu", expr, e, limits[l], row);
+            if (!p.exact)
+                continue;
+            prop_scan(&w, &p, &q, 0);
+            for (size_t i = 0; i < PROP_RECORDS; i++)
+                if (w.row_taken[w.row_of[i]] && !w.eligible[i])
+                    fail_msg("%s: the exact SCAN of entity %u reads record %zu, named before it", expr, e, i);
+        }
+    }
+    plan_release(&p);
+    keyencoder_free(ke);
+    keyscheme_free(ks);
+}
+
+static void prop_check_scan(const char *expr, uint8_t naming, int exact)
+{
+    prop_check_scan_padded(expr, naming, 0, exact);
+}
+
+static void test_plan_property_scan(void **state)
+{
+    (void)state;
+    prop_check_scan("key", NAMING_KEY, 1);
+    prop_check_scan("key", NAMING_USER, 1);
+    prop_check_scan("entity:str", NAMING_SERIES, 1);
+    prop_check_scan("salt(8) key", NAMING_KEY, 1);
+    prop_check_scan("salt(8) key", NAMING_USER, 1);
+    prop_check_scan("hash(4, entity) entity:str", NAMING_USER, 1);
+    prop_check_scan("hash(4, key):str - key", NAMING_KEY, 1);
+    prop_check_scan("psalt(4) \"t\" key", NAMING_ID, 1);
+    prop_check_scan("osalt(3) key ts", NAMING_DOMAIN, 1);
+    prop_check_scan("entity:str # ts:str", NAMING_SERIES_TAGGED, 1);
+    prop_check_scan("entity ts", NAMING_ID, 1);
+    prop_check_scan("salt(4) entity:str seq:str", NAMING_ID, 1);
+    /* names that begin others, followed by more fields: no limit */
+    prop_check_scan("key ts:str", NAMING_KEY, 0);
+    prop_check_scan("salt(4) key # ts", NAMING_KEY, 0);
+    prop_check_scan("entity:str ts:str", NAMING_USER, 0);
+    prop_check_scan("entity:str seq", NAMING_SERIES, 0);
+    /* YCSB's ordered names: user1 begins user10 .. user13 unpadded */
+    prop_check_scan("key", NAMING_USER_ORDERED, 1);
+    prop_check_scan("salt(4) key ts:str", NAMING_USER_ORDERED, 0);
+    prop_check_scan_padded("salt(4) key ts:str", NAMING_USER_ORDERED, 10, 1);
+    prop_check_scan_padded("entity ts", NAMING_USER_ORDERED, 10, 1);
+    prop_check_scan_padded("entity ts", NAMING_USER_ORDERED, 9, FULL);
+    prop_check_scan_padded("entity:str ts", NAMING_USER, 19, 1);
+    prop_check_scan_padded("entity:str ts", NAMING_USER, 18, 0);
+    /* nothing to seek on */
+    prop_check_scan("entity:str", NAMING_KEY, FULL);
+    prop_check_scan("entity ts", NAMING_USER, FULL);
+    prop_check_scan("ts key", NAMING_USER, FULL);
+    prop_check_scan("uid(metric, 3) hour(ts) tags", NAMING_SERIES, FULL);
+    prop_check_scan("osalt(8) uid(metric, 3) hour(ts) tags", NAMING_SERIES, FULL);
+    prop_check_scan("revdomain(entity:str) ts", NAMING_DOMAIN, FULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2119,8 +2611,15 @@ int main(void)
         cmocka_unit_test(test_plan_buckets),
         cmocka_unit_test(test_plan_nothing),
         cmocka_unit_test(test_plan_exactness),
+        cmocka_unit_test(test_plan_scan_name),
+        cmocka_unit_test(test_plan_scan_buckets),
+        cmocka_unit_test(test_plan_scan_fields_after_the_name),
+        cmocka_unit_test(test_plan_scan_full),
+        cmocka_unit_test(test_plan_scan_presets),
+        cmocka_unit_test(test_plan_scan_limit),
         cmocka_unit_test(test_plan_property_presets),
         cmocka_unit_test(test_plan_property_schemes),
+        cmocka_unit_test(test_plan_property_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

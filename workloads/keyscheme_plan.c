@@ -41,6 +41,55 @@
  * stop rows, so both scan the same rows. A key without the metric ahead
  * of its time field gives what it gives a WINDOW: one range per bucket
  * ahead of the time field, or a full scan.
+ *
+ * A SCAN is YCSB's scan (CoreWorkload.doTransactionScan: DB.scan(table,
+ * startkey, recordcount); its HBase client scans from startRow = the row
+ * key, `recordcount` rows): the first `limit` rows, in name order, of the
+ * records named at or after the query's record. A record's name is what
+ * the field `key` writes: a trace record's key as raw bytes (HBase
+ * compares raw bytes, not the shell form record_name renders), else
+ * record_name; name order is unsigned byte order of names, rows of one
+ * name in key order. A table's rows are taken to be named as the query's
+ * record is (one workload writes a table). It is planned apart from the
+ * walk (plan_scan), which knows values of the record: rows with later
+ * names share none of them.
+ *  - Before the name only what every row shares narrows the range:
+ *    literals (and anything else that reads no record value) are
+ *    appended; a bucket (salt, hash, psalt, osalt) is expanded to all its
+ *    N prefixes even when the query could compute its own record's
+ *    bucket, since later names live in every bucket. Anything else ahead
+ *    of the name (a time, seq, a UID, tags) is a full scan.
+ *  - The first other field must write the name in name order: `key`;
+ *    entity:str unless the records are a trace's (it writes the key's
+ *    shell form, whose order is not the raw bytes': \x7F sorts before 'a');
+ *    entity (4 bytes of the id) only where a name is the id in a fixed
+ *    number of digits (NAMING_ID; YCSB's ordered names zero-padded to 10
+ *    digits). Not entity under other namings (user9 after user10, user +
+ *    fnvhash64 of the id, metric.NNN/hostNNNN past the padding,
+ *    www/mail/api/blog), nor uid() (first-use order), reverse(),
+ *    revdomain(), md5() or hash() of the name: a full scan.
+ *  - Each candidate prefix P gives [P + name, the first key past every key
+ *    starting with P) (P empty: to the table's end); the fields after the
+ *    name do not narrow it: every row of the name is in, from its first.
+ *  - Limit and exactness: when the rows of a range sort by name (the name
+ *    ends the key; it is of fixed width or no name extends another, as
+ *    for NAMING_ID, NAMING_DOMAIN and YCSB's names padded to their
+ *    longest number; or a literal right after it starts with a byte
+ *    below '.', the least byte of any name but a trace key), each range
+ *    carries the query's limit and the plan is exact: a range
+ *    holds only names at or after the start, its first `limit` rows are
+ *    the bucket's first by name, and the client merges the N streams and
+ *    keeps the first `limit` (Phoenix's salting scans every bucket, "an
+ *    'or' of each possible bucket value" in the scan's start and stop,
+ *    forcedotcom/phoenix#74; key order across buckets is a merge of their
+ *    streams). Otherwise (user1 then ts:str "17..." sorts after user11;
+ *    a range from user11 holds user1's rows "user1" "5...") the ranges
+ *    have no limit and the plan is inexact: the client reads each to its
+ *    end, drops names before the start and keeps the first `limit`.
+ *    A full scan has no limit either: its rows are in no name order.
+ * plan.exact for a SCAN thus means: every row read is named at or after
+ * the start, and the ranges' limits suffice (N ranges may read N * limit
+ * rows, of which the client keeps `limit`).
  */
 #include "workloads/keyscheme_impl.h"
 
@@ -108,10 +157,10 @@ static uint16_t query_knows(query_kind kind)
     switch (kind) {
     case QUERY_GET:    return R_TIME | R_SEQ | R_NAME;
     case QUERY_RANGE:
-    case QUERY_LATEST: return R_NAME;
+    case QUERY_LATEST:
+    case QUERY_SCAN:   return R_NAME;  /* a SCAN uses it for its start only (plan_scan) */
     case QUERY_METRIC: return R_METRIC;
     case QUERY_WINDOW:
-    case QUERY_SCAN:   /* TODO(issue 13): planned in progress */
     case QUERY_KINDS:  break;
     }
     return 0;
@@ -119,7 +168,8 @@ static uint16_t query_knows(query_kind kind)
 
 /* What every row a query wants shares (R_ bits), which a key pins down
  * when a field before the time field writes it whole: a RANGE's or
- * LATEST's entity, a METRIC's metric; nothing for a WINDOW. */
+ * LATEST's entity, a METRIC's metric; nothing for a WINDOW or a SCAN
+ * (whose rows are of many names: plan_scan decides its exactness). */
 static uint16_t query_pins(query_kind kind)
 {
     switch (kind) {
@@ -128,7 +178,7 @@ static uint16_t query_pins(query_kind kind)
     case QUERY_METRIC: return R_METRIC;
     case QUERY_GET:
     case QUERY_WINDOW:
-    case QUERY_SCAN:   /* TODO(issue 13): planned in progress */
+    case QUERY_SCAN:
     case QUERY_KINDS:  break;
     }
     return 0;
@@ -151,10 +201,11 @@ static record known_values(const record *r, uint16_t knows)
         k.host = r->host;
     if (knows & R_TAG)
         k.tag = r->tag;
-    if (knows & R_KEY) {
+    if (knows & R_KEY) { /* and how names are made: the naming, YCSB's padding */
         k.key = r->key;
         k.key_len = r->key_len;
         k.naming = r->naming;
+        k.name_pad = r->name_pad;
     }
     return k;
 }
@@ -162,7 +213,7 @@ static record known_values(const record *r, uint16_t knows)
 /* An empty time range, or no rows asked for. */
 static int query_wants_nothing(const query *q)
 {
-    if (q->kind == QUERY_LATEST)
+    if (q->kind == QUERY_LATEST || q->kind == QUERY_SCAN)
         return q->limit == 0;
     return q->kind != QUERY_GET && q->from_ms > q->to_ms;
 }
@@ -617,6 +668,145 @@ static uint8_t plan_is_exact(const keyscheme *ks, const keyencoder *ke, const qu
     return (uint8_t)(pinned && (time_at < ks->nfields || q->kind == QUERY_LATEST));
 }
 
+/* ------------------------------------------------------------------------
+ * SCAN: YCSB's scan, the first `limit` rows by name from the record's name
+ * on (the top of this file says what is exact and why).
+ * ---------------------------------------------------------------------- */
+
+/* The lowest byte of a name that is not a trace key: names are made of
+ * letters, digits, '.' and '/' (record_name: metric.007/host0003,
+ * user628..., user42, www.site00042.com, 0000000042; fnvhash64 is never
+ * Long.MIN_VALUE, whose Math.abs would keep its '-', for a 32-bit id), so
+ * '.' (0x2E) is the least. A byte below it after the name ends the name:
+ * no name goes on with it. */
+#define NAME_MIN_BYTE 0x2E
+
+/* Digits of the number in a YCSB name: an id below 2^32 (ordered
+ * inserts), fnvhash64 of one (hashed: Math.abs of a long, at most
+ * Long.MAX_VALUE). Zero-padded to at least as many, every name of the
+ * kind is as long as every other. */
+#define YCSB_ORDERED_DIGITS 10
+#define YCSB_HASHED_DIGITS 19
+
+/* YCSB's zeropadding of the record's name (record.name_pad; 0 means 1). */
+static unsigned name_pad(const record *rec)
+{
+    return rec->name_pad ? rec->name_pad : 1;
+}
+
+/* Whether field f writes the query's idea of a record's name in name
+ * order: `key` writes the name itself (a trace key, else record_name);
+ * entity:str writes record_name, which is the name unless the record is a
+ * trace's (NAMING_KEY: the key's shell form, \x7F before 'a' where the raw
+ * bytes put it after); entity writes the id in 4 big-endian bytes, in
+ * name order only where a name is the id in a fixed number of digits:
+ * NAMING_ID (10), YCSB's ordered names zero-padded to 10 digits or more
+ * (user0000000042). Not otherwise: user9 sorts after user10 unpadded,
+ * user + fnvhash64(id) does not follow the id, nor do metric.NNN/hostNNNN
+ * past 9999 hosts or www/mail/api/blog. */
+static int name_in_order(const field *f, const record *rec)
+{
+    int trace = rec->key != NULL || rec->naming == NAMING_KEY;
+    switch ((op_code)(f->text ? f->def->str_op : f->def->op)) {
+    case OP_KEY:    return 1;
+    case OP_NAME:   return !trace;
+    case OP_ENTITY: return !trace && (rec->naming == NAMING_ID ||
+                                      (rec->naming == NAMING_USER_ORDERED &&
+                                       name_pad(rec) >= YCSB_ORDERED_DIGITS));
+    default:        return 0;
+    }
+}
+
+/* Whether no name is a proper prefix of another: NAMING_ID's names are 10
+ * digits, YCSB's are of one length when padded to as many digits as the
+ * longest number; a domain name ends with its TLD right after the site
+ * number's '.', so one cannot go on into another. Unpadded user names
+ * (user1, user12), series past their zero padding (host1234, host12345)
+ * and raw trace keys can. */
+static int names_prefix_free(const record *rec)
+{
+    if (rec->key != NULL)
+        return 0;
+    switch ((record_naming)rec->naming) {
+    case NAMING_ID:
+    case NAMING_DOMAIN:       return 1;
+    case NAMING_USER_ORDERED: return name_pad(rec) >= YCSB_ORDERED_DIGITS;
+    case NAMING_USER:         return name_pad(rec) >= YCSB_HASHED_DIGITS;
+    case NAMING_SERIES:
+    case NAMING_SERIES_TAGGED:
+    case NAMING_KEY:          break;
+    }
+    return 0;
+}
+
+/* Whether the rows from the name field i on sort by name, and those of
+ * one name by the rest of their key: then the first `limit` rows of a
+ * range from the name are the first `limit` by name. So they do when the
+ * name ends the key (empty literals aside), when it is of fixed width
+ * (entity) or no name extends another (names_prefix_free), or when a
+ * literal right after it starts with a byte below every byte of a name
+ * that is not a trace key (`entity:str # ts`: "user1#" before "user12").
+ * Not otherwise: name "1" then ts:str "17..." sorts after name "11", and
+ * a range from "1" holds rows of names before it ("1" then "5..."). */
+static int rows_in_name_order(const keyscheme *ks, const record *rec, size_t i)
+{
+    const field *fs = ks->fields;
+    size_t j = i + fs[i].span;
+    while (j < ks->nfields && (fs[j].def->flags & F_LITERAL) && fs[j].width == 0)
+        j += fs[j].span;
+    if (j == ks->nfields)
+        return 1;
+    if ((fs[i].def->op == OP_ENTITY && !fs[i].text) || names_prefix_free(rec))
+        return 1;
+    return (fs[j].def->flags & F_LITERAL) && rec->key == NULL && rec->naming != NAMING_KEY &&
+           ks->lits[fs[j].aux] < NAME_MIN_BYTE;
+}
+
+/* A SCAN: the fields before the name must be the same in every row
+ * (literals and anything else that reads no record value, appended) or
+ * buckets (each expanded to its N prefixes, even when the query could
+ * compute the record's own: later names live in every bucket); the first
+ * other field must write the name in name order (name_in_order). Each
+ * candidate P then gives the range [P + name, the first key past every
+ * key starting with P), limit `limit` (each bucket's first `limit` rows:
+ * the client merges the N sorted streams and keeps the first `limit`) and
+ * exact, when its rows sort by name (rows_in_name_order); when they do
+ * not, no limit and inexact: the client reads to the end of P and keeps
+ * the first `limit` by name. Anything else is a full scan. */
+static int plan_scan(planner *pl, const query *q, plan *out)
+{
+    const keyscheme *ks = pl->ks;
+    const field *fs = ks->fields;
+    candidates cs = { .count = 1 };
+    size_t i = 0;
+    pl->knows = 0; /* before the name: only what every row shares */
+    for (; i < ks->nfields; i += fs[i].span) {
+        size_t p = cs.len;
+        if (fs[i].def->flags & F_BUCKET_PREFIX) {
+            if (!bucket_known(pl, i, ks->nfields, cs.len) && !add_slot(&cs, &fs[i], pl->k))
+                return plan_full_scan(out);
+            cs.len += fs[i].width;
+        } else if (eval_field(pl, i, &p)) {
+            cs.len = p;
+        } else {
+            break;
+        }
+    }
+    if (i == ks->nfields || !name_in_order(&fs[i], &pl->rec))
+        return plan_full_scan(out);
+    pl->knows = R_NAME;
+    size_t end = cs.len;
+    int known = eval_field(pl, i, &end);
+    assert(known);
+    (void)known;
+    range_shape s = { .lo_tail = pl->k + cs.len, .lo_tail_len = end - cs.len };
+    if (rows_in_name_order(ks, &pl->rec, i))
+        s.limit = q->limit;
+    else
+        out->exact = 0;
+    return plan_each_candidate(pl, &cs, &s, out);
+}
+
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
 {
     const keyscheme *ks = ke->ks;
@@ -627,7 +817,11 @@ int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
     uint8_t k[KEYSCHEME_MAX_KEY];
     uint16_t knows = query_knows(q->kind);
     planner pl = { ks, ke, known_values(&q->rec, knows), knows, k };
-    if (query_wants_nothing(q) || !names_known(&pl))
+    if (query_wants_nothing(q))
+        return 0;
+    if (q->kind == QUERY_SCAN) /* looks no UID up: a UID before the name is a full scan */
+        return plan_scan(&pl, q, out);
+    if (!names_known(&pl))
         return 0;
 
     candidates cs = { .count = 1 };
