@@ -818,15 +818,21 @@ static void describe_phase(const phase *ph, char *out, size_t cap)
                  c->jitter_us ? " with jitter" : "", length);
         break;
     }
-    case PATTERN_ENTITIES:
-        snprintf(out, cap, "entities: %llu records, %s, %.6g writes/s %s, %.6g%% inserts, %s",
-                 (unsigned long long)c->records, scenario_choice_name("distribution", c->distribution),
-                 c->rate_per_s, scenario_choice_name("arrivals", c->arrivals), c->insert_fraction * 100,
-                 length);
+    case PATTERN_ENTITIES: /* YCSB's mix: reads, inserts, the rest updates */
+        snprintf(out, cap, "entities: %llu records, %s, %.6g ops/s %s (%.6g%% reads, %.6g%% "
+                 "inserts, the rest updates), %s", (unsigned long long)c->records,
+                 scenario_choice_name("distribution", c->distribution), c->rate_per_s,
+                 scenario_choice_name("arrivals", c->arrivals), ph->reads.fraction * 100,
+                 c->insert_fraction * 100, length);
         break;
     case PATTERN_SEQUENCE:
-        snprintf(out, cap, "sequence: new ids at %.6g writes/s %s, %s", c->rate_per_s,
-                 scenario_choice_name("arrivals", c->arrivals), length);
+        if (ph->reads.fraction > 0)
+            snprintf(out, cap, "sequence: new ids at %.6g ops/s %s (%.6g%% reads of ids "
+                     "written), %s", c->rate_per_s, scenario_choice_name("arrivals", c->arrivals),
+                     ph->reads.fraction * 100, length);
+        else
+            snprintf(out, cap, "sequence: new ids at %.6g writes/s %s, %s", c->rate_per_s,
+                     scenario_choice_name("arrivals", c->arrivals), length);
         break;
     case PATTERN_TRACE:
         snprintf(out, cap, "trace %s, %s", c->trace_path ? c->trace_path : "?", length);

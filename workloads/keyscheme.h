@@ -136,9 +136,12 @@ typedef struct plan {
     uint8_t full_scan;        /* the key order cannot serve the query: one range, the whole table */
     uint8_t exact;            /* the ranges hold only rows the query wants (no filtering):
                                * of its entity (metric) and in its time range; a LATEST over
-                               * N ranges reads `limit` of its rows from each. A limit on
-                               * an inexact range counts matching rows, as HBase applies a
-                               * scan's limit after its filters */
+                               * N ranges reads `limit` of its rows from each; a SCAN's
+                               * ranges hold only rows named at or after its name, in name
+                               * order, each with limit `limit` (the client merges N bucket
+                               * streams and keeps `limit`). A limit on an inexact range
+                               * counts matching rows, as HBase applies a scan's limit after
+                               * its filters; an inexact SCAN's ranges carry none */
     size_t nranges;
     key_range *ranges;
     uint8_t *bytes;           /* key bytes of the ranges */
@@ -161,8 +164,8 @@ void plan_release(plan *p);
  * OpenTSDB's tags): the client filters them, and a range's limit counts
  * the rows that pass (HBase applies a scan's limit after its filters).
  * A plan is never short of a row the query wants. Also plans no ranges
- * for RANGE, WINDOW and METRIC with from_ms > to_ms and for LATEST with
- * limit 0.
+ * for RANGE, WINDOW and METRIC with from_ms > to_ms and for LATEST and
+ * SCAN with limit 0.
  * Reads the encoder's UID tables and nothing else of it; does not
  * allocate beyond growing out's buffers. */
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out);

@@ -10,11 +10,13 @@
  * - timeseries: metrics x hosts x tags series, each writing one point per
  *   interval, staggered evenly over the interval; with jitter, each point
  *   is late by a uniform draw in [0, jitter).
- * - entities: writes to entities drawn from a YCSB distribution over
- *   `records` entities, at a rate; a fraction of operations insert a new
- *   entity instead (YCSB's insertproportion), growing the range.
+ * - entities: YCSB CoreWorkload's reads, updates and inserts over
+ *   `records` entities at a rate, keys chosen by `distribution` as
+ *   CoreWorkload chooses them (read_fraction and insert_fraction are
+ *   shares of all operations; reads only of entities written).
  * - sequence: inserts of new entities 0, 1, 2, ... at a rate (auto-increment
- *   ids: the newest are where the writes go).
+ *   ids: the newest are where the writes go); reads, if any, of ids
+ *   written, the newest most often.
  * - trace: the operations of a trace file (workloads/trace.h), at its times.
  * - ycsb: one phase of a YCSB workload (workloads/ycsb_pattern.c): its load
  *   (recordcount inserts) or its run (operationcount operations), keys,

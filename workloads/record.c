@@ -7,6 +7,7 @@
  */
 #include "workloads/record.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "core/key.h"
@@ -72,10 +73,11 @@ size_t record_name(const record *r, char *out, size_t cap)
         /* YCSB CoreWorkload.buildKeyName: "user" + Utils.fnvhash64(keynum)
          * (insertorder=hashed) or + keynum (ordered), zero-padded to
          * zeropadding digits (workloads/ycsb.c). */
-        char name[RECORD_NAME_MAX + 1];
+        char name[4 + 255 + 21]; /* "user", up to 255 zeros of padding, a long */
         size_t len = ycsb_build_key_name(r->entity, r->name_pad ? r->name_pad : 1,
                                          r->naming == NAMING_USER_ORDERED, name, sizeof name);
-        put_text(out, cap, &n, name, len < sizeof name ? len : sizeof name - 1);
+        assert(len < sizeof name);
+        put_text(out, cap, &n, name, len);
         break;
     }
     case NAMING_DOMAIN:

@@ -59,7 +59,8 @@ typedef struct record {
     uint32_t rows;         /* SCAN: rows to read (YCSB scanlength), >= 1 */
     uint8_t op;            /* record_op */
     uint8_t naming;        /* record_naming */
-    uint8_t name_pad;      /* NAMING_USER*: YCSB's zeropadding, digits at least (0 = 1) */
+    uint8_t name_pad;      /* NAMING_USER*: YCSB's zeropadding, digits at least (0 = 1);
+                            * names stay within RECORD_NAME_MAX while it is at most 44 */
     uint16_t key_len;      /* trace records: the row key as given ... */
     const uint8_t *key;    /* ... valid until the pattern's next call; NULL otherwise */
 } record;
