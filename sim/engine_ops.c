@@ -142,7 +142,7 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
         q->to_ms = now;
         return truth_count_metric(&st->written, rec->metric, q->from_ms, q->to_ms);
     case QUERY_SCAN: /* rows from the record's name on: counted when scanned */
-        q->limit = rec->rows ? rec->rows : 1;
+        q->limit = rec->rows ? rec->rows : rm->scan_rows;
         return 0;
     case QUERY_KINDS:
         break;

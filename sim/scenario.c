@@ -85,6 +85,7 @@ void scenario_defaults(scenario *sc)
         w->reads.weight[k] = 0;
     w->reads.range_us = 10 * MINUTE_US;
     w->reads.latest_rows = 10;
+    w->reads.scan_rows = 100;
     w->reads.window_us = MINUTE_US;
     w->reads.metric_us = 60 * MINUTE_US; /* a dashboard's usual span */
     /* OpenTSDB's cell: family "t", a 2-byte qualifier, an 8-byte value. */
@@ -393,10 +394,14 @@ static const setting settings[] = {
     { "reads", "read_metric", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_METRIC]), NULL,
       "W", "weight of metric reads (every series of one metric, its last metric_length; "
       "time series only)" },
+    { "reads", "read_scan", SET_COUNT, 0, 1000000, PH(reads.weight[QUERY_SCAN]), NULL,
+      "W", "weight of scan reads (scan_rows rows from an entity's name on, as YCSB scans)" },
     { "reads", "get_record", SET_CHOICE, 0, 0, PH(reads.get_any), get_choices,
       "G", "get reads: recent (the entity's newest record) or any" },
     { "reads", "range_length", SET_DURATION, 1, UINT64_MAX, PH(reads.range_us), NULL,
       "D", "range reads: the last D" },
+    { "reads", "scan_rows", SET_COUNT, 1, 1000000, PH(reads.scan_rows), NULL,
+      "N", "scan reads: N rows" },
     { "reads", "latest_rows", SET_COUNT, 1, 1000000, PH(reads.latest_rows), NULL,
       "N", "latest reads: the newest N rows" },
     { "reads", "window_length", SET_DURATION, 1, UINT64_MAX, PH(reads.window_us), NULL,

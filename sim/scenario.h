@@ -58,6 +58,7 @@ typedef struct read_mix {
     int get_any;              /* get: 0 = the entity's most recent record, 1 = any of its records */
     uint64_t range_us;        /* range: an entity's last range_us */
     uint32_t latest_rows;     /* latest: an entity's newest N rows */
+    uint32_t scan_rows;       /* scan: N rows from the entity's on, in name order */
     uint64_t window_us;       /* window: every entity's last window_us */
     uint64_t metric_us;       /* metric: every series of a metric, its last metric_us */
 } read_mix;
