@@ -45,9 +45,8 @@
  * 32 bits; records up to 2^32 - 1 are allowed, YCSB's keys stop at
  * 2^31 - 1), and a key YCSB would accept below 0 (Math.abs(Long.MIN_VALUE),
  * one draw in 2^64) is redrawn; an insert past id 2^32 - 2 becomes an
- * update. A latest over more than 10^8 records takes its zeta from
- * dist_zeta (Euler-Maclaurin past 10^8 terms) instead of YCSB's minute-long
- * sum. Operations and keys come from their own rng stream, so Poisson
+ * update. A zipfian over more than 10^8 items takes its zeta from
+ * dist_zeta (ycsb_zipfian_init), not a minute-long sum. Operations and keys come from their own rng stream, so Poisson
  * arrivals do not shift them: the sequence equals ycsb_keychooser's for
  * the same props and stream.
  *
@@ -235,10 +234,6 @@ static ycsb_requestdist requestdist_of(dist_kind kind)
     return YCSB_REQ_UNIFORM;
 }
 
-/* Zeta terms YCSB's latest may sum itself (about 1.5 s); over them
- * dist_zeta computes the sum. */
-#define LATEST_EXACT_MAX 100000000ull
-
 /* CoreWorkload.init's generators for an entities pattern. Returns 0, or
  * -1 out of memory. */
 static int entities_init(pattern *p)
@@ -255,23 +250,12 @@ static int entities_init(pattern *p)
     double update = 1.0 - c->read_fraction - c->insert_fraction;
     props.updateproportion = update > 0 ? update : 0;
     props.requestdistribution = requestdist_of(c->distribution);
-    int big_latest = c->distribution == DIST_LATEST && c->records - 1 > LATEST_EXACT_MAX;
-    if (big_latest)
-        props.requestdistribution = YCSB_REQ_UNIFORM; /* O(1); latest set below */
     p->keys = malloc(sizeof *p->keys);
     if (!p->keys)
         return -1;
     int rc = ycsb_keychooser_init(p->keys, &props);
     assert(rc == 0); /* insertstart + insertcount == recordcount */
     (void)rc;
-    if (big_latest) {
-        /* new SkewedLatestGenerator(basis): ZipfianGenerator(0, last - 1)
-         * with last = records - 1, its zeta from dist_zeta. */
-        int64_t last = (int64_t)c->records - 1;
-        p->keys->kind = YCSB_REQ_LATEST;
-        ycsb_zipfian_init_zetan(&p->keys->latest.zipfian, 0, last - 1, YCSB_ZIPFIAN_CONSTANT,
-                                dist_zeta((uint64_t)last));
-    }
     p->written = c->records;
     if (c->distribution == DIST_RANKED_ZIPFIAN) {
         p->chooser = dist_new(DIST_RANKED_ZIPFIAN, c->records);

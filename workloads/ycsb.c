@@ -239,8 +239,14 @@ void ycsb_zipfian_init_zetan(ycsb_zipfian *z, int64_t min, int64_t max,
  * min + 1, zipfianconstant). */
 void ycsb_zipfian_init(ycsb_zipfian *z, int64_t min, int64_t max, double constant)
 {
-    ycsb_zipfian_init_zetan(z, min, max, constant,
-                            ycsb_zetastatic(0, jadd(jsub(max, min), 1), constant, 0));
+    int64_t items = jadd(jsub(max, min), 1);
+    /* Past YCSB_ZETA_EXACT_MAX terms of the constant 0.99, dist_zeta's
+     * sum (its first 10^6 terms as YCSB adds them, the rest by
+     * Euler-Maclaurin) instead of a minute of pow calls. */
+    double zetan = constant == YCSB_ZIPFIAN_CONSTANT && items > YCSB_ZETA_EXACT_MAX
+                       ? dist_zeta((uint64_t)items)
+                       : ycsb_zetastatic(0, items, constant, 0);
+    ycsb_zipfian_init_zetan(z, min, max, constant, zetan);
 }
 
 /* ZipfianGenerator.nextLong(itemcount). */
