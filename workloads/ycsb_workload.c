@@ -1,19 +1,19 @@
-/* ycsb_workload.c -- YCSB property files, stock workloads and their
- * resolution into a ycsb_workload.
+/* ycsb_workload.c -- YCSB's stock workloads, and the resolution of a
+ * property set into a ycsb_workload.
  *
- * Design. A ycsb_properties is a small array of settings (name, value,
- * origin, level), in the order they were last set; a setting replaces the
- * one of the same name unless that came from a higher level (-p over
- * files, as Client.parseArguments copies the command line's properties
- * over the files'). Names are checked when set, against the table of
- * known properties below (plus a few prefixes); values stay text until
- * ycsb_workload_resolve, so a message can name the file:line of a bad
- * value whatever set it later. The table is the single list of names:
- * suggestions ("did you mean") and docs/ycsb.md follow it.
+ * Design. The stock workloads a..f are tables of the settings of YCSB's
+ * workload files, each with its line there; loading one puts them into
+ * the set as a file would, with origin "workload<x>:LINE", so a message
+ * names YCSB's own file. Resolution reads each property with an effect by
+ * name, parses it as YCSB parses it (Java's Integer.parseInt,
+ * Long.parseLong and Double.parseDouble, whose grammar is checked below:
+ * C's strtol and strtod accept more) and checks its range, then the
+ * combinations YCSB refuses or would crash on; one function a group
+ * (client, counts, proportions, keys, fields, scans). The first error ends
+ * it, naming the origin of the value (ycsb_properties.c keeps it) or
+ * "default".
  *
  * Upstream (brianfrankcooper/YCSB at d9faaac8), facts taken, not code:
- *  - file syntax: java.util.Properties.load (LineReader, load0,
- *    loadConvert);
  *  - properties, defaults, parsing and the checks YCSB makes:
  *    core/src/main/java/site/ycsb/workloads/CoreWorkload.java (init,
  *    getFieldLengthGenerator, createOperationGenerator), Client.java
@@ -22,6 +22,7 @@
  *    measurements/Measurements.java (setProperties), DBWrapper.java,
  *    BasicDB.java, hbase1/hbase2 HBaseClient{1,2}.java (init);
  *  - stock workloads: workloads/workloada .. workloadf.
+ * (The file syntax: ycsb_propfile.c.)
  *
  * Where regionsim is stricter than YCSB (each documented in docs/ycsb.md):
  * booleans must be true or false (any case; Boolean.parseBoolean takes
@@ -30,320 +31,14 @@
  * as ordered); fractions must lie in their range (HotspotIntegerGenerator
  * clamps with a warning); counts must fit the simulator.
  */
-#include "workloads/ycsb_workload.h"
+#include "workloads/ycsb_workload_impl.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* ---- known properties -------------------------------------------------- */
-
-/* Every property name accepted, with the class that reads it. Resolution
- * reads the ones with an effect by name; the rest have no effect. */
-static const char *const known_names[] = {
-    /* CoreWorkload (and Workload: insertstart, insertcount) */
-    "table", "fieldcount", "fieldnameprefix", "fieldlengthdistribution", "fieldlength",
-    "minfieldlength", "fieldlengthhistogram", "readallfields", "readallfieldsbyname",
-    "writeallfields", "dataintegrity", "readproportion", "updateproportion",
-    "insertproportion", "scanproportion", "readmodifywriteproportion",
-    "requestdistribution", "zeropadding", "minscanlength", "maxscanlength",
-    "scanlengthdistribution", "insertorder", "hotspotdatafraction", "hotspotopnfraction",
-    "core_workload_insertion_retry_limit", "core_workload_insertion_retry_interval",
-    "core_workload_insertion_keep_going_on_error", "insertstart", "insertcount",
-    /* ExponentialGenerator */
-    "exponential.percentile", "exponential.frac",
-    /* Client, ClientThread */
-    "recordcount", "operationcount", "workload", "db", "exporter", "exportfile",
-    "threadcount", "target", "maxexecutiontime", "dotransactions", "status", "label",
-    "status.interval", "spin.sleep",
-    /* measurements */
-    "measurementtype", "measurement.interval", "measurement.trackjvm",
-    "measurement.histogram.verbose", "measurement.raw.output_file",
-    "measurement.raw.no_summary", "hdrhistogram.percentiles", "hdrhistogram.fileoutput",
-    "hdrhistogram.output.path", "histogram.buckets", "timeseries.granularity",
-    /* DBWrapper */
-    "reportlatencyforeacherror", "latencytrackederrors",
-    /* BasicDB, YCSB's default db */
-    "basicdb.count", "basicdb.verbose", "basicdb.simulatedelay", "basicdb.randomizedelay",
-    /* the HBase bindings (hbase1, hbase2) */
-    "columnfamily", "debug", "principal", "keytab", "clientbuffering", "writebuffersize",
-    "durability", "hbase.usepagefilter", "hbase.usescanvaluefiltering",
-    "hbase.scanfilteroperator", "hbase.scanfiltervalue",
-    /* set by workloads/workload_template (read only by googlebigtable2) */
-    "maxscanrate", "scanoptimelimit", "discardscannedrecord",
-};
-
-/* Prefixes of accepted names: Client hands "htrace." properties to HTrace;
- * "hbase." is HBase's own configuration namespace. */
-static const char *const known_prefixes[] = { "htrace.", "hbase." };
-
-/* Names people reach for that this YCSB does not have, and why. */
-static const struct { const char *name, *why; } not_properties[] = {
-    { "zipfianconstant", "YCSB d9faaac8 has no such property: the zipfian constant is "
-                         "fixed at 0.99 (ZipfianGenerator.ZIPFIAN_CONSTANT)" },
-    { "zipfian.constant", "YCSB d9faaac8 has no such property: the zipfian constant is "
-                          "fixed at 0.99 (ZipfianGenerator.ZIPFIAN_CONSTANT)" },
-    { "threads", "the Client's -threads option sets 'threadcount'" },
-};
-
-#define NKNOWN (sizeof known_names / sizeof known_names[0])
-
-static bool is_known_name(const char *name)
-{
-    for (size_t i = 0; i < NKNOWN; i++)
-        if (!strcmp(name, known_names[i]))
-            return true;
-    for (size_t i = 0; i < sizeof known_prefixes / sizeof known_prefixes[0]; i++) {
-        size_t n = strlen(known_prefixes[i]);
-        if (!strncmp(name, known_prefixes[i], n) && name[n])
-            return true;
-    }
-    return false;
-}
-
-static int lower(int c)
-{
-    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-/* Levenshtein distance, case-insensitive, capped: names longer than 64
- * bytes are far from every known name anyway. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return (size_t)-1;
-    size_t row[65];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]);
-            size_t best = diag + cost;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            if (up + 1 < best)
-                best = up + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* The known name nearest `name`, if at most half its letters differ. */
-static const char *nearest_known_name(const char *name)
-{
-    const char *best = NULL;
-    size_t bestd = (size_t)-1;
-    for (size_t i = 0; i < NKNOWN; i++) {
-        size_t d = edit_distance(name, known_names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = known_names[i];
-        }
-    }
-    if (!best || bestd == (size_t)-1)
-        return NULL;
-    size_t longer = strlen(name) > strlen(best) ? strlen(name) : strlen(best);
-    return 2 * bestd <= longer ? best : NULL;
-}
-
-/* ---- messages ------------------------------------------------------------ */
-
-/* s as a message shows it: printable ASCII as is, other bytes as \xNN,
- * cut after 64 bytes with "...". */
-static void show(const char *s, char *out, size_t cap)
-{
-    size_t o = 0, i = 0;
-    for (; s[i] && i < 64; i++) {
-        unsigned char c = (unsigned char)s[i];
-        char piece[5];
-        if (c >= 0x20 && c < 0x7f)
-            piece[0] = (char)c, piece[1] = '\0';
-        else
-            snprintf(piece, sizeof piece, "\\x%02X", c);
-        size_t n = strlen(piece);
-        if (o + n + 4 >= cap)
-            break;
-        memcpy(out + o, piece, n);
-        o += n;
-    }
-    if (s[i] && o + 4 < cap) {
-        memcpy(out + o, "...", 3);
-        o += 3;
-    }
-    out[o < cap ? o : cap - 1] = '\0';
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int fail(char *err, size_t errcap, const char *fmt, ...)
-{
-    if (err && errcap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errcap, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-/* "unknown property 'NAME'", with the nearest known name or why. */
-static void describe_unknown(const char *name, char *out, size_t cap)
-{
-    char shown[300];
-    show(name, shown, sizeof shown);
-    for (size_t i = 0; i < sizeof not_properties / sizeof not_properties[0]; i++)
-        if (!strcmp(name, not_properties[i].name)) {
-            snprintf(out, cap, "unknown property '%s' (%s)", shown, not_properties[i].why);
-            return;
-        }
-    const char *near = nearest_known_name(name);
-    if (near)
-        snprintf(out, cap, "unknown property '%s' (did you mean '%s'?)", shown, near);
-    else if (strchr(name, '.'))
-        snprintf(out, cap, "unknown property '%s' (of the DB bindings' properties only "
-                 "HBase's are accepted: docs/ycsb.md)", shown);
-    else
-        snprintf(out, cap, "unknown property '%s' (docs/ycsb.md lists the properties)", shown);
-}
-
-/* ---- the property set ------------------------------------------------------ */
-
-enum { LEVEL_FILE = 0, LEVEL_COMMAND_LINE = 1 };
-#define ENTRIES_MAX 4096
-
-typedef struct entry {
-    char *name, *value, *origin;
-    int level;
-} entry;
-
-struct ycsb_properties {
-    entry *v; /* in the order last set */
-    size_t n, cap;
-};
-
-ycsb_properties *ycsb_properties_new(void)
-{
-    return calloc(1, sizeof(ycsb_properties));
-}
-
-static void entry_free(entry *e)
-{
-    free(e->name);
-    free(e->value);
-    free(e->origin);
-}
-
-void ycsb_properties_free(ycsb_properties *p)
-{
-    if (!p)
-        return;
-    for (size_t i = 0; i < p->n; i++)
-        entry_free(&p->v[i]);
-    free(p->v);
-    free(p);
-}
-
-static char *copy_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c)
-        memcpy(c, s, n);
-    return c;
-}
-
-static const entry *find_entry(const ycsb_properties *p, const char *name)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (!strcmp(p->v[i].name, name))
-            return &p->v[i];
-    return NULL;
-}
-
-/* Puts the setting last, replacing one of the same name unless that one
- * has a higher level. Returns 0, or -1 if out of memory or too many. */
-static int put_entry(ycsb_properties *p, const char *name, const char *value,
-                     const char *origin, int level, char *err, size_t errcap)
-{
-    const entry *old = find_entry(p, name);
-    if (old && old->level > level)
-        return 0; /* Client: the command line's properties win over files' */
-    entry e = { copy_text(name), copy_text(value), copy_text(origin), level };
-    if (!e.name || !e.value || !e.origin) {
-        entry_free(&e);
-        return fail(err, errcap, "%s: out of memory", origin);
-    }
-    if (old) {
-        size_t i = (size_t)(old - p->v);
-        entry_free(&p->v[i]);
-        memmove(&p->v[i], &p->v[i + 1], (p->n - i - 1) * sizeof(entry));
-        p->n--;
-    } else if (p->n >= ENTRIES_MAX) {
-        entry_free(&e);
-        return fail(err, errcap, "%s: more than %d properties", origin, ENTRIES_MAX);
-    }
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 32;
-        entry *v = realloc(p->v, cap * sizeof(entry));
-        if (!v) {
-            entry_free(&e);
-            return fail(err, errcap, "%s: out of memory", origin);
-        }
-        p->v = v;
-        p->cap = cap;
-    }
-    p->v[p->n++] = e;
-    return 0;
-}
-
-static int set_at_level(ycsb_properties *p, const char *name, const char *value,
-                        const char *origin, int level, char *err, size_t errcap)
-{
-    if (!is_known_name(name)) {
-        char why[512];
-        describe_unknown(name, why, sizeof why);
-        return fail(err, errcap, "%s: %s", origin, why);
-    }
-    return put_entry(p, name, value, origin, level, err, errcap);
-}
-
-int ycsb_properties_set(ycsb_properties *p, const char *name, const char *value,
-                        const char *origin, char *err, size_t errcap)
-{
-    return set_at_level(p, name, value, origin, LEVEL_FILE, err, errcap);
-}
-
-/* Client.parseArguments: "-p name=value", split at the first '='. */
-int ycsb_properties_set_pair(ycsb_properties *p, const char *pair, char *err, size_t errcap)
-{
-    char shown[300], origin[320];
-    show(pair, shown, sizeof shown);
-    snprintf(origin, sizeof origin, "-p %s", shown);
-    const char *eq = strchr(pair, '=');
-    if (!eq)
-        return fail(err, errcap, "%s: expected NAME=VALUE (e.g. -p operationcount=99999), "
-                    "found '%s'", origin, shown);
-    size_t n = (size_t)(eq - pair);
-    char *name = malloc(n + 1);
-    if (!name)
-        return fail(err, errcap, "%s: out of memory", origin);
-    memcpy(name, pair, n);
-    name[n] = '\0';
-    int rc = set_at_level(p, name, eq + 1, origin, LEVEL_COMMAND_LINE, err, errcap);
-    free(name);
-    return rc;
-}
 
 /* ---- stock workloads ------------------------------------------------------- */
 
@@ -420,324 +115,10 @@ int ycsb_properties_load_builtin(ycsb_properties *p, const char *name)
     for (size_t i = 0; i < STOCK_MAX && w->s[i].name; i++) {
         char origin[32];
         snprintf(origin, sizeof origin, "workload%c:%d", w->letter, w->s[i].line);
-        if (put_entry(p, w->s[i].name, w->s[i].value, origin, LEVEL_FILE, NULL, 0) < 0)
+        if (yp_put_entry(p, w->s[i].name, w->s[i].value, origin, LEVEL_FILE, NULL, 0) < 0)
             return -1;
     }
     return 0;
-}
-
-/* ---- java.util.Properties.load -------------------------------------------- */
-
-#define FILE_MAX (4u << 20)
-
-/* A growable byte buffer. */
-typedef struct buf {
-    char *s;
-    size_t n, cap;
-} buf;
-
-static int buf_put(buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *t = realloc(b->s, cap);
-        if (!t)
-            return -1;
-        b->s = t;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-    return 0;
-}
-
-/* The whole file, at most FILE_MAX bytes. */
-static int read_whole_file(const char *path, const char *shown, buf *out, char *err, size_t errcap)
-{
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) < 0) {
-        int e = errno;
-        if (f)
-            fclose(f);
-        return fail(err, errcap, "%s: cannot open the workload file: %s", shown, strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return fail(err, errcap, "%s: is a directory; expected a workload file", shown);
-    }
-    char chunk[8192];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (out->n + got > FILE_MAX) {
-            fclose(f);
-            return fail(err, errcap, "%s: larger than %u MiB; expected a workload file", shown,
-                        FILE_MAX >> 20);
-        }
-        if (buf_put(out, chunk, got) < 0) {
-            fclose(f);
-            return fail(err, errcap, "%s: out of memory", shown);
-        }
-    }
-    int bad = ferror(f);
-    int e = errno;
-    fclose(f);
-    if (bad)
-        return fail(err, errcap, "%s: cannot read the workload file: %s", shown, strerror(e));
-    return buf_put(out, "", 0) < 0 ? fail(err, errcap, "%s: out of memory", shown) : 0;
-}
-
-static bool is_prop_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\f';
-}
-
-/* The reader of one file: the text, where it is, its line. */
-typedef struct reader {
-    const char *s;
-    size_t n, pos;
-    long line;
-} reader;
-
-/* Consumes a line terminator at pos (\n, \r or \r\n) if there is one. */
-static bool take_eol(reader *r)
-{
-    if (r->pos >= r->n || (r->s[r->pos] != '\n' && r->s[r->pos] != '\r'))
-        return false;
-    if (r->s[r->pos] == '\r' && r->pos + 1 < r->n && r->s[r->pos + 1] == '\n')
-        r->pos++;
-    r->pos++;
-    r->line++;
-    return true;
-}
-
-/* LineReader.readLine: the next logical line, raw (escapes kept), into
- * out; its first natural line in *first. Skips blank and comment lines.
- * Returns 1, or 0 at the end of the text, or -1 out of memory. */
-static int next_logical_line(reader *r, buf *out, long *first)
-{
-    out->n = 0;
-    for (;;) {
-        while (r->pos < r->n && is_prop_space(r->s[r->pos]))
-            r->pos++;
-        if (r->pos >= r->n)
-            return 0;
-        if (take_eol(r))
-            continue;
-        if (r->s[r->pos] == '#' || r->s[r->pos] == '!') {
-            while (r->pos < r->n && r->s[r->pos] != '\n' && r->s[r->pos] != '\r')
-                r->pos++;
-            take_eol(r);
-            continue;
-        }
-        break;
-    }
-    *first = r->line;
-    for (;;) {
-        size_t start = r->pos;
-        bool backslash = false; /* an odd run of backslashes ends the text so far */
-        while (r->pos < r->n && r->s[r->pos] != '\n' && r->s[r->pos] != '\r') {
-            backslash = r->s[r->pos] == '\\' ? !backslash : false;
-            r->pos++;
-        }
-        size_t len = r->pos - start;
-        if (backslash)
-            len--; /* the continuation's backslash (or a last one at the end) */
-        if (buf_put(out, r->s + start, len) < 0)
-            return -1;
-        if (!backslash || !take_eol(r)) {
-            take_eol(r);
-            return 1;
-        }
-        while (r->pos < r->n && is_prop_space(r->s[r->pos]))
-            r->pos++; /* a continuation line's leading white space */
-    }
-}
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-static int put_utf8(buf *b, unsigned long cp)
-{
-    char u[4];
-    size_t n;
-    if (cp < 0x80)
-        u[0] = (char)cp, n = 1;
-    else if (cp < 0x800)
-        u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
-    else if (cp < 0x10000)
-        u[0] = (char)(0xE0 | (cp >> 12)), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-        u[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
-    else
-        u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
-    return buf_put(b, u, n);
-}
-
-/* Four hex digits at s[i..], or -1. */
-static long read_u4(const char *s, size_t n, size_t i)
-{
-    if (i + 4 > n)
-        return -1;
-    long v = 0;
-    for (size_t k = 0; k < 4; k++) {
-        int d = hex_digit(s[i + k]);
-        if (d < 0)
-            return -1;
-        v = v * 16 + d;
-    }
-    return v;
-}
-
-/* Properties.loadConvert of s[0..n) into out (NUL-terminated). Returns 0,
- * or -1 with why in msg (a malformed \uXXXX, \u0000, a lone surrogate). */
-static int unescape(const char *s, size_t n, buf *out, char *msg, size_t msgcap)
-{
-    out->n = 0;
-    if (buf_put(out, "", 0) < 0)
-        return fail(msg, msgcap, "out of memory");
-    for (size_t i = 0; i < n;) {
-        char c = s[i++];
-        if (c != '\\' || i >= n) {
-            if (c != '\\' && buf_put(out, &c, 1) < 0)
-                return fail(msg, msgcap, "out of memory");
-            continue;
-        }
-        c = s[i++];
-        if (c == 'u') {
-            long cp = read_u4(s, n, i);
-            char shown[16];
-            if (cp < 0) {
-                char raw[8] = { 0 };
-                memcpy(raw, s + i, n - i < 4 ? n - i : 4);
-                show(raw, shown, sizeof shown);
-                return fail(msg, msgcap, "malformed \\uXXXX escape '\\u%s' (expected four hex "
-                            "digits)", shown);
-            }
-            i += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= n && s[i] == '\\' && s[i + 1] == 'u') {
-                long lo = read_u4(s, n, i + 2);
-                if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    i += 6;
-                }
-            }
-            if (cp == 0)
-                return fail(msg, msgcap, "escape '\\u0000' (a NUL character is not allowed)");
-            if (cp >= 0xD800 && cp <= 0xDFFF)
-                return fail(msg, msgcap, "escape '\\u%04lX' (a lone UTF-16 surrogate; expected "
-                            "a pair \\uD8xx\\uDCxx)", (unsigned long)cp);
-            if (put_utf8(out, (unsigned long)cp) < 0)
-                return fail(msg, msgcap, "out of memory");
-            continue;
-        }
-        c = c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c == 'f' ? '\f' : c;
-        if (buf_put(out, &c, 1) < 0)
-            return fail(msg, msgcap, "out of memory");
-    }
-    return 0;
-}
-
-/* Properties.load0: where a logical line's key ends and its value starts. */
-static void split_key_value(const char *s, size_t n, size_t *keylen, size_t *valstart)
-{
-    size_t k = 0, v = n;
-    bool sep = false, backslash = false;
-    for (; k < n; k++) {
-        char c = s[k];
-        if ((c == '=' || c == ':') && !backslash) {
-            v = k + 1;
-            sep = true;
-            break;
-        }
-        if (is_prop_space(c) && !backslash) {
-            v = k + 1;
-            break;
-        }
-        backslash = c == '\\' ? !backslash : false;
-    }
-    for (; v < n; v++) {
-        char c = s[v];
-        if (!is_prop_space(c)) {
-            if (!sep && (c == '=' || c == ':'))
-                sep = true;
-            else
-                break;
-        }
-    }
-    *keylen = k;
-    *valstart = v;
-}
-
-/* Parses the text into a fresh set (so that nothing is added on error). */
-static int parse_properties(ycsb_properties *into, const char *text, size_t n, const char *shown,
-                            char *err, size_t errcap)
-{
-    const char *nul = memchr(text, '\0', n);
-    if (nul) {
-        long line = 1;
-        for (const char *c = text; c < nul; c++)
-            line += *c == '\n' || (*c == '\r' && c[1] != '\n');
-        return fail(err, errcap, "%s:%ld: NUL byte; expected a text file", shown, line);
-    }
-    reader r = { text, n, 0, 1 };
-    buf raw = { 0 }, key = { 0 }, value = { 0 };
-    int rc = 0;
-    for (;;) {
-        long line = 0;
-        int got = next_logical_line(&r, &raw, &line);
-        if (got <= 0) {
-            if (got < 0)
-                rc = fail(err, errcap, "%s: out of memory", shown);
-            break;
-        }
-        size_t keylen, valstart;
-        split_key_value(raw.s, raw.n, &keylen, &valstart);
-        char why[512], origin[320];
-        snprintf(origin, sizeof origin, "%s:%ld", shown, line);
-        if (unescape(raw.s, keylen, &key, why, sizeof why) < 0 ||
-            unescape(raw.s + valstart, raw.n - valstart, &value, why, sizeof why) < 0) {
-            rc = fail(err, errcap, "%s: %s", origin, why);
-            break;
-        }
-        if (set_at_level(into, key.s, value.s, origin, LEVEL_FILE, err, errcap) < 0) {
-            rc = -1;
-            break;
-        }
-    }
-    free(raw.s);
-    free(key.s);
-    free(value.s);
-    return rc;
-}
-
-int ycsb_properties_load_file(ycsb_properties *p, const char *path, char *err, size_t errcap)
-{
-    char shown[300];
-    show(path, shown, sizeof shown);
-    buf text = { 0 };
-    ycsb_properties *fresh = ycsb_properties_new();
-    int rc = fresh ? read_whole_file(path, shown, &text, err, errcap)
-                   : fail(err, errcap, "%s: out of memory", shown);
-    if (rc == 0)
-        rc = parse_properties(fresh, text.s ? text.s : "", text.n, shown, err, errcap);
-    for (size_t i = 0; rc == 0 && i < fresh->n; i++)
-        rc = put_entry(p, fresh->v[i].name, fresh->v[i].value, fresh->v[i].origin, LEVEL_FILE,
-                       err, errcap);
-    free(text.s);
-    ycsb_properties_free(fresh);
-    return rc;
 }
 
 /* ---- Java's number parsers ------------------------------------------------ */
@@ -859,11 +240,11 @@ typedef struct resolver {
 static int refuse(resolver *r, const entry *e, const char *expect)
 {
     char shown[300];
-    show(e->value, shown, sizeof shown);
+    yp_show(e->value, shown, sizeof shown);
     size_t n = strlen(e->value);
     const char *hint = n && is_prop_space(e->value[n - 1]) ? " (white space at its end)" : "";
-    return fail(r->err, r->errcap, "%s: %s: expected %s, found '%s'%s", e->origin, e->name, expect,
-                shown, hint);
+    return yp_fail(r->err, r->errcap, "%s: %s: expected %s, found '%s'%s", e->origin, e->name,
+                   expect, shown, hint);
 }
 
 /* An integer property (Integer.parseInt if is_int, else Long.parseLong)
@@ -871,7 +252,7 @@ static int refuse(resolver *r, const entry *e, const char *expect)
 static int get_integer(resolver *r, const char *name, bool is_int, int64_t def, int64_t lo,
                        int64_t hi, const char *expect, int64_t *out)
 {
-    const entry *e = find_entry(r->p, name);
+    const entry *e = yp_find_entry(r->p, name);
     *out = def;
     if (!e)
         return 0;
@@ -898,7 +279,7 @@ static int get_int32(resolver *r, const char *name, int32_t def, int32_t lo, int
 static int get_double(resolver *r, const char *name, double def, double lo, bool lo_open,
                       double hi, bool hi_open, const char *expect, double *out)
 {
-    const entry *e = find_entry(r->p, name);
+    const entry *e = yp_find_entry(r->p, name);
     *out = def;
     if (!e)
         return 0;
@@ -912,7 +293,7 @@ static int get_double(resolver *r, const char *name, double def, double lo, bool
 
 static int get_bool(resolver *r, const char *name, bool def, bool *out)
 {
-    const entry *e = find_entry(r->p, name);
+    const entry *e = yp_find_entry(r->p, name);
     *out = def;
     if (e && parse_bool(e->value, out) < 0)
         return refuse(r, e, "true or false");
@@ -924,7 +305,7 @@ static int get_bool(resolver *r, const char *name, bool def, bool *out)
 static int get_choice(resolver *r, const char *name, const char *const *choices, int def,
                       const char *expect, int *out)
 {
-    const entry *e = find_entry(r->p, name);
+    const entry *e = yp_find_entry(r->p, name);
     *out = def;
     if (!e)
         return 0;
@@ -939,7 +320,7 @@ static int get_choice(resolver *r, const char *name, const char *const *choices,
 /* Where a value came from, for messages about combinations. */
 static const char *origin_of(const resolver *r, const char *name)
 {
-    const entry *e = find_entry(r->p, name);
+    const entry *e = yp_find_entry(r->p, name);
     return e ? e->origin : "default";
 }
 
@@ -996,21 +377,21 @@ static int resolve_counts(resolver *r, ycsb_workload *w)
                   "a count of operations from 1 to 2147483647 (YCSB's 0 runs without end)",
                   &operationcount) < 0)
         return -1;
-    if (!find_entry(r->p, "operationcount"))
-        return fail(r->err, r->errcap, "operationcount: expected a count of operations from 1 to "
-                    "2147483647, found nothing: it is not set (YCSB's default 0 runs without "
-                    "end; the stock workloads set 1000)");
+    if (!yp_find_entry(r->p, "operationcount"))
+        return yp_fail(r->err, r->errcap, "operationcount: expected a count of operations from 1 "
+                       "to 2147483647, found nothing: it is not set (YCSB's default 0 runs without "
+                       "end; the stock workloads set 1000)");
     if (recordcount == 0)
         recordcount = INT32_MAX; /* CoreWorkload.init */
     if (insertcount < 0)
         insertcount = recordcount - insertstart < 0 ? 0 : recordcount - insertstart;
     if (insertstart + insertcount > recordcount) {
-        const char *name = find_entry(r->p, "insertcount") ? "insertcount" : "insertstart";
-        return fail(r->err, r->errcap, "%s: %s: expected insertstart + insertcount <= recordcount "
-                    "(CoreWorkload.init exits otherwise), found insertstart %lld (%s) + "
-                    "insertcount %lld > recordcount %lld (%s)", origin_of(r, name), name,
-                    (long long)insertstart, origin_of(r, "insertstart"), (long long)insertcount,
-                    (long long)recordcount, origin_of(r, "recordcount"));
+        const char *name = yp_find_entry(r->p, "insertcount") ? "insertcount" : "insertstart";
+        return yp_fail(r->err, r->errcap, "%s: %s: expected insertstart + insertcount <= "
+                       "recordcount (CoreWorkload.init exits otherwise), found insertstart %lld "
+                       "(%s) + insertcount %lld > recordcount %lld (%s)", origin_of(r, name), name,
+                       (long long)insertstart, origin_of(r, "insertstart"), (long long)insertcount,
+                       (long long)recordcount, origin_of(r, "recordcount"));
     }
     c->recordcount = recordcount;
     c->insertstart = insertstart;
@@ -1036,10 +417,10 @@ static int resolve_proportions(resolver *r, ycsb_workload *w)
         sum += *fields[i];
     }
     if (!(sum > 0) || isinf(sum))
-        return fail(r->err, r->errcap, "%s: readproportion: expected the proportions (read, "
-                    "update, insert, scan, readmodifywrite) to add up to more than 0 (YCSB's "
-                    "threads stop at once otherwise), found %g", origin_of(r, "readproportion"),
-                    sum);
+        return yp_fail(r->err, r->errcap, "%s: readproportion: expected the proportions (read, "
+                       "update, insert, scan, readmodifywrite) to add up to more than 0 (YCSB's "
+                       "threads stop at once otherwise), found %g", origin_of(r, "readproportion"),
+                       sum);
     return 0;
 }
 
@@ -1074,17 +455,17 @@ static int resolve_keys(resolver *r, ycsb_workload *w)
     bool draws = c->readproportion > 0 || c->updateproportion > 0 || c->scanproportion > 0 ||
                  c->readmodifywriteproportion > 0;
     if (ranged && draws && c->insertcount == 0)
-        return fail(r->err, r->errcap, "%s: insertcount: expected at least 1 record for "
-                    "requestdistribution=%s to choose from, found 0", origin_of(r, "insertcount"),
-                    dists[dist]);
+        return yp_fail(r->err, r->errcap, "%s: insertcount: expected at least 1 record for "
+                       "requestdistribution=%s to choose from, found 0",
+                       origin_of(r, "insertcount"), dists[dist]);
     /* Transaction inserts number records from recordcount on. */
     if (c->insertproportion > 0 &&
         (uint64_t)c->recordcount + (uint64_t)c->operationcount > YCSB_RECORDS_MAX)
-        return fail(r->err, r->errcap, "%s: operationcount: expected recordcount + operationcount "
-                    "<= 4294967295 (regionsim's limit of records; with insertproportion > 0 "
-                    "each operation may insert one), found %lld + %lld",
-                    origin_of(r, "operationcount"), (long long)c->recordcount,
-                    (long long)c->operationcount);
+        return yp_fail(r->err, r->errcap, "%s: operationcount: expected recordcount + "
+                       "operationcount <= 4294967295 (regionsim's limit of records; with "
+                       "insertproportion > 0 each operation may insert one), found %lld + %lld",
+                       origin_of(r, "operationcount"), (long long)c->recordcount,
+                       (long long)c->operationcount);
     return 0;
 }
 
@@ -1110,22 +491,22 @@ static int resolve_fields(resolver *r, ycsb_workload *w)
     w->fieldcount = (int32_t)fieldcount;
     w->fieldlengthdistribution = (ycsb_lengthdist)dist;
     if (dist == YCSB_LENGTH_HISTOGRAM)
-        return refuse(r, find_entry(r->p, "fieldlengthdistribution"),
-                      "constant, uniform or zipfian (histogram reads YCSB's histogram file, "
-                      "which regionsim does not)");
+        return refuse(r, yp_find_entry(r->p, "fieldlengthdistribution"),
+                         "constant, uniform or zipfian (histogram reads YCSB's histogram file, "
+                         "which regionsim does not)");
     if (dist != YCSB_LENGTH_CONSTANT && w->minfieldlength > w->fieldlength)
-        return fail(r->err, r->errcap, "%s: minfieldlength: expected minfieldlength <= "
-                    "fieldlength (%d, %s), found %d", origin_of(r, "minfieldlength"),
-                    w->fieldlength, origin_of(r, "fieldlength"), w->minfieldlength);
+        return yp_fail(r->err, r->errcap, "%s: minfieldlength: expected minfieldlength <= "
+                       "fieldlength (%d, %s), found %d", origin_of(r, "minfieldlength"),
+                       w->fieldlength, origin_of(r, "fieldlength"), w->minfieldlength);
     if (dataintegrity && dist != YCSB_LENGTH_CONSTANT)
-        return fail(r->err, r->errcap, "%s: dataintegrity: expected fieldlengthdistribution="
-                    "constant with dataintegrity=true (\"Must have constant field size to check "
-                    "data integrity.\"), found %s (%s)", origin_of(r, "dataintegrity"),
-                    lengths[dist], origin_of(r, "fieldlengthdistribution"));
+        return yp_fail(r->err, r->errcap, "%s: dataintegrity: expected fieldlengthdistribution="
+                       "constant with dataintegrity=true (\"Must have constant field size to check "
+                       "data integrity.\"), found %s (%s)", origin_of(r, "dataintegrity"),
+                       lengths[dist], origin_of(r, "fieldlengthdistribution"));
     if ((uint64_t)w->fieldcount * (uint64_t)w->fieldlength > YCSB_RECORD_BYTES_MAX)
-        return fail(r->err, r->errcap, "%s: fieldlength: expected fieldcount x fieldlength <= "
-                    "4294967295 bytes a record (regionsim's limit), found %d x %d",
-                    origin_of(r, "fieldlength"), w->fieldcount, w->fieldlength);
+        return yp_fail(r->err, r->errcap, "%s: fieldlength: expected fieldcount x fieldlength <= "
+                       "4294967295 bytes a record (regionsim's limit), found %d x %d",
+                       origin_of(r, "fieldlength"), w->fieldcount, w->fieldlength);
     return 0;
 }
 
@@ -1143,10 +524,11 @@ static int resolve_scans(resolver *r, ycsb_workload *w)
         return -1;
     w->scanlengthdistribution = dist == 0 ? YCSB_LENGTH_UNIFORM : YCSB_LENGTH_ZIPFIAN;
     if (w->minscanlength > w->maxscanlength) {
-        const char *name = find_entry(r->p, "minscanlength") ? "minscanlength" : "maxscanlength";
-        return fail(r->err, r->errcap, "%s: %s: expected minscanlength <= maxscanlength, found "
-                    "%d (%s) > %d (%s)", origin_of(r, name), name, w->minscanlength,
-                    origin_of(r, "minscanlength"), w->maxscanlength, origin_of(r, "maxscanlength"));
+        const char *name = yp_find_entry(r->p, "minscanlength") ? "minscanlength" : "maxscanlength";
+        return yp_fail(r->err, r->errcap, "%s: %s: expected minscanlength <= maxscanlength, found "
+                       "%d (%s) > %d (%s)", origin_of(r, name), name, w->minscanlength,
+                       origin_of(r, "minscanlength"), w->maxscanlength,
+                       origin_of(r, "maxscanlength"));
     }
     return 0;
 }
@@ -1178,48 +560,4 @@ int ycsb_workload_resolve(const ycsb_properties *p, ycsb_workload *out, char *er
         check_unused_core(&r) < 0)
         return -1;
     return 0;
-}
-
-/* ---- describing ------------------------------------------------------------- */
-
-/* Appends s escaped as Properties.store would write it (every space
- * escaped, so the items stay apart), into out at *len (counting all). */
-static void append_escaped(const char *s, char *out, size_t cap, size_t *len)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        char piece[8];
-        if (c == '\t' || c == '\n' || c == '\r' || c == '\f')
-            snprintf(piece, sizeof piece, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n'
-                                                  : c == '\r' ? 'r' : 'f');
-        else if (c < 0x20 || c == 0x7f)
-            snprintf(piece, sizeof piece, "\\u%04X", c);
-        else if (strchr("\\ =:#!", c))
-            piece[0] = '\\', piece[1] = (char)c, piece[2] = '\0';
-        else
-            piece[0] = (char)c, piece[1] = '\0';
-        for (const char *q = piece; *q; q++, (*len)++)
-            if (*len + 1 < cap)
-                out[*len] = *q;
-    }
-}
-
-size_t ycsb_properties_describe(const ycsb_properties *p, char *out, size_t cap)
-{
-    size_t len = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        if (i) {
-            if (len + 1 < cap)
-                out[len] = ' ';
-            len++;
-        }
-        append_escaped(p->v[i].name, out, cap, &len);
-        if (len + 1 < cap)
-            out[len] = '=';
-        len++;
-        append_escaped(p->v[i].value, out, cap, &len);
-    }
-    if (cap)
-        out[len < cap ? len : cap - 1] = '\0';
-    return len;
 }
