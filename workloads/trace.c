@@ -27,36 +27,9 @@
  * optional value size.
  *
  * YCSB. With TRACE_FORMAT_YCSB the lines are what site.ycsb.BasicDB
- * prints with basicdb.verbose=true (YCSB core/src/main/java/site/ycsb/
- * BasicDB.java at commit d9faaac8; methods read, scan, update, insert,
- * delete), one StringBuilder per call:
- *
- *     READ table key [ <all fields>]       or [ f1 f2 ] for some fields
- *     SCAN table startkey recordcount [ <all fields>]
- *     UPDATE table key [ name=value name=value ]     (also "[ ]")
- *     INSERT table key [ name=value ]
- *     DELETE table key
- *
- * A line whose first space-separated word is one of those five verbs, in
- * upper case, is an operation and must have that form; every other line
- * (YCSB's command line, "Loading workload...", the properties BasicDB.init
- * prints, "[OVERALL], ..." measurements, blank lines) is skipped. The
- * table is not kept; the key is taken as its bytes (the HBase binding
- * writes Bytes.toBytes(key)), not as shell form. A value is printed as
- * ByteIterator.toString() makes it, and may hold anything but a newline:
- * CoreWorkload's RandomByteIterator values are bytes ' ' .. 0x7F, spaces,
- * '=' and ']' included. So the values are cut at " NAME=" where NAME is
- * the first field's name with its digits replaced by any digits: the
- * names CoreWorkload gives its fields (fieldnameprefix + index). A value
- * holding " field3=" by chance (about 96^-8 per position for random
- * values) would count as two fields; the byte total is then short by that
- * name only. Field names that do not end in digits are not CoreWorkload's:
- * cells and value bytes are then left 0 (the phase's defaults). The bytes
- * counted are those printed: for CoreWorkload's ASCII values, the values'
- * own. BasicDB prints no times, so the i-th operation is given
- * i * interval_us; a read-modify-write prints as a READ and an UPDATE, so
- * it reads as a get and a put, and a SCAN of 0 records is refused like
- * the CSV format's.
+ * prints with basicdb.verbose=true; trace_ycsb.c parses them (its top
+ * comment has the format) through the same reader: the streaming, the
+ * line numbers and the errors below are this file's for both formats.
  *
  * Errors. A malformed line stops the reader for good: the message
  * "FILE:LINE: what was wrong: expected what, found 'token'" is kept in the
@@ -81,7 +54,7 @@
  * names (record_op_name), never YCSB's, and a scan always with its rows. The first error is kept and reported with the name by
  * trace_finish.
  */
-#include "workloads/trace.h"
+#include "workloads/trace_impl.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -91,21 +64,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/key.h"
-
-#define LINE_MAX_BYTES ((size_t)1 << 20) /* longest line accepted, without '\n' */
 #define LINE_FIRST_CAP 256               /* the line buffer's starting size */
 #define FIELDS_MAX 5                     /* time, op, key, bytes or rows, cells */
 #define BYTES_MAX INT32_MAX              /* value sizes are < 2^31 */
 #define ROWS_MAX INT32_MAX               /* a scan's rows, 1 .. 2^31 - 1 (YCSB's int) */
 #define TOKEN_SHOWN 40                   /* token bytes quoted in a message */
-#define MSG_CAP 1024
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
 
 /* The op column's names, matched in any case, and what each reads as. */
 static const struct op_name {
@@ -137,22 +100,6 @@ typedef struct field {
     int quoted;  /* the raw form was "..." */
 } field;
 
-struct trace_reader {
-    FILE *f;
-    char *path;
-    char *line;         /* the current line, NUL-terminated */
-    size_t line_cap;    /* <= LINE_MAX_BYTES + 1 */
-    uint64_t lineno;    /* 1-based number of the current line */
-    trace_format format;
-    uint64_t interval_us; /* YCSB: the time between two operations */
-    char delim;         /* '\t' or ','; 0 until the first significant line */
-    int failed;         /* a line was malformed: msg holds why */
-    uint64_t seq;       /* operations returned so far */
-    uint64_t last_t_us; /* time of the previous operation */
-    uint8_t key[KEY_MAX_LEN];
-    char msg[MSG_CAP];
-};
-
 /* Renders len bytes of s for a message: printable ASCII as itself, other
  * bytes as \xNN, "..." after TOKEN_SHOWN bytes. */
 static void render_token(const char *s, size_t len, char *out, size_t cap)
@@ -177,10 +124,7 @@ static void render_token(const char *s, size_t len, char *out, size_t cap)
     out[n] = '\0';
 }
 
-/* Stops the reader: msg = "FILE:LINE: <what>, found '<token>'". */
-PRINTF_LIKE(4, 5)
-static int reader_fail(trace_reader *t, const char *token, size_t token_len,
-                       const char *what, ...)
+int trace_fail(trace_reader *t, const char *token, size_t token_len, const char *what, ...)
 {
     char shown[4 * TOKEN_SHOWN + 4];
     char text[MSG_CAP / 2];
@@ -285,12 +229,12 @@ static int read_line(trace_reader *t, size_t *len)
         if (n + 1 >= t->line_cap) {
             if (n == LINE_MAX_BYTES) {
                 t->lineno++;
-                return reader_fail(t, t->line, n, "line too long: expected at most "
-                                   "%zu bytes", LINE_MAX_BYTES);
+                return trace_fail(t, t->line, n, "line too long: expected at most "
+                                  "%zu bytes", LINE_MAX_BYTES);
             }
             if (grow_line(t) < 0) {
                 t->lineno++;
-                return reader_fail(t, NULL, 0, "out of memory");
+                return trace_fail(t, NULL, 0, "out of memory");
             }
         }
         t->line[n++] = (char)c;
@@ -298,7 +242,7 @@ static int read_line(trace_reader *t, size_t *len)
     assert(n < t->line_cap && t->line_cap <= LINE_MAX_BYTES + 1);
     if (c == EOF && ferror(t->f)) {
         t->lineno++;
-        return reader_fail(t, NULL, 0, "read error: %s", strerror(errno));
+        return trace_fail(t, NULL, 0, "read error: %s", strerror(errno));
     }
     if (c == EOF && n == 0)
         return 0;
@@ -335,12 +279,12 @@ static int unquote_field(trace_reader *t, char *line, size_t len, size_t start,
                             (close + 1 >= len || line[close + 1] != '"')))
         close += line[close] == '"' ? 2 : 1;
     if (close >= len)
-        return reader_fail(t, line + start, len - start,
-                           "unterminated quoted field: expected a closing '\"'");
+        return trace_fail(t, line + start, len - start,
+                          "unterminated quoted field: expected a closing '\"'");
     if (close + 1 < len && line[close + 1] != t->delim)
-        return reader_fail(t, line + start, len - start,
-                           "text after a closing quote: expected '%s' or the end of the line",
-                           t->delim == '\t' ? "\\t" : ",");
+        return trace_fail(t, line + start, len - start,
+                          "text after a closing quote: expected '%s' or the end of the line",
+                          t->delim == '\t' ? "\\t" : ",");
     size_t w = start + 1;
     for (size_t r = start + 1; r < close; r++, w++) {
         line[w] = line[r];
@@ -409,17 +353,17 @@ static int parse_time(trace_reader *t, const field *f, uint64_t *t_us)
 {
     int r = parse_uint(f, TRACE_TIME_MAX, t_us);
     if (r == -1)
-        return reader_fail(t, f->text, f->len,
-                           "bad time: expected a non-negative integer of microseconds");
+        return trace_fail(t, f->text, f->len,
+                          "bad time: expected a non-negative integer of microseconds");
     if (r == -2)
-        return reader_fail(t, f->text, f->len,
-                           "time out of range: expected at most %" PRIu64
-                           " microseconds (2^64 - 1 is the simulator's 'never')",
-                           (uint64_t)TRACE_TIME_MAX);
+        return trace_fail(t, f->text, f->len,
+                          "time out of range: expected at most %" PRIu64
+                          " microseconds (2^64 - 1 is the simulator's 'never')",
+                          (uint64_t)TRACE_TIME_MAX);
     if (t->seq > 0 && *t_us < t->last_t_us)
-        return reader_fail(t, f->text, f->len,
-                           "time %" PRIu64 " is before the previous operation's %" PRIu64,
-                           *t_us, t->last_t_us);
+        return trace_fail(t, f->text, f->len,
+                          "time %" PRIu64 " is before the previous operation's %" PRIu64,
+                          *t_us, t->last_t_us);
     return 0;
 }
 
@@ -443,7 +387,7 @@ static int parse_op(trace_reader *t, const field *f, record_op *op)
             *op = op_names[i].op;
             return 0;
         }
-    return reader_fail(t, f->text, f->len, "bad op: expected " OP_NAMES_EXPECTED);
+    return trace_fail(t, f->text, f->len, "bad op: expected " OP_NAMES_EXPECTED);
 }
 
 /* 1-based column in the line of character i of field f's (unquoted) text:
@@ -472,7 +416,7 @@ static int parse_key(trace_reader *t, const field *f, size_t *key_len)
 {
     size_t bad;
     if (f->len == 0)
-        return reader_fail(t, f->text, 0, "empty key: expected 1..%d bytes", KEY_MAX_LEN);
+        return trace_fail(t, f->text, 0, "empty key: expected 1..%d bytes", KEY_MAX_LEN);
     if (key_parse(f->text, f->len, t->key, sizeof t->key, key_len, &bad) == 0) {
         assert(*key_len >= 1 && *key_len <= KEY_MAX_LEN);
         return 0;
@@ -481,13 +425,13 @@ static int parse_key(trace_reader *t, const field *f, size_t *key_len)
     /* key_parse checks an escape before the room for its byte: a failure
      * at a well-formed escape or a plain byte means the key is too long. */
     if (f->text[bad] != '\\' || is_escape(f->text, f->len, bad))
-        return reader_fail(t, f->text, f->len,
-                           "key too long: expected at most %d bytes (HBase's row limit)",
-                           KEY_MAX_LEN);
+        return trace_fail(t, f->text, f->len,
+                          "key too long: expected at most %d bytes (HBase's row limit)",
+                          KEY_MAX_LEN);
     size_t shown = f->len - bad < 4 ? f->len - bad : 4;
-    return reader_fail(t, f->text + bad, shown,
-                       "bad escape at column %zu of the key (column %zu of the line): "
-                       "expected \\xNN", bad + 1, line_column(f, bad));
+    return trace_fail(t, f->text + bad, shown,
+                      "bad escape at column %zu of the key (column %zu of the line): "
+                      "expected \\xNN", bad + 1, line_column(f, bad));
 }
 
 /* A put's cells: how many cells of the row it writes (YCSB's fields),
@@ -496,8 +440,8 @@ static int parse_cells(trace_reader *t, const field *f, uint32_t *cells)
 {
     uint64_t v;
     if (parse_uint(f, ROWS_MAX, &v) < 0 || v == 0)
-        return reader_fail(t, f->text, f->len, "bad cells: expected an integer from 1 to %d",
-                           ROWS_MAX);
+        return trace_fail(t, f->text, f->len, "bad cells: expected an integer from 1 to %d",
+                          ROWS_MAX);
     *cells = (uint32_t)v;
     return 0;
 }
@@ -506,26 +450,24 @@ static int parse_bytes(trace_reader *t, const field *f, uint32_t *bytes)
 {
     uint64_t v;
     if (parse_uint(f, BYTES_MAX, &v) < 0)
-        return reader_fail(t, f->text, f->len,
-                           "bad bytes: expected an integer from 0 to %d", BYTES_MAX);
+        return trace_fail(t, f->text, f->len,
+                          "bad bytes: expected an integer from 0 to %d", BYTES_MAX);
     *bytes = (uint32_t)v;
     return 0;
 }
 
-static int parse_rows(trace_reader *t, const char *text, size_t len, uint32_t *rows)
+int trace_parse_rows(trace_reader *t, const char *text, size_t len, uint32_t *rows)
 {
     field f = { (char *)text, len, 0, 0 };
     uint64_t v;
     if (parse_uint(&f, ROWS_MAX, &v) < 0 || v == 0)
-        return reader_fail(t, text, len, "bad rows: expected an integer from 1 to %d", ROWS_MAX);
+        return trace_fail(t, text, len, "bad rows: expected an integer from 1 to %d", ROWS_MAX);
     *rows = (uint32_t)v;
     return 0;
 }
 
-/* Fills *t_us and *out with the operation read (the key is in t->key;
- * value bytes, cells and rows are left 0 for the caller) and counts it. */
-static void fill_record(trace_reader *t, uint64_t time, record_op op, size_t key_len,
-                        uint64_t *t_us, record *out)
+void trace_fill_record(trace_reader *t, uint64_t time, record_op op, size_t key_len,
+                       uint64_t *t_us, record *out)
 {
     memset(out, 0, sizeof *out);
     out->seq = t->seq++;
@@ -550,27 +492,27 @@ static int parse_operation(trace_reader *t, char *line, size_t len,
     if (split_fields(t, line, len, fields, &n) < 0)
         return -1;
     if (n < 3)
-        return reader_fail(t, line, len, "too few fields: expected time,op,key[,bytes[,cells]] "
-                           "or time,scan,key,rows");
+        return trace_fail(t, line, len, "too few fields: expected time,op,key[,bytes[,cells]] "
+                          "or time,scan,key,rows");
     if (n > FIELDS_MAX)
-        return reader_fail(t, line + fields[FIELDS_MAX].col, len - fields[FIELDS_MAX].col,
-                           "too many fields: expected time,op,key[,bytes[,cells]] "
-                           "or time,scan,key,rows");
+        return trace_fail(t, line + fields[FIELDS_MAX].col, len - fields[FIELDS_MAX].col,
+                          "too many fields: expected time,op,key[,bytes[,cells]] "
+                          "or time,scan,key,rows");
     if (parse_time(t, &fields[0], &time) < 0 || parse_op(t, &fields[1], &op) < 0 ||
         parse_key(t, &fields[2], &key_len) < 0)
         return -1;
     if (op == RECORD_SCAN && n < 4)
-        return reader_fail(t, line, len, "scan without rows: expected time,scan,key,rows");
-    if (op == RECORD_SCAN && parse_rows(t, fields[3].text, fields[3].len, &rows) < 0)
+        return trace_fail(t, line, len, "scan without rows: expected time,scan,key,rows");
+    if (op == RECORD_SCAN && trace_parse_rows(t, fields[3].text, fields[3].len, &rows) < 0)
         return -1;
     if (op != RECORD_SCAN && n >= 4 && parse_bytes(t, &fields[3], &bytes) < 0)
         return -1;
     if (n == 5 && op != RECORD_PUT && op != RECORD_RMW)
-        return reader_fail(t, fields[4].text, fields[4].len, "cells on a %s: expected them "
-                           "only on a put or readmodifywrite", record_op_name(op));
+        return trace_fail(t, fields[4].text, fields[4].len, "cells on a %s: expected them "
+                          "only on a put or readmodifywrite", record_op_name(op));
     if (n == 5 && parse_cells(t, &fields[4], &cells) < 0)
         return -1;
-    fill_record(t, time, op, key_len, t_us, out);
+    trace_fill_record(t, time, op, key_len, t_us, out);
     out->value_bytes = bytes;
     out->cells = cells;
     out->rows = rows;
@@ -591,167 +533,11 @@ static int csv_line(trace_reader *t, char *line, size_t len, uint64_t *t_us, rec
     return parse_operation(t, line, len, t_us, out);
 }
 
-/* ---- YCSB: BasicDB's verbose output --------------------------------- */
-
-/* BasicDB's verbs, what each reads as, and the form its line must have. */
-static const struct ycsb_verb {
-    const char *name;
-    record_op op;
-    const char *form;
-} ycsb_verbs[] = {
-    { "READ", RECORD_GET, "READ table key [ fields]" },
-    { "SCAN", RECORD_SCAN, "SCAN table key count [ fields]" },
-    { "UPDATE", RECORD_PUT, "UPDATE table key [ name=value ... ]" },
-    { "INSERT", RECORD_PUT, "INSERT table key [ name=value ... ]" },
-    { "DELETE", RECORD_DELETE, "DELETE table key" },
-};
-
-/* A piece of the line. */
-typedef struct span {
-    const char *text;
-    size_t len;
-} span;
-
-/* The word of line[*pos..len) up to the next ' ' or the end; moves *pos
- * past that space. Returns 1 if a space followed, 0 at the end. */
-static int next_word(const char *line, size_t len, size_t *pos, span *word)
-{
-    const char *sp = memchr(line + *pos, ' ', len - *pos);
-    size_t end = sp ? (size_t)(sp - line) : len;
-    word->text = line + *pos;
-    word->len = end - *pos;
-    *pos = sp ? end + 1 : len;
-    return sp != NULL;
-}
-
-/* The verb a line starts with, or NULL: not an operation. */
-static const struct ycsb_verb *find_verb(const span *word)
-{
-    for (size_t i = 0; i < sizeof ycsb_verbs / sizeof ycsb_verbs[0]; i++)
-        if (word->len == strlen(ycsb_verbs[i].name) &&
-            memcmp(word->text, ycsb_verbs[i].name, word->len) == 0)
-            return &ycsb_verbs[i];
-    return NULL;
-}
-
-/* If s[0..n) starts with stem, one or more digits and '=', the length of
- * that name (without the '='); else 0. */
-static size_t field_name_at(const char *s, size_t n, const char *stem, size_t stem_len)
-{
-    if (n <= stem_len || memcmp(s, stem, stem_len) != 0)
-        return 0;
-    size_t i = stem_len;
-    while (i < n && s[i] >= '0' && s[i] <= '9')
-        i++;
-    return i > stem_len && i < n && s[i] == '=' ? i : 0;
-}
-
-/* The fields of an INSERT or UPDATE, `in` being the text between "[ " and
- * the closing ']': "name=value " for each field (BasicDB.insert, .update).
- * Sets *cells to their number and *bytes to their values' bytes, both 0
- * when the names are not CoreWorkload's (see the top of the file). */
-static int count_fields(trace_reader *t, const struct ycsb_verb *v, const char *in, size_t len,
-                        uint32_t *cells, uint32_t *bytes)
-{
-    *cells = *bytes = 0;
-    if (len == 0)
-        return 0; /* "[ ]": no values */
-    const char *eq = memchr(in, '=', len), *sp = memchr(in, ' ', len);
-    if (!eq || eq == in || (sp && sp < eq) || in[len - 1] != ' ')
-        return reader_fail(t, in, len, "bad fields: expected 'name=value ' for each, as in %s",
-                           v->form);
-    size_t name_len = (size_t)(eq - in), stem = name_len;
-    while (stem > 0 && in[stem - 1] >= '0' && in[stem - 1] <= '9')
-        stem--;
-    if (stem == 0 || stem == name_len)
-        return 0; /* not fieldnameprefix + index: unknown */
-    /* Each value runs from its '=' to the ' ' before the next name, the
-     * last to the final ' '. Names hold no ' ' (checked above), so a
-     * partial match never hides the next space: linear in len. */
-    size_t start = name_len + 1, total = 0, n = 1, name;
-    for (size_t i = start; i + 1 < len; i++) {
-        if (in[i] != ' ' || !(name = field_name_at(in + i + 1, len - i - 1, in, stem)))
-            continue;
-        total += i - start;
-        n++;
-        start = i + 1 + name + 1;
-        i = start - 1;
-    }
-    assert(start <= len - 1);
-    total += len - 1 - start;
-    assert(total <= LINE_MAX_BYTES && n <= LINE_MAX_BYTES);
-    *cells = (uint32_t)n;
-    *bytes = (uint32_t)total;
-    return 0;
-}
-
-/* The i-th YCSB operation's time, i * interval_us, unless past
- * TRACE_TIME_MAX. */
-static int ycsb_time(trace_reader *t, const char *line, size_t len, uint64_t *time)
-{
-    if (t->interval_us > 0 && t->seq > TRACE_TIME_MAX / t->interval_us)
-        return reader_fail(t, line, len, "time out of range: operation %" PRIu64 " at %" PRIu64
-                           " microseconds apart is past %" PRIu64 " microseconds",
-                           t->seq, t->interval_us, (uint64_t)TRACE_TIME_MAX);
-    *time = t->seq * t->interval_us;
-    return 0;
-}
-
-/* One line of BasicDB's output: 1 with an operation, 0 for a line that is
- * not one, -1 for an operation's line that is malformed. */
-static int ycsb_line(trace_reader *t, const char *line, size_t len, uint64_t *t_us, record *out)
-{
-    size_t pos = 0;
-    span verb, table, key, count = { NULL, 0 };
-    uint32_t rows = 0, cells = 0, bytes = 0;
-    uint64_t time = 0;
-    int more = next_word(line, len, &pos, &verb);
-    const struct ycsb_verb *v = find_verb(&verb);
-    if (!v)
-        return 0;
-    if (!more || !next_word(line, len, &pos, &table) ||
-        (!next_word(line, len, &pos, &key) && v->op != RECORD_DELETE))
-        return reader_fail(t, line, len, "too few fields: expected %s", v->form);
-    if (table.len == 0)
-        return reader_fail(t, line, len, "empty table: expected %s", v->form);
-    if (key.len == 0)
-        return reader_fail(t, key.text, 0, "empty key: expected 1..%d bytes", KEY_MAX_LEN);
-    if (key.len > KEY_MAX_LEN)
-        return reader_fail(t, key.text, key.len, "key too long: expected at most %d bytes "
-                           "(HBase's row limit)", KEY_MAX_LEN);
-    if (v->op == RECORD_DELETE && key.text + key.len < line + len)
-        return reader_fail(t, key.text + key.len, (size_t)(line + len - key.text - key.len),
-                           "text after the key: expected %s", v->form);
-    if (v->op == RECORD_SCAN) {
-        if (!next_word(line, len, &pos, &count))
-            return reader_fail(t, line, len, "too few fields: expected %s", v->form);
-        if (parse_rows(t, count.text, count.len, &rows) < 0)
-            return -1;
-    }
-    if (v->op != RECORD_DELETE) {
-        const char *rest = line + pos;
-        size_t rest_len = len - pos;
-        if (rest_len < 3 || memcmp(rest, "[ ", 2) != 0 || rest[rest_len - 1] != ']')
-            return reader_fail(t, rest, rest_len, "bad field list: expected '[ ' ... ']' "
-                               "to end the line, as in %s", v->form);
-        if (v->op == RECORD_PUT && count_fields(t, v, rest + 2, rest_len - 3, &cells, &bytes) < 0)
-            return -1;
-    }
-    if (ycsb_time(t, line, len, &time) < 0)
-        return -1;
-    memcpy(t->key, key.text, key.len);
-    fill_record(t, time, v->op, key.len, t_us, out);
-    out->rows = rows;
-    out->cells = cells;
-    out->value_bytes = bytes;
-    return 1;
-}
-
 int trace_next(trace_reader *t, uint64_t *t_us, record *out, char *err, size_t errcap)
 {
     size_t len = 0;
     while (!t->failed && read_line(t, &len) == 1) {
-        int rc = t->format == TRACE_FORMAT_YCSB ? ycsb_line(t, t->line, len, t_us, out)
+        int rc = t->format == TRACE_FORMAT_YCSB ? trace_ycsb_line(t, t->line, len, t_us, out)
                                                 : csv_line(t, t->line, len, t_us, out);
         if (rc == 1)
             return 1;
