@@ -1,5 +1,7 @@
-/* budget.c -- the memory a run will need, and the most it may use. See
- * budget.h; docs/model.md (Memory) gives the formula in words.
+/* budget.c -- the memory a run will need, estimated from the scenario
+ * alone (budget_estimate_run). See budget.h; docs/model.md (Memory) gives
+ * the formula in words. The limit the estimate is held against is
+ * budget_limit.c's; the verdict and its message are budget_check.c's.
  *
  * The estimate follows the data structures, each costed as it is when
  * full, with its arrays' growth slack (K is a key's length in bytes):
@@ -57,15 +59,13 @@
  * however many writes it takes). The probes also give the key length: the
  * longest key of records with the phase's first, middle and last ids.
  */
-#include "sim/budget.h"
+#include "sim/budget_impl.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/balancer.h"
 #include "core/regionmap.h"
@@ -101,7 +101,7 @@
 #define SERVER_EXTRA 240.0      /* queue ring, baseline, balancers' per-server arrays */
 #define NAME_BYTES 48.0         /* a UID table's slots per name, doubling, with the old table */
 #define TRUTH_ENTITY 64.0       /* the first 4 entries of an entity's list */
-#define TRUTH_WRITE 56.0        /* 32 in its entity's list + 24 in the global list */
+/* TRUTH_WRITE (a write kept to score reads against): sim/budget_impl.h */
 #define TRUTH_METRIC 24.0       /* in its metric's list, with metric reads */
 #define REPORT_NUMBER 8.0       /* a number in the report's text */
 #define REPORT_ENTRY 200.0      /* a region log or timeline entry in the report's text */
@@ -819,221 +819,4 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     out->series = largest.series;
     out->store_kind = largest.store_kind;
     out->store_closed = largest.store_closed;
-}
-
-/* ---- the limit ---- */
-
-/* Field `field` (0: size, 5: data) of /proc/self/statm in bytes; 0 if
- * there is none. */
-static uint64_t statm_bytes(int field)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (!f)
-        return 0;
-    unsigned long long v[7] = { 0 };
-    int n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
-                   &v[5], &v[6]);
-    fclose(f);
-    long page = sysconf(_SC_PAGESIZE);
-    if (n != 7 || page <= 0 || v[field] > UINT64_MAX / (unsigned long long)page)
-        return 0;
-    return (uint64_t)v[field] * (uint64_t)page;
-}
-
-static void lower_to(budget_limit *lim, uint64_t bytes, budget_source source, uint64_t in_use)
-{
-    if (bytes < lim->bytes) {
-        lim->bytes = bytes;
-        lim->source = source;
-        lim->in_use = in_use;
-    }
-}
-
-budget_limit budget_limit_of(const scenario *sc)
-{
-    budget_limit lim = { UINT64_MAX, 0, BUDGET_NO_LIMIT };
-    if (sc->max_memory)
-        lower_to(&lim, sc->max_memory, BUDGET_MAX_MEMORY, 0);
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        lower_to(&lim, (uint64_t)rl.rlim_cur, BUDGET_ULIMIT_V, statm_bytes(0));
-    if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        lower_to(&lim, (uint64_t)rl.rlim_cur, BUDGET_ULIMIT_D, statm_bytes(5));
-    /* Physical memory is the default limit, not a hard one: swap and an
-     * estimate that is an upper bound (a closed loop's) can make a run fit
-     * where the estimate says it would not, so a --max-memory the user sets
-     * replaces it. ulimit is the kernel's and stays. */
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (!sc->max_memory && pages > 0 && page > 0 &&
-        (uint64_t)pages <= UINT64_MAX / (uint64_t)page)
-        lower_to(&lim, (uint64_t)pages * (uint64_t)page, BUDGET_PHYSICAL, 0);
-    return lim;
-}
-
-/* ---- the verdict ---- */
-
-void budget_format_size(double bytes, char *out, size_t cap)
-{
-    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    size_t u = 0;
-    while (bytes >= 1023.5 && u + 1 < sizeof units / sizeof *units) {
-        bytes /= 1024;
-        u++;
-    }
-    if (u == 0 || bytes >= 99.95)
-        snprintf(out, cap, "%.0f %s", bytes, units[u]);
-    else
-        snprintf(out, cap, "%.3g %s", bytes, units[u]);
-}
-
-/* What part p counts, in words, into out. */
-static void part_detail(const budget_estimate *e, int p, char *out, size_t cap)
-{
-    char size[32];
-    switch ((budget_part)p) {
-    case BUDGET_STORE:
-        budget_format_size(e->row_bytes, size, sizeof size);
-        snprintf(out, cap, "%.0f rows of about %s in the store", e->rows, size);
-        return;
-    case BUDGET_IN_FLIGHT:
-        snprintf(out, cap, "%.0f operations waiting for their replies", e->in_flight);
-        return;
-    case BUDGET_REGIONS:
-        snprintf(out, cap, "about %.0f regions", e->regions);
-        return;
-    case BUDGET_SERVERS:
-        snprintf(out, cap, "%.0f servers", e->servers);
-        return;
-    case BUDGET_WINDOWS:
-        snprintf(out, cap, "%.0f report windows x %.0f servers of counters", e->windows,
-                 e->servers);
-        return;
-    case BUDGET_KEYSPACE:
-        snprintf(out, cap, "%.0f report windows of key samples and %.0f key buckets",
-                 e->windows, e->key_buckets);
-        return;
-    case BUDGET_TRUTH:
-        if (16 * e->entity_ids > TRUTH_WRITE * e->tracked)
-            snprintf(out, cap, "a slot for each of %.0f entity ids, to score reads against",
-                     e->entity_ids);
-        else
-            snprintf(out, cap, "%.0f writes kept to score reads against", e->tracked);
-        return;
-    case BUDGET_NAMES:
-        snprintf(out, cap, "UID tables of %.0f names", e->names);
-        return;
-    case BUDGET_BALANCER:
-        snprintf(out, cap, "%.0f balancer runs", e->balancer_runs);
-        return;
-    case BUDGET_WORKLOAD:
-        snprintf(out, cap, "the jitter queue of %.0f series", e->series);
-        return;
-    case BUDGET_REPORT:
-        snprintf(out, cap, "the report of %.0f report windows x %.0f servers", e->windows,
-                 e->servers);
-        return;
-    case BUDGET_PARTS:
-        break;
-    }
-    snprintf(out, cap, "?");
-}
-
-/* What to lower (or raise) for the load of the phase that stores most. */
-static const char *load_advice(const budget_estimate *e)
-{
-    if (e->store_closed)
-        return "lower --clients or --duration, or raise --think";
-    switch (e->store_kind) {
-    case PATTERN_TIMESERIES:
-        return "lower --duration, --metrics or --hosts, or raise --interval";
-    case PATTERN_ENTITIES:
-    case PATTERN_SEQUENCE:
-        return "lower --rate or --duration";
-    case PATTERN_TRACE:
-        return "replay a shorter trace or set a shorter --duration";
-    case PATTERN_YCSB:
-        return "lower -p recordcount or -p operationcount";
-    default:
-        return "lower --duration";
-    }
-}
-
-static const char *part_advice(const budget_estimate *e, int p)
-{
-    switch ((budget_part)p) {
-    case BUDGET_STORE:
-        return load_advice(e);
-    case BUDGET_IN_FLIGHT:
-        return e->store_kind == PATTERN_TIMESERIES
-                   ? "the servers cannot keep up, so operations queue: lower --duration, "
-                     "--metrics or --hosts, or raise --interval"
-                   : "the servers cannot keep up, so operations queue: lower --rate or "
-                     "--duration";
-    case BUDGET_REGIONS:
-        return "raise --region-size (or lower --size-scale), or lower --duration";
-    case BUDGET_SERVERS:
-        return "use fewer servers (--servers, and those events add)";
-    case BUDGET_WINDOWS:
-        return "use a longer --window, or fewer servers";
-    case BUDGET_KEYSPACE:
-        return "use a longer --window or fewer --key-buckets";
-    case BUDGET_TRUTH:
-        return "lower --records, --rate or --duration, or set --read-fraction 0";
-    case BUDGET_NAMES:
-        return "lower --records, --rate or --duration";
-    case BUDGET_BALANCER:
-        return "use a longer --balancer-period";
-    case BUDGET_WORKLOAD:
-        return "lower --metrics, --hosts or --tags, or set --jitter 0";
-    case BUDGET_REPORT:
-        return "use a longer --window, fewer servers or fewer --key-buckets";
-    case BUDGET_PARTS:
-        break;
-    }
-    return "lower --duration";
-}
-
-int budget_check(const budget_estimate *e, const budget_limit *lim, char *err, size_t errcap)
-{
-    if (lim->source == BUDGET_NO_LIMIT)
-        return 0;
-    double available = (double)lim->bytes - (double)lim->in_use;
-    if (e->bytes <= available)
-        return 0;
-    int top = 0;
-    for (int p = 1; p < BUDGET_PARTS; p++)
-        if (e->part[p] > e->part[top])
-            top = p;
-    char need[32], limit[32], detail[160], whose[96];
-    budget_format_size(e->bytes, need, sizeof need);
-    budget_format_size((double)lim->bytes, limit, sizeof limit);
-    part_detail(e, top, detail, sizeof detail);
-    switch (lim->source) {
-    case BUDGET_MAX_MEMORY:
-        snprintf(whose, sizeof whose, "the %s --max-memory allows", limit);
-        break;
-    case BUDGET_ULIMIT_V:
-        snprintf(whose, sizeof whose, "the %s this process may use (ulimit -v)", limit);
-        break;
-    case BUDGET_ULIMIT_D:
-        snprintf(whose, sizeof whose, "the %s this process may use (ulimit -d)", limit);
-        break;
-    default:
-        snprintf(whose, sizeof whose, "the %s of memory this machine has", limit);
-        break;
-    }
-    snprintf(err, errcap, "the run would need about %s (%s): more than %s; %s%s", need, detail,
-             whose, part_advice(e, top),
-             lim->source == BUDGET_MAX_MEMORY ? ", or raise --max-memory"
-             : lim->source == BUDGET_PHYSICAL ? ", or set --max-memory to run it anyway"
-             : "");
-    return -1;
-}
-
-int budget_admit(const scenario *sc, char *err, size_t errcap)
-{
-    budget_estimate e;
-    budget_estimate_run(sc, &e);
-    budget_limit lim = budget_limit_of(sc);
-    return budget_check(&e, &lim, err, errcap);
 }
