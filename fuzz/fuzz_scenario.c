@@ -4,11 +4,15 @@
  * Input: a scenario file (INI), optionally followed by a line "%%" and the
  * contents of a split keys file: the file split_keys_file names, whatever
  * the scenario says, is that part (so a scenario never reads a file of the
- * machine's, such as /dev/zero or a descriptor under /proc/self/fd).
+ * machine's, such as /dev/zero or a descriptor under /proc/self/fd); the
+ * same part is the YCSB property file a `ycsb = FILE` names.
  *
  * Oracles:
  *  - a refused file's message is "FILE:LINE: ..." with the path given and
  *    a LINE of the file (1 .. its line count);
+ *  - a YCSB workload (ycsb = W: a stock one, or the second part as its
+ *    property file) that scenario_ycsb_build refuses names the property
+ *    file's line, the scenario's line, the property file, or "ycsb: ";
  *  - scenario_validate's message names what was wrong: it starts with a
  *    setting's key (followed by ": " or " = "), a phase's name and ": ",
  *    "scheme 'LABEL'" and then "column C: " for a scheme of the scenario
@@ -21,14 +25,15 @@
  *    that formats back the same.
  * Validation is skipped for the few scenarios whose checking is legitimately
  * slow or large (a ranked_zipfian or latest over more than 10^6 records is
- * O(records) to build; a jittered time series over 2^20 series allocates
- * 24 bytes each).
+ * O(records) to build, as are YCSB zipfians over 10^6 items; a jittered
+ * time series over 2^20 series allocates 24 bytes each).
  */
 #include "fuzz/fuzz.h"
 
 #include "sim/scenario.h"
 #include "sim/units.h"
 #include "workloads/dist.h"
+#include "workloads/ycsb_workload.h"
 
 static const char marker[] = "\n%%\n";
 
@@ -37,12 +42,22 @@ static int starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* A YCSB workload whose zipfians sum more than 10^6 zeta terms. */
+static int ycsb_is_slow_to_build(const ycsb_workload *w)
+{
+    return (w->core.requestdistribution == YCSB_REQ_LATEST && w->core.recordcount > 1000000) ||
+           (w->scanlengthdistribution == YCSB_LENGTH_ZIPFIAN && w->maxscanlength > 1000000) ||
+           (w->fieldlengthdistribution == YCSB_LENGTH_ZIPFIAN && w->fieldlength > 1000000);
+}
+
 static int validation_is_cheap(const scenario *sc)
 {
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         const pattern_config *c = &scenario_phase(sc, i)->pattern;
         if (c->kind == PATTERN_ENTITIES && c->records > 1000000 &&
             (c->distribution == DIST_RANKED_ZIPFIAN || c->distribution == DIST_LATEST))
+            return 0;
+        if (c->kind == PATTERN_YCSB && ycsb_is_slow_to_build(c->ycsb))
             return 0;
         if (c->kind == PATTERN_TIMESERIES && c->jitter_us > 0 &&
             (uint64_t)c->metrics * c->hosts * c->tags > (1u << 20))
@@ -133,6 +148,43 @@ static void check_validate_message(const scenario *sc, const char *err, const ch
     FUZZ_CHECK(0, "scenario_validate's message names no setting, phase or scheme: '%s'", err);
 }
 
+/* Lines as java.util.Properties counts them: each ends at "\n", "\r" or
+ * "\r\n" (the YCSB property file's messages count so). */
+static size_t properties_lines(const uint8_t *data, size_t size)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < size; i++) {
+        if (data[i] == '\r' && i + 1 < size && data[i + 1] == '\n')
+            i++;
+        n += data[i] == '\n' || data[i] == '\r';
+    }
+    return n + (size > 0 && data[size - 1] != '\n' && data[size - 1] != '\r');
+}
+
+/* A YCSB workload refused: its property file's or the scenario's line
+ * ("FILE:LINE: ..."), the property file itself ("FILE: ..."), or the
+ * scenario as a whole ("ycsb: ...", a property without a workload). */
+static void check_ycsb_message(const char *err, const char *path, size_t lines,
+                               const char *props_path, size_t props_lines)
+{
+    unsigned long long line = 0;
+    if (fuzz_after_place(err, props_path, &line)) {
+        FUZZ_CHECK(line >= 1 && line <= props_lines, "'%s' names no line of the property "
+                   "file (%zu lines)", err, props_lines);
+        return;
+    }
+    if (fuzz_after_place(err, path, &line)) {
+        FUZZ_CHECK(line >= 1 && line <= lines, "'%s' names no line of the file (%zu lines)",
+                   err, lines);
+        return;
+    }
+    size_t n = strlen(props_path);
+    if (!strncmp(err, props_path, n) && !strncmp(err + n, ": ", 2))
+        return;
+    FUZZ_CHECK(starts_with(err, "ycsb: ") || starts_with(err, "workload"),
+               "a refused YCSB workload's message names no file, line or setting: '%s'", err);
+}
+
 /* Every setting's value, formatted, is accepted by scenario_set and
  * formats back the same. */
 static void check_format_round_trip(const scenario *sc)
@@ -184,11 +236,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         if (sc.split_keys_file)
             sc.split_keys_file = keys_path;
-        if (validation_is_cheap(&sc)) {
-            err[0] = '\0';
-            if (scenario_validate(&sc, err, sizeof err) < 0)
-                check_validate_message(&sc, err, path, lines, keys_path, keys_lines);
-        }
+        if (sc.ycsb_source && !ycsb_builtin_exists(sc.ycsb_source))
+            sc.ycsb_source = keys_path; /* the second part as a YCSB property file */
+        err[0] = '\0';
+        if (scenario_ycsb_build(&sc, err, sizeof err) < 0)
+            check_ycsb_message(err, path, lines, keys_path,
+                               properties_lines(data + keys_at, size - keys_at));
+        else if (validation_is_cheap(&sc) && scenario_validate(&sc, err, sizeof err) < 0)
+            check_validate_message(&sc, err, path, lines, keys_path, keys_lines);
         check_format_round_trip(&sc);
     }
     scenario_release(&sc);

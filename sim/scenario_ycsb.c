@@ -98,6 +98,18 @@ static ycsb_properties *collect_properties(const scenario *sc, char *err, size_t
     return props;
 }
 
+/* A resolve error about a property no line set ("operationcount: ... it
+ * is not set") gets "ycsb: " before it, so that every message says where
+ * it comes from; one naming its origin (FILE:LINE, -p) stays as it is. */
+static void name_the_workload(char *err, size_t errcap)
+{
+    size_t n = strspn(err, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._");
+    if (n == 0 || strncmp(err + n, ": ", 2) != 0 || strlen(err) + 7 > errcap)
+        return;
+    memmove(err + 6, err, strlen(err) + 1);
+    memcpy(err, "ycsb: ", 6);
+}
+
 /* Phase `name` of the workload w: a copy of [workload] with YCSB's pattern. */
 static void make_phase(scenario *sc, phase *ph, const char *name, ycsb_phase_kind which,
                        const ycsb_workload *w)
@@ -182,8 +194,10 @@ int scenario_ycsb_build(scenario *sc, char *err, size_t errcap)
     if (!w)
         snprintf(err, errcap, "out of memory");
     ycsb_properties_free(props);
-    if (rc < 0)
+    if (rc < 0) {
+        name_the_workload(err, errcap);
         return -1;
+    }
     sc->ycsb = w;
     if (log) {
         apply_to_log_replays(sc, w);
