@@ -491,8 +491,10 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
             n->series = n->names;
         break;
     case PATTERN_ENTITIES: {
+        /* insert_fraction is a share of all operations (YCSB's
+         * insertproportion), reads included */
         double inserts = c->insert_fraction > 0
-                             ? n->puts * c->insert_fraction + 6 * sqrt(n->puts) + 10 : 0;
+                             ? n->ops * c->insert_fraction + 6 * sqrt(n->ops) + 10 : 0;
         n->names = min2(4294967295.0, (double)c->records + inserts);
         n->max_entity = n->names;
         break;
