@@ -48,15 +48,6 @@ int engine_fail(char *err, size_t cap, const char *what)
     return -1;
 }
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 /* The split keys that give one region per bucket (when the scheme's key
  * starts with one), into *keys and *bytes (2 bytes a bucket). */
 static int bucket_split_keys(const run_state *st, keyref **keys, uint8_t **bytes, size_t *n)
@@ -339,9 +330,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     const char *label = sc->schemes[scheme].label || is_preset
                             ? scenario_scheme_label(sc, scheme)
                             : keyscheme_expr(st->scheme);
-    out->scheme_name = dup_string(label);
-    out->scheme_expr = dup_string(keyscheme_expr(st->scheme));
-    out->presplit = dup_string(presplit);
+    out->scheme_name = strdup(label);
+    out->scheme_expr = strdup(keyscheme_expr(st->scheme));
+    out->presplit = strdup(presplit);
     /* Results are by server id: every server the run may have had. */
     out->nservers = scenario_max_servers(sc);
     out->servers = calloc(out->nservers, sizeof *out->servers);
@@ -857,7 +848,7 @@ static char *describe_workload(const scenario *sc)
         else
             snprintf(text + used, sizeof text - used, "%s", one);
     }
-    return dup_string(text);
+    return strdup(text);
 }
 
 int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *out,

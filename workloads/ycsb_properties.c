@@ -226,15 +226,6 @@ void ycsb_properties_free(ycsb_properties *p)
     free(p);
 }
 
-static char *copy_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c)
-        memcpy(c, s, n);
-    return c;
-}
-
 const entry *yp_find_entry(const ycsb_properties *p, const char *name)
 {
     for (size_t i = 0; i < p->n; i++)
@@ -249,7 +240,7 @@ int yp_put_entry(ycsb_properties *p, const char *name, const char *value,
     const entry *old = yp_find_entry(p, name);
     if (old && old->level > level)
         return 0; /* Client: the command line's properties win over files' */
-    entry e = { copy_text(name), copy_text(value), copy_text(origin), level };
+    entry e = { strdup(name), strdup(value), strdup(origin), level };
     if (!e.name || !e.value || !e.origin) {
         entry_free(&e);
         return yp_fail(err, errcap, "%s: out of memory", origin);
