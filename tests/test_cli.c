@@ -1270,6 +1270,101 @@ static void test_trace_time_past_the_engine_refused(void **state)
     remove_tree(dir.s);
 }
 
+/* The issue's own command: `run --ycsb c -p recordcount=100000 -p
+ * operationcount=200000 --scheme key --write-trace t.csv` writes the
+ * load's 100,000 keys in YCSB's order and names ("user" + FNV-64 of 0, 1,
+ * 2, ...), then 200,000 gets whose key popularity is a real YCSB run's:
+ * the KS distance of their key numbers to each of five real runs of
+ * workload C (tests/data/ycsb_runs.tsv, the CDF at every 500th key) is
+ * below 0.005. The same key can be fetched by name because the load wrote
+ * them in order. */
+static void test_ycsb_c_command(void **state)
+{
+    (void)state;
+    char trace[] = "/tmp/regionsim-ycsb-c-XXXXXX", ref_path[1024], line[512];
+    int fd = mkstemp(trace);
+    assert_true(fd >= 0);
+    close(fd);
+    output o = run("run", "--ycsb", "c", "-p", "recordcount=100000", "-p",
+                   "operationcount=200000", "--scheme", "key", "--write-trace", trace, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    output_free(&o);
+    FILE *f = fopen(trace, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f)); /* the header */
+    /* the load: "T,put,userNNN,1000,10" in key-number order */
+    enum { RECORDS = 100000 };
+    char **names = calloc(RECORDS, sizeof *names);
+    assert_non_null(names);
+    for (uint64_t k = 0; k < RECORDS; k++) {
+        assert_non_null(fgets(line, sizeof line, f));
+        char op[16], key[64];
+        unsigned long long t, bytes, cells;
+        assert_int_equal(sscanf(line, "%llu,%15[^,],%63[^,],%llu,%llu", &t, op, key, &bytes,
+                                &cells), 5);
+        assert_string_equal(op, "put");
+        assert_int_equal(cells, 10);
+        /* YCSB's Utils.fnvhash64(k): FNV-1a over k's 8 bytes, low first,
+         * then Math.abs */
+        uint64_t h = 0xCBF29CE484222325ull, v = k;
+        for (int i = 0; i < 8; i++, v >>= 8) {
+            h ^= v & 0xff;
+            h *= 1099511628211ull;
+        }
+        int64_t sh = (int64_t)h;
+        char want[64];
+        snprintf(want, sizeof want, "user%llu",
+                 (unsigned long long)(sh < 0 && sh != INT64_MIN ? -sh : sh));
+        assert_string_equal(key, want);
+        names[k] = strdup(key);
+    }
+    /* the run: 200,000 gets, their key numbers by name */
+    static uint64_t per_grid[240];
+    uint64_t gets = 0;
+    while (fgets(line, sizeof line, f)) {
+        char op[16], key[64];
+        unsigned long long t;
+        assert_int_equal(sscanf(line, "%llu,%15[^,],%63[^,\n]", &t, op, key), 3);
+        assert_string_equal(op, "get");
+        uint64_t k = 0;
+        while (k < RECORDS && strcmp(names[k], key) != 0)
+            k++;
+        assert_true(k < RECORDS);
+        per_grid[k / 500]++;
+        gets++;
+    }
+    fclose(f);
+    unlink(trace);
+    assert_int_equal(gets, 200000);
+    for (uint64_t k = 0; k < RECORDS; k++)
+        free(names[k]);
+    free(names);
+    snprintf(ref_path, sizeof ref_path, "%s/tests/data/ycsb_runs.tsv", source_root);
+    FILE *ref = fopen(ref_path, "r");
+    assert_non_null(ref);
+    double cdf[5][240] = { { 0 } };
+    while (fgets(line, sizeof line, ref)) {
+        int runno;
+        long x;
+        double v;
+        if (sscanf(line, "cdf\tc\t%d\t%ld\t%lf", &runno, &x, &v) == 3 && runno >= 1 &&
+            runno <= 5 && x >= 500 && x <= 120000)
+            cdf[runno - 1][x / 500 - 1] = v;
+    }
+    fclose(ref);
+    for (int r = 0; r < 5; r++) {
+        double ks = 0, ours = 0;
+        for (int g = 0; g < 200; g++) { /* keys below 100,000: the load's */
+            ours += (double)per_grid[g] / 200000.0;
+            double d = ours > cdf[r][g] ? ours - cdf[r][g] : cdf[r][g] - ours;
+            ks = d > ks ? d : ks;
+        }
+        print_message("KS to real YCSB run %d of workload C: %.4f\n", r + 1, ks);
+        assert_true(ks < 0.005);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1306,6 +1401,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_interrupt_leaves_no_partial_trace),
         cmocka_unit_test(test_csv_on_a_full_disk_leaves_no_directory),
         cmocka_unit_test(test_trace_time_past_the_engine_refused),
+        cmocka_unit_test(test_ycsb_c_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
