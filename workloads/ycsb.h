@@ -13,7 +13,8 @@
  *
  * Unlike workloads/dist.h, which follows YCSB's distributions but fixes
  * its quirks, this module reproduces YCSB including its quirks (named
- * where they are, in ycsb.c). Nothing here is wired into the simulator yet.
+ * where they are, in ycsb.c). Its users: workloads/ycsb_pattern.c (a
+ * YCSB workload's phases) and the entities pattern (workloads/pattern.c).
  */
 #ifndef REGIONSIM_YCSB_H
 #define REGIONSIM_YCSB_H
