@@ -11,9 +11,9 @@
  * 64-bit longs, % truncating toward zero, (int) and (long) casts of doubles
  * saturating (NaN to 0), Long.intValue() keeping the low 32 bits.
  *
- * Unlike workloads/dist.h, which follows YCSB's distributions but fixes
- * its quirks, this module reproduces YCSB including its quirks (named
- * where they are, in ycsb.c). Its users: workloads/ycsb_pattern.c (a
+ * This module reproduces YCSB including its quirks (named where they are,
+ * in ycsb.c); workloads/dist.h keeps the project's own distribution that
+ * YCSB lacks (the ranked zipfian). Its users: workloads/ycsb_pattern.c (a
  * YCSB workload's phases) and the entities pattern (workloads/pattern.c).
  */
 #ifndef REGIONSIM_YCSB_H
