@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/scenario_impl.h"
 #include "workloads/ycsb_workload.h"
@@ -85,8 +86,11 @@ static ycsb_properties *collect_properties(const scenario *sc, char *err, size_t
     int rc = 0;
     if (src && ycsb_builtin_exists(src))
         rc = ycsb_properties_load_builtin(props, src);
-    else if (src)
-        rc = ycsb_properties_load_file(props, src, err, errcap);
+    else if (src && (rc = ycsb_properties_load_file(props, src, err, errcap)) < 0 &&
+             !strchr(src, '/') && access(src, F_OK) != 0) {
+        size_t used = strlen(err); /* a name, not a file: perhaps a stock one misspelt */
+        snprintf(err + used, errcap - used, " (the stock workloads are a .. f)");
+    }
     for (size_t i = 0; rc == 0 && i < sc->nycsb_props; i++) {
         const struct scenario_ycsb_prop *p = &sc->ycsb_props[i];
         rc = set_property(props, p->name, p->value, p->origin, err, errcap);
