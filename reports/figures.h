@@ -1,0 +1,62 @@
+/* figures.h -- the registry of figures: every number a report shows about
+ * a run, described once.
+ *
+ * A figure has a name (snake_case, the same in every format and in
+ * assertions: "write_max_mean"), a unit ("" for a ratio, "us", "ops/s",
+ * "count", ...), one sentence of meaning, a scope (what it is computed
+ * over), which direction is better, and its computation, a pure function
+ * of a run_result (through reports/stats.h). The writers (text, JSON, CSV,
+ * HTML) draw their figure tables from here, so a new figure is one entry
+ * plus its computation and reaches every format; `regionsim figures` and
+ * the README's glossary list the same entries.
+ *
+ * Per-read-kind figures are families: one entry names them with "%s" for
+ * the kind ("reads_%s" gives reads_get, reads_range, ...), expanded over
+ * QUERY_KINDS, so a new read kind gets its figures without a new entry.
+ */
+#ifndef REGIONSIM_FIGURES_H
+#define REGIONSIM_FIGURES_H
+
+#include <stddef.h>
+
+#include "sim/result.h"
+
+typedef enum figure_scope {
+    FIGURE_SCHEME = 0,  /* one scheme's run: its servers, windows and reads together */
+    FIGURE_SERVER,      /* one server of a run (value's arg: the server index) */
+    FIGURE_WINDOW,      /* one report window of a run (arg: the window) */
+} figure_scope;
+
+typedef enum figure_better {
+    FIGURE_LOWER_BETTER = 0,
+    FIGURE_HIGHER_BETTER,
+    FIGURE_NEITHER,     /* a count or a setting: no direction is a regression */
+} figure_better;
+
+typedef struct figure {
+    char name[48];          /* e.g. "write_max_mean", "reads_get" */
+    const char *unit;       /* "", "us", "ops/s", "count", "bytes", "share" */
+    const char *meaning;    /* one sentence, for `regionsim figures` and the glossary */
+    figure_scope scope;
+    figure_better better;
+    int kind;               /* a family's read kind (query_kind), else -1 */
+    /* The value for `run` (and, by scope, server or window `index`; 0 for
+     * FIGURE_SCHEME); NAN when undefined (nothing read, no time passed). */
+    double (*value)(const run_result *run, int kind, size_t index);
+} figure;
+
+/* The figures, families expanded, in the registry's order. */
+size_t figure_count(void);
+const figure *figure_get(size_t i);
+
+/* The figure named `name`, or NULL. */
+const figure *figure_find(const char *name);
+
+/* f's value for run (index: the server or window for those scopes). */
+double figure_value(const figure *f, const run_result *run, size_t index);
+
+/* The name of the registry figure nearest to `name` (for "did you mean"),
+ * or NULL when none is near. */
+const char *figure_nearest(const char *name);
+
+#endif
