@@ -895,5 +895,11 @@ void sim_results_free(sim_results *res)
         run_result_free(&res->runs[i]);
     free(res->runs);
     free(res->workload);
+    for (size_t i = 0; i < res->nchecks; i++) {
+        free(res->checks[i].name);
+        free(res->checks[i].expression);
+        free(res->checks[i].scheme);
+    }
+    free(res->checks);
     memset(res, 0, sizeof *res);
 }

@@ -154,6 +154,17 @@ typedef struct run_result {
     timeline_event *events; /* in time order */
 } run_result;
 
+/* One check of a run's figures (a CI assertion, issue 14) as the reports
+ * show it: filled by the program after the runs, from reports/assertion.h;
+ * the strings are owned (sim_results_free frees them). */
+typedef struct check_result {
+    char *name;             /* the assertion's name ([assert NAME], or its text) */
+    char *expression;       /* as written, e.g. "write_max_mean <= 1.2" */
+    char *scheme;           /* the run it was checked on */
+    double value, bound;    /* value NAN: undefined (fails) */
+    int passed;
+} check_result;
+
 /* The configuration a report echoes, and the runs, one per scheme. */
 typedef struct sim_results {
     const char *scenario;   /* name of the scenario ("default" if built in) */
@@ -169,6 +180,8 @@ typedef struct sim_results {
     uint64_t cell_overhead_bytes;/* bytes per cell beyond the row key */
     size_t nruns;
     run_result *runs;
+    size_t nchecks;              /* CI assertions' results, if any were asked for */
+    check_result *checks;
 } sim_results;
 
 #endif
