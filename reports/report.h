@@ -23,7 +23,11 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
  * heatmap panel per run on a shared scale. */
 void text_write_compare(FILE *out, const sim_results *res, int color);
 
-/* The whole result as JSON (schema 3: docs/reports.md). */
+/* The JSON report's schema version (docs/reports.md): a baseline of
+ * another one is refused (reports/baseline.h). */
+#define REPORT_JSON_SCHEMA 3
+
+/* The whole result as JSON (schema REPORT_JSON_SCHEMA: docs/reports.md). */
 void json_write(FILE *out, const sim_results *res);
 
 /* The whole result as one self-contained HTML page (inline SVG and CSS, no

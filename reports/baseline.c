@@ -1,0 +1,193 @@
+/* baseline.c -- a run's figures against a previous run's JSON report.
+ *
+ * The baseline is read with json-c, whole (a report is a few megabytes at
+ * most), and checked before anything is compared: it must be a regionsim
+ * report ("regionsim": the schema version this program writes) of the same
+ * scenario (the same name and workload description: comparing a salted
+ * run of one workload with another workload's says nothing). Then, for
+ * every run of this result whose scheme the baseline also ran, every
+ * scheme-scope figure of the registry is compared where both values are
+ * defined.
+ *
+ * The tolerance is relative: |new - old| <= tolerance x |old| is the same.
+ * An old value of 0 has no relative scale; there any change of more than
+ * the tolerance in absolute terms counts (a count going from 0 moves to 1
+ * is a change; a ratio from 0 to 0.001 is not). Which way is worse comes
+ * from the figure (figure.better); a figure without a direction is listed
+ * as changed and never fails a run.
+ */
+#include "reports/baseline.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/report.h"
+
+/* The run of the baseline whose "scheme" is name, or NULL. */
+static json_object *baseline_run(json_object *runs, const char *name)
+{
+    size_t n = json_object_array_length(runs);
+    for (size_t i = 0; i < n; i++) {
+        json_object *run = json_object_array_get_idx(runs, i), *scheme;
+        if (json_object_object_get_ex(run, "scheme", &scheme) &&
+            json_object_is_type(scheme, json_type_string) &&
+            !strcmp(json_object_get_string(scheme), name))
+            return run;
+    }
+    return NULL;
+}
+
+/* The string at root.a.b (b NULL: root.a), or "" when missing. */
+static const char *string_at(json_object *root, const char *a, const char *b)
+{
+    json_object *o;
+    if (!json_object_object_get_ex(root, a, &o))
+        return "";
+    if (b && !json_object_object_get_ex(o, b, &o))
+        return "";
+    return json_object_is_type(o, json_type_string) ? json_object_get_string(o) : "";
+}
+
+/* Whether the baseline can be compared with res; else a message in err. */
+static int comparable(json_object *root, const char *path, const sim_results *res, char *err,
+                      size_t errcap)
+{
+    json_object *version, *runs;
+    if (!json_object_is_type(root, json_type_object) ||
+        !json_object_object_get_ex(root, "regionsim", &version) ||
+        !json_object_is_type(version, json_type_int)) {
+        snprintf(err, errcap, "%s: not a regionsim JSON report (no \"regionsim\" schema "
+                 "version): expected the output of --format json", path);
+        return 0;
+    }
+    if (json_object_get_int64(version) != REPORT_JSON_SCHEMA) {
+        snprintf(err, errcap, "%s: a report of schema %lld; this regionsim writes schema %d: "
+                 "make the baseline again with this version", path,
+                 (long long)json_object_get_int64(version), REPORT_JSON_SCHEMA);
+        return 0;
+    }
+    const char *scenario = string_at(root, "scenario", NULL);
+    const char *workload = string_at(root, "workload", "description");
+    if (strcmp(scenario, res->scenario ? res->scenario : "") != 0 ||
+        strcmp(workload, res->workload ? res->workload : "") != 0) {
+        snprintf(err, errcap, "%s: a baseline of another scenario (scenario '%s', workload "
+                 "'%s'; this run: '%s', '%s'): compare runs of the same scenario", path,
+                 scenario, workload, res->scenario ? res->scenario : "",
+                 res->workload ? res->workload : "");
+        return 0;
+    }
+    if (!json_object_object_get_ex(root, "runs", &runs) ||
+        !json_object_is_type(runs, json_type_array)) {
+        snprintf(err, errcap, "%s: no \"runs\" in the report", path);
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether moving from old to new by more than the tolerance. */
+static int beyond(double old, double now, double tolerance)
+{
+    double scale = old != 0 ? fabs(old) : 1;
+    return fabs(now - old) > tolerance * scale;
+}
+
+static baseline_verdict verdict_of(const figure *f, double old, double now, double tolerance)
+{
+    if (!beyond(old, now, tolerance))
+        return BASELINE_SAME;
+    if (f->better == FIGURE_NEITHER)
+        return BASELINE_CHANGED;
+    int higher = now > old;
+    return higher == (f->better == FIGURE_HIGHER_BETTER) ? BASELINE_IMPROVEMENT
+                                                         : BASELINE_REGRESSION;
+}
+
+static int add_change(baseline_report *r, size_t *cap, baseline_change c)
+{
+    if (r->nchanges == *cap) {
+        size_t n = *cap ? 2 * *cap : 16;
+        baseline_change *p = realloc(r->changes, n * sizeof *p);
+        if (!p)
+            return -1;
+        r->changes = p;
+        *cap = n;
+    }
+    r->changes[r->nchanges++] = c;
+    return 0;
+}
+
+/* Compares one run with the baseline's run of the same scheme. */
+static int compare_run(const run_result *run, json_object *old_run, double tolerance,
+                       baseline_report *r, size_t *cap)
+{
+    json_object *figures;
+    if (!json_object_object_get_ex(old_run, "figures", &figures) ||
+        !json_object_is_type(figures, json_type_object))
+        return 0; /* a report from before figures: nothing to compare */
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        json_object *v;
+        if (f->scope != FIGURE_SCHEME || !json_object_object_get_ex(figures, f->name, &v) ||
+            !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+            continue;
+        double old = json_object_get_double(v), now = figure_value(f, run, 0);
+        if (!isfinite(old) || !isfinite(now))
+            continue;
+        r->compared++;
+        baseline_verdict verdict = verdict_of(f, old, now, tolerance);
+        if (verdict == BASELINE_SAME)
+            continue;
+        r->regressions += verdict == BASELINE_REGRESSION;
+        double relative = old != 0 ? (now - old) / fabs(old) : (now > old ? INFINITY : -INFINITY);
+        baseline_change c = { run->scheme_name, f, old, now, relative, verdict };
+        if (add_change(r, cap, c) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int baseline_compare(const char *path, const sim_results *res, double tolerance,
+                     baseline_report *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    json_object *root = json_object_from_file(path);
+    if (!root) {
+        snprintf(err, errcap, "%s: cannot read it as JSON (%s)", path, json_util_get_last_err());
+        return -1;
+    }
+    json_object *runs = NULL;
+    int ok = comparable(root, path, res, err, errcap) &&
+             json_object_object_get_ex(root, "runs", &runs);
+    size_t cap = 0, matched = 0;
+    for (size_t i = 0; ok && i < res->nruns; i++) {
+        json_object *old_run = baseline_run(runs, res->runs[i].scheme_name);
+        if (!old_run) {
+            out->schemes_missing++;
+            continue;
+        }
+        matched++;
+        if (compare_run(&res->runs[i], old_run, tolerance, out, &cap) < 0) {
+            snprintf(err, errcap, "out of memory comparing with %s", path);
+            ok = 0;
+        }
+    }
+    if (ok && matched == 0) {
+        snprintf(err, errcap, "%s: none of this run's schemes is in the baseline", path);
+        ok = 0;
+    }
+    json_object_put(root);
+    if (!ok) {
+        baseline_report_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void baseline_report_free(baseline_report *r)
+{
+    free(r->changes);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,55 @@
+/* baseline.h -- comparing a run's figures with a previous run's (issue 14).
+ *
+ * `--baseline OLD.json` reads the JSON report of an earlier run (the
+ * "figures" of each of its runs) and compares every figure the registry
+ * (reports/figures.h) knows, scheme by scheme, with this run's. A change
+ * beyond the tolerance in the direction the figure calls worse is a
+ * regression; beyond it the other way an improvement; figures without a
+ * direction (counts) are listed when they change but never regress.
+ */
+#ifndef REGIONSIM_BASELINE_H
+#define REGIONSIM_BASELINE_H
+
+#include <stddef.h>
+
+#include "reports/figures.h"
+#include "sim/result.h"
+
+/* The default --tolerance: a relative change of 5%. */
+#define BASELINE_TOLERANCE 0.05
+
+typedef enum baseline_verdict {
+    BASELINE_SAME = 0,       /* within the tolerance */
+    BASELINE_REGRESSION,     /* worse beyond it */
+    BASELINE_IMPROVEMENT,    /* better beyond it */
+    BASELINE_CHANGED,        /* beyond it, for a figure without a direction */
+} baseline_verdict;
+
+typedef struct baseline_change {
+    const char *scheme;      /* this run's scheme name (borrowed from res) */
+    const figure *figure;
+    double old_value, new_value;
+    double relative;         /* (new - old) / |old|; +-INFINITY when old is 0 */
+    baseline_verdict verdict;
+} baseline_change;
+
+typedef struct baseline_report {
+    size_t nchanges;         /* every figure beyond the tolerance, in scheme then registry order */
+    baseline_change *changes;
+    size_t compared;         /* figure values compared (both defined) */
+    size_t regressions;
+    size_t schemes_missing;  /* this run's schemes the baseline does not have */
+} baseline_report;
+
+/* Compares res with the JSON report at path. Returns 0 with *out filled
+ * (free with baseline_report_free), or -1 with a message in err: the file
+ * cannot be read, is not a regionsim JSON report, is of another schema
+ * version ("PATH: a report of schema 2; this regionsim writes 3: make the
+ * baseline again"), or of another scenario (its name or workload differ),
+ * or no scheme of this run is in it. tolerance >= 0 is relative. */
+int baseline_compare(const char *path, const sim_results *res, double tolerance,
+                     baseline_report *out, char *err, size_t errcap);
+
+void baseline_report_free(baseline_report *r);
+
+#endif
