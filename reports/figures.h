@@ -10,9 +10,16 @@
  * plus its computation and reaches every format; `regionsim figures` and
  * the README's glossary list the same entries.
  *
- * Per-read-kind figures are families: one entry names them with "%s" for
- * the kind ("reads_%s" gives reads_get, reads_range, ...), expanded over
- * QUERY_KINDS, so a new read kind gets its figures without a new entry.
+ * Per-read-kind figures are families: one entry names them by a prefix
+ * ("reads_" gives reads_get, reads_range, ...), expanded over the read
+ * kinds at compile time (figures.c's READ_KINDS: a new query_kind is one
+ * line there, and a static assertion fails until it is added), so a new
+ * read kind gets every family's figures without a new entry.
+ *
+ * The registry is static const data: figure_get's pointers stay valid for
+ * the life of the program and may be compared (figure_find returns the
+ * same pointer every time). Server figures are named server_<what>, so
+ * every name is unique across scopes.
  */
 #ifndef REGIONSIM_FIGURES_H
 #define REGIONSIM_FIGURES_H
@@ -43,6 +50,7 @@ typedef struct figure {
     /* The value for `run` (and, by scope, server or window `index`; 0 for
      * FIGURE_SCHEME); NAN when undefined (nothing read, no time passed). */
     double (*value)(const run_result *run, int kind, size_t index);
+    int decimals;           /* digits after the point in the human reports (text, HTML) */
 } figure;
 
 /* The figures, families expanded, in the registry's order. */
@@ -55,8 +63,19 @@ const figure *figure_find(const char *name);
 /* f's value for run (index: the server or window for those scopes). */
 double figure_value(const figure *f, const run_result *run, size_t index);
 
+/* The value of the figure named `name` (which must exist: asserted) for
+ * run; what a writer's hand-made table uses instead of recomputing. */
+double figure_named(const char *name, const run_result *run, size_t index);
+
+/* Words for the enums: "scheme", "server", "window"; "lower", "higher",
+ * "neither". */
+const char *figure_scope_name(figure_scope scope);
+const char *figure_better_name(figure_better better);
+
 /* The name of the registry figure nearest to `name` (for "did you mean"),
- * or NULL when none is near. */
+ * or NULL when none is near: the fewest single-character edits
+ * (Levenshtein), at most 2 or a third of name's length, whichever is more;
+ * the earlier figure on ties. An exact name returns itself. */
 const char *figure_nearest(const char *name);
 
 #endif

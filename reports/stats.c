@@ -308,3 +308,42 @@ void stats_steady_note(const run_result *run, const steady_state *st, char *out,
         snprintf(out, cap, "not steady: regions grew %.0f%% in the last %s",
                  100.0 * ((double)st->regions_after / (double)st->regions_before - 1), span);
 }
+
+double stats_per(uint64_t n, uint64_t d)
+{
+    return d ? (double)n / (double)d : NAN;
+}
+
+double stats_rpcs_per_read(const run_result *run, int kind)
+{
+    if (kind < 0)
+        return stats_per(stats_read_rpcs(run), run->reads);
+    assert(kind < QUERY_KINDS);
+    return stats_per(run->read_rpcs_by_kind[kind], run->reads_by_kind[kind]);
+}
+
+double stats_rows_per_record(const run_result *run, int kind)
+{
+    if (kind < 0)
+        return stats_per(run->rows_scanned, run->records_returned);
+    assert(kind < QUERY_KINDS);
+    return stats_per(run->rows_scanned_by_kind[kind], run->records_returned_by_kind[kind]);
+}
+
+double stats_busiest(const run_result *run)
+{
+    double busiest = 0;
+    for (uint32_t s = 0; s < run->nservers; s++)
+        if (run->servers[s].busy > busiest)
+            busiest = run->servers[s].busy;
+    return busiest;
+}
+
+uint64_t stats_longest_queue(const run_result *run)
+{
+    uint64_t queue = 0;
+    for (uint32_t s = 0; s < run->nservers; s++)
+        if (run->servers[s].longest_queue > queue)
+            queue = run->servers[s].longest_queue;
+    return queue;
+}

@@ -94,6 +94,20 @@ uint64_t stats_region_writes(const run_result *run);
 /* Read RPCs of every kind (the sum of read_rpcs_by_kind). */
 uint64_t stats_read_rpcs(const run_result *run);
 
+/* n / d, or NAN when d is 0 (a figure per something that never happened). */
+double stats_per(uint64_t n, uint64_t d);
+
+/* RPCs per logical read, and rows scanned per record returned, of the
+ * reads of one kind (query_kind), or of every kind when kind < 0; NAN when
+ * no read (no record) of it. */
+double stats_rpcs_per_read(const run_result *run, int kind);
+double stats_rows_per_record(const run_result *run, int kind);
+
+/* The busiest server's utilisation and the longest queue any server had
+ * (0 for a run without servers). */
+double stats_busiest(const run_result *run);
+uint64_t stats_longest_queue(const run_result *run);
+
 /* The largest cell of a heatmap matrix of `cells` counts (0 when empty). */
 uint64_t stats_matrix_max(const uint64_t *m, size_t cells);
 
