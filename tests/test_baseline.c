@@ -1,0 +1,194 @@
+/* test_baseline.c -- a run's figures against a previous run's JSON report
+ * (reports/baseline.h).
+ *
+ * Runs a small scenario through the engine, writes its JSON report, and
+ * compares runs with it: the same run has no change; the same scheme name
+ * with a worse key (a timestamp instead of a salted one) regresses on the
+ * figures where lower is better; a baseline of another scenario or schema
+ * version, or not JSON at all, is refused with its path in the message.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tests/support.h"
+
+#include "reports/baseline.h"
+#include "reports/report.h"
+#include "sim/engine.h"
+#include "sim/scenario.h"
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' does not contain '%s'", text, part);
+}
+
+/* A 3-minute time series on 4 servers with one scheme labelled "mine". */
+static void small_scenario(scenario *sc, const char *expr)
+{
+    char err[512];
+    scenario_defaults(sc);
+    sc->nschemes = 0;
+    scenario_add_scheme(sc, "mine", expr);
+    assert_int_equal(scenario_set(sc, NULL, "servers", "4", err, sizeof err), 0);
+    assert_int_equal(scenario_set(sc, NULL, "duration", "3m", err, sizeof err), 0);
+    assert_int_equal(scenario_set(sc, NULL, "region_size", "512KiB", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(sc, err, sizeof err), 0);
+}
+
+static void run_all(const scenario *sc, sim_results *res)
+{
+    char err[512];
+    if (engine_run_all(sc, NULL, res, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* The JSON report of sc's run, in a temporary file (its path returned). */
+static const char *report_of(const scenario *sc)
+{
+    static char path[64];
+    sim_results res;
+    run_all(sc, &res);
+    snprintf(path, sizeof path, "/tmp/baseline-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    json_write(f, &res);
+    assert_int_equal(fclose(f), 0);
+    sim_results_free(&res);
+    return path;
+}
+
+static void test_same_run_has_no_change(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc, "salt(4) ts");
+    const char *path = report_of(&sc);
+    sim_results res;
+    run_all(&sc, &res);
+    baseline_report r;
+    char err[512];
+    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_true(r.compared > 10);
+    assert_int_equal(r.nchanges, 0);
+    assert_int_equal(r.regressions, 0);
+    baseline_report_free(&r);
+    sim_results_free(&res);
+    scenario_release(&sc);
+    unlink(path);
+}
+
+static void test_worse_key_regresses(void **state)
+{
+    (void)state;
+    scenario good, bad;
+    small_scenario(&good, "salt(4) ts");
+    small_scenario(&bad, "ts");
+    const char *path = report_of(&good);
+    sim_results res;
+    run_all(&bad, &res);
+    baseline_report r;
+    char err[512];
+    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_true(r.regressions > 0);
+    int write_max_mean = 0;
+    for (size_t i = 0; i < r.nchanges; i++) {
+        const baseline_change *c = &r.changes[i];
+        assert_string_equal(c->scheme, "mine");
+        if (!strcmp(c->figure->name, "write_max_mean")) {
+            write_max_mean = 1;
+            assert_int_equal(c->verdict, BASELINE_REGRESSION);
+            assert_true(c->new_value > c->old_value);
+        }
+        if (c->verdict == BASELINE_REGRESSION)
+            assert_true(c->figure->better != FIGURE_NEITHER);
+    }
+    assert_true(write_max_mean);
+    baseline_report_free(&r);
+
+    /* the other way round, the same changes are improvements */
+    sim_results_free(&res);
+    const char *bad_path = report_of(&bad);
+    run_all(&good, &res);
+    assert_int_equal(baseline_compare(bad_path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    int improved = 0;
+    for (size_t i = 0; i < r.nchanges; i++)
+        improved |= !strcmp(r.changes[i].figure->name, "write_max_mean") &&
+                    r.changes[i].verdict == BASELINE_IMPROVEMENT;
+    assert_true(improved);
+    /* a tolerance large enough hides every change */
+    baseline_report_free(&r);
+    assert_int_equal(baseline_compare(bad_path, &res, 1e9, &r, err, sizeof err), 0);
+    assert_int_equal(r.nchanges, 0);
+    baseline_report_free(&r);
+    sim_results_free(&res);
+    scenario_release(&good);
+    scenario_release(&bad);
+    unlink(path);
+    unlink(bad_path);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    scenario sc, other;
+    char err[1024];
+    small_scenario(&sc, "salt(4) ts");
+    small_scenario(&other, "salt(4) ts");
+    scenario_set(&other, NULL, "metrics", "7", err, sizeof err); /* another workload */
+    sim_results res;
+    run_all(&sc, &res);
+    baseline_report r;
+
+    const char *path = report_of(&other);
+    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, path);
+    assert_contains(err, "another scenario");
+    unlink(path);
+
+    path = test_temp_file("baseline-v2", "{\"regionsim\": 2, \"runs\": []}\n");
+    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, "schema 2");
+    unlink(path);
+
+    path = test_temp_file("baseline-text", "scheme  example key\n");
+    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, path);
+    unlink(path);
+
+    assert_int_equal(baseline_compare("/nonexistent/old.json", &res, 0.05, &r, err, sizeof err),
+                     -1);
+    assert_contains(err, "/nonexistent/old.json");
+
+    scenario_release(&other);
+    small_scenario(&other, "ts"); /* the same scenario, but a scheme of another name */
+    other.schemes[0].label = "theirs";
+    path = report_of(&other);
+    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, "none of this run's schemes");
+    unlink(path);
+
+    sim_results_free(&res);
+    scenario_release(&sc);
+    scenario_release(&other);
+}
+
+int main(void)
+{
+    setenv("TZ", "UTC", 1);
+    setenv("LC_ALL", "C", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_run_has_no_change),
+        cmocka_unit_test(test_worse_key_regresses),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
