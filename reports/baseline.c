@@ -191,3 +191,42 @@ void baseline_report_free(baseline_report *r)
     free(r->changes);
     memset(r, 0, sizeof *r);
 }
+
+static const char *verdict_name(baseline_verdict v)
+{
+    static const char *const names[] = { "same", "REGRESSION", "better", "changed" };
+    return names[v];
+}
+
+/* Changes in the order a reader wants them: regressions, then the rest. */
+static void write_changes(FILE *out, const baseline_report *r, int regressions)
+{
+    for (size_t i = 0; i < r->nchanges; i++) {
+        const baseline_change *c = &r->changes[i];
+        if ((c->verdict == BASELINE_REGRESSION) != regressions)
+            continue;
+        char change[32];
+        if (isfinite(c->relative))
+            snprintf(change, sizeof change, "%+.1f%%", c->relative * 100);
+        else
+            snprintf(change, sizeof change, "from 0");
+        fprintf(out, "  %-16s %-32s %14.6g %14.6g %9s  %s\n", c->scheme, c->figure->name,
+                c->old_value, c->new_value, change, verdict_name(c->verdict));
+    }
+}
+
+void baseline_write(FILE *out, const char *path, const baseline_report *r, double tolerance)
+{
+    fprintf(out, "baseline %s: %zu figures compared, %zu regression%s beyond %.6g%%", path,
+            r->compared, r->regressions, r->regressions == 1 ? "" : "s", tolerance * 100);
+    if (r->schemes_missing)
+        fprintf(out, " (%zu scheme%s not in the baseline)", r->schemes_missing,
+                r->schemes_missing == 1 ? "" : "s");
+    fputc('\n', out);
+    if (r->nchanges == 0)
+        return;
+    fprintf(out, "  %-16s %-32s %14s %14s %9s  %s\n", "scheme", "figure", "baseline", "now",
+            "change", "verdict");
+    write_changes(out, r, 1);
+    write_changes(out, r, 0);
+}

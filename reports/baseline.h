@@ -11,6 +11,7 @@
 #define REGIONSIM_BASELINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "reports/figures.h"
 #include "sim/result.h"
@@ -51,5 +52,10 @@ int baseline_compare(const char *path, const sim_results *res, double tolerance,
                      baseline_report *out, char *err, size_t errcap);
 
 void baseline_report_free(baseline_report *r);
+
+/* The comparison for a person: one line of totals ("baseline OLD.json: 212
+ * figures compared, 3 regressions beyond 5%"), then a table of every
+ * change (scheme, figure, old, new, change, verdict), regressions first. */
+void baseline_write(FILE *out, const char *path, const baseline_report *r, double tolerance);
 
 #endif
