@@ -1,4 +1,4 @@
-/* csv.c -- the spreadsheet report: six CSV files in one directory.
+/* csv.c -- the spreadsheet report: eight CSV files in one directory.
  *
  * Files and columns (a header line each, then one line per record; every
  * file starts with `scheme`, the run's scheme name, so a compare of many
@@ -46,12 +46,20 @@
  *                 class names), each cost in [0, 1] before and after the
  *                 plan, and multiplied by its multiplier (its part of the
  *                 weighted total).
+ *   figures.csv   scheme,figure,value,unit
+ *                 every scheme-scope figure of the registry
+ *                 (reports/figures.h), one line per run and figure, in the
+ *                 registry's order; value empty when undefined.
+ *   server_figures.csv  scheme,server,figure,value,unit
+ *                 every server-scope figure, one line per run, server and
+ *                 figure.
  *
  * Values: servers as "rs<id>"; keys in HBase shell form, and an EMPTY KEY
  * FIELD MEANS UNBOUNDED (the first region's start, the last one's end, the
  * first bucket); integers exactly; times in seconds printed from the
  * integer microseconds (s.uuuuuu), so they are exact; shares and busy as
- * "%.6f". The same results give the same bytes.
+ * "%.6f"; a registry figure's value integral below 2^53 exactly, any other
+ * as "%.6g". The same results give the same bytes.
  *
  * Quoting (RFC 4180): a field containing a comma, a double quote, CR or LF
  * is wrapped in double quotes and its quotes are doubled; other fields are
@@ -76,6 +84,8 @@
  * within one directory do not fail in practice once the files are written.
  */
 #include "reports/report.h"
+#include "reports/figures.h"
+#include "reports/format.h"
 #include "reports/stats.h"
 
 #include <errno.h>
@@ -316,13 +326,49 @@ static void balancer_costs_rows(FILE *out, const run_result *run)
     }
 }
 
+/* One line of figures.csv / server_figures.csv after the scheme (and
+ * server): the figure's name, value (empty when undefined) and unit. */
+static void figure_fields(FILE *out, const figure *f, double v)
+{
+    char buf[CELL];
+    col_text(out, f->name);
+    col_text(out, fmt_number(buf, v));
+    col_text(out, f->unit);
+    fputc('\n', out);
+}
+
+static void figures_rows(FILE *out, const run_result *run)
+{
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (f->scope != FIGURE_SCHEME)
+            continue;
+        put_text(out, run->scheme_name);
+        figure_fields(out, f, figure_value(f, run, 0));
+    }
+}
+
+static void server_figures_rows(FILE *out, const run_result *run)
+{
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        for (size_t i = 0; i < figure_count(); i++) {
+            const figure *f = figure_get(i);
+            if (f->scope != FIGURE_SERVER)
+                continue;
+            put_text(out, run->scheme_name);
+            col_text(out, run->servers[s].name);
+            figure_fields(out, f, figure_value(f, run, s));
+        }
+    }
+}
+
 typedef struct table {
     const char *name;
     const char *header;
     void (*rows)(FILE *out, const run_result *run);
 } table;
 
-enum { NTABLES = 6 };
+enum { NTABLES = 8 };
 
 static const table tables[NTABLES] = {
     { "servers.csv",
@@ -343,6 +389,8 @@ static const table tables[NTABLES] = {
     { "balancer_costs.csv",
       "scheme,time_s,function,multiplier,before,after,weighted_before,weighted_after",
       balancer_costs_rows },
+    { "figures.csv", "scheme,figure,value,unit", figures_rows },
+    { "server_figures.csv", "scheme,server,figure,value,unit", server_figures_rows },
 };
 
 /* ---- files ---- */

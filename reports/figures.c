@@ -287,7 +287,7 @@ static const figure FIGURES[] = {
     /* what ran */
     FIG("writes", "count", NEITHER, 0, v_writes, "Writes issued in the measured run.")
     FIG("reads", "count", NEITHER, 0, v_reads, "Logical reads issued in the measured run.")
-    FIG("servers", "count", NEITHER, 0, v_nservers, "Region servers at the end of the run.")
+    FIG("servers", "count", NEITHER, 0, v_nservers, "Region servers the run reports on (those that joined during it included).")
     FIG("duration_us", "us", NEITHER, 0, v_duration_us, "Simulated time the run covered, warm-up included.")
     FIG("measure_from_us", "us", NEITHER, 0, v_measure_from_us,
         "When the measured run began: operations before it are in no figure.")
@@ -368,7 +368,7 @@ static const figure FIGURES[] = {
     /* what reads cost */
     FIG("read_rpcs", "count", NEITHER, 0, v_read_rpcs,
         "Read RPCs sent: one per region a read's planned ranges touch.")
-    FIG("rpcs_per_read", "", LOWER, 2, v_rpcs_per_read, "Read RPCs per logical read.")
+    FIG("rpcs_per_read", "", LOWER, 2, v_rpcs_per_read, "RPCs per logical read: one per region a read's planned ranges touch.")
     FIG("rows_scanned", "count", NEITHER, 0, v_rows_scanned, "Rows the reads read from the stores.")
     FIG("records_returned", "count", NEITHER, 0, v_records_returned,
         "Records the reads should return (what the workload wrote in their ranges).")
@@ -380,7 +380,7 @@ static const figure FIGURES[] = {
     FAMILY("reads_", "count", NEITHER, 0, v_reads_by_kind, "Logical reads of the kind")
     FAMILY("read_share_", "share", NEITHER, 3, v_read_share, "The kind's share of the logical reads")
     FAMILY("read_rpcs_", "count", NEITHER, 0, v_read_rpcs_by_kind, "Read RPCs the kind's reads sent")
-    FAMILY("rpcs_per_read_", "", LOWER, 2, v_rpcs_per_read, "Read RPCs per logical read of the kind")
+    FAMILY("rpcs_per_read_", "", LOWER, 2, v_rpcs_per_read, "RPCs per logical read of the kind")
     FAMILY("rows_scanned_", "count", NEITHER, 0, v_rows_scanned_by_kind, "Rows the kind's reads read")
     FAMILY("records_returned_", "count", NEITHER, 0, v_records_returned_by_kind,
            "Records the kind's reads should return")

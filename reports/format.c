@@ -23,6 +23,22 @@ const char *fmt_percent(char *buf, double share)
     return buf;
 }
 
+const char *fmt_figure(char *buf, const figure *f, double v)
+{
+    return fmt_fixed(buf, v, f->decimals);
+}
+
+const char *fmt_number(char *buf, double v)
+{
+    if (!isfinite(v))
+        return strcpy(buf, "");
+    if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        snprintf(buf, CELL, "%.0f", v);
+    else
+        snprintf(buf, CELL, "%.6g", v);
+    return buf;
+}
+
 /* v in the largest unit it reaches: exact as an integer ("4 MiB", "5 min"),
  * else with one decimal ("1.5 GiB"). sizes[] ascends; names[] ends with NULL. */
 static const char *fmt_units(char *buf, uint64_t v, const char *const *names,

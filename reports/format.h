@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/balancer.h"
+#include "reports/figures.h"
 
 #define CELL 96 /* room for one formatted figure, cut key or table cell */
 
@@ -45,6 +46,15 @@ const char *fmt_cut(char *buf, const char *s, size_t cols);
  * transition"; a stochastic run adds "cost 0.0123 -> 0.0045". Into buf
  * (cap bytes); returns it. */
 const char *fmt_balancer_run(char *buf, size_t cap, const balancer_report *b);
+
+/* A registry figure's value for a person: its decimals (figure.decimals),
+ * "-" when undefined. */
+const char *fmt_figure(char *buf, const figure *f, double v);
+
+/* A figure's value for a machine (JSON, CSV): an integral value below
+ * 2^53 exactly ("12345678"), any other as "%.6g"; "" when undefined (the
+ * caller writes null or an empty field). */
+const char *fmt_number(char *buf, double v);
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is invalid:
  * a stray continuation byte, an overlong form, a surrogate, > U+10FFFF.

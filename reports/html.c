@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "reports/format.h"
+#include "reports/figures.h"
 #include "reports/stats.h"
 
 #define LEVELS 16            /* colour steps of a scale */
@@ -318,6 +319,10 @@ static void write_css(FILE *out)
           ".run{border:3px solid #222;border-radius:8px;padding:12px 18px;min-width:0}\n"
           ".head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:8px 24px}\n"
           ".head p{margin:4px 0}.figs{font-size:17px}.figs th{font-weight:normal}\n"
+          ".all{font-size:15px}.all th{font:14px \"DejaVu Sans Mono\",Menlo,Consolas,monospace}"
+          ".wide{overflow-x:auto}.sch td:nth-child(3n+2),.srv td,.srv th{text-align:right}"
+          ".srv td:last-child{text-align:left}"
+          "summary{font-size:17px;margin-top:8px}\n"
           ".regions{font-size:16px}.regions th{border-bottom:2px solid #222}\n"
           ".regions td{border-bottom:1px solid #bbb;white-space:nowrap}.regions td.key{font-size:15px}\n"
           "svg{display:block;width:100%;height:auto;max-width:900px}\n"
@@ -455,23 +460,31 @@ static const char *fmt_hottest(char *buf, const run_result *run, const imbalance
     return buf;
 }
 
+/* The imbalance table, from the registry's figures. */
 static void write_figures(FILE *out, const run_result *run)
 {
     char a[CELL], b[CELL];
     imbalance w = stats_server_writes(run), r = stats_server_reads(run);
-    window_stats ws = stats_window_writes(run);
     int reads = run->reads > 0;
+    static const char *const rows[][3] = { /* label, the writes' figure, the reads' */
+        { "max/mean", "write_max_mean", "read_max_mean" },
+        { "CoV", "write_cov", "read_cov" },
+        { "Gini", "write_gini", "read_gini" },
+        { "Jain", "write_jain", "read_jain" },
+    };
 
     fputs("<table class=\"figs\">\n<tr><th></th><th>writes</th>", out);
     if (reads) fputs("<th>reads</th>", out);
     fputs("</tr>\n", out);
-    write_figure_row(out, "max/mean", fmt_fixed(a, w.max_mean, 2), fmt_fixed(b, r.max_mean, 2), reads);
-    write_figure_row(out, "CoV", fmt_fixed(a, w.cov, 2), fmt_fixed(b, r.cov, 2), reads);
-    write_figure_row(out, "Gini", fmt_fixed(a, w.gini, 2), fmt_fixed(b, r.gini, 2), reads);
-    write_figure_row(out, "Jain", fmt_fixed(a, w.jain, 2), fmt_fixed(b, r.jain, 2), reads);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        write_figure_row(out, rows[i][0], fmt_fixed(a, figure_named(rows[i][1], run, 0), 2),
+                         fmt_fixed(b, figure_named(rows[i][2], run, 0), 2), reads);
     write_figure_row(out, "hottest", fmt_hottest(a, run, &w), fmt_hottest(b, run, &r), reads);
-    write_figure_row(out, "window max/mean", fmt_fixed(a, ws.mean_max_mean, 2), "", reads);
-    write_figure_row(out, "worst window", fmt_fixed(a, ws.worst_max_mean, 2), "", reads);
+    write_figure_row(out, "window max/mean",
+                     fmt_fixed(a, figure_named("write_window_max_mean", run, 0), 2), "", reads);
+    write_figure_row(out, "worst window",
+                     fmt_fixed(a, figure_named("write_worst_window_max_mean", run, 0), 2), "",
+                     reads);
     fputs("</table>\n", out);
 }
 
@@ -858,6 +871,60 @@ static void write_timeline(FILE *out, const run_result *run)
     write_balancer_runs(out, run, &ax);
 }
 
+/* ---- a panel: every figure of the registry ---- */
+
+/* Whether a scheme figure is shown in its panel: defined and not 0 (the
+ * footer's glossary lists every figure; a panel leaves out the rest). */
+static int figure_shown(const figure *f, const run_result *run)
+{
+    double v = figure_value(f, run, 0);
+    return f->scope == FIGURE_SCHEME && isfinite(v) && v != 0;
+}
+
+/* The run's scheme-scope figures that have a value, in a table of two
+ * name-value-unit columns (reading down the left, then the right); then
+ * its server figures, a row per figure and a column per server, folded in
+ * a details element. Markup is lean (a compare page holds a dozen). */
+static void write_all_figures(FILE *out, const run_result *run)
+{
+    size_t idx[256], n = 0;
+    char v[CELL];
+    for (size_t i = 0; i < figure_count() && n < sizeof idx / sizeof idx[0]; i++)
+        if (figure_shown(figure_get(i), run)) idx[n++] = i;
+    fputs("<h3>Figures</h3>\n<table class=\"all sch\">\n", out);
+    size_t rows = (n + 1) / 2;
+    for (size_t r = 0; r < rows; r++) {
+        fputs("<tr>", out);
+        for (size_t c = 0; c < 2 && r + c * rows < n; c++) {
+            const figure *f = figure_get(idx[r + c * rows]);
+            fprintf(out, "<th>%s</th><td>%s</td><td>%s</td>", f->name,
+                    fmt_figure(v, f, figure_value(f, run, 0)), f->unit);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+    if (run->nservers == 0)
+        return;
+    fputs("<details><summary>Figures per server</summary>\n<div class=\"wide\">"
+          "<table class=\"all srv\">\n<tr><th></th>", out);
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        fputs("<th>", out);
+        put_text(out, run->servers[s].name);
+        fputs("</th>", out);
+    }
+    fputs("<th></th></tr>\n", out);
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (f->scope != FIGURE_SERVER)
+            continue;
+        fprintf(out, "<tr><th>%s</th>", f->name);
+        for (uint32_t s = 0; s < run->nservers; s++)
+            fprintf(out, "<td>%s</td>", fmt_figure(v, f, figure_value(f, run, s)));
+        fprintf(out, "<td>%s</td></tr>\n", f->unit);
+    }
+    fputs("</table></div></details>\n", out);
+}
+
 /* ---- the page ---- */
 
 static void write_panel(const page *pg, const run_result *run)
@@ -872,6 +939,7 @@ static void write_panel(const page *pg, const run_result *run)
     }
     write_top_regions(pg->out, run);
     write_timeline(pg->out, run);
+    write_all_figures(pg->out, run);
     fputs("</section>\n", pg->out);
 }
 
@@ -887,12 +955,32 @@ static size_t page_cells(const sim_results *res)
     return cells;
 }
 
+/* The figures' glossary: every registry figure, its unit and meaning. */
+static void write_glossary(FILE *out)
+{
+    fputs("<details><summary>Every figure</summary>\n<table class=\"all\">\n"
+          "<tr><th>figure</th><th>unit</th><th>better</th><th>meaning</th></tr>\n", out);
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        fprintf(out, "<tr><th><code>%s</code></th><td>%s</td><td>%s</td><td>", f->name,
+                f->unit[0] ? f->unit : "-", figure_better_name(f->better));
+        put_text(out, f->meaning);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table></details>\n", out);
+}
+
 static void write_footer(FILE *out, const sim_results *res)
 {
     fprintf(out, "<footer>\n<h3>Reading the figures</h3>\n<p>max/mean: 1.00 = even, %" PRIu32
             " = everything on one server. CoV, Gini: 0 = even. Jain: 1 = even. hottest: the "
             "busiest server's share. window max/mean: the mean over report windows of each "
-            "window's max/mean; worst window: the largest.</p>\n</footer>\n", res->servers);
+            "window's max/mean; worst window: the largest. Each panel's Figures table holds "
+            "the figures of <code>regionsim figures</code> that are defined and not 0 for its "
+            "run (unit - is a ratio); the glossary below lists every one.</p>\n",
+            res->servers);
+    write_glossary(out);
+    fputs("</footer>\n", out);
 }
 
 void html_write(FILE *out, const sim_results *res)

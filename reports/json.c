@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "reports/figures.h"
 #include "reports/format.h"
 #include "reports/stats.h"
 
@@ -26,7 +27,7 @@
  * timeline. Version 3: measure_from_us, each run's steady verdict, the
  * regions of each window, what each split's policy saw, a timeline entry
  * for every balancer run with its decision, and by_kind.metric. */
-#define JSON_SCHEMA_VERSION 3
+#define JSON_SCHEMA_VERSION REPORT_JSON_SCHEMA
 
 /* How many regions "hot_regions" lists. */
 #define HOT_REGIONS 10
@@ -78,6 +79,30 @@ static void put_u64_row(FILE *out, const uint64_t *v, size_t n)
     fputc('[', out);
     for (size_t i = 0; i < n; i++) fprintf(out, "%s%" PRIu64, i ? ", " : "", v ? v[i] : 0);
     fputc(']', out);
+}
+
+/* A figure's value: exact for integers, "%.6g" otherwise, null undefined. */
+static void put_figure_value(FILE *out, double x)
+{
+    char buf[CELL];
+    fputs(isfinite(x) ? fmt_number(buf, x) : "null", out);
+}
+
+/* {"name": value, ...} of every registry figure of `scope` for run (and
+ * server `index`), on one line. */
+static void put_figures_inline(FILE *out, const run_result *run, figure_scope scope, size_t index)
+{
+    int first = 1;
+    fputc('{', out);
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (f->scope != scope)
+            continue;
+        fprintf(out, "%s\"%s\": ", first ? "" : ", ", f->name);
+        put_figure_value(out, figure_value(f, run, index));
+        first = 0;
+    }
+    fputc('}', out);
 }
 
 /* ---- structure ---- */
@@ -178,6 +203,8 @@ static void write_servers(jw *w, const run_result *run)
         put_double(w->out, sv->busy);
         fprintf(w->out, ", \"longest_queue\": %" PRIu64 ", \"latency_us\": ", sv->longest_queue);
         put_latency_inline(w->out, &sv->latency);
+        fputs(", \"figures\": ", w->out);
+        put_figures_inline(w->out, run, FIGURE_SERVER, s);
         fputc('}', w->out);
     }
     close_(w, ']');
@@ -460,6 +487,21 @@ static void write_read_cost(jw *w, const run_result *run)
     close_(w, '}');
 }
 
+/* "figures": every scheme-scope registry figure, one per line, by name. */
+static void write_figures(jw *w, const run_result *run)
+{
+    key(w, "figures");
+    open_(w, '{');
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (f->scope != FIGURE_SCHEME)
+            continue;
+        key(w, f->name);
+        put_figure_value(w->out, figure_value(f, run, 0));
+    }
+    close_(w, '}');
+}
+
 static void write_run(jw *w, const run_result *run)
 {
     next_line(w);
@@ -508,6 +550,7 @@ static void write_run(jw *w, const run_result *run)
 
     write_read_cost(w, run);
     write_latency(w, &run->latency);
+    write_figures(w, run);
     write_windows(w, run);
     write_keyspace(w, run);
     write_region_log(w, run);
@@ -534,6 +577,33 @@ void json_write(FILE *out, const sim_results *res)
 
     key(&w, "assertions");
     open_(&w, '[');
+    close_(&w, ']');
+    close_(&w, '}');
+    fputc('\n', out);
+    assert(w.depth == 0);
+}
+
+void json_write_figure_list(FILE *out)
+{
+    jw w = { out, 0, 0 };
+    open_(&w, '{');
+    key_u64(&w, "regionsim", JSON_SCHEMA_VERSION);
+    key(&w, "figures");
+    open_(&w, '[');
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        next_line(&w);
+        fputs("{\"name\": ", out);
+        put_string(out, f->name);
+        fputs(", \"unit\": ", out);
+        put_string(out, f->unit);
+        fprintf(out, ", \"scope\": \"%s\", \"better\": \"%s\", \"read_kind\": ",
+                figure_scope_name(f->scope), figure_better_name(f->better));
+        put_string(out, f->kind >= 0 ? query_kind_name((query_kind)f->kind) : NULL);
+        fputs(", \"meaning\": ", out);
+        put_string(out, f->meaning);
+        fputc('}', out);
+    }
     close_(&w, ']');
     close_(&w, '}');
     fputc('\n', out);

@@ -27,8 +27,16 @@ void text_write_compare(FILE *out, const sim_results *res, int color);
  * another one is refused (reports/baseline.h). */
 #define REPORT_JSON_SCHEMA 3
 
-/* The whole result as JSON (schema REPORT_JSON_SCHEMA: docs/reports.md). */
+/* The whole result as JSON (schema REPORT_JSON_SCHEMA: docs/reports.md).
+ * Each run has "figures" (every scheme-scope figure of reports/figures.h
+ * by name, null when undefined) and each server its server-scope
+ * "figures". */
 void json_write(FILE *out, const sim_results *res);
+
+/* `regionsim figures`: every registry figure with its unit, scope, better
+ * direction and meaning, as a table for a person or as JSON. */
+void text_write_figure_list(FILE *out);
+void json_write_figure_list(FILE *out);
 
 /* The whole result as one self-contained HTML page (inline SVG and CSS, no
  * script, no network): per run the server x time and key space x time
@@ -41,10 +49,13 @@ void html_write(FILE *out, const sim_results *res);
  * (created if missing; existing files of the same names are replaced):
  * servers.csv (per-run per-server totals), windows.csv (per-window
  * per-server series), regions.csv (every region of each run), keyspace.csv
- * (the key space x time heatmap, one line per window and bucket) and
- * events.csv (the timeline). Returns 0, or -1 with a message naming the
- * file in err; files are written under temporary names and renamed at the
- * end, so a failure leaves no partial set. */
+ * (the key space x time heatmap, one line per window and bucket),
+ * events.csv (the timeline), balancer_costs.csv (the stochastic balancer's
+ * cost functions), figures.csv (every scheme-scope registry figure: scheme,
+ * figure, value, unit) and server_figures.csv (every server-scope one:
+ * scheme, server, figure, value, unit). Returns 0, or -1 with a message
+ * naming the file in err; files are written under temporary names and
+ * renamed at the end, so a failure leaves no partial set. */
 int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);
 
 #endif

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/figures.h"
 #include "reports/stats.h"
 #include "reports/format.h"
 #include "reports/textmap.h"
@@ -294,6 +295,195 @@ static void write_timeline(FILE *out, const run_result *run)
 
 static uint64_t server_reads(const server_result *sv) { return sv->reads; }
 
+/* ---- the registry's figures ---- */
+
+#define FIGURE_LINE_COLS 100 /* the figure tables fit this many columns */
+#define FIGURE_LABEL_COLS 12 /* a scheme's name heading a figure column */
+
+/* The longest name among the registry figures of `scope`. */
+static int figure_name_cols(figure_scope scope)
+{
+    int cols = 1;
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (f->scope == scope && (int)strlen(f->name) > cols)
+            cols = (int)strlen(f->name);
+    }
+    return cols;
+}
+
+/* Every scheme-scope figure of run as "name value unit", two to a line,
+ * column by column (the registry's order reads down the left, then down
+ * the right). */
+static void write_run_figures(FILE *out, const run_result *run)
+{
+    size_t idx[256], n = 0;
+    int name_cols = figure_name_cols(FIGURE_SCHEME), value_cols = 1;
+    char v[CELL];
+    for (size_t i = 0; i < figure_count() && n < sizeof idx / sizeof idx[0]; i++) {
+        const figure *f = figure_get(i);
+        if (f->scope != FIGURE_SCHEME)
+            continue;
+        idx[n++] = i;
+        int w = (int)strlen(fmt_figure(v, f, figure_value(f, run, 0)));
+        if (w > value_cols) value_cols = w;
+    }
+    assert(n < sizeof idx / sizeof idx[0]);
+    size_t rows = (n + 1) / 2;
+    fputs("  figures (regionsim figures says what each means):\n", out);
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < 2 && r + c * rows < n; c++) {
+            const figure *f = figure_get(idx[r + c * rows]);
+            int last = c == 1 || r + rows >= n;
+            fprintf(out, "%s%-*s %*s %-*s", c ? "   " : "    ", name_cols, f->name, value_cols,
+                    fmt_figure(v, f, figure_value(f, run, 0)), last ? 0 : 5, f->unit);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* A matrix of figures of one scope: a row per figure, a column per server
+ * of `run` (FIGURE_SERVER) or per run of `res` (FIGURE_SCHEME), in blocks
+ * of columns that fit FIGURE_LINE_COLS. With skip_empty, rows whose every
+ * value is 0 or undefined are named in one list after the blocks instead. */
+typedef struct figure_matrix {
+    figure_scope scope;
+    const sim_results *res; /* FIGURE_SCHEME: the runs are the columns */
+    const run_result *run;  /* FIGURE_SERVER: its servers are the columns */
+    int skip_empty;
+} figure_matrix;
+
+static size_t matrix_columns(const figure_matrix *m)
+{
+    return m->scope == FIGURE_SERVER ? m->run->nservers : m->res->nruns;
+}
+
+static double matrix_value(const figure_matrix *m, const figure *f, size_t col)
+{
+    return m->scope == FIGURE_SERVER ? figure_value(f, m->run, col)
+                                     : figure_value(f, &m->res->runs[col], 0);
+}
+
+static const char *matrix_label(char *buf, const figure_matrix *m, size_t col)
+{
+    if (m->scope == FIGURE_SERVER)
+        return strcpy(buf, m->run->servers[col].name);
+    return fmt_cut(buf, m->res->runs[col].scheme_name, FIGURE_LABEL_COLS);
+}
+
+/* Whether f is 0 or undefined in every column. */
+static int matrix_row_empty(const figure_matrix *m, const figure *f)
+{
+    for (size_t c = 0; c < matrix_columns(m); c++) {
+        double v = matrix_value(m, f, c);
+        if (isfinite(v) && v != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int matrix_shows(const figure_matrix *m, const figure *f)
+{
+    return f->scope == m->scope && !(m->skip_empty && matrix_row_empty(m, f));
+}
+
+/* Column col's width: its label's or its widest value's. */
+static int matrix_column_cols(const figure_matrix *m, size_t col)
+{
+    char buf[CELL];
+    int cols = (int)strlen(matrix_label(buf, m, col));
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (!matrix_shows(m, f))
+            continue;
+        int w = (int)strlen(fmt_figure(buf, f, matrix_value(m, f, col)));
+        if (w > cols) cols = w;
+    }
+    return cols;
+}
+
+/* Columns [from, to) with the figure names and units. */
+static void write_matrix_block(FILE *out, const figure_matrix *m, size_t from, size_t to,
+                               const int *cols, int name_cols)
+{
+    char buf[CELL];
+    fprintf(out, "  %-*s", name_cols, "");
+    for (size_t c = from; c < to; c++)
+        fprintf(out, " %*s", cols[c - from], matrix_label(buf, m, c));
+    fputc('\n', out);
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (!matrix_shows(m, f))
+            continue;
+        fprintf(out, "  %-*s", name_cols, f->name);
+        for (size_t c = from; c < to; c++)
+            fprintf(out, " %*s", cols[c - from], fmt_figure(buf, f, matrix_value(m, f, c)));
+        fprintf(out, "%s%s\n", f->unit[0] ? "  " : "", f->unit);
+    }
+}
+
+/* The names of the rows skip_empty left out, wrapped. */
+static void write_matrix_empty(FILE *out, const figure_matrix *m)
+{
+    const char *lead = "  0 or undefined in every run:";
+    int at = 0;
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        if (f->scope != m->scope || !matrix_row_empty(m, f))
+            continue;
+        if (at == 0)
+            at = fprintf(out, "%s", lead);
+        if (at + 1 + (int)strlen(f->name) > FIGURE_LINE_COLS)
+            at = fprintf(out, "\n   ");
+        at += fprintf(out, " %s", f->name);
+    }
+    if (at)
+        fputc('\n', out);
+}
+
+static void write_figure_matrix(FILE *out, const figure_matrix *m)
+{
+    size_t ncols = matrix_columns(m);
+    int name_cols = figure_name_cols(m->scope), cols[FIGURE_LINE_COLS];
+    for (size_t from = 0; from < ncols;) {
+        /* as many columns as fit (at least one), units trailing */
+        int used = 2 + name_cols + 7;
+        size_t to = from;
+        while (to < ncols && to - from < FIGURE_LINE_COLS) {
+            int w = matrix_column_cols(m, to);
+            if (to > from && used + 1 + w > FIGURE_LINE_COLS)
+                break;
+            cols[to - from] = w;
+            used += 1 + w;
+            to++;
+        }
+        if (from > 0)
+            fputc('\n', out);
+        write_matrix_block(out, m, from, to, cols, name_cols);
+        from = to;
+    }
+    if (m->skip_empty)
+        write_matrix_empty(out, m);
+}
+
+void text_write_figure_list(FILE *out)
+{
+    int name_cols = figure_name_cols(FIGURE_SCHEME);
+    if (figure_name_cols(FIGURE_SERVER) > name_cols)
+        name_cols = figure_name_cols(FIGURE_SERVER);
+    fprintf(out, "%-*s %-6s %-7s %-8s %s\n", name_cols, "figure", "unit", "scope", "better",
+            "meaning");
+    for (size_t i = 0; i < figure_count(); i++) {
+        const figure *f = figure_get(i);
+        fprintf(out, "%-*s %-6s %-7s %-8s %s\n", name_cols, f->name, f->unit[0] ? f->unit : "-",
+                figure_scope_name(f->scope), figure_better_name(f->better), f->meaning);
+    }
+    fputs("\nunit -: a ratio.  scope scheme: one run (a scheme) of the scenario; server: one\n"
+          "server of a run.  Figures count the measured operations (from measure_from on).\n"
+          "Names are the same in the JSON (\"figures\"), the CSV (figures.csv,\n"
+          "server_figures.csv), the HTML and --assert.\n", out);
+}
+
 void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width,
                     int color)
 {
@@ -368,6 +558,12 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     }
     write_hot_regions(out, run);
     write_timeline(out, run);
+    write_run_figures(out, run);
+    if (run->nservers) {
+        const figure_matrix m = { FIGURE_SERVER, res, run, 0 };
+        fputs("  figures per server:\n", out);
+        write_figure_matrix(out, &m);
+    }
     fputc('\n', out);
     write_legend(out, run->nservers);
 }
@@ -585,6 +781,12 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
         read_titles(titles);
         const table read_table = { NRCOLS, 1, titles, format_read_row };
         write_table(out, res, &read_table);
+    }
+    if (res->nruns) {
+        const figure_matrix m = { FIGURE_SCHEME, res, NULL, 1 };
+        fputs("\nevery figure, a column per scheme (regionsim figures says what each means)\n",
+              out);
+        write_figure_matrix(out, &m);
     }
     fputc('\n', out);
     write_legend(out, res->servers);

@@ -189,6 +189,7 @@ static const char main_help[] =
     "  compare   run every key scheme on one cluster and compare the spread\n"
     "  run       run one key scheme and show its per-server write histogram\n"
     "  keys      print example row keys of a scheme and where they land\n"
+    "  figures   list every figure the reports show: unit, scope, meaning\n"
     "\n"
     "Run 'regionsim <command> --help' for a command's options.\n";
 
@@ -735,8 +736,37 @@ static int run_simulation(const options *o)
     return rc;
 }
 
+/* `regionsim figures [--format text|json]`: the registry of figures. */
+static int run_figures(int argc, char **argv)
+{
+    int json = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs("usage: regionsim figures [--format text|json]\n\n"
+                  "Lists every figure the reports show (text, JSON \"figures\", figures.csv,\n"
+                  "HTML) with its unit, scope, which direction is better and its meaning.\n", stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--format") && i + 1 < argc &&
+            (!strcmp(argv[i + 1], "text") || !strcmp(argv[i + 1], "json"))) {
+            json = !strcmp(argv[++i], "json");
+            continue;
+        }
+        fprintf(stderr, "regionsim figures: %s '%s'\n(see 'regionsim figures --help')\n",
+                !strcmp(argv[i], "--format") ? "--format: expected text or json after"
+                                             : "unknown argument",
+                argv[i]);
+        return EXIT_USAGE;
+    }
+    if (json) json_write_figure_list(stdout);
+    else text_write_figure_list(stdout);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "figures"))
+        return run_figures(argc, argv);
     options o;
     parse_args(&o, argc, argv);
     int rc = o.cmd == CMD_KEYS ? run_keys(&o) : run_simulation(&o);

@@ -5,6 +5,8 @@
  * created, and nothing the writer did not make is removed. */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,10 +21,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "reports/figures.h"
 #include "reports/report.h"
 #include "tests/support.h"
 
 /* A scheme name with every character that forces quoting. */
+#define NFILES 8 /* the files csv_write writes */
 #define NASTY "salt(8) \"ts\",\r\nv2 \"\""
 /* A key in shell form with a comma and quotes. */
 #define COMMA_KEY "\\x01,\"a\""
@@ -279,7 +283,7 @@ static void write_ok(const fixture *f, const char *dir)
 
 static const struct {
     const char *name, *header;
-} files[6] = {
+} files[NFILES] = {
     { "servers.csv", "scheme,server,writes,reads,rows_scanned,bytes,regions,rpcs,busy,"
                      "longest_queue,latency_p50_us,latency_p99_us,latency_max_us,"
                      "write_share,read_share" },
@@ -292,7 +296,18 @@ static const struct {
                     "ceiling,cost_before,cost_after" },
     { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after,weighted_before,"
                             "weighted_after" },
+    { "figures.csv", "scheme,figure,value,unit" },
+    { "server_figures.csv", "scheme,server,figure,value,unit" },
 };
+
+/* Registry figures of one scope: the lines figures.csv (server_figures.csv)
+ * has per run (per server). */
+static size_t figures_of(figure_scope scope)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < figure_count(); i++) n += figure_get(i)->scope == scope;
+    return n;
+}
 
 /* The parsed file, checked for its header, its row count (excluding the
  * header) and the column count of every row. */
@@ -351,7 +366,7 @@ static void test_files_parse_back(void **state)
     path top = fresh_dir(), dir = path_of(top.s, "out"); /* not there yet: created */
     write_ok(&f, dir.s);
 
-    size_t expect[6] = { 0 };
+    size_t expect[NFILES] = { 0 };
     for (int r = 0; r < 2; r++) {
         const run_result *run = &f.runs[r];
         expect[0] += run->nservers;
@@ -361,8 +376,10 @@ static void test_files_parse_back(void **state)
         expect[4] += run->nevents;
         for (size_t b = 0; b < run->balancer_runs; b++)
             expect[5] += run->balancer_log[b].ncosts;
+        expect[6] += figures_of(FIGURE_SCHEME);
+        expect[7] += run->nservers * figures_of(FIGURE_SERVER);
     }
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < NFILES; i++) {
         table t = load(dir.s, i, expect[i]);
         /* Every row names its run, the nasty name exactly. */
         for (size_t r = 1; r < t.nrows; r++) {
@@ -373,7 +390,7 @@ static void test_files_parse_back(void **state)
         table_free(&t);
     }
     int temps;
-    assert_int_equal(count_entries(dir.s, &temps), 6);
+    assert_int_equal(count_entries(dir.s, &temps), NFILES);
     assert_int_equal(temps, 0);
     remove_dir(dir.s);
     remove_dir(top.s);
@@ -503,6 +520,42 @@ static void test_regions_keyspace_events(void **state)
     remove_dir(dir.s);
 }
 
+/* figures.csv and server_figures.csv: the registry's values, exact
+ * integers, an empty value where undefined, the unit beside. */
+static void test_figures_files(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    path dir = fresh_dir();
+    write_ok(&f, dir.s);
+    size_t per_run = figures_of(FIGURE_SCHEME);
+    table t = load(dir.s, 6, 2 * per_run);
+    for (size_t r = 1; r < t.nrows; r++) {
+        const run_result *run = &f.runs[(r - 1) / per_run];
+        const figure *fig = figure_find(val(&t, r, "figure"));
+        assert_non_null(fig);
+        assert_string_equal(val(&t, r, "scheme"), run->scheme_name);
+        assert_string_equal(val(&t, r, "unit"), fig->unit);
+        double v = figure_value(fig, run, 0);
+        const char *text = val(&t, r, "value");
+        if (isnan(v)) assert_string_equal(text, "");
+        else assert_true(fabs(strtod(text, NULL) - v) <= 1e-5 * fabs(v));
+        if (!strcmp(fig->name, "writes")) {
+            char want[32];
+            snprintf(want, sizeof want, "%" PRIu64, run->writes);
+            assert_string_equal(text, want);
+        }
+    }
+    table_free(&t);
+    t = load(dir.s, 7, (f.runs[0].nservers + f.runs[1].nservers) * figures_of(FIGURE_SERVER));
+    assert_string_equal(val(&t, 1, "server"), f.runs[0].servers[0].name);
+    assert_non_null(figure_find(val(&t, 1, "figure")));
+    assert_int_equal(figure_find(val(&t, 1, "figure"))->scope, FIGURE_SERVER);
+    table_free(&t);
+    remove_dir(dir.s);
+}
+
 static void test_writing_twice_replaces(void **state)
 {
     (void)state;
@@ -519,7 +572,7 @@ static void test_writing_twice_replaces(void **state)
     t = load(dir.s, 4, 7);
     table_free(&t);
     int temps;
-    assert_int_equal(count_entries(dir.s, &temps), 6);
+    assert_int_equal(count_entries(dir.s, &temps), NFILES);
     assert_int_equal(temps, 0);
     remove_dir(dir.s);
 }
@@ -620,7 +673,7 @@ static void test_failure_leaves_previous_set(void **state)
     assert_non_null(strstr(err, strerror(EFBIG)));
     assert_non_null(strstr(err, dir.s));
     int temps;
-    assert_int_equal(count_entries(dir.s, &temps), 6);
+    assert_int_equal(count_entries(dir.s, &temps), NFILES);
     assert_int_equal(temps, 0);
     table t = load(dir.s, 0, 5);
     assert_string_equal(val(&t, 1, "scheme"), NASTY); /* the first write's */
@@ -718,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_files_parse_back),
         cmocka_unit_test(test_servers_and_windows),
         cmocka_unit_test(test_regions_keyspace_events),
+        cmocka_unit_test(test_figures_files),
         cmocka_unit_test(test_writing_twice_replaces),
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_dir_is_a_file),

@@ -322,7 +322,9 @@ static void test_top_regions_in_order_of_writes(void **state)
     assert_non_null(b);
     assert_non_null(c);
     assert_true(a < b && b < c);
-    assert_int_equal(count(table, "<tr>"), 1 + 3); /* the idle region is left out */
+    char *regions = strndup(table, (size_t)(strstr(table, "</table>") - table));
+    assert_int_equal(count(regions, "<tr>"), 1 + 3); /* the idle region is left out */
+    free(regions);
     assert_non_null(strstr(b, "<td>live</td>"));
 
     char *run1 = panel(html, 1);
@@ -513,7 +515,8 @@ static void test_a_full_compare_page_stays_small(void **state)
     size_t len = strlen(html);
     print_message("full compare page: %zu bytes, %zu cells\n", len, count_cells(html));
     assert_int_equal(count_cells(html), RUNS * 2 * (SV + KB) * W);
-    assert_true(len < 600 * 1024);
+    assert_true(len < 680 * 1024); /* 600 KiB before each panel's figures tables (~3 KB a
+                                    * run) and the glossary of every figure (~15 KB) */
     free(html);
 }
 
