@@ -171,6 +171,32 @@ int scenario_add_scheme(scenario *sc, const char *label, const char *text)
     return 0;
 }
 
+int scenario_add_assertion(scenario *sc, const char *name, const char *text, const char *origin,
+                           char *err, size_t errcap)
+{
+    if (sc->nassertions == SCENARIO_MAX_ASSERTIONS) {
+        snprintf(err, errcap, "too many assertions: at most %d ([assert NAME] sections and "
+                 "--assert options together)", SCENARIO_MAX_ASSERTIONS);
+        return -1;
+    }
+    for (size_t i = 0; name && i < sc->nassertions; i++) {
+        if (sc->assertions[i].name && !strcmp(sc->assertions[i].name, name)) {
+            snprintf(err, errcap, "a second assertion named '%s' (the first: %s)", name,
+                     sc->assertions[i].origin);
+            return -1;
+        }
+    }
+    scenario_assertion a = { NULL, scenario_own(sc, text), scenario_own(sc, origin) };
+    if (name)
+        a.name = scenario_own(sc, name);
+    if (!a.text || !a.origin || (name && !a.name)) {
+        snprintf(err, errcap, "out of memory");
+        return -1;
+    }
+    sc->assertions[sc->nassertions++] = a;
+    return 0;
+}
+
 void scenario_read_weights(const phase *ph, uint32_t weight[QUERY_KINDS])
 {
     if (ph->reads.weights_given) {

@@ -105,6 +105,18 @@ typedef struct cluster_event {
     int at_line;             /* the line of its `at`, for messages */
 } cluster_event;
 
+/* A CI assertion ([assert NAME] sections, --assert options): its text as
+ * written and where it came from, nothing more. The sim layer does not
+ * depend on reports: reports/assertion.h parses the text (and says what is
+ * wrong with it; the caller prefixes origin) and checks it on the results. */
+#define SCENARIO_MAX_ASSERTIONS 64
+
+typedef struct scenario_assertion {
+    const char *name;        /* [assert NAME]'s NAME; NULL for an --assert (named by its text) */
+    const char *text;        /* the assertion, e.g. "write_max_mean <= 1.2 for salted" */
+    const char *origin;      /* for messages: "FILE:LINE" of its `expect`, or "--assert" */
+} scenario_assertion;
+
 typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
     const char *file;             /* the scenario file loaded, for messages; NULL: none */
@@ -156,6 +168,10 @@ typedef struct scenario {
     /* [event NAME] sections, in time order */
     size_t nevents;
     cluster_event events[SCENARIO_MAX_EVENTS];
+
+    /* [assert NAME] sections in file order, then --assert options in theirs */
+    size_t nassertions;
+    scenario_assertion assertions[SCENARIO_MAX_ASSERTIONS];
 
     /* [scheme NAME] sections, or --scheme options */
     size_t nschemes;
@@ -236,6 +252,15 @@ const char *scenario_choice_name(const char *key, uint32_t value);
  * a copy of the text with them as \xNN, so that reports and the terminal
  * never get them raw. */
 int scenario_add_scheme(scenario *sc, const char *label, const char *text);
+
+/* Adds an assertion (name NULL for an --assert; origin: "--assert", or
+ * "FILE:LINE"), copying the three strings; options add to a file's
+ * assertions. Returns 0, or -1 with a message in err: there are
+ * SCENARIO_MAX_ASSERTIONS already, the name is another's, or out of
+ * memory. The text is not parsed here: reports/assertion.h's
+ * assertion_parse_named does, once the options are in. */
+int scenario_add_assertion(scenario *sc, const char *name, const char *text, const char *origin,
+                           char *err, size_t errcap);
 
 /* Loads a scenario file over sc (which should hold the defaults). Returns 0,
  * or -1 with "FILE:LINE: what was wrong" in err; sc may then be partly

@@ -3,8 +3,9 @@
  * Files are INI, read with inih through a line reader of our own so that
  * every message can name FILE:LINE. Sections: the top level (name, seed,
  * max_memory), [cluster], [workload], [reads], one [phase NAME] per phase
- * of the workload, one [event NAME] per change to the cluster, and one
- * [scheme NAME] per scheme with key = EXPR.
+ * of the workload, one [event NAME] per change to the cluster, one
+ * [scheme NAME] per scheme with key = EXPR, and one [assert NAME] per CI
+ * assertion with expect = ASSERTION.
  *
  * Design: the reader checks each line before inih parses it, and stops at
  * the first mistake (what it checks is described below). inih then hands
@@ -20,7 +21,11 @@
  *  - [event NAME]: at, action, servers, server, detection; the events are
  *    put in time order once the file has been read;
  *  - [scheme NAME]: key = EXPR; a file's first scheme replaces the
- *    default ones.
+ *    default ones;
+ *  - [assert NAME]: expect = TEXT, stored with its FILE:LINE as the
+ *    scenario's assertion NAME (scenario_add_assertion); the text is parsed
+ *    by reports/assertion.h, not here (sim does not depend on reports), so
+ *    a mistake in it is reported at that FILE:LINE once the options are in.
  * A trace or split keys file a file names is relative to the file. What
  * needs the whole scenario (the run's length against its events, the
  * schemes' syntax, ...) is checked later, when the options have been
@@ -65,6 +70,13 @@ typedef struct scheme_section {
     int has_key;
 } scheme_section;
 
+/* An [assert NAME] header, so that one with no `expect` can be reported. */
+typedef struct assert_section {
+    const char *name;         /* owned by the scenario */
+    int line;
+    int has_expect;
+} assert_section;
+
 typedef struct file_reader {
     FILE *f;
     const char *path;
@@ -77,6 +89,8 @@ typedef struct file_reader {
     int file_has_schemes;     /* the first scheme section replaces the defaults */
     scheme_section sections[SCENARIO_MAX_SCHEMES];
     size_t nsections;
+    assert_section asserts[SCENARIO_MAX_ASSERTIONS];
+    size_t nasserts;
     char section[256];        /* the current section's name, as its header gives it */
     char prev_key[256];       /* the key of the last `key = value` in this section ... */
     int prev_key_line;        /* ... and its line: an indented line would continue it */
@@ -133,6 +147,7 @@ static const char *ini_find(const char *s, const char *chars)
 static scheme_section *file_scheme_section(file_reader *fr, const char *name);
 static cluster_event *file_event(file_reader *fr, const char *name);
 static phase *file_phase(file_reader *fr, const char *name, size_t *index);
+static int file_assert_section(file_reader *fr, const char *name);
 
 /* A "[section]" line (trimmed, starting with '['). Returns 0, or -1 when it
  * failed. */
@@ -173,10 +188,14 @@ static int file_header(file_reader *fr, const char *start)
         if (!file_event(fr, s + 6))
             return file_fail(fr, fr->line, "too many events (at most %d)",
                              SCENARIO_MAX_EVENTS) - 1;
+    } else if (!strncmp(s, "assert ", 7) && s[7]) {
+        if (file_assert_section(fr, s + 7) < 0)
+            return -1;
     } else if (strcmp(s, "") && strcmp(s, "cluster") && strcmp(s, "workload") &&
                strcmp(s, "reads") && strcmp(s, "ycsb")) {
         return file_fail(fr, fr->line, "unknown section [%s]; expected [cluster], [workload], "
-                         "[reads], [ycsb], [phase NAME], [event NAME] or [scheme NAME]",
+                         "[reads], [ycsb], [phase NAME], [event NAME], [scheme NAME] or "
+                         "[assert NAME]",
                          units_escape(s, 64, shown, sizeof shown)) - 1;
     }
     return 0;
@@ -432,6 +451,46 @@ static int file_event_entry(file_reader *fr, const char *name, const char *key,
     return 1;
 }
 
+/* Notes an [assert NAME] header. Returns 0, or -1 when it failed: a
+ * 65th, a name another [assert] has, out of memory. */
+static int file_assert_section(file_reader *fr, const char *name)
+{
+    if (fr->nasserts == SCENARIO_MAX_ASSERTIONS)
+        return file_fail(fr, fr->line, "too many assertions: at most %d [assert NAME] sections",
+                         SCENARIO_MAX_ASSERTIONS) - 1;
+    for (size_t i = 0; i < fr->nasserts; i++)
+        if (!strcmp(fr->asserts[i].name, name))
+            return file_fail(fr, fr->line, "a second [assert %s] (the first is at line %d): "
+                             "each assertion needs a name of its own", name,
+                             fr->asserts[i].line) - 1;
+    const char *own = scenario_own(fr->sc, name);
+    if (!own)
+        return file_fail(fr, fr->line, "out of memory") - 1;
+    fr->asserts[fr->nasserts++] = (assert_section){ own, fr->line, 0 };
+    return 0;
+}
+
+/* A line of [assert NAME]: expect = ASSERTION, stored with its FILE:LINE. */
+static int file_assert_entry(file_reader *fr, const char *key, const char *value)
+{
+    char shown[SHOWN + 1], origin[300], why[512];
+    assert_section *as = &fr->asserts[fr->nasserts - 1]; /* the header came first */
+    if (strcmp(key, "expect") != 0)
+        return file_fail(fr, fr->line, "unknown key '%s' in [assert %s]; expected "
+                         "expect = ASSERTION (write_max_mean <= 1.2 ...: docs/scenarios.md)",
+                         units_escape(key, 64, shown, sizeof shown), as->name);
+    if (as->has_expect)
+        return file_fail(fr, fr->line, "[assert %s] has a second 'expect'", as->name);
+    if (!value[0])
+        return file_fail(fr, fr->line, "[assert %s] expect: expected an assertion "
+                         "(write_max_mean <= 1.2 ...), found nothing", as->name);
+    snprintf(origin, sizeof origin, "%s:%d", fr->shown_path, fr->line);
+    if (scenario_add_assertion(fr->sc, as->name, value, origin, why, sizeof why) < 0)
+        return file_fail(fr, fr->line, "[assert %s] %s", as->name, why);
+    as->has_expect = 1;
+    return 1;
+}
+
 /* A line of [ycsb]: a YCSB property, applied over the workload's own. */
 static int file_ycsb_entry(file_reader *fr, const char *key, const char *value)
 {
@@ -514,6 +573,8 @@ static int file_entry(void *user, const char *inih_section, const char *key, con
         return file_phase_entry(fr, section + 6, key, value);
     if (!strncmp(section, "event ", 6))
         return file_event_entry(fr, section + 6, key, value);
+    if (!strncmp(section, "assert ", 7))
+        return file_assert_entry(fr, key, value);
     if (!strcmp(section, "ycsb")) /* YCSB properties, as -p sets them */
         return file_ycsb_entry(fr, key, value);
     if (!section[0] && !strcmp(key, "name")) {
@@ -583,6 +644,10 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
         if (!fr.sections[i].has_key)
             file_fail(&fr, fr.sections[i].line, "[scheme %s] has no 'key = EXPRESSION'",
                       fr.sections[i].name);
+    for (size_t i = 0; i < fr.nasserts && !fr.failed; i++)
+        if (!fr.asserts[i].has_expect)
+            file_fail(&fr, fr.asserts[i].line, "[assert %s] has no 'expect = ASSERTION'",
+                      fr.asserts[i].name);
     if (fr.failed)
         return -1;
     if (sc->name == name_before) { /* the file did not name itself */

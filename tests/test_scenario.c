@@ -583,6 +583,104 @@ static void test_load_too_many_schemes(void **state)
     free(text);
 }
 
+/* [assert NAME]: expect = TEXT, stored as written with its FILE:LINE (the
+ * text is parsed by reports/assertion.h, not here); --assert adds. */
+static void test_load_assert_sections(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    scenario_defaults(&sc);
+    const char *path = scenario_file("[scheme salted]\n"
+                                     "key = salted\n"
+                                     "[assert hotspot]\n"
+                                     "; CI: fail when the writes concentrate\n"
+                                     "expect = write_max_mean <= 1.2 for salted ; a comment\n"
+                                     "[assert tail]\n"
+                                     "expect: p99_latency_us < 50000 over last 10m\n"
+                                     "[assert not parsed here]\n"
+                                     "expect = whatever the text\n");
+    assert_int_equal(scenario_load(&sc, path, err, sizeof err), 0);
+    assert_int_equal(sc.nassertions, 3);
+    assert_string_equal(sc.assertions[0].name, "hotspot");
+    assert_string_equal(sc.assertions[0].text, "write_max_mean <= 1.2 for salted");
+    char origin[256];
+    snprintf(origin, sizeof origin, "%s:5", path);
+    assert_string_equal(sc.assertions[0].origin, origin);
+    assert_string_equal(sc.assertions[1].name, "tail");
+    assert_string_equal(sc.assertions[1].text, "p99_latency_us < 50000 over last 10m");
+    snprintf(origin, sizeof origin, "%s:7", path);
+    assert_string_equal(sc.assertions[1].origin, origin);
+    assert_string_equal(sc.assertions[2].text, "whatever the text");
+    assert_int_equal(sc.nschemes, 1); /* an [assert] is no scheme */
+    unlink(path);
+
+    /* options add to the file's */
+    assert_int_equal(scenario_add_assertion(&sc, NULL, "steady over last 6 windows", "--assert",
+                                            err, sizeof err), 0);
+    assert_int_equal(sc.nassertions, 4);
+    assert_null(sc.assertions[3].name);
+    assert_string_equal(sc.assertions[3].text, "steady over last 6 windows");
+    assert_string_equal(sc.assertions[3].origin, "--assert");
+    assert_int_equal(scenario_add_assertion(&sc, NULL, "steady over last 6 windows", "--assert",
+                                            err, sizeof err), 0); /* unnamed: no clash */
+    assert_int_equal(scenario_add_assertion(&sc, "tail", "writes > 0", "x", err, sizeof err), -1);
+    assert_contains(err, "a second assertion named 'tail' (the first: ");
+    assert_contains(err, ":7)");
+    while (sc.nassertions < SCENARIO_MAX_ASSERTIONS)
+        assert_int_equal(scenario_add_assertion(&sc, NULL, "writes > 0", "--assert", err,
+                                                sizeof err), 0);
+    assert_int_equal(scenario_add_assertion(&sc, NULL, "writes > 0", "--assert", err,
+                                            sizeof err), -1);
+    assert_string_equal(err, "too many assertions: at most 64 ([assert NAME] sections and "
+                        "--assert options together)");
+    scenario_release(&sc);
+}
+
+static void test_load_assert_section_errors(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    assert_int_equal(load("[assert a]\nfigure = write_max_mean\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: unknown key 'figure' in [assert a]; expected expect = ASSERTION");
+    scenario_release(&sc);
+    assert_int_equal(load("[assert a]\nexpect = writes > 0\nexpect = reads > 0\n", &sc, err,
+                          sizeof err), -1);
+    assert_contains(err, ":3: [assert a] has a second 'expect'");
+    scenario_release(&sc);
+    assert_int_equal(load("[assert a]\nexpect =\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":2: [assert a] expect: expected an assertion (write_max_mean <= 1.2 "
+                    "...), found nothing");
+    scenario_release(&sc);
+    assert_int_equal(load("[assert a]\nexpect = writes > 0\n\n[assert b]\n; nothing\n"
+                          "[cluster]\nservers = 3\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":4: [assert b] has no 'expect = ASSERTION'");
+    scenario_release(&sc);
+    assert_int_equal(load("[assert a]\nexpect = writes > 0\n[assert a]\nexpect = reads > 0\n",
+                          &sc, err, sizeof err), -1);
+    assert_contains(err, ":3: a second [assert a] (the first is at line 1)");
+    scenario_release(&sc);
+    assert_int_equal(load("[assert]\nexpect = writes > 0\n", &sc, err, sizeof err), -1);
+    assert_contains(err, ":1: unknown section [assert]");
+    assert_contains(err, "[scheme NAME] or [assert NAME]");
+    scenario_release(&sc);
+
+    char *text = malloc(65 * 40);
+    assert_non_null(text);
+    text[0] = '\0';
+    for (int i = 1; i <= 65; i++)
+        sprintf(text + strlen(text), "[assert a%d]\nexpect = writes > 0\n", i);
+    assert_int_equal(load(text, &sc, err, sizeof err), -1);
+    assert_contains(err, ":129: too many assertions: at most 64 [assert NAME] sections");
+    scenario_release(&sc);
+    text[strlen(text) - strlen("[assert a65]\nexpect = writes > 0\n")] = '\0';
+    assert_int_equal(load(text, &sc, err, sizeof err), 0);
+    assert_int_equal(sc.nassertions, 64);
+    scenario_release(&sc);
+    free(text);
+}
+
 /* inih takes an indented line after `key = value` as a continuation of
  * that value and hands the key over again: `servers = 3` then `  4` set
  * servers to 4 without a word. Refused, with why. */
@@ -919,6 +1017,8 @@ int main(void)
         cmocka_unit_test(test_load_line_length_limit),
         cmocka_unit_test(test_load_section_headers),
         cmocka_unit_test(test_load_too_many_schemes),
+        cmocka_unit_test(test_load_assert_sections),
+        cmocka_unit_test(test_load_assert_section_errors),
         cmocka_unit_test(test_load_refuses_continuation_lines),
         cmocka_unit_test(test_control_bytes),
         cmocka_unit_test(test_long_schemes),
