@@ -335,8 +335,10 @@ static void write_run_figures(FILE *out, const run_result *run)
         for (size_t c = 0; c < 2 && r + c * rows < n; c++) {
             const figure *f = figure_get(idx[r + c * rows]);
             int last = c == 1 || r + rows >= n;
-            fprintf(out, "%s%-*s %*s %-*s", c ? "   " : "    ", name_cols, f->name, value_cols,
-                    fmt_figure(v, f, figure_value(f, run, 0)), last ? 0 : 5, f->unit);
+            fprintf(out, "%s%-*s %*s", c ? "   " : "    ", name_cols, f->name, value_cols,
+                    fmt_figure(v, f, figure_value(f, run, 0)));
+            if (!last) fprintf(out, " %-5s", f->unit);
+            else if (f->unit[0]) fprintf(out, " %s", f->unit);
         }
         fputc('\n', out);
     }

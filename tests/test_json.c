@@ -386,6 +386,52 @@ static void test_output_is_byte_identical(void **state)
     free(b);
 }
 
+/* "figures": every scheme-scope figure by name, integers exact, null when
+ * undefined; each server's "figures" the server-scope ones. */
+static void test_figures_objects(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *text = render(&f);
+    json_object *root = parse(text);
+    assert_int_equal(int_at(root, "runs/0/figures/writes"), 40);
+    assert_true(fabs(num_at(root, "runs/0/figures/write_max_mean") - 2.25) < 1e-9);
+    assert_true(fabs(num_at(root, "runs/0/figures/hottest_share") - 0.75) < 1e-9);
+    assert_int_equal(int_at(root, "runs/0/figures/splits"), 2);
+    assert_true(fabs(num_at(root, "runs/0/figures/achieved_ops_per_s") - 10.0) < 1e-9);
+    assert_true(is_null_at(root, "runs/0/figures/p99_latency_us"));
+    assert_true(is_null_at(root, "runs/0/figures/rpcs_per_read_get"));
+    assert_true(is_null_at(root, "runs/1/figures/write_max_mean"));
+    assert_true(is_null_at(root, "runs/1/figures/offered_ops_per_s"));
+    assert_int_equal(int_at(root, "runs/1/figures/writes"), 0);
+    assert_int_equal(int_at(root, "runs/0/servers/1/figures/server_writes"), 30);
+    assert_int_equal(int_at(root, "runs/0/servers/1/figures/server_bytes"), 1500);
+    assert_true(is_null_at(root, "runs/1/servers/0/figures/server_write_share"));
+    /* the existing fields stay */
+    assert_true(fabs(num_at(root, "runs/0/imbalance/writes/max_mean") - 2.25) < 1e-9);
+    json_object_put(root);
+    free(text);
+}
+
+/* `regionsim figures --format json` parses and lists a figure per entry. */
+static void test_figure_list(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    json_write_figure_list(out);
+    assert_int_equal(fclose(out), 0);
+    json_object *root = parse(buf);
+    assert_int_equal(int_at(root, "regionsim"), 3);
+    assert_string_equal(str_at(root, "figures/0/name"), "writes");
+    assert_string_equal(str_at(root, "figures/0/scope"), "scheme");
+    assert_true(json_object_array_length(at(root, "figures")) > 50);
+    json_object_put(root);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +442,8 @@ int main(void)
         cmocka_unit_test(test_heatmap_regions_and_timeline_round_trip),
         cmocka_unit_test(test_decisions_round_trip),
         cmocka_unit_test(test_output_is_byte_identical),
+        cmocka_unit_test(test_figures_objects),
+        cmocka_unit_test(test_figure_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

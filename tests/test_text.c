@@ -411,6 +411,50 @@ static void test_output_is_deterministic(void **state)
     free(b);
 }
 
+/* The registry's figures: a block in run (two to a line, lines within 100
+ * columns, no trailing blanks), a matrix per server, and in compare a row
+ * per figure with a column per scheme, figures 0 everywhere listed after. */
+static void test_figures_tables(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *run = capture(write_hot_run, &f);
+    const char *block = strstr(run, "  figures (regionsim figures says what each means):\n");
+    assert_non_null(block);
+    char *line = line_starting(block, "writes ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, " 550 count"));
+    free(line);
+    line = line_starting(block, "write_max_mean ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, " 2.91 "));
+    free(line);
+    line = line_starting(block, "server_writes ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "count"));
+    free(line);
+    for (const char *p = block; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        assert_true(len == 0 || p[len - 1] != ' ');
+        p += len + (end != NULL);
+    }
+    free(run);
+
+    char *cmp = capture(write_compare, &f);
+    const char *every = strstr(cmp, "\nevery figure, a column per scheme");
+    assert_non_null(every);
+    line = line_starting(every, "write_max_mean ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, " 2.91 "));
+    assert_non_null(strstr(line, " -")); /* the idle run */
+    free(line);
+    assert_non_null(strstr(every, "0 or undefined in every run:"));
+    assert_non_null(strstr(every, " reads_get"));
+    free(cmp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_color_only_when_asked),
         cmocka_unit_test(test_compare_draws_panels_on_one_scale),
         cmocka_unit_test(test_output_is_deterministic),
+        cmocka_unit_test(test_figures_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
