@@ -591,22 +591,30 @@ static const char *const balance_title[NCOLS] = {
     "window", "CoV", "Gini", "Jain", "hottest",
 };
 
+/* A registry figure of run, by name. */
+static double fig(const run_result *run, const char *name) { return figure_named(name, run, 0); }
+
+/* A latency figure for fmt_latency: UINT64_MAX when undefined. */
+static uint64_t fig_us(const run_result *run, const char *name)
+{
+    double v = fig(run, name);
+    return isfinite(v) ? (uint64_t)v : UINT64_MAX;
+}
+
 static void format_balance_row(const run_result *run, char cell[MAX_COLS][CELL])
 {
-    imbalance im = stats_server_writes(run);
-    window_stats ws = stats_window_writes(run);
     fmt_cut(cell[COL_SCHEME], run->scheme_name, SCHEME_COLS);
     fmt_cut(cell[COL_KEY], run->key_example, KEY_COLS_TABLE);
     fmt_fixed(cell[COL_KEYB], run->key_bytes_mean, 1);
-    snprintf(cell[COL_REGIONS], CELL, "%" PRIu64, run->regions);
-    snprintf(cell[COL_SPLITS], CELL, "%" PRIu64, run->splits);
-    snprintf(cell[COL_MOVES], CELL, "%" PRIu64, run->moves);
-    fmt_fixed(cell[COL_MAXMEAN], im.max_mean, 2);
-    fmt_fixed(cell[COL_WINDOW], ws.mean_max_mean, 2);
-    fmt_fixed(cell[COL_COV], im.cov, 2);
-    fmt_fixed(cell[COL_GINI], im.gini, 2);
-    fmt_fixed(cell[COL_JAIN], im.jain, 2);
-    fmt_percent(cell[COL_HOT], im.hottest_share);
+    fmt_fixed(cell[COL_REGIONS], fig(run, "regions"), 0);
+    fmt_fixed(cell[COL_SPLITS], fig(run, "splits"), 0);
+    fmt_fixed(cell[COL_MOVES], fig(run, "moves"), 0);
+    fmt_fixed(cell[COL_MAXMEAN], fig(run, "write_max_mean"), 2);
+    fmt_fixed(cell[COL_WINDOW], fig(run, "write_window_max_mean"), 2);
+    fmt_fixed(cell[COL_COV], fig(run, "write_cov"), 2);
+    fmt_fixed(cell[COL_GINI], fig(run, "write_gini"), 2);
+    fmt_fixed(cell[COL_JAIN], fig(run, "write_jain"), 2);
+    fmt_percent(cell[COL_HOT], fig(run, "hottest_share"));
 }
 
 static const table balance_table = { NCOLS, 2, balance_title, format_balance_row };
@@ -622,25 +630,16 @@ static const char *const cost_title[NCCOLS] = {
 
 static void format_cost_row(const run_result *run, char cell[MAX_COLS][CELL])
 {
-    double busiest = 0;
-    uint64_t queue = 0;
-    for (uint32_t s = 0; s < run->nservers; s++) {
-        if (run->servers[s].busy > busiest)
-            busiest = run->servers[s].busy;
-        if (run->servers[s].longest_queue > queue)
-            queue = run->servers[s].longest_queue;
-    }
-    const latency_summary *l = &run->latency;
     fmt_cut(cell[CCOL_SCHEME], run->scheme_name, SCHEME_COLS);
     fmt_fixed(cell[CCOL_OFFERED], run->offered_per_s, 0);
     fmt_fixed(cell[CCOL_ACHIEVED], run->achieved_per_s, 0);
-    fmt_latency(cell[CCOL_P50], l->count ? l->p50_us : UINT64_MAX);
-    fmt_latency(cell[CCOL_P99], l->count ? l->p99_us : UINT64_MAX);
-    fmt_latency(cell[CCOL_P999], l->count ? l->p999_us : UINT64_MAX);
-    fmt_latency(cell[CCOL_MAX], l->count ? l->max_us : UINT64_MAX);
-    fmt_percent(cell[CCOL_BUSY], busiest);
-    snprintf(cell[CCOL_QUEUE], CELL, "%" PRIu64, queue);
-    snprintf(cell[CCOL_LEFT], CELL, "%" PRIu64, run->unfinished);
+    fmt_latency(cell[CCOL_P50], fig_us(run, "p50_latency_us"));
+    fmt_latency(cell[CCOL_P99], fig_us(run, "p99_latency_us"));
+    fmt_latency(cell[CCOL_P999], fig_us(run, "p999_latency_us"));
+    fmt_latency(cell[CCOL_MAX], fig_us(run, "max_latency_us"));
+    fmt_percent(cell[CCOL_BUSY], fig(run, "busiest_busy"));
+    fmt_fixed(cell[CCOL_QUEUE], fig(run, "longest_queue"), 0);
+    fmt_fixed(cell[CCOL_LEFT], fig(run, "unfinished"), 0);
 }
 
 static const table cost_table = { NCCOLS, 1, cost_title, format_cost_row };
@@ -665,25 +664,20 @@ static void read_titles(const char *title[NRCOLS])
     title[RCOL_P99] = "read p99";
 }
 
-/* RPCs per read of one kind, or "-" when none of that kind ran. */
-static const char *fmt_per_read(char *buf, uint64_t rpcs, uint64_t reads)
-{
-    return fmt_fixed(buf, reads ? (double)rpcs / (double)reads : NAN, 1);
-}
-
 static void format_read_row(const run_result *run, char cell[MAX_COLS][CELL])
 {
     fmt_cut(cell[RCOL_SCHEME], run->scheme_name, SCHEME_COLS);
-    snprintf(cell[RCOL_READS], CELL, "%" PRIu64, run->reads);
-    fmt_per_read(cell[RCOL_RPCS], stats_read_rpcs(run), run->reads);
-    for (int k = 0; k < QUERY_KINDS; k++)
-        fmt_per_read(cell[RCOL_KIND + k], run->read_rpcs_by_kind[k], run->reads_by_kind[k]);
-    fmt_fixed(cell[RCOL_ROWS], run->records_returned ? (double)run->rows_scanned /
-                                                           (double)run->records_returned
-                                                     : NAN, 2);
-    snprintf(cell[RCOL_FULL], CELL, "%" PRIu64, run->full_scans);
-    fmt_fixed(cell[RCOL_MAXMEAN], stats_server_reads(run).max_mean, 2);
-    fmt_latency(cell[RCOL_P99], run->read_latency.count ? run->read_latency.p99_us : UINT64_MAX);
+    fmt_fixed(cell[RCOL_READS], fig(run, "reads"), 0);
+    fmt_fixed(cell[RCOL_RPCS], fig(run, "rpcs_per_read"), 1);
+    for (int k = 0; k < QUERY_KINDS; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "rpcs_per_read_%s", query_kind_name((query_kind)k));
+        fmt_fixed(cell[RCOL_KIND + k], fig(run, name), 1);
+    }
+    fmt_fixed(cell[RCOL_ROWS], fig(run, "rows_scanned_per_row"), 2);
+    fmt_fixed(cell[RCOL_FULL], fig(run, "full_scans"), 0);
+    fmt_fixed(cell[RCOL_MAXMEAN], fig(run, "read_max_mean"), 2);
+    fmt_latency(cell[RCOL_P99], fig_us(run, "read_p99_latency_us"));
 }
 
 
