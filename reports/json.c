@@ -558,6 +558,30 @@ static void write_run(jw *w, const run_result *run)
     close_(w, '}');
 }
 
+/* "assertions": every CI assertion's result on every run it applies to
+ * (res->checks), one object a line. */
+static void write_assertions(jw *w, const sim_results *res)
+{
+    key(w, "assertions");
+    open_(w, '[');
+    for (size_t i = 0; i < res->nchecks; i++) {
+        const check_result *c = &res->checks[i];
+        next_line(w);
+        fputs("{\"name\": ", w->out);
+        put_string(w->out, c->name);
+        fputs(", \"expression\": ", w->out);
+        put_string(w->out, c->expression);
+        fputs(", \"scheme\": ", w->out);
+        put_string(w->out, c->scheme);
+        fputs(", \"value\": ", w->out);
+        put_double(w->out, c->value);
+        fputs(", \"bound\": ", w->out);
+        put_double(w->out, c->bound);
+        fprintf(w->out, ", \"passed\": %s}", c->passed ? "true" : "false");
+    }
+    close_(w, ']');
+}
+
 void json_write(FILE *out, const sim_results *res)
 {
     jw w = { out, 0, 0 };
@@ -575,9 +599,7 @@ void json_write(FILE *out, const sim_results *res)
     for (size_t r = 0; r < res->nruns; r++) write_run(&w, &res->runs[r]);
     close_(&w, ']');
 
-    key(&w, "assertions");
-    open_(&w, '[');
-    close_(&w, ']');
+    write_assertions(&w, res);
     close_(&w, '}');
     fputc('\n', out);
     assert(w.depth == 0);

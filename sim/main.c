@@ -22,7 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "reports/baseline.h"
 #include "reports/report.h"
+#include "sim/cli_checks.h"
 #include "sim/engine.h"
 #include "sim/output.h"
 #include "sim/progress.h"
@@ -32,6 +34,7 @@
 #include "workloads/trace.h"
 
 #define EXIT_USAGE 2
+#define EXIT_FAILED 1 /* a CI check failed: an assertion, or a figure regressed (sim/cli_checks.h) */
 
 typedef enum command { CMD_COMPARE, CMD_RUN, CMD_KEYS } command;
 typedef enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML, FORMAT_CSV } format;
@@ -46,6 +49,7 @@ typedef struct options {
     color_mode color;
     uint64_t nkeys;
     const char *write_trace;  /* --write-trace FILE */
+    cli_checks checks;        /* --assert, --junit, --baseline, --tolerance (sim/cli_checks.h) */
     int schemes_given;
     scheme_choice named[SCENARIO_MAX_SCHEMES]; /* the scenario file's schemes */
     size_t nnamed;
@@ -93,6 +97,14 @@ static const char common_help[] =
     "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  -n N                 keys: how many keys to print (10)\n"
     "  -p NAME=VALUE        a YCSB property over --ycsb's workload (docs/ycsb.md)\n"
+    "  --assert A           fail (exit 1) unless A holds, e.g. 'write_max_mean <= 1.2',\n"
+    "                       'p99_latency_us < 50000 over last 10m for salted',\n"
+    "                       'balance writes <= 1.15 over last 6 windows', 'steady over\n"
+    "                       last 3 windows'; repeatable; see docs/ci.md\n"
+    "  --junit FILE         write the assertions' results as JUnit XML to FILE\n"
+    "  --baseline FILE      fail (exit 1) when a figure is worse than in FILE, an\n"
+    "                       earlier --format json report of the same scenario\n"
+    "  --tolerance F        --baseline: relative change allowed (0.05)\n"
     "  -h, --help           this help\n";
 
 static const char settings_help_tail[] =
@@ -267,6 +279,24 @@ static void set_option(options *o, const char *name, const char *value)
         snprintf(origin, sizeof origin, "-p %s", value);
         if (scenario_ycsb_property(&o->sc, prop, eq + 1, origin, err, sizeof err) < 0)
             usage_error(o, "%s%s", err, "");
+    } else if (!strcmp(name, "--assert")) {
+        char err[640];
+        if (scenario_add_assertion(&o->sc, NULL, value, "--assert", err, sizeof err) < 0)
+            usage_error(o, "--assert: %s%s", err, "");
+    } else if (!strcmp(name, "--junit") || !strcmp(name, "--baseline")) {
+        if (!value[0])
+            usage_error(o, "%s: expected a file name%s", name, "");
+        if (name[2] == 'j')
+            o->checks.junit_path = value;
+        else
+            o->checks.baseline_path = value;
+    } else if (!strcmp(name, "--tolerance")) {
+        char *end;
+        double t = strtod(value, &end);
+        if (!value[0] || *end || !(t >= 0 && t <= 1e6))
+            usage_error(o, "--tolerance: expected a relative change such as 0.05 (0 or more), "
+                        "found '%s'%s", value, "");
+        o->checks.tolerance = t;
     } else if (!strcmp(name, "--write-trace")) {
         if (!value[0])
             usage_error(o, "%s: expected a file name%s", name, "");
@@ -289,6 +319,7 @@ static void set_option(options *o, const char *name, const char *value)
 static void parse_args(options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
+    o->checks.tolerance = BASELINE_TOLERANCE;
     scenario_defaults(&o->sc);
     o->nkeys = 10;
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -361,8 +392,14 @@ static void parse_args(options *o, int argc, char **argv)
         usage_error(o, "expected exactly one --scheme, found %s%s",
                     o->schemes_given ? "several" : "none", "");
     if (scenario_ycsb_build(&o->sc, err, sizeof err) < 0 ||
-        scenario_validate(&o->sc, err, sizeof err) < 0)
+        scenario_validate(&o->sc, err, sizeof err) < 0 ||
+        cli_checks_prepare(&o->checks, &o->sc, err, sizeof err) < 0)
         usage_error(o, "%s%s", err, "");
+    if (o->cmd == CMD_KEYS && (o->checks.nassertions || o->checks.junit_path ||
+                               o->checks.baseline_path))
+        usage_error(o, "%s: not with keys (use compare or run)%s",
+                    o->checks.nassertions ? "--assert" : o->checks.junit_path ? "--junit"
+                                                                              : "--baseline", "");
 }
 
 /* keys: the first N writes, each printed with the region it landed in. */
@@ -595,11 +632,12 @@ static int render_report(const options *o, const sim_results *res, int color, ch
 
 /* -o PATH: text of len bytes to PATH by sim/output.c's rules. Interrupts
  * are held while a temporary exists. Returns the exit status. */
-static int write_output(const options *o, interrupts *ints, const char *text, size_t len)
+static int write_file(const options *o, interrupts *ints, const char *path, const char *option,
+                      const char *text, size_t len)
 {
     char err[1024];
     interrupts_hold(ints);
-    output_file *f = output_open(o->output, &ints->set, err, sizeof err);
+    output_file *f = output_open(path, &ints->set, err, sizeof err);
     if (f && !output_has_temporary(f))
         interrupts_release(ints); /* a device or FIFO: nothing of ours to remove */
     if (f)
@@ -612,7 +650,7 @@ static int write_output(const options *o, interrupts *ints, const char *text, si
     int rc = f ? output_commit(f, err, sizeof err) : -1;
     interrupts_release(ints);
     if (rc < 0) {
-        fprintf(stderr, "regionsim %s: -o %s\n", o->cmd_name, err);
+        fprintf(stderr, "regionsim %s: %s %s\n", o->cmd_name, option, err);
         return EXIT_USAGE;
     }
     return 0;
@@ -644,7 +682,7 @@ static int write_report(const options *o, const sim_results *res, interrupts *in
     }
     int rc = 0;
     if (o->output)
-        rc = write_output(o, ints, text, len);
+        rc = write_file(o, ints, o->output, "-o", text, len);
     else
         fwrite(text, 1, len, stdout); /* main checks stdout */
     free(text);
@@ -702,6 +740,43 @@ static int close_trace(const options *o, interrupts *ints, output_file *out, wat
     return rc;
 }
 
+/* The report with the CI checks (sim/cli_checks.h): the assertions are
+ * checked first, so the report shows their results; then the report, the
+ * JUnit file and the baseline's table. Exit status 2 for a failure to
+ * write or a baseline refused, else 1 when an assertion failed or a figure
+ * regressed, else 0. */
+static int checked_report(const options *o, sim_results *res, interrupts *ints)
+{
+    char err[1280];
+    cli_checks *ch = (cli_checks *)&o->checks; /* the results are kept in it */
+    int failed = cli_checks_assert(ch, &o->sc, res, err, sizeof err);
+    if (failed < 0) {
+        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
+        return EXIT_USAGE;
+    }
+    int rc = write_report(o, res, ints);
+    if (rc == 0 && ch->junit_path) {
+        char *text;
+        size_t len;
+        if (cli_checks_junit(ch, res, &text, &len, err, sizeof err) < 0) {
+            fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
+            return EXIT_USAGE;
+        }
+        rc = write_file(o, ints, ch->junit_path, "--junit", text, len);
+        free(text);
+    }
+    int regressions = 0;
+    if (rc == 0 && ch->baseline_path &&
+        (regressions = cli_checks_baseline(ch, res, err, sizeof err)) < 0) {
+        fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name, err);
+        return EXIT_USAGE;
+    }
+    if (rc == 0 && failed)
+        fprintf(stderr, "regionsim %s: %d assertion%s failed\n", o->cmd_name, failed,
+                failed == 1 ? "" : "s");
+    return rc ? rc : failed || regressions ? EXIT_FAILED : 0;
+}
+
 static int run_simulation(const options *o)
 {
     sim_results res;
@@ -731,7 +806,7 @@ static int run_simulation(const options *o)
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
-    rc = write_report(o, &res, &ints);
+    rc = checked_report(o, &res, &ints);
     sim_results_free(&res);
     return rc;
 }
@@ -770,6 +845,7 @@ int main(int argc, char **argv)
     options o;
     parse_args(&o, argc, argv);
     int rc = o.cmd == CMD_KEYS ? run_keys(&o) : run_simulation(&o);
+    cli_checks_release(&o.checks);
     scenario_release(&o.sc);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("regionsim: writing the report");

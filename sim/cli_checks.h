@@ -1,0 +1,60 @@
+/* cli_checks.h -- what the command line does for CI after the runs (issue 14).
+ *
+ * Part of the program (linked into regionsim with main.c, not into the sim
+ * library): it joins the simulation and the reports. The checks: the
+ * scenario's assertions ([assert NAME], --assert) against the runs, a
+ * JUnit report of them (--junit FILE), and a comparison with a previous
+ * run's JSON report (--baseline FILE, --tolerance F). Exit status: 0 every
+ * check held, 1 an assertion failed or a figure regressed, 2 bad usage or
+ * input (kept apart so CI can tell a regression from a broken job).
+ */
+#ifndef REGIONSIM_CLI_CHECKS_H
+#define REGIONSIM_CLI_CHECKS_H
+
+#include <stddef.h>
+
+#include "reports/assertion.h"
+#include "sim/result.h"
+#include "sim/scenario.h"
+
+typedef struct cli_checks {
+    const char *junit_path;    /* --junit FILE, or NULL (set by the caller) */
+    const char *baseline_path; /* --baseline FILE, or NULL (set by the caller) */
+    double tolerance;          /* --tolerance, relative (set by the caller) */
+    /* filled by cli_checks_prepare and cli_checks_assert */
+    assertion *assertions;     /* parsed from the scenario's texts, in order */
+    size_t nassertions;
+    assertion_result *results; /* every assertion's result on every run it applies to */
+    size_t nresults;
+    sim_results *reruns;       /* the runs measured over an "over last" (their schemes
+                                * are the results'), kept until release */
+    size_t nreruns;
+} cli_checks;
+
+/* Parses sc's assertions into ch. Returns 0, or -1 with "ORIGIN: ..." in
+ * err: a malformed assertion, a figure the registry lacks, a scheme the
+ * scenario does not run. */
+int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t errcap);
+
+/* Frees what prepare and assert made (not the caller's fields). */
+void cli_checks_release(cli_checks *ch);
+
+/* Evaluates the assertions against res, running sc again measured from
+ * later for each distinct "over last" of a figure bound; stores every
+ * result in ch->results and res->checks (so the reports show them); prints
+ * each failure as one line to stderr. Returns the number failed, or -1
+ * with a message in err (out of memory, a rerun that failed). */
+int cli_checks_assert(cli_checks *ch, const scenario *sc, sim_results *res, char *err,
+                      size_t errcap);
+
+/* The JUnit report of ch->results into *text (malloc'd, *len bytes), the
+ * testsuite named after the scenario. Returns 0, or -1 with a message. */
+int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, size_t *len,
+                     char *err, size_t errcap);
+
+/* Compares res with the baseline, printing the table to stderr. Returns
+ * the number of regressions, or -1 with a message in err (the baseline
+ * refused: exit status 2). */
+int cli_checks_baseline(const cli_checks *ch, const sim_results *res, char *err, size_t errcap);
+
+#endif
