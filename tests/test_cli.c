@@ -1278,6 +1278,11 @@ static void test_trace_time_past_the_engine_refused(void **state)
  * workload C (tests/data/ycsb_runs.tsv, the CDF at every 500th key) is
  * below 0.005. The same key can be fetched by name because the load wrote
  * them in order. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void test_ycsb_c_command(void **state)
 {
     (void)state;
@@ -1319,7 +1324,16 @@ static void test_ycsb_c_command(void **state)
         assert_string_equal(key, want);
         names[k] = strdup(key);
     }
-    /* the run: 200,000 gets, their key numbers by name */
+    /* the run: 200,000 gets, their key numbers by name (names sorted, with
+     * the key number of each, for a binary search) */
+    char **sorted = malloc(RECORDS * sizeof *sorted);
+    uint32_t *keynum_of = malloc(RECORDS * sizeof *keynum_of);
+    assert_true(sorted && keynum_of);
+    memcpy(sorted, names, RECORDS * sizeof *sorted);
+    qsort(sorted, RECORDS, sizeof *sorted, by_name);
+    for (uint64_t i = 0; i < RECORDS; i++) /* names are user + a distinct number */
+        keynum_of[(char **)bsearch(&names[i], sorted, RECORDS, sizeof *sorted, by_name) -
+                  sorted] = (uint32_t)i;
     static uint64_t per_grid[240];
     uint64_t gets = 0;
     while (fgets(line, sizeof line, f)) {
@@ -1327,11 +1341,11 @@ static void test_ycsb_c_command(void **state)
         unsigned long long t;
         assert_int_equal(sscanf(line, "%llu,%15[^,],%63[^,\n]", &t, op, key), 3);
         assert_string_equal(op, "get");
-        uint64_t k = 0;
-        while (k < RECORDS && strcmp(names[k], key) != 0)
-            k++;
-        assert_true(k < RECORDS);
-        per_grid[k / 500]++;
+        char *wanted = key;
+        char **hit = bsearch(&wanted, sorted, RECORDS, sizeof *sorted, by_name);
+        assert_non_null(hit);
+        uint64_t k = (uint64_t)(hit - sorted);
+        per_grid[keynum_of[k] / 500]++;
         gets++;
     }
     fclose(f);
@@ -1340,6 +1354,8 @@ static void test_ycsb_c_command(void **state)
     for (uint64_t k = 0; k < RECORDS; k++)
         free(names[k]);
     free(names);
+    free(sorted);
+    free(keynum_of);
     snprintf(ref_path, sizeof ref_path, "%s/tests/data/ycsb_runs.tsv", source_root);
     FILE *ref = fopen(ref_path, "r");
     assert_non_null(ref);
@@ -1363,6 +1379,123 @@ static void test_ycsb_c_command(void **state)
         print_message("KS to real YCSB run %d of workload C: %.4f\n", r + 1, ks);
         assert_true(ks < 0.005);
     }
+}
+
+/* Counts the non-overlapping occurrences of part in text. */
+static size_t count_of(const char *text, const char *part)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, part); p; p = strstr(p + strlen(part), part))
+        n++;
+    return n;
+}
+
+/* CI assertions (issue 14): exit 1 naming the schemes that fail, 0 when
+ * they hold, 2 for a malformed one; JUnit's failures are the failed
+ * assertions; the JSON holds every result. */
+static void test_assertions_exit_status(void **state)
+{
+    (void)state;
+    output o = run("compare", "--duration", "5m", "--assert", "write_max_mean <= 1.2", NULL);
+    assert_int_equal(o.status, 1);
+    assert_non_null(strstr(o.err, "FAILED write_max_mean <= 1.2 for monotonic"));
+    assert_null(strstr(o.err, "for salted"));
+    assert_null(strstr(o.err, "for hashed"));
+    assert_non_null(strstr(o.out, "where the writes land")); /* the report is still there */
+    size_t failed = count_of(o.err, "FAILED ");
+    assert_true(failed >= 2);
+    output_free(&o);
+
+    o = run("compare", "--duration", "5m", "--assert", "write_max_mean <= 1.2", "--scheme",
+            "salted", "--scheme", "hashed", NULL);
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.err, "FAILED"));
+    output_free(&o);
+
+    static const char *const bad[][2] = {
+        { "write_max_men <= 1.2", "did you mean 'write_max_mean'" },
+        { "write_max_mean <=", "expected a number" },
+        { "write_max_mean <= 1.2 for nosuch", "nosuch" },
+        { "write_max_mean ~ 1.2", "~" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        o = run("compare", "--duration", "1m", "--assert", bad[i][0], NULL);
+        assert_int_equal(o.status, 2);
+        assert_string_equal(o.out, "");
+        if (!strstr(o.err, bad[i][1]))
+            fail_msg("--assert '%s': '%s' does not name '%s'", bad[i][0], o.err, bad[i][1]);
+        output_free(&o);
+    }
+
+    char junit[] = "/tmp/regionsim-junit-XXXXXX";
+    int fd = mkstemp(junit);
+    assert_true(fd >= 0);
+    close(fd);
+    o = run("compare", "--duration", "5m", "--format", "json", "--assert",
+            "write_max_mean <= 1.2", "--assert", "steady over last 2 windows", "--junit", junit,
+            NULL);
+    assert_int_equal(o.status, 1);
+    failed = count_of(o.err, "FAILED ");
+    assert_int_equal(count_of(o.out, "\"passed\": false"), failed);
+    assert_int_equal(count_of(o.out, "\"expression\": "), 2 * 12); /* every scheme, twice */
+    output_free(&o);
+    FILE *f = fopen(junit, "r");
+    assert_non_null(f);
+    char *xml = slurp(f); /* closes f */
+    unlink(junit);
+    char attr[64];
+    snprintf(attr, sizeof attr, "failures=\"%zu\"", failed);
+    assert_non_null(strstr(xml, attr));
+    assert_int_equal(count_of(xml, "<failure "), failed);
+    assert_int_equal(count_of(xml, "<testcase "), 24);
+    free(xml);
+}
+
+/* --baseline: an identical run exits 0; a worse key under the same scheme
+ * name exits 1 and names the regression; another scenario exits 2. */
+static void test_baseline_exit_status(void **state)
+{
+    (void)state;
+    char base[] = "/tmp/regionsim-baseline-XXXXXX";
+    int fd = mkstemp(base);
+    assert_true(fd >= 0);
+    close(fd);
+    char scheme_good[] = "--scheme=salt(8) ts";
+    output o = run("run", "--duration", "5m", scheme_good, "--format", "json", "-o", base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    o = run("run", "--duration", "5m", scheme_good, "--baseline", base, NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.err, "0 regressions"));
+    output_free(&o);
+    /* the same label, a worse key: a scenario file names it */
+    char ini[] = "/tmp/regionsim-baseline-ini-XXXXXX";
+    fd = mkstemp(ini);
+    assert_true(fd >= 0);
+    const char *text = "[workload]\nduration = 5m\n[scheme mine]\nkey = salt(8) ts\n";
+    assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    o = run("run", ini, "--format", "json", "-o", base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    fd = open(ini, O_WRONLY | O_TRUNC);
+    text = "[workload]\nduration = 5m\n[scheme mine]\nkey = ts\n";
+    assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    o = run("run", ini, "--baseline", base, NULL);
+    assert_int_equal(o.status, 1);
+    assert_non_null(strstr(o.err, "write_max_mean"));
+    assert_non_null(strstr(o.err, "REGRESSION"));
+    output_free(&o);
+    o = run("run", ini, "--baseline", base, "--tolerance", "1000000", NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    o = run("run", ini, "--metrics", "7", "--baseline", base, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "another scenario"));
+    output_free(&o);
+    unlink(ini);
+    unlink(base);
 }
 
 int main(int argc, char **argv)
@@ -1402,6 +1535,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_csv_on_a_full_disk_leaves_no_directory),
         cmocka_unit_test(test_trace_time_past_the_engine_refused),
         cmocka_unit_test(test_ycsb_c_command),
+        cmocka_unit_test(test_assertions_exit_status),
+        cmocka_unit_test(test_baseline_exit_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
