@@ -112,7 +112,8 @@ static const char settings_help_tail[] =
     "Every setting is also a scenario file key (KEY = VALUE in its section).\n"
     "SIZE takes B, KiB, MiB, GiB, TiB (e.g. 4MiB); D takes us, ms, s, m, h (e.g.\n"
     "90s); F is a fraction from 0 to 1; W a weight.\n"
-    "Exit status: 0 ran, 2 bad usage or input.\n";
+    "Exit status: 0 ran (every check held), 1 an --assert or --baseline check\n"
+    "failed, 2 bad usage or input.\n";
 
 /* The one setting that is not an option: a file names itself. */
 #define FILE_ONLY_SETTING "name"
