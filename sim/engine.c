@@ -31,10 +31,10 @@
  * nothing is global.
  */
 #include "sim/engine_impl.h"
-#include "workloads/ycsb_workload.h"
 
 #include "sim/budget.h"
 #include "sim/units.h"
+#include "workloads/ycsb_workload.h"
 
 #include <assert.h>
 #include <math.h>
@@ -217,6 +217,7 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     st->read_weights = 0;
     for (int k = 0; k < QUERY_KINDS; k++)
         st->read_weights += st->read_weight[k];
+    st->write_to_read = pattern_chooses_reads(&ph->pattern) ? 0 : ph->reads.fraction;
     st->have_op = 0;
     st->phase_ops = 0;
     int open_ended = pattern_is_finite(&ph->pattern) && !ph->duration_given;

@@ -58,6 +58,9 @@ typedef struct run_state {
     pattern *workload;
     uint32_t read_weight[QUERY_KINDS]; /* the phase's read mix (scenario_read_weights) */
     uint64_t read_weights;    /* their sum */
+    double write_to_read;     /* share of the phase's writes the engine turns into reads:
+                               * its read_fraction, or 0 when the pattern chooses its
+                               * own reads (pattern_chooses_reads) */
     uint64_t phase_start_us, phase_end_us;   /* end: UINT64_MAX = when the pattern ends */
     uint64_t last_op_us;
     uint64_t phase_first_op_us, phase_ops; /* the phase's first operation's time, and how many */

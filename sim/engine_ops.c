@@ -298,10 +298,9 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
 /* Whether the operation is a read, and of which kind: a scan; a get (a
  * trace's of its key, or one the pattern chose, of the kind the phase's
  * read mix draws); or, for a pattern that leaves reads to the engine, a
- * share read_fraction of its writes (of the mix's kinds). */
+ * share of its writes (st->write_to_read, of the mix's kinds). */
 static int read_kind_of(run_state *st, const record *rec, query_kind *kind)
 {
-    const phase *ph = scenario_phase(st->sc, st->phase);
     if (rec->op == RECORD_SCAN) {
         *kind = QUERY_SCAN;
         return 1;
@@ -310,8 +309,8 @@ static int read_kind_of(run_state *st, const record *rec, query_kind *kind)
         *kind = rec->key ? QUERY_GET : pick_read_kind(st);
         return 1;
     }
-    if (rec->op == RECORD_PUT && !pattern_chooses_reads(&ph->pattern) && ph->reads.fraction > 0 &&
-        rng_double(&st->reads_rng) < ph->reads.fraction) {
+    if (rec->op == RECORD_PUT && st->write_to_read > 0 &&
+        rng_double(&st->reads_rng) < st->write_to_read) {
         *kind = pick_read_kind(st);
         return 1;
     }
