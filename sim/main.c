@@ -746,10 +746,10 @@ static int close_trace(const options *o, interrupts *ints, output_file *out, wat
  * JUnit file and the baseline's table. Exit status 2 for a failure to
  * write or a baseline refused, else 1 when an assertion failed or a figure
  * regressed, else 0. */
-static int checked_report(const options *o, sim_results *res, interrupts *ints)
+static int checked_report(options *o, sim_results *res, interrupts *ints)
 {
     char err[1280];
-    cli_checks *ch = (cli_checks *)&o->checks; /* the results are kept in it */
+    cli_checks *ch = &o->checks; /* the results are kept in it */
     int failed = cli_checks_assert(ch, &o->sc, res, err, sizeof err);
     if (failed < 0) {
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
@@ -778,7 +778,7 @@ static int checked_report(const options *o, sim_results *res, interrupts *ints)
     return rc ? rc : failed || regressions ? EXIT_FAILED : 0;
 }
 
-static int run_simulation(const options *o)
+static int run_simulation(options *o)
 {
     sim_results res;
     char err[1280];

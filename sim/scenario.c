@@ -397,7 +397,7 @@ static const setting settings[] = {
     { "workload", "trace", SET_PATH, 0, 0, PH(pattern.trace_path), NULL,
       "FILE", "replay a trace (time,op,key[,bytes]; docs/workloads.md)" },
     { "workload", "trace_format", SET_CHOICE, 0, 0, PH(pattern.trace_ycsb), trace_format_choices,
-      "F", "the trace's format: regionsim (time,op,key[,bytes]) or ycsb (YCSB's BasicDB "
+      "F", "the trace's format: regionsim (time,op,key[,bytes[,cells]]) or ycsb (YCSB's BasicDB "
       "verbose output, replayed at the rate or YCSB's target, or closed-loop)" },
     { "workload", "ycsb", SET_NAME, 0, 0, SC(ycsb_source), NULL,
       "W", "run YCSB workload W (a stock one, a .. f, or a property file): its load, then "
