@@ -268,21 +268,13 @@ typedef struct phase_need {
     int reads, metric_reads;
 } phase_need;
 
-/* Operations a YCSB phase makes: its load insertcount, its run
- * operationcount. */
-static double ycsb_phase_operations(const pattern_config *c)
-{
-    const ycsb_props *p = &c->ycsb->core;
-    return c->ycsb_phase == YCSB_PHASE_LOAD ? (double)p->insertcount : (double)p->operationcount;
-}
-
 /* Records that may exist by the end of a YCSB phase: the load's, and in the
  * run at most one more per operation. */
 static double ycsb_phase_records(const pattern_config *c)
 {
     const ycsb_props *p = &c->ycsb->core;
     double loaded = (double)p->insertstart + (double)p->insertcount;
-    return c->ycsb_phase == YCSB_PHASE_LOAD ? loaded : loaded + (double)p->operationcount;
+    return c->ycsb_phase == YCSB_PHASE_LOAD ? loaded : loaded + (double)pattern_operations(c);
 }
 
 /* Operations a phase of duration d (us) issues at most. */
@@ -449,7 +441,7 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
         records_max = floor((n->trace_file + 1) / TRACE_MIN_LINE);
     }
     if (c->kind == PATTERN_YCSB)
-        records_max = ycsb_phase_operations(c);
+        records_max = (double)pattern_operations(c);
     if (c->kind == PATTERN_TRACE && !ph->duration_given)
         n->duration_us = trace_last_us >= 0 ? trace_last_us + 1
                                             : WINDOWS_MAX * (double)sc->window_us;
@@ -459,7 +451,7 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
     uint32_t weight[QUERY_KINDS];
     scenario_read_weights(ph, weight);
     double f = ph->reads.fraction;
-    n->reads = f > 0 || c->kind == PATTERN_TRACE; /* a trace may hold gets */
+    n->reads = pattern_may_read(c, f); /* a trace may hold gets; a YCSB run reads */
     n->metric_reads = f > 0 && weight[QUERY_METRIC] > 0;
 
     /* A write's service time, at least a tick (the key length is not known

@@ -234,16 +234,6 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     return 0;
 }
 
-/* Whether a YCSB phase reads (its run has reads, scans or
- * read-modify-writes): the run then keeps the truth of what was written. */
-static int ycsb_phase_reads(const pattern_config *c)
-{
-    if (c->kind != PATTERN_YCSB || c->ycsb_phase != YCSB_PHASE_RUN)
-        return 0;
-    const ycsb_props *p = &c->ycsb->core;
-    return p->readproportion > 0 || p->scanproportion > 0 || p->readmodifywriteproportion > 0;
-}
-
 static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, size_t errcap)
 {
     const scenario *sc = st->sc;
@@ -309,7 +299,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         const phase *ph = scenario_phase(sc, i);
         uint32_t weight[QUERY_KINDS];
         scenario_read_weights(ph, weight);
-        st->tracking |= ph->reads.fraction > 0 || ycsb_phase_reads(&ph->pattern);
+        /* generated reads are scored against the truth; a trace's find what they find */
+        st->tracking |= ph->pattern.kind != PATTERN_TRACE &&
+                        pattern_may_read(&ph->pattern, ph->reads.fraction);
         if (ph->reads.fraction > 0 && weight[QUERY_METRIC] > 0 && !st->written.track_metrics)
             truth_track_metrics(&st->written); /* per-metric lists only when read */
     }

@@ -126,8 +126,8 @@ static void make_phase(scenario *sc, phase *ph, const char *name, ycsb_phase_kin
     ph->pattern.ycsb_rate_per_s = w->target;
     /* Client.main: "if (threadcount > opcount && opcount > 0) threadcount =
      * opcount" (its load's opcount: insertcount here). */
-    int64_t ops = which == YCSB_PHASE_LOAD ? w->core.insertcount : w->core.operationcount;
-    int64_t threads = w->threadcount < ops || ops <= 0 ? w->threadcount : ops;
+    uint64_t ops = pattern_operations(&ph->pattern);
+    uint64_t threads = (uint64_t)w->threadcount < ops || ops == 0 ? (uint64_t)w->threadcount : ops;
     ph->clients = w->target > 0 ? 0 : (uint32_t)threads;
     ph->think_us = 0;
     if (w->maxexecutiontime > 0 && !ph->duration_given) { /* Client's time limit */

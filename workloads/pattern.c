@@ -449,6 +449,20 @@ int pattern_is_finite(const pattern_config *cfg)
     return cfg->kind == PATTERN_TRACE || cfg->kind == PATTERN_YCSB;
 }
 
+uint64_t pattern_operations(const pattern_config *cfg)
+{
+    return cfg->kind == PATTERN_YCSB ? ycsb_gen_operations(cfg) : 0;
+}
+
+int pattern_may_read(const pattern_config *cfg, double read_fraction)
+{
+    if (cfg->kind == PATTERN_TRACE)
+        return 1;
+    if (cfg->kind == PATTERN_YCSB)
+        return ycsb_gen_reads(cfg);
+    return read_fraction > 0;
+}
+
 int pattern_chooses_reads(const pattern_config *cfg)
 {
     return cfg->kind == PATTERN_ENTITIES || cfg->kind == PATTERN_SEQUENCE ||

@@ -87,6 +87,16 @@ typedef struct pattern_config {
  * it without a duration runs until its last operation. */
 int pattern_is_finite(const pattern_config *cfg);
 
+/* Operations a pattern makes before it ends, known beforehand: a YCSB
+ * phase's (its load's insertcount, its run's operationcount); 0 for the
+ * others (a trace is not read ahead; the generators never end). */
+uint64_t pattern_operations(const pattern_config *cfg);
+
+/* Whether a phase of this pattern may read, with read_fraction the phase's:
+ * a trace (its get and scan lines), a YCSB run with reads, scans or
+ * read-modify-writes, any other pattern when read_fraction > 0. */
+int pattern_may_read(const pattern_config *cfg, double read_fraction);
+
 /* Whether the pattern chooses its own reads (emitting RECORD_GET and
  * RECORD_SCAN records without a key, reads of records it knows were
  * written): entities, sequence and ycsb. For the others the engine turns

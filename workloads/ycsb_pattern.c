@@ -67,13 +67,20 @@ struct ycsb_gen {
     ycsb_zipfian scanlength_zipfian;  /* ... = zipfian */
 };
 
-/* Operations phase `phase` of w makes: the Client's opcount. The load's is
- * insertcount (CoreWorkload's, resolved), the run's operationcount. */
-static uint64_t phase_operations(const ycsb_workload *w, ycsb_phase_kind phase)
+/* The Client's opcount: the load's insertcount (CoreWorkload's, resolved),
+ * the run's operationcount. */
+uint64_t ycsb_gen_operations(const pattern_config *cfg)
 {
-    if (phase == YCSB_PHASE_LOAD)
-        return w->core.insertcount > 0 ? (uint64_t)w->core.insertcount : 0;
-    return w->core.operationcount > 0 ? (uint64_t)w->core.operationcount : 0;
+    const ycsb_props *p = &cfg->ycsb->core;
+    int64_t n = cfg->ycsb_phase == YCSB_PHASE_LOAD ? p->insertcount : p->operationcount;
+    return n > 0 ? (uint64_t)n : 0;
+}
+
+int ycsb_gen_reads(const pattern_config *cfg)
+{
+    const ycsb_props *p = &cfg->ycsb->core;
+    return cfg->ycsb_phase == YCSB_PHASE_RUN &&
+           (p->readproportion > 0 || p->scanproportion > 0 || p->readmodifywriteproportion > 0);
 }
 
 ycsb_gen *ycsb_gen_new(const pattern_config *cfg, uint64_t seed, char *err, size_t errcap)
@@ -100,7 +107,7 @@ ycsb_gen *ycsb_gen_new(const pattern_config *cfg, uint64_t seed, char *err, size
     g->w = w;
     g->phase = cfg->ycsb_phase;
     g->rate_per_s = cfg->ycsb_rate_per_s;
-    g->operations = phase_operations(w, g->phase);
+    g->operations = ycsb_gen_operations(cfg);
     g->random = rng_stream(seed, 0x7963736200000000ull /* "ycsb" */);
     if (ycsb_keychooser_init(&g->keys, &w->core) < 0) {
         snprintf(err, errcap, "ycsb: insertstart + insertcount is more than recordcount "
