@@ -64,18 +64,13 @@
  * The reader also keeps the section name itself: inih cuts section names
  * to 49 characters, which would merge two long phase or scheme names. */
 
-typedef struct scheme_section {
+/* A [scheme NAME] or [assert NAME] header, so that one without its key
+ * (key, expect) can be reported, and a second one of it refused. */
+typedef struct keyed_section {
     const char *name;         /* owned by the scenario */
     int line;
     int has_key;
-} scheme_section;
-
-/* An [assert NAME] header, so that one with no `expect` can be reported. */
-typedef struct assert_section {
-    const char *name;         /* owned by the scenario */
-    int line;
-    int has_expect;
-} assert_section;
+} keyed_section;
 
 typedef struct file_reader {
     FILE *f;
@@ -87,9 +82,9 @@ typedef struct file_reader {
     char *err;
     size_t errcap;
     int file_has_schemes;     /* the first scheme section replaces the defaults */
-    scheme_section sections[SCENARIO_MAX_SCHEMES];
+    keyed_section sections[SCENARIO_MAX_SCHEMES];
     size_t nsections;
-    assert_section asserts[SCENARIO_MAX_ASSERTIONS];
+    keyed_section asserts[SCENARIO_MAX_ASSERTIONS];
     size_t nasserts;
     char section[256];        /* the current section's name, as its header gives it */
     char prev_key[256];       /* the key of the last `key = value` in this section ... */
@@ -144,7 +139,7 @@ static const char *ini_find(const char *s, const char *chars)
     return s;
 }
 
-static scheme_section *file_scheme_section(file_reader *fr, const char *name);
+static keyed_section *file_keyed_section(file_reader *fr, const char *name);
 static cluster_event *file_event(file_reader *fr, const char *name);
 static phase *file_phase(file_reader *fr, const char *name, size_t *index);
 static int file_assert_section(file_reader *fr, const char *name);
@@ -178,7 +173,7 @@ static int file_header(file_reader *fr, const char *start)
         if (fr->nsections == SCENARIO_MAX_SCHEMES)
             return file_fail(fr, fr->line, "too many schemes: at most %d [scheme NAME] "
                              "sections", SCENARIO_MAX_SCHEMES) - 1;
-        if (!file_scheme_section(fr, s + 7))
+        if (!file_keyed_section(fr, s + 7))
             return file_fail(fr, fr->line, "out of memory") - 1;
     } else if (!strncmp(s, "phase ", 6) && s[6]) {
         if (!file_phase(fr, s + 6, &index))
@@ -297,12 +292,12 @@ static char *file_read_line(char *buf, int size, void *stream)
 
 /* Notes a [scheme NAME] header, so that a scheme section with no key can be
  * reported too. NULL when out of memory. */
-static scheme_section *file_scheme_section(file_reader *fr, const char *name)
+static keyed_section *file_keyed_section(file_reader *fr, const char *name)
 {
     const char *own = scenario_own(fr->sc, name);
     if (!own)
         return NULL;
-    scheme_section *ss = &fr->sections[fr->nsections++];
+    keyed_section *ss = &fr->sections[fr->nsections++];
     ss->name = own;
     ss->line = fr->line;
     ss->has_key = 0;
@@ -316,7 +311,7 @@ static int file_scheme_entry(file_reader *fr, const char *name, const char *key,
     if (strcmp(key, "key") != 0)
         return file_fail(fr, fr->line, "unknown key '%s' in [scheme %s]; expected "
                          "key = EXPRESSION", units_escape(key, 64, shown, sizeof shown), name);
-    scheme_section *ss = &fr->sections[fr->nsections - 1]; /* the header came first */
+    keyed_section *ss = &fr->sections[fr->nsections - 1]; /* the header came first */
     if (ss->has_key)
         return file_fail(fr, fr->line, "[scheme %s] has a second 'key'", name);
     if (!fr->file_has_schemes)
@@ -466,7 +461,7 @@ static int file_assert_section(file_reader *fr, const char *name)
     const char *own = scenario_own(fr->sc, name);
     if (!own)
         return file_fail(fr, fr->line, "out of memory") - 1;
-    fr->asserts[fr->nasserts++] = (assert_section){ own, fr->line, 0 };
+    fr->asserts[fr->nasserts++] = (keyed_section){ own, fr->line, 0 };
     return 0;
 }
 
@@ -474,12 +469,12 @@ static int file_assert_section(file_reader *fr, const char *name)
 static int file_assert_entry(file_reader *fr, const char *key, const char *value)
 {
     char shown[SHOWN + 1], origin[300], why[512];
-    assert_section *as = &fr->asserts[fr->nasserts - 1]; /* the header came first */
+    keyed_section *as = &fr->asserts[fr->nasserts - 1]; /* the header came first */
     if (strcmp(key, "expect") != 0)
         return file_fail(fr, fr->line, "unknown key '%s' in [assert %s]; expected "
                          "expect = ASSERTION (write_max_mean <= 1.2 ...: docs/scenarios.md)",
                          units_escape(key, 64, shown, sizeof shown), as->name);
-    if (as->has_expect)
+    if (as->has_key)
         return file_fail(fr, fr->line, "[assert %s] has a second 'expect'", as->name);
     if (!value[0])
         return file_fail(fr, fr->line, "[assert %s] expect: expected an assertion "
@@ -487,7 +482,7 @@ static int file_assert_entry(file_reader *fr, const char *key, const char *value
     snprintf(origin, sizeof origin, "%s:%d", fr->shown_path, fr->line);
     if (scenario_add_assertion(fr->sc, as->name, value, origin, why, sizeof why) < 0)
         return file_fail(fr, fr->line, "[assert %s] %s", as->name, why);
-    as->has_expect = 1;
+    as->has_key = 1;
     return 1;
 }
 
@@ -645,7 +640,7 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
             file_fail(&fr, fr.sections[i].line, "[scheme %s] has no 'key = EXPRESSION'",
                       fr.sections[i].name);
     for (size_t i = 0; i < fr.nasserts && !fr.failed; i++)
-        if (!fr.asserts[i].has_expect)
+        if (!fr.asserts[i].has_key)
             file_fail(&fr, fr.asserts[i].line, "[assert %s] has no 'expect = ASSERTION'",
                       fr.asserts[i].name);
     if (fr.failed)
