@@ -139,7 +139,7 @@ static const char *ini_find(const char *s, const char *chars)
     return s;
 }
 
-static keyed_section *file_keyed_section(file_reader *fr, const char *name);
+static keyed_section *file_scheme_section(file_reader *fr, const char *name);
 static cluster_event *file_event(file_reader *fr, const char *name);
 static phase *file_phase(file_reader *fr, const char *name, size_t *index);
 static int file_assert_section(file_reader *fr, const char *name);
@@ -173,7 +173,7 @@ static int file_header(file_reader *fr, const char *start)
         if (fr->nsections == SCENARIO_MAX_SCHEMES)
             return file_fail(fr, fr->line, "too many schemes: at most %d [scheme NAME] "
                              "sections", SCENARIO_MAX_SCHEMES) - 1;
-        if (!file_keyed_section(fr, s + 7))
+        if (!file_scheme_section(fr, s + 7))
             return file_fail(fr, fr->line, "out of memory") - 1;
     } else if (!strncmp(s, "phase ", 6) && s[6]) {
         if (!file_phase(fr, s + 6, &index))
@@ -292,7 +292,7 @@ static char *file_read_line(char *buf, int size, void *stream)
 
 /* Notes a [scheme NAME] header, so that a scheme section with no key can be
  * reported too. NULL when out of memory. */
-static keyed_section *file_keyed_section(file_reader *fr, const char *name)
+static keyed_section *file_scheme_section(file_reader *fr, const char *name)
 {
     const char *own = scenario_own(fr->sc, name);
     if (!own)
