@@ -434,15 +434,19 @@ static int parse_key(trace_reader *t, const field *f, size_t *key_len)
                       "expected \\xNN", bad + 1, line_column(f, bad));
 }
 
-/* A put's cells: how many cells of the row it writes (YCSB's fields),
- * 1 .. 2^31 - 1; its bytes are then their values' bytes together. */
-static int parse_cells(trace_reader *t, const field *f, uint32_t *cells)
+/* A count column, digits only, 1 .. 2^31 - 1: a scan's rows, or a put's
+ * cells (how many cells of the row it writes, YCSB's fields; its bytes
+ * are then their values' bytes together). `what` names it in the
+ * message. 0, or -1 (reader stopped). */
+static int parse_count(trace_reader *t, const char *text, size_t len, const char *what,
+                       uint32_t *count)
 {
+    field f = { (char *)text, len, 0, 0 };
     uint64_t v;
-    if (parse_uint(f, ROWS_MAX, &v) < 0 || v == 0)
-        return trace_fail(t, f->text, f->len, "bad cells: expected an integer from 1 to %d",
+    if (parse_uint(&f, ROWS_MAX, &v) < 0 || v == 0)
+        return trace_fail(t, text, len, "bad %s: expected an integer from 1 to %d", what,
                           ROWS_MAX);
-    *cells = (uint32_t)v;
+    *count = (uint32_t)v;
     return 0;
 }
 
@@ -458,12 +462,7 @@ static int parse_bytes(trace_reader *t, const field *f, uint32_t *bytes)
 
 int trace_parse_rows(trace_reader *t, const char *text, size_t len, uint32_t *rows)
 {
-    field f = { (char *)text, len, 0, 0 };
-    uint64_t v;
-    if (parse_uint(&f, ROWS_MAX, &v) < 0 || v == 0)
-        return trace_fail(t, text, len, "bad rows: expected an integer from 1 to %d", ROWS_MAX);
-    *rows = (uint32_t)v;
-    return 0;
+    return parse_count(t, text, len, "rows", rows);
 }
 
 void trace_fill_record(trace_reader *t, uint64_t time, record_op op, size_t key_len,
@@ -510,7 +509,7 @@ static int parse_operation(trace_reader *t, char *line, size_t len,
     if (n == 5 && op != RECORD_PUT && op != RECORD_RMW)
         return trace_fail(t, fields[4].text, fields[4].len, "cells on a %s: expected them "
                           "only on a put or readmodifywrite", record_op_name(op));
-    if (n == 5 && parse_cells(t, &fields[4], &cells) < 0)
+    if (n == 5 && parse_count(t, fields[4].text, fields[4].len, "cells", &cells) < 0)
         return -1;
     trace_fill_record(t, time, op, key_len, t_us, out);
     out->value_bytes = bytes;
