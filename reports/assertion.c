@@ -388,9 +388,7 @@ static int parse_head(cursor *c, assertion *a, char *head, size_t cap)
         return fail(c, "'%s' is a %s figure: an assertion bounds a figure of a scheme's whole "
                     "run (busiest_busy, longest_queue, write_max_mean ... bound the servers "
                     "together)", name, figure_scope_name(a->figure->scope));
-    char after[sizeof name + 2];
-    snprintf(after, sizeof after, "%s", name);
-    if (parse_op(c, after, &a->op) < 0 || parse_bound(c, OP_NAMES[a->op], a) < 0)
+    if (parse_op(c, name, &a->op) < 0 || parse_bound(c, OP_NAMES[a->op], a) < 0)
         return -1;
     snprintf(head, cap, "%s %s %s", name, OP_NAMES[a->op], a->bound_text);
     return 0;
