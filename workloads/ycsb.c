@@ -274,11 +274,6 @@ int64_t ycsb_zipfian_next_long_u(ycsb_zipfian *z, int64_t itemcount, double u)
                                        pow(z->eta * u - z->eta + 1, z->alpha)));
 }
 
-int64_t ycsb_zipfian_next_long(ycsb_zipfian *z, int64_t itemcount, rng *r)
-{
-    return ycsb_zipfian_next_long_u(z, itemcount, rng_double(r));
-}
-
 /* nextValue(): nextLong(items). */
 int64_t ycsb_zipfian_next_u(ycsb_zipfian *z, double u)
 {
@@ -311,11 +306,6 @@ int64_t ycsb_scrambled_next_u(ycsb_scrambled *g, double u)
     return jadd(g->min, jmod(ycsb_utils_fnvhash64(ret), g->itemcount));
 }
 
-int64_t ycsb_scrambled_next(ycsb_scrambled *g, rng *r)
-{
-    return ycsb_scrambled_next_u(g, rng_double(r));
-}
-
 /* ---- SkewedLatestGenerator.java ----------------------------------------- */
 
 /* new ZipfianGenerator(basis.lastValue()): ZipfianGenerator(long items) is
@@ -329,11 +319,6 @@ void ycsb_latest_init(ycsb_latest *g, int64_t basis_last)
 int64_t ycsb_latest_next_u(ycsb_latest *g, int64_t basis_last, double u)
 {
     return jsub(basis_last, ycsb_zipfian_next_long_u(&g->zipfian, basis_last, u));
-}
-
-int64_t ycsb_latest_next(ycsb_latest *g, int64_t basis_last, rng *r)
-{
-    return ycsb_latest_next_u(g, basis_last, rng_double(r));
 }
 
 /* ---- HotspotIntegerGenerator.java --------------------------------------- */
@@ -376,13 +361,6 @@ int ycsb_hotspot_next_u(const ycsb_hotspot *g, double u, uint64_t bits, int64_t 
     return 0;
 }
 
-int ycsb_hotspot_next(const ycsb_hotspot *g, rng *r, int64_t *out)
-{
-    double u = rng_double(r);
-    uint64_t bits = rng_next(r);
-    return ycsb_hotspot_next_u(g, u, bits, out);
-}
-
 /* ---- ExponentialGenerator.java ------------------------------------------ */
 
 void ycsb_exponential_init_mean(ycsb_exponential *g, double mean)
@@ -399,11 +377,6 @@ void ycsb_exponential_init(ycsb_exponential *g, double percentile, double range)
 double ycsb_exponential_next_u(const ycsb_exponential *g, double u)
 {
     return -log(u) / g->gamma;
-}
-
-double ycsb_exponential_next(const ycsb_exponential *g, rng *r)
-{
-    return ycsb_exponential_next_u(g, rng_double(r));
 }
 
 /* ---- SequentialGenerator.java ------------------------------------------- */

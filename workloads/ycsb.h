@@ -2,12 +2,13 @@
  *
  * Each generator of YCSB's site.ycsb.generator package (and the parts of
  * site.ycsb.workloads.CoreWorkload that choose keys) as a small value
- * struct: _init builds it as the Java constructor does, _next draws from
- * the project's rng, and _next_u (or _next_bits) is the pure function of
- * the uniform draw(s) YCSB takes from ThreadLocalRandom: nextDouble() is a
- * double u in [0, 1) (rng_double here), nextLong() 64 bits (rng_next
- * here). So one seed gives one output sequence, and a test can feed the
- * u YCSB saw and expect YCSB's output. Java semantics are kept: signed
+ * struct: _init builds it as the Java constructor does, and _next_u (or
+ * _next_bits) is the pure function of the uniform draw(s) YCSB takes from
+ * ThreadLocalRandom: nextDouble() is a double u in [0, 1) (rng_double
+ * here), nextLong() 64 bits (rng_next here); _next, where a caller draws
+ * through it, takes them from the project's rng. So one seed gives one
+ * output sequence, and a test can feed the u YCSB saw and expect YCSB's
+ * output. Java semantics are kept: signed
  * 64-bit longs, % truncating toward zero, (int) and (long) casts of doubles
  * saturating (NaN to 0), Long.intValue() keeping the low 32 bits.
  *
@@ -128,8 +129,6 @@ void ycsb_zipfian_init_zetan(ycsb_zipfian *z, int64_t min, int64_t max,
  * only when allowitemcountdecrease. Then base if u*zetan < 1, base + 1 if
  * < 1 + 0.5^theta, else base + (long)(itemcount * (eta*u - eta + 1)^alpha). */
 int64_t ycsb_zipfian_next_long_u(ycsb_zipfian *z, int64_t itemcount, double u);
-/* nextLong(itemcount) with u = rng_double(r). */
-int64_t ycsb_zipfian_next_long(ycsb_zipfian *z, int64_t itemcount, rng *r);
 /* nextValue(): nextLong(items). */
 int64_t ycsb_zipfian_next_u(ycsb_zipfian *z, double u);
 int64_t ycsb_zipfian_next(ycsb_zipfian *z, rng *r);
@@ -151,7 +150,6 @@ typedef struct ycsb_scrambled {
 void ycsb_scrambled_init(ycsb_scrambled *g, int64_t min, int64_t max);
 /* nextValue() for the draw u: min + fnvhash64(gen.nextValue()) % itemcount. */
 int64_t ycsb_scrambled_next_u(ycsb_scrambled *g, double u);
-int64_t ycsb_scrambled_next(ycsb_scrambled *g, rng *r);
 
 /* ---- SkewedLatestGenerator ----------------------------------------------- */
 
@@ -166,7 +164,6 @@ void ycsb_latest_init(ycsb_latest *g, int64_t basis_last);
 /* nextValue() for the draw u: max - zipfian.nextLong(max), max = the
  * basis's lastValue() now (the zipfian grows with it). */
 int64_t ycsb_latest_next_u(ycsb_latest *g, int64_t basis_last, double u);
-int64_t ycsb_latest_next(ycsb_latest *g, int64_t basis_last, rng *r);
 
 /* ---- HotspotIntegerGenerator --------------------------------------------- */
 
@@ -186,8 +183,6 @@ void ycsb_hotspot_init(ycsb_hotspot *g, int64_t lb, int64_t ub,
  * + Math.abs(bits) % coldInterval. Stores it in *out and returns 0, or
  * returns -1 where YCSB divides by a zero interval (ArithmeticException). */
 int ycsb_hotspot_next_u(const ycsb_hotspot *g, double u, uint64_t bits, int64_t *out);
-/* The same with u = rng_double(r), then bits = rng_next(r) (YCSB's order). */
-int ycsb_hotspot_next(const ycsb_hotspot *g, rng *r, int64_t *out);
 
 /* ---- ExponentialGenerator ------------------------------------------------ */
 
@@ -207,7 +202,6 @@ void ycsb_exponential_init_mean(ycsb_exponential *g, double mean);
 void ycsb_exponential_init(ycsb_exponential *g, double percentile, double range);
 /* nextValue() for the draw u: -ln(u) / gamma (+inf for u = 0). */
 double ycsb_exponential_next_u(const ycsb_exponential *g, double u);
-double ycsb_exponential_next(const ycsb_exponential *g, rng *r);
 
 /* ---- SequentialGenerator ------------------------------------------------- */
 
