@@ -128,6 +128,12 @@ size_t utf8_sequence_len(const unsigned char *p)
     return n;
 }
 
+int xml_forbids(const unsigned char *p, size_t n)
+{
+    if (n == 1) return p[0] < 0x20 && p[0] != '\t' && p[0] != '\n' && p[0] != '\r';
+    return n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE;
+}
+
 const char *fmt_balancer_run(char *buf, size_t cap, const balancer_report *b)
 {
     char avg[CELL], c0[CELL], c1[CELL];

@@ -61,4 +61,9 @@ const char *fmt_number(char *buf, double v);
  * p must be NUL-terminated (a NUL ends a sequence as invalid). */
 size_t utf8_sequence_len(const unsigned char *p);
 
+/* Whether the valid UTF-8 sequence p[0..n) (n from utf8_sequence_len) is a
+ * character XML 1.0 forbids: a C0 control other than tab, newline and
+ * carriage return, or one of the non-characters U+FFFE and U+FFFF. */
+int xml_forbids(const unsigned char *p, size_t n);
+
 #endif

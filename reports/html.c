@@ -88,14 +88,6 @@ typedef struct page {
 
 /* ---- text ---- */
 
-/* A valid sequence that XML 1.0 still forbids: C0 controls other than tab,
- * newline and carriage return, and the non-characters U+FFFE and U+FFFF. */
-static int xml_forbids(const unsigned char *p, size_t n)
-{
-    if (n == 1) return p[0] < 0x20 && p[0] != '\t' && p[0] != '\n' && p[0] != '\r';
-    return n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE;
-}
-
 /* The first len bytes of s (or up to its end) as XML text or attribute
  * value; NULL prints "-". */
 static void put_text_n(FILE *out, const char *s, size_t len)

@@ -28,14 +28,12 @@ enum {
     TEXT_NODOT = 2,  /* '.' as '_' (a classname's parts) */
 };
 
-/* A valid UTF-8 sequence XML 1.0 still forbids: C0 controls other than
- * tab, newline and return, and the non-characters U+FFFE and U+FFFF. DEL
- * is allowed by XML but shown as \x7F, as the command line shows it. */
-static int xml_forbids(const unsigned char *p, size_t n)
+/* A valid UTF-8 sequence written as \xNN: what XML 1.0 forbids
+ * (xml_forbids), and DEL, which XML allows but the command line shows as
+ * \x7F. */
+static int shown_as_hex(const unsigned char *p, size_t n)
 {
-    if (n == 1)
-        return (p[0] < 0x20 && p[0] != '\t' && p[0] != '\n' && p[0] != '\r') || p[0] == 0x7f;
-    return n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE;
+    return xml_forbids(p, n) || (n == 1 && p[0] == 0x7f);
 }
 
 /* One ASCII byte as XML; returns 0 when c needs no escape. */
@@ -65,7 +63,7 @@ static void put_text(FILE *out, const char *s, int flags)
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         size_t n = utf8_sequence_len(p);
-        if (n == 0 || xml_forbids(p, n)) {
+        if (n == 0 || shown_as_hex(p, n)) {
             /* an invalid byte alone; a forbidden character byte by byte */
             for (size_t i = 0; i < (n ? n : 1); i++)
                 fprintf(out, "\\x%02X", p[i]);
