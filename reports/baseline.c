@@ -127,10 +127,9 @@ static int compare_run(const run_result *run, json_object *old_run, double toler
     if (!json_object_object_get_ex(old_run, "figures", &figures) ||
         !json_object_is_type(figures, json_type_object))
         return 0; /* a report from before figures: nothing to compare */
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
+    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
         json_object *v;
-        if (f->scope != FIGURE_SCHEME || !json_object_object_get_ex(figures, f->name, &v) ||
+        if (!json_object_object_get_ex(figures, f->name, &v) ||
             !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
             continue;
         double old = json_object_get_double(v), now = figure_value(f, run, 0);

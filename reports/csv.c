@@ -339,10 +339,7 @@ static void figure_fields(FILE *out, const figure *f, double v)
 
 static void figures_rows(FILE *out, const run_result *run)
 {
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
-        if (f->scope != FIGURE_SCHEME)
-            continue;
+    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
         put_text(out, run->scheme_name);
         figure_fields(out, f, figure_value(f, run, 0));
     }
@@ -351,10 +348,7 @@ static void figures_rows(FILE *out, const run_result *run)
 static void server_figures_rows(FILE *out, const run_result *run)
 {
     for (uint32_t s = 0; s < run->nservers; s++) {
-        for (size_t i = 0; i < figure_count(); i++) {
-            const figure *f = figure_get(i);
-            if (f->scope != FIGURE_SERVER)
-                continue;
+        for (const figure *f = figure_first(FIGURE_SERVER); f; f = figure_next(f)) {
             put_text(out, run->scheme_name);
             col_text(out, run->servers[s].name);
             figure_fields(out, f, figure_value(f, run, s));

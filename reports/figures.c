@@ -413,6 +413,23 @@ size_t figure_count(void) { return NFIGURES; }
 
 const figure *figure_get(size_t i) { return i < NFIGURES ? &FIGURES[i] : NULL; }
 
+/* The first figure of `scope` at or after FIGURES[i], or NULL. */
+static const figure *first_from(size_t i, figure_scope scope)
+{
+    for (; i < NFIGURES; i++)
+        if (FIGURES[i].scope == scope)
+            return &FIGURES[i];
+    return NULL;
+}
+
+const figure *figure_first(figure_scope scope) { return first_from(0, scope); }
+
+const figure *figure_next(const figure *f)
+{
+    assert(f >= FIGURES && f < FIGURES + NFIGURES);
+    return first_from((size_t)(f - FIGURES) + 1, f->scope);
+}
+
 const figure *figure_find(const char *name)
 {
     if (!name)

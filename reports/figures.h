@@ -57,6 +57,12 @@ typedef struct figure {
 size_t figure_count(void);
 const figure *figure_get(size_t i);
 
+/* The figures of one scope, in the registry's order: the first of them
+ * (NULL if none), and the one after f of f's scope (NULL after the last):
+ * for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)). */
+const figure *figure_first(figure_scope scope);
+const figure *figure_next(const figure *f);
+
 /* The figure named `name`, or NULL. */
 const figure *figure_find(const char *name);
 

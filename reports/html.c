@@ -870,7 +870,7 @@ static void write_timeline(FILE *out, const run_result *run)
 static int figure_shown(const figure *f, const run_result *run)
 {
     double v = figure_value(f, run, 0);
-    return f->scope == FIGURE_SCHEME && isfinite(v) && v != 0;
+    return isfinite(v) && v != 0;
 }
 
 /* The run's scheme-scope figures that have a value, in a table of two
@@ -879,16 +879,18 @@ static int figure_shown(const figure *f, const run_result *run)
  * a details element. Markup is lean (a compare page holds a dozen). */
 static void write_all_figures(FILE *out, const run_result *run)
 {
-    size_t idx[256], n = 0;
+    const figure *shown[256];
+    size_t n = 0;
     char v[CELL];
-    for (size_t i = 0; i < figure_count() && n < sizeof idx / sizeof idx[0]; i++)
-        if (figure_shown(figure_get(i), run)) idx[n++] = i;
+    for (const figure *f = figure_first(FIGURE_SCHEME); f && n < sizeof shown / sizeof shown[0];
+         f = figure_next(f))
+        if (figure_shown(f, run)) shown[n++] = f;
     fputs("<h3>Figures</h3>\n<table class=\"all sch\">\n", out);
     size_t rows = (n + 1) / 2;
     for (size_t r = 0; r < rows; r++) {
         fputs("<tr>", out);
         for (size_t c = 0; c < 2 && r + c * rows < n; c++) {
-            const figure *f = figure_get(idx[r + c * rows]);
+            const figure *f = shown[r + c * rows];
             fprintf(out, "<th>%s</th><td>%s</td><td>%s</td>", f->name,
                     fmt_figure(v, f, figure_value(f, run, 0)), f->unit);
         }
@@ -905,10 +907,7 @@ static void write_all_figures(FILE *out, const run_result *run)
         fputs("</th>", out);
     }
     fputs("<th></th></tr>\n", out);
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
-        if (f->scope != FIGURE_SERVER)
-            continue;
+    for (const figure *f = figure_first(FIGURE_SERVER); f; f = figure_next(f)) {
         fprintf(out, "<tr><th>%s</th>", f->name);
         for (uint32_t s = 0; s < run->nservers; s++)
             fprintf(out, "<td>%s</td>", fmt_figure(v, f, figure_value(f, run, s)));

@@ -94,10 +94,7 @@ static void put_figures_inline(FILE *out, const run_result *run, figure_scope sc
 {
     int first = 1;
     fputc('{', out);
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
-        if (f->scope != scope)
-            continue;
+    for (const figure *f = figure_first(scope); f; f = figure_next(f)) {
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", f->name);
         put_figure_value(out, figure_value(f, run, index));
         first = 0;
@@ -492,10 +489,7 @@ static void write_figures(jw *w, const run_result *run)
 {
     key(w, "figures");
     open_(w, '{');
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
-        if (f->scope != FIGURE_SCHEME)
-            continue;
+    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
         key(w, f->name);
         put_figure_value(w->out, figure_value(f, run, 0));
     }

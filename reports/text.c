@@ -304,11 +304,9 @@ static uint64_t server_reads(const server_result *sv) { return sv->reads; }
 static int figure_name_cols(figure_scope scope)
 {
     int cols = 1;
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
-        if (f->scope == scope && (int)strlen(f->name) > cols)
+    for (const figure *f = figure_first(scope); f; f = figure_next(f))
+        if ((int)strlen(f->name) > cols)
             cols = (int)strlen(f->name);
-    }
     return cols;
 }
 
@@ -317,23 +315,22 @@ static int figure_name_cols(figure_scope scope)
  * the right). */
 static void write_run_figures(FILE *out, const run_result *run)
 {
-    size_t idx[256], n = 0;
+    const figure *shown[256];
+    size_t n = 0;
     int name_cols = figure_name_cols(FIGURE_SCHEME), value_cols = 1;
     char v[CELL];
-    for (size_t i = 0; i < figure_count() && n < sizeof idx / sizeof idx[0]; i++) {
-        const figure *f = figure_get(i);
-        if (f->scope != FIGURE_SCHEME)
-            continue;
-        idx[n++] = i;
+    for (const figure *f = figure_first(FIGURE_SCHEME); f && n < sizeof shown / sizeof shown[0];
+         f = figure_next(f)) {
+        shown[n++] = f;
         int w = (int)strlen(fmt_figure(v, f, figure_value(f, run, 0)));
         if (w > value_cols) value_cols = w;
     }
-    assert(n < sizeof idx / sizeof idx[0]);
+    assert(n < sizeof shown / sizeof shown[0]);
     size_t rows = (n + 1) / 2;
     fputs("  figures (regionsim figures says what each means):\n", out);
     for (size_t r = 0; r < rows; r++) {
         for (size_t c = 0; c < 2 && r + c * rows < n; c++) {
-            const figure *f = figure_get(idx[r + c * rows]);
+            const figure *f = shown[r + c * rows];
             int last = c == 1 || r + rows >= n;
             fprintf(out, "%s%-*s %*s", c ? "   " : "    ", name_cols, f->name, value_cols,
                     fmt_figure(v, f, figure_value(f, run, 0)));
@@ -384,9 +381,10 @@ static int matrix_row_empty(const figure_matrix *m, const figure *f)
     return 1;
 }
 
+/* Whether f, a figure of m's scope, has a row of its own. */
 static int matrix_shows(const figure_matrix *m, const figure *f)
 {
-    return f->scope == m->scope && !(m->skip_empty && matrix_row_empty(m, f));
+    return !(m->skip_empty && matrix_row_empty(m, f));
 }
 
 /* Column col's width: its label's or its widest value's. */
@@ -394,8 +392,7 @@ static int matrix_column_cols(const figure_matrix *m, size_t col)
 {
     char buf[CELL];
     int cols = (int)strlen(matrix_label(buf, m, col));
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
+    for (const figure *f = figure_first(m->scope); f; f = figure_next(f)) {
         if (!matrix_shows(m, f))
             continue;
         int w = (int)strlen(fmt_figure(buf, f, matrix_value(m, f, col)));
@@ -413,8 +410,7 @@ static void write_matrix_block(FILE *out, const figure_matrix *m, size_t from, s
     for (size_t c = from; c < to; c++)
         fprintf(out, " %*s", cols[c - from], matrix_label(buf, m, c));
     fputc('\n', out);
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
+    for (const figure *f = figure_first(m->scope); f; f = figure_next(f)) {
         if (!matrix_shows(m, f))
             continue;
         fprintf(out, "  %-*s", name_cols, f->name);
@@ -429,9 +425,8 @@ static void write_matrix_empty(FILE *out, const figure_matrix *m)
 {
     const char *lead = "  0 or undefined in every run:";
     int at = 0;
-    for (size_t i = 0; i < figure_count(); i++) {
-        const figure *f = figure_get(i);
-        if (f->scope != m->scope || !matrix_row_empty(m, f))
+    for (const figure *f = figure_first(m->scope); f; f = figure_next(f)) {
+        if (!matrix_row_empty(m, f))
             continue;
         if (at == 0)
             at = fprintf(out, "%s", lead);

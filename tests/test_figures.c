@@ -154,6 +154,24 @@ static void test_names_unique_snake_case_described(void **state)
     assert_null(figure_find(NULL));
 }
 
+/* figure_first and figure_next visit a scope's figures, in the registry's
+ * order, and only those. */
+static void test_first_next_walk_one_scope(void **state)
+{
+    (void)state;
+    static const figure_scope scopes[] = { FIGURE_SCHEME, FIGURE_SERVER };
+    for (size_t s = 0; s < sizeof scopes / sizeof scopes[0]; s++) {
+        const figure *f = figure_first(scopes[s]);
+        for (size_t i = 0; i < figure_count(); i++) {
+            if (figure_get(i)->scope != scopes[s])
+                continue;
+            assert_ptr_equal(f, figure_get(i));
+            f = figure_next(f);
+        }
+        assert_null(f);
+    }
+}
+
 /* The names the issue and the other writers rely on. */
 static void test_named_figures_exist(void **state)
 {
@@ -520,6 +538,7 @@ int main(int argc, char **argv)
     if (argc > 1) source_root = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_unique_snake_case_described),
+        cmocka_unit_test(test_first_next_walk_one_scope),
         cmocka_unit_test(test_named_figures_exist),
         cmocka_unit_test(test_families_cover_every_read_kind),
         cmocka_unit_test(test_values_are_stats),
