@@ -458,7 +458,6 @@ const char *figure_scope_name(figure_scope scope)
     switch (scope) {
     case FIGURE_SCHEME: return "scheme";
     case FIGURE_SERVER: return "server";
-    case FIGURE_WINDOW: return "window";
     }
     return "?";
 }

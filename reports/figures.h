@@ -31,7 +31,6 @@
 typedef enum figure_scope {
     FIGURE_SCHEME = 0,  /* one scheme's run: its servers, windows and reads together */
     FIGURE_SERVER,      /* one server of a run (value's arg: the server index) */
-    FIGURE_WINDOW,      /* one report window of a run (arg: the window) */
 } figure_scope;
 
 typedef enum figure_better {
@@ -47,7 +46,7 @@ typedef struct figure {
     figure_scope scope;
     figure_better better;
     int kind;               /* a family's read kind (query_kind), else -1 */
-    /* The value for `run` (and, by scope, server or window `index`; 0 for
+    /* The value for `run` (and, for FIGURE_SERVER, server `index`; 0 for
      * FIGURE_SCHEME); NAN when undefined (nothing read, no time passed). */
     double (*value)(const run_result *run, int kind, size_t index);
     int decimals;           /* digits after the point in the human reports (text, HTML) */
@@ -66,15 +65,14 @@ const figure *figure_next(const figure *f);
 /* The figure named `name`, or NULL. */
 const figure *figure_find(const char *name);
 
-/* f's value for run (index: the server or window for those scopes). */
+/* f's value for run (index: the server, for a server figure). */
 double figure_value(const figure *f, const run_result *run, size_t index);
 
 /* The value of the figure named `name` (which must exist: asserted) for
  * run; what a writer's hand-made table uses instead of recomputing. */
 double figure_named(const char *name, const run_result *run, size_t index);
 
-/* Words for the enums: "scheme", "server", "window"; "lower", "higher",
- * "neither". */
+/* Words for the enums: "scheme", "server"; "lower", "higher", "neither". */
 const char *figure_scope_name(figure_scope scope);
 const char *figure_better_name(figure_better better);
 
