@@ -417,7 +417,6 @@ static size_t first_row_at(const world *w, const uint8_t *key, size_t len, int u
     return lo;
 }
 
-/* Does row hold a record of entity e? */
 /* Whether record i's entity name extends entity e's (e's is a proper
  * prefix of it: "1" and "11"). A pin of variable-length text (entity:str,
  * revdomain of a name without dots) is then not prefix-free, and a plan
@@ -434,6 +433,7 @@ static int name_extends(const world *w, size_t i, unsigned e)
     return n < sizeof mine && m < sizeof theirs && n < m && memcmp(mine, theirs, n) == 0;
 }
 
+/* Does row hold a record of entity e? */
 static int row_has_entity(const world *w, size_t row, unsigned e)
 {
     for (size_t j = 0; j < NREC; j++)
