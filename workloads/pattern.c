@@ -46,9 +46,10 @@
  * 2^31 - 1), and a key YCSB would accept below 0 (Math.abs(Long.MIN_VALUE),
  * one draw in 2^64) is redrawn; an insert past id 2^32 - 2 becomes an
  * update. A zipfian over more than 10^8 items takes its zeta from
- * dist_zeta (ycsb_zipfian_init), not a minute-long sum. Operations and keys come from their own rng stream, so Poisson
- * arrivals do not shift them: the sequence equals ycsb_keychooser's for
- * the same props and stream.
+ * dist_zeta (ycsb_zipfian_init), not a minute-long sum. Operations and
+ * keys come from their own rng stream, so Poisson arrivals do not shift
+ * them: the sequence equals ycsb_keychooser's for the same props and
+ * stream.
  *
  * Sequence inserts ids 0, 1, 2, ...; with read_fraction, that share of
  * all operations (one rng_double each) reads an id already written,
