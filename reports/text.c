@@ -381,38 +381,42 @@ static int matrix_row_empty(const figure_matrix *m, const figure *f)
     return 1;
 }
 
-/* Whether f, a figure of m's scope, has a row of its own. */
-static int matrix_shows(const figure_matrix *m, const figure *f)
+/* The figures of m's scope that get a row (with skip_empty, those not
+ * empty) into rows (room for cap); returns how many. */
+static size_t matrix_rows(const figure_matrix *m, const figure **rows, size_t cap)
 {
-    return !(m->skip_empty && matrix_row_empty(m, f));
+    size_t n = 0;
+    for (const figure *f = figure_first(m->scope); f && n < cap; f = figure_next(f))
+        if (!(m->skip_empty && matrix_row_empty(m, f)))
+            rows[n++] = f;
+    return n;
 }
 
 /* Column col's width: its label's or its widest value's. */
-static int matrix_column_cols(const figure_matrix *m, size_t col)
+static int matrix_column_cols(const figure_matrix *m, const figure *const *rows, size_t nrows,
+                              size_t col)
 {
     char buf[CELL];
     int cols = (int)strlen(matrix_label(buf, m, col));
-    for (const figure *f = figure_first(m->scope); f; f = figure_next(f)) {
-        if (!matrix_shows(m, f))
-            continue;
-        int w = (int)strlen(fmt_figure(buf, f, matrix_value(m, f, col)));
+    for (size_t i = 0; i < nrows; i++) {
+        int w = (int)strlen(fmt_figure(buf, rows[i], matrix_value(m, rows[i], col)));
         if (w > cols) cols = w;
     }
     return cols;
 }
 
 /* Columns [from, to) with the figure names and units. */
-static void write_matrix_block(FILE *out, const figure_matrix *m, size_t from, size_t to,
-                               const int *cols, int name_cols)
+static void write_matrix_block(FILE *out, const figure_matrix *m, const figure *const *rows,
+                               size_t nrows, size_t from, size_t to, const int *cols,
+                               int name_cols)
 {
     char buf[CELL];
     fprintf(out, "  %-*s", name_cols, "");
     for (size_t c = from; c < to; c++)
         fprintf(out, " %*s", cols[c - from], matrix_label(buf, m, c));
     fputc('\n', out);
-    for (const figure *f = figure_first(m->scope); f; f = figure_next(f)) {
-        if (!matrix_shows(m, f))
-            continue;
+    for (size_t i = 0; i < nrows; i++) {
+        const figure *f = rows[i];
         fprintf(out, "  %-*s", name_cols, f->name);
         for (size_t c = from; c < to; c++)
             fprintf(out, " %*s", cols[c - from], fmt_figure(buf, f, matrix_value(m, f, c)));
@@ -442,12 +446,15 @@ static void write_figure_matrix(FILE *out, const figure_matrix *m)
 {
     size_t ncols = matrix_columns(m);
     int name_cols = figure_name_cols(m->scope), cols[FIGURE_LINE_COLS];
+    const figure *rows[256];
+    size_t nrows = matrix_rows(m, rows, sizeof rows / sizeof rows[0]);
+    assert(nrows < sizeof rows / sizeof rows[0]);
     for (size_t from = 0; from < ncols;) {
         /* as many columns as fit (at least one), units trailing */
         int used = 2 + name_cols + 7;
         size_t to = from;
         while (to < ncols && to - from < FIGURE_LINE_COLS) {
-            int w = matrix_column_cols(m, to);
+            int w = matrix_column_cols(m, rows, nrows, to);
             if (to > from && used + 1 + w > FIGURE_LINE_COLS)
                 break;
             cols[to - from] = w;
@@ -456,7 +463,7 @@ static void write_figure_matrix(FILE *out, const figure_matrix *m)
         }
         if (from > 0)
             fputc('\n', out);
-        write_matrix_block(out, m, from, to, cols, name_cols);
+        write_matrix_block(out, m, rows, nrows, from, to, cols, name_cols);
         from = to;
     }
     if (m->skip_empty)
