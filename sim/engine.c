@@ -774,10 +774,8 @@ static void describe_ycsb_phase(const phase *ph, char *out, size_t cap)
         snprintf(mix + used, sizeof mix - used, "%s%s %.3g%%", used ? ", " : "", names[i],
                  share[i] / sum * 100);
     }
-    static const char *const dists[] = { "uniform", "zipfian", "latest", "hotspot",
-                                         "sequential", "exponential" };
     snprintf(out, cap, "YCSB run: %d operations (%s), %s, %s", w->core.operationcount, mix,
-             dists[w->core.requestdistribution], how);
+             ycsb_requestdist_name(w->core.requestdistribution), how);
 }
 
 /* One phase in words, e.g. "time series: 50 metrics x 20 hosts, one point

@@ -424,11 +424,18 @@ static int resolve_proportions(resolver *r, ycsb_workload *w)
     return 0;
 }
 
+/* requestdistribution's values, in ycsb_requestdist's order. */
+static const char *const dists[] = { "uniform", "zipfian", "latest", "hotspot", "sequential",
+                                     "exponential", NULL };
+
+const char *ycsb_requestdist_name(ycsb_requestdist d)
+{
+    return (unsigned)d <= YCSB_REQ_EXPONENTIAL ? dists[d] : "?";
+}
+
 /* The request distribution and what it reads. */
 static int resolve_keys(resolver *r, ycsb_workload *w)
 {
-    static const char *const dists[] = { "uniform", "zipfian", "latest", "hotspot", "sequential",
-                                         "exponential", NULL };
     static const char *const orders[] = { "hashed", "ordered", NULL };
     ycsb_props *c = &w->core;
     int dist, order;

@@ -71,6 +71,10 @@ typedef struct ycsb_workload {
                                  * 0 (default) = no limit */
 } ycsb_workload;
 
+/* requestdistribution's value for d, as YCSB spells it ("zipfian"); "?"
+ * out of range. */
+const char *ycsb_requestdist_name(ycsb_requestdist d);
+
 typedef struct ycsb_properties ycsb_properties;
 
 /* An empty property set. NULL if out of memory. */
