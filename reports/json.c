@@ -23,12 +23,6 @@
 #include "reports/format.h"
 #include "reports/stats.h"
 
-/* Version 2 added each run's keyspace, region_log, hot_regions and
- * timeline. Version 3: measure_from_us, each run's steady verdict, the
- * regions of each window, what each split's policy saw, a timeline entry
- * for every balancer run with its decision, and by_kind.metric. */
-#define JSON_SCHEMA_VERSION REPORT_JSON_SCHEMA
-
 /* How many regions "hot_regions" lists. */
 #define HOT_REGIONS 10
 
@@ -582,7 +576,7 @@ void json_write(FILE *out, const sim_results *res)
     assert(out && res && (res->runs || res->nruns == 0));
 
     open_(&w, '{');
-    key_u64(&w, "regionsim", JSON_SCHEMA_VERSION);
+    key_u64(&w, "regionsim", REPORT_JSON_SCHEMA);
     key_string(&w, "scenario", res->scenario);
     key_u64(&w, "seed", res->seed);
     key_u64(&w, "measure_from_us", res->measure_from_us);
@@ -603,7 +597,7 @@ void json_write_figure_list(FILE *out)
 {
     jw w = { out, 0, 0 };
     open_(&w, '{');
-    key_u64(&w, "regionsim", JSON_SCHEMA_VERSION);
+    key_u64(&w, "regionsim", REPORT_JSON_SCHEMA);
     key(&w, "figures");
     open_(&w, '[');
     for (size_t i = 0; i < figure_count(); i++) {

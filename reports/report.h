@@ -24,7 +24,11 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
 void text_write_compare(FILE *out, const sim_results *res, int color);
 
 /* The JSON report's schema version (docs/reports.md): a baseline of
- * another one is refused (reports/baseline.h). */
+ * another one is refused (reports/baseline.h). Version 2 added each run's
+ * keyspace, region_log, hot_regions and timeline. Version 3:
+ * measure_from_us, each run's steady verdict, the regions of each window,
+ * what each split's policy saw, a timeline entry for every balancer run
+ * with its decision, and by_kind.metric. */
 #define REPORT_JSON_SCHEMA 3
 
 /* The whole result as JSON (schema REPORT_JSON_SCHEMA: docs/reports.md).
