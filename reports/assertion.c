@@ -24,6 +24,7 @@
  */
 #include "reports/assertion.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -569,7 +570,7 @@ static double check_steady(const assertion *a, const run_result *run, const char
 
 static assertion_result check_run(const assertion *a, const run_result *run)
 {
-    assertion_result r = { a, run->scheme_name, NAN, 0, NULL };
+    assertion_result r = { .assertion = a, .scheme = run->scheme_name, .value = NAN, .samples = 1 };
     switch (a->kind) {
     case ASSERTION_BOUND:
         if (a->over_last_us && run->duration_us < a->over_last_us)
@@ -641,9 +642,52 @@ int assertion_check(const assertion *a, const sim_results *res, assertion_result
                      (unsigned long long)a->over_last_us, (unsigned long long)from);
             return -1;
         }
-        out[n++] = check_run(a, run);
+        out[n] = check_run(a, run);
+        out[n].seed = res->seed;
+        out[n].samples = 1;
+        out[n].samples_failed = !out[n].passed;
+        n++;
     }
     return n;
+}
+
+/* How bad r is, as (failed, undefined, how far on the failing side): a
+ * larger triple is worse. */
+static int worse(const assertion_result *x, const assertion_result *y)
+{
+    if (x->passed != y->passed)
+        return !x->passed;
+    if (isnan(x->value) || isnan(y->value))
+        return isnan(x->value) && !isnan(y->value);
+    const assertion *a = x->assertion;
+    switch (a->op) {
+    case ASSERT_LT:
+    case ASSERT_LE:
+        return x->value > y->value;
+    case ASSERT_GT:
+    case ASSERT_GE:
+        return x->value < y->value;
+    case ASSERT_EQ:
+        break;
+    }
+    return fabs(x->value - a->bound) > fabs(y->value - a->bound);
+}
+
+void assertion_merge(assertion_result *into, const assertion_result *sample)
+{
+    assert(into->assertion == sample->assertion);
+    assert(into->scheme && sample->scheme && !strcmp(into->scheme, sample->scheme));
+    uint32_t samples = into->samples + sample->samples;
+    uint32_t failed = into->samples_failed + sample->samples_failed;
+    int passed = into->passed && sample->passed;
+    if (worse(sample, into)) {
+        const char *scheme = into->scheme; /* keep the first sample's (borrowed) name */
+        *into = *sample;
+        into->scheme = scheme;
+    }
+    into->samples = samples;
+    into->samples_failed = failed;
+    into->passed = passed;
 }
 
 /* ---- describing ---- */
@@ -673,10 +717,14 @@ void assertion_describe(const assertion_result *r, char *out, size_t cap)
     else
         format_value(r->value, a, value, sizeof value);
     int named = strcmp(a->name, a->text) != 0;
-    snprintf(out, cap, "%s %s%s%s for %s: value %s%s%s%s, bound %s",
+    char samples[96] = "";
+    if (r->samples > 1)
+        snprintf(samples, sizeof samples, " (seed %llu, the worst of %u samples; %u failed)",
+                 (unsigned long long)r->seed, (unsigned)r->samples, (unsigned)r->samples_failed);
+    snprintf(out, cap, "%s %s%s%s for %s: value %s%s%s%s, bound %s%s",
              r->passed ? "passed" : "FAILED", named ? a->name : "", named ? ": " : "", a->text,
              r->scheme ? r->scheme : "?", value, r->why ? " (" : "", r->why ? r->why : "",
-             r->why ? ")" : "", a->bound_text);
+             r->why ? ")" : "", a->bound_text, samples);
 }
 
 int assertion_to_check(const assertion_result *r, check_result *out)
@@ -695,5 +743,8 @@ int assertion_to_check(const assertion_result *r, check_result *out)
     out->value = r->value;
     out->bound = r->assertion->bound;
     out->passed = r->passed;
+    out->seed = r->seed;
+    out->samples = r->samples;
+    out->samples_failed = r->samples_failed;
     return 0;
 }

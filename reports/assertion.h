@@ -115,9 +115,13 @@ typedef struct assertion_result {
     const char *scheme;        /* the run's scheme name (borrowed) */
     double value;              /* BOUND: the figure; BALANCE: the worst window's max/mean;
                                 * STEADY: region count changes + moves; NAN undefined */
-    int passed;                /* value OP bound; an undefined value fails */
+    int passed;                /* value OP bound; an undefined value fails; with
+                                * samples: in every sample */
     const char *why;           /* NULL, or a static phrase saying why a value is
                                 * undefined ("the run has fewer windows than asked for") */
+    uint64_t seed;             /* the seed of the run the value is from (res->seed) */
+    uint32_t samples;          /* runs (samples) it was checked on: 1, until merged */
+    uint32_t samples_failed;   /* of those, how many failed */
 } assertion_result;
 
 /* Checks a against every run of res it applies to (every run, or those its
@@ -129,11 +133,22 @@ typedef struct assertion_result {
 int assertion_check(const assertion *a, const sim_results *res, assertion_result *out,
                     char *err, size_t errcap);
 
+/* Folds the result of the same assertion and scheme on another sample
+ * (a run with another seed) into *into: it passes only if both do, counts
+ * the samples and the failed ones, and keeps the worse value with its seed
+ * and why: a failure before a pass, an undefined value before a defined
+ * one, then the value farthest on the failing side (the highest for < and
+ * <=, the lowest for > and >=, the farthest from the bound for ==); on a
+ * tie the value already there (the earlier seed) stays. */
+void assertion_merge(assertion_result *into, const assertion_result *sample);
+
 /* A result as one line for the terminal: "FAILED write_max_mean <= 1.2 for
  * monotonic: value 5.333, bound 1.2", "passed ...", with "NAME: " before
  * the text for a named one, and the why of an undefined value
  * ("value undefined (no window had a write), bound 1.15"). Values get
- * enough digits to show the verdict (1.2004 against 1.2, not 1.2). */
+ * enough digits to show the verdict (1.2004 against 1.2, not 1.2). A
+ * result of several samples ends with where its value is from and how
+ * many failed: "(seed 44, the worst of 5 samples; 3 failed)". */
 void assertion_describe(const assertion_result *r, char *out, size_t cap);
 
 /* A result as the reports' check_result (sim/result.h): name, expression

@@ -413,6 +413,12 @@ size_t figure_count(void) { return NFIGURES; }
 
 const figure *figure_get(size_t i) { return i < NFIGURES ? &FIGURES[i] : NULL; }
 
+size_t figure_index(const figure *f)
+{
+    assert(f >= FIGURES && f < FIGURES + NFIGURES);
+    return (size_t)(f - FIGURES);
+}
+
 /* The first figure of `scope` at or after FIGURES[i], or NULL. */
 static const figure *first_from(size_t i, figure_scope scope)
 {

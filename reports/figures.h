@@ -56,6 +56,9 @@ typedef struct figure {
 size_t figure_count(void);
 const figure *figure_get(size_t i);
 
+/* f's position in the registry: figure_get(figure_index(f)) == f. */
+size_t figure_index(const figure *f);
+
 /* The figures of one scope, in the registry's order: the first of them
  * (NULL if none), and the one after f of f's scope (NULL after the last):
  * for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)). */

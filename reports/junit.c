@@ -149,7 +149,8 @@ static void put_case_name(FILE *out, const assertion *a, int flags)
 
 /* "value V, bound B": B as written (bound_text), else the shortest form
  * of the bound; a steady assertion's V says what it counts; an undefined
- * V is "undefined", with the reason when the result has one. */
+ * V is "undefined", with the reason when the result has one; a result of
+ * several samples says which seed V is from and how many failed. */
 static void put_verdict(FILE *out, const assertion_result *r, int flags)
 {
     const assertion *a = r->assertion;
@@ -172,6 +173,9 @@ static void put_verdict(FILE *out, const assertion_result *r, int flags)
     }
     fputs(", bound ", out);
     put_text(out, bound, flags);
+    if (r->samples > 1)
+        fprintf(out, " (seed %llu, the worst of %u samples; %u failed)",
+                (unsigned long long)r->seed, (unsigned)r->samples, (unsigned)r->samples_failed);
 }
 
 static void put_case(FILE *out, const char *suite, const assertion_result *r)

@@ -11,9 +11,18 @@
  * scheme, so each distinct end gets its own rerun). One rerun serves every
  * assertion with the same measuring point. Balance and steady read the
  * main run's windows.
+ *
+ * Samples (samples = N): the caller ran the first (the scenario's seed);
+ * the others are run here one at a time, seed+1 .. seed+N-1, each with its
+ * own reruns. Of each only its figures (reports/samples.h) and its
+ * assertions' results outlive it: every result is folded into the first
+ * sample's (assertion_merge), so an assertion passes only if it passed in
+ * every sample and shows its worst sample's value and seed. Memory stays
+ * that of two samples at a time, whatever N is.
  */
 #include "sim/cli_checks.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +30,7 @@
 
 #include "reports/baseline.h"
 #include "reports/junit.h"
+#include "reports/samples.h"
 #include "sim/engine.h"
 #include "sim/units.h"
 
@@ -76,8 +86,8 @@ void cli_checks_release(cli_checks *ch)
 }
 
 /* The results a's figures are checked against: res itself, or a rerun of
- * sc measured from where a needs it (made once per measuring point and
- * kept in ch). NULL with a message in err when a rerun fails. */
+ * sc measured from where a needs it (made once per seed and measuring
+ * point and kept in ch). NULL with a message in err when a rerun fails. */
 static const sim_results *measured_for(cli_checks *ch, const assertion *a, const scenario *sc,
                                        const sim_results *res, char *err, size_t errcap)
 {
@@ -86,7 +96,7 @@ static const sim_results *measured_for(cli_checks *ch, const assertion *a, const
     if (from == sc->measure_from_us)
         return res;
     for (size_t i = 0; i < ch->nreruns; i++)
-        if (ch->reruns[i].measure_from_us == from)
+        if (ch->reruns[i].measure_from_us == from && ch->reruns[i].seed == sc->seed)
             return &ch->reruns[i];
     sim_results *more = realloc(ch->reruns, (ch->nreruns + 1) * sizeof *more);
     if (!more) {
@@ -104,43 +114,113 @@ static const sim_results *measured_for(cli_checks *ch, const assertion *a, const
     return &ch->reruns[ch->nreruns++];
 }
 
-int cli_checks_assert(cli_checks *ch, const scenario *sc, sim_results *res, char *err,
-                      size_t errcap)
+/* Frees the reruns after the first `keep`. */
+static void drop_reruns(cli_checks *ch, size_t keep)
 {
-    if (ch->nassertions == 0)
-        return 0;
-    size_t cap = ch->nassertions * (res->nruns ? res->nruns : 1);
-    ch->results = calloc(cap, sizeof *ch->results);
-    res->checks = calloc(cap, sizeof *res->checks);
-    if (!ch->results || !res->checks) {
-        snprintf(err, errcap, "out of memory for the assertions' results");
-        return -1;
-    }
-    int failed = 0;
+    while (ch->nreruns > keep)
+        sim_results_free(&ch->reruns[--ch->nreruns]);
+}
+
+/* Checks every assertion on res (the runs of sc, one sample), appending
+ * the results to out (room for nassertions x res->nruns); *n counts them.
+ * Returns 0, or -1 with a message in err. */
+static int check_sample(cli_checks *ch, const scenario *sc, const sim_results *res,
+                        assertion_result *out, size_t *n, char *err, size_t errcap)
+{
+    *n = 0;
     for (size_t i = 0; i < ch->nassertions; i++) {
         const assertion *a = &ch->assertions[i];
         const sim_results *on = measured_for(ch, a, sc, res, err, errcap);
         if (!on)
             return -1;
-        int n = assertion_check(a, on, ch->results + ch->nresults, err, errcap);
-        if (n < 0)
+        int got = assertion_check(a, on, out + *n, err, errcap);
+        if (got < 0)
             return -1;
-        for (int k = 0; k < n; k++) {
-            const assertion_result *r = &ch->results[ch->nresults++];
-            if (assertion_to_check(r, &res->checks[res->nchecks]) < 0) {
-                snprintf(err, errcap, "out of memory for the assertions' results");
-                return -1;
-            }
-            res->nchecks++;
-            if (!r->passed) {
-                char line[768];
-                assertion_describe(r, line, sizeof line);
-                fprintf(stderr, "%s\n", line);
-                failed++;
-            }
+        *n += (size_t)got;
+    }
+    return 0;
+}
+
+/* Sample k (seed sc->seed + k) of sc: run, its figures recorded in res,
+ * its assertions' results folded into ch->results; then freed. */
+static int run_sample(cli_checks *ch, const scenario *sc, uint32_t k,
+                      const engine_observer *obs, sim_results *res, assertion_result *scratch,
+                      char *err, size_t errcap)
+{
+    scenario again = *sc; /* borrows sc's strings; nothing of it is freed */
+    again.seed = sc->seed + k;
+    sim_results sample;
+    char why[1024];
+    if (engine_run_all(&again, obs, &sample, why, sizeof why) < 0) {
+        snprintf(err, errcap, "sample %u (seed %llu): %s", (unsigned)k + 1,
+                 (unsigned long long)again.seed, why);
+        return -1;
+    }
+    samples_record(res, k, &sample);
+    size_t keep = ch->nreruns, n = 0;
+    int rc = check_sample(ch, &again, &sample, scratch, &n, err, errcap);
+    if (rc == 0) {
+        assert(n == ch->nresults); /* the same assertions on the same schemes */
+        for (size_t i = 0; i < n; i++)
+            assertion_merge(&ch->results[i], &scratch[i]);
+    }
+    drop_reruns(ch, keep); /* the merged results borrow names from the first sample only */
+    sim_results_free(&sample);
+    return rc;
+}
+
+int cli_checks_assert(cli_checks *ch, const scenario *sc, const engine_observer *obs,
+                      sim_results *res, char *err, size_t errcap)
+{
+    if (sc->samples > 1 && samples_begin(res, sc->samples) < 0) {
+        snprintf(err, errcap, "out of memory for the figures of %u samples",
+                 (unsigned)sc->samples);
+        return -1;
+    }
+    size_t cap = ch->nassertions * (res->nruns ? res->nruns : 1);
+    assertion_result *scratch = NULL;
+    if (ch->nassertions) {
+        ch->results = calloc(cap, sizeof *ch->results);
+        res->checks = calloc(cap, sizeof *res->checks);
+        scratch = sc->samples > 1 ? calloc(cap, sizeof *scratch) : NULL;
+        if (!ch->results || !res->checks || (sc->samples > 1 && !scratch)) {
+            free(scratch);
+            snprintf(err, errcap, "out of memory for the assertions' results");
+            return -1;
+        }
+        if (check_sample(ch, sc, res, ch->results, &ch->nresults, err, errcap) < 0) {
+            free(scratch);
+            return -1;
         }
     }
+    for (uint32_t k = 1; k < sc->samples; k++) {
+        if (run_sample(ch, sc, k, obs, res, scratch, err, errcap) < 0) {
+            free(scratch);
+            return -1;
+        }
+    }
+    free(scratch);
+    int failed = 0;
+    for (size_t i = 0; i < ch->nresults; i++) {
+        if (assertion_to_check(&ch->results[i], &res->checks[res->nchecks]) < 0) {
+            snprintf(err, errcap, "out of memory for the assertions' results");
+            return -1;
+        }
+        res->nchecks++;
+        failed += !ch->results[i].passed;
+    }
     return failed;
+}
+
+void cli_checks_print_failures(const cli_checks *ch, FILE *out)
+{
+    for (size_t i = 0; i < ch->nresults; i++) {
+        if (ch->results[i].passed)
+            continue;
+        char line[896];
+        assertion_describe(&ch->results[i], line, sizeof line);
+        fprintf(out, "%s\n", line);
+    }
 }
 
 int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, size_t *len,

@@ -12,8 +12,10 @@
 #define REGIONSIM_CLI_CHECKS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "reports/assertion.h"
+#include "sim/engine.h"
 #include "sim/result.h"
 #include "sim/scenario.h"
 
@@ -39,13 +41,20 @@ int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t err
 /* Frees what prepare and assert made (not the caller's fields). */
 void cli_checks_release(cli_checks *ch);
 
-/* Evaluates the assertions against res, running sc again measured from
- * later for each distinct "over last" of a figure bound; stores every
- * result in ch->results and res->checks (so the reports show them); prints
- * each failure as one line to stderr. Returns the number failed, or -1
- * with a message in err (out of memory, a rerun that failed). */
-int cli_checks_assert(cli_checks *ch, const scenario *sc, sim_results *res, char *err,
-                      size_t errcap);
+/* Runs the scenario's other samples (sc->samples > 1: seeds sc->seed+1 ..
+ * sc->seed+samples-1; res is the first, run with sc->seed), each watched
+ * by obs (may be NULL), and records every sample's figures in res
+ * (reports/samples.h). Evaluates the assertions on every sample, running
+ * sc again measured from later for each distinct "over last" of a figure
+ * bound; a result passes only if it passed in every sample. Stores every
+ * result in ch->results and res->checks (so the reports show them).
+ * Returns the number failed, or -1 with a message in err (out of memory,
+ * a run that failed). Prints nothing. */
+int cli_checks_assert(cli_checks *ch, const scenario *sc, const engine_observer *obs,
+                      sim_results *res, char *err, size_t errcap);
+
+/* Each failed result of ch as one line (assertion_describe) to out. */
+void cli_checks_print_failures(const cli_checks *ch, FILE *out);
 
 /* The JUnit report of ch->results into *text (malloc'd, *len bytes), the
  * testsuite named after the scenario. Returns 0, or -1 with a message. */

@@ -861,6 +861,7 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     }
     out->scenario = sc->name;
     out->seed = sc->seed;
+    out->nsamples = 1; /* the program adds the others' figures (sim/cli_checks.h) */
     out->servers = sc->servers;
     out->split_policy = scenario_choice_name("split_policy", sc->split_policy);
     out->region_max_bytes = sc->region_max_bytes;
@@ -892,5 +893,6 @@ void sim_results_free(sim_results *res)
         free(res->checks[i].scheme);
     }
     free(res->checks);
+    free(res->sample_values);
     memset(res, 0, sizeof *res);
 }

@@ -741,20 +741,16 @@ static int close_trace(const options *o, interrupts *ints, output_file *out, wat
     return rc;
 }
 
-/* The report with the CI checks (sim/cli_checks.h): the assertions are
- * checked first, so the report shows their results; then the report, the
- * JUnit file and the baseline's table. Exit status 2 for a failure to
- * write or a baseline refused, else 1 when an assertion failed or a figure
- * regressed, else 0. */
-static int checked_report(options *o, sim_results *res, interrupts *ints)
+/* The report with the CI checks (sim/cli_checks.h), whose results
+ * (`failed` of them failed) are in res already: each failure as a line,
+ * then the report, the JUnit file and the baseline's table. Exit status 2
+ * for a failure to write or a baseline refused, else 1 when an assertion
+ * failed or a figure regressed, else 0. */
+static int checked_report(options *o, sim_results *res, interrupts *ints, int failed)
 {
     char err[1280];
-    cli_checks *ch = &o->checks; /* the results are kept in it */
-    int failed = cli_checks_assert(ch, &o->sc, res, err, sizeof err);
-    if (failed < 0) {
-        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
-        return EXIT_USAGE;
-    }
+    cli_checks *ch = &o->checks;
+    cli_checks_print_failures(ch, stderr);
     int rc = write_report(o, res, ints);
     if (rc == 0 && ch->junit_path) {
         char *text;
@@ -778,6 +774,9 @@ static int checked_report(options *o, sim_results *res, interrupts *ints)
     return rc ? rc : failed || regressions ? EXIT_FAILED : 0;
 }
 
+/* Runs the scenario (its first sample, watched: a trace, the progress
+ * bar), then its other samples and the assertions (cli_checks_assert),
+ * then reports. */
 static int run_simulation(options *o)
 {
     sim_results res;
@@ -791,6 +790,12 @@ static int run_simulation(options *o)
         if (o->sc.nschemes != 1)
             usage_error(o, "%s: needs exactly one --scheme (a trace is one scheme's keys)%s",
                         "--write-trace", "");
+        if (o->sc.samples != 1) {
+            char n[24];
+            snprintf(n, sizeof n, "%u", (unsigned)o->sc.samples);
+            usage_error(o, "%s: records one run, but samples = %s asks for more: drop "
+                        "--samples (or set samples = 1)", "--write-trace", n);
+        }
         int status = open_trace(o, &ints, &trace_out, &w);
         if (status)
             return status;
@@ -798,16 +803,25 @@ static int run_simulation(options *o)
     }
     progress_init(&w.bar, stderr, &o->sc);
     int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);
-    progress_done(&w.bar);
     if (trace_out && close_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0 && rc == 0) {
         sim_results_free(&res);
         rc = -1;
     }
+    int failed = 0;
+    if (rc == 0) {
+        obs.on_op = NULL;
+        failed = cli_checks_assert(&o->checks, &o->sc, &obs, &res, err, sizeof err);
+        if (failed < 0) {
+            sim_results_free(&res);
+            rc = -1;
+        }
+    }
+    progress_done(&w.bar);
     if (rc < 0) {
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
-    rc = checked_report(o, &res, &ints);
+    rc = checked_report(o, &res, &ints, failed);
     sim_results_free(&res);
     return rc;
 }

@@ -162,8 +162,13 @@ typedef struct check_result {
     char *expression;       /* as written, e.g. "write_max_mean <= 1.2" */
     char *scheme;           /* the run it was checked on */
     double value, bound;    /* value NAN: undefined (fails) */
-    int passed;
+    int passed;             /* in every sample */
+    uint64_t seed;          /* the sample whose value is shown: the worst one */
+    uint32_t samples, samples_failed; /* samples checked (1 for a single run), and failed */
 } check_result;
+
+/* The most samples a result holds (scenario.h's `samples` setting). */
+#define RESULT_MAX_SAMPLES 1000
 
 /* The configuration a report echoes, and the runs, one per scheme. */
 typedef struct sim_results {
@@ -180,6 +185,15 @@ typedef struct sim_results {
     uint64_t cell_overhead_bytes;/* bytes per cell beyond the row key */
     size_t nruns;
     run_result *runs;
+    /* Samples (--samples N): the scenario ran N times, with seeds seed ..
+     * seed+N-1. runs[] are the first sample's (seed's own), and every table
+     * of one run shows them. The program records each sample's figures
+     * (reports/samples.h): sample_values[(k * nruns + i) * nvalues + j] is
+     * value j of run i in sample k. nsamples is 1 and sample_values NULL
+     * for a single run. */
+    uint32_t nsamples;           /* 1 .. RESULT_MAX_SAMPLES */
+    size_t nvalues;
+    double *sample_values;
     size_t nchecks;              /* CI assertions' results, if any were asked for */
     check_result *checks;
 } sim_results;

@@ -43,6 +43,7 @@ void scenario_defaults(scenario *sc)
     memset(sc, 0, sizeof *sc);
     sc->name = "default";
     sc->seed = 42;
+    sc->samples = 1;
     sc->servers = 8;
     /* HBase's ratio of max file size to flush size, 10 GiB : 128 MiB, shrunk
      * so that a region splits at 4 MiB; HBase 2's default policy is
@@ -317,6 +318,8 @@ static const setting settings[] = {
       "NAME", "the scenario's name in reports (default: the file's name)" },
     { "", "seed", SET_COUNT, ANY, SC(seed), NULL,
       "N", "seed of every random choice" },
+    { "", "samples", SET_COUNT, 1, SCENARIO_MAX_SAMPLES, SC(samples), NULL,
+      "N", "run every scheme with seeds seed .. seed+N-1: figures as min/median/max, an assertion holds only if it holds in every sample" },
     { "", "max_memory", SET_SIZE, 1ull << 20, 1ull << 50, SC(max_memory), NULL,
       "SIZE", "refuse a run estimated to need more memory (unset: the machine's memory); ulimit -v and -d always apply" },
     { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL,

@@ -22,6 +22,7 @@
 #include "core/split.h"
 #include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
+#include "sim/result.h"    /* RESULT_MAX_SAMPLES */
 
 typedef enum presplit_kind {
     PRESPLIT_NONE = 0,    /* every table starts as one region */
@@ -34,6 +35,8 @@ typedef enum presplit_kind {
 
 #define SCENARIO_MAX_SCHEMES 64
 #define SCENARIO_MAX_PHASES 16
+/* --samples: seeds per scheme (each sample is a whole run of the scenario) */
+#define SCENARIO_MAX_SAMPLES RESULT_MAX_SAMPLES
 /* Servers a run can have in all: the initial ones plus every one events
  * add (docs/scenarios.md). */
 #define SCENARIO_MAX_SERVERS 100000
@@ -121,6 +124,8 @@ typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
     const char *file;             /* the scenario file loaded, for messages; NULL: none */
     uint64_t seed;
+    uint32_t samples;             /* run every scheme with seeds seed .. seed+samples-1 (>= 1;
+                                   * the program runs them: sim/cli_checks.h) */
     uint64_t max_memory;          /* refuse a run estimated to need more bytes (sim/budget.h);
                                    * 0: none of its own (ulimit and the machine still apply) */
 

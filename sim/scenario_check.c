@@ -22,6 +22,9 @@
  */
 #include "sim/scenario.h"
 
+#include <assert.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +264,13 @@ static int settings_without_effect(const scenario *sc, char *err, size_t errcap)
 
 int scenario_validate(const scenario *sc, char *err, size_t errcap)
 {
+    assert(sc->samples >= 1);
+    if (sc->seed > UINT64_MAX - (sc->samples - 1)) {
+        snprintf(err, errcap, "samples: %" PRIu32 " samples from seed %" PRIu64 " would need "
+                 "seeds past 2^64-1 (18446744073709551615): lower the seed or the samples",
+                 sc->samples, sc->seed);
+        return -1;
+    }
     double operations = 0;
     for (size_t i = 0; i < scenario_phase_count(sc); i++)
         operations += phase_operations(scenario_phase(sc, i));

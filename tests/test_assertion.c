@@ -587,7 +587,7 @@ static void test_describe(void **state)
     assert_string_equal(line, "FAILED write_max_mean <= 1.2 for hot: value 4, bound 1.2");
 
     /* enough digits to show the verdict */
-    assertion_result x = { &a, "s", 16.0 / 3, 0, NULL };
+    assertion_result x = { .assertion = &a, .scheme = "s", .value = 16.0 / 3, .samples = 1 };
     assertion_describe(&x, line, sizeof line);
     assert_string_equal(line, "FAILED write_max_mean <= 1.2 for s: value 5.333, bound 1.2");
     x.value = 1.2004;
@@ -608,13 +608,14 @@ static void test_describe(void **state)
 
     assert_int_equal(assertion_parse_named("hotspot", "p99_latency_us < 5e4 over last 10m "
                                            "for hot", &a, err, sizeof err), 0);
-    x = (assertion_result){ &a, "hot", 61234, 0, NULL };
+    x = (assertion_result){ .assertion = &a, .scheme = "hot", .value = 61234, .samples = 1 };
     assertion_describe(&x, line, sizeof line);
     assert_string_equal(line, "FAILED hotspot: p99_latency_us < 5e4 over last 10m for hot: "
                         "value 61234, bound 5e4");
 
     a = parsed("steady over last 6 windows");
-    x = (assertion_result){ &a, "salted", 3, 0, "region count changes and moves" };
+    x = (assertion_result){ .assertion = &a, .scheme = "salted", .value = 3,
+                            .why = "region count changes and moves", .samples = 1 };
     assertion_describe(&x, line, sizeof line);
     assert_string_equal(line, "FAILED steady over last 6 windows for salted: value 3 (region "
                         "count changes and moves), bound 0");
@@ -631,7 +632,7 @@ static void test_to_check(void **state)
     char err[512];
     assert_int_equal(assertion_parse_named("hotspot", "write_max_mean <= 1.2 for hot", &a, err,
                                            sizeof err), 0);
-    assertion_result r = { &a, "hot", 4, 0, NULL };
+    assertion_result r = { .assertion = &a, .scheme = "hot", .value = 4, .samples = 1 };
     check_result c;
     assert_int_equal(assertion_to_check(&r, &c), 0);
     assert_string_equal(c.name, "hotspot");
