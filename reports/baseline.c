@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "reports/report.h"
+#include "reports/samples.h"
 
 /* The run of the baseline whose "scheme" is name, or NULL. */
 static json_object *baseline_run(json_object *runs, const char *name)
@@ -79,6 +80,18 @@ static int comparable(json_object *root, const char *path, const sim_results *re
                  res->workload ? res->workload : "");
         return 0;
     }
+    json_object *samples;
+    uint32_t now = res->nsamples ? res->nsamples : 1;
+    if (!json_object_object_get_ex(root, "samples", &samples) ||
+        !json_object_is_type(samples, json_type_int) ||
+        json_object_get_int64(samples) != (int64_t)now) {
+        snprintf(err, errcap, "%s: a baseline of %lld sample%s; this run has %u: medians and "
+                 "single runs do not compare, make the baseline with --samples %u", path,
+                 samples ? (long long)json_object_get_int64(samples) : 1LL,
+                 samples && json_object_get_int64(samples) != 1 ? "s" : "", (unsigned)now,
+                 (unsigned)now);
+        return 0;
+    }
     if (!json_object_object_get_ex(root, "runs", &runs) ||
         !json_object_is_type(runs, json_type_array)) {
         snprintf(err, errcap, "%s: no \"runs\" in the report", path);
@@ -119,20 +132,33 @@ static int add_change(baseline_report *r, size_t *cap, baseline_change c)
     return 0;
 }
 
-/* Compares one run with the baseline's run of the same scheme. */
-static int compare_run(const run_result *run, json_object *old_run, double tolerance,
-                       baseline_report *r, size_t *cap)
+/* The baseline run's value of f: its "figures" entry, or with samples its
+ * "spread" entry's median; NAN when it has none. */
+static double old_value(json_object *old_run, const figure *f, int spread)
 {
-    json_object *figures;
-    if (!json_object_object_get_ex(old_run, "figures", &figures) ||
-        !json_object_is_type(figures, json_type_object))
-        return 0; /* a report from before figures: nothing to compare */
+    json_object *figures, *v;
+    if (!json_object_object_get_ex(old_run, spread ? "spread" : "figures", &figures) ||
+        !json_object_is_type(figures, json_type_object) ||
+        !json_object_object_get_ex(figures, f->name, &v))
+        return NAN;
+    if (spread && (!json_object_is_type(v, json_type_object) ||
+                   !json_object_object_get_ex(v, "median", &v)))
+        return NAN;
+    if (!(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return NAN;
+    return json_object_get_double(v);
+}
+
+/* Compares run i of res with the baseline's run of the same scheme: each
+ * figure's value, or with samples its median across them. */
+static int compare_run(const sim_results *res, size_t i, json_object *old_run,
+                       double tolerance, baseline_report *r, size_t *cap)
+{
+    const run_result *run = &res->runs[i];
+    int spread = res->nsamples > 1;
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
-        json_object *v;
-        if (!json_object_object_get_ex(figures, f->name, &v) ||
-            !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-            continue;
-        double old = json_object_get_double(v), now = figure_value(f, run, 0);
+        double old = old_value(old_run, f, spread);
+        double now = spread ? samples_spread(f, res, i).median : figure_value(f, run, 0);
         if (!isfinite(old) || !isfinite(now))
             continue;
         r->compared++;
@@ -152,6 +178,7 @@ int baseline_compare(const char *path, const sim_results *res, double tolerance,
                      baseline_report *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
+    out->samples = res->nsamples ? res->nsamples : 1;
     json_object *root = json_object_from_file(path);
     if (!root) {
         snprintf(err, errcap, "%s: cannot read it as JSON (%s)", path, json_util_get_last_err());
@@ -168,7 +195,7 @@ int baseline_compare(const char *path, const sim_results *res, double tolerance,
             continue;
         }
         matched++;
-        if (compare_run(&res->runs[i], old_run, tolerance, out, &cap) < 0) {
+        if (compare_run(res, i, old_run, tolerance, out, &cap) < 0) {
             snprintf(err, errcap, "out of memory comparing with %s", path);
             ok = 0;
         }
@@ -218,6 +245,8 @@ void baseline_write(FILE *out, const char *path, const baseline_report *r, doubl
 {
     fprintf(out, "baseline %s: %zu figures compared, %zu regression%s beyond %.6g%%", path,
             r->compared, r->regressions, r->regressions == 1 ? "" : "s", tolerance * 100);
+    if (r->samples > 1)
+        fprintf(out, " (medians of %u samples)", (unsigned)r->samples);
     if (r->schemes_missing)
         fprintf(out, " (%zu scheme%s not in the baseline)", r->schemes_missing,
                 r->schemes_missing == 1 ? "" : "s");

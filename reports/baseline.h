@@ -11,6 +11,7 @@
 #define REGIONSIM_BASELINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "reports/figures.h"
@@ -40,6 +41,7 @@ typedef struct baseline_report {
     size_t compared;         /* figure values compared (both defined) */
     size_t regressions;
     size_t schemes_missing;  /* this run's schemes the baseline does not have */
+    uint32_t samples;        /* samples of both runs: above 1, medians were compared */
 } baseline_report;
 
 /* Compares res with the JSON report at path. Returns 0 with *out filled
@@ -47,7 +49,7 @@ typedef struct baseline_report {
  * cannot be read, is not a regionsim JSON report, is of another schema
  * version ("PATH: a report of schema 2; this regionsim writes 3: make the
  * baseline again"), or of another scenario (its name or workload differ),
- * or no scheme of this run is in it. tolerance >= 0 is relative. */
+ * or of another number of samples, or no scheme of this run is in it. tolerance >= 0 is relative. */
 int baseline_compare(const char *path, const sim_results *res, double tolerance,
                      baseline_report *out, char *err, size_t errcap);
 

@@ -21,6 +21,7 @@
 
 #include "reports/figures.h"
 #include "reports/format.h"
+#include "reports/samples.h"
 #include "reports/stats.h"
 
 /* How many regions "hot_regions" lists. */
@@ -490,8 +491,32 @@ static void write_figures(jw *w, const run_result *run)
     close_(w, '}');
 }
 
-static void write_run(jw *w, const run_result *run)
+/* "spread" (only with samples): every scheme-scope figure's min, median
+ * and max across the samples (reports/samples.h), by name. */
+static void write_spread(jw *w, const sim_results *res, size_t r)
 {
+    if (res->nsamples <= 1)
+        return;
+    key(w, "spread");
+    open_(w, '{');
+    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
+        figure_spread s = samples_spread(f, res, r);
+        next_line(w);
+        put_string(w->out, f->name);
+        fputs(": {\"min\": ", w->out);
+        put_figure_value(w->out, s.min);
+        fputs(", \"median\": ", w->out);
+        put_figure_value(w->out, s.median);
+        fputs(", \"max\": ", w->out);
+        put_figure_value(w->out, s.max);
+        fprintf(w->out, ", \"defined\": %u}", (unsigned)s.defined);
+    }
+    close_(w, '}');
+}
+
+static void write_run(jw *w, const sim_results *res, size_t r)
+{
+    const run_result *run = &res->runs[r];
     next_line(w);
     open_(w, '{');
     key_string(w, "scheme", run->scheme_name);
@@ -539,6 +564,7 @@ static void write_run(jw *w, const run_result *run)
     write_read_cost(w, run);
     write_latency(w, &run->latency);
     write_figures(w, run);
+    write_spread(w, res, r);
     write_windows(w, run);
     write_keyspace(w, run);
     write_region_log(w, run);
@@ -547,7 +573,8 @@ static void write_run(jw *w, const run_result *run)
 }
 
 /* "assertions": every CI assertion's result on every run it applies to
- * (res->checks), one object a line. */
+ * (res->checks), one object a line; with samples, passed in every sample,
+ * the value the worst one's (its seed), and how many failed. */
 static void write_assertions(jw *w, const sim_results *res)
 {
     key(w, "assertions");
@@ -565,7 +592,9 @@ static void write_assertions(jw *w, const sim_results *res)
         put_double(w->out, c->value);
         fputs(", \"bound\": ", w->out);
         put_double(w->out, c->bound);
-        fprintf(w->out, ", \"passed\": %s}", c->passed ? "true" : "false");
+        fprintf(w->out, ", \"passed\": %s, \"seed\": %llu, \"samples\": %u, "
+                "\"samples_failed\": %u}", c->passed ? "true" : "false",
+                (unsigned long long)c->seed, (unsigned)c->samples, (unsigned)c->samples_failed);
     }
     close_(w, ']');
 }
@@ -579,12 +608,13 @@ void json_write(FILE *out, const sim_results *res)
     key_u64(&w, "regionsim", REPORT_JSON_SCHEMA);
     key_string(&w, "scenario", res->scenario);
     key_u64(&w, "seed", res->seed);
+    key_u64(&w, "samples", res->nsamples ? res->nsamples : 1);
     key_u64(&w, "measure_from_us", res->measure_from_us);
     write_cluster(&w, res);
 
     key(&w, "runs");
     open_(&w, '[');
-    for (size_t r = 0; r < res->nruns; r++) write_run(&w, &res->runs[r]);
+    for (size_t r = 0; r < res->nruns; r++) write_run(&w, res, r);
     close_(&w, ']');
 
     write_assertions(&w, res);

@@ -28,13 +28,16 @@ void text_write_compare(FILE *out, const sim_results *res, int color);
  * keyspace, region_log, hot_regions and timeline. Version 3:
  * measure_from_us, each run's steady verdict, the regions of each window,
  * what each split's policy saw, a timeline entry for every balancer run
- * with its decision, and by_kind.metric. */
-#define REPORT_JSON_SCHEMA 3
+ * with its decision, and by_kind.metric. Version 4: "samples", each run's
+ * "spread" across samples (when there are several), and each assertion's
+ * seed, samples and samples_failed. */
+#define REPORT_JSON_SCHEMA 4
 
 /* The whole result as JSON (schema REPORT_JSON_SCHEMA: docs/reports.md).
  * Each run has "figures" (every scheme-scope figure of reports/figures.h
- * by name, null when undefined) and each server its server-scope
- * "figures". */
+ * by name, null when undefined; the first sample's), with samples its
+ * "spread" (each figure's min, median and max across samples), and each
+ * server its server-scope "figures". */
 void json_write(FILE *out, const sim_results *res);
 
 /* `regionsim figures`: every registry figure with its unit, scope, better

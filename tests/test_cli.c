@@ -372,7 +372,7 @@ static void test_compare_json_is_deterministic(void **state)
     assert_int_equal(a.status, 0);
     assert_int_equal(b.status, 0);
     assert_true(a.out[0] == '{');
-    assert_non_null(strstr(a.out, "\"regionsim\": 3"));
+    assert_non_null(strstr(a.out, "\"regionsim\": 4"));
     assert_string_equal(a.out, b.out);
     output_free(&a);
     output_free(&b);

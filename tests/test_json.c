@@ -112,7 +112,7 @@ static void test_configuration_round_trips(void **state)
     fixture_init(&f);
     char *text = render(&f);
     json_object *root = parse(text);
-    assert_int_equal(int_at(root, "regionsim"), 3);
+    assert_int_equal(int_at(root, "regionsim"), 4);
     assert_string_equal(str_at(root, "scenario"), "tab\there \x01 and \xC3\xA9 and bad \xEF\xBF\xBD");
     assert_int_equal(int_at(root, "seed"), 42);
     assert_int_equal(int_at(root, "cluster/servers"), 3);
@@ -380,7 +380,7 @@ static void test_output_is_byte_identical(void **state)
     fixture_init(&g);
     char *a = render(&f), *b = render(&g);
     assert_string_equal(a, b);
-    assert_true(strncmp(a, "{\n  \"regionsim\": 3,\n", 20) == 0);
+    assert_true(strncmp(a, "{\n  \"regionsim\": 4,\n", 20) == 0);
     assert_int_equal(a[strlen(a) - 1], '\n');
     free(a);
     free(b);
@@ -424,7 +424,7 @@ static void test_figure_list(void **state)
     json_write_figure_list(out);
     assert_int_equal(fclose(out), 0);
     json_object *root = parse(buf);
-    assert_int_equal(int_at(root, "regionsim"), 3);
+    assert_int_equal(int_at(root, "regionsim"), 4);
     assert_string_equal(str_at(root, "figures/0/name"), "writes");
     assert_string_equal(str_at(root, "figures/0/scope"), "scheme");
     assert_true(json_object_array_length(at(root, "figures")) > 50);
