@@ -9,6 +9,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#ifdef fail_msg /* included after cmocka.h */
+#include <math.h>
+/* a == b within eps, naming the expression and both values when not
+ * (cmocka 1.1 has assert_float_equal but no double version). */
+#define assert_double_equal(a, b, eps) test_assert_near((a), (b), (eps), #a)
+static inline void test_assert_near(double a, double b, double eps, const char *what)
+{
+    if (!(fabs(a - b) <= eps)) fail_msg("%s = %.17g, expected %.17g", what, a, b);
+}
+#endif
+
 /* AddressSanitizer reserves terabytes of address space: under it a
  * child cannot be given an address-space limit (RLIMIT_AS). */
 #if defined(__SANITIZE_ADDRESS__)

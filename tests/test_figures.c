@@ -29,19 +29,14 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "tests/support.h"
+
 #include "reports/figures.h"
 #include "reports/report.h"
 #include "reports/stats.h"
 
 static const char *source_root = ".";
 
-/* a == b within eps (cmocka 1.1 has assert_float_equal but not this). */
-#define assert_double_equal(a, b, eps) assert_near((a), (b), (eps), #a)
-
-static void assert_near(double a, double b, double eps, const char *what)
-{
-    if (!(fabs(a - b) <= eps)) fail_msg("%s = %.17g, expected %.17g", what, a, b);
-}
 
 /* ---- a hand-built result ---- */
 

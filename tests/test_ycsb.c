@@ -16,10 +16,10 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "tests/support.h"
+
 #include "workloads/ycsb.h"
 
-/* |a - b| <= eps (this cmocka has no assert_double_equal). */
-#define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
 typedef struct data {
     const char *dir;
@@ -83,8 +83,8 @@ static void test_zetastatic(void **state)
     assert_true(ycsb_zetastatic(0, 0, 0.99, 0) == 0.0);
     assert_true(ycsb_zetastatic(0, 1, 0.99, 0) == 1.0);
     /* 1 + 2^-0.99 and + 3^-0.99 */
-    assert_near(ycsb_zetastatic(0, 2, 0.99, 0), 1.5034777750283594, 1e-15);
-    assert_near(ycsb_zetastatic(0, 3, 0.99, 0), 1.8404933390076441, 1e-15);
+    assert_double_equal(ycsb_zetastatic(0, 2, 0.99, 0), 1.5034777750283594, 1e-15);
+    assert_double_equal(ycsb_zetastatic(0, 3, 0.99, 0), 1.8404933390076441, 1e-15);
     /* theta 0: n; the incremental sum is the same sum, bit for bit */
     assert_true(ycsb_zetastatic(0, 10, 0.0, 0) == 10.0);
     double whole = ycsb_zetastatic(0, 1000, 0.99, 0);
@@ -168,7 +168,7 @@ static void test_zipfian(void **state)
     double zetan = ycsb_zetastatic(0, 10, 0.99, 0);
     assert_true(z.zetan == zetan);
     assert_true(z.zeta2theta == ycsb_zetastatic(0, 2, 0.99, 0));
-    assert_near(z.alpha, 100.0, 1e-9);
+    assert_double_equal(z.alpha, 100.0, 1e-9);
     double eta = (1 - pow(2.0 / 10, 0.01)) / (1 - z.zeta2theta / zetan);
     assert_true(z.eta == eta);
     /* u*zetan < 1 -> base; < 1 + 0.5^theta -> base + 1 */
@@ -270,10 +270,10 @@ static void test_exponential_sequential_discrete(void **state)
     ycsb_exponential_init(&e, 95, 1000 * 0.8571428571);
     assert_true(e.gamma == -log(1.0 - 0.95) / (1000 * 0.8571428571));
     /* u = 0.05: -ln(0.05)/gamma = the range exactly (95th percentile) */
-    assert_near(ycsb_exponential_next_u(&e, 0.05), 857.1428571, 1e-6);
+    assert_double_equal(ycsb_exponential_next_u(&e, 0.05), 857.1428571, 1e-6);
     assert_true(isinf(ycsb_exponential_next_u(&e, 0.0)));
     ycsb_exponential_init_mean(&e, 4.0);
-    assert_near(ycsb_exponential_next_u(&e, exp(-1.0)), 4.0, 1e-12);
+    assert_double_equal(ycsb_exponential_next_u(&e, exp(-1.0)), 4.0, 1e-12);
 
     ycsb_sequential s;
     ycsb_sequential_init(&s, 5, 7);
