@@ -1498,6 +1498,91 @@ static void test_baseline_exit_status(void **state)
     unlink(base);
 }
 
+/* The number at runs[0].PATH... of a JSON report (spread entries nest). */
+static double run_number(json_object *root, const char *a, const char *b, const char *c)
+{
+    json_object *v = member(json_object_array_get_idx(member(root, "runs"), 0), a);
+    if (b) v = member(v, b);
+    if (c) v = member(v, c);
+    return json_object_get_double(v);
+}
+
+/* --samples N: the same output twice; every figure's spread brackets the
+ * first sample's value; an assertion the seed's own run passes but another
+ * sample fails fails the job (exit 1), naming the worst seed; a baseline of
+ * another number of samples is refused; bad counts are usage errors. */
+static void test_samples_exit_status(void **state)
+{
+    (void)state;
+    char scheme[] = "--scheme=salt(4) ts";
+    output a = run("run", "--duration", "3m", scheme, "--samples", "3", "--format", "json", NULL);
+    output b = run("run", "--duration", "3m", scheme, "--samples", "3", "--format", "json", NULL);
+    assert_int_equal(a.status, 0);
+    assert_string_equal(a.out, b.out);
+    output_free(&b);
+    json_object *root = json_tokener_parse(a.out);
+    assert_non_null(root);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), 3);
+    double value = run_number(root, "figures", "write_max_mean", NULL);
+    double lo = run_number(root, "spread", "write_max_mean", "min");
+    double mid = run_number(root, "spread", "write_max_mean", "median");
+    double hi = run_number(root, "spread", "write_max_mean", "max");
+    assert_true(lo <= value && value <= hi);
+    assert_true(lo <= mid && mid <= hi);
+    assert_true(lo < hi); /* three seeds, three salts: not all alike */
+    json_object_put(root);
+    output_free(&a);
+
+    /* a bound the seed's run meets exactly; another sample is beyond it */
+    char expr[96];
+    if (value < hi)
+        snprintf(expr, sizeof expr, "write_max_mean <= %.17g", value);
+    else
+        snprintf(expr, sizeof expr, "write_max_mean >= %.17g", value);
+    output one = run("run", "--duration", "3m", scheme, "--assert", expr, NULL);
+    assert_int_equal(one.status, 0);
+    output_free(&one);
+    output three = run("run", "--duration", "3m", scheme, "--samples", "3", "--assert", expr,
+                       NULL);
+    assert_int_equal(three.status, 1);
+    assert_non_null(strstr(three.err, "FAILED write_max_mean"));
+    assert_non_null(strstr(three.err, "the worst of 3 samples"));
+    assert_null(strstr(three.err, "(seed 42,")); /* the seed's own run passed */
+    output_free(&three);
+
+    char base[] = "/tmp/regionsim-samples-XXXXXX";
+    int fd = mkstemp(base);
+    assert_true(fd >= 0);
+    close(fd);
+    output o = run("run", "--duration", "3m", scheme, "--samples", "2", "--format", "json", "-o",
+                   base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    o = run("run", "--duration", "3m", scheme, "--samples", "2", "--baseline", base, NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.err, "medians of 2 samples"));
+    output_free(&o);
+    o = run("run", "--duration", "3m", scheme, "--baseline", base, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "--samples 1"));
+    output_free(&o);
+    unlink(base);
+
+    assert_usage_error(run("run", "--duration", "1m", "--samples", "0", NULL), "samples", "0");
+    assert_usage_error(run("run", "--duration", "1m", "--samples", "1001", NULL), "samples",
+                       "1001");
+    assert_usage_error(run("run", "--duration", "1m", "--scheme", "ts", "--seed",
+                           "18446744073709551615", "--samples", "2", NULL), "samples", "2^64-1");
+    output last = run("run", "--duration", "1m", "--scheme", "ts", "--seed",
+                      "18446744073709551614", "--samples", "2", NULL);
+    assert_int_equal(last.status, 0); /* the last seed there is */
+    output_free(&last);
+    assert_usage_error(run("run", "--duration", "1m", "--scheme", "ts", "--samples", "2",
+                           "--write-trace", "/tmp/regionsim-never-written", NULL),
+                       "--write-trace", "samples");
+    assert_int_equal(access("/tmp/regionsim-never-written", F_OK), -1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1537,6 +1622,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ycsb_c_command),
         cmocka_unit_test(test_assertions_exit_status),
         cmocka_unit_test(test_baseline_exit_status),
+        cmocka_unit_test(test_samples_exit_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
