@@ -46,10 +46,17 @@
  *                 class names), each cost in [0, 1] before and after the
  *                 plan, and multiplied by its multiplier (its part of the
  *                 weighted total).
- *   figures.csv   scheme,figure,value,unit
+ *   figures.csv   scheme,figure,value,unit,samples,min,median,max
  *                 every scheme-scope figure of the registry
  *                 (reports/figures.h), one line per run and figure, in the
- *                 registry's order; value empty when undefined.
+ *                 registry's order; value empty when undefined. value is
+ *                 the first sample's (the seed's own run, which every other
+ *                 file shows); samples is how many samples ran (--samples,
+ *                 1 for a single run) and min, median, max the figure
+ *                 across the samples that define it (reports/samples.h),
+ *                 all three empty when none does. With one sample they
+ *                 equal value; the columns are there either way, so a
+ *                 file's columns never depend on the run.
  *   server_figures.csv  scheme,server,figure,value,unit
  *                 every server-scope figure, one line per run, server and
  *                 figure.
@@ -86,6 +93,7 @@
 #include "reports/report.h"
 #include "reports/figures.h"
 #include "reports/format.h"
+#include "reports/samples.h"
 #include "reports/stats.h"
 
 #include <errno.h>
@@ -168,10 +176,11 @@ static void col_latency(FILE *out, const latency_summary *l)
 /* m[i], with a missing matrix read as zeros. */
 static uint64_t cell(const uint64_t *m, size_t i) { return m ? m[i] : 0; }
 
-/* ---- the tables: each writes one run's lines ---- */
+/* ---- the tables: each writes the lines of one run of res ---- */
 
-static void servers_rows(FILE *out, const run_result *run)
+static void servers_rows(FILE *out, const sim_results *res, size_t run_index)
 {
+    const run_result *run = &res->runs[run_index];
     uint64_t writes = 0, reads = 0;
     for (uint32_t s = 0; s < run->nservers; s++) {
         writes += run->servers[s].writes;
@@ -196,8 +205,9 @@ static void servers_rows(FILE *out, const run_result *run)
     }
 }
 
-static void windows_rows(FILE *out, const run_result *run)
+static void windows_rows(FILE *out, const sim_results *res, size_t run_index)
 {
+    const run_result *run = &res->runs[run_index];
     for (uint32_t w = 0; w < run->nwindows; w++) {
         for (uint32_t s = 0; s < run->nservers; s++) {
             size_t i = (size_t)w * run->nservers + s;
@@ -213,8 +223,9 @@ static void windows_rows(FILE *out, const run_result *run)
     }
 }
 
-static void regions_rows(FILE *out, const run_result *run)
+static void regions_rows(FILE *out, const sim_results *res, size_t run_index)
 {
+    const run_result *run = &res->runs[run_index];
     uint64_t reads = stats_region_read_rpcs(run);
     for (size_t i = 0; i < run->nhistory; i++) {
         const region_result *r = &run->history[i];
@@ -236,8 +247,9 @@ static void regions_rows(FILE *out, const run_result *run)
     }
 }
 
-static void keyspace_rows(FILE *out, const run_result *run)
+static void keyspace_rows(FILE *out, const sim_results *res, size_t run_index)
 {
+    const run_result *run = &res->runs[run_index];
     const keyspace_heatmap *ks = &run->keyspace;
     for (uint32_t w = 0; w < run->nwindows; w++) {
         for (uint32_t b = 0; b < ks->nbuckets; b++) {
@@ -275,8 +287,9 @@ static void balancer_fields(FILE *out, const balancer_report *b)
     }
 }
 
-static void events_rows(FILE *out, const run_result *run)
+static void events_rows(FILE *out, const sim_results *res, size_t run_index)
 {
+    const run_result *run = &res->runs[run_index];
     for (size_t i = 0; i < run->nevents; i++) {
         const timeline_event *e = &run->events[i];
         const timeline_kind_info *kind = stats_timeline_kind(e->kind);
@@ -305,8 +318,9 @@ static void events_rows(FILE *out, const run_result *run)
     }
 }
 
-static void balancer_costs_rows(FILE *out, const run_result *run)
+static void balancer_costs_rows(FILE *out, const sim_results *res, size_t run_index)
 {
+    const run_result *run = &res->runs[run_index];
     for (size_t i = 0; i < run->nevents; i++) {
         const timeline_event *e = &run->events[i];
         if (e->kind != TIMELINE_BALANCER || e->balancer >= run->balancer_runs)
@@ -326,7 +340,7 @@ static void balancer_costs_rows(FILE *out, const run_result *run)
     }
 }
 
-/* One line of figures.csv / server_figures.csv after the scheme (and
+/* The fields of figures.csv / server_figures.csv after the scheme (and
  * server): the figure's name, value (empty when undefined) and unit. */
 static void figure_fields(FILE *out, const figure *f, double v)
 {
@@ -334,24 +348,40 @@ static void figure_fields(FILE *out, const figure *f, double v)
     col_text(out, f->name);
     col_text(out, fmt_number(buf, v));
     col_text(out, f->unit);
-    fputc('\n', out);
 }
 
-static void figures_rows(FILE *out, const run_result *run)
+/* figures.csv's last fields: how many samples ran, and f's min, median
+ * and max across them for run run_index (empty when no sample defines it). */
+static void spread_fields(FILE *out, const figure *f, const sim_results *res, size_t run_index)
 {
+    char buf[CELL];
+    figure_spread s = samples_spread(f, res, run_index);
+    col_u64(out, res->nsamples > 1 ? res->nsamples : 1);
+    col_text(out, fmt_number(buf, s.min));
+    col_text(out, fmt_number(buf, s.median));
+    col_text(out, fmt_number(buf, s.max));
+}
+
+static void figures_rows(FILE *out, const sim_results *res, size_t run_index)
+{
+    const run_result *run = &res->runs[run_index];
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
         put_text(out, run->scheme_name);
         figure_fields(out, f, figure_value(f, run, 0));
+        spread_fields(out, f, res, run_index);
+        fputc('\n', out);
     }
 }
 
-static void server_figures_rows(FILE *out, const run_result *run)
+static void server_figures_rows(FILE *out, const sim_results *res, size_t run_index)
 {
+    const run_result *run = &res->runs[run_index];
     for (uint32_t s = 0; s < run->nservers; s++) {
         for (const figure *f = figure_first(FIGURE_SERVER); f; f = figure_next(f)) {
             put_text(out, run->scheme_name);
             col_text(out, run->servers[s].name);
             figure_fields(out, f, figure_value(f, run, s));
+            fputc('\n', out);
         }
     }
 }
@@ -359,7 +389,7 @@ static void server_figures_rows(FILE *out, const run_result *run)
 typedef struct table {
     const char *name;
     const char *header;
-    void (*rows)(FILE *out, const run_result *run);
+    void (*rows)(FILE *out, const sim_results *res, size_t run_index); /* one run's lines */
 } table;
 
 enum { NTABLES = 8 };
@@ -383,7 +413,7 @@ static const table tables[NTABLES] = {
     { "balancer_costs.csv",
       "scheme,time_s,function,multiplier,before,after,weighted_before,weighted_after",
       balancer_costs_rows },
-    { "figures.csv", "scheme,figure,value,unit", figures_rows },
+    { "figures.csv", "scheme,figure,value,unit,samples,min,median,max", figures_rows },
     { "server_figures.csv", "scheme,server,figure,value,unit", server_figures_rows },
 };
 
@@ -444,7 +474,7 @@ static int render_table(const table *tb, const sim_results *res, target *t, char
     FILE *out = open_memstream(&t->text, &t->len);
     if (!out) return fail(err, errcap, t->path, ENOMEM);
     fprintf(out, "%s\n", tb->header);
-    for (size_t r = 0; r < res->nruns; r++) tb->rows(out, &res->runs[r]);
+    for (size_t r = 0; r < res->nruns; r++) tb->rows(out, res, r);
     int bad = ferror(out);
     if (fclose(out) != 0 || bad) return fail(err, errcap, t->path, ENOMEM);
     return 0;

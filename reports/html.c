@@ -7,6 +7,9 @@
  * figures, its heatmaps (server x time and key space x time, of writes and,
  * when the run read, of read RPCs), its hottest regions and a timeline of
  * splits, moves and server events. Every figure comes from stats.h.
+ * With samples (--samples N) the header names their seeds and each panel's
+ * Figures table shows a figure's median and min-max across them; the rest
+ * of a panel is the first sample's run.
  *
  * Shared scales: each kind of heatmap (server writes, server reads, key
  * writes, key reads) has ONE scale over every panel, its maximum the
@@ -54,6 +57,7 @@
 
 #include "reports/format.h"
 #include "reports/figures.h"
+#include "reports/samples.h"
 #include "reports/stats.h"
 
 #define LEVELS 16            /* colour steps of a scale */
@@ -333,14 +337,27 @@ static void write_css(FILE *out)
           "</style>\n", out);
 }
 
+/* With samples (nsamples > 1), the configuration's row that says which
+ * seeds ran and what the panels show of them; nothing for a single run. */
+static void write_samples_config(FILE *out, const sim_results *res)
+{
+    if (res->nsamples <= 1)
+        return;
+    fprintf(out, "<tr><th>samples</th><td>%" PRIu32 " (seeds %" PRIu64 "..%" PRIu64 "): the "
+            "panels show seed %" PRIu64 ", their Figures tables the median and min&#8211;max "
+            "across the samples</td></tr>\n", res->nsamples, res->seed,
+            res->seed + res->nsamples - 1, res->seed);
+}
+
 /* The configuration, as text.c's header shows it. */
 static void write_config(FILE *out, const sim_results *res)
 {
     char a[CELL], b[CELL], c[CELL];
     fputs("<table class=\"config\">\n<tr><th>scenario</th><td>", out);
     put_text(out, res->scenario);
-    fprintf(out, " (seed %" PRIu64 ")</td></tr>\n<tr><th>cluster</th><td>%" PRIu32 " servers; ",
-            res->seed, res->servers);
+    fprintf(out, " (seed %" PRIu64 ")</td></tr>\n", res->seed);
+    write_samples_config(out, res);
+    fprintf(out, "<tr><th>cluster</th><td>%" PRIu32 " servers; ", res->servers);
     put_text(out, res->split_policy);
     fprintf(out, " split at %s; ", fmt_bytes(a, res->region_max_bytes));
     if (!res->balancer || strcmp(res->balancer, "none") == 0) {
@@ -865,38 +882,70 @@ static void write_timeline(FILE *out, const run_result *run)
 
 /* ---- a panel: every figure of the registry ---- */
 
-/* Whether a scheme figure is shown in its panel: defined and not 0 (the
- * footer's glossary lists every figure; a panel leaves out the rest). */
-static int figure_shown(const figure *f, const run_result *run)
+/* Whether scheme figure f is shown in run r's panel: defined and not 0
+ * (with samples: in some sample). The footer's glossary lists every
+ * figure; a panel leaves out the rest. */
+static int figure_shown(const figure *f, const sim_results *res, size_t r)
 {
-    double v = figure_value(f, run, 0);
+    if (res->nsamples > 1) {
+        figure_spread s = samples_spread(f, res, r);
+        return s.defined && (s.min != 0 || s.max != 0);
+    }
+    double v = figure_value(f, &res->runs[r], 0);
     return isfinite(v) && v != 0;
 }
 
-/* The run's scheme-scope figures that have a value, in a table of two
- * name-value-unit columns (reading down the left, then the right); then
- * its server figures, a row per figure and a column per server, folded in
- * a details element. Markup is lean (a compare page holds a dozen). */
-static void write_all_figures(FILE *out, const run_result *run)
+/* The value cell of f for run r: its value; with samples, the median and
+ * after it, small, "min-max" (an en dash) across them. */
+static void write_figure_value(FILE *out, const figure *f, const sim_results *res, size_t r)
+{
+    char a[CELL], b[CELL], c[CELL];
+    if (res->nsamples <= 1) {
+        fprintf(out, "<td>%s</td>", fmt_figure(a, f, figure_value(f, &res->runs[r], 0)));
+        return;
+    }
+    figure_spread s = samples_spread(f, res, r);
+    fprintf(out, "<td>%s <small>%s&#8211;%s</small></td>", fmt_figure(a, f, s.median),
+            fmt_figure(b, f, s.min), fmt_figure(c, f, s.max));
+}
+
+/* Run r's scheme-scope figures that have a value, in a table of two
+ * name-value-unit columns (reading down the left, then the right). */
+static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
 {
     const figure *shown[256];
     size_t n = 0;
-    char v[CELL];
     for (const figure *f = figure_first(FIGURE_SCHEME); f && n < sizeof shown / sizeof shown[0];
          f = figure_next(f))
-        if (figure_shown(f, run)) shown[n++] = f;
-    fputs("<h3>Figures</h3>\n<table class=\"all sch\">\n", out);
+        if (figure_shown(f, res, r)) shown[n++] = f;
+    if (res->nsamples > 1)
+        fprintf(out, "<h3>Figures: median and min&#8211;max of %" PRIu32 " samples</h3>\n",
+                res->nsamples);
+    else
+        fputs("<h3>Figures</h3>\n", out);
+    fputs("<table class=\"all sch\">\n", out);
     size_t rows = (n + 1) / 2;
-    for (size_t r = 0; r < rows; r++) {
+    for (size_t i = 0; i < rows; i++) {
         fputs("<tr>", out);
-        for (size_t c = 0; c < 2 && r + c * rows < n; c++) {
-            const figure *f = shown[r + c * rows];
-            fprintf(out, "<th>%s</th><td>%s</td><td>%s</td>", f->name,
-                    fmt_figure(v, f, figure_value(f, run, 0)), f->unit);
+        for (size_t c = 0; c < 2 && i + c * rows < n; c++) {
+            const figure *f = shown[i + c * rows];
+            fprintf(out, "<th>%s</th>", f->name);
+            write_figure_value(out, f, res, r);
+            fprintf(out, "<td>%s</td>", f->unit);
         }
         fputs("</tr>\n", out);
     }
     fputs("</table>\n", out);
+}
+
+/* Run r's scheme figures (write_scheme_figures), then its server figures,
+ * a row per figure and a column per server, folded in a details element.
+ * Markup is lean (a compare page holds a dozen). */
+static void write_all_figures(FILE *out, const sim_results *res, size_t r)
+{
+    const run_result *run = &res->runs[r];
+    char v[CELL];
+    write_scheme_figures(out, res, r);
     if (run->nservers == 0)
         return;
     fputs("<details><summary>Figures per server</summary>\n<div class=\"wide\">"
@@ -918,8 +967,9 @@ static void write_all_figures(FILE *out, const run_result *run)
 
 /* ---- the page ---- */
 
-static void write_panel(const page *pg, const run_result *run)
+static void write_panel(const page *pg, const sim_results *res, size_t r)
 {
+    const run_result *run = &res->runs[r];
     fputs("<section class=\"run\">\n", pg->out);
     write_panel_head(pg->out, run);
     if (run->nwindows == 0 || run->window_us == 0)
@@ -930,7 +980,7 @@ static void write_panel(const page *pg, const run_result *run)
     }
     write_top_regions(pg->out, run);
     write_timeline(pg->out, run);
-    write_all_figures(pg->out, run);
+    write_all_figures(pg->out, res, r);
     fputs("</section>\n", pg->out);
 }
 
@@ -992,7 +1042,7 @@ void html_write(FILE *out, const sim_results *res)
     fputs("</head>\n<body>\n", out);
     write_header(&pg, res);
     fputs("<main class=\"runs\">\n", out);
-    for (size_t r = 0; r < res->nruns; r++) write_panel(&pg, &res->runs[r]);
+    for (size_t r = 0; r < res->nruns; r++) write_panel(&pg, res, r);
     fputs("</main>\n", out);
     write_footer(out, res);
     fputs("</body>\n</html>\n", out);

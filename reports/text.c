@@ -16,6 +16,9 @@
  * Every derived figure comes from stats.h; undefined ones print as "-".
  * Each report stands alone (the CLI prints one or the other): both start
  * with the configuration header and end with a legend of the figures.
+ * With samples (--samples N) the header names their seeds, every table of
+ * one run stays the first sample's, and a last section shows each figure
+ * as "median [min, max]" across the samples.
  */
 #include "reports/report.h"
 
@@ -28,6 +31,7 @@
 #include "reports/figures.h"
 #include "reports/stats.h"
 #include "reports/format.h"
+#include "reports/samples.h"
 #include "reports/textmap.h"
 
 #define KEY_COLS_TABLE 18 /* example key width in the compare table */
@@ -43,10 +47,27 @@ static void write_legend(FILE *out, uint32_t nservers)
             "  CoV, Gini: 0 = even.  Jain: 1 = even.\n", nservers);
 }
 
+/* The last seed of res's samples: seed .. seed+N-1. */
+static uint64_t last_seed(const sim_results *res)
+{
+    return res->seed + res->nsamples - 1;
+}
+
+/* With samples (nsamples > 1), which seeds ran and which one the tables of
+ * one run show; nothing for a single run. */
+static void write_samples_config(FILE *out, const sim_results *res)
+{
+    if (res->nsamples <= 1)
+        return;
+    fprintf(out, "samples   %" PRIu32 " (seeds %" PRIu64 "..%" PRIu64 "); tables of one run "
+            "show seed %" PRIu64 "\n", res->nsamples, res->seed, last_seed(res), res->seed);
+}
+
 static void write_config(FILE *out, const sim_results *res)
 {
     char a[CELL], b[CELL], c[CELL];
     fprintf(out, "scenario  %s (seed %" PRIu64 ")\n", res->scenario ? res->scenario : "-", res->seed);
+    write_samples_config(out, res);
     fprintf(out, "cluster   %" PRIu32 " servers; %s split at %s; ", res->servers,
             res->split_policy ? res->split_policy : "-", fmt_bytes(a, res->region_max_bytes));
     if (!res->balancer || strcmp(res->balancer, "none") == 0)
@@ -342,42 +363,88 @@ static void write_run_figures(FILE *out, const run_result *run)
 }
 
 /* A matrix of figures of one scope: a row per figure, a column per server
- * of `run` (FIGURE_SERVER) or per run of `res` (FIGURE_SCHEME), in blocks
- * of columns that fit FIGURE_LINE_COLS. With skip_empty, rows whose every
- * value is 0 or undefined are named in one list after the blocks instead. */
+ * of `run` (FIGURE_SERVER) or per run of `res` (FIGURE_SCHEME; with `run`
+ * set, one of res's runs, that run is the only column), in blocks of
+ * columns that fit FIGURE_LINE_COLS. With skip_empty, rows whose every
+ * value is 0 or undefined are named in one list after the blocks instead.
+ * With spread (FIGURE_SCHEME), a cell is the figure across res's samples,
+ * "median [min, max]", and a row is empty when it is 0 or undefined in
+ * every sample. */
 typedef struct figure_matrix {
     figure_scope scope;
     const sim_results *res; /* FIGURE_SCHEME: the runs are the columns */
-    const run_result *run;  /* FIGURE_SERVER: its servers are the columns */
+    const run_result *run;  /* FIGURE_SERVER: its servers are the columns;
+                             * FIGURE_SCHEME: NULL, or the only column */
     int skip_empty;
+    int spread;             /* cells across res's samples (FIGURE_SCHEME) */
 } figure_matrix;
 
 static size_t matrix_columns(const figure_matrix *m)
 {
-    return m->scope == FIGURE_SERVER ? m->run->nservers : m->res->nruns;
+    if (m->scope == FIGURE_SERVER)
+        return m->run->nservers;
+    return m->run ? 1 : m->res->nruns;
+}
+
+/* FIGURE_SCHEME: the index in res->runs of column col. */
+static size_t matrix_run(const figure_matrix *m, size_t col)
+{
+    return m->run ? (size_t)(m->run - m->res->runs) : col;
 }
 
 static double matrix_value(const figure_matrix *m, const figure *f, size_t col)
 {
     return m->scope == FIGURE_SERVER ? figure_value(f, m->run, col)
-                                     : figure_value(f, &m->res->runs[col], 0);
+                                     : figure_value(f, &m->res->runs[matrix_run(m, col)], 0);
 }
 
 static const char *matrix_label(char *buf, const figure_matrix *m, size_t col)
 {
     if (m->scope == FIGURE_SERVER)
         return strcpy(buf, m->run->servers[col].name);
-    return fmt_cut(buf, m->res->runs[col].scheme_name, FIGURE_LABEL_COLS);
+    return fmt_cut(buf, m->res->runs[matrix_run(m, col)].scheme_name, FIGURE_LABEL_COLS);
+}
+
+/* A spread as "median [min, max]", each with f's decimals; "-" when no
+ * sample defined it; the median alone if the three do not fit a CELL. */
+static const char *fmt_spread(char *buf, const figure *f, const figure_spread *s)
+{
+    char lo[CELL], mid[CELL], hi[CELL];
+    if (s->defined == 0)
+        return strcpy(buf, "-");
+    fmt_figure(mid, f, s->median);
+    if (snprintf(buf, CELL, "%s [%s, %s]", mid, fmt_figure(lo, f, s->min),
+                 fmt_figure(hi, f, s->max)) >= CELL)
+        strcpy(buf, mid);
+    return buf;
+}
+
+/* Column col's cell for f: its value, or with spread its spread. */
+static const char *matrix_cell(char *buf, const figure_matrix *m, const figure *f, size_t col)
+{
+    if (!m->spread)
+        return fmt_figure(buf, f, matrix_value(m, f, col));
+    figure_spread s = samples_spread(f, m->res, matrix_run(m, col));
+    return fmt_spread(buf, f, &s);
+}
+
+/* Whether f is 0 or undefined in column col (with spread: in every sample). */
+static int matrix_cell_empty(const figure_matrix *m, const figure *f, size_t col)
+{
+    if (!m->spread) {
+        double v = matrix_value(m, f, col);
+        return !(isfinite(v) && v != 0);
+    }
+    figure_spread s = samples_spread(f, m->res, matrix_run(m, col));
+    return s.defined == 0 || (s.min == 0 && s.max == 0);
 }
 
 /* Whether f is 0 or undefined in every column. */
 static int matrix_row_empty(const figure_matrix *m, const figure *f)
 {
-    for (size_t c = 0; c < matrix_columns(m); c++) {
-        double v = matrix_value(m, f, c);
-        if (isfinite(v) && v != 0)
+    for (size_t c = 0; c < matrix_columns(m); c++)
+        if (!matrix_cell_empty(m, f, c))
             return 0;
-    }
     return 1;
 }
 
@@ -399,7 +466,7 @@ static int matrix_column_cols(const figure_matrix *m, const figure *const *rows,
     char buf[CELL];
     int cols = (int)strlen(matrix_label(buf, m, col));
     for (size_t i = 0; i < nrows; i++) {
-        int w = (int)strlen(fmt_figure(buf, rows[i], matrix_value(m, rows[i], col)));
+        int w = (int)strlen(matrix_cell(buf, m, rows[i], col));
         if (w > cols) cols = w;
     }
     return cols;
@@ -419,7 +486,7 @@ static void write_matrix_block(FILE *out, const figure_matrix *m, const figure *
         const figure *f = rows[i];
         fprintf(out, "  %-*s", name_cols, f->name);
         for (size_t c = from; c < to; c++)
-            fprintf(out, " %*s", cols[c - from], fmt_figure(buf, f, matrix_value(m, f, c)));
+            fprintf(out, " %*s", cols[c - from], matrix_cell(buf, m, f, c));
         fprintf(out, "%s%s\n", f->unit[0] ? "  " : "", f->unit);
     }
 }
@@ -427,7 +494,8 @@ static void write_matrix_block(FILE *out, const figure_matrix *m, const figure *
 /* The names of the rows skip_empty left out, wrapped. */
 static void write_matrix_empty(FILE *out, const figure_matrix *m)
 {
-    const char *lead = "  0 or undefined in every run:";
+    const char *lead = m->spread ? "  0 or undefined in every sample:"
+                                 : "  0 or undefined in every run:";
     int at = 0;
     for (const figure *f = figure_first(m->scope); f; f = figure_next(f)) {
         if (!matrix_row_empty(m, f))
@@ -468,6 +536,23 @@ static void write_figure_matrix(FILE *out, const figure_matrix *m)
     }
     if (m->skip_empty)
         write_matrix_empty(out, m);
+}
+
+/* With samples (nsamples > 1), every scheme figure as "median [min, max]"
+ * across them, a row per figure: a column per run of res, or (run set, one
+ * of res's runs) of run alone; figures 0 or undefined in every sample are
+ * named after. Headed by `lead` ("\n" or an indent) and the samples'
+ * seeds; nothing for a single run. */
+static void write_samples_section(FILE *out, const sim_results *res, const run_result *run,
+                                  const char *lead)
+{
+    if (res->nsamples <= 1 || res->nruns == 0)
+        return;
+    assert(!run || (run >= res->runs && run < res->runs + res->nruns));
+    fprintf(out, "%sacross %" PRIu32 " samples (seeds %" PRIu64 "..%" PRIu64 "): "
+            "median [min, max]\n", lead, res->nsamples, res->seed, last_seed(res));
+    const figure_matrix m = { FIGURE_SCHEME, res, run, 1, 1 };
+    write_figure_matrix(out, &m);
 }
 
 void text_write_figure_list(FILE *out)
@@ -563,8 +648,9 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     write_hot_regions(out, run);
     write_timeline(out, run);
     write_run_figures(out, run);
+    write_samples_section(out, res, run, "  ");
     if (run->nservers) {
-        const figure_matrix m = { FIGURE_SERVER, res, run, 0 };
+        const figure_matrix m = { FIGURE_SERVER, res, run, 0, 0 };
         fputs("  figures per server:\n", out);
         write_figure_matrix(out, &m);
     }
@@ -781,11 +867,12 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
         write_table(out, res, &read_table);
     }
     if (res->nruns) {
-        const figure_matrix m = { FIGURE_SCHEME, res, NULL, 1 };
+        const figure_matrix m = { FIGURE_SCHEME, res, NULL, 1, 0 };
         fputs("\nevery figure, a column per scheme (regionsim figures says what each means)\n",
               out);
         write_figure_matrix(out, &m);
     }
+    write_samples_section(out, res, NULL, "\n");
     fputc('\n', out);
     write_legend(out, res->servers);
     fputs("window: mean over time windows of max/mean.  hottest: busiest server's share of writes.\n"

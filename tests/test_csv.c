@@ -23,6 +23,7 @@
 
 #include "reports/figures.h"
 #include "reports/report.h"
+#include "reports/samples.h"
 #include "tests/support.h"
 
 /* A scheme name with every character that forces quoting. */
@@ -296,7 +297,7 @@ static const struct {
                     "ceiling,cost_before,cost_after" },
     { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after,weighted_before,"
                             "weighted_after" },
-    { "figures.csv", "scheme,figure,value,unit" },
+    { "figures.csv", "scheme,figure,value,unit,samples,min,median,max" },
     { "server_figures.csv", "scheme,server,figure,value,unit" },
 };
 
@@ -521,7 +522,8 @@ static void test_regions_keyspace_events(void **state)
 }
 
 /* figures.csv and server_figures.csv: the registry's values, exact
- * integers, an empty value where undefined, the unit beside. */
+ * integers, an empty value where undefined, the unit beside; with one
+ * sample, samples is 1 and min, median and max are the value. */
 static void test_figures_files(void **state)
 {
     (void)state;
@@ -541,6 +543,10 @@ static void test_figures_files(void **state)
         const char *text = val(&t, r, "value");
         if (isnan(v)) assert_string_equal(text, "");
         else assert_true(fabs(strtod(text, NULL) - v) <= 1e-5 * fabs(v));
+        assert_string_equal(val(&t, r, "samples"), "1");
+        assert_string_equal(val(&t, r, "min"), text);
+        assert_string_equal(val(&t, r, "median"), text);
+        assert_string_equal(val(&t, r, "max"), text);
         if (!strcmp(fig->name, "writes")) {
             char want[32];
             snprintf(want, sizeof want, "%" PRIu64, run->writes);
@@ -553,6 +559,72 @@ static void test_figures_files(void **state)
     assert_non_null(figure_find(val(&t, 1, "figure")));
     assert_int_equal(figure_find(val(&t, 1, "figure"))->scope, FIGURE_SERVER);
     table_free(&t);
+    remove_dir(dir.s);
+}
+
+/* A spread column's text is samples_spread's number: empty when no sample
+ * defines the figure, else within %.6g of it. */
+static void assert_spread_field(const char *text, double want)
+{
+    if (isnan(want)) assert_string_equal(text, "");
+    else assert_true(text[0] && fabs(strtod(text, NULL) - want) <= 1e-5 * fabs(want));
+}
+
+/* figures.csv of a result with three samples: samples is 3, min, median
+ * and max are the spread across them (reports/samples.h) while value
+ * stays the first sample's. Samples 1 and 2 are the fixture with other
+ * writes: run 0's servers {60, 20, 20} (130 writes) and {34, 33, 33} (90
+ * writes) beside the fixture's {40, 20, 40} (100 writes). */
+static void test_figures_across_samples(void **state)
+{
+    (void)state;
+    fixture f, more[2];
+    fixture_init(&f);
+    const uint64_t writes[2][3] = { { 60, 20, 20 }, { 34, 33, 33 } }, totals[2] = { 130, 90 };
+    assert_int_equal(samples_begin(&f.res, 3), 0);
+    for (int k = 0; k < 2; k++) {
+        fixture_init(&more[k]);
+        for (int s = 0; s < 3; s++) more[k].sv0[s].writes = writes[k][s];
+        more[k].runs[0].writes = totals[k];
+        samples_record(&f.res, (uint32_t)k + 1, &more[k].res);
+    }
+    path dir = fresh_dir();
+    write_ok(&f, dir.s);
+    size_t per_run = figures_of(FIGURE_SCHEME);
+    table t = load(dir.s, 6, 2 * per_run);
+    int checked = 0;
+    for (size_t r = 1; r < t.nrows; r++) {
+        size_t run = (r - 1) / per_run;
+        const figure *fig = figure_find(val(&t, r, "figure"));
+        assert_non_null(fig);
+        assert_string_equal(val(&t, r, "samples"), "3");
+        figure_spread s = samples_spread(fig, &f.res, run);
+        assert_spread_field(val(&t, r, "min"), s.min);
+        assert_spread_field(val(&t, r, "median"), s.median);
+        assert_spread_field(val(&t, r, "max"), s.max);
+        assert_spread_field(val(&t, r, "value"), figure_value(fig, &f.runs[run], 0));
+        if (run != 0) continue;
+        if (!strcmp(fig->name, "writes")) { /* 100, 130, 90 */
+            assert_string_equal(val(&t, r, "value"), "100");
+            assert_string_equal(val(&t, r, "min"), "90");
+            assert_string_equal(val(&t, r, "median"), "100");
+            assert_string_equal(val(&t, r, "max"), "130");
+            checked++;
+        } else if (!strcmp(fig->name, "write_max_mean")) { /* 40, 60, 34 over 33.3 */
+            assert_string_equal(val(&t, r, "value"), "1.2");
+            assert_string_equal(val(&t, r, "min"), "1.02");
+            assert_string_equal(val(&t, r, "median"), "1.2");
+            assert_string_equal(val(&t, r, "max"), "1.8");
+            checked++;
+        }
+    }
+    assert_int_equal(checked, 2);
+    table_free(&t);
+    /* The other files show the first sample only: servers.csv as before. */
+    t = load(dir.s, 0, 5);
+    assert_string_equal(val(&t, 1, "writes"), "40");
+    table_free(&t);
+    free(f.res.sample_values);
     remove_dir(dir.s);
 }
 
@@ -772,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_servers_and_windows),
         cmocka_unit_test(test_regions_keyspace_events),
         cmocka_unit_test(test_figures_files),
+        cmocka_unit_test(test_figures_across_samples),
         cmocka_unit_test(test_writing_twice_replaces),
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_dir_is_a_file),

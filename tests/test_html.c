@@ -9,7 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "reports/figures.h"
 #include "reports/report.h"
+#include "reports/samples.h"
 
 #define NASTY_NAME "x<&\"'\xFF\x01y"
 #define NASTY_ESCAPED "x&lt;&amp;&quot;&#39;\xEF\xBF\xBD\xEF\xBF\xBDy"
@@ -520,24 +522,82 @@ static void test_a_full_compare_page_stays_small(void **state)
     free(html);
 }
 
-/* xmllint --noout accepts the page (skipped when xmllint is missing); its
- * complaints, if any, go to stderr, which the test log keeps. */
-static void test_page_is_well_formed_xml(void **state)
+/* Whether xmllint is there; says so when it is not. */
+static int have_xmllint(void)
 {
-    (void)state;
-    if (system("command -v xmllint >/dev/null 2>&1") != 0) {
-        print_message("xmllint not found (Debian package libxml2-utils): check skipped\n");
-        skip();
-    }
-    fixture f;
-    fixture_init(&f);
-    char *html = render(&f.res);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0)
+        return 1;
+    print_message("xmllint not found (Debian package libxml2-utils): check skipped\n");
+    return 0;
+}
+
+/* Fails unless xmllint --noout accepts the page; its complaints, if any,
+ * go to stderr, which the test log keeps. */
+static void assert_well_formed(const char *html)
+{
     FILE *p = popen("xmllint --noout -", "w");
     assert_non_null(p);
     fputs(html, p);
     int status = pclose(p);
-    free(html);
     if (status != 0) fail_msg("xmllint rejects the page (status %d)", status);
+}
+
+/* xmllint --noout accepts the page (skipped when xmllint is missing). */
+static void test_page_is_well_formed_xml(void **state)
+{
+    (void)state;
+    if (!have_xmllint()) skip();
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    assert_well_formed(html);
+    free(html);
+}
+
+/* With three samples (seeds 42..44) the configuration says so and each
+ * panel's Figures table shows the median, then min-max: run 0's servers
+ * wrote {700, 600, 450} (max/mean 1.20), then {583, 583, 584} (1.00) and
+ * {1750, 0, 0} (3.00). Everything else stays the first sample's. One
+ * sample: none of it. */
+static void test_figures_across_samples(void **state)
+{
+    (void)state;
+    static const uint64_t writes[2][SERVERS] = { { 583, 583, 584 }, { 1750, 0, 0 } };
+    fixture f;
+    fixture_init(&f);
+    char *single = render(&f.res);
+    assert_int_equal(samples_begin(&f.res, 3), 0);
+    for (int k = 0; k < 2; k++) {
+        fixture other;
+        fixture_init(&other);
+        for (int s = 0; s < SERVERS; s++) other.sv[0][s].writes = writes[k][s];
+        samples_record(&f.res, (uint32_t)k + 1, &other.res);
+    }
+    const figure *fig = figure_find("write_max_mean");
+    assert_non_null(fig);
+    figure_spread s = samples_spread(fig, &f.res, 0);
+    char want[256];
+    snprintf(want, sizeof want, "<th>write_max_mean</th><td>%.2f <small>%.2f&#8211;%.2f</small>"
+             "</td><td></td>", s.median, s.min, s.max);
+    assert_string_equal(want, "<th>write_max_mean</th><td>1.20 <small>1.00&#8211;3.00</small>"
+                              "</td><td></td>");
+
+    char *html = render(&f.res);
+    assert_non_null(strstr(html, "<tr><th>samples</th><td>3 (seeds 42..44): the panels show "
+                                 "seed 42,"));
+    char *run0 = panel(html, 0);
+    assert_non_null(strstr(run0, "<h3>Figures: median and min&#8211;max of 3 samples</h3>"));
+    assert_non_null(strstr(run0, want));
+    assert_non_null(strstr(run0, "<th>writes</th><td>1750 <small>1750&#8211;1750</small></td>"));
+    free(run0);
+    if (have_xmllint()) assert_well_formed(html);
+
+    assert_null(strstr(single, "<th>samples</th>"));
+    assert_null(strstr(single, "<small>"));
+    assert_null(strstr(single, "of 3 samples"));
+    free(single);
+    free(html);
+    free(f.res.sample_values);
 }
 
 int main(void)
@@ -557,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_long_runs_group_windows),
         cmocka_unit_test(test_a_full_compare_page_stays_small),
         cmocka_unit_test(test_page_is_well_formed_xml),
+        cmocka_unit_test(test_figures_across_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "reports/figures.h"
 #include "reports/report.h"
+#include "reports/samples.h"
 
 /* Two runs on 4 servers: a hot-tail monotonic run and an all-idle run. */
 typedef struct fixture {
@@ -455,6 +457,111 @@ static void test_figures_tables(void **state)
     free(cmp);
 }
 
+/* f as three samples (seeds 42..44): the fixture, then the hot run with
+ * its 550 writes even ({100, 100, 100, 100}: max/mean 1.00) and all on rs1
+ * ({0, 550, 0, 0}: 4.00) beside the fixture's 2.91. The idle run is the
+ * same in each (write_max_mean undefined). Frees nothing: the caller
+ * frees f->res.sample_values. */
+static void three_samples(fixture *f)
+{
+    static const uint64_t writes[2][4] = { { 100, 100, 100, 100 }, { 0, 550, 0, 0 } };
+    fixture_init(f);
+    assert_int_equal(samples_begin(&f->res, 3), 0);
+    for (int k = 0; k < 2; k++) {
+        fixture other;
+        fixture_init(&other);
+        for (int s = 0; s < 4; s++) other.hot[s].writes = writes[k][s];
+        samples_record(&f->res, (uint32_t)k + 1, &other.res);
+    }
+}
+
+/* "median [min, max]" of write_max_mean for run `run` of res, as
+ * samples_spread gives it, with the figure's decimals. */
+static void expected_spread(char *buf, size_t cap, const sim_results *res, size_t run)
+{
+    const figure *fig = figure_find("write_max_mean");
+    assert_non_null(fig);
+    figure_spread s = samples_spread(fig, res, run);
+    assert_int_equal(s.defined, 3);
+    snprintf(buf, cap, "%.*f [%.*f, %.*f]", fig->decimals, s.median, fig->decimals, s.min,
+             fig->decimals, s.max);
+}
+
+/* With samples, compare and run say which seeds ran and add a section of
+ * every figure's "median [min, max]" across them, a column per scheme;
+ * the tables of one run stay the first sample's. */
+static void test_samples_section(void **state)
+{
+    (void)state;
+    fixture f;
+    three_samples(&f);
+    char want[128];
+    expected_spread(want, sizeof want, &f.res, 0);
+    assert_string_equal(want, "2.91 [1.00, 4.00]"); /* by hand: 400/137.5, 1, 550/137.5 */
+
+    char *cmp = capture(write_compare, &f);
+    assert_non_null(strstr(cmp, "\nsamples   3 (seeds 42..44); tables of one run show seed 42\n"));
+    const char *section = strstr(cmp, "\nacross 3 samples (seeds 42..44): median [min, max]\n");
+    assert_non_null(section);
+    assert_true(section > strstr(cmp, "\nevery figure, a column per scheme"));
+    char *line = line_starting(section, "write_max_mean ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, want));
+    assert_true(strlen(line) >= 2 && !strcmp(line + strlen(line) - 2, " -")); /* the idle run */
+    free(line);
+    line = line_starting(section, "writes ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "550 [550, 550]"));
+    free(line);
+    assert_non_null(strstr(section, "0 or undefined in every sample:"));
+    for (const char *p = section + 1; *p;) { /* ASCII: bytes are columns */
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        assert_true(len <= 100);
+        p += len + (end != NULL);
+    }
+    line = line_starting(cmp, "monotonic "); /* the balance table: the first sample */
+    assert_non_null(line);
+    assert_non_null(strstr(line, " 2.91 "));
+    free(line);
+    free(cmp);
+
+    char *run = capture(write_hot_run, &f);
+    assert_non_null(strstr(run, "\nsamples   3 (seeds 42..44); tables of one run show seed 42\n"));
+    section = strstr(run, "\n  across 3 samples (seeds 42..44): median [min, max]\n");
+    assert_non_null(section);
+    line = line_starting(section, "write_max_mean ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, want));
+    assert_null(strstr(line, " -")); /* the run alone: no idle column */
+    free(line);
+    assert_non_null(strstr(run, "max/mean 2.91")); /* the histogram's: the first sample */
+    free(run);
+    free(f.res.sample_values);
+}
+
+/* One sample (as every run before --samples): no samples line, no section. */
+static void test_no_samples_section_for_one_sample(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *cmp = capture(write_compare, &f), *run = capture(write_hot_run, &f);
+    assert_int_equal(samples_begin(&f.res, 1), 0); /* begun with one: the same */
+    char *cmp1 = capture(write_compare, &f);
+    const char *texts[3] = { cmp, run, cmp1 };
+    for (int i = 0; i < 3; i++) {
+        assert_null(strstr(texts[i], "samples   "));
+        assert_null(strstr(texts[i], "across "));
+        assert_null(strstr(texts[i], "every sample"));
+    }
+    assert_string_equal(cmp, cmp1);
+    free(cmp);
+    free(cmp1);
+    free(run);
+    free(f.res.sample_values);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +575,8 @@ int main(void)
         cmocka_unit_test(test_compare_draws_panels_on_one_scale),
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_figures_tables),
+        cmocka_unit_test(test_samples_section),
+        cmocka_unit_test(test_no_samples_section_for_one_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
