@@ -59,8 +59,9 @@ void html_write(FILE *out, const sim_results *res);
  * (the key space x time heatmap, one line per window and bucket),
  * events.csv (the timeline), balancer_costs.csv (the stochastic balancer's
  * cost functions), figures.csv (every scheme-scope registry figure: scheme,
- * figure, value, unit) and server_figures.csv (every server-scope one:
- * scheme, server, figure, value, unit). Returns 0, or -1 with a message
+ * figure, value, unit, then across the samples: samples, min, median,
+ * max) and server_figures.csv (every server-scope one: scheme, server,
+ * figure, value, unit). Returns 0, or -1 with a message
  * naming the file in err; files are written under temporary names and
  * renamed at the end, so a failure leaves no partial set. */
 int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);

@@ -368,8 +368,8 @@ static void write_run_figures(FILE *out, const run_result *run)
  * columns that fit FIGURE_LINE_COLS. With skip_empty, rows whose every
  * value is 0 or undefined are named in one list after the blocks instead.
  * With spread (FIGURE_SCHEME), a cell is the figure across res's samples,
- * "median [min, max]", and a row is empty when it is 0 or undefined in
- * every sample. */
+ * "median [min, max]", and a row is empty when the figure is the same in
+ * every sample of every column. */
 typedef struct figure_matrix {
     figure_scope scope;
     const sim_results *res; /* FIGURE_SCHEME: the runs are the columns */
@@ -405,15 +405,25 @@ static const char *matrix_label(char *buf, const figure_matrix *m, size_t col)
     return fmt_cut(buf, m->res->runs[matrix_run(m, col)].scheme_name, FIGURE_LABEL_COLS);
 }
 
-/* A spread as "median [min, max]", each with f's decimals; "-" when no
- * sample defined it; the median alone if the three do not fit a CELL. */
+/* Whether a spread's min and max print alike (f's decimals), or none was
+ * defined: the samples show no difference at this precision. */
+static int spread_flat(const figure *f, const figure_spread *s)
+{
+    char lo[CELL], hi[CELL];
+    return s->defined == 0 || !strcmp(fmt_figure(lo, f, s->min), fmt_figure(hi, f, s->max));
+}
+
+/* A spread as "median [min, max]", each with f's decimals; the value
+ * alone when min and max print alike; "-" when no sample defined it; the
+ * median alone if the three do not fit a CELL. */
 static const char *fmt_spread(char *buf, const figure *f, const figure_spread *s)
 {
     char lo[CELL], mid[CELL], hi[CELL];
     if (s->defined == 0)
         return strcpy(buf, "-");
     fmt_figure(mid, f, s->median);
-    if (snprintf(buf, CELL, "%s [%s, %s]", mid, fmt_figure(lo, f, s->min),
+    if (spread_flat(f, s) ||
+        snprintf(buf, CELL, "%s [%s, %s]", mid, fmt_figure(lo, f, s->min),
                  fmt_figure(hi, f, s->max)) >= CELL)
         strcpy(buf, mid);
     return buf;
@@ -428,7 +438,8 @@ static const char *matrix_cell(char *buf, const figure_matrix *m, const figure *
     return fmt_spread(buf, f, &s);
 }
 
-/* Whether f is 0 or undefined in column col (with spread: in every sample). */
+/* Whether f's row can go without column col: f is 0 or undefined there;
+ * with spread, f prints the same in every sample there (spread_flat). */
 static int matrix_cell_empty(const figure_matrix *m, const figure *f, size_t col)
 {
     if (!m->spread) {
@@ -436,7 +447,7 @@ static int matrix_cell_empty(const figure_matrix *m, const figure *f, size_t col
         return !(isfinite(v) && v != 0);
     }
     figure_spread s = samples_spread(f, m->res, matrix_run(m, col));
-    return s.defined == 0 || (s.min == 0 && s.max == 0);
+    return spread_flat(f, &s);
 }
 
 /* Whether f is 0 or undefined in every column. */
@@ -491,11 +502,21 @@ static void write_matrix_block(FILE *out, const figure_matrix *m, const figure *
     }
 }
 
-/* The names of the rows skip_empty left out, wrapped. */
+/* The rows skip_empty left out: their names, wrapped; with spread only
+ * how many (most figures of most runs: the tables above give them). */
 static void write_matrix_empty(FILE *out, const figure_matrix *m)
 {
-    const char *lead = m->spread ? "  0 or undefined in every sample:"
-                                 : "  0 or undefined in every run:";
+    if (m->spread) {
+        size_t n = 0;
+        for (const figure *f = figure_first(m->scope); f; f = figure_next(f))
+            n += matrix_row_empty(m, f);
+        if (n)
+            fprintf(out, "  the other %zu figure%s print%s the same in every sample (the figures "
+                    "above give %s)\n", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+                    n == 1 ? "it" : "them");
+        return;
+    }
+    const char *lead = "  0 or undefined in every run:";
     int at = 0;
     for (const figure *f = figure_first(m->scope); f; f = figure_next(f)) {
         if (!matrix_row_empty(m, f))
@@ -538,11 +559,12 @@ static void write_figure_matrix(FILE *out, const figure_matrix *m)
         write_matrix_empty(out, m);
 }
 
-/* With samples (nsamples > 1), every scheme figure as "median [min, max]"
- * across them, a row per figure: a column per run of res, or (run set, one
- * of res's runs) of run alone; figures 0 or undefined in every sample are
- * named after. Headed by `lead` ("\n" or an indent) and the samples'
- * seeds; nothing for a single run. */
+/* With samples (nsamples > 1), every scheme figure that varies across them
+ * as "median [min, max]", a row per figure: a column per run of res, or
+ * (run set, one of res's runs) of run alone; the figures the same in every
+ * sample (the tables above show their value) are named after. Headed by
+ * `lead` ("\n" or an indent) and the samples' seeds; nothing for a single
+ * run. */
 static void write_samples_section(FILE *out, const sim_results *res, const run_result *run,
                                   const char *lead)
 {
@@ -550,7 +572,8 @@ static void write_samples_section(FILE *out, const sim_results *res, const run_r
         return;
     assert(!run || (run >= res->runs && run < res->runs + res->nruns));
     fprintf(out, "%sacross %" PRIu32 " samples (seeds %" PRIu64 "..%" PRIu64 "): "
-            "median [min, max]\n", lead, res->nsamples, res->seed, last_seed(res));
+            "median [min, max] of the figures that vary\n", lead, res->nsamples, res->seed,
+            last_seed(res));
     const figure_matrix m = { FIGURE_SCHEME, res, run, 1, 1 };
     write_figure_matrix(out, &m);
 }
