@@ -896,7 +896,8 @@ static int figure_shown(const figure *f, const sim_results *res, size_t r)
 }
 
 /* The value cell of f for run r: its value; with samples, the median and
- * after it, small, "min-max" (an en dash) across them. */
+ * after it, small, "min-max" (an en dash) across them, unless min and max
+ * print alike (then the value alone: it is the same in every sample). */
 static void write_figure_value(FILE *out, const figure *f, const sim_results *res, size_t r)
 {
     char a[CELL], b[CELL], c[CELL];
@@ -905,8 +906,11 @@ static void write_figure_value(FILE *out, const figure *f, const sim_results *re
         return;
     }
     figure_spread s = samples_spread(f, res, r);
-    fprintf(out, "<td>%s <small>%s&#8211;%s</small></td>", fmt_figure(a, f, s.median),
-            fmt_figure(b, f, s.min), fmt_figure(c, f, s.max));
+    fmt_figure(a, f, s.median);
+    if (!strcmp(fmt_figure(b, f, s.min), fmt_figure(c, f, s.max)))
+        fprintf(out, "<td>%s</td>", a);
+    else
+        fprintf(out, "<td>%s <small>%s&#8211;%s</small></td>", a, b, c);
 }
 
 /* Run r's scheme-scope figures that have a value, in a table of two
@@ -919,7 +923,8 @@ static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
          f = figure_next(f))
         if (figure_shown(f, res, r)) shown[n++] = f;
     if (res->nsamples > 1)
-        fprintf(out, "<h3>Figures: median and min&#8211;max of %" PRIu32 " samples</h3>\n",
+        fprintf(out, "<h3>Figures: median and min&#8211;max of %" PRIu32 " samples (one "
+                "value: the same in all)</h3>\n",
                 res->nsamples);
     else
         fputs("<h3>Figures</h3>\n", out);
