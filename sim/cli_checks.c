@@ -194,6 +194,8 @@ int cli_checks_assert(cli_checks *ch, const scenario *sc, const engine_observer 
         }
     }
     for (uint32_t k = 1; k < sc->samples; k++) {
+        if (ch->on_sample)
+            ch->on_sample(ch->sample_ctx, k);
         if (run_sample(ch, sc, k, obs, res, scratch, err, errcap) < 0) {
             free(scratch);
             return -1;

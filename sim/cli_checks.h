@@ -12,6 +12,7 @@
 #define REGIONSIM_CLI_CHECKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "reports/assertion.h"
@@ -23,6 +24,10 @@ typedef struct cli_checks {
     const char *junit_path;    /* --junit FILE, or NULL (set by the caller) */
     const char *baseline_path; /* --baseline FILE, or NULL (set by the caller) */
     double tolerance;          /* --tolerance, relative (set by the caller) */
+    /* told before sample k (k >= 1) runs, e.g. for a progress bar; may be
+     * NULL (set by the caller) */
+    void (*on_sample)(void *ctx, uint32_t k);
+    void *sample_ctx;
     /* filled by cli_checks_prepare and cli_checks_assert */
     assertion *assertions;     /* parsed from the scenario's texts, in order */
     size_t nassertions;

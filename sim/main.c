@@ -774,6 +774,9 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
     return rc ? rc : failed || regressions ? EXIT_FAILED : 0;
 }
 
+/* cli_checks' on_sample: the progress bar moves on to sample k. */
+static void next_sample(void *ctx, uint32_t k) { progress_sample(ctx, k); }
+
 /* Runs the scenario (its first sample, watched: a trace, the progress
  * bar), then its other samples and the assertions (cli_checks_assert),
  * then reports. */
@@ -810,6 +813,8 @@ static int run_simulation(options *o)
     int failed = 0;
     if (rc == 0) {
         obs.on_op = NULL;
+        o->checks.on_sample = next_sample;
+        o->checks.sample_ctx = &w.bar;
         failed = cli_checks_assert(&o->checks, &o->sc, &obs, &res, err, sizeof err);
         if (failed < 0) {
             sim_results_free(&res);

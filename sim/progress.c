@@ -1,6 +1,7 @@
 /* progress.c -- the progress bar. See progress.h. */
 #include "sim/progress.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@ void progress_init(progress *p, FILE *out, const scenario *sc)
     memset(p, 0, sizeof *p);
     p->out = out;
     p->sc = sc;
+    p->nsamples = sc->samples;
     p->enabled = isatty(fileno(out)) && terminal_can_redraw();
     clock_gettime(CLOCK_MONOTONIC, &p->start);
 }
@@ -45,21 +47,33 @@ void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint
     p->last_draw = t;
     p->shown = 1;
     const char *name = scenario_scheme_label(p->sc, run);
+    char sample[48] = "";
+    uint32_t nsamples = p->nsamples > 1 ? p->nsamples : 1;
+    if (nsamples > 1)
+        snprintf(sample, sizeof sample, "sample %u/%u ", (unsigned)p->sample + 1,
+                 (unsigned)nsamples);
     if (total_us == 0) { /* a trace of unknown length: how far it has got */
-        fprintf(p->out, "\r\x1b[Kregionsim: scheme %zu/%zu %.30s: %.1f min simulated", run + 1,
-                nruns, name, (double)done_us / 60e6);
+        fprintf(p->out, "\r\x1b[Kregionsim: %sscheme %zu/%zu %.30s: %.1f min simulated",
+                sample, run + 1, nruns, name, (double)done_us / 60e6);
     } else {
         double run_share = done_us < total_us ? (double)done_us / (double)total_us : 1.0;
-        double share = ((double)run + run_share) / (double)nruns;
+        double share = ((double)p->sample + ((double)run + run_share) / (double)nruns) /
+                       (double)nsamples;
         int filled = (int)(share * BAR_COLS);
         char bar[BAR_COLS + 1];
         memset(bar, '#', (size_t)filled);
         memset(bar + filled, '-', (size_t)(BAR_COLS - filled));
         bar[BAR_COLS] = '\0';
-        fprintf(p->out, "\r\x1b[Kregionsim: [%s] %3d%%  scheme %zu/%zu %.30s", bar,
-                (int)(share * 100), run + 1, nruns, name);
+        fprintf(p->out, "\r\x1b[Kregionsim: [%s] %3d%%  %sscheme %zu/%zu %.30s", bar,
+                (int)(share * 100), sample, run + 1, nruns, name);
     }
     fflush(p->out);
+}
+
+void progress_sample(progress *p, uint32_t k)
+{
+    assert(k < (p->nsamples > 1 ? p->nsamples : 1));
+    p->sample = k;
 }
 
 void progress_done(progress *p)

@@ -11,6 +11,7 @@
 #ifndef REGIONSIM_PROGRESS_H
 #define REGIONSIM_PROGRESS_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -23,6 +24,7 @@ typedef struct progress {
     int shown;                /* a line is on the screen */
     struct timespec start;
     double last_draw;         /* seconds since start of the last redraw */
+    uint32_t sample, nsamples;/* which of sc's samples runs (progress_sample), of how many */
 } progress;
 
 /* A bar on `out` for the runs of sc, enabled when `out` is a terminal and
@@ -31,6 +33,10 @@ void progress_init(progress *p, FILE *out, const scenario *sc);
 
 /* An engine_progress_fn; ctx is the progress. */
 void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint64_t total_us);
+
+/* Sample k of the scenario's samples runs next (0 first: progress_init's
+ * default); the bar covers all of them. */
+void progress_sample(progress *p, uint32_t k);
 
 /* Erases the bar if it is on the screen. */
 void progress_done(progress *p);

@@ -82,6 +82,30 @@ static void test_bar_on_a_terminal(void **state)
     scenario_release(&sc);
 }
 
+/* With samples the bar covers them all: halfway through the only run of
+ * the second of four samples is 3/8 of the way, and the line says which. */
+static void test_bar_counts_samples(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.samples = 4;
+    setenv("TERM", "xterm-256color", 1);
+    tty_pair t = open_tty();
+    progress p;
+    progress_init(&p, t.slave, &sc);
+    p.start.tv_sec -= 2;
+    progress_sample(&p, 1);
+    progress_update(&p, 0, 1, 50, 100);
+    progress_done(&p);
+    fflush(t.slave);
+    char buf[4096];
+    read_tty(&t, buf, sizeof buf);
+    assert_non_null(strstr(buf, " 37%  sample 2/4 scheme 1/1 "));
+    close_tty(&t);
+    scenario_release(&sc);
+}
+
 /* TERM=dumb, or no TERM: the terminal would print the escapes as text. */
 static void test_no_bar_on_a_dumb_terminal(void **state)
 {
@@ -124,6 +148,7 @@ int main(void)
     unsetenv("NO_COLOR");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bar_on_a_terminal),
+        cmocka_unit_test(test_bar_counts_samples),
         cmocka_unit_test(test_no_bar_on_a_dumb_terminal),
         cmocka_unit_test(test_no_bar_on_a_file),
     };
