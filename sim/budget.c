@@ -743,6 +743,26 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
 
 /* ---- the whole run ---- */
 
+/* Adds the work parts of the `jobs` runs with the most work (those in
+ * memory at once at worst) into sum, and their total into *total; ties
+ * take the earlier scheme. Selection by repeated maximum: at most
+ * SCENARIO_MAX_SCHEMES of each. */
+static void add_largest_works(double works[][BUDGET_PARTS], const double *work_of, size_t n,
+                              uint32_t jobs, double *sum, double *total)
+{
+    unsigned char taken[SCENARIO_MAX_SCHEMES] = { 0 };
+    for (uint32_t j = 0; j < jobs && j < n; j++) {
+        size_t best = n;
+        for (size_t i = 0; i < n; i++)
+            if (!taken[i] && (best == n || work_of[i] > work_of[best]))
+                best = i;
+        taken[best] = 1;
+        *total += work_of[best];
+        for (int p = 0; p < BUDGET_PARTS; p++)
+            sum[p] += works[best][p];
+    }
+}
+
 void budget_estimate_run(const scenario *sc, budget_estimate *out)
 {
     memset(out, 0, sizeof *out);
@@ -771,6 +791,10 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     scheme_need largest;
     memset(&largest, 0, sizeof largest);
     double largest_work = -1;
+    /* Runs in memory at once (--jobs): the `jobs` largest runs' work. */
+    double works[SCENARIO_MAX_SCHEMES][BUDGET_PARTS];
+    double work_of[SCENARIO_MAX_SCHEMES];
+    size_t nworks = 0;
     for (size_t i = 0; i < sc->nschemes; i++) {
         char preset[SCENARIO_PRESET_EXPR], why[256];
         const char *expr = scenario_scheme_text(sc, i, preset, sizeof preset, NULL);
@@ -786,6 +810,8 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
             work += s.work[p];
         }
         report += s.report;
+        memcpy(works[nworks], s.work, sizeof works[nworks]);
+        work_of[nworks++] = work;
         if (work > largest_work) {
             largest_work = work;
             largest = s;
@@ -794,13 +820,16 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     free(buffers);
     if (largest_work < 0)
         return;
+    double concurrent[BUDGET_PARTS] = { 0 }, concurrent_work = 0;
+    add_largest_works(works, work_of, nworks, scenario_jobs(sc), concurrent, &concurrent_work);
+    out->jobs = scenario_jobs(sc);
     for (int p = 0; p < BUDGET_PARTS; p++)
         out->part[p] = kept[p];
-    if (report > largest_work)
+    if (report > concurrent_work)
         out->part[BUDGET_REPORT] = report;
     else
         for (int p = 0; p < BUDGET_PARTS; p++)
-            out->part[p] += largest.work[p];
+            out->part[p] += concurrent[p];
     for (int p = 0; p < BUDGET_PARTS; p++)
         out->bytes += out->part[p];
     out->rows = largest.rows;

@@ -60,15 +60,18 @@ typedef struct budget_estimate {
     double entity_ids;           /* entity ids the truth of reads has a slot for */
     double balancer_runs;
     double series;               /* the jitter queue's series */
+    uint32_t jobs;               /* runs in memory at once (scenario_jobs): their work adds up */
     int store_kind;              /* pattern_kind of the phase that stores the most; -1: none */
     int store_closed;            /* that phase is a closed loop */
 } budget_estimate;
 
 /* Estimates what running every scheme of sc (which passed
- * scenario_validate) needs: the largest scheme's run while it runs, plus
- * every scheme's results, which are kept for the report. Deterministic:
- * it depends on the scenario (and the sizes and last lines of the trace
- * and split key files it names) only. Never fails; a scheme that does not
+ * scenario_validate) needs: the largest scheme's run while it runs (with
+ * jobs > 1, the largest `jobs` runs together: scenario_jobs), plus every
+ * scheme's results, which are kept for the report. Deterministic: it
+ * depends on the scenario (and the sizes and last lines of the trace and
+ * split key files it names) only, and with jobs = 0 on the cores
+ * available. Never fails; a scheme that does not
  * parse adds nothing (the run reports it). */
 void budget_estimate_run(const scenario *sc, budget_estimate *out);
 

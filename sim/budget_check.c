@@ -175,8 +175,12 @@ int budget_check(const budget_estimate *e, const budget_limit *lim, char *err, s
         snprintf(whose, sizeof whose, "the %s of memory this machine has", limit);
         break;
     }
-    snprintf(err, errcap, "the run would need about %s (%s): more than %s; %s%s", need, detail,
-             whose, part_advice(e, top),
+    char jobs[96] = "";
+    if (e->jobs > 1)
+        snprintf(jobs, sizeof jobs, ", with %u schemes running at once (fewer --jobs need less)",
+                 (unsigned)e->jobs);
+    snprintf(err, errcap, "the run would need about %s (%s%s): more than %s; %s%s", need, detail,
+             jobs, whose, part_advice(e, top),
              lim->source == BUDGET_MAX_MEMORY ? ", or raise --max-memory"
              : lim->source == BUDGET_PHYSICAL ? ", or set --max-memory to run it anyway"
              : "");

@@ -852,13 +852,12 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->runs = calloc(sc->nschemes, sizeof *out->runs);
     if (!out->runs)
         return engine_fail(err, errcap, "out of memory");
-    for (size_t i = 0; i < sc->nschemes; i++) {
-        if (engine_run(sc, i, obs, &out->runs[i], err, errcap) < 0) {
-            sim_results_free(out);
-            return -1;
-        }
-        out->nruns++;
+    if (engine_run_schemes(sc, obs, out->runs, err, errcap) < 0) {
+        free(out->runs);
+        out->runs = NULL;
+        return -1;
     }
+    out->nruns = sc->nschemes;
     out->scenario = sc->name;
     out->seed = sc->seed;
     out->nsamples = 1; /* the program adds the others' figures (sim/cli_checks.h) */

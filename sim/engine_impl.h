@@ -102,6 +102,14 @@ typedef struct run_state {
 /* Writes what into err; returns -1. */
 int engine_fail(char *err, size_t cap, const char *what);
 
+/* Runs every scheme of sc into runs[0..nschemes) (zeroed by the caller),
+ * scenario_jobs(sc) at a time in threads (engine_jobs.c), each watched by
+ * obs (may be NULL; called under a mutex when runs overlap). Returns 0, or
+ * -1 with the message of the lowest-indexed run that failed in err and
+ * every run freed. */
+int engine_run_schemes(const scenario *sc, const engine_observer *obs, run_result *runs,
+                       char *err, size_t errcap);
+
 /* One operation at t_us: a generated write may become a read (the phase's
  * read_fraction); a trace's get is a read of its key. Sets *reply_us.
  * Returns 1 to stop (observer asked), 0 to go on, -1 out of memory, -2 a

@@ -36,11 +36,27 @@ static double seconds_since_start(const progress *p)
     return (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
 }
 
+/* The share of all the work done: the runs' shares of this sample, and
+ * the samples before it. */
+static double share_done(const progress *p, size_t nruns, uint32_t nsamples)
+{
+    double runs = 0;
+    for (size_t i = 0; i < nruns && i < SCENARIO_MAX_SCHEMES; i++)
+        runs += p->done[i];
+    return ((double)p->sample + runs / (double)nruns) / (double)nsamples;
+}
+
 void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint64_t total_us)
 {
     progress *p = ctx;
     if (!p->enabled)
         return;
+    assert(run < nruns && nruns <= SCENARIO_MAX_SCHEMES);
+    if (total_us) {
+        double run_share = done_us < total_us ? (double)done_us / (double)total_us : 1.0;
+        if (run_share > p->done[run])
+            p->done[run] = run_share;
+    }
     double t = seconds_since_start(p);
     if (t < SHOW_AFTER_S || (p->shown && t - p->last_draw < REDRAW_EVERY_S))
         return;
@@ -56,9 +72,7 @@ void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint
         fprintf(p->out, "\r\x1b[Kregionsim: %sscheme %zu/%zu %.30s: %.1f min simulated",
                 sample, run + 1, nruns, name, (double)done_us / 60e6);
     } else {
-        double run_share = done_us < total_us ? (double)done_us / (double)total_us : 1.0;
-        double share = ((double)p->sample + ((double)run + run_share) / (double)nruns) /
-                       (double)nsamples;
+        double share = share_done(p, nruns, nsamples);
         int filled = (int)(share * BAR_COLS);
         char bar[BAR_COLS + 1];
         memset(bar, '#', (size_t)filled);
@@ -74,6 +88,7 @@ void progress_sample(progress *p, uint32_t k)
 {
     assert(k < (p->nsamples > 1 ? p->nsamples : 1));
     p->sample = k;
+    memset(p->done, 0, sizeof p->done);
 }
 
 void progress_done(progress *p)

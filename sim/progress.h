@@ -25,6 +25,8 @@ typedef struct progress {
     struct timespec start;
     double last_draw;         /* seconds since start of the last redraw */
     uint32_t sample, nsamples;/* which of sc's samples runs (progress_sample), of how many */
+    double done[SCENARIO_MAX_SCHEMES]; /* each run's share done in this sample (runs may
+                                        * overlap: --jobs) */
 } progress;
 
 /* A bar on `out` for the runs of sc, enabled when `out` is a terminal and

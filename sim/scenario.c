@@ -320,6 +320,8 @@ static const setting settings[] = {
       "N", "seed of every random choice" },
     { "", "samples", SET_COUNT, 1, SCENARIO_MAX_SAMPLES, SC(samples), NULL,
       "N", "run every scheme with seeds seed .. seed+N-1: figures as min/median/max, an assertion holds only if it holds in every sample" },
+    { "", "jobs", SET_COUNT, 0, SCENARIO_MAX_JOBS, SC(jobs), NULL,
+      "N", "schemes run at once, in threads (0: one per core available); the output is the same whatever N" },
     { "", "max_memory", SET_SIZE, 1ull << 20, 1ull << 50, SC(max_memory), NULL,
       "SIZE", "refuse a run estimated to need more memory (unset: the machine's memory); ulimit -v and -d always apply" },
     { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL,

@@ -35,6 +35,9 @@ typedef enum presplit_kind {
 
 #define SCENARIO_MAX_SCHEMES 64
 #define SCENARIO_MAX_PHASES 16
+/* --jobs: threads at most (more would only wait: there are at most
+ * SCENARIO_MAX_SCHEMES runs at once) */
+#define SCENARIO_MAX_JOBS 1024
 /* --samples: seeds per scheme (each sample is a whole run of the scenario) */
 #define SCENARIO_MAX_SAMPLES RESULT_MAX_SAMPLES
 /* Servers a run can have in all: the initial ones plus every one events
@@ -126,6 +129,8 @@ typedef struct scenario {
     uint64_t seed;
     uint32_t samples;             /* run every scheme with seeds seed .. seed+samples-1 (>= 1;
                                    * the program runs them: sim/cli_checks.h) */
+    uint32_t jobs;                /* schemes run at once, in threads; 0: one per core
+                                   * available (scenario_jobs); output is the same either way */
     uint64_t max_memory;          /* refuse a run estimated to need more bytes (sim/budget.h);
                                    * 0: none of its own (ulimit and the machine still apply) */
 
@@ -299,6 +304,10 @@ const char *scenario_scheme_label(const scenario *sc, size_t i);
 /* Servers the cluster can have had by the end: the initial ones plus every
  * added one (their ids are 0 .. this - 1). */
 uint32_t scenario_max_servers(const scenario *sc);
+
+/* How many of sc's schemes run at once: the jobs setting, or with 0 the
+ * cores this process may run on; never more than the schemes, at least 1. */
+uint32_t scenario_jobs(const scenario *sc);
 
 /* The split keys of a pre-split by hex, decimal, uniform or keys (none for
  * none and buckets: buckets depend on the scheme). Returns 0 with *keys

@@ -20,14 +20,17 @@
  *    the engine calls again for the run);
  *  - split restrictions, and each scheme's syntax (keyscheme_parse).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT: the cores this process may use */
 #include "sim/scenario.h"
 
 #include <assert.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/presplit.h"
 #include "sim/scenario_impl.h"
@@ -83,6 +86,27 @@ uint32_t scenario_max_servers(const scenario *sc)
     size_t nadding;
     uint64_t n = sc->servers + added_servers(sc, &nadding);
     return n > SCENARIO_MAX_SERVERS ? SCENARIO_MAX_SERVERS : (uint32_t)n; /* validated */
+}
+
+/* The cores this process may run on: its CPU affinity (a container or
+ * taskset may allow fewer than the machine has), else those online. */
+static uint64_t cores_available(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint64_t)CPU_COUNT(&set);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (uint64_t)online : 1;
+}
+
+uint32_t scenario_jobs(const scenario *sc)
+{
+    uint64_t jobs = sc->jobs;
+    if (jobs == 0)
+        jobs = cores_available();
+    if (jobs > sc->nschemes)
+        jobs = sc->nschemes;
+    return jobs ? (uint32_t)jobs : 1;
 }
 
 int scenario_split_keys(const scenario *sc, keyref **keys, uint8_t **bytes, size_t *n,

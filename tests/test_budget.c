@@ -49,6 +49,7 @@ static void test_default_compare_estimate_is_close(void **state)
     (void)state;
     scenario sc;
     scenario_defaults(&sc);
+    sc.jobs = 1; /* measured one run at a time */
     budget_estimate e;
     budget_estimate_run(&sc, &e);
     assert_true(e.bytes > 90 * MIB && e.bytes < 200 * MIB);
@@ -61,6 +62,40 @@ static void test_default_compare_estimate_is_close(void **state)
     assert_true(again.bytes == e.bytes);
     char err[512];
     assert_false(refused(&e, 1ull << 30, BUDGET_PHYSICAL, err, sizeof err));
+}
+
+/* --jobs: runs in memory at once add up; the message says so. Two runs
+ * of one scheme at once need about twice one's working memory. */
+static void test_jobs_add_up(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, "salted");
+    scenario_add_scheme(&sc, NULL, "salted");
+    budget_estimate one, two;
+    sc.jobs = 1;
+    budget_estimate_run(&sc, &one);
+    sc.jobs = 2;
+    budget_estimate_run(&sc, &two);
+    assert_int_equal(one.jobs, 1);
+    assert_int_equal(two.jobs, 2);
+    /* what is kept for the report is the same; the work is twice */
+    double work = two.bytes - one.bytes;
+    assert_true(work > 0);
+    assert_true(work < one.bytes); /* not more than one more run */
+    assert_true(two.part[BUDGET_STORE] > one.part[BUDGET_STORE] * 1.5);
+    sc.jobs = 64; /* never more runs than schemes */
+    budget_estimate many;
+    budget_estimate_run(&sc, &many);
+    assert_int_equal(many.jobs, 2);
+    assert_true(many.bytes == two.bytes);
+    char err[512];
+    assert_true(refused(&two, (uint64_t)(one.bytes + work / 2), BUDGET_PHYSICAL, err, sizeof err));
+    if (!strstr(err, "with 2 schemes running at once (fewer --jobs need less)"))
+        fail_msg("%s", err);
+    scenario_release(&sc);
 }
 
 /* Rows: a millisecond timestamp key repeats its row within a millisecond,
@@ -320,6 +355,7 @@ int main(void)
     setenv("TZ", "UTC", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_compare_estimate_is_close),
+        cmocka_unit_test(test_jobs_add_up),
         cmocka_unit_test(test_rows_follow_the_key_scheme),
         cmocka_unit_test(test_four_billion_writes_are_refused),
         cmocka_unit_test(test_uid_over_every_id),

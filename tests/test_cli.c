@@ -1498,6 +1498,42 @@ static void test_baseline_exit_status(void **state)
     unlink(base);
 }
 
+/* --jobs: schemes in threads give the same bytes as one at a time, in
+ * every format that holds everything (text, JSON), with samples too;
+ * a bad count is a usage error. */
+static void test_jobs_do_not_change_the_output(void **state)
+{
+    (void)state;
+    const char *formats[] = { "text", "json" };
+    for (size_t f = 0; f < 2; f++) {
+        output one = run("compare", "--duration", "5m", "--read-fraction", "0.1", "--format",
+                         formats[f], "--jobs", "1", NULL);
+        assert_int_equal(one.status, 0);
+        const char *jobs[] = { "2", "5", "0" };
+        for (size_t j = 0; j < 3; j++) {
+            output many = run("compare", "--duration", "5m", "--read-fraction", "0.1", "--format",
+                              formats[f], "--jobs", jobs[j], NULL);
+            assert_int_equal(many.status, 0);
+            if (strcmp(one.out, many.out) != 0)
+                fail_msg("--format %s --jobs %s differs from --jobs 1", formats[f], jobs[j]);
+            output_free(&many);
+        }
+        output_free(&one);
+    }
+    output a = run("compare", "--duration", "3m", "--samples", "2", "--jobs", "1", "--assert",
+                   "write_max_mean <= 1.2", "--format", "json", NULL);
+    output b = run("compare", "--duration", "3m", "--samples", "2", "--jobs", "3", "--assert",
+                   "write_max_mean <= 1.2", "--format", "json", NULL);
+    assert_int_equal(a.status, 1);
+    assert_int_equal(b.status, 1);
+    assert_string_equal(a.out, b.out);
+    assert_string_equal(a.err, b.err);
+    output_free(&a);
+    output_free(&b);
+    assert_usage_error(run("compare", "--jobs", "1025", NULL), "--jobs", "1025");
+    assert_usage_error(run("compare", "--jobs", "-1", NULL), "--jobs", "-1");
+}
+
 /* The number at runs[0].PATH... of a JSON report (spread entries nest). */
 static double run_number(json_object *root, const char *a, const char *b, const char *c)
 {
@@ -1623,6 +1659,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_assertions_exit_status),
         cmocka_unit_test(test_baseline_exit_status),
         cmocka_unit_test(test_samples_exit_status),
+        cmocka_unit_test(test_jobs_do_not_change_the_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

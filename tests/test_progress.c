@@ -106,6 +106,37 @@ static void test_bar_counts_samples(void **state)
     scenario_release(&sc);
 }
 
+/* Runs at once (--jobs): each run's share counts, whichever reported last;
+ * a run never goes back. Halfway through the first of two and done with
+ * the second is 75%. */
+static void test_bar_adds_overlapping_runs(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    setenv("TERM", "xterm-256color", 1);
+    tty_pair t = open_tty();
+    progress p;
+    progress_init(&p, t.slave, &sc);
+    p.start.tv_sec -= 2;
+    progress_update(&p, 1, 2, 100, 100);
+    p.last_draw = -1; /* draw every update */
+    progress_update(&p, 0, 2, 50, 100);
+    p.last_draw = -1;
+    progress_update(&p, 0, 2, 40, 100); /* an older report of run 0 changes nothing */
+    progress_done(&p);
+    fflush(t.slave);
+    char buf[8192];
+    read_tty(&t, buf, sizeof buf);
+    const char *last = NULL;
+    for (const char *q = strstr(buf, "%  scheme"); q; q = strstr(q + 1, "%  scheme"))
+        last = q;
+    assert_non_null(last);
+    assert_true(last - buf >= 3 && !strncmp(last - 3, " 75%  scheme 1/2", 16));
+    close_tty(&t);
+    scenario_release(&sc);
+}
+
 /* TERM=dumb, or no TERM: the terminal would print the escapes as text. */
 static void test_no_bar_on_a_dumb_terminal(void **state)
 {
@@ -149,6 +180,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bar_on_a_terminal),
         cmocka_unit_test(test_bar_counts_samples),
+        cmocka_unit_test(test_bar_adds_overlapping_runs),
         cmocka_unit_test(test_no_bar_on_a_dumb_terminal),
         cmocka_unit_test(test_no_bar_on_a_file),
     };
