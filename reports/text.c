@@ -169,18 +169,91 @@ static int digits(uint64_t v)
     return n;
 }
 
-/* One bar per server for what `count` picks (writes or read RPCs); the
- * write histogram also shows each server's regions, busy share and p99. */
-static void write_histogram(FILE *out, const run_result *run, const imbalance *im, int width,
-                            uint64_t (*count)(const server_result *), int details)
-{
-    int name_cols = 1;
-    for (uint32_t s = 0; s < run->nservers; s++)
-        if ((int)strlen(run->servers[s].name) > name_cols) name_cols = (int)strlen(run->servers[s].name);
-    int count_cols = digits(im->max);
+/* ---- many servers: the busiest, the rest in aggregate, binned rows ---- */
 
+#define SERVERS_LISTED 32  /* up to this many servers, every one gets its line */
+#define SERVERS_BUSIEST 16 /* beyond it, the busiest this many, then the rest together */
+#define SERVER_ROWS_MAX 32 /* heatmap rows at most: beyond, a row is a group of servers */
+
+typedef uint64_t (*server_count_fn)(const server_result *);
+
+/* The indices of run's servers to list for `count`: every server when
+ * there are at most SERVERS_LISTED, else the SERVERS_BUSIEST with the
+ * highest counts (ties: the lower index), busiest first. Returns how many
+ * (written to shown, room for SERVERS_LISTED). */
+static size_t servers_listed(const run_result *run, server_count_fn count, uint32_t *shown)
+{
+    if (run->nservers <= SERVERS_LISTED) {
+        for (uint32_t s = 0; s < run->nservers; s++) shown[s] = s;
+        return run->nservers;
+    }
+    size_t n = 0;
     for (uint32_t s = 0; s < run->nservers; s++) {
-        const server_result *sv = &run->servers[s];
+        uint64_t c = count(&run->servers[s]);
+        if (n == SERVERS_BUSIEST && c <= count(&run->servers[shown[n - 1]]))
+            continue;
+        size_t at = n < SERVERS_BUSIEST ? n++ : n - 1; /* insert, dropping the last if full */
+        while (at > 0 && count(&run->servers[shown[at - 1]]) < c) {
+            shown[at] = shown[at - 1];
+            at--;
+        }
+        shown[at] = s;
+    }
+    return n;
+}
+
+/* The line for the servers not listed: how many, their counts' min,
+ * median and max and their share of the total. */
+static void write_rest_of_servers(FILE *out, const run_result *run, const imbalance *im,
+                                  server_count_fn count, const uint32_t *shown, size_t nshown)
+{
+    size_t nrest = run->nservers - nshown, k = 0;
+    uint64_t *rest = malloc(nrest * sizeof *rest);
+    if (!rest) {
+        fputs("regionsim: out of memory writing the report\n", stderr);
+        exit(2); /* the report is rendered in memory first: no partial file */
+    }
+    uint64_t sum = 0;
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        int listed = 0;
+        for (size_t i = 0; i < nshown && !listed; i++) listed = shown[i] == s;
+        if (!listed) {
+            rest[k++] = count(&run->servers[s]);
+            sum += rest[k - 1];
+        }
+    }
+    for (size_t i = 1; i < nrest; i++) /* insertion sort: a report, once */
+        for (size_t j = i; j > 0 && rest[j - 1] > rest[j]; j--) {
+            uint64_t t = rest[j];
+            rest[j] = rest[j - 1];
+            rest[j - 1] = t;
+        }
+    char share[CELL];
+    fprintf(out, "  ... the other %zu servers: %" PRIu64 " min, %" PRIu64 " median, %" PRIu64
+            " max; %s of the total (every server: JSON and CSV reports)\n", nrest, rest[0],
+            rest[nrest / 2], rest[nrest - 1],
+            fmt_percent(share, im->defined ? (double)sum / (double)im->total : NAN));
+    free(rest);
+}
+
+/* One bar per server for what `count` picks (writes or read RPCs); the
+ * write histogram also shows each server's regions, busy share and p99.
+ * Past SERVERS_LISTED servers, the busiest SERVERS_BUSIEST and a line for
+ * the rest. */
+static void write_histogram(FILE *out, const run_result *run, const imbalance *im, int width,
+                            server_count_fn count, int details)
+{
+    uint32_t shown[SERVERS_LISTED];
+    size_t nshown = servers_listed(run, count, shown);
+    int name_cols = 1;
+    for (size_t i = 0; i < nshown; i++)
+        if ((int)strlen(run->servers[shown[i]].name) > name_cols)
+            name_cols = (int)strlen(run->servers[shown[i]].name);
+    int count_cols = digits(im->max);
+    if (nshown < run->nservers)
+        fprintf(out, "  the %zu busiest of %" PRIu32 " servers:\n", nshown, run->nservers);
+    for (size_t i = 0; i < nshown; i++) {
+        const server_result *sv = &run->servers[shown[i]];
         uint64_t n = count(sv);
         char share[CELL], busy[CELL], p99[CELL];
         fprintf(out, "  %-*s ", name_cols, sv->name);
@@ -193,6 +266,77 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
                     fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
         fputc('\n', out);
     }
+    if (nshown < run->nservers)
+        write_rest_of_servers(out, run, im, count, shown, nshown);
+}
+
+/* A run's servers x windows counts as heatmap rows: a row per server, or
+ * past SERVER_ROWS_MAX servers a row per group of `per_row` consecutive
+ * servers holding, in each window, the busiest one's count (a hot server
+ * still shows), labelled "rs0-rs62". Owns what it made. */
+typedef struct server_rows {
+    text_heatmap map;
+    uint32_t per_row;  /* servers a row */
+    uint64_t *cells;   /* binned cells, or NULL (the run's own) */
+    char (*names)[40]; /* group labels, or NULL */
+    const char **labels;
+} server_rows;
+
+static void out_of_memory(void)
+{
+    fputs("regionsim: out of memory writing the report\n", stderr);
+    exit(2); /* the report is rendered in memory first: no partial file */
+}
+
+static server_rows server_rows_of(const run_result *run, const uint64_t *cells)
+{
+    server_rows r = { { cells, run->nwindows, run->nservers, run->window_us, NULL, 0 }, 1,
+                      NULL, NULL, NULL };
+    uint32_t n = run->nservers;
+    if (n > SERVER_ROWS_MAX) {
+        r.per_row = (n + SERVER_ROWS_MAX - 1) / SERVER_ROWS_MAX;
+        n = (run->nservers + r.per_row - 1) / r.per_row;
+    }
+    r.labels = malloc((n ? n : 1) * sizeof *r.labels);
+    if (!r.labels) out_of_memory();
+    r.map.nitems = n;
+    r.map.labels = r.labels;
+    if (r.per_row == 1) {
+        for (uint32_t s = 0; s < n; s++) r.labels[s] = run->servers[s].name;
+        return r;
+    }
+    r.cells = calloc((size_t)run->nwindows * n + 1, sizeof *r.cells);
+    r.names = calloc(n, sizeof *r.names);
+    if (!r.cells || !r.names) out_of_memory();
+    for (uint32_t g = 0; g < n; g++) {
+        uint32_t first = g * r.per_row, last = first + r.per_row - 1;
+        if (last >= run->nservers) last = run->nservers - 1;
+        snprintf(r.names[g], sizeof r.names[g], "%s-%s", run->servers[first].name,
+                 run->servers[last].name);
+        r.labels[g] = r.names[g];
+        for (uint32_t w = 0; cells && w < run->nwindows; w++)
+            for (uint32_t s = first; s <= last; s++) {
+                uint64_t v = cells[(size_t)w * run->nservers + s];
+                if (v > r.cells[(size_t)w * n + g]) r.cells[(size_t)w * n + g] = v;
+            }
+    }
+    r.map.cells = cells ? r.cells : NULL;
+    return r;
+}
+
+static void server_rows_free(server_rows *r)
+{
+    free(r->cells);
+    free(r->names);
+    free(r->labels);
+}
+
+static int label_cols(const text_heatmap *h)
+{
+    int cols = 1;
+    for (uint32_t i = 0; i < h->nitems; i++)
+        if ((int)strlen(h->labels[i]) > cols) cols = (int)strlen(h->labels[i]);
+    return cols;
 }
 
 static uint64_t server_writes(const server_result *sv) { return sv->writes; }
@@ -204,43 +348,28 @@ static uint64_t server_writes(const server_result *sv) { return sv->writes; }
 #define REGION_KEY_COLS 24 /* keys in the hottest regions table */
 #define HOT_REGIONS 5      /* rows of the hottest regions table */
 
-static int name_width(const run_result *run)
-{
-    int cols = 1;
-    for (uint32_t s = 0; s < run->nservers; s++)
-        if ((int)strlen(run->servers[s].name) > cols) cols = (int)strlen(run->servers[s].name);
-    return cols;
-}
-
-/* The servers' names as a label array (caller frees). */
-static const char **server_labels(const run_result *run)
-{
-    const char **labels = malloc((run->nservers ? run->nservers : 1) * sizeof *labels);
-    if (!labels) {
-        fputs("regionsim: out of memory writing the report\n", stderr);
-        exit(2); /* the report is rendered in memory first: no partial file */
-    }
-    for (uint32_t s = 0; s < run->nservers; s++) labels[s] = run->servers[s].name;
-    return labels;
-}
-
-/* One row per server, one column per report window (or group of windows
- * when there are more than HEAT_COLS_MAX), shaded by its count. */
+/* One row per server (or group of servers: server_rows_of), one column
+ * per report window (or group of windows when there are more than
+ * HEAT_COLS_MAX), shaded by its count. */
 static void write_server_heatmap(FILE *out, const run_result *run, int reads, int color)
 {
     const uint64_t *cells = reads ? run->window_reads : run->window_writes;
     if (!cells || run->nwindows < 2) return;
-    const char **labels = server_labels(run);
-    text_heatmap h = { cells, run->nwindows, run->nservers, run->window_us, labels, 0 };
+    server_rows rows = server_rows_of(run, cells);
+    const text_heatmap *h = &rows.map;
     uint32_t per = textmap_per_column(run->nwindows, HEAT_COLS_MAX);
-    char span[CELL];
-    fprintf(out, "  %s per server over time (a column = %s; darker = more):\n",
-            reads ? "read RPCs" : "writes", fmt_duration(span, run->window_us * per));
-    textmap_write(out, &h, "  ", name_width(run), HEAT_COLS_MAX, 0, color);
-    textmap_write_measure_mark(out, "  ", name_width(run), HEAT_COLS_MAX, run->nwindows,
-                               run->window_us, run->measure_from_us);
-    if (color) textmap_write_scale(out, "  ", textmap_max(&h, per), "", color);
-    free(labels);
+    char span[CELL], group[80] = "";
+    if (rows.per_row > 1)
+        snprintf(group, sizeof group, "; a row = %" PRIu32 " servers, shaded by the busiest",
+                 rows.per_row);
+    fprintf(out, "  %s per server over time (a column = %s%s; darker = more):\n",
+            reads ? "read RPCs" : "writes", fmt_duration(span, run->window_us * per), group);
+    int cols = label_cols(h);
+    textmap_write(out, h, "  ", cols, HEAT_COLS_MAX, 0, color);
+    textmap_write_measure_mark(out, "  ", cols, HEAT_COLS_MAX, run->nwindows, run->window_us,
+                               run->measure_from_us);
+    if (color) textmap_write_scale(out, "  ", textmap_max(h, per), "", color);
+    server_rows_free(&rows);
 }
 
 /* Key Visualizer's view: one row per key bucket (the top row holds the
@@ -388,8 +517,14 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     text_write_run_figures(out, run);
     text_write_samples_section(out, res, run, "  ");
     if (run->nservers) {
-        const figure_matrix m = { FIGURE_SERVER, res, run, 0, 0 };
-        fputs("  figures per server:\n", out);
+        uint32_t shown[SERVERS_LISTED];
+        size_t nshown = servers_listed(run, server_writes, shown);
+        const figure_matrix m = { FIGURE_SERVER, res, run, 0, 0, shown, nshown };
+        if (nshown < run->nservers)
+            fprintf(out, "  figures per server, the %zu with the most writes of %" PRIu32
+                    " (every server: JSON and CSV reports):\n", nshown, run->nservers);
+        else
+            fputs("  figures per server:\n", out);
         text_write_figure_matrix(out, &m);
     }
     fputc('\n', out);
@@ -551,26 +686,28 @@ static void write_panels(FILE *out, const sim_results *res, int color)
     char (*subtitles)[CELL] = calloc(res->nruns, sizeof *subtitles);
     const char **titles = calloc(res->nruns, sizeof *titles);
     const char **subtitle_ptrs = calloc(res->nruns, sizeof *subtitle_ptrs);
-    const char ***labels = calloc(res->nruns, sizeof *labels);
-    if (!maps || !subtitles || !titles || !subtitle_ptrs || !labels) {
-        fputs("regionsim: out of memory writing the report\n", stderr);
-        exit(2); /* the report is rendered in memory first: no partial file */
-    }
+    server_rows *rows = calloc(res->nruns, sizeof *rows);
+    if (!maps || !subtitles || !titles || !subtitle_ptrs || !rows) out_of_memory();
+    uint32_t grouped = 0;
     for (size_t r = 0; r < res->nruns; r++) {
         const run_result *run = &res->runs[r];
         char mm[CELL];
-        labels[r] = server_labels(run);
-        maps[r] = (text_heatmap){ run->window_writes, run->nwindows, run->nservers,
-                                  run->window_us, labels[r], 0 };
+        rows[r] = server_rows_of(run, run->window_writes);
+        maps[r] = rows[r].map;
+        if (rows[r].per_row > grouped) grouped = rows[r].per_row;
         titles[r] = run->scheme_name ? run->scheme_name : "-";
         snprintf(subtitles[r], CELL, "max/mean %s", fmt_fixed(mm, stats_server_writes(run).max_mean, 2));
         subtitle_ptrs[r] = subtitles[r];
     }
-    fputs("\nwrites per server over time, one panel per scheme (rows: servers; "
-          "columns: time)\n", out);
+    if (grouped > 1)
+        fprintf(out, "\nwrites per server over time, one panel per scheme (rows: groups of up "
+                "to %" PRIu32 " servers, shaded by the busiest; columns: time)\n", grouped);
+    else
+        fputs("\nwrites per server over time, one panel per scheme (rows: servers; "
+              "columns: time)\n", out);
     textmap_write_panels(out, maps, titles, subtitle_ptrs, res->nruns, 80, 30, color);
-    for (size_t r = 0; r < res->nruns; r++) free(labels[r]);
-    free(labels);
+    for (size_t r = 0; r < res->nruns; r++) server_rows_free(&rows[r]);
+    free(rows);
     free(subtitle_ptrs);
     free(titles);
     free(subtitles);
@@ -605,7 +742,7 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
         write_table(out, res, &read_table);
     }
     if (res->nruns) {
-        const figure_matrix m = { FIGURE_SCHEME, res, NULL, 1, 0 };
+        const figure_matrix m = { FIGURE_SCHEME, res, NULL, 1, 0, NULL, 0 };
         fputs("\nevery figure, a column per scheme (regionsim figures says what each means)\n",
               out);
         text_write_figure_matrix(out, &m);

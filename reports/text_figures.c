@@ -67,10 +67,16 @@ void text_write_run_figures(FILE *out, const run_result *run)
 }
 
 
+/* FIGURE_SERVER: the index in run->servers of column col. */
+static size_t matrix_server(const figure_matrix *m, size_t col)
+{
+    return m->servers ? m->servers[col] : col;
+}
+
 static size_t matrix_columns(const figure_matrix *m)
 {
     if (m->scope == FIGURE_SERVER)
-        return m->run->nservers;
+        return m->servers ? m->nservers : m->run->nservers;
     return m->run ? 1 : m->res->nruns;
 }
 
@@ -82,14 +88,14 @@ static size_t matrix_run(const figure_matrix *m, size_t col)
 
 static double matrix_value(const figure_matrix *m, const figure *f, size_t col)
 {
-    return m->scope == FIGURE_SERVER ? figure_value(f, m->run, col)
+    return m->scope == FIGURE_SERVER ? figure_value(f, m->run, matrix_server(m, col))
                                      : figure_value(f, &m->res->runs[matrix_run(m, col)], 0);
 }
 
 static const char *matrix_label(char *buf, const figure_matrix *m, size_t col)
 {
     if (m->scope == FIGURE_SERVER)
-        return strcpy(buf, m->run->servers[col].name);
+        return strcpy(buf, m->run->servers[matrix_server(m, col)].name);
     return fmt_cut(buf, m->res->runs[matrix_run(m, col)].scheme_name, FIGURE_LABEL_COLS);
 }
 
@@ -262,7 +268,7 @@ void text_write_samples_section(FILE *out, const sim_results *res, const run_res
     fprintf(out, "%sacross %" PRIu32 " samples (seeds %" PRIu64 "..%" PRIu64 "): "
             "median [min, max] of the figures that vary\n", lead, res->nsamples, res->seed,
             text_last_seed(res));
-    const figure_matrix m = { FIGURE_SCHEME, res, run, 1, 1 };
+    const figure_matrix m = { FIGURE_SCHEME, res, run, 1, 1, NULL, 0 };
     text_write_figure_matrix(out, &m);
 }
 

@@ -27,6 +27,8 @@ typedef struct figure_matrix {
                              * FIGURE_SCHEME: NULL, or the only column */
     int skip_empty;
     int spread;             /* cells across res's samples (FIGURE_SCHEME) */
+    const uint32_t *servers;/* FIGURE_SERVER: the servers shown, in this order (NULL: all) */
+    size_t nservers;        /* how many of them */
 } figure_matrix;
 
 /* The matrix m, in blocks of columns that fit FIGURE_LINE_COLS. */

@@ -2,6 +2,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -558,6 +559,78 @@ static void test_samples_section(void **state)
     free(f.res.sample_values);
 }
 
+/* At 100 servers (past 32): the histogram lists the 16 busiest, busiest
+ * first, and the rest in one line with their min, median, max and share;
+ * the heatmap has a row per group of 4 servers, shaded by the busiest;
+ * the per-server figures have the 16 busiest as columns. */
+static void test_many_servers_are_summed_up(void **state)
+{
+    (void)state;
+    enum { N = 100, W = 3 };
+    static server_result servers[N];
+    static uint64_t windows[W * N];
+    memset(servers, 0, sizeof servers);
+    memset(windows, 0, sizeof windows);
+    uint64_t total = 0;
+    for (int s = 0; s < N; s++) {
+        snprintf(servers[s].name, sizeof servers[s].name, "rs%d", s);
+        servers[s].writes = s == 57 ? 5000 : (uint64_t)(10 + s % 7); /* rs57 is hot */
+        servers[s].regions = 1;
+        total += servers[s].writes;
+        windows[1 * N + s] = servers[s].writes; /* all in window 1 */
+    }
+    run_result run = { .scheme_name = "hot", .scheme_expr = "ts", .key_example = "k",
+                       .presplit = "none", .nservers = N, .servers = servers, .writes = total,
+                       .duration_us = 3000000, .window_us = 1000000, .nwindows = W,
+                       .window_writes = windows };
+    sim_results res = { .scenario = "many", .seed = 1, .servers = N, .split_policy = "size",
+                        .balancer = "none", .window_us = 1000000, .workload = "w",
+                        .nruns = 1, .runs = &run };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    text_write_run(out, &res, &run, 40, 0);
+    assert_int_equal(fclose(out), 0);
+
+    assert_non_null(strstr(buf, "\n  the 16 busiest of 100 servers:\n  rs57 "));
+    /* the rest, by a reference: take the 16 largest (ties: lower index),
+     * then sort what is left */
+    int taken[N] = { 0 };
+    for (int k = 0; k < 16; k++) {
+        int best = -1;
+        for (int s = 0; s < N; s++)
+            if (!taken[s] && (best < 0 || servers[s].writes > servers[best].writes))
+                best = s;
+        taken[best] = 1;
+    }
+    uint64_t left[N], sum = 0;
+    int nleft = 0;
+    for (int s = 0; s < N; s++)
+        if (!taken[s]) sum += left[nleft++] = servers[s].writes;
+    for (int i = 0; i < nleft; i++)
+        for (int j = i + 1; j < nleft; j++)
+            if (left[j] < left[i]) { uint64_t t = left[i]; left[i] = left[j]; left[j] = t; }
+    char *line = line_starting(buf, "... the other 84 servers:");
+    assert_non_null(line);
+    char want[160];
+    snprintf(want, sizeof want, "%" PRIu64 " min, %" PRIu64 " median, %" PRIu64 " max; %.1f%% "
+             "of the total", left[0], left[nleft / 2], left[nleft - 1],
+             100.0 * (double)sum / (double)total);
+    if (!strstr(line, want)) fail_msg("'%s' lacks '%s'", line, want);
+    free(line);
+    assert_null(line_starting(buf, "rs0 ")); /* not among the busiest */
+    /* heatmap: 25 rows of 4 servers; rs57 is in rs56-rs59 */
+    assert_non_null(strstr(buf, "a row = 4 servers, shaded by the busiest"));
+    line = line_starting(buf, "rs56-rs59 ");
+    assert_non_null(line);
+    free(line);
+    assert_non_null(line_starting(buf, "rs96-rs99 "));
+    assert_null(line_starting(buf, "rs1 "));
+    assert_non_null(strstr(buf, "figures per server, the 16 with the most writes of 100"));
+    free(buf);
+}
+
 /* One sample (as every run before --samples): no samples line, no section. */
 static void test_no_samples_section_for_one_sample(void **state)
 {
@@ -595,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_figures_tables),
         cmocka_unit_test(test_samples_section),
         cmocka_unit_test(test_no_samples_section_for_one_sample),
+        cmocka_unit_test(test_many_servers_are_summed_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
