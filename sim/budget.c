@@ -711,7 +711,9 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
 
     s->work[BUDGET_SERVERS] = servers * (2 * sizeof(server) + SERVER_HISTOGRAM + SERVER_EXTRA);
     s->kept[BUDGET_SERVERS] = servers * sizeof(server_result);
-    s->kept[BUDGET_WINDOWS] = window_cap * (servers * 2 * sizeof(uint64_t) + sizeof(uint64_t));
+    /* writes per server and window; reads too when a phase may read */
+    s->kept[BUDGET_WINDOWS] = window_cap * (servers * (reads ? 2 : 1) * sizeof(uint64_t) +
+                                            sizeof(uint64_t));
 
     /* The key space: reservoirs (2 a window, 48 bytes each, doubling) and
      * their samples; the heatmap. */

@@ -116,16 +116,17 @@ static int ensure_window(run_state *st, run_result *out, uint64_t w)
     uint64_t *wr = realloc(out->window_writes, n * sizeof *wr);
     if (wr)
         out->window_writes = wr;
-    uint64_t *rd = realloc(out->window_reads, n * sizeof *rd);
-    if (rd)
+    uint64_t *rd = NULL; /* a run that cannot read keeps no read counters (NULL: all 0) */
+    if (st->may_read && (rd = realloc(out->window_reads, n * sizeof *rd)) != NULL)
         out->window_reads = rd;
     uint64_t *rg = realloc(out->window_regions, (size_t)cap * sizeof *rg);
     if (rg)
         out->window_regions = rg;
-    if (!wr || !rd || !rg)
+    if (!wr || (st->may_read && !rd) || !rg)
         return -1;
     memset(wr + old, 0, (n - old) * sizeof *wr);
-    memset(rd + old, 0, (n - old) * sizeof *rd);
+    if (rd)
+        memset(rd + old, 0, (n - old) * sizeof *rd);
     memset(rg + st->windows_cap, 0, (size_t)(cap - st->windows_cap) * sizeof *rg);
     st->windows_cap = (uint32_t)cap;
     return 0;
@@ -300,6 +301,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         uint32_t weight[QUERY_KINDS];
         scenario_read_weights(ph, weight);
         /* generated reads are scored against the truth; a trace's find what they find */
+        st->may_read |= pattern_may_read(&ph->pattern, ph->reads.fraction);
         st->tracking |= ph->pattern.kind != PATTERN_TRACE &&
                         pattern_may_read(&ph->pattern, ph->reads.fraction);
         if (ph->reads.fraction > 0 && weight[QUERY_METRIC] > 0 && !st->written.track_metrics)

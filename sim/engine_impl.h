@@ -80,6 +80,7 @@ typedef struct run_state {
     histogram latency;        /* of every operation */
     histogram read_latency;   /* of logical reads */
     int tracking;             /* some phase reads: keep the truth */
+    int may_read;             /* some phase may read (a trace's gets count): window reads kept */
     truth written;            /* what the workload wrote, for scoring reads */
     uint8_t *key;             /* KEYSCHEME_MAX_KEY bytes: the key being written */
     uint64_t *replies;        /* min-heap: reply times of operations not done yet */

@@ -11,6 +11,7 @@
  */
 #include "sim/engine_impl.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,7 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     if (keyencoder_plan(st->encoder, &q, pl) < 0)
         return -1;
     scan_cost cost = { 0, 0, t_us };
+    assert(st->may_read && out->window_reads); /* pattern_may_read said this run reads */
     st->window_reads = out->window_reads + st->window * out->nservers;
     uint64_t inexact_limit = inexact_scan_limit(st, &q, pl);
     int stop = 0;

@@ -209,8 +209,16 @@ static void test_windows_count(void **state)
     budget_estimate e;
     budget_estimate_run(&sc, &e);
     assert_int_equal(e.windows, 1000000);
-    /* 12 schemes x 10^6 windows x 1000 servers x 16 bytes */
-    assert_true(e.part[BUDGET_WINDOWS] >= 12 * 1e6 * 1000 * 16);
+    /* 12 schemes x 10^6 windows x 1000 servers x 8 bytes (writes; the
+     * default scenario never reads, so no read counters) */
+    assert_true(e.part[BUDGET_WINDOWS] >= 12 * 1e6 * 1000 * 8);
+    assert_true(e.part[BUDGET_WINDOWS] < 12 * 1e6 * 1000 * 16);
+    /* with reads, a read counter beside each write counter */
+    char why[256];
+    assert_int_equal(scenario_set(&sc, NULL, "read_fraction", "0.1", why, sizeof why), 0);
+    budget_estimate reading;
+    budget_estimate_run(&sc, &reading);
+    assert_true(reading.part[BUDGET_WINDOWS] >= 12 * 1e6 * 1000 * 16);
     char err[512];
     assert_true(refused(&e, 64ull << 30, BUDGET_PHYSICAL, err, sizeof err));
     assert_non_null(strstr(err, "1000000 report windows x 1000 servers"));
