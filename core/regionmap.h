@@ -2,12 +2,17 @@
  *
  * Regions tile the key space with no gaps or overlaps: region i covers
  * [start_i, end_i) with end_i == start_(i+1); the first start and the last
- * end are empty, meaning unbounded. Routing a key is a binary search over
- * the starts, O(log regions). Splitting region i at key k replaces it by
- * [start_i, k) and [k, end_i), moving the stored rows >= k to the new one.
+ * end are empty, meaning unbounded. Splitting region i at key k replaces it
+ * by [start_i, k) and [k, end_i), moving the stored rows >= k to the new
+ * one.
  *
- * Regions are kept by value in one array, so a region pointer or index is
- * valid only until the next split (indices after i shift by one).
+ * An index is a region's position in key order: a split of region i shifts
+ * the indices after i by one, so an index is valid until the next split. A
+ * region pointer stays valid until regionmap_free (regions never move).
+ *
+ * Costs for R regions (regionmap.c explains the chunked layout): routing a
+ * key O(log R); region i O(log(R/1024)); a split O(1024 + R/1024), which is
+ * O(1) when the last region splits.
  */
 #ifndef REGIONSIM_REGIONMAP_H
 #define REGIONSIM_REGIONMAP_H
@@ -73,7 +78,8 @@ void regionmap_free(regionmap *m);
 
 size_t regionmap_count(const regionmap *m);
 
-/* Region i (< count). Valid until the next regionmap_split. */
+/* Region i (< count). The pointer stays valid until regionmap_free; the
+ * region's index changes when a region before it splits. */
 region *regionmap_at(regionmap *m, size_t i);
 const region *regionmap_get(const regionmap *m, size_t i);
 
@@ -100,5 +106,11 @@ void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, si
  * if `at` is not strictly inside or memory runs out (the map is then
  * unchanged). */
 int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id);
+
+/* Checks every invariant of the map (the regions tile the key space in
+ * index order; the index's internal bookkeeping agrees with the regions).
+ * O(R), for tests and debugging. Returns NULL when sound, else a sentence
+ * naming the first broken invariant. */
+const char *regionmap_check(const regionmap *m);
 
 #endif

@@ -74,8 +74,8 @@ static void record(void *ctx, cluster_change what, const region *r, keyref at, u
         j->moves = realloc(j->moves, j->cap * sizeof *j->moves);
         assert_non_null(j->moves);
     }
-    /* Regions are kept by value in one array: the index is the offset. */
-    size_t index = (size_t)(r - regionmap_get(j->c->map, 0));
+    /* A move does not change indices: the region's index is where its start routes. */
+    size_t index = regionmap_route(j->c->map, region_start(r));
     j->moves[j->n++] = (move){ index, from, to, r->id };
 }
 

@@ -1,4 +1,6 @@
-/* test_regionmap.c -- routing, ranges and splits, checked against brute force. */
+/* test_regionmap.c -- routing, ranges and splits, checked against brute force
+ * and against a reference model (a plain sorted array of starts), across many
+ * chunks of the index and at their boundaries. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,6 +219,287 @@ static void test_routing_matches_brute_force_after_many_splits(void **state)
     regionmap_free(m);
 }
 
+/* ---- a reference model: the region starts in a plain sorted array -------- */
+
+/* Region i of the model starts at key[i] (key[0] empty) and ends where
+ * region i+1 starts. Inserting is a memmove; routing is a scan. */
+typedef struct model {
+    uint8_t **key;
+    size_t *len;
+    size_t n, cap;
+} model;
+
+static void model_init(model *md)
+{
+    *md = (model){ NULL, NULL, 0, 0 };
+    md->cap = 1024;
+    md->key = calloc(md->cap, sizeof *md->key);
+    md->len = calloc(md->cap, sizeof *md->len);
+    assert_non_null(md->key);
+    assert_non_null(md->len);
+    md->n = 1; /* one region: (-inf, +inf) */
+}
+
+static void model_free(model *md)
+{
+    for (size_t i = 0; i < md->n; i++)
+        free(md->key[i]);
+    free(md->key);
+    free(md->len);
+}
+
+static keyref model_start(const model *md, size_t i) { return keyref_of(md->key[i], md->len[i]); }
+
+/* The last region whose start is <= k, by a linear scan. */
+static size_t model_route_scan(const model *md, keyref k)
+{
+    size_t found = 0;
+    for (size_t i = 1; i < md->n && key_compare(model_start(md, i), k) <= 0; i++)
+        found = i;
+    return found;
+}
+
+/* The same by bisection (for the many checks during growth). */
+static size_t model_route(const model *md, keyref k)
+{
+    size_t lo = 0, hi = md->n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_compare(model_start(md, mid), k) <= 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Region i splits at k: a new start after i. */
+static void model_split(model *md, size_t i, keyref k)
+{
+    if (md->n == md->cap) {
+        md->cap *= 2;
+        md->key = realloc(md->key, md->cap * sizeof *md->key);
+        md->len = realloc(md->len, md->cap * sizeof *md->len);
+        assert_non_null(md->key);
+        assert_non_null(md->len);
+    }
+    memmove(&md->key[i + 2], &md->key[i + 1], (md->n - i - 1) * sizeof *md->key);
+    memmove(&md->len[i + 2], &md->len[i + 1], (md->n - i - 1) * sizeof *md->len);
+    md->key[i + 1] = malloc(k.len);
+    assert_non_null(md->key[i + 1]);
+    memcpy(md->key[i + 1], k.data, k.len);
+    md->len[i + 1] = k.len;
+    md->n++;
+}
+
+static void assert_sound(const regionmap *m)
+{
+    const char *why = regionmap_check(m);
+    if (why)
+        fail_msg("regionmap_check: %s", why);
+}
+
+/* Every region's start, by positional access, against the model. */
+static void assert_matches_model(regionmap *m, const model *md)
+{
+    assert_int_equal(regionmap_count(m), md->n);
+    for (size_t i = 0; i < md->n; i++)
+        assert_int_equal(key_compare(region_start(regionmap_get(m, i)), model_start(md, i)), 0);
+}
+
+/* Both the map and the model split region i at k, which must be inside. */
+static void split_both(regionmap *m, model *md, size_t i, keyref k, uint64_t id)
+{
+    assert_int_equal(regionmap_split(m, i, k, id), 0);
+    model_split(md, i, k);
+}
+
+/* Keys of 1..12 bytes; one in four shares a 9-byte prefix, so that many
+ * starts have equal 8-byte prefixes and routing falls back to full keys. */
+static size_t random_long_key(uint64_t *x, uint8_t *out)
+{
+    size_t at = 0;
+    if (next_random(x) % 4 == 0) {
+        memcpy(out, "metric:01", 9);
+        at = 9;
+    }
+    size_t len = at + 1 + next_random(x) % 3;
+    for (size_t i = at; i < len; i++) {
+        uint64_t r = next_random(x);
+        out[i] = r % 5 == 0 ? (uint8_t)(r >> 8) % 3 : (uint8_t)(r >> 8); /* some 0x00..0x02 */
+    }
+    return len;
+}
+
+static void test_random_splits_match_reference(void **state)
+{
+    (void)state;
+    size_t bad;
+    regionmap *m = regionmap_new(NULL, 0, &bad);
+    assert_non_null(m);
+    model md;
+    model_init(&md);
+    uint64_t x = 15;
+    uint8_t k[16];
+    /* Regions to watch: their pointers must survive every later split. */
+    region *watched[8];
+    uint8_t watched_start[8][16];
+    size_t watched_len[8], nwatched = 0;
+    size_t splits = 0;
+    while (splits < 20000) {
+        keyref key = keyref_of(k, random_long_key(&x, k));
+        size_t i = regionmap_route(m, key);
+        assert_int_equal(i, model_route(&md, key));
+        if (key_compare(key, region_start(regionmap_get(m, i))) == 0) {
+            assert_int_equal(regionmap_split(m, i, key, 1), -1); /* its own start */
+            continue;
+        }
+        split_both(m, &md, i, key, splits);
+        splits++;
+        assert_true(region_contains(regionmap_get(m, i + 1), key));
+        if (splits % 2500 == 0 && nwatched < 8) {
+            watched[nwatched] = regionmap_at(m, i + 1);
+            memcpy(watched_start[nwatched], key.data, key.len);
+            watched_len[nwatched++] = key.len;
+        }
+    }
+    assert_sound(m);
+    assert_matches_model(m, &md);
+    for (size_t w = 0; w < nwatched; w++) {
+        keyref start = keyref_of(watched_start[w], watched_len[w]);
+        assert_ptr_equal(regionmap_get(m, regionmap_route(m, start)), watched[w]);
+    }
+    /* Routing and ranges against a linear scan of the model. */
+    for (int t = 0; t < 2000; t++) {
+        keyref a = keyref_of(k, random_long_key(&x, k));
+        size_t i = regionmap_route(m, a);
+        assert_int_equal(i, model_route_scan(&md, a));
+        assert_true(region_contains(regionmap_get(m, i), a));
+        uint8_t k2[16];
+        keyref b = keyref_of(k2, random_long_key(&x, k2));
+        if (key_compare(a, b) >= 0)
+            continue;
+        size_t first, last;
+        regionmap_range(m, a, b, &first, &last);
+        /* [a, b) touches the regions from a's to the last one starting below b. */
+        size_t want_last = first;
+        for (size_t j = first + 1; j < md.n && key_compare(model_start(&md, j), b) < 0; j++)
+            want_last = j;
+        assert_int_equal(first, i);
+        assert_int_equal(last, want_last);
+        regionmap_range(m, a, keyref_of(NULL, 0), &first, &last);
+        assert_int_equal(last, md.n - 1);
+    }
+    /* Every start routes to itself, the key just below it to the region before. */
+    for (size_t j = 1; j < md.n; j += 7) {
+        keyref start = model_start(&md, j);
+        assert_int_equal(regionmap_route(m, start), j);
+        if (start.data[start.len - 1] == 0) /* the predecessor of s+"\0" is s */
+            assert_int_equal(regionmap_route(m, keyref_of(start.data, start.len - 1)), j - 1);
+    }
+    model_free(&md);
+    regionmap_free(m);
+}
+
+/* The smallest key above s: s + "\0". Always strictly inside a region
+ * that starts at s. */
+static keyref successor(keyref s, uint8_t *buf)
+{
+    memcpy(buf, s.data, s.len);
+    buf[s.len] = 0;
+    return keyref_of(buf, s.len + 1);
+}
+
+/* Splitting every region of a table spanning several chunks, whatever the
+ * chunk size (<= 4096): splits at the first and last region of every chunk,
+ * of full chunks and of chunks just split, checked after each split. Keys
+ * s + "\0" share s's 8-byte prefix, so the fallback compare runs too. */
+static void test_every_position_splits_across_chunks(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    keyref *cut = calloc(N - 1, sizeof *cut);
+    uint8_t (*cutkeys)[4] = calloc(N - 1, sizeof *cutkeys);
+    model md;
+    model_init(&md);
+    for (size_t i = 0; i + 1 < N; i++) {
+        uint32_t v = (uint32_t)(i + 1) << 8;
+        uint8_t *b = cutkeys[i];
+        b[0] = (uint8_t)(v >> 24), b[1] = (uint8_t)(v >> 16), b[2] = (uint8_t)(v >> 8), b[3] = 0;
+        cut[i] = keyref_of(b, 4);
+        model_split(&md, i, cut[i]);
+    }
+    size_t bad;
+    regionmap *m = regionmap_new(cut, N - 1, &bad);
+    assert_non_null(m);
+    assert_sound(m);
+    assert_matches_model(m, &md);
+    uint8_t buf[64];
+    /* From the top down: indices below the split do not move. */
+    for (size_t i = N; i-- > 0;) {
+        keyref at = successor(region_start(regionmap_get(m, i)), buf);
+        if (i == 0)
+            at = keyref_of("\0", 1);
+        split_both(m, &md, i, at, 2);
+        if (i % 97 == 0 || i + 3 >= N || i < 3)
+            assert_sound(m);
+    }
+    assert_sound(m);
+    assert_matches_model(m, &md);
+    /* Bottom up, splitting each upper daughter again (region 0 is now
+     * [-inf, "\0"): nothing fits inside it). */
+    for (size_t i = 1; i < regionmap_count(m); i += 3)
+        split_both(m, &md, i, successor(region_start(regionmap_get(m, i)), buf), 3);
+    assert_sound(m);
+    assert_matches_model(m, &md);
+    for (size_t i = 0; i < md.n; i++)
+        assert_int_equal(regionmap_route(m, model_start(&md, i)), i);
+    model_free(&md);
+    free(cut);
+    free(cutkeys);
+    regionmap_free(m);
+}
+
+/* Big-endian bytes of v. */
+static keyref be64(uint64_t v, uint8_t *b)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (56 - 8 * i));
+    return keyref_of(b, 8);
+}
+
+/* Monotonic keys split the last region over and over (new last chunks),
+ * reversed ones the first (inserts at slot 1 of the first chunk). */
+static void test_monotonic_growth_at_both_ends(void **state)
+{
+    (void)state;
+    size_t bad;
+    regionmap *m = regionmap_new(NULL, 0, &bad);
+    model md;
+    model_init(&md);
+    uint8_t b[8];
+    for (uint64_t t = 1; t <= 12000; t++) {
+        size_t last = regionmap_count(m) - 1;
+        keyref at = be64((1ull << 62) + t * 1000, b);
+        assert_int_equal(regionmap_route(m, at), last);
+        split_both(m, &md, last, at, t);
+    }
+    assert_sound(m);
+    for (uint64_t t = 1; t <= 6000; t++) {
+        keyref at = be64((1ull << 62) - t * 1000, b);
+        assert_int_equal(regionmap_route(m, at), 0);
+        split_both(m, &md, 0, at, t);
+    }
+    assert_sound(m);
+    assert_matches_model(m, &md);
+    assert_int_equal(regionmap_count(m), 18001);
+    /* Positional access forwards and backwards agrees with routing. */
+    for (size_t i = regionmap_count(m); i-- > 0;)
+        assert_int_equal(regionmap_route(m, model_start(&md, i)), i);
+    model_free(&md);
+    regionmap_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +509,9 @@ int main(void)
         cmocka_unit_test(test_range_edges),
         cmocka_unit_test(test_split_moves_rows_and_rejects_bad_points),
         cmocka_unit_test(test_routing_matches_brute_force_after_many_splits),
+        cmocka_unit_test(test_random_splits_match_reference),
+        cmocka_unit_test(test_every_position_splits_across_chunks),
+        cmocka_unit_test(test_monotonic_growth_at_both_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
