@@ -3,48 +3,52 @@
  * The map answers three questions: which region holds a key (every write
  * and read: hot), which region has index i (loops, scans, the balancers)
  * and, rarely, "insert a region after region i" (a split, one per region
- * size worth of writes). The first version kept every region by value in
- * one sorted array, so a split memmoved ~160 bytes per region after it:
- * O(R) per split and O(R^2) to grow a table to R regions by splits (a
- * million regions took most of an hour).
+ * size worth of writes). The first version kept every region in one sorted
+ * array, so a split memmoved the ~160 bytes of every region after it: O(R)
+ * per split and O(R^2) to grow a table to R regions by splits (10^6
+ * regions would have taken most of an hour).
  *
- * Layout. Regions live in chunks of up to CHUNK_CAP slots, chunks in key
- * order. A chunk holds, per slot, the region's pointer (regions are
- * allocated one by one and never move, so a split shifts 8-byte pointers,
- * not 152-byte structs) and the first 8 bytes of its start key as a
- * big-endian integer. The map keeps three small arrays over the chunks:
- * the chunk pointers, each chunk's first start prefix and each chunk's
- * first index (the index of its slot 0).
+ * Layout. Regions live by value in chunks of up to CHUNK_CAP, chunks in key
+ * order. Beside its regions a chunk holds the first 8 bytes of each
+ * region's start key as a big-endian integer (zero padded), in a dense
+ * array of its own. The map keeps three small arrays over the chunks: the
+ * chunk pointers, each chunk's first start prefix and each chunk's first
+ * index (the index of its slot 0). The index of (chunk c, slot j) is
+ * chunk_first[c] + j, and chunk c's size is chunk_first[c+1] - chunk_first[c]
+ * (count for the last), so lookups never read a chunk's header.
  *
  * Routing is two binary searches, over the chunks' first prefixes and then
- * within one chunk's prefixes: the same ~log2(R) steps as one search over
- * all regions, each step still one integer compare in a dense array (the
- * regions themselves are touched only when prefixes are equal, where the
- * full keys decide). Integer order agrees with key order wherever prefixes
- * differ. The index of (chunk c, slot j) is chunk_first[c] + j.
+ * over one chunk's prefixes: the same ~log2(R) steps as one search over all
+ * regions, each still one integer compare in a dense array. Integer order
+ * agrees with key order wherever prefixes differ; only equal prefixes read
+ * the regions' full keys. Measured against the single array (bench_splits
+ * route, cachegrind): as many cache misses, ~30 more instructions a route.
  *
  * Positional access (region i) is a binary search over chunk_first, then
- * one slot load: O(log(R / CHUNK_CAP)), a dozen steps in an L1/L2-resident
- * array at a million regions. A loop over all regions thus costs
- * O(R log(R/CHUNK_CAP)) with a tiny constant (~20 ms at 10^6 regions; see
- * bench_splits), which keeps the positional API and needs no cursor or
- * hidden mutable cache in the const lookups.
+ * the slot: O(log(R/CHUNK_CAP)), 11 steps in a 16 KiB array at a million
+ * regions. A loop over all regions costs ~20 ns a region against ~10 for
+ * the single array: no cursor API or hidden cache in the const lookups
+ * seemed worth that, since every loop over the regions (balancer runs,
+ * reports) does much more per region than the lookup.
  *
- * A split inserts one slot into one chunk (memmove of at most CHUNK_CAP
- * 16-byte slots) and adds 1 to chunk_first of every later chunk: O(CHUNK_CAP
- * + R/CHUNK_CAP). With CHUNK_CAP = 1024 both terms are a few KiB of memory
- * traffic at a million regions, and zero for the engine's most common case,
- * splitting the last region (monotonic keys). A full chunk splits in two
- * halves, except when the insertion is at the very end of the table: then
- * a new last chunk starts, so monotonic growth packs chunks full.
+ * A split inserts one slot into one chunk (a memmove of at most CHUNK_CAP
+ * regions) and adds 1 to chunk_first of every later chunk: O(CHUNK_CAP +
+ * R/CHUNK_CAP), a few microseconds at 10^6 regions, and nearly nothing for
+ * the engine's most common case, the last region splitting (monotonic
+ * keys). A full chunk splits in two halves, except when the insertion is at
+ * the very end of the table: then a new last chunk starts, so monotonic
+ * growth packs chunks full. CHUNK_CAP = 512 balances the two terms near a
+ * million regions (256 and 1024 measure about the same).
  *
- * Why not an order-statistic B-tree: it would make a split O(log R) instead
- * of O(sqrt R), but positional access would walk the tree (or need
- * cursors in every caller) and the code would triple. At the scale the
- * simulator targets (10^6 regions) the chunk_first update is ~1 us per
- * split, well below the store split that comes with it.
+ * Why regions by value and not pointers to them: pointers made a split's
+ * memmove 16 bytes a slot, but cost routing a cache miss (the slot, then
+ * the region) and loops a miss per region; both measured 40% slower. Why
+ * not an order-statistic B-tree: a split would be O(log R) instead of
+ * O(sqrt R), but positional access would walk the tree on every call and
+ * the code would be several times this; at the scale the simulator targets
+ * a split's index work stays below the store split that comes with it.
  *
- * Invariants (regionmap_check tests them all; split asserts the local ones):
+ * Invariants (regionmap_check tests them all; a split asserts the local ones):
  *   - nchunks >= 1; every chunk holds 1..CHUNK_CAP regions, and every chunk
  *     but the last at least CHUNK_CAP/2 (so nchunks <= 2R/CHUNK_CAP + 1);
  *   - chunk_first[0] = 0, chunk_first[c+1] = chunk_first[c] + n of chunk c,
@@ -59,12 +63,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK_CAP 1024
+#ifndef CHUNK_CAP /* -DCHUNK_CAP=n to measure other sizes */
+#define CHUNK_CAP 512
+#endif
 
 typedef struct chunk {
     uint32_t n;                 /* slots in use: 0..n-1 */
     uint64_t prefix[CHUNK_CAP]; /* prefix[j] = key_prefix(start of slot[j]) */
-    region *slot[CHUNK_CAP];    /* the regions, in key order */
+    region slot[CHUNK_CAP];     /* the regions, by value, in key order */
 } chunk;
 
 struct regionmap {
@@ -97,12 +103,10 @@ static inline uint64_t key_prefix(keyref k)
 
 /* ---- regions ---------------------------------------------------------------- */
 
-/* A fresh region [start, end) with an empty store, or NULL. */
-static region *region_new(keyref start, keyref end, uint64_t id)
+/* Fills r as a fresh region [start, end) with an empty store. 0 or -1. */
+static int region_init(region *r, keyref start, keyref end, uint64_t id)
 {
-    region *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
+    memset(r, 0, sizeof *r);
     r->start = key_copy(start);
     r->end = key_copy(end);
     r->rows = store_new();
@@ -110,23 +114,19 @@ static region *region_new(keyref start, keyref end, uint64_t id)
         free(r->start);
         free(r->end);
         store_free(r->rows);
-        free(r);
-        return NULL;
+        return -1;
     }
     r->start_len = (uint32_t)start.len;
     r->end_len = (uint32_t)end.len;
     r->id = id;
-    return r;
+    return 0;
 }
 
-static void region_free(region *r)
+static void region_release(region *r)
 {
-    if (!r)
-        return;
     free(r->start);
     free(r->end);
     store_free(r->rows);
-    free(r);
 }
 
 /* ---- chunks ----------------------------------------------------------------- */
@@ -139,26 +139,28 @@ static chunk *chunk_new(void)
     return ch;
 }
 
-/* Puts r at slot j of a chunk with room, shifting slots j.. up by one. */
-static void chunk_insert(chunk *ch, uint32_t j, region *r)
+/* Copies *r to slot j of a chunk with room, shifting slots j.. up by one. */
+static void chunk_insert(chunk *ch, uint32_t j, const region *r)
 {
     assert(ch->n < CHUNK_CAP && j <= ch->n);
     memmove(&ch->prefix[j + 1], &ch->prefix[j], (ch->n - j) * sizeof *ch->prefix);
     memmove(&ch->slot[j + 1], &ch->slot[j], (ch->n - j) * sizeof *ch->slot);
     ch->prefix[j] = key_prefix(region_start(r));
-    ch->slot[j] = r;
+    ch->slot[j] = *r;
     ch->n++;
 }
 
-/* The last slot of ch whose region starts at or before k (kp = its prefix).
- * Requires slot 0 to start at or before k. */
-static uint32_t chunk_slot_of_key(const chunk *ch, keyref k, uint64_t kp)
+/* The last of the n slots of ch whose region starts at or before k (kp =
+ * its prefix). Requires slot 0 to start at or before k. The caller passes
+ * n (= ch->n) from the map's hot arrays: reading ch->n would cost a cache
+ * miss of its own. */
+static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp)
 {
-    uint32_t lo = 0, hi = ch->n; /* start[lo] <= k < start[hi] */
+    size_t lo = 0, hi = n; /* start[lo] <= k < start[hi] */
     while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
+        size_t mid = lo + (hi - lo) / 2;
         uint64_t sp = ch->prefix[mid];
-        int start_le_k = sp != kp ? sp < kp : key_compare(region_start(ch->slot[mid]), k) <= 0;
+        int start_le_k = sp != kp ? sp < kp : key_compare(region_start(&ch->slot[mid]), k) <= 0;
         if (start_le_k)
             lo = mid;
         else
@@ -228,6 +230,13 @@ static void split_chunk(regionmap *m, size_t c, uint32_t from, chunk *fresh)
     m->nchunks++;
 }
 
+/* Regions in chunk c, from the map's own arrays (no touch of the chunk). */
+static size_t chunk_size(const regionmap *m, size_t c)
+{
+    size_t next = c + 1 < m->nchunks ? m->chunk_first[c + 1] : m->count;
+    return next - m->chunk_first[c];
+}
+
 /* The chunk holding index i (< count). */
 static size_t chunk_of_index(const regionmap *m, size_t i)
 {
@@ -252,7 +261,7 @@ static size_t chunk_of_key(const regionmap *m, keyref k, uint64_t kp)
         size_t mid = lo + (hi - lo) / 2;
         uint64_t sp = m->chunk_prefix[mid];
         int start_le_k = sp != kp ? sp < kp
-                                  : key_compare(region_start(m->chunks[mid]->slot[0]), k) <= 0;
+                                  : key_compare(region_start(&m->chunks[mid]->slot[0]), k) <= 0;
         if (start_le_k)
             lo = mid;
         else
@@ -266,19 +275,8 @@ static region *locate_index(const regionmap *m, size_t i, size_t *c, uint32_t *j
 {
     *c = chunk_of_index(m, i);
     *j = (uint32_t)(i - m->chunk_first[*c]);
-    assert(*j < m->chunks[*c]->n);
-    return m->chunks[*c]->slot[*j];
-}
-
-/* The region holding k, its index in *index. */
-static region *locate_key(const regionmap *m, keyref k, size_t *index)
-{
-    uint64_t kp = key_prefix(k);
-    size_t c = chunk_of_key(m, k, kp);
-    const chunk *ch = m->chunks[c];
-    uint32_t j = chunk_slot_of_key(ch, k, kp);
-    *index = m->chunk_first[c] + j;
-    return ch->slot[j];
+    assert(*j < chunk_size(m, *c));
+    return &m->chunks[*c]->slot[*j];
 }
 
 /* ---- the map ------------------------------------------------------------------ */
@@ -312,12 +310,12 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
             }
             ch = append_chunk(m, fresh);
         }
-        region *r = region_new(start, end, 0);
-        if (!r) {
+        region r;
+        if (region_init(&r, start, end, 0) < 0) {
             regionmap_free(m);
             return NULL;
         }
-        chunk_insert(ch, ch->n, r);
+        chunk_insert(ch, ch->n, &r);
         m->chunk_prefix[m->nchunks - 1] = ch->prefix[0];
         m->count++;
     }
@@ -331,7 +329,7 @@ void regionmap_free(regionmap *m)
         return;
     for (size_t c = 0; c < m->nchunks; c++) {
         for (uint32_t j = 0; j < m->chunks[c]->n; j++)
-            region_free(m->chunks[c]->slot[j]);
+            region_release(&m->chunks[c]->slot[j]);
         free(m->chunks[c]);
     }
     free(m->chunks);
@@ -358,11 +356,12 @@ const region *regionmap_get(const regionmap *m, size_t i)
 
 size_t regionmap_route(const regionmap *m, keyref k)
 {
-    size_t i;
-    const region *r = locate_key(m, k, &i);
-    assert(region_contains(r, k));
-    (void)r;
-    return i;
+    uint64_t kp = key_prefix(k);
+    size_t c = chunk_of_key(m, k, kp);
+    const chunk *ch = m->chunks[c];
+    size_t j = chunk_slot_of_key(ch, chunk_size(m, c), k, kp);
+    assert(region_contains(&ch->slot[j], k));
+    return m->chunk_first[c] + j;
 }
 
 void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, size_t *last)
@@ -374,9 +373,8 @@ void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, si
     }
     /* hi is exclusive: the last region touched is the one holding the
      * largest key below hi, i.e. the last region whose start is < hi. */
-    size_t r;
-    const region *holder = locate_key(m, hi, &r);
-    if (r > *first && key_compare(region_start(holder), hi) == 0)
+    size_t r = regionmap_route(m, hi);
+    if (r > *first && key_compare(region_start(regionmap_get(m, r)), hi) == 0)
         r--;
     *last = r < *first ? *first : r;
 }
@@ -416,9 +414,9 @@ static void assert_chunk_around(const regionmap *m, size_t c, uint32_t j)
     assert(m->chunk_prefix[c] == ch->prefix[0]);
     assert(c == m->nchunks - 1 ? m->chunk_first[c] + ch->n == m->count
                                : m->chunk_first[c] + ch->n == m->chunk_first[c + 1]);
-    assert(j == 0 || key_compare(region_start(ch->slot[j - 1]), region_start(ch->slot[j])) < 0);
+    assert(j == 0 || key_compare(region_start(&ch->slot[j - 1]), region_start(&ch->slot[j])) < 0);
     assert(j + 1 >= ch->n ||
-           key_compare(region_start(ch->slot[j]), region_start(ch->slot[j + 1])) < 0);
+           key_compare(region_start(&ch->slot[j]), region_start(&ch->slot[j + 1])) < 0);
     (void)m, (void)c, (void)j, (void)ch;
 }
 
@@ -436,19 +434,23 @@ int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
     if (m->chunks[c]->n == CHUNK_CAP &&
         (reserve_chunks(m, m->nchunks + 1) < 0 || !(spare = chunk_new())))
         return -1;
-    region *upper = region_new(at, region_end(parent), id);
-    /* `at` may point into the parent's store (a middle key): split on a copy. */
-    uint8_t *lower_end = upper ? key_copy(at) : NULL;
-    store *moved = lower_end ? store_split(parent->rows, keyref_of(lower_end, at.len)) : NULL;
-    if (!moved) {
-        free(lower_end);
-        region_free(upper);
+    region upper;
+    if (region_init(&upper, at, region_end(parent), id) < 0) {
         free(spare);
         return -1;
     }
-    store_free(upper->rows);
-    upper->rows = moved;
-    upper->server = parent->server;
+    /* `at` may point into the parent's store (a middle key): split on a copy. */
+    uint8_t *lower_end = key_copy(at);
+    store *moved = lower_end ? store_split(parent->rows, keyref_of(lower_end, at.len)) : NULL;
+    if (!moved) {
+        free(lower_end);
+        region_release(&upper);
+        free(spare);
+        return -1;
+    }
+    store_free(upper.rows);
+    upper.rows = moved;
+    upper.server = parent->server;
 
     free(parent->end);
     parent->end = lower_end;
@@ -459,10 +461,11 @@ int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
     parent->memstore_bytes = 0; /* HBase flushes the parent before it splits */
     parent->next_split_check = 0;
 
+    /* The parent may move to a new chunk now: it is not used after this. */
     size_t tc;
     uint32_t tj;
     make_room_after(m, c, j, spare, &tc, &tj);
-    chunk_insert(m->chunks[tc], tj, upper);
+    chunk_insert(m->chunks[tc], tj, &upper);
     if (tj == 0)
         m->chunk_prefix[tc] = m->chunks[tc]->prefix[0];
     for (size_t k = tc + 1; k < m->nchunks; k++)
@@ -491,7 +494,7 @@ const char *regionmap_check(const regionmap *m)
         if (m->chunk_prefix[c] != ch->prefix[0])
             return "chunk_prefix disagrees with the chunk's first prefix";
         for (uint32_t j = 0; j < ch->n; j++) {
-            const region *r = ch->slot[j];
+            const region *r = &ch->slot[j];
             if (ch->prefix[j] != key_prefix(region_start(r)))
                 return "a slot's prefix disagrees with its region's start";
             if (prev ? key_compare(region_end(prev), region_start(r)) != 0 : r->start_len != 0)

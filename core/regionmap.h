@@ -7,12 +7,13 @@
  * one.
  *
  * An index is a region's position in key order: a split of region i shifts
- * the indices after i by one, so an index is valid until the next split. A
- * region pointer stays valid until regionmap_free (regions never move).
+ * the indices after i by one. Regions are kept by value and a split may
+ * move any of them, so a region pointer or index is valid only until the
+ * next split.
  *
  * Costs for R regions (regionmap.c explains the chunked layout): routing a
- * key O(log R); region i O(log(R/1024)); a split O(1024 + R/1024), which is
- * O(1) when the last region splits.
+ * key O(log R); region i O(log(R/512)); a split O(512 + R/512), next to
+ * nothing when the last region splits.
  */
 #ifndef REGIONSIM_REGIONMAP_H
 #define REGIONSIM_REGIONMAP_H
@@ -78,8 +79,7 @@ void regionmap_free(regionmap *m);
 
 size_t regionmap_count(const regionmap *m);
 
-/* Region i (< count). The pointer stays valid until regionmap_free; the
- * region's index changes when a region before it splits. */
+/* Region i (< count). Valid until the next regionmap_split. */
 region *regionmap_at(regionmap *m, size_t i);
 const region *regionmap_get(const regionmap *m, size_t i);
 
