@@ -13,9 +13,10 @@
  * region's start key as a big-endian integer (zero padded), in a dense
  * array of its own. The map keeps three small arrays over the chunks: the
  * chunk pointers, each chunk's first start prefix and each chunk's first
- * index (the index of its slot 0). The index of (chunk c, slot j) is
- * chunk_first[c] + j, and chunk c's size is chunk_first[c+1] - chunk_first[c]
- * (count for the last), so lookups never read a chunk's header.
+ * index (the index of its slot 0; one more entry past the last chunk holds
+ * the count). The index of (chunk c, slot j) is chunk_first[c] + j, and
+ * chunk c's size is chunk_first[c+1] - chunk_first[c], so lookups never
+ * read a chunk's header.
  *
  * Routing is two binary searches, over the chunks' first prefixes and then
  * over one chunk's prefixes: the same ~log2(R) steps as one search over all
@@ -52,7 +53,7 @@
  *   - nchunks >= 1; every chunk holds 1..CHUNK_CAP regions, and every chunk
  *     but the last at least CHUNK_CAP/2 (so nchunks <= 2R/CHUNK_CAP + 1);
  *   - chunk_first[0] = 0, chunk_first[c+1] = chunk_first[c] + n of chunk c,
- *     and the n's sum to count;
+ *     and chunk_first[nchunks] = count;
  *   - chunk_prefix[c] = prefix[0] of chunk c; prefix[j] = key_prefix(start
  *     of slot j);
  *   - the regions in chunk-then-slot order tile the key space.
@@ -76,8 +77,8 @@ typedef struct chunk {
 struct regionmap {
     chunk **chunks;             /* in key order */
     uint64_t *chunk_prefix;     /* chunk_prefix[c] = chunks[c]->prefix[0] */
-    size_t *chunk_first;        /* index of chunks[c]->slot[0] */
-    size_t nchunks, cap;        /* the three arrays hold cap entries */
+    size_t *chunk_first;        /* index of chunks[c]->slot[0]; [nchunks] = count */
+    size_t nchunks, cap;        /* the arrays hold cap entries (chunk_first cap + 1) */
     size_t count;               /* regions */
 };
 
@@ -191,7 +192,7 @@ static int reserve_chunks(regionmap *m, size_t want)
     if (!p)
         return -1;
     m->chunk_prefix = p;
-    size_t *f = realloc(m->chunk_first, cap * sizeof *f);
+    size_t *f = realloc(m->chunk_first, (cap + 1) * sizeof *f);
     if (!f)
         return -1;
     m->chunk_first = f;
@@ -203,9 +204,9 @@ static int reserve_chunks(regionmap *m, size_t want)
 static chunk *append_chunk(regionmap *m, chunk *ch)
 {
     assert(m->nchunks < m->cap);
-    m->chunks[m->nchunks] = ch;
-    m->chunk_first[m->nchunks] = m->count;
+    m->chunks[m->nchunks] = ch; /* chunk_first[nchunks] is count already */
     m->nchunks++;
+    m->chunk_first[m->nchunks] = m->count;
     return ch;
 }
 
@@ -223,7 +224,8 @@ static void split_chunk(regionmap *m, size_t c, uint32_t from, chunk *fresh)
     size_t after = m->nchunks - c - 1;
     memmove(&m->chunks[c + 2], &m->chunks[c + 1], after * sizeof *m->chunks);
     memmove(&m->chunk_prefix[c + 2], &m->chunk_prefix[c + 1], after * sizeof *m->chunk_prefix);
-    memmove(&m->chunk_first[c + 2], &m->chunk_first[c + 1], after * sizeof *m->chunk_first);
+    memmove(&m->chunk_first[c + 2], &m->chunk_first[c + 1],
+            (after + 1) * sizeof *m->chunk_first); /* with the count past the end */
     m->chunks[c + 1] = fresh;
     m->chunk_prefix[c + 1] = fresh->n ? fresh->prefix[0] : 0; /* set on first insert */
     m->chunk_first[c + 1] = m->chunk_first[c] + from;
@@ -231,17 +233,16 @@ static void split_chunk(regionmap *m, size_t c, uint32_t from, chunk *fresh)
 }
 
 /* Regions in chunk c, from the map's own arrays (no touch of the chunk). */
-static size_t chunk_size(const regionmap *m, size_t c)
+static inline size_t chunk_size(const regionmap *m, size_t c)
 {
-    size_t next = c + 1 < m->nchunks ? m->chunk_first[c + 1] : m->count;
-    return next - m->chunk_first[c];
+    return m->chunk_first[c + 1] - m->chunk_first[c];
 }
 
 /* The chunk holding index i (< count). */
-static size_t chunk_of_index(const regionmap *m, size_t i)
+static inline size_t chunk_of_index(const regionmap *m, size_t i)
 {
     assert(i < m->count);
-    size_t lo = 0, hi = m->nchunks; /* first[lo] <= i < first[hi] (count past the end) */
+    size_t lo = 0, hi = m->nchunks; /* first[lo] <= i < first[hi] */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (m->chunk_first[mid] <= i)
@@ -271,11 +272,10 @@ static size_t chunk_of_key(const regionmap *m, keyref k, uint64_t kp)
 }
 
 /* Region i as a slot: its chunk *c and slot *j. */
-static region *locate_index(const regionmap *m, size_t i, size_t *c, uint32_t *j)
+static inline region *locate_index(const regionmap *m, size_t i, size_t *c, uint32_t *j)
 {
     *c = chunk_of_index(m, i);
-    *j = (uint32_t)(i - m->chunk_first[*c]);
-    assert(*j < chunk_size(m, *c));
+    *j = (uint32_t)(i - m->chunk_first[*c]); /* < chunk_size: first[c] <= i < first[c+1] */
     return &m->chunks[*c]->slot[*j];
 }
 
@@ -297,6 +297,7 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
         regionmap_free(m);
         return NULL;
     }
+    m->chunk_first[0] = 0; /* the count, past no chunks */
     /* Chunks packed full, the last one holding the rest. */
     for (size_t i = 0; i <= nsplits; i++) {
         keyref start = i ? splits[i - 1] : keyref_of(NULL, 0);
@@ -317,7 +318,7 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
         }
         chunk_insert(ch, ch->n, &r);
         m->chunk_prefix[m->nchunks - 1] = ch->prefix[0];
-        m->count++;
+        m->chunk_first[m->nchunks] = ++m->count;
     }
     assert(regionmap_check(m) == NULL);
     return m;
@@ -342,16 +343,14 @@ size_t regionmap_count(const regionmap *m) { return m->count; }
 
 region *regionmap_at(regionmap *m, size_t i)
 {
-    size_t c;
-    uint32_t j;
-    return locate_index(m, i, &c, &j);
+    size_t c = chunk_of_index(m, i);
+    return &m->chunks[c]->slot[i - m->chunk_first[c]];
 }
 
 const region *regionmap_get(const regionmap *m, size_t i)
 {
-    size_t c;
-    uint32_t j;
-    return locate_index(m, i, &c, &j);
+    size_t c = chunk_of_index(m, i);
+    return &m->chunks[c]->slot[i - m->chunk_first[c]];
 }
 
 size_t regionmap_route(const regionmap *m, keyref k)
@@ -412,8 +411,8 @@ static void assert_chunk_around(const regionmap *m, size_t c, uint32_t j)
     assert(ch->n >= 1 && ch->n <= CHUNK_CAP);
     assert(c == m->nchunks - 1 || ch->n >= CHUNK_CAP / 2);
     assert(m->chunk_prefix[c] == ch->prefix[0]);
-    assert(c == m->nchunks - 1 ? m->chunk_first[c] + ch->n == m->count
-                               : m->chunk_first[c] + ch->n == m->chunk_first[c + 1]);
+    assert(m->chunk_first[c] + ch->n == m->chunk_first[c + 1]);
+    assert(m->chunk_first[m->nchunks] == m->count);
     assert(j == 0 || key_compare(region_start(&ch->slot[j - 1]), region_start(&ch->slot[j])) < 0);
     assert(j + 1 >= ch->n ||
            key_compare(region_start(&ch->slot[j]), region_start(&ch->slot[j + 1])) < 0);
@@ -468,7 +467,7 @@ int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
     chunk_insert(m->chunks[tc], tj, &upper);
     if (tj == 0)
         m->chunk_prefix[tc] = m->chunks[tc]->prefix[0];
-    for (size_t k = tc + 1; k < m->nchunks; k++)
+    for (size_t k = tc + 1; k <= m->nchunks; k++) /* with the count past the end */
         m->chunk_first[k]++;
     m->count++;
     assert_chunk_around(m, tc, tj);
@@ -505,7 +504,7 @@ const char *regionmap_check(const regionmap *m)
         }
         total += ch->n;
     }
-    if (total != m->count)
+    if (total != m->count || m->chunk_first[m->nchunks] != m->count)
         return "the chunk sizes do not sum to count";
     if (prev->end_len != 0)
         return "the last region's end is bounded";
