@@ -1,7 +1,7 @@
 /* store.c -- the exact sorted row store of one region.
  *
- * A two-level LSM, like HBase's memstore flushed into a store file, with
- * one file that is always fully compacted:
+ * A small LSM, like HBase's memstore flushed into store files, whose
+ * biggest file (main) is always fully compacted:
  *
  *   main     rec  one byte array of records in key order,
  *                 record = [u16 key len][u32 row bytes, saturating][key]
@@ -12,7 +12,14 @@
  *            pe   entries {u64 prefix, u64 offset in pk, u32 len, u32 bytes};
  *                 prefix = first 8 key bytes big-endian, zero padded, so
  *                 most compares are one integer compare. pe has room for
- *                 2 * pe_cap entries: the upper half is the sort's scratch.
+ *                 2 * pe_cap entries: the upper half is scratch for sorts
+ *                 and merges. pe[0..npend) is two parts:
+ *              runs  pe[0..nsorted): up to RUNS_MAX sorted runs, each
+ *                    strictly ascending; every key of a run is in no other
+ *                    run and not in main (runs hold distinct new rows);
+ *                    each run is more than twice as long as the next one
+ *              tail  pe[nsorted..npend): puts in arrival order, which may
+ *                    repeat each other, a run's key or a main row.
  *
  * store_put:
  *   1. key == main's last row, or == the last pending key: add the bytes to
@@ -20,37 +27,60 @@
  *   2. pending empty and key > main's last row: append to main. Ascending
  *      keys (monotonic, time-ordered within a prefix: the common case for a
  *      region) stay on this path: amortised O(1), no sort, no merge.
- *   3. otherwise append to pending, noting whether pending stays strictly
- *      ascending (then it needs no sort).
- *   Pending is merged into main when it holds max(4096, rows / 8) entries,
- *   a geometric bound, so each row is moved O(1) times amortised.
+ *   3. otherwise append to the tail, noting whether pending as a whole stays
+ *      strictly ascending (then a merge needs no sort).
+ *   Pending is merged into main once max(4096, rows / 8) puts have gone to
+ *   the tail since the last merge (a geometric bound, so each row is moved
+ *   O(1) times amortised; counting puts, not entries, also bounds the key
+ *   arena, which keeps the keys of entries folded away until that merge).
  *
- * Merge (also before every query): sort pending unless it is ascending
- * (one stable counting-sort pass on the first byte where the prefixes
- * differ, then a bottom-up merge sort of each bucket not yet in order),
- * combine equal keys, then merge into main from the back, IN PLACE. store_put has already
- * reserved room in main's arrays for every pending row (that is where
- * running out of memory can be reported; queries have no error return, so
- * they must never allocate). Rows of main greater than the largest pending
+ * Reads (store_count_range, store_rows) do not merge into main: with keys
+ * out of order and a read every few puts, merging the few new puts each
+ * time moved most of main per read (quadratic; md5 keys with 10% reads ran
+ * 40x slower than without). A read first settles the tail: sort it, fold
+ * its equal keys, fold every key already in main or in a run into that row
+ * or entry (galloping forward through main and each run, as the sorted tail
+ * ascends: O(log distance) a key), and push what is left as a new run. Runs
+ * are then merged pairwise from the top while the last is at least half as
+ * long as the one before (the sizes stay more than doubling, so there are
+ * O(log pending) runs and each entry is moved O(log pending) times).
+ * Counting rows in [lo, hi) is then two binary searches in main and two in
+ * each run: as the parts are disjoint, the counts add up to distinct rows.
+ * A store that is never read never settles: the put path and the merge into
+ * main are the same as without reads.
+ *
+ * Merge into main (on a put past the bound, and before store_row_at,
+ * store_middle_key, store_first_last and store_split, which are rare: a
+ * split check per flush's worth of bytes): sort all of pending unless it is
+ * ascending (one stable counting-sort pass on the first byte where the
+ * prefixes differ, then a bottom-up merge sort of each bucket not yet in
+ * order), combine equal keys, then merge into main from the back, IN PLACE.
+ * store_put has already reserved room in main's arrays for every pending
+ * entry (that is where running out of memory can be reported; queries have
+ * no error return, so they must never allocate, and settling only folds and
+ * moves entries within pe). Rows of main greater than the largest pending
  * key move as whole blocks found by galloping (one memmove, one offset
  * fix-up loop); a pending key already in main adds its bytes there; rows of
  * main below the smallest pending key do not move at all, so a merge costs
  * O(pending log pending + rows after the smallest pending key). Main never
  * holds garbage: duplicates are folded, not appended. A merge forced by a
  * query frees the pending buffers and trims main's room reserved for them
- * (if main is less than half used), so a store that is only read costs
+ * (if main is less than half used), so a store whose rows are listed costs
  * main + the struct; a merge forced by a put keeps both for the puts to
- * come.
+ * come, and so do reads that only settle.
  *
  * Trade-offs: arrays grow by x1.5, and by x1.25 once past 1 MiB: big
  * arrays are what the memory budget is about (capacity at most 1.25x use),
  * and their realloc copies stay amortised O(1). Main is not shrunk except
  * by a split. While puts are pending they cost 48 + key bytes each (entry,
- * sort scratch, key), bounded by max(4096, rows / 8) entries. A row's bytes
- * saturate at UINT32_MAX in its record; store_bytes is an exact uint64.
- * Cells are not tracked per row (4 more bytes a row): a split apportions
- * the cell count by bytes (by rows if the store has no bytes), keeping at
- * least one cell per row on each side.
+ * scratch, key), bounded by max(4096, rows / 8) puts. The run stack costs
+ * RUNS_MAX words per store, not per row; past RUNS_MAX runs (more than 2^23
+ * pending entries) the top two are merged whatever their sizes. A row's
+ * bytes saturate at UINT32_MAX in its record (saturating sums do not depend
+ * on the order of folding); store_bytes is an exact uint64. Cells are not
+ * tracked per row (4 more bytes a row): a split apportions the cell count by
+ * bytes (by rows if the store has no bytes), keeping at least one cell per
+ * row on each side.
  */
 #include "core/store.h"
 
@@ -63,6 +93,7 @@
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
 #define PREFETCH_AHEAD 8  /* pending keys fetched ahead of the merge */
 #define GROW_SLOW_BYTES (1u << 20) /* arrays past this grow by x1.25 */
+#define RUNS_MAX 24       /* sorted pending runs; sizes more than double */
 
 #if defined(__GNUC__)
 #define prefetch(p) __builtin_prefetch(p)
@@ -87,7 +118,11 @@ struct store {
     pend *pe;             /* pending: entries, then as many scratch slots */
     size_t npend, pe_cap;
     size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
-    int pend_sorted;      /* pending strictly ascending */
+    size_t pend_puts;     /* puts appended to pending since the last merge */
+    size_t nsorted;       /* pe[0..nsorted) are the runs, the rest the tail */
+    size_t nruns;
+    size_t run_end[RUNS_MAX]; /* run j is pe[run_end[j-1] (0 if j=0) .. run_end[j]) */
+    int pend_sorted;      /* pending as a whole strictly ascending */
     uint64_t bytes, cells;
 };
 
@@ -264,19 +299,52 @@ static inline int row_compare(const store *s, size_t r, const pkey *k)
     return pkey_compare(key_prefix(p + REC_HDR, n), p + REC_HDR, n, k);
 }
 
-/* First row >= k. */
-static size_t lower_bound(const store *s, keyref key)
+/* How element i of an ascending range (a row of main, or an entry of a
+ * run) compares to key k: <0, 0, >0. */
+typedef int (*at_compare)(const store *s, size_t i, const pkey *k);
+
+/* First element of [lo, hi) >= k (hi if none), by binary search. */
+static inline size_t lower_bound_in(const store *s, at_compare cmp, size_t lo,
+                                    size_t hi, const pkey *k)
 {
-    pkey pk = pkey_of(key.data, key.len), *k = &pk;
-    size_t lo = 0, hi = s->rows;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (row_compare(s, mid, k) < 0)
+        if (cmp(s, mid, k) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* The same for one of `keys` ascending keys looked up in turn, lo being
+ * where the search for the key before ended. Gallops forward from lo
+ * (O(log distance), about 2 log(n / keys) compares) when there are enough
+ * keys for that to beat a binary search (log n). A key past the last
+ * element costs one compare. */
+static inline size_t search_from(const store *s, at_compare cmp, size_t lo,
+                                 size_t hi, const pkey *k, size_t keys)
+{
+    if (lo == hi || cmp(s, hi - 1, k) < 0)
+        return hi;
+    if (keys * keys < hi - lo)
+        return lower_bound_in(s, cmp, lo, hi - 1, k);
+    for (size_t step = 1; lo < hi - 1; step *= 2) {
+        size_t probe = hi - 1 - lo > step ? lo + step - 1 : hi - 1;
+        if (cmp(s, probe, k) >= 0) {
+            hi = probe;
+            break;
+        }
+        lo = probe + 1;
+    }
+    return lower_bound_in(s, cmp, lo, hi, k);
+}
+
+/* First row >= key. */
+static size_t lower_bound(const store *s, keyref key)
+{
+    pkey k = pkey_of(key.data, key.len);
+    return lower_bound_in(s, row_compare, 0, s->rows, &k);
 }
 
 /* First row in [0, i) > k, galloping back from i: O(log distance). */
@@ -411,16 +479,21 @@ static int is_ascending(const uint8_t *arena, const pend *a, size_t n)
     return 1;
 }
 
-/* Sorts pe[0..npend) into the scratch half pe[pe_cap..] and returns it.
- * One stable counting-sort pass on the first byte where the prefixes
- * differ cuts pending into up to 256 buckets, then each bucket that is not
- * already ascending is merge sorted. Interleaved ascending streams (salted
- * keys) come out of the first pass sorted; random keys are sorted in
- * buckets that fit in cache. */
-static pend *sort_entries(store *s)
+/* Sorts a[0..n) into out[0..n) and returns out; a is the scratch and
+ * ends in no particular order. One stable counting-sort pass on the first
+ * byte where the prefixes differ cuts the entries into up to 256 buckets,
+ * then each bucket that is not already ascending is merge sorted.
+ * Interleaved ascending streams (salted keys) come out of the first pass
+ * sorted; random keys are sorted in buckets that fit in cache. A handful
+ * of entries is insertion sorted. */
+static pend *sort_entries(const uint8_t *arena, pend *a, size_t n, pend *out)
 {
-    pend *a = s->pe, *out = s->pe + s->pe_cap;
-    size_t n = s->npend, count[257] = { 0 };
+    if (n <= SORT_RUN) { /* a read settling the few puts since the last */
+        memcpy(out, a, n * sizeof *a);
+        insertion_sort(arena, out, n);
+        return out;
+    }
+    size_t count[257] = { 0 };
     uint64_t diff = 0;
     for (size_t i = 1; i < n; i++)
         diff |= a[i].prefix ^ a[0].prefix;
@@ -438,16 +511,16 @@ static pend *sort_entries(store *s)
     for (size_t b = 0; b < 256; b++) {
         pend *bucket = out + count[b];
         size_t m = count[b + 1] - count[b];
-        if (!is_ascending(s->pk, bucket, m))
-            merge_sort(s->pk, bucket, a + count[b], m);
+        if (!is_ascending(arena, bucket, m))
+            merge_sort(arena, bucket, a + count[b], m);
     }
     return out;
 }
 
-/* Sorts pending and folds equal keys into one entry. */
+/* Sorts all of pending and folds equal keys into one entry. */
 static void sort_pending(store *s)
 {
-    const pend *a = sort_entries(s);
+    const pend *a = sort_entries(s->pk, s->pe, s->npend, s->pe + s->pe_cap);
     size_t k = 0, rec = 0;
     for (size_t i = 0; i < s->npend; i++) {
         if (k && pend_compare(s->pk, &s->pe[k - 1], &a[i]) == 0) {
@@ -462,15 +535,24 @@ static void sort_pending(store *s)
     s->pend_sorted = 1;
 }
 
-/* Frees the pending buffers (they are empty). */
+/* Empties pending (its entries are in main), keeping the buffers. */
+static void reset_pending(store *s)
+{
+    s->npend = s->pk_len = s->pend_rec = s->pend_puts = 0;
+    s->nsorted = s->nruns = 0;
+    s->pend_sorted = 1;
+}
+
+/* Frees the pending buffers (pending is empty). */
 static void drop_pending(store *s)
 {
+    assert(s->npend == 0);
     free(s->pk);
     free(s->pe);
     s->pk = NULL;
     s->pe = NULL;
-    s->pk_len = s->pk_cap = s->npend = s->pe_cap = s->pend_rec = 0;
-    s->pend_sorted = 1;
+    s->pk_cap = s->pe_cap = 0;
+    reset_pending(s);
 }
 
 /* Moves main rows [lo, hi) up to end just below record offset *w and index
@@ -494,7 +576,8 @@ static void move_rows_up(store *s, size_t lo, size_t hi, size_t *w, size_t *wi)
  * puts to come; otherwise they are freed. */
 static void merge_pending_into_main(store *s, int keep_buffers)
 {
-    if (s->npend == 0) {
+    if (s->npend == 0) { /* nothing pending, or all of it folded away */
+        reset_pending(s);
         if (!keep_buffers && s->pe) {
             drop_pending(s);
             trim_main(s);
@@ -538,8 +621,7 @@ static void merge_pending_into_main(store *s, int keep_buffers)
     }
     s->rec_len = total;
     s->rows = nrows;
-    s->npend = s->pk_len = s->pend_rec = 0;
-    s->pend_sorted = 1;
+    reset_pending(s);
     if (!keep_buffers) {
         drop_pending(s);
         trim_main(s);
@@ -551,6 +633,146 @@ static void merge_pending_into_main(store *s, int keep_buffers)
 static void merge_pending(store *s)
 {
     merge_pending_into_main(s, 0);
+}
+
+/* ---- runs: reads without merging into main ------------------------------ */
+
+static size_t run_start(const store *s, size_t j)
+{
+    return j ? s->run_end[j - 1] : 0;
+}
+
+static size_t run_len(const store *s, size_t j)
+{
+    return s->run_end[j] - run_start(s, j);
+}
+
+/* <0, 0, >0 as pending entry i sorts before, equal to, after key k. */
+static inline int entry_compare(const store *s, size_t i, const pkey *k)
+{
+    const pend *e = &s->pe[i];
+    return pkey_compare(e->prefix, s->pk + e->off, e->len, k);
+}
+
+/* Merges the top two runs into one. Runs are disjoint: nothing to fold.
+ * Entries of the lower run below the upper run's first key stay put. */
+static void merge_top_runs(store *s)
+{
+    assert(s->nruns >= 2);
+    size_t a = run_start(s, s->nruns - 2), b = s->run_end[s->nruns - 2];
+    size_t e = s->run_end[s->nruns - 1];
+    const pend *first = &s->pe[b];
+    pkey k = { s->pk + first->off, first->len, first->prefix };
+    size_t from = lower_bound_in(s, entry_compare, a, b, &k);
+    if (from < b) {
+        pend *out = s->pe + s->pe_cap + from;
+        merge_runs(s->pk, s->pe + from, b - from, s->pe + b, e - b, out);
+        memcpy(s->pe + from, out, (e - from) * sizeof *out);
+    }
+    s->run_end[s->nruns - 2] = e;
+    s->nruns--;
+}
+
+#ifndef NDEBUG
+/* The run stack's shape, and order at the ends of each run. */
+static int runs_ok(const store *s)
+{
+    if (s->nsorted != (s->nruns ? s->run_end[s->nruns - 1] : 0) ||
+        s->nsorted > s->npend || s->nruns > RUNS_MAX)
+        return 0;
+    for (size_t j = 0; j < s->nruns; j++) {
+        size_t a = run_start(s, j), e = s->run_end[j];
+        if (e <= a || (j && 2 * run_len(s, j) >= run_len(s, j - 1)))
+            return 0;
+        if (e - a >= 2 && (pend_compare(s->pk, &s->pe[a], &s->pe[a + 1]) >= 0 ||
+                           pend_compare(s->pk, &s->pe[e - 2], &s->pe[e - 1]) >= 0))
+            return 0;
+    }
+    return 1;
+}
+#endif
+
+/* Makes pe[nsorted..npend) (sorted, disjoint from main and the runs) the
+ * top run, then merges the top two runs while the top one is at least half
+ * as long as the one below (or there are RUNS_MAX runs): run sizes stay
+ * more than doubling downwards. */
+static void push_run(store *s)
+{
+    if (s->npend > s->nsorted) {
+        assert(s->nruns < RUNS_MAX);
+        s->run_end[s->nruns++] = s->npend;
+    }
+    s->nsorted = s->npend;
+    while (s->nruns >= 2 &&
+           (2 * run_len(s, s->nruns - 1) >= run_len(s, s->nruns - 2) ||
+            s->nruns == RUNS_MAX))
+        merge_top_runs(s);
+    s->pend_sorted = s->nruns <= 1; /* no tail: one run is all of pending */
+    assert(runs_ok(s));
+}
+
+/* If e's key is a row of main or an entry of a run, adds e's bytes there
+ * and returns 1; else 0. e is one of n keys looked up in ascending order:
+ * from[0] (main) and from[1 + j] (run j) are where the search for the key
+ * before ended, and where this one starts. */
+static int fold_into_older(store *s, const pend *e, size_t n, size_t *from)
+{
+    pkey k = { s->pk + e->off, e->len, e->prefix };
+    size_t r = from[0] = search_from(s, row_compare, from[0], s->rows, &k, n);
+    if (r < s->rows && row_compare(s, r, &k) == 0) {
+        add_row_bytes(s, r, e->bytes);
+        return 1;
+    }
+    for (size_t j = 0; j < s->nruns; j++) {
+        size_t end = s->run_end[j];
+        size_t i = from[1 + j] = search_from(s, entry_compare, from[1 + j], end, &k, n);
+        if (i < end && entry_compare(s, i, &k) == 0) {
+            s->pe[i].bytes = add_saturating(s->pe[i].bytes, e->bytes);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Before a read: sorts the tail, folds its equal keys and the keys already
+ * in main or in a run, and pushes the rest as a run. Never allocates. */
+static void settle_tail(store *s)
+{
+    size_t n = s->npend - s->nsorted;
+    if (n == 0)
+        return;
+    pend *tail = s->pe + s->nsorted;
+    const pend *sorted = sort_entries(s->pk, tail, n, s->pe + s->pe_cap + s->nsorted);
+    size_t from[RUNS_MAX + 1] = { 0 };
+    for (size_t j = 0; j < s->nruns; j++)
+        from[1 + j] = run_start(s, j);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const pend *e = &sorted[i];
+        if (k && pend_compare(s->pk, &tail[k - 1], e) == 0) {
+            tail[k - 1].bytes = add_saturating(tail[k - 1].bytes, e->bytes);
+        } else if (!fold_into_older(s, e, n, from)) {
+            tail[k++] = *e;
+            continue;
+        }
+        s->pend_rec -= REC_HDR + e->len; /* its room in main stays reserved */
+    }
+    s->npend = s->nsorted + k;
+    push_run(s);
+}
+
+/* Entries or rows in [lo, hi) of an ascending range that are >= from and,
+ * if to is not NULL, < to. A bound outside the range costs one compare
+ * (scans cover most regions whole). */
+static size_t count_between(const store *s, at_compare cmp, size_t lo, size_t hi,
+                            const pkey *from, const pkey *to)
+{
+    size_t a = lo < hi && cmp(s, lo, from) < 0
+                   ? lower_bound_in(s, cmp, lo + 1, hi, from) : lo;
+    size_t b = hi;
+    if (to && a < hi && cmp(s, hi - 1, to) >= 0)
+        b = lower_bound_in(s, cmp, a, hi - 1, to);
+    return b - a;
 }
 
 static size_t pend_limit(const store *s)
@@ -575,6 +797,7 @@ static int append_pending(store *s, const pkey *k, uint32_t b, int ascending)
     memcpy(s->pk + s->pk_len, k->data, k->len);
     s->pk_len += k->len;
     s->pend_rec += REC_HDR + k->len;
+    s->pend_puts++;
     s->pend_sorted = s->pend_sorted && ascending;
     return 0;
 }
@@ -640,7 +863,7 @@ int store_put(store *s, keyref k, uint32_t cell_bytes)
                 break;
             }
         }
-        if (s->npend >= pend_limit(s)) {
+        if (s->pend_puts >= pend_limit(s)) {
             merge_pending_into_main(s, 1);
             continue; /* k may now be main's last row or above it */
         }
@@ -658,8 +881,8 @@ uint64_t store_cells(const store *s) { return s->cells; }
 
 uint64_t store_rows(store *s)
 {
-    merge_pending(s);
-    return s->rows;
+    settle_tail(s); /* then every pending entry is a distinct new row */
+    return s->rows + s->npend;
 }
 
 int store_row_at(store *s, uint64_t i, keyref *key, uint64_t *bytes)
@@ -763,10 +986,13 @@ store *store_split(store *s, keyref at)
 
 uint64_t store_count_range(store *s, keyref lo, keyref hi)
 {
-    merge_pending(s);
-    size_t a = lower_bound(s, lo);
-    size_t b = hi.len ? lower_bound(s, hi) : s->rows;
-    return b > a ? b - a : 0;
+    settle_tail(s);
+    pkey from = pkey_of(lo.data, lo.len), to = pkey_of(hi.data, hi.len);
+    const pkey *upto = hi.len ? &to : NULL;
+    uint64_t n = count_between(s, row_compare, 0, s->rows, &from, upto);
+    for (size_t j = 0; j < s->nruns; j++)
+        n += count_between(s, entry_compare, run_start(s, j), s->run_end[j], &from, upto);
+    return n;
 }
 
 size_t store_memory(const store *s)
