@@ -94,6 +94,11 @@
 #define PREFETCH_AHEAD 8  /* pending keys fetched ahead of the merge */
 #define GROW_SLOW_BYTES (1u << 20) /* arrays past this grow by x1.25 */
 #define RUNS_MAX 24       /* sorted pending runs; sizes more than double */
+#define FILTER_MIN_KEYS 2048 /* smaller stores are searched, not filtered */
+#define FILTER_BITS 10    /* filter bits per key when (re)built */
+#define FILTER_MIN_BITS 6 /* rebuilt when filled past this many bits a key */
+#define IDLE_READ_ROWS 16 /* counts with no put between, per row, that make
+                             a count merge pending into main */
 
 #if defined(__GNUC__)
 #define prefetch(p) __builtin_prefetch(p)
@@ -122,7 +127,12 @@ struct store {
     size_t nsorted;       /* pe[0..nsorted) are the runs, the rest the tail */
     size_t nruns;
     size_t run_end[RUNS_MAX]; /* run j is pe[run_end[j-1] (0 if j=0) .. run_end[j]) */
+    pend runs_min, runs_max; /* the smallest and largest key of the runs */
     int pend_sorted;      /* pending as a whole strictly ascending */
+    uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
+    size_t filter_blocks; /* of 8 words; 0 if no filter */
+    size_t filter_keys;   /* keys added since it was built */
+    size_t idle_reads;    /* counts since the last put */
     uint64_t bytes, cells;
 };
 
@@ -281,6 +291,69 @@ static void trim_main(store *s)
     }
 }
 
+/* ---- filter: is a key new? ---------------------------------------------- */
+
+/* A 64-bit hash of a key, for the filter only (never stored or shown). */
+static uint64_t key_hash(const uint8_t *k, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u * (n + 1), w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, k + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9u;
+        h ^= h >> 31;
+    }
+    w = 0;
+    memcpy(&w, k + i, n - i);
+    h = (h ^ w) * 0x94D049BB133111EBu;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9u;
+    return h ^ h >> 32;
+}
+
+/* A split block Bloom filter (as in Parquet): a key sets one bit in each
+ * of the 8 words of one 32-byte block, so a test is one cache line. */
+static const uint32_t filter_salt[8] = {
+    0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+    0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u,
+};
+
+static uint32_t *filter_block(const store *s, uint64_t h)
+{
+    return s->filter + 8 * (size_t)((h >> 32) * s->filter_blocks >> 32);
+}
+
+static void filter_add(store *s, const uint8_t *k, size_t n)
+{
+    if (!s->filter)
+        return;
+    uint64_t h = key_hash(k, n);
+    uint32_t *b = filter_block(s, h);
+    for (int i = 0; i < 8; i++)
+        b[i] |= 1u << ((uint32_t)h * filter_salt[i] >> 27);
+    s->filter_keys++;
+}
+
+/* 0 if k is surely not a key of main or a run; 1 if it may be. */
+static int filter_may_hold(const store *s, const uint8_t *k, size_t n)
+{
+    if (!s->filter)
+        return 1;
+    uint64_t h = key_hash(k, n);
+    const uint32_t *b = filter_block(s, h);
+    for (int i = 0; i < 8; i++)
+        if (!(b[i] >> ((uint32_t)h * filter_salt[i] >> 27) & 1))
+            return 0;
+    return 1;
+}
+
+static void filter_free(store *s)
+{
+    free(s->filter);
+    s->filter = NULL;
+    s->filter_blocks = s->filter_keys = 0;
+}
+
 /* ---- main run ----------------------------------------------------------- */
 
 static size_t rec_size_at(const uint8_t *r) { return REC_HDR + rd16(r); }
@@ -393,6 +466,7 @@ static int append_main(store *s, keyref k, uint32_t b)
     write_record(s->rec + s->rec_len, k.data, k.len, b);
     s->idx[s->rows++] = s->rec_len;
     s->rec_len += REC_HDR + k.len;
+    filter_add(s, k.data, k.len);
     return 0;
 }
 
@@ -584,6 +658,8 @@ static void merge_pending_into_main(store *s, int keep_buffers)
         }
         return;
     }
+    for (size_t j = s->nsorted; s->filter && j < s->npend; j++) /* runs are in */
+        filter_add(s, s->pk + s->pe[j].off, s->pe[j].len);
     if (!s->pend_sorted)
         sort_pending(s);
     size_t total = s->rec_len + s->pend_rec, nrows = s->rows + s->npend;
@@ -654,21 +730,20 @@ static inline int entry_compare(const store *s, size_t i, const pkey *k)
     return pkey_compare(e->prefix, s->pk + e->off, e->len, k);
 }
 
-/* Merges the top two runs into one. Runs are disjoint: nothing to fold.
- * Entries of the lower run below the upper run's first key stay put. */
+/* Merges the top two runs into one, in place: the upper run moves to the
+ * scratch half, then both merge from the back, so entries of the lower run
+ * below the upper run's first key do not move. Runs are disjoint: no equal
+ * keys to fold. */
 static void merge_top_runs(store *s)
 {
     assert(s->nruns >= 2);
-    size_t a = run_start(s, s->nruns - 2), b = s->run_end[s->nruns - 2];
-    size_t e = s->run_end[s->nruns - 1];
-    const pend *first = &s->pe[b];
-    pkey k = { s->pk + first->off, first->len, first->prefix };
-    size_t from = lower_bound_in(s, entry_compare, a, b, &k);
-    if (from < b) {
-        pend *out = s->pe + s->pe_cap + from;
-        merge_runs(s->pk, s->pe + from, b - from, s->pe + b, e - b, out);
-        memcpy(s->pe + from, out, (e - from) * sizeof *out);
-    }
+    size_t a = run_start(s, s->nruns - 2), i = s->run_end[s->nruns - 2];
+    size_t e = s->run_end[s->nruns - 1], j = e - i, w = e;
+    pend *up = s->pe + s->pe_cap, *pe = s->pe;
+    memcpy(up, pe + i, j * sizeof *up);
+    while (j > 0 && i > a) /* w == i + j */
+        pe[--w] = pend_compare(s->pk, &pe[i - 1], &up[j - 1]) > 0 ? pe[--i] : up[--j];
+    memcpy(pe + a, up, j * sizeof *up); /* if the lower run ran out */
     s->run_end[s->nruns - 2] = e;
     s->nruns--;
 }
@@ -700,6 +775,11 @@ static void push_run(store *s)
 {
     if (s->npend > s->nsorted) {
         assert(s->nruns < RUNS_MAX);
+        const pend *first = &s->pe[s->nsorted], *last = &s->pe[s->npend - 1];
+        if (s->nruns == 0 || pend_compare(s->pk, first, &s->runs_min) < 0)
+            s->runs_min = *first;
+        if (s->nruns == 0 || pend_compare(s->pk, last, &s->runs_max) > 0)
+            s->runs_max = *last;
         s->run_end[s->nruns++] = s->npend;
     }
     s->nsorted = s->npend;
@@ -734,13 +814,42 @@ static int fold_into_older(store *s, const pend *e, size_t n, size_t *from)
     return 0;
 }
 
-/* Before a read: sorts the tail, folds its equal keys and the keys already
- * in main or in a run, and pushes the rest as a run. Never allocates. */
+/* Before settling `more` tail entries: (re)builds the filter over main and
+ * the runs once the store is big enough and the filter missing or too full,
+ * at FILTER_BITS a key for them and the tail. The filter only saves
+ * searches: if memory is short, the old one (correct, only fuller) or none
+ * is kept. */
+static void filter_refresh(store *s, size_t more)
+{
+    size_t keys = s->rows + s->nsorted + more;
+    if (keys < FILTER_MIN_KEYS ||
+        (s->filter && (s->filter_keys + more) * FILTER_MIN_BITS <= s->filter_blocks * 256))
+        return;
+    size_t blocks = keys / (256 / FILTER_BITS) + 1;
+    if (blocks > UINT32_MAX) /* filter_block maps a 32-bit hash */
+        blocks = UINT32_MAX;
+    uint32_t *f = calloc(blocks, 8 * sizeof *f);
+    if (!f)
+        return;
+    filter_free(s);
+    s->filter = f;
+    s->filter_blocks = blocks;
+    const uint8_t *p = s->rec;
+    for (size_t r = 0; r < s->rows; r++, p += rec_size_at(p))
+        filter_add(s, p + REC_HDR, rd16(p));
+    for (size_t i = 0; i < s->nsorted; i++)
+        filter_add(s, s->pk + s->pe[i].off, s->pe[i].len);
+}
+
+/* Before a count: sorts the tail, folds its equal keys and the keys
+ * already in main or in a run, and pushes the rest as a run. May build the
+ * filter; allocates nothing else. */
 static void settle_tail(store *s)
 {
     size_t n = s->npend - s->nsorted;
     if (n == 0)
         return;
+    filter_refresh(s, n);
     pend *tail = s->pe + s->nsorted;
     const pend *sorted = sort_entries(s->pk, tail, n, s->pe + s->pe_cap + s->nsorted);
     size_t from[RUNS_MAX + 1] = { 0 };
@@ -751,7 +860,9 @@ static void settle_tail(store *s)
         const pend *e = &sorted[i];
         if (k && pend_compare(s->pk, &tail[k - 1], e) == 0) {
             tail[k - 1].bytes = add_saturating(tail[k - 1].bytes, e->bytes);
-        } else if (!fold_into_older(s, e, n, from)) {
+        } else if (!filter_may_hold(s, s->pk + e->off, e->len) ||
+                   !fold_into_older(s, e, n, from)) {
+            filter_add(s, s->pk + e->off, e->len);
             tail[k++] = *e;
             continue;
         }
@@ -759,6 +870,20 @@ static void settle_tail(store *s)
     }
     s->npend = s->nsorted + k;
     push_run(s);
+}
+
+/* Whether [from, to) (to NULL: unbounded) holds every row of main and
+ * every entry of the runs: the common count, a scan over a whole region. */
+static int covers_all(const store *s, const pkey *from, const pkey *to)
+{
+    if (s->rows && (row_compare(s, 0, from) < 0 ||
+                    (to && row_compare(s, s->rows - 1, to) >= 0)))
+        return 0;
+    const pend *lo = &s->runs_min, *hi = &s->runs_max;
+    if (s->nruns && (pkey_compare(lo->prefix, s->pk + lo->off, lo->len, from) < 0 ||
+                     (to && pkey_compare(hi->prefix, s->pk + hi->off, hi->len, to) >= 0)))
+        return 0;
+    return 1;
 }
 
 /* Entries or rows in [lo, hi) of an ascending range that are >= from and,
@@ -820,6 +945,7 @@ void store_free(store *s)
     free(s->idx);
     free(s->pk);
     free(s->pe);
+    free(s->filter);
     free(s);
 }
 
@@ -873,6 +999,7 @@ int store_put(store *s, keyref k, uint32_t cell_bytes)
     }
     s->bytes += cell_bytes;
     s->cells++;
+    s->idle_reads = 0;
     return 0;
 }
 
@@ -881,8 +1008,8 @@ uint64_t store_cells(const store *s) { return s->cells; }
 
 uint64_t store_rows(store *s)
 {
-    settle_tail(s); /* then every pending entry is a distinct new row */
-    return s->rows + s->npend;
+    merge_pending(s);
+    return s->rows;
 }
 
 int store_row_at(store *s, uint64_t i, keyref *key, uint64_t *bytes)
@@ -981,14 +1108,21 @@ store *store_split(store *s, keyref at)
     s->rows = r;
     s->rec_len = start;
     trim_main(s);
+    filter_free(s); /* sized for both halves: each builds its own when read */
     return t;
 }
 
 uint64_t store_count_range(store *s, keyref lo, keyref hi)
 {
+    if (s->npend && ++s->idle_reads * IDLE_READ_ROWS >= s->rows + s->npend) {
+        merge_pending(s); /* not written for a while: compact it */
+        filter_free(s);
+    }
     settle_tail(s);
     pkey from = pkey_of(lo.data, lo.len), to = pkey_of(hi.data, hi.len);
     const pkey *upto = hi.len ? &to : NULL;
+    if (covers_all(s, &from, upto))
+        return s->rows + s->npend;
     uint64_t n = count_between(s, row_compare, 0, s->rows, &from, upto);
     for (size_t j = 0; j < s->nruns; j++)
         n += count_between(s, entry_compare, run_start(s, j), s->run_end[j], &from, upto);
@@ -998,5 +1132,5 @@ uint64_t store_count_range(store *s, keyref lo, keyref hi)
 size_t store_memory(const store *s)
 {
     return sizeof *s + s->rec_cap + s->idx_cap * sizeof *s->idx + s->pk_cap +
-           s->pe_cap * 2 * sizeof *s->pe;
+           s->pe_cap * 2 * sizeof *s->pe + s->filter_blocks * 8 * sizeof *s->filter;
 }
