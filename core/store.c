@@ -34,48 +34,62 @@
  *   O(1) times amortised; counting puts, not entries, also bounds the key
  *   arena, which keeps the keys of entries folded away until that merge).
  *
- * Reads (store_count_range, store_rows) do not merge into main: with keys
- * out of order and a read every few puts, merging the few new puts each
- * time moved most of main per read (quadratic; md5 keys with 10% reads ran
- * 40x slower than without). A read first settles the tail: sort it, fold
- * its equal keys, fold every key already in main or in a run into that row
- * or entry (galloping forward through main and each run, as the sorted tail
- * ascends: O(log distance) a key), and push what is left as a new run. Runs
- * are then merged pairwise from the top while the last is at least half as
- * long as the one before (the sizes stay more than doubling, so there are
- * O(log pending) runs and each entry is moved O(log pending) times).
- * Counting rows in [lo, hi) is then two binary searches in main and two in
- * each run: as the parts are disjoint, the counts add up to distinct rows.
- * A store that is never read never settles: the put path and the merge into
- * main are the same as without reads.
+ * Counts (store_count_range) do not merge into main: with keys out of
+ * order and a count every few puts (scans), merging the few new puts each
+ * time moved most of main per count, which is quadratic (md5 keys with 10%
+ * reads ran 70x slower than without). A count first settles the tail: sort
+ * it, fold its equal keys, fold each key already in main or in a run into
+ * that row or entry, and push what is left as a new run. Runs are then
+ * merged pairwise from the top, in place, while the top one is at least
+ * half as long as the one below (sizes stay more than doubling: O(log
+ * pending) runs, each entry moved O(log pending) times). The parts being
+ * disjoint, rows in [lo, hi) are the sum of two binary searches in main and
+ * in each run; a range holding every key (a scan across the whole region,
+ * the common case) costs four compares, with the ends of main and the runs.
  *
- * Merge into main (on a put past the bound, and before store_row_at,
- * store_middle_key, store_first_last and store_split, which are rare: a
- * split check per flush's worth of bytes): sort all of pending unless it is
- * ascending (one stable counting-sort pass on the first byte where the
- * prefixes differ, then a bottom-up merge sort of each bucket not yet in
- * order), combine equal keys, then merge into main from the back, IN PLACE.
- * store_put has already reserved room in main's arrays for every pending
- * entry (that is where running out of memory can be reported; queries have
- * no error return, so they must never allocate, and settling only folds and
- * moves entries within pe). Rows of main greater than the largest pending
- * key move as whole blocks found by galloping (one memmove, one offset
- * fix-up loop); a pending key already in main adds its bytes there; rows of
- * main below the smallest pending key do not move at all, so a merge costs
- * O(pending log pending + rows after the smallest pending key). Main never
- * holds garbage: duplicates are folded, not appended. A merge forced by a
- * query frees the pending buffers and trims main's room reserved for them
- * (if main is less than half used), so a store whose rows are listed costs
- * main + the struct; a merge forced by a put keeps both for the puts to
- * come, and so do reads that only settle.
+ * Is a tail key new? Searching main and every run costs some 30 cache
+ * misses, and nearly every key is new (time series write new rows). So a
+ * store of FILTER_MIN_KEYS keys or more, once counted, keeps a split block
+ * Bloom filter of the keys of main and the runs: FILTER_BITS a key when
+ * built, rebuilt from main and the runs once past FILTER_MIN_BITS a key as
+ * the store grows, freed by a split (each half builds its own when
+ * counted). One cache line answers "new" for all but 1-3% of new keys; the
+ * rest, and keys put again, are searched (galloping forward through main
+ * and each run when the tail is large: the sorted tail ascends). A store
+ * never counted has no filter and never settles: its puts and merges are
+ * as they were. A store counted (rows + pending) / IDLE_READ_ROWS times
+ * with no put in between is taken as idle: the count merges pending into
+ * main and frees the pending buffers and the filter.
+ *
+ * Merge into main (on a put past the bound, and before store_rows,
+ * store_row_at, store_middle_key, store_first_last and store_split, which
+ * are rare: a split check or split, the end of a run): sort all of pending
+ * unless it is ascending (one stable counting-sort pass on the first byte
+ * where the prefixes differ, then a bottom-up merge sort of each bucket not
+ * yet in order), combine equal keys, then merge into main from the back, IN
+ * PLACE. store_put has already reserved room in main's arrays for every
+ * pending entry (that is where running out of memory can be reported;
+ * queries have no error return, so they must not depend on allocating:
+ * settling only folds and moves entries within pe, and the filter is an
+ * accelerator, left out, or left fuller, if its allocation fails). Rows of
+ * main greater than the largest pending key move as whole blocks found by
+ * galloping (one memmove, one offset fix-up loop); a pending key already in
+ * main adds its bytes there; rows of main below the smallest pending key do
+ * not move at all, so a merge costs O(pending log pending + rows after the
+ * smallest pending key). Main never holds garbage: duplicates are folded,
+ * not appended. A merge forced by a query frees the pending buffers and
+ * trims main's room reserved for them (if main is less than half used), so
+ * a store whose rows are listed costs main + the struct (+ the filter); a
+ * merge forced by a put keeps them for the puts to come, and so do counts.
  *
  * Trade-offs: arrays grow by x1.5, and by x1.25 once past 1 MiB: big
  * arrays are what the memory budget is about (capacity at most 1.25x use),
  * and their realloc copies stay amortised O(1). Main is not shrunk except
  * by a split. While puts are pending they cost 48 + key bytes each (entry,
- * scratch, key), bounded by max(4096, rows / 8) puts. The run stack costs
- * RUNS_MAX words per store, not per row; past RUNS_MAX runs (more than 2^23
- * pending entries) the top two are merged whatever their sizes. A row's
+ * scratch, key), bounded by max(4096, rows / 8) puts. The filter costs
+ * 0.75 to 1.25 bytes a key in stores both written and counted. The run
+ * stack costs RUNS_MAX words per store, not per row; past RUNS_MAX runs
+ * (more than 2^23 pending entries) the top two merge whatever their sizes. A row's
  * bytes saturate at UINT32_MAX in its record (saturating sums do not depend
  * on the order of folding); store_bytes is an exact uint64. Cells are not
  * tracked per row (4 more bytes a row): a split apportions the cell count by
