@@ -111,6 +111,7 @@
 #define FILTER_MIN_KEYS 2048 /* smaller stores are searched, not filtered */
 #define FILTER_BITS 10    /* filter bits per key when (re)built */
 #define FILTER_MIN_BITS 6 /* rebuilt when filled past this many bits a key */
+#define FILTER_AHEAD 8    /* filter lines fetched ahead when settling */
 #define IDLE_READ_ROWS 16 /* counts with no put between, per row, that make
                              a count merge pending into main */
 
@@ -337,23 +338,29 @@ static uint32_t *filter_block(const store *s, uint64_t h)
     return s->filter + 8 * (size_t)((h >> 32) * s->filter_blocks >> 32);
 }
 
-static void filter_add(store *s, const uint8_t *k, size_t n)
+/* Adds the key of hash h (if there is a filter). */
+static void filter_set(store *s, uint64_t h)
 {
     if (!s->filter)
         return;
-    uint64_t h = key_hash(k, n);
     uint32_t *b = filter_block(s, h);
     for (int i = 0; i < 8; i++)
         b[i] |= 1u << ((uint32_t)h * filter_salt[i] >> 27);
     s->filter_keys++;
 }
 
-/* 0 if k is surely not a key of main or a run; 1 if it may be. */
-static int filter_may_hold(const store *s, const uint8_t *k, size_t n)
+static void filter_add(store *s, const uint8_t *k, size_t n)
+{
+    if (s->filter)
+        filter_set(s, key_hash(k, n));
+}
+
+/* 0 if the key of hash h is surely not a key of main or a run; 1 if it
+ * may be (always, with no filter). */
+static int filter_may_hold(const store *s, uint64_t h)
 {
     if (!s->filter)
         return 1;
-    uint64_t h = key_hash(k, n);
     const uint32_t *b = filter_block(s, h);
     for (int i = 0; i < 8; i++)
         if (!(b[i] >> ((uint32_t)h * filter_salt[i] >> 27) & 1))
@@ -855,6 +862,17 @@ static void filter_refresh(store *s, size_t more)
         filter_add(s, s->pk + s->pe[i].off, s->pe[i].len);
 }
 
+/* The filter hash of e's key, its filter line fetched for a test to come
+ * (0 and nothing fetched with no filter). */
+static uint64_t entry_hash(const store *s, const pend *e)
+{
+    if (!s->filter)
+        return 0;
+    uint64_t h = key_hash(s->pk + e->off, e->len);
+    prefetch(filter_block(s, h));
+    return h;
+}
+
 /* Before a count: sorts the tail, folds its equal keys and the keys
  * already in main or in a run, and pushes the rest as a run. May build the
  * filter; allocates nothing else. */
@@ -869,14 +887,19 @@ static void settle_tail(store *s)
     size_t from[RUNS_MAX + 1] = { 0 };
     for (size_t j = 0; j < s->nruns; j++)
         from[1 + j] = run_start(s, j);
+    uint64_t hash[FILTER_AHEAD]; /* of the entries ahead, lines fetched */
+    for (size_t i = 0; i < n && i < FILTER_AHEAD; i++)
+        hash[i] = entry_hash(s, &sorted[i]);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const pend *e = &sorted[i];
+        uint64_t h = hash[i % FILTER_AHEAD];
+        if (i + FILTER_AHEAD < n)
+            hash[i % FILTER_AHEAD] = entry_hash(s, &sorted[i + FILTER_AHEAD]);
         if (k && pend_compare(s->pk, &tail[k - 1], e) == 0) {
             tail[k - 1].bytes = add_saturating(tail[k - 1].bytes, e->bytes);
-        } else if (!filter_may_hold(s, s->pk + e->off, e->len) ||
-                   !fold_into_older(s, e, n, from)) {
-            filter_add(s, s->pk + e->off, e->len);
+        } else if (!filter_may_hold(s, h) || !fold_into_older(s, e, n, from)) {
+            filter_set(s, h);
             tail[k++] = *e;
             continue;
         }
