@@ -138,17 +138,19 @@ struct store {
     pend *pe;             /* pending: entries, then as many scratch slots */
     size_t npend, pe_cap;
     size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
+    int pend_sorted;      /* pending as a whole strictly ascending */
+    uint64_t bytes, cells;
+    /* (the fields above are those the old put path used: two cache lines) */
     size_t pend_puts;     /* puts appended to pending since the last merge */
+    uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
+    size_t filter_blocks; /* of 8 words; 0 if no filter */
+    size_t filter_keys;   /* keys added since it was built */
     size_t nsorted;       /* pe[0..nsorted) are the runs, the rest the tail */
     size_t nruns;
     size_t run_end[RUNS_MAX]; /* run j is pe[run_end[j-1] (0 if j=0) .. run_end[j]) */
     pend runs_min, runs_max; /* the smallest and largest key of the runs */
-    int pend_sorted;      /* pending as a whole strictly ascending */
-    uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
-    size_t filter_blocks; /* of 8 words; 0 if no filter */
-    size_t filter_keys;   /* keys added since it was built */
-    size_t idle_reads;    /* counts since the last put */
-    uint64_t bytes, cells;
+    uint64_t idle_cells;  /* cells at the last count ... */
+    size_t idle_reads;    /* ... and counts since cells last changed */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -419,8 +421,25 @@ static inline size_t lower_bound_in(const store *s, at_compare cmp, size_t lo,
     return lo;
 }
 
-/* The same for one of `keys` ascending keys looked up in turn, lo being
- * where the search for the key before ended. Gallops forward from lo
+/* First element of [lo, hi) >= k, element hi - 1 being >= k, galloping
+ * forward from lo: O(log distance), and the probes start near lo. */
+static inline size_t gallop_forward(const store *s, at_compare cmp, size_t lo,
+                                    size_t hi, const pkey *k)
+{
+    for (size_t step = 1; lo < hi - 1; step *= 2) {
+        size_t probe = hi - 1 - lo > step ? lo + step - 1 : hi - 1;
+        if (cmp(s, probe, k) >= 0) {
+            hi = probe;
+            break;
+        }
+        lo = probe + 1;
+    }
+    return lower_bound_in(s, cmp, lo, hi, k);
+}
+
+/* First element of [lo, hi) >= k (hi if none), k being one of `keys`
+ * ascending keys looked up in turn and lo where the search for the key
+ * before ended. Gallops forward from lo
  * (O(log distance), about 2 log(n / keys) compares) when there are enough
  * keys for that to beat a binary search (log n). A key past the last
  * element costs one compare. */
@@ -431,15 +450,7 @@ static inline size_t search_from(const store *s, at_compare cmp, size_t lo,
         return hi;
     if (keys * keys < hi - lo)
         return lower_bound_in(s, cmp, lo, hi - 1, k);
-    for (size_t step = 1; lo < hi - 1; step *= 2) {
-        size_t probe = hi - 1 - lo > step ? lo + step - 1 : hi - 1;
-        if (cmp(s, probe, k) >= 0) {
-            hi = probe;
-            break;
-        }
-        lo = probe + 1;
-    }
-    return lower_bound_in(s, cmp, lo, hi, k);
+    return gallop_forward(s, cmp, lo, hi, k);
 }
 
 /* First row >= key. */
@@ -941,7 +952,7 @@ static size_t count_between(const store *s, at_compare cmp, size_t lo, size_t hi
                    ? lower_bound_in(s, cmp, lo + 1, hi, from) : lo;
     size_t b = hi;
     if (to && a < hi && cmp(s, hi - 1, to) >= 0)
-        b = lower_bound_in(s, cmp, a, hi - 1, to);
+        b = gallop_forward(s, cmp, a, hi, to); /* scans are short */
     return b - a;
 }
 
@@ -1044,7 +1055,6 @@ int store_put(store *s, keyref k, uint32_t cell_bytes)
     }
     s->bytes += cell_bytes;
     s->cells++;
-    s->idle_reads = 0;
     return 0;
 }
 
@@ -1159,6 +1169,10 @@ store *store_split(store *s, keyref at)
 
 uint64_t store_count_range(store *s, keyref lo, keyref hi)
 {
+    if (s->idle_cells != s->cells) { /* puts since the last count */
+        s->idle_cells = s->cells;
+        s->idle_reads = 0;
+    }
     if (s->npend && ++s->idle_reads * IDLE_READ_ROWS >= s->rows + s->npend) {
         merge_pending(s); /* not written for a while: compact it */
         filter_free(s);
