@@ -149,6 +149,8 @@ struct store {
     size_t nruns;
     size_t run_end[RUNS_MAX]; /* run j is pe[run_end[j-1] (0 if j=0) .. run_end[j]) */
     pend runs_min, runs_max; /* the smallest and largest key of the runs */
+    size_t ends_rows;     /* rows when these were taken (SIZE_MAX: never) */
+    uint64_t first_prefix, last_prefix; /* of main's first and last rows */
     uint64_t idle_cells;  /* cells at the last count ... */
     size_t idle_reads;    /* ... and counts since cells last changed */
 };
@@ -930,10 +932,21 @@ static void settle_tail(store *s)
 
 /* Whether [from, to) (to NULL: unbounded) holds every row of main and
  * every entry of the runs: the common count, a scan over a whole region. */
-static int covers_all(const store *s, const pkey *from, const pkey *to)
+static int covers_all(store *s, const pkey *from, const pkey *to)
 {
-    if (s->rows && (row_compare(s, 0, from) < 0 ||
-                    (to && row_compare(s, s->rows - 1, to) >= 0)))
+    if (s->rows && s->ends_rows != s->rows) { /* main's ends changed */
+        const uint8_t *f = s->rec, *l = s->rec + s->idx[s->rows - 1];
+        s->first_prefix = key_prefix(f + REC_HDR, rd16(f));
+        s->last_prefix = key_prefix(l + REC_HDR, rd16(l));
+        s->ends_rows = s->rows;
+    }
+    /* Prefixes decide most bounds without reading main (cache misses). */
+    if (s->rows && (from->prefix > s->first_prefix ||
+                    (from->prefix == s->first_prefix && row_compare(s, 0, from) < 0)))
+        return 0;
+    if (s->rows && to && (to->prefix < s->last_prefix ||
+                          (to->prefix == s->last_prefix &&
+                           row_compare(s, s->rows - 1, to) >= 0)))
         return 0;
     const pend *lo = &s->runs_min, *hi = &s->runs_max;
     if (s->nruns && (pkey_compare(lo->prefix, s->pk + lo->off, lo->len, from) < 0 ||
@@ -988,8 +1001,10 @@ static int append_pending(store *s, const pkey *k, uint32_t b, int ascending)
 store *store_new(void)
 {
     store *s = calloc(1, sizeof *s);
-    if (s)
+    if (s) {
         s->pend_sorted = 1;
+        s->ends_rows = SIZE_MAX;
+    }
     return s;
 }
 
@@ -1162,6 +1177,7 @@ store *store_split(store *s, keyref at)
     s->cells -= t->cells;
     s->rows = r;
     s->rec_len = start;
+    s->ends_rows = SIZE_MAX; /* rows may come back to r with other ends */
     trim_main(s);
     filter_free(s); /* sized for both halves: each builds its own when read */
     return t;
