@@ -117,8 +117,10 @@
 
 #if defined(__GNUC__)
 #define prefetch(p) __builtin_prefetch(p)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define prefetch(p) ((void)(p))
+#define ALWAYS_INLINE inline
 #endif
 
 typedef struct pend {
@@ -389,8 +391,9 @@ static keyref row_key(const store *s, size_t r)
     return keyref_of(p + REC_HDR, rd16(p));
 }
 
-/* <0, 0, >0 as row r sorts before, equal to, after key k. */
-static inline int row_compare(const store *s, size_t r, const pkey *k)
+/* <0, 0, >0 as row r sorts before, equal to, after key k. Inlined by force:
+ * with callers on the count side too, GCC would call it from the merge. */
+static ALWAYS_INLINE int row_compare(const store *s, size_t r, const pkey *k)
 {
     const uint8_t *p = s->rec + s->idx[r];
     size_t n = rd16(p);
@@ -604,9 +607,9 @@ static int is_ascending(const uint8_t *arena, const pend *a, size_t n)
  * of entries is insertion sorted. */
 static pend *sort_entries(const uint8_t *arena, pend *a, size_t n, pend *out)
 {
-    if (n <= SORT_RUN) { /* a read settling the few puts since the last */
+    if (n <= SORT_RUN) { /* a count settling the few puts since the last */
         memcpy(out, a, n * sizeof *a);
-        insertion_sort(arena, out, n);
+        merge_sort(arena, out, a, n); /* one insertion sort */
         return out;
     }
     size_t count[257] = { 0 };
