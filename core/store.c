@@ -44,8 +44,10 @@
  * half as long as the one below (sizes stay more than doubling: O(log
  * pending) runs, each entry moved O(log pending) times). The parts being
  * disjoint, rows in [lo, hi) are the sum of two binary searches in main and
- * in each run; a range holding every key (a scan across the whole region,
- * the common case) costs four compares, with the ends of main and the runs.
+ * in each run (the end of a range by galloping from its start: scans are
+ * short); a range holding every key (a scan across the whole region, the
+ * common case) costs four compares with the ends of main and of the runs,
+ * whose prefixes the struct keeps (main's taken again when rows change).
  *
  * Is a tail key new? Searching main and every run costs some 30 cache
  * misses, and nearly every key is new (time series write new rows). So a
