@@ -6,17 +6,28 @@
  *               8 interleaved ascending streams (the pending + merge path)
  *   random      16 uniformly random bytes (the worst case: every merge
  *               moves a large part of the store)
- * The time includes one final store_rows (which merges what is pending);
- * bytes/row is store_memory() / rows after it, and peak is the largest
- * store_memory() seen (every 1024 puts, pending buffers included) / rows.
- * Usage: bench_store [puts]
+ * then the same out-of-order keys with reads in between, 1 million puts
+ * each (a region read while written, as with --read-fraction):
+ *   salted+reads, random+reads
+ *               a store_count_range after every READ_EVERY puts, in turn
+ *               over everything (a scan across the whole region) and over
+ *               a random range; 1 put in 8 repeats one of the last RECENT
+ *               keys, so some keys are in the store already
+ * The time includes one final store_rows; bytes/row is store_memory() /
+ * rows after it, and peak is the largest store_memory() seen (every 1024
+ * puts, pending buffers included) / rows. reads/s counts the range counts.
+ * Usage: bench_store [puts [puts with reads]]
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/store.h"
+
+#define READ_EVERY 10
+#define RECENT 65536 /* keys remembered to be put again */
 
 enum order { ASCENDING, SALTED, RANDOM };
 
@@ -41,17 +52,36 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int run(const char *name, enum order o, uint64_t n)
+/* One count over everything or over a random range [lo, lo + 2^60). */
+static uint64_t count_some(store *s, uint64_t i, uint64_t *x)
+{
+    uint8_t lo[8], hi[8];
+    if (i / READ_EVERY % 2 == 0)
+        return store_count_range(s, keyref_of(NULL, 0), keyref_of(NULL, 0));
+    uint64_t from = xorshift(x) >> 1;
+    put_be64(lo, from);
+    put_be64(hi, from + (1ull << 60));
+    return store_count_range(s, keyref_of(lo, 8), keyref_of(hi, 8));
+}
+
+/* n puts in order o; with reads, a count every READ_EVERY puts. */
+static int run(const char *name, enum order o, uint64_t n, int reads)
 {
     store *s = store_new();
     if (!s)
         return -1;
-    uint64_t x = 88172645463325252u, next[8] = { 0 };
-    uint8_t k[16];
+    uint64_t x = 88172645463325252u, next[8] = { 0 }, y = 7, counted = 0;
+    uint8_t k[16], (*recent)[16] = reads ? calloc(RECENT, 16) : NULL;
     size_t len = 0, peak = 0;
+    if (reads && !recent) {
+        store_free(s);
+        return -1;
+    }
     double t0 = now();
     for (uint64_t i = 0; i < n; i++) {
-        switch (o) {
+        if (reads && i % 8 == 7 && i >= RECENT) /* a key put before, again */
+            memcpy(k, recent[xorshift(&y) % RECENT], len);
+        else switch (o) {
         case ASCENDING:
             put_be64(k, i);
             len = 8;
@@ -71,31 +101,43 @@ static int run(const char *name, enum order o, uint64_t n)
         }
         if (store_put(s, keyref_of(k, len), 100) != 0) {
             store_free(s);
+            free(recent);
             return -1;
         }
+        if (reads)
+            memcpy(recent[i % RECENT], k, len);
+        if (reads && i % READ_EVERY == READ_EVERY - 1)
+            counted += count_some(s, i, &y);
         if ((i & 1023) == 0 && store_memory(s) > peak)
             peak = store_memory(s);
     }
     uint64_t rows = store_rows(s);
     double dt = now() - t0;
-    printf("%-10s %10llu puts %10llu rows %7.2f Mputs/s %6.1f bytes/row"
-           " (peak %.1f, key %zu)\n", name, (unsigned long long)n,
+    printf("%-12s %10llu puts %10llu rows %7.2f Mputs/s %6.1f bytes/row"
+           " (peak %.1f, key %zu)", name, (unsigned long long)n,
            (unsigned long long)rows, (double)n / dt / 1e6,
            (double)store_memory(s) / (double)rows,
            (double)peak / (double)rows, len);
+    if (reads)
+        printf(" %8.0f reads/s (%llu rows counted)",
+               (double)(n / READ_EVERY) / dt, (unsigned long long)counted);
+    printf("\n");
     store_free(s);
+    free(recent);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000u;
-    if (n == 0) {
-        fprintf(stderr, "usage: bench_store [puts > 0]\n");
+    uint64_t nr = argc > 2 ? strtoull(argv[2], NULL, 10) : 1000000u;
+    if (n == 0 || nr == 0) {
+        fprintf(stderr, "usage: bench_store [puts > 0 [puts with reads > 0]]\n");
         return 2;
     }
-    if (run("ascending", ASCENDING, n) || run("salted", SALTED, n) ||
-        run("random", RANDOM, n)) {
+    if (run("ascending", ASCENDING, n, 0) || run("salted", SALTED, n, 0) ||
+        run("random", RANDOM, n, 0) || run("salted+reads", SALTED, nr, 1) ||
+        run("random+reads", RANDOM, nr, 1)) {
         fprintf(stderr, "bench_store: out of memory\n");
         return 1;
     }

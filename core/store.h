@@ -8,7 +8,9 @@
  *
  * Budget (DESIGN.md): about key bytes + 16 bytes of memory per distinct row,
  * and amortised O(1) work per put for keys that arrive in ascending order
- * (the common case for a region: time-ordered keys within one prefix).
+ * (the common case for a region: time-ordered keys within one prefix);
+ * puts out of order cost amortised O(log rows) each, with or without
+ * store_count_range calls in between.
  * Pointers handed out by the functions below point into the store and stay
  * valid until the next store_put, store_split or store_free on that store.
  */
@@ -36,7 +38,10 @@ int store_put(store *s, keyref k, uint32_t cell_bytes);
 uint64_t store_bytes(const store *s);
 uint64_t store_cells(const store *s);
 
-/* Number of distinct rows. May reorganise internal buffers (hence not const). */
+/* Number of distinct rows. Merges the puts not yet in key order into the
+ * sorted rows (hence not const): O(rows) after puts out of order, for rare
+ * calls (store_row_at, store_middle_key, store_first_last and store_split
+ * do the same); a count between puts is store_count_range's job. */
 uint64_t store_rows(store *s);
 
 /* The i-th row in key order (0-based) and the bytes accounted to it.
@@ -57,7 +62,12 @@ int store_first_last(store *s, keyref *first, keyref *last);
  * (s is then unchanged). */
 store *store_split(store *s, keyref at);
 
-/* Rows with lo <= key < hi; an empty hi means unbounded above. */
+/* Rows with lo <= key < hi; an empty hi means unbounded above. Meant to be
+ * called between puts in any key order: it sorts only the puts since the
+ * last count (amortised O(log rows) work a put) and does O(log rows)
+ * binary searches, or a few compares when [lo, hi) holds every row. Never
+ * fails: the filter it may build is left out if memory is short. It does
+ * not invalidate keys handed out by the functions above. */
 uint64_t store_count_range(store *s, keyref lo, keyref hi);
 
 /* Bytes of heap the store holds (for the memory benchmark). */

@@ -498,6 +498,273 @@ static void test_large(void **state)
     free(keys);
 }
 
+/* ---- interleaved puts and reads against an incremental model ------------- */
+
+/* The model: the distinct keys in a pool (in order of first put) and their
+ * indices in key order; bytes saturate per row as the store's do. */
+typedef struct model {
+    ref_row *pool;
+    uint32_t *order;
+    size_t n, cap;
+} model;
+
+static keyref model_key(const model *m, size_t rank)
+{
+    const ref_row *r = &m->pool[m->order[rank]];
+    return keyref_of(r->key, r->len);
+}
+
+static size_t model_lower_bound(const model *m, keyref k)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_compare(model_key(m, mid), k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void model_put(model *m, const uint8_t *key, size_t len, uint32_t bytes)
+{
+    keyref k = keyref_of(key, len);
+    size_t at = model_lower_bound(m, k);
+    if (at < m->n && key_compare(model_key(m, at), k) == 0) {
+        ref_row *r = &m->pool[m->order[at]];
+        r->bytes += bytes;
+        if (r->bytes > UINT32_MAX)
+            r->bytes = UINT32_MAX;
+        return;
+    }
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 1024;
+        m->pool = realloc(m->pool, m->cap * sizeof *m->pool);
+        m->order = realloc(m->order, m->cap * sizeof *m->order);
+        assert_non_null(m->pool);
+        assert_non_null(m->order);
+    }
+    ref_row *r = &m->pool[m->n];
+    memcpy(r->key, key, len);
+    r->len = len;
+    r->bytes = bytes;
+    memmove(m->order + at + 1, m->order + at, (m->n - at) * sizeof *m->order);
+    m->order[at] = (uint32_t)m->n++;
+}
+
+static uint64_t model_count(const model *m, keyref lo, keyref hi)
+{
+    size_t a = model_lower_bound(m, lo), b = hi.len ? model_lower_bound(m, hi) : m->n;
+    return b > a ? b - a : 0;
+}
+
+/* The rows of m in key order, as check_rows wants them. */
+static ref_row *model_rows(const model *m)
+{
+    ref_row *r = calloc(m->n + 1, sizeof *r);
+    assert_non_null(r);
+    for (size_t i = 0; i < m->n; i++)
+        r[i] = m->pool[m->order[i]];
+    return r;
+}
+
+/* Keys for the interleavings: random ones over a small alphabet (many
+ * duplicates, shared prefixes), an ascending stream above them (the append
+ * path, or an ascending tail), or a key put before (already in main, in a
+ * run or in the tail). */
+static size_t interleaved_key(uint64_t *x, const model *m, uint32_t *ascending,
+                              uint8_t *out)
+{
+    uint64_t pick = xorshift(x) % 100;
+    if (pick < 20) {
+        uint32_t v = (*ascending)++;
+        out[0] = 0xFF;
+        out[1] = 0xFF;
+        out[2] = (uint8_t)(v >> 24);
+        out[3] = (uint8_t)(v >> 16);
+        out[4] = (uint8_t)(v >> 8);
+        out[5] = (uint8_t)v;
+        return 6;
+    }
+    if (pick < 35 && m->n) {
+        const ref_row *r = &m->pool[xorshift(x) % m->n];
+        memcpy(out, r->key, r->len);
+        return r->len;
+    }
+    return random_key(x, out);
+}
+
+static void check_count(store *s, const model *m, uint64_t *x)
+{
+    uint8_t lo[REF_KEY_MAX], hi[REF_KEY_MAX];
+    size_t ll = random_key(x, lo), hl = random_key(x, hi);
+    switch (xorshift(x) % 4) {
+    case 0:
+        ll = 0; /* from the start */
+        break;
+    case 1:
+        hl = 0; /* to the end */
+        break;
+    case 2:
+        ll = hl = 0; /* everything: the whole-store shortcut */
+        break;
+    }
+    keyref kl = keyref_of(lo, ll), kh = keyref_of(hi, hl);
+    assert_int_equal(store_count_range(s, kl, kh), model_count(m, kl, kh));
+}
+
+/* One interleaving: steps of puts (in and out of order, repeats) and
+ * counts, with rarer full checks, a run of counts with no puts (the idle
+ * compaction) and a split half way (the test goes on with the lower half). */
+static void run_interleaving(uint64_t seed, size_t steps, unsigned count_pct)
+{
+    uint64_t x = seed;
+    uint32_t ascending = 0;
+    model m = { 0 };
+    store *s = store_new();
+    assert_non_null(s);
+    uint64_t cells = 0;
+    for (size_t step = 0; step < steps; step++) {
+        if (xorshift(&x) % 100 < count_pct) {
+            check_count(s, &m, &x);
+        } else {
+            uint8_t k[REF_KEY_MAX];
+            size_t len = interleaved_key(&x, &m, &ascending, k);
+            uint32_t bytes = (uint32_t)(xorshift(&x) % 1000);
+            assert_int_equal(store_put(s, keyref_of(k, len), bytes), 0);
+            model_put(&m, k, len, bytes);
+            cells++;
+        }
+        if (step % 4999 == 4998) { /* everything, which merges pending */
+            ref_row *r = model_rows(&m);
+            check_rows(s, r, m.n);
+            free(r);
+        } else if (step % 997 == 996) {
+            assert_int_equal(store_rows(s), m.n);
+        }
+        if (step == steps / 3) /* idle: counts alone until it compacts */
+            for (size_t i = 0; i < m.n / 16 + 8; i++)
+                check_count(s, &m, &x);
+        if (step == steps / 2 && m.n > 2) {
+            keyref at = model_key(&m, m.n / 2);
+            uint8_t cut[REF_KEY_MAX];
+            memcpy(cut, at.data, at.len);
+            at = keyref_of(cut, at.len);
+            store *t = store_split(s, at);
+            assert_non_null(t);
+            ref_row *r = model_rows(&m);
+            size_t half = m.n / 2;
+            check_rows(t, r + half, m.n - half);
+            assert_int_equal(store_cells(s) + store_cells(t), cells);
+            store_free(t);
+            free(r);
+            m.n = half; /* the lower half goes on: keep its keys only */
+            ref_row *pool = calloc(m.cap, sizeof *pool);
+            assert_non_null(pool);
+            for (size_t i = 0; i < m.n; i++) {
+                pool[i] = m.pool[m.order[i]];
+                m.order[i] = (uint32_t)i;
+            }
+            free(m.pool);
+            m.pool = pool;
+            cells = store_cells(s);
+        }
+    }
+    assert_int_equal(store_cells(s), cells);
+    ref_row *r = model_rows(&m);
+    check_rows(s, r, m.n);
+    for (int q = 0; q < 200; q++)
+        check_count(s, &m, &x);
+    free(r);
+    free(m.pool);
+    free(m.order);
+    store_free(s);
+}
+
+static void test_interleaved_reads(void **state)
+{
+    (void)state;
+    /* Counts after most puts: runs of a few entries, a deep run stack. */
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        run_interleaving(seed * 104729, 20000, 50);
+    /* Counts now and then: longer tails, main merges with runs pending,
+     * and stores past the filter's threshold. */
+    for (uint64_t seed = 4; seed <= 5; seed++)
+        run_interleaving(seed * 104729, 40000, 5);
+}
+
+/* Out-of-order keys, repeats, and a count after every put: the keys
+ * already in main or in a run are found (through the filter once the store
+ * is big enough) and folded, not counted again. */
+static void test_counts_between_puts(void **state)
+{
+    (void)state;
+    store *s = store_new();
+    assert_non_null(s);
+    uint64_t x = 31337;
+    size_t n = 6000;
+    uint64_t *keys = malloc(n * sizeof *keys);
+    assert_non_null(keys);
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = xorshift(&x);
+        uint8_t k[8];
+        for (int b = 0; b < 8; b++)
+            k[b] = (uint8_t)(keys[i] >> (56 - 8 * b));
+        assert_int_equal(store_put(s, keyref_of(k, 8), 1), 0);
+        assert_int_equal(store_count_range(s, keyref_of(NULL, 0), keyref_of(NULL, 0)),
+                         i + 1);
+    }
+    /* Every key again, in another order: no new rows, bytes double. */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = keys[(i * 7919) % n];
+        uint8_t k[8];
+        for (int b = 0; b < 8; b++)
+            k[b] = (uint8_t)(v >> (56 - 8 * b));
+        assert_int_equal(store_put(s, keyref_of(k, 8), 1), 0);
+        assert_int_equal(store_count_range(s, keyref_of(NULL, 0), keyref_of(NULL, 0)), n);
+    }
+    assert_int_equal(store_rows(s), n);
+    assert_int_equal(store_bytes(s), 2 * n);
+    for (size_t i = 0; i < n; i++) {
+        keyref k;
+        uint64_t b;
+        assert_int_equal(store_row_at(s, i, &k, &b), 0);
+        assert_int_equal(b, 2);
+    }
+    free(keys);
+    store_free(s);
+}
+
+/* A row's bytes saturate the same whether its puts are folded in the tail,
+ * in a run or in main. */
+static void test_saturation_across_parts(void **state)
+{
+    (void)state;
+    store *s = store_new();
+    assert_non_null(s);
+    assert_int_equal(store_put(s, K("m"), 1), 0);            /* main */
+    assert_int_equal(store_put(s, K("a"), UINT32_MAX - 1), 0); /* pending */
+    assert_int_equal(store_count_range(s, K("a"), K("b")), 1); /* a run */
+    assert_int_equal(store_put(s, K("c"), 1), 0);
+    assert_int_equal(store_put(s, K("a"), 5), 0);             /* the tail */
+    assert_int_equal(store_put(s, K("m"), UINT32_MAX), 0);    /* main's last */
+    assert_int_equal(store_count_range(s, keyref_of(NULL, 0), keyref_of(NULL, 0)), 3);
+    assert_int_equal(store_put(s, K("b"), 2), 0);
+    assert_int_equal(store_put(s, K("m"), 3), 0);
+    assert_int_equal(store_count_range(s, K("b"), keyref_of(NULL, 0)), 3);
+    assert_int_equal(store_rows(s), 4);
+    assert_int_equal(store_bytes(s), (uint64_t)UINT32_MAX - 1 + 5 + 1 + 1 +
+                                         UINT32_MAX + 2 + 3);
+    keyref k;
+    uint64_t b;
+    assert_int_equal(store_row_at(s, 0, &k, &b), 0);
+    assert_int_equal(b, UINT32_MAX);
+    assert_int_equal(store_row_at(s, 3, &k, &b), 0);
+    assert_int_equal(b, UINT32_MAX);
+    store_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -511,6 +778,9 @@ int main(void)
         cmocka_unit_test(test_middle_key),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_interleaved_reads),
+        cmocka_unit_test(test_counts_between_puts),
+        cmocka_unit_test(test_saturation_across_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
