@@ -32,6 +32,7 @@
 #include "reports/stats.h"
 #include "reports/format.h"
 #include "reports/samples.h"
+#include "reports/servers.h"
 #include "reports/text_impl.h"
 #include "reports/textmap.h"
 
@@ -169,71 +170,19 @@ static int digits(uint64_t v)
     return n;
 }
 
-/* ---- many servers: the busiest, the rest in aggregate, binned rows ---- */
-
-#define SERVERS_LISTED 32  /* up to this many servers, every one gets its line */
-#define SERVERS_BUSIEST 16 /* beyond it, the busiest this many, then the rest together */
-#define SERVER_ROWS_MAX 32 /* heatmap rows at most: beyond, a row is a group of servers */
-
-typedef uint64_t (*server_count_fn)(const server_result *);
-
-/* The indices of run's servers to list for `count`: every server when
- * there are at most SERVERS_LISTED, else the SERVERS_BUSIEST with the
- * highest counts (ties: the lower index), busiest first. Returns how many
- * (written to shown, room for SERVERS_LISTED). */
-static size_t servers_listed(const run_result *run, server_count_fn count, uint32_t *shown)
-{
-    if (run->nservers <= SERVERS_LISTED) {
-        for (uint32_t s = 0; s < run->nservers; s++) shown[s] = s;
-        return run->nservers;
-    }
-    size_t n = 0;
-    for (uint32_t s = 0; s < run->nservers; s++) {
-        uint64_t c = count(&run->servers[s]);
-        if (n == SERVERS_BUSIEST && c <= count(&run->servers[shown[n - 1]]))
-            continue;
-        size_t at = n < SERVERS_BUSIEST ? n++ : n - 1; /* insert, dropping the last if full */
-        while (at > 0 && count(&run->servers[shown[at - 1]]) < c) {
-            shown[at] = shown[at - 1];
-            at--;
-        }
-        shown[at] = s;
-    }
-    return n;
-}
+/* ---- many servers: the busiest, the rest in aggregate (reports/servers.h) ---- */
 
 /* The line for the servers not listed: how many, their counts' min,
  * median and max and their share of the total. */
 static void write_rest_of_servers(FILE *out, const run_result *run, const imbalance *im,
                                   server_count_fn count, const uint32_t *shown, size_t nshown)
 {
-    size_t nrest = run->nservers - nshown, k = 0;
-    uint64_t *rest = malloc(nrest * sizeof *rest);
-    if (!rest) {
-        fputs("regionsim: out of memory writing the report\n", stderr);
-        exit(2); /* the report is rendered in memory first: no partial file */
-    }
-    uint64_t sum = 0;
-    for (uint32_t s = 0; s < run->nservers; s++) {
-        int listed = 0;
-        for (size_t i = 0; i < nshown && !listed; i++) listed = shown[i] == s;
-        if (!listed) {
-            rest[k++] = count(&run->servers[s]);
-            sum += rest[k - 1];
-        }
-    }
-    for (size_t i = 1; i < nrest; i++) /* insertion sort: a report, once */
-        for (size_t j = i; j > 0 && rest[j - 1] > rest[j]; j--) {
-            uint64_t t = rest[j];
-            rest[j] = rest[j - 1];
-            rest[j - 1] = t;
-        }
+    servers_rest rest = servers_rest_of(run, count, shown, nshown);
     char share[CELL];
     fprintf(out, "  ... the other %zu servers: %" PRIu64 " min, %" PRIu64 " median, %" PRIu64
-            " max; %s of the total (every server: JSON and CSV reports)\n", nrest, rest[0],
-            rest[nrest / 2], rest[nrest - 1],
-            fmt_percent(share, im->defined ? (double)sum / (double)im->total : NAN));
-    free(rest);
+            " max; %s of the total (every server: JSON and CSV reports)\n", rest.n, rest.min,
+            rest.median, rest.max,
+            fmt_percent(share, im->defined ? (double)rest.sum / (double)im->total : NAN));
 }
 
 /* One bar per server for what `count` picks (writes or read RPCs); the
@@ -270,16 +219,12 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
         write_rest_of_servers(out, run, im, count, shown, nshown);
 }
 
-/* A run's servers x windows counts as heatmap rows: a row per server, or
- * past SERVER_ROWS_MAX servers a row per group of `per_row` consecutive
- * servers holding, in each window, the busiest one's count (a hot server
- * still shows), labelled "rs0-rs62". Owns what it made. */
+/* A run's servers x windows counts as heatmap rows (server_bins_of: a
+ * row per server, or per bin of servers holding the busiest one's count). */
 typedef struct server_rows {
     text_heatmap map;
     uint32_t per_row;  /* servers a row */
-    uint64_t *cells;   /* binned cells, or NULL (the run's own) */
-    char (*names)[40]; /* group labels, or NULL */
-    const char **labels;
+    server_bins bins;
 } server_rows;
 
 static void out_of_memory(void)
@@ -290,46 +235,15 @@ static void out_of_memory(void)
 
 static server_rows server_rows_of(const run_result *run, const uint64_t *cells)
 {
-    server_rows r = { { cells, run->nwindows, run->nservers, run->window_us, NULL, 0 }, 1,
-                      NULL, NULL, NULL };
-    uint32_t n = run->nservers;
-    if (n > SERVER_ROWS_MAX) {
-        r.per_row = (n + SERVER_ROWS_MAX - 1) / SERVER_ROWS_MAX;
-        n = (run->nservers + r.per_row - 1) / r.per_row;
-    }
-    r.labels = malloc((n ? n : 1) * sizeof *r.labels);
-    if (!r.labels) out_of_memory();
-    r.map.nitems = n;
-    r.map.labels = r.labels;
-    if (r.per_row == 1) {
-        for (uint32_t s = 0; s < n; s++) r.labels[s] = run->servers[s].name;
-        return r;
-    }
-    r.cells = calloc((size_t)run->nwindows * n + 1, sizeof *r.cells);
-    r.names = calloc(n, sizeof *r.names);
-    if (!r.cells || !r.names) out_of_memory();
-    for (uint32_t g = 0; g < n; g++) {
-        uint32_t first = g * r.per_row, last = first + r.per_row - 1;
-        if (last >= run->nservers) last = run->nservers - 1;
-        snprintf(r.names[g], sizeof r.names[g], "%s-%s", run->servers[first].name,
-                 run->servers[last].name);
-        r.labels[g] = r.names[g];
-        for (uint32_t w = 0; cells && w < run->nwindows; w++)
-            for (uint32_t s = first; s <= last; s++) {
-                uint64_t v = cells[(size_t)w * run->nservers + s];
-                if (v > r.cells[(size_t)w * n + g]) r.cells[(size_t)w * n + g] = v;
-            }
-    }
-    r.map.cells = cells ? r.cells : NULL;
+    server_rows r;
+    r.bins = server_bins_of(run, cells);
+    r.per_row = r.bins.per_row;
+    r.map = (text_heatmap){ r.bins.cells, run->nwindows, r.bins.nrows, run->window_us,
+                            r.bins.labels, 0 };
     return r;
 }
 
-static void server_rows_free(server_rows *r)
-{
-    free(r->cells);
-    free(r->names);
-    free(r->labels);
-}
+static void server_rows_free(server_rows *r) { server_bins_free(&r->bins); }
 
 static int label_cols(const text_heatmap *h)
 {
@@ -339,7 +253,6 @@ static int label_cols(const text_heatmap *h)
     return cols;
 }
 
-static uint64_t server_writes(const server_result *sv) { return sv->writes; }
 
 /* ---- one run: heatmaps, hot regions, timeline ---- */
 
@@ -438,7 +351,6 @@ static void write_timeline(FILE *out, const run_result *run)
     textmap_write_timeline(out, run, "  ", 10, HEAT_COLS_MAX);
 }
 
-static uint64_t server_reads(const server_result *sv) { return sv->reads; }
 
 void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width,
                     int color)
@@ -474,7 +386,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
                 fmt_latency(a, run->latency.p50_us), fmt_latency(b, run->latency.p99_us),
                 fmt_latency(c, run->latency.p999_us), fmt_latency(d, run->latency.max_us));
 
-    write_histogram(out, run, &im, width, server_writes, 1);
+    write_histogram(out, run, &im, width, servers_count_writes, 1);
     write_server_heatmap(out, run, 0, color);
     write_key_heatmap(out, run, 0, color);
 
@@ -506,7 +418,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
                                                    : NAN, 2),
                 run->full_scans);
         fputs("  read RPCs per server:\n", out);
-        write_histogram(out, run, &rim, width, server_reads, 0);
+        write_histogram(out, run, &rim, width, servers_count_reads, 0);
         fprintf(out, "  read max/mean %s  read p99 %s\n", fmt_fixed(a, rim.max_mean, 2),
                 fmt_latency(b, run->read_latency.count ? run->read_latency.p99_us : UINT64_MAX));
         write_server_heatmap(out, run, 1, color);
@@ -518,7 +430,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     text_write_samples_section(out, res, run, "  ");
     if (run->nservers) {
         uint32_t shown[SERVERS_LISTED];
-        size_t nshown = servers_listed(run, server_writes, shown);
+        size_t nshown = servers_listed(run, servers_count_writes, shown);
         const figure_matrix m = { FIGURE_SERVER, res, run, 0, 0, shown, nshown };
         if (nshown < run->nservers)
             fprintf(out, "  figures per server, the %zu with the most writes of %" PRIu32
