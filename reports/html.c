@@ -328,6 +328,7 @@ static void write_panel(const page *pg, const sim_results *res, size_t r)
     const run_result *run = &res->runs[r];
     fputs("<section class=\"run\">\n", pg->out);
     html_write_panel_head(pg->out, run);
+    html_write_busiest_servers(pg->out, run);
     if (run->nwindows == 0 || run->window_us == 0)
         fputs("<p class=\"note\">No report windows: nothing to draw over time.</p>\n", pg->out);
     else {
@@ -347,7 +348,7 @@ static size_t page_cells(const sim_results *res)
     for (size_t r = 0; r < res->nruns; r++) {
         const run_result *run = &res->runs[r];
         size_t cols = (run->nwindows + html_windows_per_column(run) - 1) / html_windows_per_column(run);
-        cells += cols * ((size_t)run->nservers + run->keyspace.nbuckets) * (run->reads > 0 ? 2 : 1);
+        cells += cols * ((size_t)html_server_rows(run) + run->keyspace.nbuckets) * (run->reads > 0 ? 2 : 1);
     }
     return cells;
 }

@@ -126,6 +126,7 @@ typedef struct heatmap {
     int keys;                /* rows are key buckets: key labels, row 0 at the bottom */
     size_t key_skip;         /* characters of shared prefix the key labels leave out */
     uint64_t max;            /* the shared scale */
+    const char *const *labels; /* rows that are not key buckets: their labels */
 } heatmap;
 
 /* Windows per column, so that a run has at most HEAT_COLS_MAX columns. */
@@ -184,7 +185,7 @@ static void write_row_label(FILE *out, const run_result *run, const heatmap *hm,
         html_put_text(out, html_key_label(a, run->keyspace.bucket_start[row], hm->key_skip, "-inf",
                                 KEY_LABEL_COLS));
     else
-        html_put_text(out, run->servers[row].name);
+        html_put_text(out, hm->labels[row]);
     fputs("</text>", out);
 }
 
@@ -242,14 +243,34 @@ static void write_heatmap(const page *pg, const run_result *run, const heatmap *
                 "per window.</p>\n", per);
 }
 
+uint32_t html_server_rows(const run_result *run)
+{
+    if (run->nservers <= SERVER_ROWS_MAX)
+        return run->nservers;
+    uint32_t per_row = (run->nservers + SERVER_ROWS_MAX - 1) / SERVER_ROWS_MAX;
+    return (run->nservers + per_row - 1) / per_row;
+}
+
 void html_write_server_heatmaps(const page *pg, const run_result *run)
 {
+    server_bins wb = server_bins_of(run, run->window_writes);
     heatmap writes = { "Writes per server over time", "writes per window", "server",
-                       run->window_writes, run->nservers, 0, 0, pg->max[STATS_SERVER_WRITES] };
-    heatmap reads = { "Read RPCs per server over time", "read RPCs per window", "server",
-                      run->window_reads, run->nservers, 0, 0, pg->max[STATS_SERVER_READS] };
+                       wb.cells, wb.nrows, 0, 0, pg->max[STATS_SERVER_WRITES], wb.labels };
     write_heatmap(pg, run, &writes);
-    if (run->reads > 0) write_heatmap(pg, run, &reads);
+    if (run->reads > 0) {
+        server_bins rb = server_bins_of(run, run->window_reads);
+        heatmap reads = { "Read RPCs per server over time", "read RPCs per window", "server",
+                          rb.cells, rb.nrows, 0, 0, pg->max[STATS_SERVER_READS], rb.labels };
+        write_heatmap(pg, run, &reads);
+        server_bins_free(&rb);
+    }
+    if (wb.per_row > 1)
+        fprintf(pg->out, "<p class=\"note\">%" PRIu32 " servers: a row is a bin of %" PRIu32
+                " consecutive servers (the label gives the first and the last), coloured by "
+                "the bin's <strong>max</strong>, its busiest server in the window, so one hot "
+                "server shows at full strength. Every server's counts are in the JSON and CSV "
+                "reports.</p>\n", run->nservers, wb.per_row);
+    server_bins_free(&wb);
 }
 
 void html_write_key_heatmaps(const page *pg, const run_result *run)
@@ -262,9 +283,9 @@ void html_write_key_heatmaps(const page *pg, const run_result *run)
     }
     size_t skip = html_shared_prefix((const char *const *)ks->bucket_start, ks->nbuckets, KEY_LABEL_COLS);
     heatmap writes = { "Writes per key range over time", "writes per window", "key (bucket start)",
-                       ks->writes, ks->nbuckets, 1, skip, pg->max[STATS_KEY_WRITES] };
+                       ks->writes, ks->nbuckets, 1, skip, pg->max[STATS_KEY_WRITES], NULL };
     heatmap reads = { "Read RPCs per key range over time", "read RPCs per window",
-                      "key (bucket start)", ks->reads, ks->nbuckets, 1, skip, pg->max[STATS_KEY_READS] };
+                      "key (bucket start)", ks->reads, ks->nbuckets, 1, skip, pg->max[STATS_KEY_READS], NULL };
     write_heatmap(pg, run, &writes);
     if (run->reads > 0) write_heatmap(pg, run, &reads);
     fprintf(pg->out, "<p class=\"note\">%" PRIu32 " buckets of about equal row count at the end "

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/figures.h"
@@ -108,6 +109,42 @@ void html_write_panel_head(FILE *out, const run_result *run)
     fputs("</div>\n", out);
     write_figures(out, run);
     fputs("</div>\n", out);
+}
+
+/* ---- a panel: the busiest servers ---- */
+
+void html_write_busiest_servers(FILE *out, const run_result *run)
+{
+    if (run->nservers <= SERVERS_LISTED)
+        return;
+    uint32_t shown[SERVERS_LISTED];
+    size_t n = servers_listed(run, servers_count_writes, shown);
+    servers_rest rest = servers_rest_of(run, servers_count_writes, shown, n);
+    imbalance im = stats_server_writes(run);
+    char a[CELL], b[CELL];
+    fprintf(out, "<h3>The %zu busiest of %" PRIu32 " servers</h3>\n<table class=\"regions "
+            "busiest\">\n<tr><th>server</th><th>writes</th><th>share</th><th>regions</th>"
+            "<th>busy</th><th>p99</th></tr>\n", n, run->nservers);
+    for (size_t i = 0; i < n; i++) {
+        const server_result *sv = &run->servers[shown[i]];
+        fputs("<tr><td>", out);
+        html_put_text(out, sv->name);
+        fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>"
+                "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>",
+                sv->writes, fmt_percent(a, im.defined ? (double)sv->writes / (double)im.total
+                                                      : NAN),
+                sv->regions, fmt_percent(b, sv->busy));
+        fprintf(out, "<td class=\"n\">%s</td></tr>\n",
+                fmt_latency(a, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
+    }
+    fprintf(out, "<tr class=\"rest\"><td>the other %zu</td><td class=\"n\">%" PRIu64
+            "</td><td class=\"n\">%s</td><td colspan=\"3\">min %" PRIu64 ", median %"
+            PRIu64 ", max %" PRIu64 " writes each</td></tr>\n</table>\n",
+            rest.n, rest.sum,
+            fmt_percent(a, im.defined ? (double)rest.sum / (double)im.total : NAN), rest.min,
+            rest.median, rest.max);
+    fputs("<p class=\"note\">Busiest by writes; the other servers' writes are the run's "
+          "total less the busiest's. Every server: the JSON and CSV reports.</p>\n", out);
 }
 
 /* ---- a panel: hottest regions ---- */
@@ -298,6 +335,12 @@ void html_write_timeline(FILE *out, const run_result *run)
 
 /* ---- a panel: every figure of the registry ---- */
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* Whether scheme figure f is shown in run r's panel: defined and not 0
  * (with samples: in some sample). The footer's glossary lists every
  * figure; a panel leaves out the rest. */
@@ -359,8 +402,27 @@ static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
     fputs("</table>\n", out);
 }
 
+/* Server figure f's min, median and max over the servers not in shown
+ * (sorted copies; a report does it once a figure). */
+static void write_rest_figure(FILE *out, const figure *f, const run_result *run,
+                              const unsigned char *listed, double *v)
+{
+    char a[CELL];
+    size_t n = 0;
+    for (uint32_t s = 0; s < run->nservers; s++)
+        if (!listed[s]) {
+            double x = figure_value(f, run, s);
+            if (isfinite(x)) v[n++] = x;
+        }
+    qsort(v, n, sizeof *v, cmp_double);
+    for (int q = 0; q < 3; q++)
+        fprintf(out, "<td>%s</td>",
+                fmt_figure(a, f, n ? v[q == 0 ? 0 : q == 1 ? n / 2 : n - 1] : NAN));
+}
+
 /* Run r's scheme figures (write_scheme_figures), then its server figures,
- * a row per figure and a column per server, folded in a details element.
+ * a row per figure and a column per server (the busiest and the rest's
+ * min, median and max past SERVERS_LISTED), folded in a details element.
  * Markup is lean (a compare page holds a dozen). */
 void html_write_all_figures(FILE *out, const sim_results *res, size_t r)
 {
@@ -369,20 +431,42 @@ void html_write_all_figures(FILE *out, const sim_results *res, size_t r)
     write_scheme_figures(out, res, r);
     if (run->nservers == 0)
         return;
-    fputs("<details><summary>Figures per server</summary>\n<div class=\"wide\">"
-          "<table class=\"all srv\">\n<tr><th></th>", out);
-    for (uint32_t s = 0; s < run->nservers; s++) {
+    uint32_t shown[SERVERS_LISTED];
+    size_t n = servers_listed(run, servers_count_writes, shown);
+    unsigned char *listed = NULL;
+    double *scratch = NULL;
+    if (n < run->nservers) {
+        listed = calloc(run->nservers, 1);
+        scratch = malloc(run->nservers * sizeof *scratch);
+        if (!listed || !scratch) {
+            fputs("regionsim: out of memory writing the report\n", stderr);
+            exit(2);
+        }
+        for (size_t i = 0; i < n; i++) listed[shown[i]] = 1;
+        fprintf(out, "<details><summary>Figures per server: the %zu with the most writes of %"
+                PRIu32 ", and the other %zu's min, median and max</summary>\n", n,
+                run->nservers, (size_t)run->nservers - n);
+    } else
+        fputs("<details><summary>Figures per server</summary>\n", out);
+    fputs("<div class=\"wide\"><table class=\"all srv\">\n<tr><th></th>", out);
+    for (size_t i = 0; i < n; i++) {
         fputs("<th>", out);
-        html_put_text(out, run->servers[s].name);
+        html_put_text(out, run->servers[shown[i]].name);
         fputs("</th>", out);
     }
+    if (listed)
+        fputs("<th>rest min</th><th>rest median</th><th>rest max</th>", out);
     fputs("<th></th></tr>\n", out);
     for (const figure *f = figure_first(FIGURE_SERVER); f; f = figure_next(f)) {
         fprintf(out, "<tr><th>%s</th>", f->name);
-        for (uint32_t s = 0; s < run->nservers; s++)
-            fprintf(out, "<td>%s</td>", fmt_figure(v, f, figure_value(f, run, s)));
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "<td>%s</td>", fmt_figure(v, f, figure_value(f, run, shown[i])));
+        if (listed)
+            write_rest_figure(out, f, run, listed, scratch);
         fprintf(out, "<td>%s</td></tr>\n", f->unit);
     }
     fputs("</table></div></details>\n", out);
+    free(scratch);
+    free(listed);
 }
 
