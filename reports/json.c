@@ -31,6 +31,7 @@ typedef struct jw {
     FILE *out;
     int depth;
     int need_comma;  /* a member or element precedes at this depth */
+    int per_server;  /* windows carry one count per server (else totals and maxima) */
 } jw;
 
 /* ---- scalars ---- */
@@ -133,6 +134,12 @@ static void key_u64(jw *w, const char *name, uint64_t v)
 {
     key(w, name);
     fprintf(w->out, "%" PRIu64, v);
+}
+
+static void key_bool(jw *w, const char *name, int v)
+{
+    key(w, name);
+    fputs(v ? "true" : "false", w->out);
 }
 
 static void key_double(jw *w, const char *name, double x)
@@ -242,17 +249,43 @@ static void write_balance(jw *w, const run_result *run)
     close_(w, '}');
 }
 
+/* The total and the largest of n counts (NULL: all zero). */
+static void row_total_max(const uint64_t *v, size_t n, uint64_t *total, uint64_t *max)
+{
+    *total = *max = 0;
+    for (size_t i = 0; v && i < n; i++) {
+        *total += v[i];
+        if (v[i] > *max) *max = v[i];
+    }
+}
+
+/* "windows": one entry a report window, with per-server arrays of writes
+ * and read RPCs, or (w->per_server 0) their totals and maxima, which keep
+ * the report's size independent of the servers. */
 static void write_windows(jw *w, const run_result *run)
 {
+    if (!w->per_server)
+        key_bool(w, "windows_per_server", 0);
     key(w, "windows");
     open_(w, '[');
     for (uint32_t i = 0; i < run->nwindows; i++) {
         size_t row = (size_t)i * run->nservers;
+        const uint64_t *wr = run->window_writes ? run->window_writes + row : NULL;
+        const uint64_t *rd = run->window_reads ? run->window_reads + row : NULL;
         next_line(w);
-        fprintf(w->out, "{\"t_us\": %" PRIu64 ", \"writes\": ", (uint64_t)i * run->window_us);
-        put_u64_row(w->out, run->window_writes ? run->window_writes + row : NULL, run->nservers);
-        fputs(", \"reads\": ", w->out);
-        put_u64_row(w->out, run->window_reads ? run->window_reads + row : NULL, run->nservers);
+        fprintf(w->out, "{\"t_us\": %" PRIu64 ", ", (uint64_t)i * run->window_us);
+        if (w->per_server) {
+            fputs("\"writes\": ", w->out);
+            put_u64_row(w->out, wr, run->nservers);
+            fputs(", \"reads\": ", w->out);
+            put_u64_row(w->out, rd, run->nservers);
+        } else {
+            uint64_t wt, wm, rt, rm;
+            row_total_max(wr, run->nservers, &wt, &wm);
+            row_total_max(rd, run->nservers, &rt, &rm);
+            fprintf(w->out, "\"writes_total\": %" PRIu64 ", \"writes_max\": %" PRIu64
+                    ", \"reads_total\": %" PRIu64 ", \"reads_max\": %" PRIu64, wt, wm, rt, rm);
+        }
         if (run->window_regions)
             fprintf(w->out, ", \"regions\": %" PRIu64, run->window_regions[i]);
         fputc('}', w->out);
@@ -599,9 +632,24 @@ static void write_assertions(jw *w, const sim_results *res)
     close_(w, ']');
 }
 
+int json_windows_per_server(const sim_results *res, json_windows windows)
+{
+    if (windows != JSON_WINDOWS_AUTO)
+        return windows == JSON_WINDOWS_YES;
+    double cells = 0;
+    for (size_t r = 0; r < res->nruns; r++)
+        cells += (double)res->runs[r].nwindows * res->runs[r].nservers;
+    return cells <= JSON_WINDOWS_AUTO_CELLS;
+}
+
 void json_write(FILE *out, const sim_results *res)
 {
-    jw w = { out, 0, 0 };
+    json_write_windows(out, res, JSON_WINDOWS_AUTO);
+}
+
+void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
+{
+    jw w = { out, 0, 0, json_windows_per_server(res, windows) };
     assert(out && res && (res->runs || res->nruns == 0));
 
     open_(&w, '{');
@@ -625,7 +673,7 @@ void json_write(FILE *out, const sim_results *res)
 
 void json_write_figure_list(FILE *out)
 {
-    jw w = { out, 0, 0 };
+    jw w = { out, 0, 0, 1 };
     open_(&w, '{');
     key_u64(&w, "regionsim", REPORT_JSON_SCHEMA);
     key(&w, "figures");

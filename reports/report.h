@@ -40,6 +40,24 @@ void text_write_compare(FILE *out, const sim_results *res, int color);
  * server its server-scope "figures". */
 void json_write(FILE *out, const sim_results *res);
 
+/* Whether each run's "windows" carry per-server arrays ("writes" and
+ * "reads", one count per server) or, to keep the report's size
+ * independent of the servers, each window's totals and maxima
+ * ("writes_total", "writes_max", "reads_total", "reads_max") with the run
+ * marked "windows_per_server": false. AUTO: the arrays when the runs'
+ * servers x windows, summed, are at most JSON_WINDOWS_AUTO_CELLS (4
+ * million: about 10 MB of numbers), which every scenario of up to a
+ * few hundred servers for a day stays under. */
+typedef enum json_windows { JSON_WINDOWS_AUTO, JSON_WINDOWS_YES, JSON_WINDOWS_NO } json_windows;
+#define JSON_WINDOWS_AUTO_CELLS 4000000.0
+
+/* 1 if json_write_windows(.., windows) writes per-server window arrays. */
+int json_windows_per_server(const sim_results *res, json_windows windows);
+
+/* json_write with per-window arrays as `windows` says (json_write: AUTO).
+ * Writes as it goes: nothing of the report is held in memory. */
+void json_write_windows(FILE *out, const sim_results *res, json_windows windows);
+
 /* `regionsim figures`: every registry figure with its unit, scope, better
  * direction and meaning, as a table for a person or as JSON. */
 void text_write_figure_list(FILE *out);

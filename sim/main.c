@@ -8,7 +8,7 @@
  * message naming the option, what was found and what was expected, and
  * exits 2 before anything is written to stdout. Results are written only
  * once every run has finished, so a failure never leaves partial output:
- * the report is rendered into memory first, then written where -o says by
+ * the report is rendered into a temporary file first, then written where -o says by
  * sim/output.c's rules (a regular file or a new name replaced atomically,
  * a symlink followed, a device or FIFO written in place, nothing the
  * program did not create ever removed); --write-trace goes by the same
@@ -47,6 +47,7 @@ typedef struct options {
     format fmt;
     const char *output;       /* -o PATH: a file (text, json, html) or a directory (csv) */
     color_mode color;
+    json_windows json_windows; /* --json-windows */
     uint64_t nkeys;
     const char *write_trace;  /* --write-trace FILE */
     cli_checks checks;        /* --assert, --junit, --baseline, --tolerance (sim/cli_checks.h) */
@@ -94,6 +95,9 @@ static const char common_help[] =
     "                       directory, created if missing)\n"
     "  --color C            text: auto (when stdout is a terminal and NO_COLOR\n"
     "                       is unset), always or never (auto)\n"
+    "  --json-windows W     json: each window's per-server arrays (yes), or its\n"
+    "                       totals and maxima (no); auto: yes up to 4 million\n"
+    "                       servers x windows over the runs (auto)\n"
     "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  -n N                 keys: how many keys to print (10)\n"
     "  -p NAME=VALUE        a YCSB property over --ycsb's workload (docs/ycsb.md)\n"
@@ -268,6 +272,14 @@ static void set_option(options *o, const char *name, const char *value)
         if (m == 3)
             usage_error(o, "%s: expected auto, always or never, found '%s'", name, value);
         o->color = (color_mode)m;
+    } else if (!strcmp(name, "--json-windows")) {
+        static const char *const modes[] = { "auto", "yes", "no" };
+        size_t m = 0;
+        while (m < 3 && strcmp(value, modes[m]) != 0)
+            m++;
+        if (m == 3)
+            usage_error(o, "%s: expected auto, yes or no, found '%s'", name, value);
+        o->json_windows = m == 0 ? JSON_WINDOWS_AUTO : m == 1 ? JSON_WINDOWS_YES : JSON_WINDOWS_NO;
     } else if (!strcmp(name, "-n")) {
         o->nkeys = parse_count(o, name, value, 1, 1000000);
     } else if (!strcmp(name, "-p")) { /* a YCSB property, as YCSB's own -p */
@@ -594,7 +606,7 @@ static void write_format(const options *o, const sim_results *res, FILE *out, in
 {
     switch (o->fmt) {
     case FORMAT_JSON:
-        json_write(out, res);
+        json_write_windows(out, res, o->json_windows);
         break;
     case FORMAT_HTML:
         html_write(out, res);
@@ -609,44 +621,69 @@ static void write_format(const options *o, const sim_results *res, FILE *out, in
     }
 }
 
-/* The report (text, json or html) rendered into memory, *text of *len
- * bytes (free it), before any file is opened: the writers print "out of
- * memory" and exit(2) if they run out, and then nothing is left behind.
- * Returns 0, or -1 if the memory for it could not be had. */
-static int render_report(const options *o, const sim_results *res, int color, char **text,
-                         size_t *len)
+/* The report (text, json or html) rendered into an unnamed temporary
+ * file (tmpfile: removed by the system whatever happens), before any
+ * output is opened: the writers print "out of memory" and exit(2) if they
+ * run out, and then nothing is left behind. A file, not memory: a report
+ * of 10,000 servers can be a gigabyte of JSON, written as it goes.
+ * Returns the file, rewound, or NULL if it could not be written. */
+static FILE *render_report(const options *o, const sim_results *res, int color)
 {
-    *text = NULL;
-    *len = 0;
-    FILE *m = open_memstream(text, len);
+    FILE *m = tmpfile();
     if (!m)
-        return -1;
+        return NULL;
     write_format(o, res, m, color);
-    int bad = ferror(m);
-    if (fclose(m) != 0 || bad) {
-        free(*text);
-        *text = NULL;
-        return -1;
+    if (fflush(m) != 0 || ferror(m) || fseek(m, 0, SEEK_SET) != 0) {
+        fclose(m);
+        return NULL;
     }
-    return 0;
+    return m;
 }
 
-/* -o PATH: text of len bytes to PATH by sim/output.c's rules. Interrupts
- * are held while a temporary exists. Returns the exit status. */
+/* Copies the rendered report to `write`'s destination in blocks. Returns
+ * 0, or -1 if reading it back failed. */
+static int copy_report(FILE *from, output_file *f, FILE *out)
+{
+    enum { BLOCK = 1 << 16 };
+    char *block = malloc(BLOCK);
+    if (!block)
+        return -1;
+    size_t n;
+    while ((n = fread(block, 1, BLOCK, from)) > 0) {
+        if (f)
+            output_write(f, block, n);
+        else
+            fwrite(block, 1, n, out); /* main checks stdout */
+    }
+    free(block);
+    return ferror(from) ? -1 : 0;
+}
+
+/* -o PATH: the rendered report (or, report NULL, text of len bytes) to
+ * PATH by sim/output.c's rules. Interrupts are held while a temporary
+ * exists. Returns the exit status. */
 static int write_file(const options *o, interrupts *ints, const char *path, const char *option,
-                      const char *text, size_t len)
+                      FILE *report, const char *text, size_t len)
 {
     char err[1024];
     interrupts_hold(ints);
     output_file *f = output_open(path, &ints->set, err, sizeof err);
     if (f && !output_has_temporary(f))
         interrupts_release(ints); /* a device or FIFO: nothing of ours to remove */
-    if (f)
+    int bad = 0;
+    if (f && report)
+        bad = copy_report(report, f, NULL);
+    else if (f)
         output_write(f, text, len);
     int signo = interrupts_pending(ints);
-    if (f && signo) {
+    if (f && (signo || bad)) {
         output_abandon(f);
-        die_interrupted(ints, o->cmd_name, signo);
+        if (signo)
+            die_interrupted(ints, o->cmd_name, signo);
+        interrupts_release(ints);
+        fprintf(stderr, "regionsim %s: %s %s: reading the rendered report back failed\n",
+                o->cmd_name, option, path);
+        return EXIT_USAGE;
     }
     int rc = f ? output_commit(f, err, sizeof err) : -1;
     interrupts_release(ints);
@@ -675,18 +712,20 @@ static int write_report(const options *o, const sim_results *res, interrupts *in
     }
     /* auto colour only for a terminal on stdout: with -o the file decides nothing */
     int color = o->output ? o->color == COLOR_ALWAYS : use_color(o, stdout);
-    char *text;
-    size_t len;
-    if (render_report(o, res, color, &text, &len) < 0) {
-        fprintf(stderr, "regionsim %s: out of memory for the report\n", o->cmd_name);
+    FILE *report = render_report(o, res, color);
+    if (!report) {
+        fprintf(stderr, "regionsim %s: the report could not be rendered (out of memory or "
+                "no room for a temporary file)\n", o->cmd_name);
         return EXIT_USAGE;
     }
     int rc = 0;
     if (o->output)
-        rc = write_file(o, ints, o->output, "-o", text, len);
-    else
-        fwrite(text, 1, len, stdout); /* main checks stdout */
-    free(text);
+        rc = write_file(o, ints, o->output, "-o", report, NULL, 0);
+    else if (copy_report(report, NULL, stdout) < 0) {
+        fprintf(stderr, "regionsim %s: reading the rendered report back failed\n", o->cmd_name);
+        rc = EXIT_USAGE;
+    }
+    fclose(report);
     return rc;
 }
 
@@ -759,7 +798,7 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
             fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
             return EXIT_USAGE;
         }
-        rc = write_file(o, ints, ch->junit_path, "--junit", text, len);
+        rc = write_file(o, ints, ch->junit_path, "--junit", NULL, text, len);
         free(text);
     }
     int regressions = 0;
