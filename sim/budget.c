@@ -41,8 +41,11 @@
  *  - UID tables (workloads/keyscheme_encode.c): 48 bytes per name;
  *  - balancer runs (their reports and timeline entries, doubling), the
  *    jitter queue (24 bytes a series), a trace's line buffer, the run's
- *    own state (1 MiB), and the report rendered in memory (8 bytes per
- *    number of its window tables, 200 per region log and timeline entry).
+ *    own state (1 MiB), and the report writers' scratch: the report is
+ *    written to a temporary file as it is rendered (sim/main.c), so what
+ *    it needs is one run's server heatmap binned to at most 32 rows
+ *    (windows x 32 x 8 bytes, writes and reads) and copies of the
+ *    servers' counts to sort (17 bytes a server), for the largest run.
  *
  * The whole run needs every scheme's results (kept for the report) plus
  * the larger of the largest scheme's run and the report.
@@ -103,8 +106,9 @@
 #define TRUTH_ENTITY 64.0       /* the first 4 entries of an entity's list */
 /* TRUTH_WRITE (a write kept to score reads against): sim/budget_impl.h */
 #define TRUTH_METRIC 24.0       /* in its metric's list, with metric reads */
-#define REPORT_NUMBER 8.0       /* a number in the report's text */
-#define REPORT_ENTRY 200.0      /* a region log or timeline entry in the report's text */
+#define REPORT_BINNED 8.0       /* a cell of a server heatmap binned for a report */
+#define REPORT_ROWS 32.0        /* reports/servers.h's SERVER_ROWS_MAX */
+#define REPORT_SORTED 17.0      /* a server's count copied to sort, its mark, a figure's value */
 #define RUN_FIXED 1048576.0     /* the run's own state, key buffer, latency histograms */
 #define TRACE_BUFFERS 1081344.0 /* a trace reader's line (1 MiB) and key buffers */
 #define TRACE_MIN_LINE 8.0      /* "0,put,k\n": the shortest line of a record */
@@ -739,8 +743,8 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
     }
     s->work[BUDGET_WORKLOAD] = 24 * s->series + (trace ? TRACE_BUFFERS : 0) + RUN_FIXED;
 
-    s->report = REPORT_NUMBER * windows * (2 * servers + 2 * buckets + 1) +
-                REPORT_ENTRY * (logged + changes);
+    s->report = REPORT_BINNED * windows * min2(servers, REPORT_ROWS) * 2 +
+                REPORT_SORTED * servers;
 }
 
 /* ---- the whole run ---- */
@@ -811,7 +815,7 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
             kept[p] += s.kept[p];
             work += s.work[p];
         }
-        report += s.report;
+        report = max2(report, s.report); /* the writers take one run at a time */
         memcpy(works[nworks], s.work, sizeof works[nworks]);
         work_of[nworks++] = work;
         if (work > largest_work) {

@@ -39,7 +39,7 @@ typedef enum budget_part {
     BUDGET_NAMES,      /* UID tables */
     BUDGET_BALANCER,   /* every balancer run's report */
     BUDGET_WORKLOAD,   /* the workload's own state (the jitter queue, a trace's buffers) */
-    BUDGET_REPORT,     /* the report, rendered in memory before it is written */
+    BUDGET_REPORT,     /* the report writers' scratch (the report goes to a temporary file) */
     BUDGET_PARTS
 } budget_part;
 

@@ -634,7 +634,9 @@ static FILE *render_report(const options *o, const sim_results *res, int color)
         return NULL;
     write_format(o, res, m, color);
     if (fflush(m) != 0 || ferror(m) || fseek(m, 0, SEEK_SET) != 0) {
+        int e = errno ? errno : EIO;
         fclose(m);
+        errno = e;
         return NULL;
     }
     return m;
@@ -712,10 +714,11 @@ static int write_report(const options *o, const sim_results *res, interrupts *in
     }
     /* auto colour only for a terminal on stdout: with -o the file decides nothing */
     int color = o->output ? o->color == COLOR_ALWAYS : use_color(o, stdout);
+    errno = 0;
     FILE *report = render_report(o, res, color);
     if (!report) {
-        fprintf(stderr, "regionsim %s: the report could not be rendered (out of memory or "
-                "no room for a temporary file)\n", o->cmd_name);
+        fprintf(stderr, "regionsim %s: the report could not be written to a temporary file: "
+                "%s\n", o->cmd_name, strerror(errno ? errno : EIO));
         return EXIT_USAGE;
     }
     int rc = 0;
