@@ -543,6 +543,87 @@ static void assert_well_formed(const char *html)
 }
 
 /* xmllint --noout accepts the page (skipped when xmllint is missing). */
+/* 2,000 servers, 3 runs of 60 windows: the busiest 16 in a table with a
+ * row for the rest (its writes the total less the busiest's), heatmap rows
+ * that are bins of 63 servers labelled by their range and coloured by the
+ * bin's max, per-server figures of the busiest only, and a page that stays
+ * small (a row per server would be 360,000 cells). */
+static void test_many_servers_are_binned_and_summed(void **state)
+{
+    (void)state;
+    enum { SV = 2000, W = 60, RUNS = 3, KB = 4 };
+    server_result *servers = calloc(SV, sizeof *servers);
+    uint64_t *sw = calloc((size_t)SV * W, sizeof *sw);
+    uint64_t kw[W * KB] = { 0 };
+    static char *starts[KB] = { "", "b", "c", "d" };
+    run_result runs[RUNS];
+    assert_true(servers && sw);
+    uint64_t total = 0;
+    for (int s = 0; s < SV; s++) {
+        snprintf(servers[s].name, sizeof servers[s].name, "rs%d", s);
+        servers[s].writes = (uint64_t)(s * 7919 % 2003) + 1; /* distinct: 7919 is prime to 2003 */
+        total += servers[s].writes;
+        for (int w = 0; w < W; w++) sw[(size_t)w * SV + s] = (uint64_t)((s + w) % 10);
+    }
+    sw[(size_t)5 * SV + 100] = 1000; /* one hot cell: server 100 (bin 1), window 5 */
+    for (int r = 0; r < RUNS; r++)
+        runs[r] = (run_result){ .scheme_name = "scheme", .scheme_expr = "salt(8) ts",
+            .nservers = SV, .servers = servers, .writes = total,
+            .duration_us = W * 60000000ull, .window_us = 60000000, .nwindows = W,
+            .window_writes = sw,
+            .keyspace = { .nbuckets = KB, .bucket_start = starts, .writes = kw, .sample = 4096,
+                          .exact = 1 } };
+    sim_results res = { .scenario = "many", .servers = SV, .window_us = 60000000,
+                        .nruns = RUNS, .runs = runs };
+    char *html = render(&res);
+    size_t len = strlen(html);
+    print_message("2000 servers x 3 runs: %zu bytes, %zu cells\n", len, count_cells(html));
+    /* 32 bins of ceil(2000 / 32) = 63 servers (the last of 47), and the key buckets */
+    assert_int_equal(count_cells(html), RUNS * (32 + KB) * W);
+    assert_int_equal(count(html, ">rs0-rs62</text>"), RUNS);
+    assert_int_equal(count(html, ">rs1890-rs1952</text>"), RUNS); /* every other row labelled */
+    assert_int_equal(count(html, ">rs100</text>"), 0); /* no row of its own */
+    assert_non_null(strstr(html, "coloured by the bin's <strong>max</strong>"));
+    /* the hot cell is the scale's top, in its bin's row (drawn row 1), column 5 */
+    assert_int_equal(count(html, "<g class=\"c16\"><rect x=\"5\" y=\"1\"/></g>"), RUNS);
+    assert_int_equal(count(html, "<g class=\"c16\">"), RUNS);
+
+    /* the busiest 16 and the rest: the rest's writes = total - the busiest's */
+    char *run0 = panel(html, 0);
+    assert_non_null(strstr(run0, "<h3>The 16 busiest of 2000 servers</h3>"));
+    uint64_t busiest = 0;
+    const char *p = strstr(run0, "busiest\">");
+    assert_non_null(p);
+    for (int i = 0; i < 16; i++) {
+        p = strstr(p, "<tr><td>rs");
+        assert_non_null(p);
+        int id = atoi(p + strlen("<tr><td>rs"));
+        assert_true(id >= 0 && id < SV);
+        busiest += servers[id].writes;
+        /* at least the 16th most: fewer than 16 servers have more writes */
+        int more = 0;
+        for (int s = 0; s < SV; s++) more += servers[s].writes > servers[id].writes;
+        assert_true(more < 16);
+        p++;
+    }
+    const char *rest = strstr(run0, "<tr class=\"rest\"><td>the other 1984</td><td class=\"n\">");
+    assert_non_null(rest);
+    uint64_t rest_writes = strtoull(rest + strlen("<tr class=\"rest\"><td>the other 1984</td>"
+                                                  "<td class=\"n\">"), NULL, 10);
+    assert_true(rest_writes > 0);
+    assert_true(rest_writes == total - busiest);
+    /* per-server figures: 16 columns and the rest's min, median, max */
+    assert_non_null(strstr(run0, "the 16 with the most writes of 2000"));
+    assert_int_equal(count(run0, "<th>rest median</th>"), 1);
+    free(run0);
+
+    assert_true(len < 400 * 1024);
+    if (have_xmllint()) assert_well_formed(html);
+    free(html);
+    free(sw);
+    free(servers);
+}
+
 static void test_page_is_well_formed_xml(void **state)
 {
     (void)state;
@@ -619,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_a_full_compare_page_stays_small),
         cmocka_unit_test(test_page_is_well_formed_xml),
         cmocka_unit_test(test_figures_across_samples),
+        cmocka_unit_test(test_many_servers_are_binned_and_summed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -414,6 +414,92 @@ static void test_figures_objects(void **state)
     free(text);
 }
 
+/* A run of nservers servers and nwindows windows, as JSON with windows
+ * `windows`; its length in *len. */
+static char *render_many(uint32_t nservers, uint32_t nwindows, json_windows windows, size_t *len)
+{
+    server_result *sv = calloc(nservers, sizeof *sv);
+    uint64_t *ww = calloc((size_t)nservers * nwindows, sizeof *ww);
+    assert_true(sv && ww);
+    for (uint32_t s = 0; s < nservers; s++) {
+        snprintf(sv[s].name, sizeof sv[s].name, "rs%u", (unsigned)s);
+        for (uint32_t w = 0; w < nwindows; w++) {
+            ww[(size_t)w * nservers + s] = (s * 31 + w) % 7;
+            sv[s].writes += ww[(size_t)w * nservers + s];
+        }
+    }
+    run_result run = { .scheme_name = "m", .scheme_expr = "md5(ts)", .key_example = "",
+        .presplit = "none", .nservers = nservers, .servers = sv, .duration_us = nwindows * 1000000ull,
+        .window_us = 1000000, .nwindows = nwindows, .window_writes = ww };
+    for (uint32_t s = 0; s < nservers; s++) run.writes += sv[s].writes;
+    sim_results res = { .scenario = "many", .seed = 1, .servers = nservers,
+        .split_policy = "size", .balancer = "none", .window_us = 1000000, .workload = "w",
+        .nruns = 1, .runs = &run };
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, len);
+    assert_non_null(out);
+    json_write_windows(out, &res, windows);
+    assert_int_equal(fclose(out), 0);
+    free(ww);
+    free(sv);
+    return buf;
+}
+
+/* --json-windows: per-server arrays with yes (and auto when small), each
+ * window's totals and maxima with no (and auto past 4 million cells),
+ * every server's totals either way, and a report whose size no longer
+ * grows with servers x windows. */
+static void test_window_arrays_follow_the_option(void **state)
+{
+    (void)state;
+    size_t len_yes, len_no, len_auto;
+    char *yes = render_many(500, 20, JSON_WINDOWS_YES, &len_yes);
+    char *no = render_many(500, 20, JSON_WINDOWS_NO, &len_no);
+    char *autos = render_many(500, 20, JSON_WINDOWS_AUTO, &len_auto);
+    assert_string_equal(yes, autos); /* 10,000 cells: arrays */
+    json_object *y = parse(yes), *n = parse(no);
+    assert_int_equal(json_object_array_length(at(y, "runs/0/windows/3/writes")), 500);
+    json_object *o = NULL;
+    assert_false(json_object_object_get_ex(at(y, "runs/0"), "windows_per_server", &o));
+    assert_false(json_object_get_boolean(at(n, "runs/0/windows_per_server")));
+    assert_false(json_object_object_get_ex(at(n, "runs/0/windows/3"), "writes", &o));
+    assert_int_equal(json_object_array_length(at(n, "runs/0/windows")), 20);
+    /* totals and maxima are the arrays' */
+    for (int w = 0; w < 20; w++) {
+        char path[64];
+        snprintf(path, sizeof path, "runs/0/windows/%d/writes", w);
+        json_object *row = at(y, path);
+        int64_t total = 0, max = 0;
+        for (size_t s = 0; s < 500; s++) {
+            int64_t v = json_object_get_int64(json_object_array_get_idx(row, s));
+            total += v;
+            if (v > max) max = v;
+        }
+        snprintf(path, sizeof path, "runs/0/windows/%d/writes_total", w);
+        assert_int_equal(int_at(n, path), total);
+        snprintf(path, sizeof path, "runs/0/windows/%d/writes_max", w);
+        assert_int_equal(int_at(n, path), max);
+    }
+    /* per-server detail stays */
+    assert_int_equal(json_object_array_length(at(n, "runs/0/servers")), 500);
+    assert_int_equal(int_at(n, "runs/0/servers/7/writes"), int_at(y, "runs/0/servers/7/writes"));
+    assert_true(len_no < len_yes);
+    json_object_put(y);
+    json_object_put(n);
+    free(yes);
+    free(no);
+    free(autos);
+
+    /* 2,500 servers x 2,000 windows = 5 million cells: auto leaves the arrays out */
+    char *big = render_many(2500, 2000, JSON_WINDOWS_AUTO, &len_auto);
+    json_object *b = parse(big);
+    assert_false(json_object_get_boolean(at(b, "runs/0/windows_per_server")));
+    print_message("2500 servers x 2000 windows, auto: %zu bytes\n", len_auto);
+    assert_true(len_auto < 3u << 20); /* the arrays alone would be over 10 MB */
+    json_object_put(b);
+    free(big);
+}
+
 /* `regionsim figures --format json` parses and lists a figure per entry. */
 static void test_figure_list(void **state)
 {
@@ -444,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_output_is_byte_identical),
         cmocka_unit_test(test_figures_objects),
         cmocka_unit_test(test_figure_list),
+        cmocka_unit_test(test_window_arrays_follow_the_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
