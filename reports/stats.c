@@ -26,7 +26,7 @@ static int compare_u64(const void *a, const void *b)
 
 /* n counts of scratch. Out of memory ends the program with a message and
  * exit status 2 (the writers have no way to report errors; the report is
- * rendered in memory before the output file is touched, so none is left
+ * rendered to an unnamed temporary file before the output is touched, so none is left
  * half-written). */
 static uint64_t *alloc_counts(size_t n)
 {

@@ -230,7 +230,7 @@ typedef struct server_rows {
 static void out_of_memory(void)
 {
     fputs("regionsim: out of memory writing the report\n", stderr);
-    exit(2); /* the report is rendered in memory first: no partial file */
+    exit(2); /* the report is rendered to a temporary file first: no partial output */
 }
 
 static server_rows server_rows_of(const run_result *run, const uint64_t *cells)
@@ -294,7 +294,7 @@ static void write_key_heatmap(FILE *out, const run_result *run, int reads, int c
     const char **labels = malloc(k->nbuckets * sizeof *labels);
     if (!labels) {
         fputs("regionsim: out of memory writing the report\n", stderr);
-        exit(2); /* the report is rendered in memory first: no partial file */
+        exit(2); /* the report is rendered to a temporary file first: no partial output */
     }
     for (uint32_t b = 0; b < k->nbuckets; b++)
         labels[b] = b == 0 && !k->bucket_start[b][0] ? "(first key)" : k->bucket_start[b];
