@@ -27,7 +27,8 @@
  *
  * Times are this process's CPU seconds (user + system, the page faults of
  * growing arrays included): steadier than wall time on a shared machine,
- * and everything here runs on one thread. Each line is the median of REPS
+ * and everything here runs on one thread. Each line also shows the share
+ * of it spent in the kernel (sys) and the median wall seconds of a run. Each line is the median of REPS
  * repetitions (the four runs of a scheme interleaved, so a burst of load
  * from another process hits all of them alike), with the spread of the
  * repetitions. The targets of issue 15 are printed as pass or miss, not
@@ -52,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "core/regionmap.h"
@@ -73,6 +75,14 @@ static double cpu_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* System CPU seconds of this process (page faults, mostly). */
+static double sys_now(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static double wall_now(void)
@@ -175,7 +185,7 @@ static void make_scenario(scenario *sc, const char *scheme, uint64_t ops, double
 /* ---- the three kinds of run ---- */
 
 typedef struct sample {
-    double cpu, wall;
+    double cpu, sys, wall;
     uint64_t ops, distinct;
 } sample;
 
@@ -185,10 +195,11 @@ static double run_route(const scenario *sc, uint64_t n, const regionmap *m, samp
     uint64_t hits[FLOOR_REGIONS + 1] = { 0 };
     keygen g;
     keygen_open(&g, sc);
-    double c0 = cpu_now(), w0 = wall_now();
+    double c0 = cpu_now(), s0 = sys_now(), w0 = wall_now();
     for (uint64_t i = 0; i < n; i++)
         hits[regionmap_route(m, keygen_next(&g))]++;
     s->cpu = cpu_now() - c0;
+    s->sys = sys_now() - s0;
     s->wall = wall_now() - w0;
     keygen_close(&g);
     uint64_t sum = 0;
@@ -301,7 +312,7 @@ static void run_exact(const scenario *sc, uint64_t n, keyref *cuts, sample *s)
     k.tmp = malloc(n * sizeof *k.tmp);
     if (!k.bytes || !k.e || !k.tmp)
         die("out of memory for the exact floor", NULL);
-    double c0 = cpu_now(), w0 = wall_now();
+    double c0 = cpu_now(), s0 = sys_now(), w0 = wall_now();
     uint64_t off = 0;
     for (uint64_t i = 0; i < n; i++) {
         keyref key = keygen_next(&g);
@@ -322,6 +333,7 @@ static void run_exact(const scenario *sc, uint64_t n, keyref *cuts, sample *s)
                     key_compare(entry_key(k.bytes, &sorted[i]),
                                 entry_key(k.bytes, &sorted[i - 1])) != 0;
     s->cpu = cpu_now() - c0;
+    s->sys = sys_now() - s0;
     s->wall = wall_now() - w0;
     s->ops = n;
     s->distinct = distinct;
@@ -352,10 +364,11 @@ static void run_sim(const scenario *sc, sample *s)
 {
     run_result r;
     char err[512];
-    double c0 = cpu_now(), w0 = wall_now();
+    double c0 = cpu_now(), s0 = sys_now(), w0 = wall_now();
     if (engine_run(sc, 0, NULL, &r, err, sizeof err) < 0)
         die("engine_run", err);
     s->cpu = cpu_now() - c0;
+    s->sys = sys_now() - s0;
     s->wall = wall_now() - w0;
     s->ops = r.writes + r.reads;
     s->distinct = r.rows;
@@ -405,18 +418,20 @@ static int cmp_double(const void *a, const void *b)
 typedef struct column {
     char name[48];
     sample s[MAX_REPS];
-    double cpu, wall, lo, hi; /* medians, spread of cpu */
+    double cpu, sys, wall, lo, hi; /* medians, spread of cpu */
 } column;
 
 static void summarise(column *c, int reps)
 {
-    double v[MAX_REPS], w[MAX_REPS];
+    double v[MAX_REPS], w[MAX_REPS], y[MAX_REPS];
     for (int i = 0; i < reps; i++)
-        v[i] = c->s[i].cpu, w[i] = c->s[i].wall;
+        v[i] = c->s[i].cpu, w[i] = c->s[i].wall, y[i] = c->s[i].sys;
     qsort(v, (size_t)reps, sizeof *v, cmp_double);
     qsort(w, (size_t)reps, sizeof *w, cmp_double);
+    qsort(y, (size_t)reps, sizeof *y, cmp_double);
     c->cpu = v[reps / 2];
     c->wall = w[reps / 2];
+    c->sys = y[reps / 2];
     c->lo = v[0];
     c->hi = v[reps - 1];
 }
@@ -441,8 +456,8 @@ int main(int argc, char **argv)
     int nschemes = argc > 3 ? argc - 3 : 4;
     printf("bench_floor: %llu operations a run, the default scenario; median of %d "
            "(CPU s of this process; spread min-max)\n", (unsigned long long)n, reps);
-    printf("%-10s %-28s %9s %8s %8s %8s %15s %10s\n", "scheme", "run", "ns/op", "Mops/s",
-           "x route", "x exact", "spread ns/op", "distinct");
+    printf("%-10s %-28s %9s %8s %8s %8s %15s %5s %6s %10s\n", "scheme", "run", "ns/op",
+           "Mops/s", "x route", "x exact", "spread ns/op", "sys", "wall", "distinct");
     double md5_ratio = -1, route_ratio[8] = { 0 };
     int rc = 0;
     for (int si = 0; si < nschemes; si++) {
@@ -494,10 +509,11 @@ int main(int argc, char **argv)
                        (unsigned long long)col[c].s[0].ops, (unsigned long long)n);
                 rc = 1;
             }
-            printf("%-10s %-28s %9.1f %8.2f %8.2f %8.2f %7.1f-%-7.1f %10llu\n", name,
-                   col[c].name, col[c].cpu / ops * 1e9, ops / col[c].cpu / 1e6,
+            printf("%-10s %-28s %9.1f %8.2f %8.2f %8.2f %7.1f-%-7.1f %4.0f%% %6.2f %10llu\n",
+                   name, col[c].name, col[c].cpu / ops * 1e9, ops / col[c].cpu / 1e6,
                    col[c].cpu / col[0].cpu, col[c].cpu / col[1].cpu, col[c].lo / ops * 1e9,
-                   col[c].hi / ops * 1e9, (unsigned long long)col[c].s[0].distinct);
+                   col[c].hi / ops * 1e9, 100 * col[c].sys / col[c].cpu, col[c].wall,
+                   (unsigned long long)col[c].s[0].distinct);
         }
         if (si < 8)
             route_ratio[si] = col[2].cpu / col[0].cpu;
