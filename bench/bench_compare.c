@@ -23,7 +23,8 @@
  * other load shows in it; the lines say how loaded the machine was (the
  * 1-minute load average before each part). Medians of REPS runs for the
  * default compare; the 10,000-server runs are single.
- * Usage: bench_compare REGIONSIM [DURATION [REPS]] (defaults 1h, 3).
+ * Usage: bench_compare REGIONSIM [DURATION [REPS]] (defaults 1h, 3); a
+ * DURATION of 0 leaves the 10,000-server runs out.
  */
 #define _DEFAULT_SOURCE /* wait4 (one child's rusage), getloadavg */
 #include <errno.h>
@@ -147,6 +148,15 @@ static int run_or_say(char *const argv[], measure *m)
     return -1;
 }
 
+/* Issue 15's target for the default compare; returns 0 (not enforced). */
+static int target(double ratio, long cores)
+{
+    printf("target (issue 15; printed, not enforced): default compare on 2 cores under "
+           "60%% of --jobs 1: %.0f%%  %s%s\n", 100 * ratio, ratio < 0.6 ? "pass" : "MISS",
+           cores == 2 ? "" : " (the target is for 2 cores)");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 4) {
@@ -180,6 +190,10 @@ int main(int argc, char **argv)
     snprintf(what, sizeof what, "default compare (median of %d)", reps);
     print_line(what, &b);
     double ratio = b.wall / a.wall;
+    if (strcmp(duration, "0") == 0) {
+        printf("default jobs / --jobs 1, wall: default compare %.0f%%\n", 100 * ratio);
+        return target(ratio, cores);
+    }
 
     /* 2. 10,000 servers over a long duration */
     char *text[] = { bin, "compare", "--servers", "10000", "--duration", duration, NULL };
@@ -206,8 +220,5 @@ int main(int argc, char **argv)
 
     printf("default jobs / --jobs 1, wall: default compare %.0f%%, 10000 servers %.0f%%\n",
            100 * ratio, 100 * t.wall / t1.wall);
-    printf("target (issue 15; printed, not enforced): default compare on 2 cores under "
-           "60%% of --jobs 1: %.0f%%  %s%s\n", 100 * ratio, ratio < 0.6 ? "pass" : "MISS",
-           cores == 2 ? "" : " (the target is for 2 cores)");
-    return 0;
+    return target(ratio, cores);
 }
