@@ -9,7 +9,10 @@
  *      with --jobs 1 and with the default jobs (one per core), REPS times
  *      each, interleaved; it prints the medians and the ratio of the
  *      default's wall time to --jobs 1's, against issue 15's target
- *      (under 60% on 2 cores; printed as pass or miss, not enforced);
+ *      (under 60% on 2 cores; printed as pass or miss, not enforced), for
+ *      the medians and for the fastest run of each (on a shared machine
+ *      the fastest runs are the ones other load disturbed least: a burst
+ *      of load during one run moves a median of few runs);
  *   2. the default compare on 10,000 servers for DURATION of simulated
  *      time (1h by default: twice the default scenario's), once as text and
  *      once as JSON with the default jobs, and once as text with --jobs 1:
@@ -148,11 +151,14 @@ static int run_or_say(char *const argv[], measure *m)
     return -1;
 }
 
-/* Issue 15's target for the default compare; returns 0 (not enforced). */
-static int target(double ratio, long cores)
+/* Issue 15's target for the default compare, judged on the medians and on
+ * the fastest runs (the least disturbed by other load); returns 0 (the
+ * target is not enforced). */
+static int target(double ratio, double best, long cores)
 {
     printf("target (issue 15; printed, not enforced): default compare on 2 cores under "
-           "60%% of --jobs 1: %.0f%%  %s%s\n", 100 * ratio, ratio < 0.6 ? "pass" : "MISS",
+           "60%% of --jobs 1: medians %.0f%% %s, fastest %.0f%% %s%s\n", 100 * ratio,
+           ratio < 0.6 ? "pass" : "MISS", 100 * best, best < 0.6 ? "pass" : "MISS",
            cores == 2 ? "" : " (the target is for 2 cores)");
     return 0;
 }
@@ -184,16 +190,21 @@ int main(int argc, char **argv)
         if (run_or_say(one, &m1[i]) < 0 || run_or_say(all, &mall[i]) < 0)
             return 1;
     measure a = median(m1, reps), b = median(mall, reps);
+    double best1 = m1[0].wall, bestall = mall[0].wall;
+    for (int i = 1; i < reps; i++) {
+        best1 = m1[i].wall < best1 ? m1[i].wall : best1;
+        bestall = mall[i].wall < bestall ? mall[i].wall : bestall;
+    }
     char what[128];
     snprintf(what, sizeof what, "default compare --jobs 1 (median of %d)", reps);
     print_line(what, &a);
     snprintf(what, sizeof what, "default compare (median of %d)", reps);
     print_line(what, &b);
-    double ratio = b.wall / a.wall;
-    if (strcmp(duration, "0") == 0) {
-        printf("default jobs / --jobs 1, wall: default compare %.0f%%\n", 100 * ratio);
-        return target(ratio, cores);
-    }
+    double ratio = b.wall / a.wall, best = bestall / best1;
+    printf("default jobs / --jobs 1, wall: medians %.0f%%; fastest of %d each %.2f / %.2f s "
+           "= %.0f%%\n", 100 * ratio, reps, bestall, best1, 100 * best);
+    if (strcmp(duration, "0") == 0)
+        return target(ratio, best, cores);
 
     /* 2. 10,000 servers over a long duration */
     char *text[] = { bin, "compare", "--servers", "10000", "--duration", duration, NULL };
@@ -218,7 +229,7 @@ int main(int argc, char **argv)
     snprintf(what, sizeof what, "10000 servers, %s, text, --jobs 1", duration);
     print_line(what, &t1);
 
-    printf("default jobs / --jobs 1, wall: default compare %.0f%%, 10000 servers %.0f%%\n",
-           100 * ratio, 100 * t.wall / t1.wall);
-    return target(ratio, cores);
+    printf("default jobs / --jobs 1, wall: 10000 servers %.0f%% (one run each)\n",
+           100 * t.wall / t1.wall);
+    return target(ratio, best, cores);
 }
