@@ -27,20 +27,21 @@
  *
  * Times are this process's CPU seconds (user + system, the page faults of
  * growing arrays included): steadier than wall time on a shared machine,
- * and everything here runs on one thread. Each line also shows the share
- * of it spent in the kernel (sys) and the median wall seconds of a run. Each line is the median of REPS
+ * and everything here runs on one thread. Each line is the median of REPS
  * repetitions (the four runs of a scheme interleaved, so a burst of load
  * from another process hits all of them alike), with the spread of the
- * repetitions. The targets of issue 15 are printed as pass or miss, not
+ * repetitions, the share of its CPU time spent in the kernel (sys) and the
+ * median wall seconds of a run. The targets of issue 15 are printed as pass or miss, not
  * enforced: exact writes within 2.5x of the routing floor per operation
  * for monotonic and salted, and md5 with 10% reads under 3x its
  * writes-only time.
  *
  * Store kinds: the `stores` table below is one row per store the engine
- * is run with (the scenario's `store` setting). Today every store is
- * exact and the engine has no such setting, so "exact" is applied as
- * "nothing to set"; adding the sampled store is adding "sampled" to the
- * table.
+ * is run with (the scenario's `store` setting, set explicitly: a default
+ * of auto could choose either). An engine without the setting keeps every
+ * row exactly, so there "exact" sets nothing; once the sampled store is
+ * in, adding "sampled" to the table runs every regionsim line with it too
+ * (the floors stay what they are: exact by definition).
  *
  * Trade-offs: the floors reuse the engine's private stream numbers
  * (sim/engine_impl.h), so they follow the engine if those change (the key
