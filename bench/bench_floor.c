@@ -477,6 +477,10 @@ int main(int argc, char **argv)
         if (!same_keys(&sc_w[0])) {
             printf("%-10s the floors' keys differ from the engine's: not comparable\n", name);
             rc = 1;
+            for (size_t st = 0; st < NSTORES; st++) {
+                scenario_release(&sc_w[st]);
+                scenario_release(&sc_r[st]);
+            }
             continue;
         }
         column col[NCOLS];
