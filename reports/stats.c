@@ -108,6 +108,20 @@ static imbalance server_imbalance(const run_result *run, int reads)
 imbalance stats_server_writes(const run_result *run) { return server_imbalance(run, 0); }
 imbalance stats_server_reads(const run_result *run) { return server_imbalance(run, 1); }
 
+uint64_t stats_server_writes_total(const run_result *run)
+{
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < run->nservers; s++) total += run->servers[s].writes;
+    return total;
+}
+
+uint64_t stats_server_reads_total(const run_result *run)
+{
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < run->nservers; s++) total += run->servers[s].reads;
+    return total;
+}
+
 window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t nservers)
 {
     window_stats ws = { 0, NAN, NAN };

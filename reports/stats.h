@@ -34,9 +34,15 @@ typedef struct imbalance {
  * if a scratch copy cannot be allocated (the writers cannot report errors). */
 imbalance stats_imbalance(const uint64_t *x, size_t n);
 
-/* The imbalance of a run's per-server writes / reads. */
+/* The imbalance of a run's per-server writes / reads (sorts a copy of
+ * the counts for the Gini: O(n log n); call it once per figure and run). */
 imbalance stats_server_writes(const run_result *run);
 imbalance stats_server_reads(const run_result *run);
+
+/* The sum of a run's per-server writes / reads: stats_server_writes(run)
+ * .total without the sort (one pass, O(n)), for a server's share. */
+uint64_t stats_server_writes_total(const run_result *run);
+uint64_t stats_server_reads_total(const run_result *run);
 
 /* Per-window max/mean of a windows x servers matrix (row w = window w). */
 typedef struct window_stats {
