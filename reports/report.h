@@ -47,7 +47,9 @@ void json_write(FILE *out, const sim_results *res);
  * marked "windows_per_server": false. AUTO: the arrays when the runs'
  * servers x windows, summed, are at most JSON_WINDOWS_AUTO_CELLS (4
  * million: about 10 MB of numbers), which every scenario of up to a
- * few hundred servers for a day stays under. */
+ * few hundred servers for a day stays under. Runs whose matrices were
+ * reduced (run_result.digest: the program does so only when the output
+ * will not carry the arrays) always give totals and maxima. */
 typedef enum json_windows { JSON_WINDOWS_AUTO, JSON_WINDOWS_YES, JSON_WINDOWS_NO } json_windows;
 #define JSON_WINDOWS_AUTO_CELLS 4000000.0
 
