@@ -83,7 +83,10 @@ void html_write(FILE *out, const sim_results *res);
  * max) and server_figures.csv (every server-scope one: scheme, server,
  * figure, value, unit). Returns 0, or -1 with a message
  * naming the file in err; files are written under temporary names and
- * renamed at the end, so a failure leaves no partial set. */
+ * renamed at the end, so a failure leaves no partial set. windows.csv
+ * needs every server's count in every window: the program keeps the runs'
+ * matrices for csv (a run reduced to its digest, run_result.digest, would
+ * write zeros there). */
 int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);
 
 #endif
