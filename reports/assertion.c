@@ -527,11 +527,8 @@ static double check_balance(const assertion *a, const run_result *run, const cha
     uint32_t first = 0;
     if ((*why = window_span(a, run, &first)) != NULL)
         return NAN;
-    const uint64_t *m = a->balance_reads ? run->window_reads : run->window_writes;
-    window_stats ws = { 0, NAN, NAN };
-    if (m && run->nservers)
-        ws = stats_windows(m + (size_t)first * run->nservers, run->nwindows - first,
-                           run->nservers);
+    /* from the matrix or, a reduced run, its per-window totals and maxima */
+    window_stats ws = stats_run_windows(run, a->balance_reads, first);
     if (ws.windows == 0) {
         *why = a->balance_reads ? "no window among them had a read"
                                 : "no window among them had a write";

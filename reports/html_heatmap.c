@@ -253,12 +253,12 @@ uint32_t html_server_rows(const run_result *run)
 
 void html_write_server_heatmaps(const page *pg, const run_result *run)
 {
-    server_bins wb = server_bins_of(run, run->window_writes);
+    server_bins wb = server_bins_run(run, 0);
     heatmap writes = { "Writes per server over time", "writes per window", "server",
                        wb.cells, wb.nrows, 0, 0, pg->max[STATS_SERVER_WRITES], wb.labels };
     write_heatmap(pg, run, &writes);
     if (run->reads > 0) {
-        server_bins rb = server_bins_of(run, run->window_reads);
+        server_bins rb = server_bins_run(run, 1);
         heatmap reads = { "Read RPCs per server over time", "read RPCs per window", "server",
                           rb.cells, rb.nrows, 0, 0, pg->max[STATS_SERVER_READS], rb.labels };
         write_heatmap(pg, run, &reads);

@@ -249,16 +249,6 @@ static void write_balance(jw *w, const run_result *run)
     close_(w, '}');
 }
 
-/* The total and the largest of n counts (NULL: all zero). */
-static void row_total_max(const uint64_t *v, size_t n, uint64_t *total, uint64_t *max)
-{
-    *total = *max = 0;
-    for (size_t i = 0; v && i < n; i++) {
-        *total += v[i];
-        if (v[i] > *max) *max = v[i];
-    }
-}
-
 /* "windows": one entry a report window, with per-server arrays of writes
  * and read RPCs, or (w->per_server 0) their totals and maxima, which keep
  * the report's size independent of the servers. */
@@ -280,9 +270,9 @@ static void write_windows(jw *w, const run_result *run)
             fputs(", \"reads\": ", w->out);
             put_u64_row(w->out, rd, run->nservers);
         } else {
-            uint64_t wt, wm, rt, rm;
-            row_total_max(wr, run->nservers, &wt, &wm);
-            row_total_max(rd, run->nservers, &rt, &rm);
+            uint64_t wt, wm, rt, rm; /* from the matrix or, a reduced run, its digest */
+            stats_window_total_max(run, 0, i, &wt, &wm);
+            stats_window_total_max(run, 1, i, &rt, &rm);
             fprintf(w->out, "\"writes_total\": %" PRIu64 ", \"writes_max\": %" PRIu64
                     ", \"reads_total\": %" PRIu64 ", \"reads_max\": %" PRIu64, wt, wm, rt, rm);
         }
@@ -634,6 +624,9 @@ static void write_assertions(jw *w, const sim_results *res)
 
 int json_windows_per_server(const sim_results *res, json_windows windows)
 {
+    for (size_t r = 0; r < res->nruns; r++)
+        if (res->runs[r].digest.present)
+            return 0; /* reduced (the program asked for no arrays): totals and maxima only */
     if (windows != JSON_WINDOWS_AUTO)
         return windows == JSON_WINDOWS_YES;
     double cells = 0;

@@ -47,7 +47,9 @@ void json_write(FILE *out, const sim_results *res);
  * marked "windows_per_server": false. AUTO: the arrays when the runs'
  * servers x windows, summed, are at most JSON_WINDOWS_AUTO_CELLS (4
  * million: about 10 MB of numbers), which every scenario of up to a
- * few hundred servers for a day stays under. */
+ * few hundred servers for a day stays under. Runs whose matrices were
+ * reduced (run_result.digest: the program does so only when the output
+ * will not carry the arrays) always give totals and maxima. */
 typedef enum json_windows { JSON_WINDOWS_AUTO, JSON_WINDOWS_YES, JSON_WINDOWS_NO } json_windows;
 #define JSON_WINDOWS_AUTO_CELLS 4000000.0
 
@@ -81,7 +83,10 @@ void html_write(FILE *out, const sim_results *res);
  * max) and server_figures.csv (every server-scope one: scheme, server,
  * figure, value, unit). Returns 0, or -1 with a message
  * naming the file in err; files are written under temporary names and
- * renamed at the end, so a failure leaves no partial set. */
+ * renamed at the end, so a failure leaves no partial set. windows.csv
+ * needs every server's count in every window: the program keeps the runs'
+ * matrices for csv (a run reduced to its digest, run_result.digest, would
+ * write zeros there). */
 int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);
 
 #endif

@@ -9,6 +9,8 @@
  */
 #include "reports/servers.h"
 
+#include "sim/windows.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -75,14 +77,25 @@ servers_rest servers_rest_of(const run_result *run, server_count_fn count, const
     return r;
 }
 
+/* Labels "first-last" for every bin of b (per_row > 1), into b->names. */
+static void bin_labels(const run_result *run, server_bins *b)
+{
+    b->names = calloc(b->nrows ? b->nrows : 1, sizeof *b->names);
+    if (!b->names) out_of_memory();
+    for (uint32_t g = 0; g < b->nrows; g++) {
+        uint32_t first = g * b->per_row, last = first + b->per_row - 1;
+        if (last >= run->nservers) last = run->nservers - 1;
+        snprintf(b->names[g], sizeof b->names[g], "%s-%s", run->servers[first].name,
+                 run->servers[last].name);
+        b->labels[g] = b->names[g];
+    }
+}
+
 server_bins server_bins_of(const run_result *run, const uint64_t *cells)
 {
     server_bins b = { 1, run->nservers, cells, NULL, NULL, NULL };
     uint32_t n = run->nservers;
-    if (n > SERVER_ROWS_MAX) {
-        b.per_row = (n + SERVER_ROWS_MAX - 1) / SERVER_ROWS_MAX;
-        b.nrows = (n + b.per_row - 1) / b.per_row;
-    }
+    window_bins_geometry(n, &b.per_row, &b.nrows);
     b.labels = malloc((b.nrows ? b.nrows : 1) * sizeof *b.labels);
     if (!b.labels) out_of_memory();
     if (b.per_row == 1) {
@@ -90,22 +103,26 @@ server_bins server_bins_of(const run_result *run, const uint64_t *cells)
         return b;
     }
     b.owned = cells ? calloc((size_t)run->nwindows * b.nrows + 1, sizeof *b.owned) : NULL;
-    b.names = calloc(b.nrows, sizeof *b.names);
-    if ((cells && !b.owned) || !b.names) out_of_memory();
-    for (uint32_t g = 0; g < b.nrows; g++) {
-        uint32_t first = g * b.per_row, last = first + b.per_row - 1;
-        if (last >= n) last = n - 1;
-        snprintf(b.names[g], sizeof b.names[g], "%s-%s", run->servers[first].name,
-                 run->servers[last].name);
-        b.labels[g] = b.names[g];
-    }
-    for (uint32_t w = 0; cells && w < run->nwindows; w++) {
-        const uint64_t *row = cells + (size_t)w * n;
-        uint64_t *out = b.owned + (size_t)w * b.nrows;
-        for (uint32_t s = 0; s < n; s++)
-            if (row[s] > out[s / b.per_row]) out[s / b.per_row] = row[s];
-    }
+    if (cells && !b.owned) out_of_memory();
+    bin_labels(run, &b);
+    window_bins_max(cells, run->nwindows, n, b.per_row, b.nrows, b.owned);
     b.cells = b.owned;
+    return b;
+}
+
+server_bins server_bins_run(const run_result *run, int reads)
+{
+    const window_digest *d = &run->digest;
+    if (!d->present)
+        return server_bins_of(run, reads ? run->window_reads : run->window_writes);
+    server_bins b = { d->per_row, d->nrows, reads ? d->reads_bins : d->writes_bins,
+                      NULL, NULL, NULL };
+    b.labels = malloc((b.nrows ? b.nrows : 1) * sizeof *b.labels);
+    if (!b.labels) out_of_memory();
+    if (b.per_row == 1) /* not reduced past 32 servers; kept for completeness */
+        for (uint32_t s = 0; s < run->nservers; s++) b.labels[s] = run->servers[s].name;
+    else
+        bin_labels(run, &b);
     return b;
 }
 

@@ -18,10 +18,12 @@
 #include <stdint.h>
 
 #include "sim/result.h"
+#include "sim/windows.h"
 
 #define SERVERS_LISTED 32  /* up to this many servers, every one is shown */
 #define SERVERS_BUSIEST 16 /* beyond it, the busiest this many, then the rest together */
-#define SERVER_ROWS_MAX 32 /* heatmap rows at most: beyond, a row is a bin of servers */
+#define SERVER_ROWS_MAX WINDOW_BIN_ROWS_MAX /* heatmap rows at most (32): beyond, a row is a
+                                           * bin of servers (sim/windows.h) */
 
 typedef uint64_t (*server_count_fn)(const server_result *);
 
@@ -60,6 +62,13 @@ typedef struct server_bins {
     char (*names)[40];      /* the bins' labels, or NULL */
 } server_bins;
 server_bins server_bins_of(const run_result *run, const uint64_t *cells);
+
+/* The run's own writes (reads nonzero: read RPCs) as heatmap rows: from
+ * its matrix (server_bins_of), or, when the run was reduced, the digest's
+ * bins, computed by the same code when the run ended (so the same rows);
+ * cells NULL when it has no counts of that kind. Free with
+ * server_bins_free. Exits 2 with a message if out of memory. */
+server_bins server_bins_run(const run_result *run, int reads);
 void server_bins_free(server_bins *b);
 
 #endif

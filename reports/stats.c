@@ -12,6 +12,7 @@
 #include "reports/stats.h"
 
 #include "reports/format.h"
+#include "sim/windows.h"
 
 #include <assert.h>
 #include <math.h>
@@ -108,6 +109,40 @@ static imbalance server_imbalance(const run_result *run, int reads)
 imbalance stats_server_writes(const run_result *run) { return server_imbalance(run, 0); }
 imbalance stats_server_reads(const run_result *run) { return server_imbalance(run, 1); }
 
+uint64_t stats_server_writes_total(const run_result *run)
+{
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < run->nservers; s++) total += run->servers[s].writes;
+    return total;
+}
+
+uint64_t stats_server_reads_total(const run_result *run)
+{
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < run->nservers; s++) total += run->servers[s].reads;
+    return total;
+}
+
+/* Adds one window (its total and largest count over nservers servers) to
+ * a window_stats under way: sum and worst accumulate its max/mean. */
+static void add_window(window_stats *ws, double *sum, double *worst, uint64_t total,
+                       uint64_t max, uint32_t nservers)
+{
+    if (total == 0) return;
+    double max_mean = (double)max * nservers / (double)total;
+    *sum += max_mean;
+    if (max_mean > *worst) *worst = max_mean;
+    ws->windows++;
+}
+
+static void finish_windows(window_stats *ws, double sum, double worst)
+{
+    if (ws->windows > 0) {
+        ws->mean_max_mean = sum / ws->windows;
+        ws->worst_max_mean = worst;
+    }
+}
+
 window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t nservers)
 {
     window_stats ws = { 0, NAN, NAN };
@@ -122,33 +157,71 @@ window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t n
             total += row[s];
             if (row[s] > max) max = row[s];
         }
-        if (total == 0) continue;
-        double max_mean = (double)max * nservers / (double)total;
-        sum += max_mean;
-        if (max_mean > worst) worst = max_mean;
-        ws.windows++;
+        add_window(&ws, &sum, &worst, total, max, nservers);
     }
-    if (ws.windows > 0) {
-        ws.mean_max_mean = sum / ws.windows;
-        ws.worst_max_mean = worst;
-    }
+    finish_windows(&ws, sum, worst);
     return ws;
+}
+
+int stats_has_window_counts(const run_result *run, int reads)
+{
+    if (run->digest.present)
+        return reads ? run->digest.reads : 1;
+    return (reads ? run->window_reads : run->window_writes) != NULL;
+}
+
+window_stats stats_run_windows(const run_result *run, int reads, uint32_t first)
+{
+    const window_digest *d = &run->digest;
+    if (!d->present) {
+        const uint64_t *m = reads ? run->window_reads : run->window_writes;
+        window_stats none = { 0, NAN, NAN };
+        if (!m || run->nservers == 0 || first >= run->nwindows)
+            return m && run->nservers ? stats_windows(m, 0, run->nservers) : none;
+        return stats_windows(m + (size_t)first * run->nservers, run->nwindows - first,
+                             run->nservers);
+    }
+    window_stats ws = { 0, NAN, NAN };
+    double sum = 0, worst = 0;
+    const uint64_t *total = reads ? d->reads_total : d->writes_total;
+    const uint64_t *max = reads ? d->reads_max : d->writes_max;
+    for (uint32_t w = first; total && run->nservers && w < run->nwindows; w++)
+        add_window(&ws, &sum, &worst, total[w], max[w], run->nservers);
+    finish_windows(&ws, sum, worst);
+    return ws;
+}
+
+void stats_window_total_max(const run_result *run, int reads, uint32_t w, uint64_t *total,
+                            uint64_t *max)
+{
+    const window_digest *d = &run->digest;
+    *total = *max = 0;
+    if (d->present) {
+        const uint64_t *t = reads ? d->reads_total : d->writes_total;
+        const uint64_t *m = reads ? d->reads_max : d->writes_max;
+        if (t) {
+            *total = t[w];
+            *max = m[w];
+        }
+        return;
+    }
+    const uint64_t *row = reads ? run->window_reads : run->window_writes;
+    if (!row) return;
+    row += (size_t)w * run->nservers;
+    for (uint32_t s = 0; s < run->nservers; s++) {
+        *total += row[s];
+        if (row[s] > *max) *max = row[s];
+    }
 }
 
 uint32_t stats_first_measured_window(const run_result *run)
 {
-    if (run->window_us == 0)
-        return 0;
-    uint64_t w = (run->measure_from_us + run->window_us - 1) / run->window_us;
-    return w < run->nwindows ? (uint32_t)w : run->nwindows;
+    return window_first_measured(run->measure_from_us, run->window_us, run->nwindows);
 }
 
 window_stats stats_window_writes(const run_result *run)
 {
-    uint32_t first = stats_first_measured_window(run);
-    const uint64_t *m = run->window_writes ? run->window_writes + (size_t)first * run->nservers
-                                           : NULL;
-    return stats_windows(m, run->nwindows - first, run->nservers);
+    return stats_run_windows(run, 0, stats_first_measured_window(run));
 }
 
 /* Writes per server over windows [a, b), into x (nservers). */
@@ -164,11 +237,10 @@ static void sum_windows(const run_result *run, uint32_t a, uint32_t b, uint64_t 
 steady_state stats_steady(const run_result *run)
 {
     steady_state st = { .steady = 1 };
-    uint32_t first = stats_first_measured_window(run);
-    uint32_t n = run->nwindows - first, q = n / 4;
-    if (q == 0 || !run->window_regions || !run->window_writes)
+    uint32_t first = stats_first_measured_window(run), q3, q4;
+    uint32_t q = window_quarters(run->nwindows, first, &q3, &q4);
+    if (q == 0 || !run->window_regions || !stats_has_window_counts(run, 0))
         return st; /* too few windows to tell */
-    uint32_t q4 = run->nwindows - q, q3 = q4 - q;
     st.span_us = (uint64_t)q * run->window_us;
     st.regions_before = q4 > 0 ? run->window_regions[q4 - 1] : run->regions_start;
     st.regions_after = run->window_regions[run->nwindows - 1];
@@ -179,12 +251,19 @@ steady_state stats_steady(const run_result *run)
     }
     if (run->nservers == 0)
         return st;
-    uint64_t *x = alloc_counts(run->nservers);
-    sum_windows(run, q3, q4, x);
-    imbalance before = stats_imbalance(x, run->nservers);
-    sum_windows(run, q4, run->nwindows, x);
-    imbalance after = stats_imbalance(x, run->nservers);
-    free(x);
+    imbalance before, after;
+    if (run->digest.present) {
+        assert(run->digest.quarter == q); /* reduced with the same measure_from */
+        before = stats_imbalance(run->digest.quarter_before, run->nservers);
+        after = stats_imbalance(run->digest.quarter_after, run->nservers);
+    } else {
+        uint64_t *x = alloc_counts(run->nservers);
+        sum_windows(run, q3, q4, x);
+        before = stats_imbalance(x, run->nservers);
+        sum_windows(run, q4, run->nwindows, x);
+        after = stats_imbalance(x, run->nservers);
+        free(x);
+    }
     if (before.defined && after.defined && before.hottest != after.hottest &&
         after.max_mean >= STATS_STEADY_HOTSPOT) {
         st.steady = 0;
@@ -250,9 +329,17 @@ uint64_t stats_shared_max(const sim_results *res, int which)
         const run_result *run = &res->runs[r];
         const uint64_t *m;
         size_t cells;
+        const window_digest *d = &run->digest;
         switch (which) {
-        case STATS_SERVER_WRITES: m = run->window_writes; cells = (size_t)run->nwindows * run->nservers; break;
-        case STATS_SERVER_READS: m = run->window_reads; cells = (size_t)run->nwindows * run->nservers; break;
+        /* a reduced run's largest cell is the largest of its windows' maxima */
+        case STATS_SERVER_WRITES:
+            m = d->present ? d->writes_max : run->window_writes;
+            cells = d->present ? run->nwindows : (size_t)run->nwindows * run->nservers;
+            break;
+        case STATS_SERVER_READS:
+            m = d->present ? d->reads_max : run->window_reads;
+            cells = d->present ? run->nwindows : (size_t)run->nwindows * run->nservers;
+            break;
         case STATS_KEY_WRITES: m = run->keyspace.writes; cells = (size_t)run->nwindows * run->keyspace.nbuckets; break;
         default: m = run->keyspace.reads; cells = (size_t)run->nwindows * run->keyspace.nbuckets; break;
         }

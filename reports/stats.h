@@ -34,9 +34,15 @@ typedef struct imbalance {
  * if a scratch copy cannot be allocated (the writers cannot report errors). */
 imbalance stats_imbalance(const uint64_t *x, size_t n);
 
-/* The imbalance of a run's per-server writes / reads. */
+/* The imbalance of a run's per-server writes / reads (sorts a copy of
+ * the counts for the Gini: O(n log n); call it once per figure and run). */
 imbalance stats_server_writes(const run_result *run);
 imbalance stats_server_reads(const run_result *run);
+
+/* The sum of a run's per-server writes / reads: stats_server_writes(run)
+ * .total without the sort (one pass, O(n)), for a server's share. */
+uint64_t stats_server_writes_total(const run_result *run);
+uint64_t stats_server_reads_total(const run_result *run);
 
 /* Per-window max/mean of a windows x servers matrix (row w = window w). */
 typedef struct window_stats {
@@ -53,6 +59,21 @@ uint32_t stats_first_measured_window(const run_result *run);
 
 /* stats_windows over the run's window_writes from the first measured window. */
 window_stats stats_window_writes(const run_result *run);
+
+/* The window statistics of a run's writes (reads nonzero: read RPCs) over
+ * windows [first, nwindows), from its matrix or, when the run was reduced
+ * (run->digest.present), from the digest's per-window totals and maxima:
+ * the same values either way. No counts of that kind: windows 0, NANs. */
+window_stats stats_run_windows(const run_result *run, int reads, uint32_t first);
+
+/* Whether the run has window counts of writes (reads nonzero: read RPCs),
+ * as a matrix or in its digest. */
+int stats_has_window_counts(const run_result *run, int reads);
+
+/* Window w's total and largest count over the servers, of writes or (reads
+ * nonzero) read RPCs, from the matrix or the digest; 0 and 0 without counts. */
+void stats_window_total_max(const run_result *run, int reads, uint32_t w, uint64_t *total,
+                            uint64_t *max);
 
 /* Whether the measured run reached a steady state, judged on its last
  * quarter (whole report windows from the first measured one; a run of

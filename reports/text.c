@@ -233,10 +233,10 @@ static void out_of_memory(void)
     exit(2); /* the report is rendered to a temporary file first: no partial output */
 }
 
-static server_rows server_rows_of(const run_result *run, const uint64_t *cells)
+static server_rows server_rows_of(const run_result *run, int reads)
 {
     server_rows r;
-    r.bins = server_bins_of(run, cells);
+    r.bins = server_bins_run(run, reads);
     r.per_row = r.bins.per_row;
     r.map = (text_heatmap){ r.bins.cells, run->nwindows, r.bins.nrows, run->window_us,
                             r.bins.labels, 0 };
@@ -266,9 +266,8 @@ static int label_cols(const text_heatmap *h)
  * HEAT_COLS_MAX), shaded by its count. */
 static void write_server_heatmap(FILE *out, const run_result *run, int reads, int color)
 {
-    const uint64_t *cells = reads ? run->window_reads : run->window_writes;
-    if (!cells || run->nwindows < 2) return;
-    server_rows rows = server_rows_of(run, cells);
+    if (!stats_has_window_counts(run, reads) || run->nwindows < 2) return;
+    server_rows rows = server_rows_of(run, reads);
     const text_heatmap *h = &rows.map;
     uint32_t per = textmap_per_column(run->nwindows, HEAT_COLS_MAX);
     char span[CELL], group[80] = "";
@@ -604,7 +603,7 @@ static void write_panels(FILE *out, const sim_results *res, int color)
     for (size_t r = 0; r < res->nruns; r++) {
         const run_result *run = &res->runs[r];
         char mm[CELL];
-        rows[r] = server_rows_of(run, run->window_writes);
+        rows[r] = server_rows_of(run, 0);
         maps[r] = rows[r].map;
         if (rows[r].per_row > grouped) grouped = rows[r].per_row;
         titles[r] = run->scheme_name ? run->scheme_name : "-";

@@ -31,7 +31,12 @@
  *  - a server: its latency histogram (976 buckets of 8 bytes), queue ring
  *    and counters, and its figures in every scheme's results;
  *  - report windows: writes and reads per server and window, regions per
- *    window, in arrays that double (kept for every scheme);
+ *    window, in arrays that double: kept for every scheme, unless the run
+ *    is reduced when it ends (the scenario's window_digest, set when no
+ *    output needs them, and more than 32 servers: sim/windows.h); then
+ *    the full matrix counts only for the runs in flight (their work) and
+ *    every scheme keeps its digest (per window a total and a maximum of
+ *    each kind, the heatmap binned to at most 32 rows, two sums a server);
  *  - the key space: per window and kind, a reservoir of up to 1024 (then
  *    64, then 8) sampled keys; the heatmap, windows x key buckets x 16
  *    bytes (kept for every scheme);
@@ -75,6 +80,7 @@
 #include "core/server.h"
 #include "sim/eventq.h"
 #include "sim/result.h"
+#include "sim/windows.h"
 #include "workloads/keyscheme.h"
 #include "workloads/record.h"
 #include "workloads/trace.h"
@@ -715,9 +721,17 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
 
     s->work[BUDGET_SERVERS] = servers * (2 * sizeof(server) + SERVER_HISTOGRAM + SERVER_EXTRA);
     s->kept[BUDGET_SERVERS] = servers * sizeof(server_result);
-    /* writes per server and window; reads too when a phase may read */
-    s->kept[BUDGET_WINDOWS] = window_cap * (servers * (reads ? 2 : 1) * sizeof(uint64_t) +
-                                            sizeof(uint64_t));
+    /* writes per server and window; reads too when a phase may read: kept
+     * for the report, or, when the run is reduced at its end
+     * (sim/windows.h), held only while it runs and its digest kept */
+    double matrix = window_cap * servers * (reads ? 2 : 1) * sizeof(uint64_t);
+    s->kept[BUDGET_WINDOWS] = window_cap * sizeof(uint64_t); /* regions per window */
+    if (sc->window_digest && window_digest_applies((uint32_t)min2(servers, UINT32_MAX))) {
+        s->work[BUDGET_WINDOWS] = matrix;
+        s->kept[BUDGET_WINDOWS] += window_digest_bytes(servers, windows, reads);
+    } else {
+        s->kept[BUDGET_WINDOWS] += matrix;
+    }
 
     /* The key space: reservoirs (2 a window, 48 bytes each, doubling) and
      * their samples; the heatmap. */

@@ -34,6 +34,7 @@
 
 #include "sim/budget.h"
 #include "sim/units.h"
+#include "sim/windows.h"
 #include "workloads/ycsb_workload.h"
 
 #include <assert.h>
@@ -724,6 +725,11 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
     if (rc == 0)
         rc = run_collect(&st, out, err, errcap);
     run_teardown(&st);
+    /* No output wants the servers' window counters one by one: keep their
+     * digest, here in the run's own job, so that at most `jobs` full
+     * matrices exist at once (sim/windows.h). */
+    if (rc == 0 && sc->window_digest && window_digest_reduce(out) < 0)
+        rc = engine_fail(err, errcap, "out of memory reducing the report windows");
     if (rc < 0)
         run_result_free(out);
     return rc;
@@ -739,6 +745,7 @@ void run_result_free(run_result *r)
     free(r->window_writes);
     free(r->window_reads);
     free(r->window_regions);
+    window_digest_free(&r->digest);
     free(r->balancer_log);
     keyspace_heatmap_free(&r->keyspace);
     history_free_results(r);

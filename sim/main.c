@@ -329,6 +329,44 @@ static void set_option(options *o, const char *name, const char *value)
     }
 }
 
+/* The fewest servers x windows the runs can have, summed over the schemes:
+ * every phase of a known length counts its whole windows (a trace or a
+ * YCSB phase without a duration counts none: it may end at once), every
+ * run at least one window, each of at least the servers it starts with. */
+static double fewest_window_cells(const scenario *sc)
+{
+    uint64_t known_us = 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (!pattern_is_finite(&ph->pattern))
+            known_us += ph->duration_us;
+    }
+    uint64_t windows = sc->window_us ? known_us / sc->window_us : 0;
+    return (double)sc->nschemes * sc->servers * (double)(windows ? windows : 1);
+}
+
+/* Whether an output of this invocation needs the runs' per-server window
+ * counters (run_result.window_writes, window_reads): csv's windows.csv,
+ * and JSON with per-server arrays (--json-windows yes, or auto while the
+ * runs' servers x windows may be within JSON_WINDOWS_AUTO_CELLS). Text and
+ * HTML draw from a digest as well (sim/windows.h). Decided once, before
+ * anything runs; runs of up to 32 servers keep their counters anyway. */
+static int needs_window_counters(const options *o)
+{
+    switch (o->fmt) {
+    case FORMAT_CSV:
+        return 1;
+    case FORMAT_JSON:
+        if (o->json_windows != JSON_WINDOWS_AUTO)
+            return o->json_windows == JSON_WINDOWS_YES;
+        return fewest_window_cells(&o->sc) <= JSON_WINDOWS_AUTO_CELLS;
+    case FORMAT_TEXT:
+    case FORMAT_HTML:
+        break;
+    }
+    return 0;
+}
+
 static void parse_args(options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
@@ -413,6 +451,9 @@ static void parse_args(options *o, int argc, char **argv)
         usage_error(o, "%s: not with keys (use compare or run)%s",
                     o->checks.nassertions ? "--assert" : o->checks.junit_path ? "--junit"
                                                                               : "--baseline", "");
+    /* every run (samples and reruns copy the scenario) reduces its window
+     * counters at its end unless an output needs them */
+    o->sc.window_digest = o->cmd != CMD_KEYS && !needs_window_counters(o);
 }
 
 /* keys: the first N writes, each printed with the region it landed in. */

@@ -94,6 +94,25 @@ typedef struct keyspace_heatmap {
     int exact;              /* 1: every window had at most `sample` operations of each kind */
 } keyspace_heatmap;
 
+/* A run's per-server window counters reduced to what the reports draw
+ * when no output of the invocation needs them server by server (the
+ * scenario's window_digest, set by the program; sim/windows.h). Only runs
+ * of more than 32 servers are reduced. present 0: not reduced (the
+ * matrices, if any, are in window_writes and window_reads). */
+typedef struct window_digest {
+    int present;            /* 1: reduced; run_result's window_writes and window_reads are NULL */
+    int reads;              /* the run counted read RPCs (its window_reads was not NULL) */
+    uint64_t *writes_total, *writes_max; /* per window: the sum and the largest over servers */
+    uint64_t *reads_total, *reads_max;   /* the same for read RPCs; NULL when !reads */
+    uint32_t per_row, nrows;             /* the heatmap's bins (window_bins_geometry) */
+    uint64_t *writes_bins, *reads_bins;  /* nwindows x nrows: a bin's largest cell (reads_bins
+                                          * NULL when !reads) */
+    uint32_t quarter;       /* windows in each of the measured run's last two quarters; 0:
+                             * fewer than 4 windows, nothing below */
+    uint64_t *quarter_before, *quarter_after; /* nservers each: a server's writes in the third
+                                               * quarter and in the last (stats_steady) */
+} window_digest;
+
 typedef struct run_result {
     char *scheme_name;      /* preset name or the expression itself */
     char *scheme_expr;      /* the field list, e.g. "salt(8) ts" */
@@ -145,6 +164,7 @@ typedef struct run_result {
     uint64_t *window_writes;
     uint64_t *window_reads;
     uint64_t *window_regions; /* regions when window w ended (nwindows entries) */
+    window_digest digest;     /* the two matrices above reduced, when present (then both NULL) */
 
     keyspace_heatmap keyspace;
 

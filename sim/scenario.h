@@ -133,6 +133,11 @@ typedef struct scenario {
                                    * available (scenario_jobs); output is the same either way */
     uint64_t max_memory;          /* refuse a run estimated to need more bytes (sim/budget.h);
                                    * 0: none of its own (ulimit and the machine still apply) */
+    int window_digest;            /* 1: once a run of more than 32 servers ends, its per-server
+                                   * window counters are reduced to a digest and freed
+                                   * (sim/windows.h), inside its job; 0 (the default): kept.
+                                   * Not a setting: the program sets it when no output of the
+                                   * invocation needs them server by server */
 
     /* [cluster] */
     uint32_t servers;

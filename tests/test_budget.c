@@ -225,6 +225,41 @@ static void test_windows_count(void **state)
     assert_non_null(strstr(err, "use a longer --window"));
 }
 
+/* Windows reduced at each run's end (window_digest, more than 32
+ * servers): the full matrices count only for the runs in flight, every
+ * scheme keeps a digest: 10,000 servers for 24 hours, 12 schemes, 2 jobs. */
+static void test_windows_digest(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    char why[256];
+    assert_int_equal(scenario_set(&sc, NULL, "servers", "10000", why, sizeof why), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "24h", why, sizeof why), 0);
+    sc.jobs = 2;
+    budget_estimate kept, reduced;
+    budget_estimate_run(&sc, &kept);
+    sc.window_digest = 1;
+    budget_estimate_run(&sc, &reduced);
+    assert_int_equal(kept.windows, 1440);
+    double matrix = 2048.0 * 10000 * 8; /* the array's capacity: 1440 windows doubled from 64 */
+    /* kept for every scheme: 12 matrices (1.97 GB) */
+    assert_true(kept.part[BUDGET_WINDOWS] >= 12 * matrix);
+    assert_true(kept.part[BUDGET_WINDOWS] < 12 * matrix * 1.01);
+    /* reduced: 2 in flight, 12 digests of about 1 MB */
+    assert_true(reduced.part[BUDGET_WINDOWS] >= 2 * matrix);
+    assert_true(reduced.part[BUDGET_WINDOWS] < 2 * matrix + 12 * 1.5e6);
+    assert_true(reduced.bytes < kept.bytes - 9 * matrix);
+    /* 32 servers or fewer are never reduced: the estimate is the same */
+    assert_int_equal(scenario_set(&sc, NULL, "servers", "32", why, sizeof why), 0);
+    budget_estimate small_kept, small_reduced;
+    budget_estimate_run(&sc, &small_reduced);
+    sc.window_digest = 0;
+    budget_estimate_run(&sc, &small_kept);
+    assert_true(small_kept.bytes == small_reduced.bytes);
+    scenario_release(&sc);
+}
+
 /* A trace: its records and keys are bounded by the file's size, its
  * length by its last line's time. */
 static void test_trace_is_bounded_by_its_file(void **state)
@@ -369,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_uid_over_every_id),
         cmocka_unit_test(test_servers_count),
         cmocka_unit_test(test_windows_count),
+        cmocka_unit_test(test_windows_digest),
         cmocka_unit_test(test_trace_is_bounded_by_its_file),
         cmocka_unit_test(test_limit_sources),
         cmocka_unit_test(test_engine_refuses_before_running),
