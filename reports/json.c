@@ -31,6 +31,7 @@ typedef struct jw {
     FILE *out;
     int depth;
     int need_comma;  /* a member or element precedes at this depth */
+    int estimated;   /* the sampled store: read costs are estimates */
 } jw;
 
 /* ---- scalars ---- */
@@ -463,6 +464,10 @@ static void write_read_cost(jw *w, const run_result *run)
     key_u64(w, "rows_scanned", run->rows_scanned);
     key_u64(w, "records_returned", run->records_returned);
     key_u64(w, "full_scans", run->full_scans);
+    if (w->estimated) { /* the sampled store: rows read are estimates */
+        key(w, "estimated");
+        fputs("true", w->out);
+    }
     key(w, "by_kind");
     open_(w, '{');
     for (int k = 0; k < QUERY_KINDS; k++) {
@@ -601,7 +606,7 @@ static void write_assertions(jw *w, const sim_results *res)
 
 void json_write(FILE *out, const sim_results *res)
 {
-    jw w = { out, 0, 0 };
+    jw w = { out, 0, 0, res->store_sampled };
     assert(out && res && (res->runs || res->nruns == 0));
 
     open_(&w, '{');
@@ -610,6 +615,15 @@ void json_write(FILE *out, const sim_results *res)
     key_u64(&w, "seed", res->seed);
     key_u64(&w, "samples", res->nsamples ? res->nsamples : 1);
     key_u64(&w, "measure_from_us", res->measure_from_us);
+    if (res->store_sampled) { /* absent with the exact store */
+        key(&w, "store");
+        open_(&w, '{');
+        key_string(&w, "kind", "sampled");
+        key(&w, "auto");
+        fputs(res->store_auto ? "true" : "false", w.out);
+        key_u64(&w, "sample_keys", res->sample_keys);
+        close_(&w, '}');
+    }
     write_cluster(&w, res);
 
     key(&w, "runs");
@@ -625,7 +639,7 @@ void json_write(FILE *out, const sim_results *res)
 
 void json_write_figure_list(FILE *out)
 {
-    jw w = { out, 0, 0 };
+    jw w = { out, 0, 0, 0 };
     open_(&w, '{');
     key_u64(&w, "regionsim", REPORT_JSON_SCHEMA);
     key(&w, "figures");
