@@ -80,6 +80,7 @@ struct regionmap {
     size_t *chunk_first;        /* index of chunks[c]->slot[0]; [nchunks] = count */
     size_t nchunks, cap;        /* the arrays hold cap entries (chunk_first cap + 1) */
     size_t count;               /* regions */
+    store_config store;         /* the kind of store regions get */
 };
 
 keyref region_start(const region *r) { return keyref_of(r->start, r->start_len); }
@@ -104,13 +105,15 @@ static inline uint64_t key_prefix(keyref k)
 
 /* ---- regions ---------------------------------------------------------------- */
 
-/* Fills r as a fresh region [start, end) with an empty store. 0 or -1. */
-static int region_init(region *r, keyref start, keyref end, uint64_t id)
+/* Fills r as a fresh region [start, end) with an empty store of kind sc.
+ * 0 or -1. */
+static int region_init(region *r, keyref start, keyref end, uint64_t id,
+                       const store_config *sc)
 {
     memset(r, 0, sizeof *r);
     r->start = key_copy(start);
     r->end = key_copy(end);
-    r->rows = store_new();
+    r->rows = store_new_config(sc);
     if ((start.len && !r->start) || (end.len && !r->end) || !r->rows) {
         free(r->start);
         free(r->end);
@@ -312,7 +315,7 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
             ch = append_chunk(m, fresh);
         }
         region r;
-        if (region_init(&r, start, end, 0) < 0) {
+        if (region_init(&r, start, end, 0, &m->store) < 0) {
             regionmap_free(m);
             return NULL;
         }
@@ -322,6 +325,23 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad)
     }
     assert(regionmap_check(m) == NULL);
     return m;
+}
+
+int regionmap_set_store(regionmap *m, const store_config *c)
+{
+    for (size_t i = 0; i < m->count; i++)
+        if (store_cells(regionmap_get(m, i)->rows))
+            return -1;
+    for (size_t i = 0; i < m->count; i++) { /* new stores first: all or nothing */
+        region *r = regionmap_at(m, i);
+        store *fresh = store_new_config(c);
+        if (!fresh)
+            return -1;
+        store_free(r->rows);
+        r->rows = fresh;
+    }
+    m->store = *c;
+    return 0;
 }
 
 void regionmap_free(regionmap *m)
@@ -434,7 +454,7 @@ int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
         (reserve_chunks(m, m->nchunks + 1) < 0 || !(spare = chunk_new())))
         return -1;
     region upper;
-    if (region_init(&upper, at, region_end(parent), id) < 0) {
+    if (region_init(&upper, at, region_end(parent), id, &m->store) < 0) {
         free(spare);
         return -1;
     }

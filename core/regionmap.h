@@ -50,7 +50,7 @@ typedef struct split_busy_stats {
 typedef struct region {
     uint8_t *start, *end;       /* owned bytes; NULL when empty (unbounded) */
     uint32_t start_len, end_len;
-    store *rows;                /* the region's exact row store */
+    store *rows;                /* the region's row store (exact or sampled) */
     uint64_t id;                /* HBase's regionId: the ms it was created (see regionmap_split) */
     uint64_t opened_us;         /* when it was created (0 for the table's first regions) */
     uint32_t server;            /* index of the hosting server */
@@ -74,6 +74,13 @@ typedef struct regionmap regionmap;
  * strictly ascending. Returns NULL and sets *bad to the index of the first
  * offending key (or nsplits when out of memory). */
 regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad);
+
+/* Makes every region's store, and every store a split makes from now on,
+ * of kind c (regionmap_new makes exact ones). Only before any put: returns
+ * -1 if a region holds cells, or if out of memory (then some regions may
+ * have new empty stores of kind c, the others their old empty ones, and the
+ * map's kind is unchanged). 0 on success. */
+int regionmap_set_store(regionmap *m, const store_config *c);
 
 void regionmap_free(regionmap *m);
 

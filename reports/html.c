@@ -247,8 +247,16 @@ static void write_config(FILE *out, const sim_results *res)
     }
     fprintf(out, "; window %s</td></tr>\n<tr><th>workload</th><td>", fmt_duration(c, res->window_us));
     html_put_text(out, res->workload);
-    fprintf(out, "; %" PRIu64 " B per cell beyond the key</td></tr>\n</table>\n",
+    fprintf(out, "; %" PRIu64 " B per cell beyond the key</td></tr>\n",
             res->cell_overhead_bytes);
+    char store[256];
+    stats_store_note(res, store, sizeof store);
+    if (*store) {
+        fputs("<tr><th>store</th><td>", out);
+        html_put_text(out, store);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n", out);
 }
 
 /* What each shared scale measures, indexed by STATS_SERVER_WRITES ... */

@@ -32,6 +32,7 @@ typedef struct jw {
     int depth;
     int need_comma;  /* a member or element precedes at this depth */
     int per_server;  /* windows carry one count per server (else totals and maxima) */
+    int estimated;   /* the sampled store: read costs are estimates */
 } jw;
 
 /* ---- scalars ---- */
@@ -486,6 +487,10 @@ static void write_read_cost(jw *w, const run_result *run)
     key_u64(w, "rows_scanned", run->rows_scanned);
     key_u64(w, "records_returned", run->records_returned);
     key_u64(w, "full_scans", run->full_scans);
+    if (w->estimated) { /* the sampled store: rows read are estimates */
+        key(w, "estimated");
+        fputs("true", w->out);
+    }
     key(w, "by_kind");
     open_(w, '{');
     for (int k = 0; k < QUERY_KINDS; k++) {
@@ -642,7 +647,7 @@ void json_write(FILE *out, const sim_results *res)
 
 void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
 {
-    jw w = { out, 0, 0, json_windows_per_server(res, windows) };
+    jw w = { out, 0, 0, json_windows_per_server(res, windows), res->store_sampled };
     assert(out && res && (res->runs || res->nruns == 0));
 
     open_(&w, '{');
@@ -651,6 +656,15 @@ void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
     key_u64(&w, "seed", res->seed);
     key_u64(&w, "samples", res->nsamples ? res->nsamples : 1);
     key_u64(&w, "measure_from_us", res->measure_from_us);
+    if (res->store_sampled) { /* absent with the exact store */
+        key(&w, "store");
+        open_(&w, '{');
+        key_string(&w, "kind", "sampled");
+        key(&w, "auto");
+        fputs(res->store_auto ? "true" : "false", w.out);
+        key_u64(&w, "sample_keys", res->sample_keys);
+        close_(&w, '}');
+    }
     write_cluster(&w, res);
 
     key(&w, "runs");
@@ -666,7 +680,7 @@ void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
 
 void json_write_figure_list(FILE *out)
 {
-    jw w = { out, 0, 0, 1 };
+    jw w = { out, 0, 0, 1, 0 };
     open_(&w, '{');
     key_u64(&w, "regionsim", REPORT_JSON_SCHEMA);
     key(&w, "figures");

@@ -434,3 +434,16 @@ uint64_t stats_longest_queue(const run_result *run)
             queue = run->servers[s].longest_queue;
     return queue;
 }
+
+void stats_store_note(const sim_results *res, char *out, size_t cap)
+{
+    if (!res->store_sampled) {
+        snprintf(out, cap, "%s", "");
+        return;
+    }
+    snprintf(out, cap,
+             "sampled%s, at most %u rows sampled a region: row counts, rows read and read "
+             "costs are estimates",
+             res->store_auto ? " (store = auto: the exact store would not fit in memory)" : "",
+             (unsigned)res->sample_keys);
+}

@@ -98,6 +98,12 @@ steady_state stats_steady(const run_result *run);
  * in the last 30 min", or "" when steady; into out (cap bytes). */
 void stats_steady_note(const run_result *run, const steady_state *st, char *out, size_t cap);
 
+/* The sampled store's note for a human, e.g. "sampled (store = auto: the
+ * exact store would not fit in memory), at most 256 rows sampled a region:
+ * row counts, rows read and read costs are estimates", or "" with the
+ * exact store; into out (cap bytes). Text and HTML print it as is. */
+void stats_store_note(const sim_results *res, char *out, size_t cap);
+
 /* The run's n hottest regions (of run->history) by writes, then reads,
  * then key order: their indices into run->history in idx[0..k), k =
  * min(n, nhistory) returned. Regions with no writes and no reads are left

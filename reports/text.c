@@ -73,6 +73,10 @@ static void write_config(FILE *out, const sim_results *res)
     fprintf(out, "; window %s\n", fmt_duration(c, res->window_us));
     fprintf(out, "workload  %s; %" PRIu64 " B per cell beyond the key\n",
             res->workload ? res->workload : "-", res->cell_overhead_bytes);
+    char store[256];
+    stats_store_note(res, store, sizeof store);
+    if (*store)
+        fprintf(out, "store     %s\n", store);
     if (res->measure_from_us)
         fprintf(out, "measured  from %s on: the warm-up before it is left out of every figure "
                 "(heatmaps show it)\n", fmt_duration(a, res->measure_from_us));

@@ -6,7 +6,7 @@
  * The estimate follows the data structures, each costed as it is when
  * full, with its arrays' growth slack (K is a key's length in bytes):
  *
- *  - the row store (core/store.c): a row is its key + 14 bytes (a 6-byte
+ *  - the exact row store (core/store_exact.c): a row is its key + 14 bytes (a 6-byte
  *    record header and an 8-byte offset) in arrays that grow by x1.25:
  *    1.25 (K + 14) bytes a row. Rows are the writes, unless the key scheme
  *    provably repeats rows (below). Out-of-order puts wait in a region's
@@ -14,6 +14,8 @@
  *    1.5 K for the key, up to max(4096, rows / 8) entries a region, and
  *    the buffer keeps its room once grown: min(4096 x regions, runs of
  *    puts of one key) entries, or rows / 8 if that is more;
+ *  - the sampled row store (store = sampled, core/store_sampled.c) instead:
+ *    per region, not per row: sample_keys x (12 + 1.5 K) bytes + 2 K + 128;
  *  - operations in flight (open loop: the most a queue gets when every
  *    write goes to one server, which serves one per service time, plus
  *    what arrives while a region is offline; closed loop: the clients):
@@ -94,6 +96,8 @@
 #define SAMPLE_LAST 8.0         /* ... and after */
 
 #define ROW_FIXED 14.0          /* store: record header 6 + offset 8 */
+#define SAMPLED_FIXED 128.0     /* a sampled store's struct, allocated */
+#define SAMPLED_ENTRY 12.0      /* a sampled row's entry: offset, bytes, length */
 #define ROW_GROWTH 1.25         /* store arrays grow by x1.25 past 1 MiB */
 #define PENDING_ENTRY 55.0      /* store: a pending entry and its sort slot, 48 bytes, as its
                                  * array grows by x1.5 from 16 to 4618 for 4096 entries */
@@ -553,6 +557,16 @@ static double row_bytes_of(double key)
     return ROW_GROWTH * (key + ROW_FIXED);
 }
 
+/* A sampled store (core/store_sampled.c) when full: the struct and its two
+ * end keys, (capacity + 1) entries of 12 bytes, and the sampled keys in an
+ * arena that grows by x1.5; a prune briefly adds two arrays of 8-byte
+ * hashes (counted). */
+static double sampled_region_bytes(double capacity, double key)
+{
+    return SAMPLED_FIXED + 2 * alloc_bytes(1.5 * key) + (capacity + 1) * SAMPLED_ENTRY +
+           1.5 * capacity * key + 2 * 8 * capacity / 64;
+}
+
 /* Regions the table starts with. */
 static double initial_regions(const scenario *sc, const keyscheme *ks)
 {
@@ -704,6 +718,9 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
      * of puts of one key (a put of the key the last one had adds to it). */
     double pending = max2(min2(regions * PENDING_MIN, runs), s->rows / 8);
     s->work[BUDGET_STORE] += pending * (PENDING_ENTRY + PENDING_GROWTH * key);
+    /* The sampled store: a bounded sample a region instead of every row. */
+    if (sc->store == STORE_MODE_SAMPLED)
+        s->work[BUDGET_STORE] = regions * sampled_region_bytes(sc->sample_keys, key);
     /* the region array doubles; each region owns its start and end keys */
     double balancer = sc->balancer == BALANCER_STOCHASTIC ? REGION_STOCHASTIC
                       : sc->balancer == BALANCER_SIMPLE     ? REGION_SIMPLE
@@ -861,5 +878,6 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     out->entity_ids = largest.entity_ids;
     out->series = largest.series;
     out->store_kind = largest.store_kind;
+    out->sample_keys = sc->store == STORE_MODE_SAMPLED ? sc->sample_keys : 0;
     out->store_closed = largest.store_closed;
 }

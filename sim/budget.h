@@ -63,6 +63,7 @@ typedef struct budget_estimate {
     uint32_t jobs;               /* runs in memory at once (scenario_jobs): their work adds up */
     int store_kind;              /* pattern_kind of the phase that stores the most; -1: none */
     int store_closed;            /* that phase is a closed loop */
+    uint32_t sample_keys;        /* the store is sampled, this many rows a region; 0: exact */
 } budget_estimate;
 
 /* Estimates what running every scheme of sc (which passed
@@ -106,8 +107,18 @@ budget_limit budget_limit_of(const scenario *sc);
 int budget_check(const budget_estimate *e, const budget_limit *lim, char *err, size_t errcap);
 
 /* budget_estimate_run, budget_limit_of and budget_check together: 0 if sc
- * may run, -1 with the message in err if it may not. */
+ * may run, -1 with the message in err if it may not. A run refused with
+ * the exact store (store = exact, or auto left unresolved, which runs
+ * exact) that would fit with the sampled one is told to use --store
+ * sampled first. */
 int budget_admit(const scenario *sc, char *err, size_t errcap);
+
+/* Resolves sc->store = auto (STORE_MODE_AUTO): exact if the run's estimate
+ * with the exact store fits the limit, else sampled, setting sc->store_auto
+ * when it chose sampled; sets *exact_bytes (if not NULL) to the exact
+ * store's estimate. Other modes are left as they are. Never fails: whether
+ * the run then fits is budget_admit's to say. */
+void budget_resolve_store(scenario *sc, double *exact_bytes);
 
 /* bytes in binary units with three significant digits ("118 GiB",
  * "4 GiB", "1.5 MiB", "30 B") into out (cap bytes). */

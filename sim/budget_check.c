@@ -20,6 +20,7 @@
 #include "sim/budget_impl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "workloads/pattern.h"
 
@@ -45,6 +46,11 @@ static void part_detail(const budget_estimate *e, int p, char *out, size_t cap)
     char size[32];
     switch ((budget_part)p) {
     case BUDGET_STORE:
+        if (e->sample_keys) {
+            snprintf(out, cap, "about %.0f regions x %u sampled rows in the sampled store",
+                     e->regions, (unsigned)e->sample_keys);
+            return;
+        }
         budget_format_size(e->row_bytes, size, sizeof size);
         snprintf(out, cap, "%.0f rows of about %s in the store", e->rows, size);
         return;
@@ -115,6 +121,8 @@ static const char *part_advice(const budget_estimate *e, int p)
 {
     switch ((budget_part)p) {
     case BUDGET_STORE:
+        if (e->sample_keys)
+            return "lower --sample-keys, or raise --region-size (fewer regions)";
         return load_advice(e);
     case BUDGET_IN_FLIGHT:
         return e->store_kind == PATTERN_TIMESERIES
@@ -187,10 +195,62 @@ int budget_check(const budget_estimate *e, const budget_limit *lim, char *err, s
     return -1;
 }
 
+/* The estimate of sc run with store mode m. */
+static void estimate_with(const scenario *sc, store_mode m, budget_estimate *e)
+{
+    scenario *copy = malloc(sizeof *copy);
+    if (!copy) { /* estimate sc as it is: the run will meet the same shortage */
+        budget_estimate_run(sc, e);
+        return;
+    }
+    *copy = *sc;
+    copy->store = m;
+    budget_estimate_run(copy, e);
+    free(copy);
+}
+
+static int fits(const budget_estimate *e, const budget_limit *lim)
+{
+    return lim->source == BUDGET_NO_LIMIT ||
+           e->bytes <= (double)lim->bytes - (double)lim->in_use;
+}
+
+void budget_resolve_store(scenario *sc, double *exact_bytes)
+{
+    if (sc->store != STORE_MODE_AUTO && !exact_bytes)
+        return;
+    budget_estimate e;
+    estimate_with(sc, STORE_MODE_EXACT, &e);
+    if (exact_bytes)
+        *exact_bytes = e.bytes;
+    if (sc->store != STORE_MODE_AUTO)
+        return;
+    budget_limit lim = budget_limit_of(sc);
+    sc->store = fits(&e, &lim) ? STORE_MODE_EXACT : STORE_MODE_SAMPLED;
+    sc->store_auto = sc->store == STORE_MODE_SAMPLED;
+}
+
 int budget_admit(const scenario *sc, char *err, size_t errcap)
 {
     budget_estimate e;
     budget_estimate_run(sc, &e);
     budget_limit lim = budget_limit_of(sc);
-    return budget_check(&e, &lim, err, errcap);
+    if (budget_check(&e, &lim, err, errcap) == 0)
+        return 0;
+    if (sc->store == STORE_MODE_SAMPLED)
+        return -1;
+    budget_estimate sampled;
+    estimate_with(sc, STORE_MODE_SAMPLED, &sampled);
+    if (fits(&sampled, &lim)) { /* say that first */
+        char need[32], with[32], limit[32];
+        budget_format_size(e.bytes, need, sizeof need);
+        budget_format_size(sampled.bytes, with, sizeof with);
+        budget_format_size((double)lim.bytes, limit, sizeof limit);
+        snprintf(err, errcap,
+                 "the run would need about %s with the exact store (%.0f rows): more than the "
+                 "%s available; use --store sampled (store = sampled: about %s, reads "
+                 "estimated) or --store auto",
+                 need, e.rows, limit, with);
+    }
+    return -1;
 }

@@ -275,6 +275,11 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     if (!st->table || histogram_init(&st->latency, RUN_LATENCY_SUB_BITS) < 0 ||
         histogram_init(&st->read_latency, RUN_LATENCY_SUB_BITS) < 0)
         return engine_fail(err, errcap, "out of memory creating the table");
+    if (sc->store == STORE_MODE_SAMPLED) { /* auto unresolved runs exact */
+        store_config stc = { STORE_SAMPLED, sc->sample_keys };
+        if (regionmap_set_store(st->table->map, &stc) < 0)
+            return engine_fail(err, errcap, "out of memory creating the table");
+    }
     st->table->split_offline_us = sc->split_pause_us;
     st->table->move_offline_us = sc->move_pause_us;
     st->table->split_limit = sc->split_limit;
@@ -879,6 +884,9 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->measure_from_us = sc->measure_from_us;
     /* A YCSB workload sizes its own values (fieldlength, in its
      * description): the overhead is the cell's framing alone. */
+    out->store_sampled = sc->store == STORE_MODE_SAMPLED;
+    out->store_auto = sc->store_auto;
+    out->sample_keys = sc->sample_keys;
     out->cell_overhead_bytes = scenario_cell_overhead(sc) -
                                (sc->ycsb_source ? sc->workload.value_bytes : 0);
     out->workload = describe_workload(sc);

@@ -25,6 +25,7 @@
 #include "reports/baseline.h"
 #include "reports/report.h"
 #include "sim/cli_checks.h"
+#include "sim/budget.h"
 #include "sim/engine.h"
 #include "sim/output.h"
 #include "sim/progress.h"
@@ -886,6 +887,15 @@ static int run_simulation(options *o)
         if (status)
             return status;
         obs.on_op = append_to_trace;
+    }
+    double exact_bytes = 0;
+    budget_resolve_store(&o->sc, &exact_bytes); /* store = auto: exact if it fits */
+    if (o->sc.store_auto) {
+        char need[32];
+        budget_format_size(exact_bytes, need, sizeof need);
+        fprintf(stderr, "regionsim %s: store = auto: the exact store would need about %s, "
+                "more than this run may use; using the sampled store (rows and reads are "
+                "estimates)\n", o->cmd_name, need);
     }
     progress_init(&w.bar, stderr, &o->sc);
     int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);

@@ -203,6 +203,13 @@ typedef struct sim_results {
     uint64_t measure_from_us;    /* figures count operations from here (0: all) */
     char *workload;              /* one-line description of the workload (owned) */
     uint64_t cell_overhead_bytes;/* bytes per cell beyond the row key */
+    /* The row store: sampled (store = sampled, or auto when the exact store
+     * would not fit) makes rows and read costs estimates, which the
+     * reports say; with the exact store they say nothing (outputs as
+     * before the sampled store existed). */
+    int store_sampled;
+    int store_auto;              /* store = auto chose it */
+    uint32_t sample_keys;        /* rows sampled a region, at most */
     size_t nruns;
     run_result *runs;
     /* Samples (--samples N): the scenario ran N times, with seeds seed ..

@@ -45,6 +45,8 @@ void scenario_defaults(scenario *sc)
     sc->seed = 42;
     sc->samples = 1;
     sc->servers = 8;
+    sc->store = STORE_MODE_AUTO;
+    sc->sample_keys = STORE_SAMPLE_KEYS_DEFAULT;
     /* HBase's ratio of max file size to flush size, 10 GiB : 128 MiB, shrunk
      * so that a region splits at 4 MiB; HBase 2's default policy is
      * stepping, but the constant one keeps the teaching runs simple. */
@@ -295,6 +297,9 @@ static const choice service_choices[] = {
     { "fixed", 0 }, { "exponential", 1 }, { NULL, 0 } };
 static const choice get_choices[] = {
     { "recent", 0 }, { "any", 1 }, { NULL, 0 } };
+static const choice store_choices[] = {
+    { "auto", STORE_MODE_AUTO }, { "exact", STORE_MODE_EXACT }, { "sampled", STORE_MODE_SAMPLED },
+    { NULL, 0 } };
 static const choice naming_choices[] = {
     { "user", NAMING_USER }, { "domain", NAMING_DOMAIN }, { "id", NAMING_ID }, { NULL, 0 } };
 _Static_assert(sizeof(int) == 4, "service is stored as a 4-byte value");
@@ -302,7 +307,8 @@ _Static_assert(sizeof(split_kind) == 4 && sizeof(split_restriction_kind) == 4,
                "choices are stored as 4-byte values");
 _Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4 &&
                sizeof(pattern_kind) == 4 && sizeof(arrival_kind) == 4 &&
-               sizeof(dist_kind) == 4 && sizeof(record_naming) == 4,
+               sizeof(dist_kind) == 4 && sizeof(record_naming) == 4 &&
+               sizeof(store_mode) == 4,
                "choices are stored as 4-byte values");
 
 /* size_scale divides HBase's 10 GiB region and 128 MiB flush sizes; both
@@ -324,6 +330,10 @@ static const setting settings[] = {
       "N", "schemes run at once, in threads (0: one per core available); the output is the same whatever N" },
     { "", "max_memory", SET_SIZE, 1ull << 20, 1ull << 50, SC(max_memory), NULL,
       "SIZE", "refuse a run estimated to need more memory (unset: the machine's memory); ulimit -v and -d always apply" },
+    { "", "store", SET_CHOICE, 0, 0, SC(store), store_choices,
+      "S", "the regions' row store: exact (every row), sampled (counters and a bounded sample a region: reads are estimates) or auto (exact when the memory estimate fits, else sampled)" },
+    { "", "sample_keys", SET_COUNT, STORE_SAMPLE_KEYS_MIN, STORE_SAMPLE_KEYS_MAX, SC(sample_keys), NULL,
+      "N", "sampled store: rows sampled a region, at most" },
     { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL,
       "N", "region servers" },
     { "cluster", "split_policy", SET_CHOICE, 0, 0, SC(split_policy), split_choices,

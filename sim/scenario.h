@@ -20,6 +20,7 @@
 #include "core/balancer.h"
 #include "core/key.h"
 #include "core/split.h"
+#include "core/store.h"
 #include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
 #include "sim/result.h"    /* RESULT_MAX_SAMPLES */
@@ -123,6 +124,14 @@ typedef struct scenario_assertion {
     const char *origin;      /* for messages: "FILE:LINE" of its `expect`, or "--assert" */
 } scenario_assertion;
 
+/* Which row store the regions keep (core/store.h): `store` setting. */
+typedef enum store_mode {
+    STORE_MODE_AUTO = 0,  /* exact when the memory estimate fits, else sampled
+                           * (budget_resolve_store decides; unresolved: exact) */
+    STORE_MODE_EXACT,
+    STORE_MODE_SAMPLED,
+} store_mode;
+
 typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
     const char *file;             /* the scenario file loaded, for messages; NULL: none */
@@ -138,6 +147,10 @@ typedef struct scenario {
                                    * (sim/windows.h), inside its job; 0 (the default): kept.
                                    * Not a setting: the program sets it when no output of the
                                    * invocation needs them server by server */
+    store_mode store;             /* the regions' row store */
+    uint32_t sample_keys;         /* the sampled store's capacity, rows a region */
+    int store_auto;               /* store was auto, resolved to `store` by
+                                   * budget_resolve_store (the reports say so) */
 
     /* [cluster] */
     uint32_t servers;

@@ -1,0 +1,579 @@
+/* store_exact.c -- the exact sorted row store of one region.
+ *
+ * (Split by concept: this file keeps main and pending, the put path, merges
+ * and the queries that merge; store_count.c counts between puts;
+ * store_sort.c sorts pending entries; store.c dispatches store.h's calls.)
+ *
+ * A small LSM, like HBase's memstore flushed into store files, whose
+ * biggest file (main) is always fully compacted:
+ *
+ *   main     rec  one byte array of records in key order,
+ *                 record = [u16 key len][u32 row bytes, saturating][key]
+ *                 (unaligned fields, read and written with memcpy)
+ *            idx  the uint64 offset of each record in rec, one per row
+ *                 -> key + 14 bytes per distinct row; binary search on idx
+ *   pending  pk   arena of the key bytes of puts not yet in main
+ *            pe   entries {u64 prefix, u64 offset in pk, u32 len, u32 bytes};
+ *                 prefix = first 8 key bytes big-endian, zero padded, so
+ *                 most compares are one integer compare. pe has room for
+ *                 2 * pe_cap entries: the upper half is scratch for sorts
+ *                 and merges. pe[0..npend) is two parts:
+ *              runs  pe[0..nsorted): up to RUNS_MAX sorted runs, each
+ *                    strictly ascending; every key of a run is in no other
+ *                    run and not in main (runs hold distinct new rows);
+ *                    each run is more than twice as long as the next one
+ *              tail  pe[nsorted..npend): puts in arrival order, which may
+ *                    repeat each other, a run's key or a main row.
+ *
+ * store_put:
+ *   1. key == main's last row, or == the last pending key: add the bytes to
+ *      that row, no new entry (repeated writes to a hot row).
+ *   2. pending empty and key > main's last row: append to main. Ascending
+ *      keys (monotonic, time-ordered within a prefix: the common case for a
+ *      region) stay on this path: amortised O(1), no sort, no merge.
+ *   3. otherwise append to the tail, noting whether pending as a whole stays
+ *      strictly ascending (then a merge needs no sort).
+ *   Pending is merged into main once max(4096, rows / 8) puts have gone to
+ *   the tail since the last merge (a geometric bound, so each row is moved
+ *   O(1) times amortised; counting puts, not entries, also bounds the key
+ *   arena, which keeps the keys of entries folded away until that merge).
+ *
+ * Counts (store_count_range) do not merge into main: store_count.c keeps
+ * the puts since the last count as sorted runs, and a Bloom filter of the
+ * store's keys; its top comment says how.
+ *
+ * Merge into main (on a put past the bound, and before store_rows,
+ * store_row_at, store_middle_key, store_first_last and store_split, which
+ * are rare: a split check or split, the end of a run): sort all of pending
+ * unless it is ascending (one stable counting-sort pass on the first byte
+ * where the prefixes differ, then a bottom-up merge sort of each bucket not
+ * yet in order), combine equal keys, then merge into main from the back, IN
+ * PLACE. store_put has already reserved room in main's arrays for every
+ * pending entry (that is where running out of memory can be reported;
+ * queries have no error return, so they must not depend on allocating:
+ * settling only folds and moves entries within pe, and the filter is an
+ * accelerator, left out, or left fuller, if its allocation fails). Rows of
+ * main greater than the largest pending key move as whole blocks found by
+ * galloping (one memmove, one offset fix-up loop); a pending key already in
+ * main adds its bytes there; rows of main below the smallest pending key do
+ * not move at all, so a merge costs O(pending log pending + rows after the
+ * smallest pending key). Main never holds garbage: duplicates are folded,
+ * not appended. A merge forced by a query frees the pending buffers and
+ * trims main's room reserved for them (if main is less than half used), so
+ * a store whose rows are listed costs main + the struct (+ the filter); a
+ * merge forced by a put keeps them for the puts to come, and so do counts.
+ *
+ * Trade-offs: arrays grow by x1.5, and by x1.25 once past 1 MiB: big
+ * arrays are what the memory budget is about (capacity at most 1.25x use),
+ * and their realloc copies stay amortised O(1). Main is not shrunk except
+ * by a split. While puts are pending they cost 48 + key bytes each (entry,
+ * scratch, key), bounded by max(4096, rows / 8) puts. The filter costs
+ * 0.75 to 1.25 bytes a key in stores both written and counted. The run
+ * stack costs RUNS_MAX words per store, not per row; past RUNS_MAX runs
+ * (more than 2^23 pending entries) the top two merge whatever their sizes. A row's
+ * bytes saturate at UINT32_MAX in its record (saturating sums do not depend
+ * on the order of folding); store_bytes is an exact uint64. Cells are not
+ * tracked per row (4 more bytes a row): a split apportions the cell count by
+ * bytes (by rows if the store has no bytes), keeping at least one cell per
+ * row on each side.
+ */
+#include "core/store_exact.h"
+
+/* The capacity, in elements of elem bytes, to grow cap to so that need
+ * fit: x1.5, x1.25 past GROW_SLOW_BYTES, at least min. 0 if need is too
+ * large to allocate. */
+static size_t grown_cap(size_t cap, size_t need, size_t elem, size_t min)
+{
+    size_t limit = SIZE_MAX / 2 / elem;
+    if (need > limit)
+        return 0;
+    size_t n = cap + (cap * elem > GROW_SLOW_BYTES ? cap / 4 : cap / 2);
+    if (n < need)
+        n = need;
+    if (n < min)
+        n = min;
+    return n > limit ? need : n;
+}
+
+/* realloc that leaves *p alone on failure; n > 0. */
+static int resize(void **p, size_t n)
+{
+    void *q = realloc(*p, n);
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
+/* Room for need bytes / index slots / pending entries (each with a scratch
+ * slot). Return 0, or -1 with the array untouched. */
+static int reserve_bytes(uint8_t **a, size_t *cap, size_t need, size_t min)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = grown_cap(*cap, need, 1, min);
+    void *p = *a;
+    if (n == 0 || resize(&p, n))
+        return -1;
+    *a = p;
+    *cap = n;
+    return 0;
+}
+
+static int reserve_index(exact_store *s, size_t need)
+{
+    if (need <= s->idx_cap)
+        return 0;
+    size_t n = grown_cap(s->idx_cap, need, sizeof *s->idx, 4);
+    void *p = s->idx;
+    if (n == 0 || resize(&p, n * sizeof *s->idx))
+        return -1;
+    s->idx = p;
+    s->idx_cap = n;
+    return 0;
+}
+
+static int reserve_pending(exact_store *s, size_t need)
+{
+    if (need <= s->pe_cap)
+        return 0;
+    size_t n = grown_cap(s->pe_cap, need, 2 * sizeof *s->pe, 16);
+    void *p = s->pe;
+    if (n == 0 || resize(&p, n * 2 * sizeof *s->pe))
+        return -1;
+    s->pe = p;
+    s->pe_cap = n;
+    return 0;
+}
+
+/* Gives back main's unused room when less than half of it is used.
+ * Only with nothing pending: pending rows have room reserved in main. */
+static void trim_main(exact_store *s)
+{
+    assert(s->npend == 0);
+    void *p = s->rec;
+    if (s->rec_len < s->rec_cap / 2 && s->rec_len && !resize(&p, s->rec_len)) {
+        s->rec = p;
+        s->rec_cap = s->rec_len;
+    }
+    p = s->idx;
+    if (s->rows < s->idx_cap / 2 && s->rows &&
+        !resize(&p, s->rows * sizeof *s->idx)) {
+        s->idx = p;
+        s->idx_cap = s->rows;
+    }
+    if (s->rows == 0) {
+        free(s->rec);
+        free(s->idx);
+        s->rec = NULL;
+        s->idx = NULL;
+        s->rec_cap = s->idx_cap = 0;
+    }
+}
+
+/* ---- main run ----------------------------------------------------------- */
+
+/* First row in [0, i) > k, galloping back from i: O(log distance). */
+static size_t gallop_after(const exact_store *s, size_t i, const pkey *k)
+{
+    size_t hi = i, lo, step = 1;
+    for (;;) {
+        if (hi == 0)
+            return 0;
+        size_t probe = hi > step ? hi - step : 0;
+        if (row_compare(s, probe, k) <= 0) {
+            lo = probe + 1;
+            break;
+        }
+        hi = probe;
+        step *= 2;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (row_compare(s, mid, k) > 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static void write_record(uint8_t *p, const uint8_t *k, size_t n, uint32_t bytes)
+{
+    wr16(p, (uint16_t)n);
+    wr32(p + 2, bytes);
+    memcpy(p + REC_HDR, k, n);
+}
+
+static int append_main(exact_store *s, keyref k, uint32_t b)
+{
+    if (reserve_bytes(&s->rec, &s->rec_cap, s->rec_len + REC_HDR + k.len, 64) ||
+        reserve_index(s, s->rows + 1))
+        return -1;
+    write_record(s->rec + s->rec_len, k.data, k.len, b);
+    s->idx[s->rows++] = s->rec_len;
+    s->rec_len += REC_HDR + k.len;
+    filter_add(s, k.data, k.len);
+    return 0;
+}
+
+#ifndef NDEBUG
+/* Cheap spot checks of order: the ends and around row r. */
+static int rows_ordered_near(const exact_store *s, size_t r)
+{
+    size_t at[3] = { 1, r, s->rows - 1 };
+    for (size_t i = 0; i < 3; i++) {
+        size_t x = at[i];
+        if (x == 0 || x >= s->rows)
+            continue;
+        keyref a = row_key(s, x - 1), b = row_key(s, x);
+        if (key_compare(a, b) >= 0)
+            return 0;
+    }
+    return 1;
+}
+#endif
+
+/* ---- pending ------------------------------------------------------------ */
+
+/* Sorts all of pending and folds equal keys into one entry. */
+static void sort_pending(exact_store *s)
+{
+    const pend *a = exact_sort_entries(s->pk, s->pe, s->npend, s->pe + s->pe_cap);
+    size_t k = 0, rec = 0;
+    for (size_t i = 0; i < s->npend; i++) {
+        if (k && pend_compare(s->pk, &s->pe[k - 1], &a[i]) == 0) {
+            s->pe[k - 1].bytes = add_saturating(s->pe[k - 1].bytes, a[i].bytes);
+        } else {
+            s->pe[k++] = a[i];
+            rec += REC_HDR + a[i].len;
+        }
+    }
+    s->npend = k;
+    s->pend_rec = rec;
+    s->pend_sorted = 1;
+}
+
+/* Empties pending (its entries are in main), keeping the buffers. */
+static void reset_pending(exact_store *s)
+{
+    s->npend = s->pk_len = s->pend_rec = s->pend_puts = 0;
+    s->nsorted = s->nruns = 0;
+    s->pend_sorted = 1;
+}
+
+/* Frees the pending buffers (pending is empty). */
+static void drop_pending(exact_store *s)
+{
+    assert(s->npend == 0);
+    free(s->pk);
+    free(s->pe);
+    s->pk = NULL;
+    s->pe = NULL;
+    s->pk_cap = s->pe_cap = 0;
+    reset_pending(s);
+}
+
+/* Moves main rows [lo, hi) up to end just below record offset *w and index
+ * slot *wi (both >= the rows' current ends), fixing their offsets. */
+static void move_rows_up(exact_store *s, size_t lo, size_t hi, size_t *w, size_t *wi)
+{
+    if (lo == hi)
+        return;
+    size_t start = s->idx[lo];
+    size_t end = s->idx[hi - 1] + rec_size_at(s->rec + s->idx[hi - 1]);
+    *w -= end - start;
+    memmove(s->rec + *w, s->rec + start, end - start);
+    uint64_t delta = *w - start;
+    for (size_t r = hi; r-- > lo;)
+        s->idx[--*wi] = s->idx[r] + delta;
+}
+
+/* Merges pending into main in place (see the top of the file). Never
+ * allocates: store_put reserved rec_len + pend_rec bytes and rows + npend
+ * index slots. keep_buffers keeps pending's (now empty) arrays for the
+ * puts to come; otherwise they are freed. */
+static void merge_pending_into_main(exact_store *s, int keep_buffers)
+{
+    if (s->npend == 0) { /* nothing pending, or all of it folded away */
+        reset_pending(s);
+        if (!keep_buffers && s->pe) {
+            drop_pending(s);
+            trim_main(s);
+        }
+        return;
+    }
+    for (size_t j = s->nsorted; s->filter && j < s->npend; j++) /* runs are in */
+        filter_add(s, s->pk + s->pe[j].off, s->pe[j].len);
+    if (!s->pend_sorted)
+        sort_pending(s);
+    size_t total = s->rec_len + s->pend_rec, nrows = s->rows + s->npend;
+    assert(total <= s->rec_cap && nrows <= s->idx_cap);
+    size_t i = s->rows;   /* main rows [0, i) are still in place */
+    size_t w = total;     /* records are written below w */
+    size_t wi = nrows;    /* index slots are written below wi */
+    for (size_t j = s->npend; j-- > 0;) {
+        /* Sorted pending keys sit all over the arena: fetch them early. */
+        if (j >= PREFETCH_AHEAD)
+            prefetch(s->pk + s->pe[j - PREFETCH_AHEAD].off);
+        const pend *p = &s->pe[j];
+        pkey k = { s->pk + p->off, p->len, p->prefix };
+        size_t lo = gallop_after(s, i, &k);
+        move_rows_up(s, lo, i, &w, &wi);
+        i = lo;
+        if (i > 0 && row_compare(s, i - 1, &k) == 0) {
+            add_row_bytes(s, i - 1, p->bytes);
+            continue;
+        }
+        w -= REC_HDR + p->len;
+        write_record(s->rec + w, k.data, p->len, p->bytes);
+        s->idx[--wi] = w;
+    }
+    /* Keys already in main leave a hole between rows [0, i) and the rest. */
+    size_t end = i ? s->idx[i - 1] + rec_size_at(s->rec + s->idx[i - 1]) : 0;
+    assert((w == end) == (wi == i));
+    if (w > end) {
+        size_t gap = w - end;
+        memmove(s->rec + end, s->rec + w, total - w);
+        for (size_t r = wi; r < nrows; r++)
+            s->idx[i + r - wi] = s->idx[r] - gap;
+        total -= gap;
+        nrows -= wi - i;
+    }
+    s->rec_len = total;
+    s->rows = nrows;
+    reset_pending(s);
+    if (!keep_buffers) {
+        drop_pending(s);
+        trim_main(s);
+    }
+    assert(rows_ordered_near(s, i));
+}
+
+/* Before a query: a store that is read may stay idle, so free pending. */
+void exact_merge_pending(exact_store *s)
+{
+    merge_pending_into_main(s, 0);
+}
+
+static size_t pend_limit(const exact_store *s)
+{
+    return s->rows / 8 > PEND_MIN ? s->rows / 8 : PEND_MIN;
+}
+
+/* Appends k to pending, first reserving main's room for it. */
+static int append_pending(exact_store *s, const pkey *k, uint32_t b, int ascending)
+{
+    size_t n = s->npend + 1;
+    if (reserve_bytes(&s->pk, &s->pk_cap, s->pk_len + k->len, 256) ||
+        reserve_bytes(&s->rec, &s->rec_cap,
+                      s->rec_len + s->pend_rec + REC_HDR + k->len, 64) ||
+        reserve_index(s, s->rows + n) || reserve_pending(s, n))
+        return -1;
+    pend *e = &s->pe[s->npend++];
+    e->prefix = k->prefix;
+    e->off = s->pk_len;
+    e->len = (uint32_t)k->len;
+    e->bytes = b;
+    memcpy(s->pk + s->pk_len, k->data, k->len);
+    s->pk_len += k->len;
+    s->pend_rec += REC_HDR + k->len;
+    s->pend_puts++;
+    s->pend_sorted = s->pend_sorted && ascending;
+    return 0;
+}
+
+/* ---- the interface (store.h's, for an exact store) ----------------------- */
+
+exact_store *exact_new(void)
+{
+    exact_store *s = calloc(1, sizeof *s);
+    if (s) {
+        s->base.kind = STORE_EXACT;
+        s->pend_sorted = 1;
+        s->ends_rows = SIZE_MAX;
+    }
+    return s;
+}
+
+void exact_free(exact_store *s)
+{
+    if (!s)
+        return;
+    free(s->rec);
+    free(s->idx);
+    free(s->pk);
+    free(s->pe);
+    free(s->filter);
+    free(s);
+}
+
+/* Does k point into s's own records (a key from store_row_at & co.)? */
+static int key_is_inside(const exact_store *s, keyref k)
+{
+    uintptr_t p = (uintptr_t)k.data, r = (uintptr_t)s->rec;
+    return s->rec && p >= r && p < r + s->rec_len;
+}
+
+int exact_put(exact_store *s, keyref k, uint32_t cell_bytes)
+{
+    assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
+    if (k.len < 1 || k.len > KEY_MAX_LEN)
+        return -1;
+    if (key_is_inside(s, k)) { /* a realloc below would pull it away */
+        uint8_t *copy = key_copy(k);
+        int rc = copy ? exact_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
+        free(copy);
+        return rc;
+    }
+    pkey pk = pkey_of(k.data, k.len);
+    for (;;) {
+        int c = s->rows ? -row_compare(s, s->rows - 1, &pk) : 1;
+        if (c == 0) {
+            add_row_bytes(s, s->rows - 1, cell_bytes);
+            break;
+        }
+        if (c > 0 && s->npend == 0) {
+            if (append_main(s, k, cell_bytes))
+                return -1;
+            break;
+        }
+        int d = 1;
+        if (s->npend) {
+            pend *last = &s->pe[s->npend - 1];
+            pkey l = { s->pk + last->off, last->len, last->prefix };
+            d = pkey_compare(pk.prefix, k.data, k.len, &l);
+            if (d == 0) {
+                last->bytes = add_saturating(last->bytes, cell_bytes);
+                break;
+            }
+        }
+        if (s->pend_puts >= pend_limit(s)) {
+            merge_pending_into_main(s, 1);
+            continue; /* k may now be main's last row or above it */
+        }
+        if (append_pending(s, &pk, cell_bytes, d > 0))
+            return -1;
+        break;
+    }
+    s->bytes += cell_bytes;
+    s->cells++;
+    return 0;
+}
+
+uint64_t exact_bytes(const exact_store *s) { return s->bytes; }
+uint64_t exact_cells(const exact_store *s) { return s->cells; }
+
+uint64_t exact_rows(exact_store *s)
+{
+    exact_merge_pending(s);
+    return s->rows;
+}
+
+int exact_row_at(exact_store *s, uint64_t i, keyref *key, uint64_t *bytes)
+{
+    exact_merge_pending(s);
+    if (i >= s->rows)
+        return -1;
+    const uint8_t *p = s->rec + s->idx[i];
+    *key = keyref_of(p + REC_HDR, rd16(p));
+    *bytes = rd32(p + 2);
+    return 0;
+}
+
+int exact_middle_key(exact_store *s, keyref *mid)
+{
+    exact_merge_pending(s);
+    if (s->rows == 0)
+        return -1;
+    if (s->bytes == 0) { /* no sizes to go by: the middle row */
+        *mid = row_key(s, s->rows / 2);
+        return 0;
+    }
+    uint64_t half = s->bytes / 2, sum = 0;
+    const uint8_t *p = s->rec;
+    for (size_t r = 0; r < s->rows; r++, p += rec_size_at(p)) {
+        sum += rd32(p + 2);
+        if (sum > half) {
+            *mid = keyref_of(p + REC_HDR, rd16(p));
+            return 0;
+        }
+    }
+    /* Only reachable when saturated rows undercount the total. */
+    *mid = row_key(s, s->rows - 1);
+    return 0;
+}
+
+int exact_first_last(exact_store *s, keyref *first, keyref *last)
+{
+    exact_merge_pending(s);
+    if (s->rows == 0)
+        return -1;
+    *first = row_key(s, 0);
+    *last = row_key(s, s->rows - 1);
+    return 0;
+}
+
+/* Cells moving with n of rows rows that carry moved of bytes bytes:
+ * proportional, at least one per row on each side. */
+static uint64_t apportion_cells(const exact_store *s, size_t n, uint64_t moved)
+{
+    double share = s->bytes ? (double)moved / (double)s->bytes
+                            : (double)n / (double)s->rows;
+    uint64_t c = (uint64_t)((double)s->cells * share + 0.5);
+    uint64_t keep_min = s->rows - n;
+    if (c > s->cells - keep_min)
+        c = s->cells - keep_min;
+    if (c < n)
+        c = n;
+    return c;
+}
+
+exact_store *exact_split(exact_store *s, keyref at)
+{
+    exact_merge_pending(s);
+    exact_store *t = exact_new();
+    if (!t)
+        return NULL;
+    size_t r = lower_bound(s, at), n = s->rows - r;
+    if (n == 0)
+        return t;
+    size_t start = s->idx[r], len = s->rec_len - start;
+    t->rec = malloc(len);
+    t->idx = malloc(n * sizeof *t->idx);
+    if (!t->rec || !t->idx) {
+        exact_free(t);
+        return NULL;
+    }
+    memcpy(t->rec, s->rec + start, len);
+    uint64_t moved = 0;
+    for (size_t i = 0; i < n; i++) {
+        t->idx[i] = s->idx[r + i] - start;
+        moved += rd32(t->rec + t->idx[i] + 2);
+    }
+    t->rec_len = t->rec_cap = len;
+    t->rows = t->idx_cap = n;
+    if (r == 0) {
+        t->bytes = s->bytes;
+        t->cells = s->cells;
+    } else {
+        assert(moved <= s->bytes);
+        t->bytes = moved;
+        t->cells = apportion_cells(s, n, moved);
+    }
+    s->bytes -= t->bytes;
+    s->cells -= t->cells;
+    s->rows = r;
+    s->rec_len = start;
+    s->ends_rows = SIZE_MAX; /* rows may come back to r with other ends */
+    trim_main(s);
+    filter_free(s); /* sized for both halves: each builds its own when read */
+    return t;
+}
+
+size_t exact_memory(const exact_store *s)
+{
+    return sizeof *s + s->rec_cap + s->idx_cap * sizeof *s->idx + s->pk_cap +
+           s->pe_cap * 2 * sizeof *s->pe + s->filter_blocks * 8 * sizeof *s->filter;
+}
+

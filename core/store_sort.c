@@ -1,0 +1,105 @@
+/* store_sort.c -- sorting the exact store's pending entries.
+ *
+ * Pending entries are sorted before a merge into main and when a count
+ * settles the tail (store_exact.c and store_count.c say when). One stable
+ * counting-sort pass on the first byte where the prefixes differ, then a
+ * bottom-up merge sort (insertion-sorted runs of SORT_RUN) of each bucket
+ * not already in order: interleaved ascending streams come out of the first
+ * pass sorted, random keys are sorted in buckets that fit in cache.
+ */
+#include "core/store_exact.h"
+
+static void insertion_sort(const uint8_t *arena, pend *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        pend x = a[i];
+        size_t j = i;
+        for (; j > 0 && pend_compare(arena, &x, &a[j - 1]) < 0; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
+/* Stable merge of a[0..na) and b[0..nb) into out. */
+static void merge_runs(const uint8_t *arena, const pend *a, size_t na,
+                       const pend *b, size_t nb, pend *out)
+{
+    if (na && nb && pend_compare(arena, &a[na - 1], &b[0]) <= 0) {
+        memcpy(out, a, na * sizeof *a);
+        memcpy(out + na, b, nb * sizeof *b);
+        return;
+    }
+    const pend *ae = a + na, *be = b + nb;
+    while (a < ae && b < be)
+        *out++ = pend_compare(arena, b, a) < 0 ? *b++ : *a++;
+    memcpy(out, a, (size_t)(ae - a) * sizeof *a);
+    out += ae - a;
+    memcpy(out, b, (size_t)(be - b) * sizeof *b);
+}
+
+/* Bottom-up merge sort of a[0..n) with scratch[0..n); the result ends in
+ * a. Runs already in order are copied, not merged. */
+static void merge_sort(const uint8_t *arena, pend *a, pend *scratch, size_t n)
+{
+    pend *src = a, *dst = scratch;
+    for (size_t i = 0; i < n; i += SORT_RUN)
+        insertion_sort(arena, src + i, n - i < SORT_RUN ? n - i : SORT_RUN);
+    for (size_t w = SORT_RUN; w < n; w *= 2) {
+        for (size_t i = 0; i < n; i += 2 * w) {
+            size_t na = n - i < w ? n - i : w;
+            size_t nb = n - i - na < w ? n - i - na : w;
+            merge_runs(arena, src + i, na, src + i + na, nb, dst + i);
+        }
+        pend *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+static int is_ascending(const uint8_t *arena, const pend *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (pend_compare(arena, &a[i - 1], &a[i]) >= 0)
+            return 0;
+    return 1;
+}
+
+/* Sorts a[0..n) into out[0..n) and returns out; a is the scratch and
+ * ends in no particular order. One stable counting-sort pass on the first
+ * byte where the prefixes differ cuts the entries into up to 256 buckets,
+ * then each bucket that is not already ascending is merge sorted.
+ * Interleaved ascending streams (salted keys) come out of the first pass
+ * sorted; random keys are sorted in buckets that fit in cache. A handful
+ * of entries is insertion sorted. */
+pend *exact_sort_entries(const uint8_t *arena, pend *a, size_t n, pend *out)
+{
+    if (n <= SORT_RUN) { /* a count settling the few puts since the last */
+        memcpy(out, a, n * sizeof *a);
+        merge_sort(arena, out, a, n); /* one insertion sort */
+        return out;
+    }
+    size_t count[257] = { 0 };
+    uint64_t diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i].prefix ^ a[0].prefix;
+    unsigned shift = 0;
+    while (shift < 56 && diff >> (shift + 8))
+        shift += 8;
+    for (size_t i = 0; i < n; i++)
+        count[(a[i].prefix >> shift & 255) + 1]++;
+    for (size_t b = 1; b <= 256; b++)
+        count[b] += count[b - 1];
+    size_t next[256];
+    memcpy(next, count, sizeof next);
+    for (size_t i = 0; i < n; i++)
+        out[next[a[i].prefix >> shift & 255]++] = a[i];
+    for (size_t b = 0; b < 256; b++) {
+        pend *bucket = out + count[b];
+        size_t m = count[b + 1] - count[b];
+        if (!is_ascending(arena, bucket, m))
+            merge_sort(arena, bucket, a + count[b], m);
+    }
+    return out;
+}

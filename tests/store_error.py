@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""store_error.py -- the sampled store's error against the exact store.
+
+Runs every examples/*.ini with `--store exact` and with `--store sampled`
+(same seed, JSON) and compares, run by run (one run per scheme):
+
+  regions    |sampled - exact| / exact of the region count at the end
+             (every split point moves the next ones, so this is the
+             error of the split points' effect: how the table was cut)
+  share      the largest |sampled - exact| between the servers' shares of
+             the run's writes, both sorted (the k-th busiest server's
+             share against the k-th busiest's, in points of 1.0: which
+             server holds a hot region is a matter of timing -- the
+             balancer's moves follow the splits -- and swaps whole shares
+             between servers without changing the spread)
+  read cost  |sampled - exact| / exact of rows_scanned_per_row (runs that
+             read only)
+
+Usage:
+  store_error.py REGIONSIM EXAMPLES_DIR [--duration D] [--sample-keys N] [--table]
+                 [--max-regions F --max-share F --max-read F]
+With --table it prints a Markdown table (one line per example: the worst
+run of each column, and the median over its runs); with the --max-* bounds
+it exits 1 if any run's error is above them (tests/meson.build runs it so).
+The environment of the runs is fixed (TERM, NO_COLOR, LC_ALL, TZ).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+
+def run(binary, path, store, extra):
+    env = dict(os.environ, TERM="dumb", NO_COLOR="1", LC_ALL="C", TZ="UTC")
+    cmd = [binary, "compare", path, "--format", "json", "--store", store] + extra
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode not in (0, 1) or not p.stdout:  # 1: an example's assertion failed
+        sys.exit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+    return json.loads(p.stdout)
+
+
+def shares(run_):
+    servers = run_.get("servers") or []
+    total = sum(s.get("writes", 0) for s in servers)
+    return {s["name"]: s.get("writes", 0) / total for s in servers} if total else {}
+
+
+def compare(exact, sampled):
+    out = []
+    for e, s in zip(exact["runs"], sampled["runs"]):
+        er, sr = e["regions"]["count"], s["regions"]["count"]
+        a, b = sorted(shares(e).values()), sorted(shares(s).values())
+        share = max([abs(x - y) for x, y in zip(a, b)] or [0])
+        read = None
+        ec, sc = e.get("read_cost"), s.get("read_cost")
+        if ec and sc and ec.get("rows_scanned_per_row") and sc.get("rows_scanned_per_row"):
+            x, y = ec["rows_scanned_per_row"], sc["rows_scanned_per_row"]
+            read = abs(y - x) / x
+        out.append((e.get("scheme", "?"), abs(sr - er) / er, share, read))
+    return out
+
+
+def main(argv):
+    binary, examples = argv[1], argv[2]
+    extra, table, bounds = [], False, {}
+    i = 3
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--duration", "--sample-keys"):
+            extra += [a, argv[i + 1]]
+            i += 2
+        elif a == "--table":
+            table = True
+            i += 1
+        elif a in ("--max-regions", "--max-share", "--max-read"):
+            bounds[a[6:]] = float(argv[i + 1])
+            i += 2
+        else:
+            sys.exit("store_error.py: unknown argument %r" % a)
+    failed = 0
+    if table:
+        print("| example | runs | regions: worst (median) | write share: worst (median) "
+              "| read cost: worst (median) |")
+        print("|---|---|---|---|---|")
+    for name in sorted(os.listdir(examples)):
+        if not name.endswith(".ini"):
+            continue
+        path = os.path.join(examples, name)
+        rows = compare(run(binary, path, "exact", extra), run(binary, path, "sampled", extra))
+        for scheme, reg, share, read in rows:
+            bad = [k for k, v in (("regions", reg), ("share", share), ("read", read))
+                   if k in bounds and v is not None and v > bounds[k]]
+            if bad:
+                failed += 1
+                print("%s %s: %s above the bound (regions %.3f, share %.4f, read %s)"
+                      % (name, scheme, ", ".join(bad), reg, share,
+                         "-" if read is None else "%.3f" % read))
+        if table:
+            def cell(vals, pct):
+                vals = [v for v in vals if v is not None]
+                if not vals:
+                    return "-"
+                f = (lambda v: "%.1f%%" % (100 * v)) if pct else (lambda v: "%.3f" % v)
+                return "%s (%s)" % (f(max(vals)), f(statistics.median(vals)))
+            print("| %s | %d | %s | %s | %s |" % (
+                name[:-4], len(rows), cell([r[1] for r in rows], True),
+                cell([r[2] for r in rows], False), cell([r[3] for r in rows], True)))
+    if failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
