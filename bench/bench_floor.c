@@ -39,9 +39,9 @@
  * Store kinds: the `stores` table below is one row per store the engine
  * is run with (the scenario's `store` setting, set explicitly: a default
  * of auto could choose either). An engine without the setting keeps every
- * row exactly, so there "exact" sets nothing; once the sampled store is
- * in, adding "sampled" to the table runs every regionsim line with it too
- * (the floors stay what they are: exact by definition).
+ * row exactly, so there "exact" sets nothing; "sampled" runs every
+ * regionsim line with the sampled store too (the floors stay what they
+ * are: exact by definition).
  *
  * Trade-offs: the floors reuse the engine's private stream numbers
  * (sim/engine_impl.h), so they follow the engine if those change (the key
@@ -62,7 +62,7 @@
 
 /* One row per store kind the engine is run with (see the top comment);
  * exact first: the routing target, exact mode's, is judged on stores[0]. */
-static const char *const stores[] = { "exact" };
+static const char *const stores[] = { "exact", "sampled" };
 #define NSTORES (sizeof stores / sizeof stores[0])
 
 #define FLOOR_REGIONS 64
