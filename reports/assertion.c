@@ -272,6 +272,10 @@ static int parse_over(cursor *c, assertion *a, char *written, size_t cap)
                     "ms, s, m or h: 10m), or N windows, found %s", FOUND(c));
     c->p += len;
     a->over_last_us = us;
+    while (len > 1 && tok[0] == '0' && tok[1] >= '0' && tok[1] <= '9') {
+        tok++; /* written without leading zeros, so the text stays short enough to parse again */
+        len--;
+    }
     snprintf(written, cap, "over last %.*s", (int)len, tok);
     return 0;
 }
