@@ -6,7 +6,7 @@
  *
  *   servers.csv   scheme,server,writes,reads,rows_scanned,bytes,regions,rpcs,
  *                 busy,longest_queue,latency_p50_us,latency_p99_us,
- *                 latency_max_us,write_share,read_share
+ *                 latency_max_us,write_share,read_share,store
  *                 one line per run per server. Shares are of the column's
  *                 total over the run's servers (writes: the run's writes;
  *                 reads: its read RPCs, which is what servers count), so they
@@ -15,7 +15,7 @@
  *   windows.csv   scheme,window,start_s,end_s,server,writes,reads
  *                 per run, window and server: writes and read RPCs.
  *   regions.csv   scheme,region_id,start_key,end_key,server,opened_s,closed_s,
- *                 state,writes,reads,rows,bytes,write_share,read_share
+ *                 state,writes,reads,rows,bytes,write_share,read_share,store
  *                 every region of the run (run->history): state "split" or
  *                 "live"; write_share = writes / the run's writes, read_share
  *                 = reads / the read RPCs of all its regions (empty when 0).
@@ -46,7 +46,7 @@
  *                 class names), each cost in [0, 1] before and after the
  *                 plan, and multiplied by its multiplier (its part of the
  *                 weighted total).
- *   figures.csv   scheme,figure,value,unit,samples,min,median,max
+ *   figures.csv   scheme,figure,value,unit,samples,min,median,max,store
  *                 every scheme-scope figure of the registry
  *                 (reports/figures.h), one line per run and figure, in the
  *                 registry's order; value empty when undefined. value is
@@ -57,9 +57,14 @@
  *                 all three empty when none does. With one sample they
  *                 equal value; the columns are there either way, so a
  *                 file's columns never depend on the run.
- *   server_figures.csv  scheme,server,figure,value,unit
+ *   server_figures.csv  scheme,server,figure,value,unit,store
  *                 every server-scope figure, one line per run, server and
  *                 figure.
+ *
+ * store, the last column of the four files holding rows, rows scanned or
+ * read costs: "exact", or "sampled" when the run's row store was sampled
+ * and those numbers are estimates (docs/store.md); the same on every line
+ * of a run, there so that a file read alone says what its numbers are.
  *
  * Values: servers as "rs<id>"; keys in HBase shell form, and an EMPTY KEY
  * FIELD MEANS UNBOUNDED (the first region's start, the last one's end, the
@@ -176,6 +181,13 @@ static void col_latency(FILE *out, const latency_summary *l)
 /* m[i], with a missing matrix read as zeros. */
 static uint64_t cell(const uint64_t *m, size_t i) { return m ? m[i] : 0; }
 
+/* The last column of the files whose numbers the sampled store estimates:
+ * the store the run's rows came from. */
+static void col_store(FILE *out, const sim_results *res)
+{
+    col_text(out, res->store_sampled ? "sampled" : "exact");
+}
+
 /* ---- the tables: each writes the lines of one run of res ---- */
 
 static void servers_rows(FILE *out, const sim_results *res, size_t run_index)
@@ -201,6 +213,7 @@ static void servers_rows(FILE *out, const sim_results *res, size_t run_index)
         col_latency(out, &sv->latency);
         col_share(out, sv->writes, writes);
         col_share(out, sv->reads, reads);
+        col_store(out, res);
         fputc('\n', out);
     }
 }
@@ -243,6 +256,7 @@ static void regions_rows(FILE *out, const sim_results *res, size_t run_index)
         col_u64(out, r->bytes);
         col_share(out, r->writes, run->writes);
         col_share(out, r->reads, reads);
+        col_store(out, res);
         fputc('\n', out);
     }
 }
@@ -369,6 +383,7 @@ static void figures_rows(FILE *out, const sim_results *res, size_t run_index)
         put_text(out, run->scheme_name);
         figure_fields(out, f, figure_value(f, run, 0));
         spread_fields(out, f, res, run_index);
+        col_store(out, res);
         fputc('\n', out);
     }
 }
@@ -381,6 +396,7 @@ static void server_figures_rows(FILE *out, const sim_results *res, size_t run_in
             put_text(out, run->scheme_name);
             col_text(out, run->servers[s].name);
             figure_fields(out, f, figure_value(f, run, s));
+            col_store(out, res);
             fputc('\n', out);
         }
     }
@@ -397,12 +413,12 @@ enum { NTABLES = 8 };
 static const table tables[NTABLES] = {
     { "servers.csv",
       "scheme,server,writes,reads,rows_scanned,bytes,regions,rpcs,busy,longest_queue,"
-      "latency_p50_us,latency_p99_us,latency_max_us,write_share,read_share",
+      "latency_p50_us,latency_p99_us,latency_max_us,write_share,read_share,store",
       servers_rows },
     { "windows.csv", "scheme,window,start_s,end_s,server,writes,reads", windows_rows },
     { "regions.csv",
       "scheme,region_id,start_key,end_key,server,opened_s,closed_s,state,writes,reads,"
-      "rows,bytes,write_share,read_share",
+      "rows,bytes,write_share,read_share,store",
       regions_rows },
     { "keyspace.csv", "scheme,window,start_s,bucket,bucket_start_key,writes,reads",
       keyspace_rows },
@@ -413,8 +429,8 @@ static const table tables[NTABLES] = {
     { "balancer_costs.csv",
       "scheme,time_s,function,multiplier,before,after,weighted_before,weighted_after",
       balancer_costs_rows },
-    { "figures.csv", "scheme,figure,value,unit,samples,min,median,max", figures_rows },
-    { "server_figures.csv", "scheme,server,figure,value,unit", server_figures_rows },
+    { "figures.csv", "scheme,figure,value,unit,samples,min,median,max,store", figures_rows },
+    { "server_figures.csv", "scheme,server,figure,value,unit,store", server_figures_rows },
 };
 
 /* ---- files ---- */

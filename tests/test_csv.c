@@ -287,18 +287,18 @@ static const struct {
 } files[NFILES] = {
     { "servers.csv", "scheme,server,writes,reads,rows_scanned,bytes,regions,rpcs,busy,"
                      "longest_queue,latency_p50_us,latency_p99_us,latency_max_us,"
-                     "write_share,read_share" },
+                     "write_share,read_share,store" },
     { "windows.csv", "scheme,window,start_s,end_s,server,writes,reads" },
     { "regions.csv", "scheme,region_id,start_key,end_key,server,opened_s,closed_s,state,"
-                     "writes,reads,rows,bytes,write_share,read_share" },
+                     "writes,reads,rows,bytes,write_share,read_share,store" },
     { "keyspace.csv", "scheme,window,start_s,bucket,bucket_start_key,writes,reads" },
     { "events.csv", "scheme,time_s,kind,from_server,to_server,key,reason,size_bytes,"
                     "threshold_bytes,ran,moves,regions_least,regions_most,average,floor,"
                     "ceiling,cost_before,cost_after" },
     { "balancer_costs.csv", "scheme,time_s,function,multiplier,before,after,weighted_before,"
                             "weighted_after" },
-    { "figures.csv", "scheme,figure,value,unit,samples,min,median,max" },
-    { "server_figures.csv", "scheme,server,figure,value,unit" },
+    { "figures.csv", "scheme,figure,value,unit,samples,min,median,max,store" },
+    { "server_figures.csv", "scheme,server,figure,value,unit,store" },
 };
 
 /* Registry figures of one scope: the lines figures.csv (server_figures.csv)
@@ -559,6 +559,38 @@ static void test_figures_files(void **state)
     assert_non_null(figure_find(val(&t, 1, "figure")));
     assert_int_equal(figure_find(val(&t, 1, "figure"))->scope, FIGURE_SERVER);
     table_free(&t);
+    remove_dir(dir.s);
+}
+
+/* The store column: "exact" on every line of the four files that hold
+ * rows, rows scanned or read costs, and "sampled" on every line when the
+ * results came from the sampled store (its numbers are estimates). */
+static void assert_store_column(const char *dir, const char *want)
+{
+    static const int marked[] = { 0, 2, 6, 7 }; /* servers, regions, figures, server_figures */
+    static const size_t nmarked = sizeof marked / sizeof marked[0];
+    for (size_t i = 0; i < nmarked; i++) {
+        path p = path_of(dir, files[marked[i]].name);
+        table t = parse_csv(p.s);
+        int c = column(&t, "store");
+        assert_int_equal(c, t.rows[0].ncols - 1);
+        assert_true(t.nrows > 1);
+        for (size_t r = 1; r < t.nrows; r++) assert_string_equal(t.rows[r].col[c], want);
+        table_free(&t);
+    }
+}
+
+static void test_store_column(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    path dir = fresh_dir();
+    write_ok(&f, dir.s);
+    assert_store_column(dir.s, "exact");
+    f.res.store_sampled = 1;
+    write_ok(&f, dir.s);
+    assert_store_column(dir.s, "sampled");
     remove_dir(dir.s);
 }
 
@@ -845,6 +877,7 @@ int main(void)
         cmocka_unit_test(test_regions_keyspace_events),
         cmocka_unit_test(test_figures_files),
         cmocka_unit_test(test_figures_across_samples),
+        cmocka_unit_test(test_store_column),
         cmocka_unit_test(test_writing_twice_replaces),
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_dir_is_a_file),
