@@ -374,6 +374,52 @@ static void test_engine_refuses_before_running(void **state)
     assert_non_null(strstr(err, "more than the 4 GiB --max-memory allows"));
 }
 
+/* store = auto runs exact when the exact estimate fits the limit and
+ * sampled when only the sampled one does, and says it chose; exact and
+ * sampled are left as they are, and an exact run that would fit sampled
+ * is refused naming --store sampled. 10^8 writes of distinct rows: about
+ * 2.8 GB exact, a few MB sampled. */
+static void hundred_million_rows(scenario *sc, store_mode store, uint64_t max_memory)
+{
+    one_scheme(sc, "seq");
+    sc->workload.pattern.kind = PATTERN_SEQUENCE;
+    sc->workload.pattern.rate_per_s = 1e4; /* one server keeps up: no queue */
+    sc->workload.duration_us = 10000ull * 1000000;
+    sc->max_memory = max_memory;
+    sc->store = store;
+}
+
+static void test_auto_chooses_the_store(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[512] = "";
+    double exact = 0;
+    hundred_million_rows(&sc, STORE_MODE_AUTO, 1ull << 30);
+    budget_resolve_store(&sc, &exact);
+    assert_int_equal(sc.store, STORE_MODE_SAMPLED);
+    assert_true(sc.store_auto);
+    assert_true(exact > 2 * GIB);
+    if (budget_admit(&sc, err, sizeof err) != 0) fail_msg("%s", err);
+
+    hundred_million_rows(&sc, STORE_MODE_AUTO, 64ull << 30);
+    budget_resolve_store(&sc, NULL);
+    assert_int_equal(sc.store, STORE_MODE_EXACT);
+    assert_false(sc.store_auto);
+
+    hundred_million_rows(&sc, STORE_MODE_EXACT, 1ull << 30);
+    budget_resolve_store(&sc, NULL);
+    assert_int_equal(sc.store, STORE_MODE_EXACT);
+    assert_int_equal(budget_admit(&sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "with the exact store"));
+    assert_non_null(strstr(err, "use --store sampled"));
+
+    hundred_million_rows(&sc, STORE_MODE_SAMPLED, 64ull << 30);
+    budget_resolve_store(&sc, NULL);
+    assert_int_equal(sc.store, STORE_MODE_SAMPLED);
+    assert_false(sc.store_auto);
+}
+
 static void test_format_size(void **state)
 {
     (void)state;
@@ -408,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_trace_is_bounded_by_its_file),
         cmocka_unit_test(test_limit_sources),
         cmocka_unit_test(test_engine_refuses_before_running),
+        cmocka_unit_test(test_auto_chooses_the_store),
         cmocka_unit_test(test_format_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
