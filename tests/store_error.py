@@ -34,7 +34,8 @@ import sys
 
 def run(binary, path, store, extra):
     env = dict(os.environ, TERM="dumb", NO_COLOR="1", LC_ALL="C", TZ="UTC")
-    cmd = [binary, "compare", path, "--format", "json", "--store", store] + extra
+    # One job a process: the processes already run one a core (main).
+    cmd = [binary, "compare", path, "--format", "json", "--store", store, "--jobs", "1"] + extra
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode not in (0, 1) or not p.stdout:  # 1: an example's assertion failed
         sys.exit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
