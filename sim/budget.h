@@ -114,11 +114,18 @@ int budget_check(const budget_estimate *e, const budget_limit *lim, char *err, s
 int budget_admit(const scenario *sc, char *err, size_t errcap);
 
 /* Resolves sc->store = auto (STORE_MODE_AUTO): exact if the run's estimate
- * with the exact store fits the limit, else sampled, setting sc->store_auto
- * when it chose sampled; sets *exact_bytes (if not NULL) to the exact
- * store's estimate. Other modes are left as they are. Never fails: whether
- * the run then fits is budget_admit's to say. */
+ * with the exact store, one scheme at a time, fits the limit, else
+ * sampled, setting sc->store_auto when it chose sampled; sets *exact_bytes
+ * (if not NULL) to that estimate. The choice does not depend on --jobs or
+ * the cores. Other modes are left as they are. Never fails: whether the
+ * run then fits is budget_admit's to say. */
 void budget_resolve_store(scenario *sc, double *exact_bytes);
+
+/* When scenario_jobs(sc) schemes running at once would not fit the limit,
+ * lowers sc->jobs to the most that fit (at least 1) and returns it; else
+ * returns 0 and leaves sc as it is. The output is the same whatever the
+ * jobs; only the memory at once and the wall time change. */
+uint32_t budget_fit_jobs(scenario *sc);
 
 /* bytes in binary units with three significant digits ("118 GiB",
  * "4 GiB", "1.5 MiB", "30 B") into out (cap bytes). */

@@ -195,8 +195,9 @@ int budget_check(const budget_estimate *e, const budget_limit *lim, char *err, s
     return -1;
 }
 
-/* The estimate of sc run with store mode m. */
-static void estimate_with(const scenario *sc, store_mode m, budget_estimate *e)
+/* The estimate of sc run with store mode m and, if jobs is not 0, that many
+ * runs at once (--jobs). */
+static void estimate_with(const scenario *sc, store_mode m, uint32_t jobs, budget_estimate *e)
 {
     scenario *copy = malloc(sizeof *copy);
     if (!copy) { /* estimate sc as it is: the run will meet the same shortage */
@@ -205,6 +206,8 @@ static void estimate_with(const scenario *sc, store_mode m, budget_estimate *e)
     }
     *copy = *sc;
     copy->store = m;
+    if (jobs)
+        copy->jobs = jobs;
     budget_estimate_run(copy, e);
     free(copy);
 }
@@ -219,8 +222,10 @@ void budget_resolve_store(scenario *sc, double *exact_bytes)
 {
     if (sc->store != STORE_MODE_AUTO && !exact_bytes)
         return;
+    /* One run at a time: the choice, and so the output, must not depend on
+     * --jobs or on the cores (budget_fit_jobs lowers the jobs instead). */
     budget_estimate e;
-    estimate_with(sc, STORE_MODE_EXACT, &e);
+    estimate_with(sc, STORE_MODE_EXACT, 1, &e);
     if (exact_bytes)
         *exact_bytes = e.bytes;
     if (sc->store != STORE_MODE_AUTO)
@@ -228,6 +233,23 @@ void budget_resolve_store(scenario *sc, double *exact_bytes)
     budget_limit lim = budget_limit_of(sc);
     sc->store = fits(&e, &lim) ? STORE_MODE_EXACT : STORE_MODE_SAMPLED;
     sc->store_auto = sc->store == STORE_MODE_SAMPLED;
+}
+
+uint32_t budget_fit_jobs(scenario *sc)
+{
+    uint32_t jobs = scenario_jobs(sc);
+    if (jobs <= 1)
+        return 0;
+    budget_limit lim = budget_limit_of(sc);
+    budget_estimate e;
+    estimate_with(sc, sc->store, jobs, &e);
+    if (fits(&e, &lim))
+        return 0;
+    do
+        estimate_with(sc, sc->store, --jobs, &e);
+    while (jobs > 1 && !fits(&e, &lim));
+    sc->jobs = jobs;
+    return jobs;
 }
 
 int budget_admit(const scenario *sc, char *err, size_t errcap)
@@ -240,7 +262,7 @@ int budget_admit(const scenario *sc, char *err, size_t errcap)
     if (sc->store == STORE_MODE_SAMPLED)
         return -1;
     budget_estimate sampled;
-    estimate_with(sc, STORE_MODE_SAMPLED, &sampled);
+    estimate_with(sc, STORE_MODE_SAMPLED, 0, &sampled);
     if (fits(&sampled, &lim)) { /* say that first */
         char need[32], with[32], limit[32];
         budget_format_size(e.bytes, need, sizeof need);

@@ -897,6 +897,11 @@ static int run_simulation(options *o)
                 "more than this run may use; using the sampled store (rows and reads are "
                 "estimates)\n", o->cmd_name, need);
     }
+    uint32_t jobs_at_once = scenario_jobs(&o->sc), fitted = budget_fit_jobs(&o->sc);
+    if (fitted)
+        fprintf(stderr, "regionsim %s: %u schemes at once would need more memory than this run "
+                "may use; running %u at once (the output is the same)\n", o->cmd_name,
+                (unsigned)jobs_at_once, (unsigned)fitted);
     progress_init(&w.bar, stderr, &o->sc);
     int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);
     if (trace_out && close_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0 && rc == 0) {

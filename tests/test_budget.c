@@ -420,6 +420,45 @@ static void test_auto_chooses_the_store(void **state)
     assert_false(sc.store_auto);
 }
 
+/* The store auto picks does not depend on --jobs: it is chosen on one
+ * scheme at a time, and when the schemes at once would not fit, the jobs
+ * are lowered instead (budget_fit_jobs). The limit here lies between the
+ * default compare's estimate one scheme at a time and twelve at once. */
+static void test_auto_does_not_depend_on_jobs(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.workload.duration_us = 6ull * 3600 * 1000000;
+    sc.store = STORE_MODE_EXACT;
+    budget_estimate one, twelve;
+    sc.jobs = 1;
+    budget_estimate_run(&sc, &one);
+    sc.jobs = 12;
+    budget_estimate_run(&sc, &twelve);
+    assert_int_equal(twelve.jobs, 12);
+    assert_true(twelve.bytes > 1.5 * one.bytes);
+    uint64_t limit = (uint64_t)((one.bytes + twelve.bytes) / 2);
+    char err[512] = "";
+    for (uint32_t jobs = 1; jobs <= 12; jobs += 11) {
+        scenario_defaults(&sc);
+        sc.workload.duration_us = 6ull * 3600 * 1000000;
+        sc.max_memory = limit;
+        sc.jobs = jobs;
+        budget_resolve_store(&sc, NULL);
+        assert_int_equal(sc.store, STORE_MODE_EXACT);
+        assert_false(sc.store_auto);
+        uint32_t fitted = budget_fit_jobs(&sc);
+        if (jobs == 1) {
+            assert_int_equal(fitted, 0);
+        } else {
+            assert_true(fitted >= 1 && fitted < 12);
+            assert_int_equal(scenario_jobs(&sc), fitted);
+        }
+        if (budget_admit(&sc, err, sizeof err) != 0) fail_msg("jobs %u: %s", jobs, err);
+    }
+}
+
 static void test_format_size(void **state)
 {
     (void)state;
@@ -455,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_limit_sources),
         cmocka_unit_test(test_engine_refuses_before_running),
         cmocka_unit_test(test_auto_chooses_the_store),
+        cmocka_unit_test(test_auto_does_not_depend_on_jobs),
         cmocka_unit_test(test_format_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
