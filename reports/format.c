@@ -5,9 +5,16 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* x with `decimals` decimals, or "-" when undefined. */
+void report_out_of_memory(void)
+{
+    fputs("regionsim: out of memory writing the report\n", stderr);
+    exit(2);
+}
+
 const char *fmt_fixed(char *buf, double x, int decimals)
 {
     if (!isfinite(x)) return strcpy(buf, "-");

@@ -16,6 +16,11 @@
 
 #define CELL 96 /* room for one formatted figure, cut key or table cell */
 
+/* Says "regionsim: out of memory writing the report" on stderr and exits
+ * with status 2. The human reports are rendered to a temporary file first
+ * (sim/main.c), so nothing partial reaches the destination. */
+_Noreturn void report_out_of_memory(void);
+
 /* x with `decimals` decimals. */
 const char *fmt_fixed(char *buf, double x, int decimals);
 

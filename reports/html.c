@@ -49,9 +49,11 @@
  *
  * Text from the results is escaped for XML (& < > " ') and sanitised: bytes
  * that are not UTF-8 and characters XML 1.0 forbids (C0 controls but tab,
- * newline and return; U+FFFE, U+FFFF) become U+FFFD. The writer allocates
- * nothing itself (stats.h aborts with a message if its scratch copies
- * fail); output is a pure function of the results: no time stamps.
+ * newline and return; U+FFFE, U+FFFF) become U+FFFD. The writer's few
+ * allocations (the busiest servers, binned heatmap rows, scratch copies)
+ * exit with a message when they fail (report_out_of_memory: the page is
+ * rendered to a temporary file first); output is a pure function of the
+ * results: no time stamps.
  */
 #include "reports/report.h"
 

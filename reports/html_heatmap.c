@@ -245,10 +245,9 @@ static void write_heatmap(const page *pg, const run_result *run, const heatmap *
 
 uint32_t html_server_rows(const run_result *run)
 {
-    if (run->nservers <= SERVER_ROWS_MAX)
-        return run->nservers;
-    uint32_t per_row = (run->nservers + SERVER_ROWS_MAX - 1) / SERVER_ROWS_MAX;
-    return (run->nservers + per_row - 1) / per_row;
+    uint32_t per_row, nrows;
+    window_bins_geometry(run->nservers, &per_row, &nrows);
+    return nrows;
 }
 
 void html_write_server_heatmaps(const page *pg, const run_result *run)

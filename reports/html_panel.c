@@ -120,7 +120,7 @@ void html_write_busiest_servers(FILE *out, const run_result *run)
     uint32_t shown[SERVERS_LISTED];
     size_t n = servers_listed(run, servers_count_writes, shown);
     servers_rest rest = servers_rest_of(run, servers_count_writes, shown, n);
-    imbalance im = stats_server_writes(run);
+    uint64_t total = stats_server_writes_total(run);
     char a[CELL], b[CELL];
     fprintf(out, "<h3>The %zu busiest of %" PRIu32 " servers</h3>\n<table class=\"regions "
             "busiest\">\n<tr><th>server</th><th>writes</th><th>share</th><th>regions</th>"
@@ -131,8 +131,7 @@ void html_write_busiest_servers(FILE *out, const run_result *run)
         html_put_text(out, sv->name);
         fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>"
                 "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>",
-                sv->writes, fmt_percent(a, im.defined ? (double)sv->writes / (double)im.total
-                                                      : NAN),
+                sv->writes, fmt_percent(a, stats_per(sv->writes, total)),
                 sv->regions, fmt_percent(b, sv->busy));
         fprintf(out, "<td class=\"n\">%s</td></tr>\n",
                 fmt_latency(a, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
@@ -141,7 +140,7 @@ void html_write_busiest_servers(FILE *out, const run_result *run)
             "</td><td class=\"n\">%s</td><td colspan=\"3\">min %" PRIu64 ", median %"
             PRIu64 ", max %" PRIu64 " writes each</td></tr>\n</table>\n",
             rest.n, rest.sum,
-            fmt_percent(a, im.defined ? (double)rest.sum / (double)im.total : NAN), rest.min,
+            fmt_percent(a, stats_per(rest.sum, total)), rest.min,
             rest.median, rest.max);
     fputs("<p class=\"note\">Busiest by writes; the other servers' writes are the run's "
           "total less the busiest's. Every server: the JSON and CSV reports.</p>\n", out);
@@ -438,10 +437,7 @@ void html_write_all_figures(FILE *out, const sim_results *res, size_t r)
     if (n < run->nservers) {
         listed = calloc(run->nservers, 1);
         scratch = malloc(run->nservers * sizeof *scratch);
-        if (!listed || !scratch) {
-            fputs("regionsim: out of memory writing the report\n", stderr);
-            exit(2);
-        }
+        if (!listed || !scratch) report_out_of_memory();
         for (size_t i = 0; i < n; i++) listed[shown[i]] = 1;
         fprintf(out, "<details><summary>Figures per server: the %zu with the most writes of %"
                 PRIu32 ", and the other %zu's min, median and max</summary>\n", n,

@@ -487,10 +487,8 @@ static void write_read_cost(jw *w, const run_result *run)
     key_u64(w, "rows_scanned", run->rows_scanned);
     key_u64(w, "records_returned", run->records_returned);
     key_u64(w, "full_scans", run->full_scans);
-    if (w->estimated) { /* the sampled store: rows read are estimates */
-        key(w, "estimated");
-        fputs("true", w->out);
-    }
+    if (w->estimated) /* the sampled store: rows read are estimates */
+        key_bool(w, "estimated", 1);
     key(w, "by_kind");
     open_(w, '{');
     for (int k = 0; k < QUERY_KINDS; k++) {
@@ -660,8 +658,7 @@ void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
         key(&w, "store");
         open_(&w, '{');
         key_string(&w, "kind", "sampled");
-        key(&w, "auto");
-        fputs(res->store_auto ? "true" : "false", w.out);
+        key_bool(&w, "auto", res->store_auto);
         key_u64(&w, "sample_keys", res->sample_keys);
         close_(&w, '}');
     }

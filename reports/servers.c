@@ -9,16 +9,13 @@
  */
 #include "reports/servers.h"
 
+#include "reports/format.h"
+
 #include "sim/windows.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static void out_of_memory(void)
-{
-    fputs("regionsim: out of memory writing the report\n", stderr);
-    exit(2);
-}
 
 uint64_t servers_count_writes(const server_result *sv) { return sv->writes; }
 uint64_t servers_count_reads(const server_result *sv) { return sv->reads; }
@@ -59,7 +56,7 @@ servers_rest servers_rest_of(const run_result *run, server_count_fn count, const
     size_t nrest = run->nservers - nshown;
     uint64_t *rest = malloc(nrest * sizeof *rest);
     unsigned char *listed = calloc(run->nservers, 1);
-    if (!rest || !listed) out_of_memory();
+    if (!rest || !listed) report_out_of_memory();
     for (size_t i = 0; i < nshown; i++) listed[shown[i]] = 1;
     for (uint32_t s = 0; s < run->nservers; s++)
         if (!listed[s]) {
@@ -81,7 +78,7 @@ servers_rest servers_rest_of(const run_result *run, server_count_fn count, const
 static void bin_labels(const run_result *run, server_bins *b)
 {
     b->names = calloc(b->nrows ? b->nrows : 1, sizeof *b->names);
-    if (!b->names) out_of_memory();
+    if (!b->names) report_out_of_memory();
     for (uint32_t g = 0; g < b->nrows; g++) {
         uint32_t first = g * b->per_row, last = first + b->per_row - 1;
         if (last >= run->nservers) last = run->nservers - 1;
@@ -97,13 +94,13 @@ server_bins server_bins_of(const run_result *run, const uint64_t *cells)
     uint32_t n = run->nservers;
     window_bins_geometry(n, &b.per_row, &b.nrows);
     b.labels = malloc((b.nrows ? b.nrows : 1) * sizeof *b.labels);
-    if (!b.labels) out_of_memory();
+    if (!b.labels) report_out_of_memory();
     if (b.per_row == 1) {
         for (uint32_t s = 0; s < n; s++) b.labels[s] = run->servers[s].name;
         return b;
     }
     b.owned = cells ? calloc((size_t)run->nwindows * b.nrows + 1, sizeof *b.owned) : NULL;
-    if (cells && !b.owned) out_of_memory();
+    if (cells && !b.owned) report_out_of_memory();
     bin_labels(run, &b);
     window_bins_max(cells, run->nwindows, n, b.per_row, b.nrows, b.owned);
     b.cells = b.owned;
@@ -118,11 +115,9 @@ server_bins server_bins_run(const run_result *run, int reads)
     server_bins b = { d->per_row, d->nrows, reads ? d->reads_bins : d->writes_bins,
                       NULL, NULL, NULL };
     b.labels = malloc((b.nrows ? b.nrows : 1) * sizeof *b.labels);
-    if (!b.labels) out_of_memory();
-    if (b.per_row == 1) /* not reduced past 32 servers; kept for completeness */
-        for (uint32_t s = 0; s < run->nservers; s++) b.labels[s] = run->servers[s].name;
-    else
-        bin_labels(run, &b);
+    if (!b.labels) report_out_of_memory();
+    assert(b.per_row > 1); /* a digest exists only past WINDOW_BIN_ROWS_MAX servers */
+    bin_labels(run, &b);
     return b;
 }
 

@@ -151,12 +151,8 @@ window_stats stats_windows(const uint64_t *matrix, uint32_t nwindows, uint32_t n
     if (nservers == 0) return ws;
 
     for (uint32_t w = 0; w < nwindows; w++) {
-        const uint64_t *row = matrix + (size_t)w * nservers;
-        uint64_t total = 0, max = 0;
-        for (uint32_t s = 0; s < nservers; s++) {
-            total += row[s];
-            if (row[s] > max) max = row[s];
-        }
+        uint64_t total, max;
+        window_total_max(matrix + (size_t)w * nservers, nservers, &total, &max);
         add_window(&ws, &sum, &worst, total, max, nservers);
     }
     finish_windows(&ws, sum, worst);
@@ -177,7 +173,7 @@ window_stats stats_run_windows(const run_result *run, int reads, uint32_t first)
         const uint64_t *m = reads ? run->window_reads : run->window_writes;
         window_stats none = { 0, NAN, NAN };
         if (!m || run->nservers == 0 || first >= run->nwindows)
-            return m && run->nservers ? stats_windows(m, 0, run->nservers) : none;
+            return none;
         return stats_windows(m + (size_t)first * run->nservers, run->nwindows - first,
                              run->nservers);
     }
@@ -205,13 +201,9 @@ void stats_window_total_max(const run_result *run, int reads, uint32_t w, uint64
         }
         return;
     }
-    const uint64_t *row = reads ? run->window_reads : run->window_writes;
-    if (!row) return;
-    row += (size_t)w * run->nservers;
-    for (uint32_t s = 0; s < run->nservers; s++) {
-        *total += row[s];
-        if (row[s] > *max) *max = row[s];
-    }
+    const uint64_t *m = reads ? run->window_reads : run->window_writes;
+    if (m)
+        window_total_max(m + (size_t)w * run->nservers, run->nservers, total, max);
 }
 
 uint32_t stats_first_measured_window(const run_result *run)
@@ -222,16 +214,6 @@ uint32_t stats_first_measured_window(const run_result *run)
 window_stats stats_window_writes(const run_result *run)
 {
     return stats_run_windows(run, 0, stats_first_measured_window(run));
-}
-
-/* Writes per server over windows [a, b), into x (nservers). */
-static void sum_windows(const run_result *run, uint32_t a, uint32_t b, uint64_t *x)
-{
-    for (uint32_t s = 0; s < run->nservers; s++)
-        x[s] = 0;
-    for (uint32_t w = a; w < b; w++)
-        for (uint32_t s = 0; s < run->nservers; s++)
-            x[s] += run->window_writes[(size_t)w * run->nservers + s];
 }
 
 steady_state stats_steady(const run_result *run)
@@ -258,9 +240,9 @@ steady_state stats_steady(const run_result *run)
         after = stats_imbalance(run->digest.quarter_after, run->nservers);
     } else {
         uint64_t *x = alloc_counts(run->nservers);
-        sum_windows(run, q3, q4, x);
+        window_sum_rows(run->window_writes, run->nservers, q3, q4, x);
         before = stats_imbalance(x, run->nservers);
-        sum_windows(run, q4, run->nwindows, x);
+        window_sum_rows(run->window_writes, run->nservers, q4, run->nwindows, x);
         after = stats_imbalance(x, run->nservers);
         free(x);
     }

@@ -231,12 +231,6 @@ typedef struct server_rows {
     server_bins bins;
 } server_rows;
 
-static void out_of_memory(void)
-{
-    fputs("regionsim: out of memory writing the report\n", stderr);
-    exit(2); /* the report is rendered to a temporary file first: no partial output */
-}
-
 static server_rows server_rows_of(const run_result *run, int reads)
 {
     server_rows r;
@@ -295,10 +289,7 @@ static void write_key_heatmap(FILE *out, const run_result *run, int reads, int c
     const keyspace_heatmap *k = &run->keyspace;
     if (k->nbuckets == 0 || run->nwindows < 2) return;
     const char **labels = malloc(k->nbuckets * sizeof *labels);
-    if (!labels) {
-        fputs("regionsim: out of memory writing the report\n", stderr);
-        exit(2); /* the report is rendered to a temporary file first: no partial output */
-    }
+    if (!labels) report_out_of_memory();
     for (uint32_t b = 0; b < k->nbuckets; b++)
         labels[b] = b == 0 && !k->bucket_start[b][0] ? "(first key)" : k->bucket_start[b];
     text_heatmap h = { reads ? k->reads : k->writes, run->nwindows, k->nbuckets,
@@ -602,7 +593,7 @@ static void write_panels(FILE *out, const sim_results *res, int color)
     const char **titles = calloc(res->nruns, sizeof *titles);
     const char **subtitle_ptrs = calloc(res->nruns, sizeof *subtitle_ptrs);
     server_rows *rows = calloc(res->nruns, sizeof *rows);
-    if (!maps || !subtitles || !titles || !subtitle_ptrs || !rows) out_of_memory();
+    if (!maps || !subtitles || !titles || !subtitle_ptrs || !rows) report_out_of_memory();
     uint32_t grouped = 0;
     for (size_t r = 0; r < res->nruns; r++) {
         const run_result *run = &res->runs[r];

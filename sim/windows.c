@@ -1,44 +1,29 @@
 /* windows.c -- the digest of a run's per-server window counters (see
  * windows.h).
  *
- * Design: the reduction reads each matrix once, row by row (a window's
- * servers are adjacent), and writes a few arrays of nwindows entries, the
+ * Design: the reduction reads each matrix row by row (a window's servers
+ * are adjacent), in a few passes (totals and maxima, bins, and the writes'
+ * last two quarters), and writes a few arrays of nwindows entries, the
  * binned heatmap (nwindows x at most 32) and two vectors of nservers: about
  * 1 MB for 10,000 servers and 1,440 windows, against 115 MB a matrix. It
  * runs in the run's own job (sim/engine.c, at the end of engine_run), so
  * no more full matrices exist at once than runs in flight. Every value is
- * an exact uint64 sum or maximum, computed by the functions the report
- * side calls on a full matrix: a digest and its matrix give the same
- * figures and the same bytes.
+ * an exact uint64 sum or maximum, computed by windows.h's functions, which
+ * the report side (reports/stats.c, reports/servers.c) calls on a full
+ * matrix: a digest and its matrix give the same figures and the same bytes.
  */
 #include "sim/windows.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Sums column s of rows [a, b) of m into x[s], for every server. */
-static void sum_rows(const uint64_t *m, uint32_t nservers, uint32_t a, uint32_t b, uint64_t *x)
-{
-    memset(x, 0, (size_t)nservers * sizeof *x);
-    for (uint32_t w = a; w < b; w++)
-        for (uint32_t s = 0; s < nservers; s++)
-            x[s] += m[(size_t)w * nservers + s];
-}
 
 /* Each window's sum and largest cell. */
 static void totals_and_maxima(const uint64_t *m, uint32_t nwindows, uint32_t nservers,
                               uint64_t *total, uint64_t *max)
 {
-    for (uint32_t w = 0; w < nwindows; w++) {
-        const uint64_t *row = m + (size_t)w * nservers;
-        uint64_t t = 0, x = 0;
-        for (uint32_t s = 0; s < nservers; s++) {
-            t += row[s];
-            if (row[s] > x) x = row[s];
-        }
-        total[w] = t;
-        max[w] = x;
-    }
+    for (uint32_t w = 0; w < nwindows; w++)
+        window_total_max(m + (size_t)w * nservers, nservers, &total[w], &max[w]);
 }
 
 int window_digest_reduce(run_result *run)
@@ -80,8 +65,8 @@ int window_digest_reduce(run_result *run)
         window_bins_max(run->window_reads, nw, ns, d.per_row, d.nrows, d.reads_bins);
     }
     if (d.quarter > 0) {
-        sum_rows(run->window_writes, ns, q3, q4, d.quarter_before);
-        sum_rows(run->window_writes, ns, q4, nw, d.quarter_after);
+        window_sum_rows(run->window_writes, ns, q3, q4, d.quarter_before);
+        window_sum_rows(run->window_writes, ns, q4, nw, d.quarter_after);
     }
     free(run->window_writes);
     free(run->window_reads);
@@ -106,11 +91,9 @@ void window_digest_free(window_digest *d)
 
 double window_digest_bytes(double nservers, double nwindows, int reads)
 {
-    double per_row = 1, nrows = nservers;
-    if (nservers > WINDOW_BIN_ROWS_MAX) {
-        per_row = (double)(((uint64_t)nservers + WINDOW_BIN_ROWS_MAX - 1) / WINDOW_BIN_ROWS_MAX);
-        nrows = (double)(((uint64_t)nservers + (uint64_t)per_row - 1) / (uint64_t)per_row);
-    }
+    assert(nservers >= 0 && nservers <= UINT32_MAX);
+    uint32_t per_row, nrows;
+    window_bins_geometry((uint32_t)nservers, &per_row, &nrows);
     double kinds = reads ? 2 : 1;
     return kinds * nwindows * (2 + nrows) * sizeof(uint64_t) + 2 * nservers * sizeof(uint64_t);
 }

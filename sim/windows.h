@@ -10,8 +10,9 @@
  * server's writes in the measured run's last two quarters (the steady
  * state). window_digest_reduce keeps only those and frees the matrices.
  *
- * The bin geometry, the first measured window and the steady-state
- * quarters are defined here once, and the report side (reports/stats.c,
+ * The bin geometry, a window's total and maximum, sums over windows, the
+ * first measured window and the steady-state quarters are defined here
+ * once, and the report side (reports/stats.c,
  * reports/servers.c) calls the same functions on a full matrix, so a
  * report drawn from a digest has the same bytes as one drawn from the
  * matrix it was reduced from. Those few are inline here, so the reports
@@ -40,6 +41,31 @@ static inline void window_bins_geometry(uint32_t nservers, uint32_t *per_row, ui
         *per_row = (nservers + WINDOW_BIN_ROWS_MAX - 1) / WINDOW_BIN_ROWS_MAX;
         *nrows = (nservers + *per_row - 1) / *per_row;
     }
+}
+
+/* The sum and the largest of one window's counts, row[0..nservers). */
+static inline void window_total_max(const uint64_t *row, uint32_t nservers, uint64_t *total,
+                                    uint64_t *max)
+{
+    uint64_t t = 0, x = 0;
+    for (uint32_t s = 0; s < nservers; s++) {
+        t += row[s];
+        if (row[s] > x) x = row[s];
+    }
+    *total = t;
+    *max = x;
+}
+
+/* Each server's counts summed over windows [a, b) of m (nservers a
+ * window), into x[0..nservers). */
+static inline void window_sum_rows(const uint64_t *m, uint32_t nservers, uint32_t a, uint32_t b,
+                                   uint64_t *x)
+{
+    for (uint32_t s = 0; s < nservers; s++)
+        x[s] = 0;
+    for (uint32_t w = a; w < b; w++)
+        for (uint32_t s = 0; s < nservers; s++)
+            x[s] += m[(size_t)w * nservers + s];
 }
 
 /* Fills out[w * nrows + b] (nwindows x nrows, zeroed by the caller) with

@@ -542,7 +542,6 @@ static void assert_well_formed(const char *html)
     if (status != 0) fail_msg("xmllint rejects the page (status %d)", status);
 }
 
-/* xmllint --noout accepts the page (skipped when xmllint is missing). */
 /* 2,000 servers, 3 runs of 60 windows: the busiest 16 in a table with a
  * row for the rest (its writes the total less the busiest's), heatmap rows
  * that are bins of 63 servers labelled by their range and coloured by the
@@ -624,6 +623,7 @@ static void test_many_servers_are_binned_and_summed(void **state)
     free(servers);
 }
 
+/* xmllint --noout accepts the page (skipped when xmllint is missing). */
 static void test_page_is_well_formed_xml(void **state)
 {
     (void)state;
