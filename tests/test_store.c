@@ -643,9 +643,12 @@ static void run_interleaving(uint64_t seed, size_t steps, unsigned count_pct)
         } else if (step % 997 == 996) {
             assert_int_equal(store_rows(s), m.n);
         }
-        if (step == steps / 3) /* idle: counts alone until it compacts */
+        if (step == steps / 3) { /* idle: counts alone until it compacts */
+            size_t before = store_memory(s);
             for (size_t i = 0; i < m.n / 16 + 8; i++)
                 check_count(s, &m, &x);
+            assert_true(store_memory(s) < before); /* the pending puts merged and freed */
+        }
         if (step == steps / 2 && m.n > 2) {
             keyref at = model_key(&m, m.n / 2);
             uint8_t cut[REF_KEY_MAX];

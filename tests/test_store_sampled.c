@@ -174,7 +174,9 @@ static void test_estimates(void **state)
                            (double)store_count_range(e, lo, keyref_of(emk, eml)));
             if (h > worst_half)
                 worst_half = h;
-            assert_true(store_memory(s) < 64 * 1024);
+            /* within what the memory estimate counts a region (sim/budget.c:
+             * sample_keys x (12 + 1.5 K) + 2 K + 128 bytes, K = 16 here) */
+            assert_true(store_memory(s) <= cap * (12 + 1.5 * 16) + 2 * 16 + 128);
             store_free(e);
             store_free(s);
         }
@@ -230,14 +232,21 @@ static void test_split_validity(void **state)
     assert_int_equal(sb, eb); /* bytes and cells are conserved */
     assert_int_equal(sc, ec);
     assert_true(rel((double)sr, (double)er) < 0.10);
-    assert_true(worst < 0.5);
+    assert_true(worst < 0.25); /* 0.081 measured; one sigma of a piece is about 0.15 */
     for (size_t i = 0; i < n; i++) {
         store_free(es[i]);
         store_free(ss[i]);
     }
 }
 
-/* Same puts => the same answers and the same memory, byte for byte. */
+/* Same puts => the same answers and the same memory, byte for byte, in
+ * this process and in any other: the sample is chosen by a fixed hash of
+ * the key, no seed, no address. The pinned values are what the store
+ * answered when this test was written (50,000 salted puts, 8 salts x 6,250
+ * rows, into 64 sampled rows: its row estimate and middle key; memory
+ * follows the struct's layout, so it is only compared); a change to the
+ * hash or the threshold rule changes them, and must be made knowingly:
+ * every sampled run's report changes with them. */
 static void test_deterministic(void **state)
 {
     (void)state;
@@ -252,6 +261,9 @@ static void test_deterministic(void **state)
     assert_int_equal(store_middle_key(a, &x), 0);
     assert_int_equal(store_middle_key(b, &y), 0);
     assert_int_equal(key_compare(x, y), 0);
+    static const uint8_t pinned_mid[] = { 0x03, 0, 0, 0, 0, 0, 0, 0x78, 0xe9 };
+    assert_int_equal(store_rows(a), 40489); /* of 50,000 */
+    assert_int_equal(key_compare(x, keyref_of(pinned_mid, sizeof pinned_mid)), 0);
     store_free(a);
     store_free(b);
     store_free(e);
