@@ -74,13 +74,21 @@ static double load1(void)
  * or did not exit 0. */
 static int run(char *const argv[], measure *m)
 {
+    enum { BUF = 1 << 16 };
+    char *buf = malloc(BUF);
     int fd[2];
-    if (pipe(fd) < 0)
+    if (!buf || pipe(fd) < 0) {
+        free(buf);
         return -1;
+    }
     double t0 = wall_now();
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        free(buf);
+        close(fd[0]);
+        close(fd[1]);
         return -1;
+    }
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
         if (dup2(fd[1], 1) < 0 || null < 0 || dup2(null, 2) < 0)
@@ -91,11 +99,9 @@ static int run(char *const argv[], measure *m)
         _exit(127);
     }
     close(fd[1]);
-    enum { BUF = 1 << 16 };
-    char *buf = malloc(BUF);
     m->out_bytes = 0;
     for (;;) {
-        ssize_t got = buf ? read(fd[0], buf, BUF) : -1;
+        ssize_t got = read(fd[0], buf, BUF);
         if (got > 0)
             m->out_bytes += (unsigned long long)got;
         else if (got == 0 || errno != EINTR)

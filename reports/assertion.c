@@ -201,7 +201,8 @@ static int parse_bound(cursor *c, const char *after, assertion *a)
 /* A whole number and a unit (us, ms, s, m, h), more than 0: what
  * units_parse_duration takes. Returns 0, or -1 when s is not of that form
  * or does not fit in 64 bits. */
-static int duration_us(const char *s, size_t len, uint64_t *out)
+static int duration_us(const char *s, size_t len, uint64_t *out, uint64_t *count,
+                       const char **unit)
 {
     static const struct { const char *unit; uint64_t us; } units[] = {
         { "us", 1 }, { "ms", 1000 }, { "s", 1000000 }, { "m", 60000000 }, { "h", 3600000000ull },
@@ -221,6 +222,8 @@ static int duration_us(const char *s, size_t len, uint64_t *out)
             if (n > UINT64_MAX / units[u].us)
                 return -1;
             *out = n * units[u].us;
+            *count = n;
+            *unit = units[u].unit;
             return 0;
         }
     }
@@ -266,17 +269,16 @@ static int parse_over(cursor *c, assertion *a, char *written, size_t cap)
                  n == 1 ? "" : "s");
         return 0;
     }
-    uint64_t us = 0;
-    if (!len || duration_us(tok, len, &us) < 0 || us == 0)
+    uint64_t us = 0, count = 0;
+    const char *unit = "";
+    if (!len || duration_us(tok, len, &us, &count, &unit) < 0 || us == 0)
         return fail(c, "expected a duration after 'over last' (a whole number and a unit, us, "
                     "ms, s, m or h: 10m), or N windows, found %s", FOUND(c));
     c->p += len;
     a->over_last_us = us;
-    while (len > 1 && tok[0] == '0' && tok[1] >= '0' && tok[1] <= '9') {
-        tok++; /* written without leading zeros, so the text stays short enough to parse again */
-        len--;
-    }
-    snprintf(written, cap, "over last %.*s", (int)len, tok);
+    /* the number as parsed (no leading zeros: the text stays short enough
+     * to parse again) and the unit as given */
+    snprintf(written, cap, "over last %llu%s", (unsigned long long)count, unit);
     return 0;
 }
 
