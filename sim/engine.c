@@ -727,6 +727,8 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
     int rc = run_setup(&st, out, scheme, err, errcap);
     if (rc == 0)
         rc = run_loop(&st, out, obs, err, errcap);
+    if (rc == 0) /* done: the last report says so (reports come only before the end) */
+        report_progress(&st, obs, st.planned_us);
     if (rc == 0)
         rc = run_collect(&st, out, err, errcap);
     run_teardown(&st);

@@ -23,8 +23,9 @@
 typedef int (*engine_op_fn)(void *ctx, uint64_t t_us, const record *rec, keyref key,
                             const cluster *c, uint32_t server);
 
-/* Called now and then (at each report window and every 65536 operations)
- * with how far run `run` of `nruns` (the scenario's schemes) has got:
+/* Called now and then (at each report window and every 65536 operations,
+ * and once when the run is done, with done_us = total_us) with how far run
+ * `run` of `nruns` (the scenario's schemes) has got:
  * done_us of total_us simulated microseconds; total_us is 0 when unknown
  * (a trace replayed to its end). For a progress bar: it must not touch the
  * run. */

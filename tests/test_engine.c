@@ -186,6 +186,42 @@ static void test_observer_sees_every_write_and_can_stop(void **state)
     run_result_free(&r);
 }
 
+/* The progress a run reports: its last call, and how many. */
+typedef struct progress_seen {
+    uint64_t done_us, total_us;
+    size_t calls;
+} progress_seen;
+
+static void see_progress(void *ctx, size_t run, size_t nruns, uint64_t done_us,
+                         uint64_t total_us)
+{
+    progress_seen *p = ctx;
+    assert_int_equal(run, 0);
+    assert_int_equal(nruns, 1);
+    assert_true(done_us >= p->done_us); /* never backwards */
+    p->done_us = done_us;
+    p->total_us = total_us;
+    p->calls++;
+}
+
+/* A run's last progress report is its whole length: a progress bar ends
+ * at 100%, not at its last window before the end. */
+static void test_progress_ends_at_the_whole_run(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256];
+    short_scenario(&sc, "salted");
+    progress_seen p = { 0, 0, 0 };
+    engine_observer obs = { .on_progress = see_progress, .ctx = &p };
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, &obs, &r, err, sizeof err), 0);
+    assert_true(p.calls >= 2);
+    assert_true(p.total_us > 0);
+    assert_int_equal(p.done_us, p.total_us);
+    run_result_free(&r);
+}
+
 static void test_presplit_and_labels(void **state)
 {
     (void)state;
@@ -671,6 +707,7 @@ int main(void)
         cmocka_unit_test(test_balancer_runs_once_per_period),
         cmocka_unit_test(test_measure_from_counts_the_second_half),
         cmocka_unit_test(test_observer_sees_every_write_and_can_stop),
+        cmocka_unit_test(test_progress_ends_at_the_whole_run),
         cmocka_unit_test(test_presplit_and_labels),
         cmocka_unit_test(test_bad_scheme_is_an_error_with_no_result),
         cmocka_unit_test(test_phases_run_back_to_back),
