@@ -106,16 +106,24 @@ static uint32_t lower_bound(const sampled_store *s, keyref k)
 }
 
 /* Copies k into *buf (capacity *cap). 0, or -1 out of memory (unchanged). */
-static int set_key(uint8_t **buf, size_t *len, size_t *cap, keyref k)
+/* Makes room for a key of len bytes in *buf (capacity *cap); 0 or -1. */
+static int reserve_key(uint8_t **buf, size_t *cap, size_t len)
 {
-    if (k.len > *cap) {
-        size_t n = k.len < 16 ? 16 : k.len + k.len / 2;
+    if (len > *cap) {
+        size_t n = len < 16 ? 16 : len + len / 2;
         uint8_t *p = realloc(*buf, n);
         if (!p)
             return -1;
         *buf = p;
         *cap = n;
     }
+    return 0;
+}
+
+static int set_key(uint8_t **buf, size_t *len, size_t *cap, keyref k)
+{
+    if (reserve_key(buf, cap, k.len) < 0)
+        return -1;
     memmove(*buf, k.data, k.len);
     *len = k.len;
     return 0;
@@ -438,17 +446,24 @@ sampled_store *sampled_split(sampled_store *s, keyref at)
         }
         t->cells = apportion_cells(s, share, rows_moved, rows - rows_moved);
     }
+    /* s's new last row (its largest sampled row below at, or its first):
+     * lower, but perhaps longer than the last it had, so room is made
+     * before s changes, and a failure leaves s as it was. */
+    keyref new_last = r ? entry_key(s, r - 1) : keyref_of(s->first, s->first_len);
+    if (s->cells > t->cells && reserve_key(&s->last, &s->last_cap, new_last.len) < 0) {
+        sampled_free(t);
+        return NULL;
+    }
     /* Now s keeps the rows below at. */
     s->bytes -= t->bytes;
     s->cells -= t->cells;
     s->n = r;
     if (s->cells == 0) {
         s->n = 0;
-    } else if (r) {
-        keyref l = entry_key(s, r - 1);
-        set_key(&s->last, &s->last_len, &s->last_cap, l); /* shrinks: cannot fail */
     } else {
-        set_key(&s->last, &s->last_len, &s->last_cap, keyref_of(s->first, s->first_len));
+        int rc = set_key(&s->last, &s->last_len, &s->last_cap, new_last);
+        assert(rc == 0); /* the room was made above */
+        (void)rc;
     }
     if (m)
         rebuild_arena(s, s->arena); /* a failure only keeps dead keys */

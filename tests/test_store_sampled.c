@@ -269,6 +269,33 @@ static void test_deterministic(void **state)
     store_free(e);
 }
 
+/* A split whose lower half's new last row is longer than its old last:
+ * the lower half ends at that row, whole, and the upper half starts at
+ * the split key. */
+static void test_split_to_a_longer_last_key(void **state)
+{
+    (void)state;
+    store *s = store_new_sampled(16);
+    uint8_t longer[40];
+    memset(longer, 'a', sizeof longer);
+    assert_int_equal(store_put(s, keyref_of((const uint8_t *)"b", 1), 10), 0);
+    assert_int_equal(store_put(s, keyref_of(longer, sizeof longer), 10), 0);
+    assert_int_equal(store_put(s, keyref_of((const uint8_t *)"c", 1), 10), 0);
+    store *t = store_split(s, keyref_of((const uint8_t *)"b", 1));
+    assert_non_null(t);
+    keyref first, last;
+    assert_int_equal(store_first_last(s, &first, &last), 0);
+    assert_int_equal(key_compare(first, keyref_of(longer, sizeof longer)), 0);
+    assert_int_equal(key_compare(last, keyref_of(longer, sizeof longer)), 0);
+    assert_int_equal(store_rows(s), 1);
+    assert_int_equal(store_first_last(t, &first, &last), 0);
+    assert_int_equal(key_compare(first, keyref_of((const uint8_t *)"b", 1)), 0);
+    assert_int_equal(key_compare(last, keyref_of((const uint8_t *)"c", 1)), 0);
+    assert_int_equal(store_rows(t), 2);
+    store_free(s);
+    store_free(t);
+}
+
 /* Gets: one-key ranges count 1 inside [first, last], 0 outside. */
 static void test_gets(void **state)
 {
@@ -325,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_estimates),
         cmocka_unit_test(test_split_validity),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_split_to_a_longer_last_key),
         cmocka_unit_test(test_gets),
         cmocka_unit_test(test_put_own_key),
     };
