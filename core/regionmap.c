@@ -332,14 +332,25 @@ int regionmap_set_store(regionmap *m, const store_config *c)
     for (size_t i = 0; i < m->count; i++)
         if (store_cells(regionmap_get(m, i)->rows))
             return -1;
-    for (size_t i = 0; i < m->count; i++) { /* new stores first: all or nothing */
-        region *r = regionmap_at(m, i);
-        store *fresh = store_new_config(c);
-        if (!fresh)
+    /* Every new store first, then the swap: all or nothing. */
+    store **fresh = calloc(m->count ? m->count : 1, sizeof *fresh);
+    if (!fresh)
+        return -1;
+    for (size_t i = 0; i < m->count; i++) {
+        fresh[i] = store_new_config(c);
+        if (!fresh[i]) {
+            while (i > 0)
+                store_free(fresh[--i]);
+            free(fresh);
             return -1;
-        store_free(r->rows);
-        r->rows = fresh;
+        }
     }
+    for (size_t i = 0; i < m->count; i++) {
+        region *r = regionmap_at(m, i);
+        store_free(r->rows);
+        r->rows = fresh[i];
+    }
+    free(fresh);
     m->store = *c;
     return 0;
 }

@@ -77,9 +77,8 @@ regionmap *regionmap_new(const keyref *splits, size_t nsplits, size_t *bad);
 
 /* Makes every region's store, and every store a split makes from now on,
  * of kind c (regionmap_new makes exact ones). Only before any put: returns
- * -1 if a region holds cells, or if out of memory (then some regions may
- * have new empty stores of kind c, the others their old empty ones, and the
- * map's kind is unchanged). 0 on success. */
+ * -1 if a region holds cells, or if out of memory (then the map is as it
+ * was). 0 on success. */
 int regionmap_set_store(regionmap *m, const store_config *c);
 
 void regionmap_free(regionmap *m);
