@@ -221,7 +221,8 @@ static int tail_plan(tail_move *m, const void *a, size_t cap, size_t from)
 }
 
 /* Moves the tail of *a as planned: 0 with *t the new array, *a the old
- * one (it may have moved) and *kept its bytes; -1 with nothing changed. */
+ * one (it may have moved) and *kept its bytes; -1 with nothing changed
+ * (the new mapping could not be made, or the pages not moved). */
 static int tail_take(const tail_move *m, void **a, void **t, size_t *kept)
 {
     size_t n = m->end - m->cut;
@@ -232,13 +233,19 @@ static int tail_take(const tail_move *m, void **a, void **t, size_t *kept)
         munmap(d, n);
         return -1;
     }
+    /* From here on nothing may fail, or rows would be lost. Never mremap
+     * anything back to where the pages were: in a process with threads
+     * another mapping may be there by now (MREMAP_FIXED would replace it). */
     uint8_t *base = m->base;
     if (m->lo > m->cut) {
         void *g = mremap(base, m->cut, m->hi, MREMAP_MAYMOVE);
-        if (g == MAP_FAILED) { /* put the pages back where they were */
-            if (mremap(d, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, base + m->cut) == MAP_FAILED)
-                abort(); /* the kernel cannot undo what it just did */
-            return -1;
+        if (g == MAP_FAILED) { /* a new mapping, copied */
+            g = mmap(NULL, m->hi, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+            if (g == MAP_FAILED)
+                abort(); /* not even one more mapping: out of memory */
+            memcpy((uint8_t *)g + m->off, base + m->off, m->cut - m->off);
+            munmap(base, m->cut);
         }
         base = g;
         memcpy(base + m->cut, d, m->lo - m->cut);
@@ -716,7 +723,7 @@ exact_store *exact_split(exact_store *s, keyref at)
         s->rec = rec;
         if (tail_take(&mi, &idx, &tidx, &ikept)) { /* rec's back, by copying */
             if (resize_array(s, &rec, rkept, start, s->rec_cap, MAPPED_REC))
-                abort(); /* only if mremap and mmap both fail */
+                abort(); /* only if mremap and mmap both fail: out of memory */
             s->rec = rec;
             memcpy(s->rec + start, trec, len);
             size_t off;
@@ -736,14 +743,14 @@ exact_store *exact_split(exact_store *s, keyref at)
     }
 #endif
     if (!moved_pages) {
-        void *rec = NULL, *idx = NULL;
-        if (resize_array(t, &rec, 0, 0, len, MAPPED_REC))
+        void *nrec = NULL, *nidx = NULL;
+        if (resize_array(t, &nrec, 0, 0, len, MAPPED_REC))
             goto fail;
-        t->rec = rec;
+        t->rec = nrec;
         t->rec_cap = len;
-        if (resize_array(t, &idx, 0, 0, n * sizeof *t->idx, MAPPED_IDX))
+        if (resize_array(t, &nidx, 0, 0, n * sizeof *t->idx, MAPPED_IDX))
             goto fail;
-        t->idx = idx;
+        t->idx = nidx;
         t->idx_cap = n;
         memcpy(t->rec, s->rec + start, len);
         memcpy(t->idx, s->idx + r, n * sizeof *t->idx);
