@@ -17,6 +17,11 @@
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
 #define PREFETCH_AHEAD 8  /* pending keys fetched ahead of the merge */
 #define GROW_SLOW_BYTES (1u << 20) /* arrays past this grow by x1.25 */
+#define MAP_MIN_BYTES (1u << 18) /* arrays grown this big become mappings */
+#define MAPPED_REC 1u
+#define MAPPED_IDX 2u
+#define MAPPED_PK 4u
+#define MAPPED_PE 8u
 #define RUNS_MAX 24       /* sorted pending runs; sizes more than double */
 #define FILTER_MIN_KEYS 2048 /* smaller stores are searched, not filtered */
 #define FILTER_BITS 10    /* filter bits per key when (re)built */
@@ -52,6 +57,8 @@ struct exact_store {
     size_t npend, pe_cap;
     size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
     int pend_sorted;      /* pending as a whole strictly ascending */
+    unsigned char mapped; /* MAPPED_* bits: which arrays are mappings of
+                             their own (store_exact.c, big arrays) */
     uint64_t bytes, cells;
     /* (the fields above are those the old put path used: two cache lines) */
     size_t pend_puts;     /* puts appended to pending since the last merge */

@@ -8,7 +8,11 @@
  *
  *  - the exact row store (core/store_exact.c): a row is its key + 14 bytes (a 6-byte
  *    record header and an 8-byte offset) in arrays that grow by x1.25:
- *    1.25 (K + 14) bytes a row. Rows are the writes, unless the key scheme
+ *    1.25 (K + 14) bytes a row (arrays of 256 KiB and more are mappings
+ *    grown by mremap, and a split gives the new store the room the old one
+ *    had grown, so the capacities still sum to about 1.25 times what is
+ *    stored; resident are only the pages written, a little less). Rows are
+ *    the writes, unless the key scheme
  *    provably repeats rows (below). Out-of-order puts wait in a region's
  *    pending buffer, 48 bytes an entry (55 with the array's growth) plus
  *    1.5 K for the key, up to max(4096, rows / 8) entries a region, and

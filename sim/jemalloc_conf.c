@@ -7,17 +7,17 @@
  * and the benchmarks, not into a library: an archive member nobody
  * references would be dropped.
  *
- * The price is kernel time. The row stores grow by realloc (x1.25 past
- * 1 MiB) and a split copies a store into two new ones, so most bytes a
- * run ever stores land on fresh pages: bench_writes (10 million writes a
- * scheme, monotonic and salted, each in its own process) takes about
- * 590,000 minor page faults for 2 x 250 MB of peak RSS, and spends 1.3 s
+ * The price was kernel time. The row stores grew by realloc (x1.25 past
+ * 1 MiB) and a split copied half a store into a new one, so most bytes a
+ * run ever stored landed on fresh pages: bench_writes (10 million writes
+ * a scheme, monotonic and salted, each in its own process) took about
+ * 590,000 minor page faults for 2 x 250 MB of peak RSS, and spent 1.3 s
  * in the kernel to 1.8 s in user space (release build); `regionsim
- * compare`, 1.6 of 4.9 s.
- * The system calls themselves are few (7,000 mmap and munmap); it is the
- * faults. Measured alternatives (2-core VM, Linux, jemalloc 5.3.0, issue
- * 15), bench_writes' peak RSS per row (monotonic, salted) then compare's
- * peak RSS, against 25.0, 26.0 B and 94 MB as set here:
+ * compare`, 1.6 of 4.9 s. The system calls themselves were few (7,000
+ * mmap and munmap); it was the faults. Measured alternatives (2-core VM,
+ * Linux, jemalloc 5.3.0, issue 15), bench_writes' peak RSS per row
+ * (monotonic, salted) then compare's peak RSS, against 25.0, 26.0 B and
+ * 94 MB as set here:
  *  - any dirty_decay_ms from 1 ms to 10 s (with retain:false): 0.4-0.5 s
  *    in the kernel, but 26-36 B a row, varying from run to run, and
  *    compare 122-142 MB (+30-50%). jemalloc looks at the clock only every
@@ -35,12 +35,25 @@
  *    and under `ulimit -v` ran out of memory long before the memory
  *    budget said it would; unmapped, 2.8 GB);
  *  - muzzy_decay_ms: no effect, since with dirty_decay_ms:0 freed pages
- *    never become muzzy.
- * So the memory stays as the budget counts it, and the kernel time with
- * it: removing it takes stores that grow without copying to fresh pages
- * (glibc's malloc grows large blocks in place with mremap: 0.5 s in the
- * kernel and 23-24 B a row in bench_writes, though compare then peaks at
- * 134 MB).
+ *    never become muzzy;
+ *  - thp:always: no change (the machine gives no huge pages: AnonHugePages
+ *    stays 0 kB);
+ *  - glibc's malloc instead (it grows large blocks in place with mremap):
+ *    0.5 s in the kernel and 23-24 B a row in bench_writes, though compare
+ *    then peaks at 134 MB.
+ * So the settings stay, and the row store no longer grows its big arrays
+ * through jemalloc: an array of 256 KiB and more is a mapping of its own,
+ * grown by mremap, and a split hands its upper pages to the new store
+ * instead of copying them (core/store_exact.c). Then (release build, same
+ * machine, under load): bench_writes 116,000 faults, 0.3 s in the kernel,
+ * peak RSS 22.9 and 24.0 B a row; `regionsim compare` 711,000 to 276,000
+ * faults, 1.7 to 0.8 s in the kernel, peak RSS 146 to 112-130 MB (its
+ * threads make the peak vary); `regionsim run --scheme monotonic
+ * --duration 2h` 210,000 to 40,000 faults (one a page of its 163 MB peak
+ * RSS: each page is written once), 0.38 to 0.11 s. What faults remain
+ * are first touches of memory the run keeps, and in compare the realloc
+ * of arrays under 256 KiB (a lower threshold, 64 KiB: 204,000 faults,
+ * 0.7 s, for four times the mappings against vm.max_map_count).
  */
 #ifdef REGIONSIM_JEMALLOC
 const char *malloc_conf = "dirty_decay_ms:0,retain:false";

@@ -498,6 +498,69 @@ static void test_large(void **state)
     free(keys);
 }
 
+/* Row i of test_split_big: an 8-byte big-endian i and i % 7 more bytes,
+ * so rows end at every offset in a page; bytes i % 5 + 1. */
+static size_t big_key(uint64_t i, uint8_t *k)
+{
+    for (int b = 0; b < 8; b++)
+        k[b] = (uint8_t)(i >> (56 - 8 * b));
+    size_t n = 8 + i % 7;
+    for (size_t b = 8; b < n; b++)
+        k[b] = (uint8_t)(i * 31 + b);
+    return n;
+}
+
+/* Rows [lo, hi) of big_key, and nothing else, in s, in order. */
+static void check_big(store *s, uint64_t lo, uint64_t hi)
+{
+    assert_int_equal(store_rows(s), hi - lo);
+    for (uint64_t i = lo; i < hi; i++) {
+        uint8_t k[16];
+        size_t n = big_key(i, k);
+        keyref got;
+        uint64_t b;
+        assert_int_equal(store_row_at(s, i - lo, &got, &b), 0);
+        assert_int_equal(got.len, n);
+        assert_memory_equal(got.data, k, n);
+        assert_int_equal(b, i % 5 + 1);
+    }
+}
+
+/* Stores of megabytes, split the way a monotonic key splits them (the
+ * upper half written on), and at their ends: big arrays hand their pages
+ * to the new store (store_exact.c), small tails are copied. */
+static void test_split_big(void **state)
+{
+    (void)state;
+    uint64_t next = 0, lo = 0;
+    uint8_t k[16];
+    store *s = store_new();
+    for (int round = 0; round < 6; round++) {
+        for (uint64_t end = next + 200000; next < end; next++)
+            assert_int_equal(store_put(s, keyref_of(k, big_key(next, k)),
+                                       (uint32_t)(next % 5 + 1)), 0);
+        /* the middle (pages move), then near the end (a few pages: copied) */
+        uint64_t at = round % 3 == 2 ? next - 100 : lo + (next - lo) / 2 + (uint64_t)round;
+        store *t = store_split(s, keyref_of(k, big_key(at, k)));
+        assert_non_null(t);
+        check_big(s, lo, at);
+        /* the lower half still takes puts after its last row */
+        assert_int_equal(store_put(s, keyref_of(k, big_key(at, k)), 9), 0);
+        assert_int_equal(store_rows(s), at - lo + 1);
+        store_free(s);
+        s = t;
+        lo = at;
+        check_big(s, lo, next);
+    }
+    /* at the first row: everything moves */
+    store *t = store_split(s, keyref_of(k, big_key(lo, k)));
+    assert_non_null(t);
+    assert_int_equal(store_rows(s), 0);
+    check_big(t, lo, next);
+    store_free(s);
+    store_free(t);
+}
+
 /* ---- interleaved puts and reads against an incremental model ------------- */
 
 /* The model: the distinct keys in a pool (in order of first put) and their
@@ -781,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_middle_key),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_split_big),
         cmocka_unit_test(test_interleaved_reads),
         cmocka_unit_test(test_counts_between_puts),
         cmocka_unit_test(test_saturation_across_parts),
