@@ -59,7 +59,8 @@
  *    servers' counts to sort (17 bytes a server), for the largest run.
  *
  * The whole run needs every scheme's results (kept for the report) plus
- * the larger of the largest scheme's run and the report.
+ * the larger of the work of the `jobs` largest scheme runs (they run at
+ * once: scenario_jobs) and the report.
  *
  * Rows. The key scheme is probed: a few records are encoded by fresh
  * encoders with the same seed (so salt() draws alike) and their keys
@@ -563,12 +564,19 @@ static double row_bytes_of(double key)
 
 /* A sampled store (core/store_sampled.c) when full: the struct and its two
  * end keys, (capacity + 1) entries of 12 bytes, and the sampled keys in an
- * arena that grows by x1.5; a prune briefly adds two arrays of 8-byte
- * hashes (counted). */
+ * arena that grows by x1.5. (A prune briefly adds two arrays of 8-byte
+ * hashes: one store at a time, counted once a run: sampled_prune_bytes.) */
 static double sampled_region_bytes(double capacity, double key)
 {
     return SAMPLED_FIXED + 2 * alloc_bytes(1.5 * key) + (capacity + 1) * SAMPLED_ENTRY +
-           1.5 * capacity * key + 2 * 8 * capacity / 64;
+           1.5 * capacity * key;
+}
+
+/* The prune's two arrays of (capacity + 1) 8-byte hashes, in one store at
+ * a time. */
+static double sampled_prune_bytes(double capacity)
+{
+    return 2 * 8 * (capacity + 1);
 }
 
 /* Regions the table starts with. */
@@ -724,7 +732,8 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
     s->work[BUDGET_STORE] += pending * (PENDING_ENTRY + PENDING_GROWTH * key);
     /* The sampled store: a bounded sample a region instead of every row. */
     if (sc->store == STORE_MODE_SAMPLED)
-        s->work[BUDGET_STORE] = regions * sampled_region_bytes(sc->sample_keys, key);
+        s->work[BUDGET_STORE] = regions * sampled_region_bytes(sc->sample_keys, key) +
+                                sampled_prune_bytes(sc->sample_keys);
     /* the region array doubles; each region owns its start and end keys */
     double balancer = sc->balancer == BALANCER_STOCHASTIC ? REGION_STOCHASTIC
                       : sc->balancer == BALANCER_SIMPLE     ? REGION_SIMPLE
