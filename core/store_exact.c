@@ -81,7 +81,10 @@
  * of such arrays to the new store as they are (mremap; only the page the
  * split point is in is copied) and the old store keeps the lower ones:
  * a row is written once, not copied into the new store again (the split
- * copied half of each store: 78,000 faults, 40,000 moving them). The new
+ * copied half of each store: 78,000 faults, 40,000 moving them). Once
+ * a page has moved nothing can fail (the index's pages, should they then
+ * not move, are copied into room set aside), so a split out of memory
+ * leaves the old store as it was. The new
  * store also takes the room the old one had grown: untouched pages,
  * which are address space, not memory. Main is not shrunk except
  * by a split. While puts are pending they cost 48 + key bytes each (entry,
@@ -199,9 +202,11 @@ static void free_array(exact_store *s, void *a, size_t cap, unsigned bit)
  * the one `from` is in to the end move (mremap to a mapping reserved for
  * them: the new array, one mapping, which mremap needs to grow it later);
  * the old array's own bytes of from's page are copied back into a page
- * the old mapping grows by (in place, as the move just freed the room).
- * So the old array keeps its pages below from's, and the new one begins
- * in its first page where `from` was in its page. */
+ * the old mapping grows by (in place, as the move just freed the room;
+ * if it cannot grow, the old array is copied into a mapping reserved
+ * before the move, so that nothing fails once pages have moved). So the
+ * old array keeps its pages below from's, and the new one begins in its
+ * first page where `from` was in its page. */
 typedef struct tail_move {
     uint8_t *base;        /* the old mapping */
     size_t off, lo, cut, hi, end; /* offsets in it: the array's start, from,
@@ -222,30 +227,40 @@ static int tail_plan(tail_move *m, const void *a, size_t cap, size_t from)
 
 /* Moves the tail of *a as planned: 0 with *t the new array, *a the old
  * one (it may have moved) and *kept its bytes; -1 with nothing changed
- * (the new mapping could not be made, or the pages not moved). */
+ * (a mapping could not be made, or the pages not moved). */
 static int tail_take(const tail_move *m, void **a, void **t, size_t *kept)
 {
     size_t n = m->end - m->cut;
     void *d = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (d == MAP_FAILED)
         return -1;
+    void *spare = NULL; /* the old array's new mapping, if it cannot grow */
+    if (m->lo > m->cut) {
+        spare = mmap(NULL, m->hi, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+        if (spare == MAP_FAILED) {
+            munmap(d, n);
+            return -1;
+        }
+    }
     if (mremap(m->base + m->cut, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, d) == MAP_FAILED) {
         munmap(d, n);
+        if (spare)
+            munmap(spare, m->hi);
         return -1;
     }
     /* From here on nothing may fail, or rows would be lost. Never mremap
      * anything back to where the pages were: in a process with threads
      * another mapping may be there by now (MREMAP_FIXED would replace it). */
     uint8_t *base = m->base;
-    if (m->lo > m->cut) {
+    if (spare) {
         void *g = mremap(base, m->cut, m->hi, MREMAP_MAYMOVE);
-        if (g == MAP_FAILED) { /* a new mapping, copied */
-            g = mmap(NULL, m->hi, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
-            if (g == MAP_FAILED)
-                abort(); /* not even one more mapping: out of memory */
+        if (g == MAP_FAILED) { /* the spare mapping, copied into */
+            g = spare;
             memcpy((uint8_t *)g + m->off, base + m->off, m->cut - m->off);
             munmap(base, m->cut);
+        } else {
+            munmap(spare, m->hi);
         }
         base = g;
         memcpy(base + m->cut, d, m->lo - m->cut);
@@ -708,7 +723,15 @@ exact_store *exact_split(exact_store *s, keyref at)
     if (n == 0)
         return t;
     size_t start = s->idx[r], len = s->rec_len - start;
-    int moved_pages = 0;
+    /* t's index is allocated first: should the records' pages move and
+     * the index's then not, the index is copied into it, so that nothing
+     * can fail once pages have moved (on any failure s is as it was). */
+    void *nidx = NULL;
+    if (resize_array(t, &nidx, 0, 0, n * sizeof *t->idx, MAPPED_IDX))
+        goto fail;
+    t->idx = nidx;
+    t->idx_cap = n;
+    int rec_moved = 0, idx_moved = 0;
 #ifdef MAP_BIG_ARRAYS
     /* Big arrays: the upper rows' pages become the new store's (the
      * monotonic case: the new store is the one written, and gets the room
@@ -721,40 +744,32 @@ exact_store *exact_split(exact_store *s, keyref at)
         !tail_plan(&mr, s->rec, s->rec_cap, start) && !tail_plan(&mi, s->idx, icap, ifrom) &&
         !tail_take(&mr, &rec, &trec, &rkept)) {
         s->rec = rec;
-        if (tail_take(&mi, &idx, &tidx, &ikept)) { /* rec's back, by copying */
-            if (resize_array(s, &rec, rkept, start, s->rec_cap, MAPPED_REC))
-                abort(); /* only if mremap and mmap both fail: out of memory */
-            s->rec = rec;
-            memcpy(s->rec + start, trec, len);
-            size_t off;
-            uint8_t *b = map_base(trec, &off);
-            munmap(b, off + s->rec_cap - start);
-        } else {
-            t->rec = trec;
-            t->rec_cap = s->rec_cap - start;
-            s->rec_cap = rkept;
+        t->rec = trec;
+        t->rec_cap = s->rec_cap - start;
+        s->rec_cap = rkept;
+        t->mapped |= MAPPED_REC;
+        rec_moved = 1;
+        if (!tail_take(&mi, &idx, &tidx, &ikept)) { /* else copied to nidx */
+            free_array(t, nidx, n * sizeof *t->idx, MAPPED_IDX);
             s->idx = idx;
             t->idx = tidx;
             t->idx_cap = s->idx_cap - r;
             s->idx_cap = ikept / sizeof *s->idx;
-            t->mapped = MAPPED_REC | MAPPED_IDX;
-            moved_pages = 1;
+            t->mapped |= MAPPED_IDX;
+            idx_moved = 1;
         }
     }
 #endif
-    if (!moved_pages) {
-        void *nrec = NULL, *nidx = NULL;
+    if (!rec_moved) {
+        void *nrec = NULL;
         if (resize_array(t, &nrec, 0, 0, len, MAPPED_REC))
             goto fail;
         t->rec = nrec;
         t->rec_cap = len;
-        if (resize_array(t, &nidx, 0, 0, n * sizeof *t->idx, MAPPED_IDX))
-            goto fail;
-        t->idx = nidx;
-        t->idx_cap = n;
         memcpy(t->rec, s->rec + start, len);
-        memcpy(t->idx, s->idx + r, n * sizeof *t->idx);
     }
+    if (!idx_moved)
+        memcpy(t->idx, s->idx + r, n * sizeof *t->idx);
     uint64_t moved = 0;
     for (size_t i = 0; i < n; i++) {
         t->idx[i] -= start;
