@@ -60,7 +60,8 @@ struct exact_store {
     unsigned char mapped; /* MAPPED_* bits: which arrays are mappings of
                              their own (store_exact.c, big arrays) */
     uint64_t bytes, cells;
-    /* (the fields above are those the old put path used: two cache lines) */
+    /* (the fields above are those the put path reads most; with base and
+     * mapped they span three cache lines, not the two they once did) */
     size_t pend_puts;     /* puts appended to pending since the last merge */
     uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
     size_t filter_blocks; /* of 8 words; 0 if no filter */
