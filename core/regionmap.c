@@ -96,8 +96,10 @@ int region_contains(const region *r, keyref k)
 /* The first 8 bytes of k as a big-endian integer, zero padded. */
 static inline uint64_t key_prefix(keyref k)
 {
+    if (k.len >= 8)
+        return key_be64(k.data);
     uint64_t p = 0;
-    size_t n = k.len < 8 ? k.len : 8;
+    size_t n = k.len;
     for (size_t i = 0; i < n; i++)
         p |= (uint64_t)k.data[i] << (56 - 8 * i);
     return p;
