@@ -35,7 +35,8 @@ static inline uint64_t store_key_hash(const uint8_t *k, size_t n)
         h ^= h >> 31;
     }
     w = 0;
-    memcpy(&w, k + i, n - i);
+    if (i < n) /* no call for a key of whole words */
+        memcpy(&w, k + i, n - i);
     h = (h ^ w) * 0x94D049BB133111EBu;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9u;
