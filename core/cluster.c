@@ -102,8 +102,8 @@ static int cluster_maybe_split(cluster *c, size_t i, const split_why *why)
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
                   uint32_t *server_index, uint64_t *reply_us)
 {
-    size_t i = regionmap_route(c->map, k);
-    region *r = regionmap_at(c->map, i);
+    size_t i;
+    region *r = regionmap_find(c->map, k, &i);
     server *s = &c->servers[r->server];
     uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service_us);
     if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
