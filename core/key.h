@@ -37,12 +37,19 @@ static inline keyref keyref_of(const void *p, size_t len)
  * unsigned byte order. */
 static inline uint64_t key_be64(const uint8_t *p)
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__)
     uint64_t w;
     memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     return w;
 #else
     return __builtin_bswap64(w);
+#endif
+#else
+    uint64_t w = 0;
+    for (int i = 0; i < 8; i++)
+        w = w << 8 | p[i];
+    return w;
 #endif
 }
 
