@@ -387,6 +387,13 @@ static inline int in_last_region(const regionmap *m, keyref k, uint64_t kp)
     return sp != kp ? sp < kp : key_compare(region_start(&ch->slot[j]), k) <= 0;
 }
 
+/* The two binary searches for k (kp = its prefix): chunk *c, slot *j. */
+static void search_slot(const regionmap *m, keyref k, uint64_t kp, size_t *c, size_t *j)
+{
+    *c = chunk_of_key(m, k, kp);
+    *j = chunk_slot_of_key(m->chunks[*c], chunk_size(m, *c), k, kp);
+}
+
 /* The region holding k, as chunk *c and slot *j. Keys in time order (a
  * time series under a monotonic scheme) keep landing in the last region:
  * that is checked first, for one compare. */
@@ -397,8 +404,7 @@ static inline void route_slot(const regionmap *m, keyref k, size_t *c, size_t *j
         *c = m->nchunks - 1;
         *j = chunk_size(m, *c) - 1;
     } else {
-        *c = chunk_of_key(m, k, kp);
-        *j = chunk_slot_of_key(m->chunks[*c], chunk_size(m, *c), k, kp);
+        search_slot(m, k, kp, c, j);
     }
     assert(region_contains(&m->chunks[*c]->slot[*j], k));
 }
