@@ -274,13 +274,6 @@ int sampled_put(sampled_store *s, keyref k, uint32_t cell_bytes)
     assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
     if (k.len < 1 || k.len > KEY_MAX_LEN)
         return -1;
-    if (points_into(s->arena, s->arena_len, k) || points_into(s->first, s->first_len, k) ||
-        points_into(s->last, s->last_len, k)) { /* a realloc below would pull it away */
-        uint8_t *copy = key_copy(k);
-        int rc = copy ? sampled_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
-        free(copy);
-        return rc;
-    }
     /* The ends first: they are all that can fail before the sample. */
     int new_last = s->cells == 0 || key_compare(k, keyref_of(s->last, s->last_len)) > 0;
     int new_first = s->cells == 0 || (!new_last &&
@@ -291,6 +284,17 @@ int sampled_put(sampled_store *s, keyref k, uint32_t cell_bytes)
         if (i < s->n && key_compare(entry_key(s, i), k) == 0) {
             s->e[i].bytes = add_saturating(s->e[i].bytes, cell_bytes);
         } else {
+            /* Only a new sampled row reallocates the arena (and a prune
+             * frees it): a key from the store's own bytes is copied first.
+             * set_key cannot pull an end from under k: a key inside an end
+             * fits its capacity, so that end is not reallocated. */
+            if (points_into(s->arena, s->arena_len, k) || points_into(s->first, s->first_len, k) ||
+                points_into(s->last, s->last_len, k)) {
+                uint8_t *copy = key_copy(k);
+                int rc = copy ? sampled_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
+                free(copy);
+                return rc;
+            }
             size_t mark = s->arena_len;
             if (insert_at(s, i, k, cell_bytes) < 0)
                 return -1;
