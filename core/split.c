@@ -149,10 +149,9 @@ uint64_t split_first_check(const split_policy *p)
     return a < b ? a : b;
 }
 
-int split_due(const split_policy *p, region *r, uint64_t bytes, uint64_t regions_on_server)
+int split_due_past_check(const split_policy *p, region *r, uint64_t bytes,
+                         uint64_t regions_on_server)
 {
-    if (p->kind == SPLIT_DISABLED || bytes < r->next_split_check)
-        return 0;
     if (bytes <= size_floor(p, regions_on_server))
         return 0;
     uint64_t size = split_size_to_check(p, r, regions_on_server);

@@ -121,8 +121,17 @@ uint64_t split_size_to_check(const split_policy *p, const region *r, uint64_t re
  * Under the constant policy a "not yet" past the size floor also sets
  * r->next_split_check to just above r's jittered size, which only the
  * region's bytes can pass, so the writes before then skip the jitter's
- * hash. */
-int split_due(const split_policy *p, region *r, uint64_t bytes, uint64_t regions_on_server);
+ * hash. Inline for the test most writes stop at; the rest is
+ * split_due_past_check's (split.c). */
+int split_due_past_check(const split_policy *p, region *r, uint64_t bytes,
+                         uint64_t regions_on_server);
+static inline int split_due(const split_policy *p, region *r, uint64_t bytes,
+                            uint64_t regions_on_server)
+{
+    if (p->kind == SPLIT_DISABLED || bytes < r->next_split_check)
+        return 0; /* inline: most writes stop here */
+    return split_due_past_check(p, r, bytes, regions_on_server);
+}
 
 /* Decides where r splits, once split_due (or split_busy_due) said so.
  * Returns 1 and sets *at to the split point: the middle row, cut by the
