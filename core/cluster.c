@@ -102,8 +102,8 @@ static int cluster_maybe_split(cluster *c, size_t i, const split_why *why)
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
                   uint32_t *server_index, uint64_t *reply_us)
 {
-    size_t i = regionmap_route(c->map, k);
-    region *r = regionmap_at(c->map, i);
+    size_t i;
+    region *r = regionmap_find(c->map, k, &i);
     server *s = &c->servers[r->server];
     uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service_us);
     if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
@@ -117,8 +117,9 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     s->bytes += cell_bytes;
     *server_index = r->server;
     *reply_us = reply;
-    split_why why = { store_bytes(r->rows), 0, s->regions, 0, 0, 0 };
+    uint64_t size = store_bytes(r->rows);
     if (c->policy.kind == SPLIT_BUSY) {
+        split_why why = { size, 0, s->regions, 0, 0, 0 };
         r->blocked += r->offline_until_us > c->now_us || reply - c->now_us > service_us + BUSY_WAIT_US;
         if (split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
                            &why.blocked_ratio)) {
@@ -128,8 +129,8 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
             return cluster_maybe_split(c, i, &why);
         }
     }
-    if (split_due(&c->policy, r, why.size_bytes, s->regions)) {
-        why.threshold_bytes = split_size_to_check(&c->policy, r, s->regions);
+    if (split_due(&c->policy, r, size, s->regions)) {
+        split_why why = { size, split_size_to_check(&c->policy, r, s->regions), s->regions, 0, 0, 0 };
         return cluster_maybe_split(c, i, &why);
     }
     return 0;

@@ -4,35 +4,14 @@
  * e = floor(log2 v) >= S and m = v >> (e - S) (the top S+1 bits of v, in
  * [2^S, 2^(S+1))), the bucket is (e - S + 1) * 2^S + (m - 2^S): one group
  * of 2^S buckets per power of two, covering [m << (e-S), (m+1) << (e-S)).
+ * That index and the recording are inline in histogram.h (every operation
+ * records a latency or two).
  */
 #include "core/histogram.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned log2_floor(uint64_t v)
-{
-    assert(v);
-#if defined(__GNUC__)
-    return 63u - (unsigned)__builtin_clzll(v);
-#else
-    unsigned e = 0;
-    while (v >>= 1)
-        e++;
-    return e;
-#endif
-}
-
-static size_t bucket_of(const histogram *h, uint64_t v)
-{
-    unsigned s = h->sub_bits;
-    if (v < (1ull << s))
-        return (size_t)v;
-    unsigned e = log2_floor(v);
-    uint64_t m = v >> (e - s);
-    return ((size_t)(e - s + 1) << s) + (size_t)(m - (1ull << s));
-}
 
 /* The largest value in bucket b. */
 static uint64_t bucket_upper(const histogram *h, size_t b)
@@ -67,15 +46,6 @@ void histogram_clear(histogram *h)
     memset(h->counts, 0, h->nbuckets * sizeof *h->counts);
     h->count = h->max = 0;
     h->sum = 0;
-}
-
-void histogram_record(histogram *h, uint64_t v)
-{
-    h->counts[bucket_of(h, v)]++;
-    h->count++;
-    h->sum += (double)v;
-    if (v > h->max)
-        h->max = v;
 }
 
 uint64_t histogram_quantile(const histogram *h, double q)

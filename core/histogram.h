@@ -32,8 +32,32 @@ void histogram_release(histogram *h);
 /* Forgets every value recorded (keeps the buckets). */
 void histogram_clear(histogram *h);
 
+/* The bucket of v (histogram.c's top comment). */
+static inline size_t histogram_bucket(const histogram *h, uint64_t v)
+{
+    unsigned s = h->sub_bits;
+    if (v < (1ull << s))
+        return (size_t)v;
+#if defined(__GNUC__)
+    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* floor(log2 v), v > 0 */
+#else
+    unsigned e = 0;
+    for (uint64_t x = v; x >>= 1;)
+        e++;
+#endif
+    uint64_t m = v >> (e - s);
+    return ((size_t)(e - s + 1) << s) + (size_t)(m - (1ull << s));
+}
+
 /* Records one value. */
-void histogram_record(histogram *h, uint64_t v);
+static inline void histogram_record(histogram *h, uint64_t v)
+{
+    h->counts[histogram_bucket(h, v)]++;
+    h->count++;
+    h->sum += (double)v;
+    if (v > h->max)
+        h->max = v;
+}
 
 /* The smallest bucket bound v such that at least a fraction q (0 < q <= 1)
  * of the values are <= v: the bucket's largest value, clamped to the

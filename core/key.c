@@ -1,21 +1,13 @@
 /* key.c -- unsigned byte order and the HBase shell's printable form.
  *
  * Both directions are small loops with no allocation; they sit on the
- * report path, not on the per-write path (routing calls key_compare only).
+ * report path, not on the per-write path (routing calls key_compare only,
+ * which is inline in key.h).
  */
 #include "core/key.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-int key_compare(keyref a, keyref b)
-{
-    size_t n = a.len < b.len ? a.len : b.len;
-    int c = n ? memcmp(a.data, b.data, n) : 0; /* memcmp compares unsigned */
-    if (c != 0)
-        return c;
-    return (a.len > b.len) - (a.len < b.len);
-}
 
 /* Bytes.toStringBinary prints a byte as itself iff ' ' <= b <= '~', b != '\'. */
 static int key_byte_is_plain(uint8_t b)

@@ -18,7 +18,8 @@
  * chunk c's size is chunk_first[c+1] - chunk_first[c], so lookups never
  * read a chunk's header.
  *
- * Routing is two binary searches, over the chunks' first prefixes and then
+ * Routing first checks the last region (keys in time order land there),
+ * then does two binary searches, over the chunks' first prefixes and then
  * over one chunk's prefixes: the same ~log2(R) steps as one search over all
  * regions, each still one integer compare in a dense array. Integer order
  * agrees with key order wherever prefixes differ; only equal prefixes read
@@ -96,8 +97,10 @@ int region_contains(const region *r, keyref k)
 /* The first 8 bytes of k as a big-endian integer, zero padded. */
 static inline uint64_t key_prefix(keyref k)
 {
+    if (k.len >= 8)
+        return key_be64(k.data);
     uint64_t p = 0;
-    size_t n = k.len < 8 ? k.len : 8;
+    size_t n = k.len;
     for (size_t i = 0; i < n; i++)
         p |= (uint64_t)k.data[i] << (56 - 8 * i);
     return p;
@@ -384,14 +387,52 @@ const region *regionmap_get(const regionmap *m, size_t i)
     return &m->chunks[c]->slot[i - m->chunk_first[c]];
 }
 
-size_t regionmap_route(const regionmap *m, keyref k)
+/* Whether k is at or after the start of the table's last region (kp = its
+ * prefix). */
+static inline int in_last_region(const regionmap *m, keyref k, uint64_t kp)
+{
+    size_t c = m->nchunks - 1;
+    const chunk *ch = m->chunks[c];
+    size_t j = chunk_size(m, c) - 1;
+    uint64_t sp = ch->prefix[j];
+    return sp != kp ? sp < kp : key_compare(region_start(&ch->slot[j]), k) <= 0;
+}
+
+/* The two binary searches for k (kp = its prefix): chunk *c, slot *j. */
+static void search_slot(const regionmap *m, keyref k, uint64_t kp, size_t *c, size_t *j)
+{
+    *c = chunk_of_key(m, k, kp);
+    *j = chunk_slot_of_key(m->chunks[*c], chunk_size(m, *c), k, kp);
+}
+
+/* The region holding k, as chunk *c and slot *j. Keys in time order (a
+ * time series under a monotonic scheme) keep landing in the last region:
+ * that is checked first, for one compare. */
+static inline void route_slot(const regionmap *m, keyref k, size_t *c, size_t *j)
 {
     uint64_t kp = key_prefix(k);
-    size_t c = chunk_of_key(m, k, kp);
-    const chunk *ch = m->chunks[c];
-    size_t j = chunk_slot_of_key(ch, chunk_size(m, c), k, kp);
-    assert(region_contains(&ch->slot[j], k));
+    if (in_last_region(m, k, kp)) {
+        *c = m->nchunks - 1;
+        *j = chunk_size(m, *c) - 1;
+    } else {
+        search_slot(m, k, kp, c, j);
+    }
+    assert(region_contains(&m->chunks[*c]->slot[*j], k));
+}
+
+size_t regionmap_route(const regionmap *m, keyref k)
+{
+    size_t c, j;
+    route_slot(m, k, &c, &j);
     return m->chunk_first[c] + j;
+}
+
+region *regionmap_find(regionmap *m, keyref k, size_t *i)
+{
+    size_t c, j;
+    route_slot(m, k, &c, &j);
+    *i = m->chunk_first[c] + j;
+    return &m->chunks[c]->slot[j];
 }
 
 void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, size_t *last)

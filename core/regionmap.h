@@ -99,6 +99,10 @@ int region_contains(const region *r, keyref k);
 /* The index of the region holding k. */
 size_t regionmap_route(const regionmap *m, keyref k);
 
+/* The region holding k, its index in *i: regionmap_route and regionmap_at
+ * in one search. Valid until the next regionmap_split. */
+region *regionmap_find(regionmap *m, keyref k, size_t *i);
+
 /* The regions a scan of [lo, hi) touches, as the inclusive index range
  * *first..*last. An empty hi means unbounded above. Requires lo < hi when hi
  * is not empty; an empty range [lo, lo) still reports the region of lo. */

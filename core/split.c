@@ -3,8 +3,8 @@
  * See split.h for the rules and the HBase classes they come from. Design:
  * every rule is a small pure function of the policy, the region and what
  * the caller passes in (bytes, regions on the server, busy counters); the
- * only state written is r->next_split_check (after a refusal) and the
- * caller's split_busy_stats. No global mutable state.
+ * only state written is r->next_split_check (after a refusal, and by
+ * split_due under the constant policy) and the caller's split_busy_stats. No global mutable state.
  */
 #include "core/split.h"
 
@@ -149,13 +149,19 @@ uint64_t split_first_check(const split_policy *p)
     return a < b ? a : b;
 }
 
-int split_due(const split_policy *p, const region *r, uint64_t bytes, uint64_t regions_on_server)
+int split_due_past_check(const split_policy *p, region *r, uint64_t bytes,
+                         uint64_t regions_on_server)
 {
-    if (p->kind == SPLIT_DISABLED || bytes < r->next_split_check)
-        return 0;
     if (bytes <= size_floor(p, regions_on_server))
         return 0;
-    return bytes > split_size_to_check(p, r, regions_on_server);
+    uint64_t size = split_size_to_check(p, r, regions_on_server);
+    if (bytes > size)
+        return 1;
+    /* The constant rule's size is the region's own, whatever shares its
+     * server: nothing can be due before it is passed. */
+    if (p->kind == SPLIT_CONSTANT)
+        r->next_split_check = size < UINT64_MAX ? size + 1 : UINT64_MAX;
+    return 0;
 }
 
 /* --- split point --------------------------------------------------------- */

@@ -35,7 +35,9 @@
  * HOW OFTEN. HBase evaluates the policy after memstore flushes and
  * compactions, not after every write. split_due is called on every write:
  * it is O(1) until a size threshold is crossed (one hash of the region's
- * start key to draw its jitter), and after a refusal the policy looks again
+ * start key to draw its jitter; under the constant policy that hash is done
+ * once, and the region's own size becomes its next check), and after a
+ * refusal the policy looks again
  * only when another flush_bytes (max_bytes/8 when flush_bytes is 0) has been
  * written (r->next_split_check), a stand-in for the next flush, so a region
  * that cannot split costs nothing per write.
@@ -115,8 +117,21 @@ uint64_t split_size_to_check(const split_policy *p, const region *r, uint64_t re
 
 /* Whether the policy wants to look at r now, holding `bytes` (its store's
  * bytes), with regions_on_server regions of the table (all regions are one
- * table here) on r's server, r included. Cheap: called on every write. */
-int split_due(const split_policy *p, const region *r, uint64_t bytes, uint64_t regions_on_server);
+ * table here) on r's server, r included. Cheap: called on every write.
+ * Under the constant policy a "not yet" past the size floor also sets
+ * r->next_split_check to just above r's jittered size, which only the
+ * region's bytes can pass, so the writes before then skip the jitter's
+ * hash. Inline for the test most writes stop at; the rest is
+ * split_due_past_check's (split.c). */
+int split_due_past_check(const split_policy *p, region *r, uint64_t bytes,
+                         uint64_t regions_on_server);
+static inline int split_due(const split_policy *p, region *r, uint64_t bytes,
+                            uint64_t regions_on_server)
+{
+    if (p->kind == SPLIT_DISABLED || bytes < r->next_split_check)
+        return 0; /* inline: most writes stop here */
+    return split_due_past_check(p, r, bytes, regions_on_server);
+}
 
 /* Decides where r splits, once split_due (or split_busy_due) said so.
  * Returns 1 and sets *at to the split point: the middle row, cut by the

@@ -34,8 +34,14 @@ static inline uint64_t store_key_hash(const uint8_t *k, size_t n)
         h = (h ^ w) * 0xBF58476D1CE4E5B9u;
         h ^= h >> 31;
     }
-    w = 0;
-    memcpy(&w, k + i, n - i);
+    w = 0; /* the tail as memcpy(&w, k + i, n - i) would leave it, without the call */
+    for (size_t j = 0; i + j < n; j++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w |= (uint64_t)k[i + j] << (56 - 8 * j);
+#else
+        w |= (uint64_t)k[i + j] << (8 * j);
+#endif
+    }
     h = (h ^ w) * 0x94D049BB133111EBu;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9u;

@@ -105,7 +105,21 @@ static uint32_t lower_bound(const sampled_store *s, keyref k)
     return lo;
 }
 
-/* Copies k into *buf (capacity *cap). 0, or -1 out of memory (unchanged). */
+/* memmove(dst, src, n), with no call for n in 8..16 (most row keys): two
+ * words, both read before either is written. */
+static void move_key_bytes(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n < 8 || n > 16) {
+        memmove(dst, src, n);
+        return;
+    }
+    uint64_t head, tail;
+    memcpy(&head, src, 8);
+    memcpy(&tail, src + n - 8, 8);
+    memcpy(dst, &head, 8);
+    memcpy(dst + n - 8, &tail, 8);
+}
+
 /* Makes room for a key of len bytes in *buf (capacity *cap); 0 or -1. */
 static int reserve_key(uint8_t **buf, size_t *cap, size_t len)
 {
@@ -120,11 +134,12 @@ static int reserve_key(uint8_t **buf, size_t *cap, size_t len)
     return 0;
 }
 
+/* Copies k into *buf (capacity *cap). 0, or -1 out of memory (unchanged). */
 static int set_key(uint8_t **buf, size_t *len, size_t *cap, keyref k)
 {
     if (reserve_key(buf, cap, k.len) < 0)
         return -1;
-    memmove(*buf, k.data, k.len);
+    move_key_bytes(*buf, k.data, k.len);
     *len = k.len;
     return 0;
 }
@@ -267,13 +282,6 @@ int sampled_put(sampled_store *s, keyref k, uint32_t cell_bytes)
     assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
     if (k.len < 1 || k.len > KEY_MAX_LEN)
         return -1;
-    if (points_into(s->arena, s->arena_len, k) || points_into(s->first, s->first_len, k) ||
-        points_into(s->last, s->last_len, k)) { /* a realloc below would pull it away */
-        uint8_t *copy = key_copy(k);
-        int rc = copy ? sampled_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
-        free(copy);
-        return rc;
-    }
     /* The ends first: they are all that can fail before the sample. */
     int new_last = s->cells == 0 || key_compare(k, keyref_of(s->last, s->last_len)) > 0;
     int new_first = s->cells == 0 || (!new_last &&
@@ -284,6 +292,17 @@ int sampled_put(sampled_store *s, keyref k, uint32_t cell_bytes)
         if (i < s->n && key_compare(entry_key(s, i), k) == 0) {
             s->e[i].bytes = add_saturating(s->e[i].bytes, cell_bytes);
         } else {
+            /* Only a new sampled row reallocates the arena (and a prune
+             * frees it): a key from the store's own bytes is copied first.
+             * set_key cannot pull an end from under k: a key inside an end
+             * fits its capacity, so that end is not reallocated. */
+            if (points_into(s->arena, s->arena_len, k) || points_into(s->first, s->first_len, k) ||
+                points_into(s->last, s->last_len, k)) {
+                uint8_t *copy = key_copy(k);
+                int rc = copy ? sampled_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
+                free(copy);
+                return rc;
+            }
             size_t mark = s->arena_len;
             if (insert_at(s, i, k, cell_bytes) < 0)
                 return -1;

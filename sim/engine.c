@@ -214,6 +214,7 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
         return -1;
     }
     st->phase = i;
+    st->phase_value_bytes = ph->value_bytes;
     st->phase_start_us = t;
     scenario_read_weights(ph, st->read_weight);
     st->read_weights = 0;

@@ -96,6 +96,10 @@ typedef struct run_state {
     uint64_t left_out;        /* trace operations past a phase's duration, never issued */
     uint64_t measured_ops;    /* operations issued since measure_from */
     uint64_t cell_overhead;
+    uint32_t phase_value_bytes; /* the phase's value size (scenario_phase's value_bytes) */
+    int write_service_known;  /* fixed service times: the last write's size and time */
+    uint32_t write_service_bytes;
+    uint64_t write_service_us;
     uint64_t key_bytes_sum, keys_written;
     size_t long_key;          /* a key over KEY_MAX_LEN bytes: its length, for the message */
 } run_state;

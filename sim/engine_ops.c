@@ -26,7 +26,7 @@ static uint32_t cell_bytes(const run_state *st, const record *rec, size_t key_le
     uint64_t cells = rec->cells ? rec->cells : 1;
     uint64_t value = rec->op == RECORD_DELETE ? 0
                      : rec->cells || rec->value_bytes ? rec->value_bytes
-                                                      : scenario_phase(st->sc, st->phase)->value_bytes;
+                                                      : st->phase_value_bytes;
     uint64_t n = cells * (key_len + st->cell_overhead) + value;
     return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
@@ -39,6 +39,24 @@ static uint64_t service_time(run_state *st, double mean_us)
         return (uint64_t)(mean_us + 0.5);
     double draw = -log1p(-rng_double(&st->service_rng)) * mean_us;
     return (uint64_t)(draw + 0.5);
+}
+
+/* A write's service time: per RPC plus per KiB sent. A fixed one depends
+ * on the bytes alone, and a run's writes mostly share a size, so the last
+ * size's is kept. */
+static uint64_t write_service(run_state *st, uint32_t bytes)
+{
+    const scenario *sc = st->sc;
+    if (!sc->service_exponential && st->write_service_known && bytes == st->write_service_bytes)
+        return st->write_service_us;
+    double mean = (double)sc->rpc_us + (double)bytes * (double)sc->kib_us / 1024.0;
+    uint64_t us = service_time(st, mean);
+    if (!sc->service_exponential) {
+        st->write_service_known = 1;
+        st->write_service_bytes = bytes;
+        st->write_service_us = us;
+    }
+    return us;
 }
 
 /* ---- operations in flight: a min-heap of reply times ----
@@ -272,10 +290,8 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
 static int run_write(run_state *st, run_result *out, const record *rec, keyref k,
                      uint64_t *reply_us, uint32_t *server)
 {
-    const scenario *sc = st->sc;
     uint32_t bytes = cell_bytes(st, rec, k.len);
-    double mean = (double)sc->rpc_us + (double)bytes * (double)sc->kib_us / 1024.0;
-    if (cluster_write(st->table, k, bytes, service_time(st, mean), server, reply_us) < 0)
+    if (cluster_write(st->table, k, bytes, write_service(st, bytes), server, reply_us) < 0)
         return -1;
     out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;
     out->writes += st->measuring;

@@ -7,15 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct key_reservoir {
-    uint8_t **keys;       /* cap slots; keys[i] holds lens[i] bytes */
-    uint32_t *lens;
-    uint32_t cap, n;      /* room and slots filled */
-    uint64_t seen;        /* keys offered */
-    uint64_t next;        /* once full: the number of the next key to keep */
-    double w;             /* Algorithm L's running weight */
-} key_reservoir;
-
 /* The sample size of window w: generous while windows are few. */
 static uint32_t reservoir_cap(uint32_t w)
 {
@@ -83,7 +74,7 @@ static void reservoir_skip(key_reservoir *r, rng *random)
     r->next = r->seen + 1 + (skip < 1e15 ? (uint64_t)skip : (uint64_t)1e15);
 }
 
-int keyspace_add(keyspace_sampler *ks, uint32_t w, int kind, keyref k)
+int keyspace_add_slow(keyspace_sampler *ks, uint32_t w, int kind, keyref k)
 {
     assert(kind == KEYSPACE_WRITES || kind == KEYSPACE_READS);
     if (ensure_windows(ks, w) < 0)

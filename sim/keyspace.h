@@ -25,8 +25,18 @@
 
 enum { KEYSPACE_WRITES = 0, KEYSPACE_READS = 1 };
 
+/* One window's sample of one kind (keyspace.c's; here for keyspace_add). */
+typedef struct key_reservoir {
+    uint8_t **keys;       /* cap slots; keys[i] holds lens[i] bytes */
+    uint32_t *lens;
+    uint32_t cap, n;      /* room and slots filled */
+    uint64_t seen;        /* keys offered */
+    uint64_t next;        /* once full: the number of the next key to keep */
+    double w;             /* Algorithm L's running weight */
+} key_reservoir;
+
 typedef struct keyspace_sampler {
-    struct key_reservoir *windows; /* 2 per window: writes, reads */
+    key_reservoir *windows;        /* 2 per window: writes, reads */
     uint32_t nwindows;             /* windows with room */
     rng random;
 } keyspace_sampler;
@@ -34,9 +44,23 @@ typedef struct keyspace_sampler {
 /* An empty sampler drawing from `random`. */
 void keyspace_init(keyspace_sampler *ks, rng random);
 
+/* keyspace_add's every case (keyspace.c). */
+int keyspace_add_slow(keyspace_sampler *ks, uint32_t w, int kind, keyref k);
+
 /* Counts key k as one operation of `kind` in window w (any w: room grows).
- * Returns 0, or -1 if out of memory. */
-int keyspace_add(keyspace_sampler *ks, uint32_t w, int kind, keyref k);
+ * Returns 0, or -1 if out of memory. Inline for its common case, a full
+ * sample that skips the key (Algorithm L): one count and one comparison. */
+static inline int keyspace_add(keyspace_sampler *ks, uint32_t w, int kind, keyref k)
+{
+    if (w < ks->nwindows) {
+        key_reservoir *r = &ks->windows[2 * (size_t)w + (size_t)kind];
+        if (r->cap && r->n == r->cap && r->seen + 1 < r->next) {
+            r->seen++;
+            return 0;
+        }
+    }
+    return keyspace_add_slow(ks, w, kind, k);
+}
 
 /* The heatmap over nwindows windows, its buckets cut from the rows stored in
  * c now: min(nbuckets, rows) buckets, bucket b starting at the row of rank

@@ -8,7 +8,9 @@
  *       t_us = k*interval + floor(i*interval / S),
  *   so walking i = 0..S-1 and then the next round yields time order with
  *   three counters, O(1) per record whatever S is. Series i is
- *   ((metric * hosts) + host) * tags + tag.
+ *   ((metric * hosts) + host) * tags + tag. The walk keeps i's offset and
+ *   its (metric, host, tag) as counters carried from i - 1 (a series_walk),
+ *   so a record costs no division.
  * - timeseries with jitter delays each point by U[0, jitter); points of
  *   neighbouring series and rounds then overtake each other, so the next
  *   point of every series sits in a binary min-heap on (time, series):
@@ -76,12 +78,22 @@ typedef struct pending_point {
     uint32_t series;
 } pending_point;
 
+/* Series i of the closed form, carried from i - 1: offset_us =
+ * floor(i * interval / S) = i * step_q + floor(i * step_r / S), with
+ * rem = i * step_r mod S; and i's metric, host and tag. */
+typedef struct series_walk {
+    uint64_t step_q, step_r;  /* interval / S, interval % S */
+    uint64_t offset_us, rem;
+    uint32_t metric, host, tag;
+} series_walk;
+
 struct pattern {
     pattern_config cfg;
     rng random;
     /* timeseries */
     uint64_t series;          /* S = metrics * hosts * tags, <= UINT32_MAX */
     uint64_t round, index;    /* closed form: next point is series `index` of `round` */
+    series_walk walk;         /* closed form: series `index`, as counters */
     pending_point *heap;      /* jitter: the next point of every series */
     /* entities and sequence */
     uint64_t arrivals;        /* operations generated so far */
@@ -125,14 +137,52 @@ static void series_record(const pattern *p, uint64_t i, record *out)
     out->naming = c->tags > 1 ? NAMING_SERIES_TAGGED : NAMING_SERIES;
 }
 
+/* The walk at series 0 (of any round). */
+static void series_walk_start(pattern *p)
+{
+    series_walk *w = &p->walk;
+    w->step_q = p->cfg.interval_us / p->series;
+    w->step_r = p->cfg.interval_us % p->series;
+    w->offset_us = w->rem = 0;
+    w->metric = w->host = w->tag = 0;
+}
+
+/* The walk from series i to i + 1 (< S): what series_offset_us and
+ * series_record compute, by carries. */
+static void series_walk_step(pattern *p)
+{
+    series_walk *w = &p->walk;
+    w->offset_us += w->step_q;
+    w->rem += w->step_r; /* < 2S: both terms < S */
+    if (w->rem >= p->series) {
+        w->rem -= p->series;
+        w->offset_us++;
+    }
+    if (++w->tag == p->cfg.tags) {
+        w->tag = 0;
+        if (++w->host == p->cfg.hosts) {
+            w->host = 0;
+            w->metric++;
+        }
+    }
+}
+
 static int series_next_on_time(pattern *p, uint64_t *t_us, record *out)
 {
-    uint64_t i = p->index;
-    *t_us = p->round * p->cfg.interval_us + series_offset_us(p, i);
-    series_record(p, i, out);
+    const series_walk *w = &p->walk;
+    assert(w->offset_us == series_offset_us(p, p->index));
+    *t_us = p->round * p->cfg.interval_us + w->offset_us;
+    out->entity = (uint32_t)p->index;
+    out->tag = w->tag;
+    out->metric = w->metric;
+    out->host = w->host;
+    out->naming = p->cfg.tags > 1 ? NAMING_SERIES_TAGGED : NAMING_SERIES;
     if (++p->index == p->series) {
         p->index = 0;
         p->round++;
+        series_walk_start(p);
+    } else {
+        series_walk_step(p);
     }
     return 1;
 }
@@ -388,6 +438,7 @@ pattern *pattern_new(const pattern_config *cfg, uint64_t seed, char *err, size_t
     switch (cfg->kind) {
     case PATTERN_TIMESERIES:
         p->series = (uint64_t)cfg->metrics * cfg->hosts * cfg->tags;
+        series_walk_start(p);
         if (cfg->jitter_us > 0 && series_heap_init(p) < 0)
             return pattern_fail(p, err, errcap, "out of memory");
         break;
