@@ -18,8 +18,9 @@
  * chunk c's size is chunk_first[c+1] - chunk_first[c], so lookups never
  * read a chunk's header.
  *
- * Routing first checks the last region (keys in time order land there),
- * then does two binary searches, over the chunks' first prefixes and then
+ * Routing first checks the last region (keys in time order land there;
+ * the write path first tries the region it last found for the key's first
+ * byte: regionmap_find), then does two binary searches, over the chunks' first prefixes and then
  * over one chunk's prefixes: the same ~log2(R) steps as one search over all
  * regions, each still one integer compare in a dense array. Integer order
  * agrees with key order wherever prefixes differ; only equal prefixes read
@@ -75,6 +76,8 @@ typedef struct chunk {
     region slot[CHUNK_CAP];     /* the regions, by value, in key order */
 } chunk;
 
+#define ROUTE_HINTS 16 /* regionmap_find's remembered regions, by a key's first byte */
+
 struct regionmap {
     chunk **chunks;             /* in key order */
     uint64_t *chunk_prefix;     /* chunk_prefix[c] = chunks[c]->prefix[0] */
@@ -82,6 +85,10 @@ struct regionmap {
     size_t nchunks, cap;        /* the arrays hold cap entries (chunk_first cap + 1) */
     size_t count;               /* regions */
     store_config store;         /* the kind of store regions get */
+    /* regionmap_find's hints: the (chunk, slot) it last found for a key
+     * of each first byte (mod ROUTE_HINTS); checked before use, never
+     * trusted (see regionmap_find). */
+    size_t hint_c[ROUTE_HINTS], hint_j[ROUTE_HINTS];
 };
 
 keyref region_start(const region *r) { return keyref_of(r->start, r->start_len); }
@@ -427,10 +434,33 @@ size_t regionmap_route(const regionmap *m, keyref k)
     return m->chunk_first[c] + j;
 }
 
+/* The write path's lookup. After the last region (route_slot's first
+ * check), keys whose first byte is a salt or a hash bucket (salted,
+ * hashed, OpenTSDB's salt) keep landing in one region per first byte, the
+ * one each bucket's time order has reached: so the region last found for
+ * the key's first byte is tried next, by its (chunk, slot). A hint may be stale (a split
+ * shifts slots and chunks), so it is used only if it is in bounds and the
+ * region there holds k: regions tile the key space, so that region is the
+ * answer whatever has changed. Otherwise the usual route, remembered. */
 region *regionmap_find(regionmap *m, keyref k, size_t *i)
 {
+    uint64_t kp = key_prefix(k);
     size_t c, j;
-    route_slot(m, k, &c, &j);
+    if (in_last_region(m, k, kp)) { /* time order: one compare, as route_slot */
+        c = m->nchunks - 1;
+        j = chunk_size(m, c) - 1;
+    } else {
+        size_t h = k.len ? k.data[0] % ROUTE_HINTS : 0;
+        c = m->hint_c[h];
+        j = m->hint_j[h];
+        if (c >= m->nchunks || j >= chunk_size(m, c) ||
+            !region_contains(&m->chunks[c]->slot[j], k)) {
+            search_slot(m, k, kp, &c, &j);
+            m->hint_c[h] = c;
+            m->hint_j[h] = j;
+        }
+    }
+    assert(m->chunk_first[c] + j == regionmap_route(m, k));
     *i = m->chunk_first[c] + j;
     return &m->chunks[c]->slot[j];
 }

@@ -100,7 +100,9 @@ int region_contains(const region *r, keyref k);
 size_t regionmap_route(const regionmap *m, keyref k);
 
 /* The region holding k, its index in *i: regionmap_route and regionmap_at
- * in one search. Valid until the next regionmap_split. */
+ * in one search, which tries the region it last found for k's first byte
+ * (checked, so always the right answer) before searching: the write
+ * path's lookup. Valid until the next regionmap_split. */
 region *regionmap_find(regionmap *m, keyref k, size_t *i);
 
 /* The regions a scan of [lo, hi) touches, as the inclusive index range

@@ -173,6 +173,39 @@ static void test_split_moves_rows_and_rejects_bad_points(void **state)
     regionmap_free(m);
 }
 
+/* regionmap_find, whose hints (the region last found for a key's first
+ * byte) go stale as splits shift slots and chunks: salted keys (a salt
+ * byte, then a counter per salt) written and split as the engine does,
+ * the hot region at the key, past a few chunks; find always answers what
+ * route and a scan of every region answer. */
+static void test_find_with_hints_across_splits(void **state)
+{
+    (void)state;
+    size_t bad;
+    regionmap *m = regionmap_new(NULL, 0, &bad);
+    uint64_t x = 11, counter[8] = { 0 };
+    for (int op = 0; op < 40000; op++) {
+        uint8_t k[9];
+        uint8_t salt = (uint8_t)(next_random(&x) % 8);
+        k[0] = salt;
+        uint64_t v = counter[salt]++;
+        for (int b = 0; b < 8; b++)
+            k[1 + b] = (uint8_t)(v >> (56 - 8 * b));
+        keyref key = keyref_of(k, sizeof k);
+        size_t i;
+        region *r = regionmap_find(m, key, &i);
+        assert_ptr_equal(r, regionmap_at(m, i));
+        assert_int_equal(i, regionmap_route(m, key));
+        if (op % 7 == 0)
+            assert_int_equal(i, route_brute_force(m, key));
+        if (op % 20 == 0) /* the written region splits at the key */
+            (void)regionmap_split(m, i, key, 7);
+    }
+    assert_true(regionmap_count(m) > 1500); /* several chunks */
+    assert_tiling(m);
+    regionmap_free(m);
+}
+
 static void test_routing_matches_brute_force_after_many_splits(void **state)
 {
     (void)state;
@@ -497,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_route_edges),
         cmocka_unit_test(test_range_edges),
         cmocka_unit_test(test_split_moves_rows_and_rejects_bad_points),
+        cmocka_unit_test(test_find_with_hints_across_splits),
         cmocka_unit_test(test_routing_matches_brute_force_after_many_splits),
         cmocka_unit_test(test_random_splits_match_reference),
         cmocka_unit_test(test_every_position_splits_across_chunks),
