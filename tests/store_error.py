@@ -17,8 +17,11 @@ Runs every examples/*.ini with `--store exact` and with `--store sampled`
              read only)
 
 Usage:
-  store_error.py REGIONSIM EXAMPLES_DIR [--duration D] [--sample-keys N] [--table]
-                 [--max-regions F --max-share F --max-read F]
+  store_error.py REGIONSIM EXAMPLES_DIR [--duration D | --cap D] [--sample-keys N]
+                 [--table] [--max-regions F --max-share F --max-read F]
+--duration D runs every example for D; --cap D runs each for D unless an
+event of the example comes at D or later (then at its own duration): the
+quick form the test runs.
 With --table it prints a Markdown table (one line per example: the worst
 run of each column, and the median over its runs); with the --max-* bounds
 it exits 1 if any run's error is above them (tests/meson.build runs it so).
@@ -27,6 +30,7 @@ The environment of the runs is fixed (TERM, NO_COLOR, LC_ALL, TZ).
 import concurrent.futures
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -63,14 +67,46 @@ def compare(exact, sampled):
     return out
 
 
+UNIT_US = {"us": 1, "ms": 1000, "s": 10**6, "m": 60 * 10**6, "h": 3600 * 10**6}
+
+
+def micros(text):
+    """A duration of the form the scenario files use (10m, 90s) in us."""
+    m = re.fullmatch(r"(\d+)(us|ms|s|m|h)", text.strip())
+    if not m:
+        sys.exit("store_error.py: expected a duration such as 5m, found %r" % text)
+    return int(m.group(1)) * UNIT_US[m.group(2)]
+
+
+def last_event_us(path):
+    """The latest `at = D` of the example's events (0 if none)."""
+    last = 0
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*at\s*=\s*([0-9a-z]+)", line)
+            if m:
+                last = max(last, micros(m.group(1)))
+    return last
+
+
+def extra_for(path, extra, cap):
+    if cap is None or last_event_us(path) >= micros(cap):
+        return extra
+    return extra + ["--duration", cap]
+
+
 def main(argv):
     binary, examples = argv[1], argv[2]
-    extra, table, bounds = [], False, {}
+    extra, table, bounds, cap = [], False, {}, None
     i = 3
     while i < len(argv):
         a = argv[i]
         if a in ("--duration", "--sample-keys"):
             extra += [a, argv[i + 1]]
+            i += 2
+        elif a == "--cap":
+            cap = argv[i + 1]
+            micros(cap)
             i += 2
         elif a == "--table":
             table = True
@@ -88,7 +124,8 @@ def main(argv):
     names = sorted(n for n in os.listdir(examples) if n.endswith(".ini"))
     # Every run is its own process: run them side by side, one a core.
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        runs = {(n, store): pool.submit(run, binary, os.path.join(examples, n), store, extra)
+        runs = {(n, store): pool.submit(run, binary, os.path.join(examples, n), store,
+                                        extra_for(os.path.join(examples, n), extra, cap))
                 for n in names for store in ("exact", "sampled")}
         results = {k: f.result() for k, f in runs.items()}
     for name in names:
