@@ -272,62 +272,54 @@ static int tail_take(const tail_move *m, void **a, void **t, size_t *kept)
 }
 #endif
 
+/* Grows array *p of *cap elements of elem bytes (used_bytes of them in
+ * use) to hold need elements, at least min: 0, or -1 with it untouched. */
+static inline int reserve_array(exact_store *s, void **p, size_t *cap, size_t need,
+                                size_t elem, size_t min, size_t used_bytes, unsigned flag)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = grown_cap(*cap, need, elem, min);
+    if (n == 0 || resize_array(s, p, *cap * elem, used_bytes, n * elem, flag))
+        return -1;
+    *cap = n;
+    return 0;
+}
+
 /* Room for need bytes / index slots / pending entries (each with a scratch
  * slot). Return 0, or -1 with the array untouched. */
 static int reserve_rec(exact_store *s, size_t need)
 {
-    if (need <= s->rec_cap)
-        return 0;
-    size_t n = grown_cap(s->rec_cap, need, 1, 64);
     void *p = s->rec;
-    if (n == 0 || resize_array(s, &p, s->rec_cap, s->rec_len, n, MAPPED_REC))
-        return -1;
+    int rc = reserve_array(s, &p, &s->rec_cap, need, 1, 64, s->rec_len, MAPPED_REC);
     s->rec = p;
-    s->rec_cap = n;
-    return 0;
+    return rc;
 }
 
 static int reserve_keys(exact_store *s, size_t need)
 {
-    if (need <= s->pk_cap)
-        return 0;
-    size_t n = grown_cap(s->pk_cap, need, 1, 256);
     void *p = s->pk;
-    if (n == 0 || resize_array(s, &p, s->pk_cap, s->pk_len, n, MAPPED_PK))
-        return -1;
+    int rc = reserve_array(s, &p, &s->pk_cap, need, 1, 256, s->pk_len, MAPPED_PK);
     s->pk = p;
-    s->pk_cap = n;
-    return 0;
+    return rc;
 }
 
 static int reserve_index(exact_store *s, size_t need)
 {
-    if (need <= s->idx_cap)
-        return 0;
-    size_t n = grown_cap(s->idx_cap, need, sizeof *s->idx, 4);
     void *p = s->idx;
-    if (n == 0 || resize_array(s, &p, s->idx_cap * sizeof *s->idx,
-                               s->rows * sizeof *s->idx, n * sizeof *s->idx,
-                               MAPPED_IDX))
-        return -1;
+    int rc = reserve_array(s, &p, &s->idx_cap, need, sizeof *s->idx, 4,
+                           s->rows * sizeof *s->idx, MAPPED_IDX);
     s->idx = p;
-    s->idx_cap = n;
-    return 0;
+    return rc;
 }
 
 static int reserve_pending(exact_store *s, size_t need)
 {
-    if (need <= s->pe_cap)
-        return 0;
-    size_t n = grown_cap(s->pe_cap, need, 2 * sizeof *s->pe, 16);
     void *p = s->pe;
-    if (n == 0 || resize_array(s, &p, s->pe_cap * 2 * sizeof *s->pe,
-                               s->npend * sizeof *s->pe, n * 2 * sizeof *s->pe,
-                               MAPPED_PE))
-        return -1;
+    int rc = reserve_array(s, &p, &s->pe_cap, need, 2 * sizeof *s->pe, 16,
+                           s->npend * sizeof *s->pe, MAPPED_PE);
     s->pe = p;
-    s->pe_cap = n;
-    return 0;
+    return rc;
 }
 
 /* Gives back main's unused room when less than half of it is used.
