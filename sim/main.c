@@ -13,7 +13,7 @@
  * a symlink followed, a device or FIFO written in place, nothing the
  * program did not create ever removed); --write-trace goes by the same
  * rules. SIGINT, SIGTERM and SIGHUP while a temporary file exists remove it
- * before the program dies of the signal (see "interrupts" below).
+ * before the program dies of the signal (sim/interrupts.h).
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,6 +27,7 @@
 #include "sim/cli_checks.h"
 #include "sim/budget.h"
 #include "sim/engine.h"
+#include "sim/interrupts.h"
 #include "sim/output.h"
 #include "sim/progress.h"
 #include "sim/scenario.h"
@@ -508,86 +509,6 @@ static int run_keys(const options *o)
     free(kl.text);
     run_result_free(&run);
     return 0;
-}
-
-/* Interrupts: SIGINT, SIGTERM and SIGHUP. The program installs no signal
- * handler, which would need state shared with the handler outside any
- * value. Instead, while a temporary file of its own exists (the trace
- * during a run with --write-trace, the report while -o is written), it
- * blocks the three with sigprocmask and polls sigpending() between
- * operations; when one is pending it removes its temporaries (never the
- * user's PATH), says "interrupted" and dies of that signal by its default
- * action, so the shell sees the conventional status (128 + the signal).
- * Otherwise they are not blocked and end the program at once: nothing is
- * left behind then. A signal that was ignored when the program started
- * (nohup, a background job) stays ignored and is not watched. */
-typedef struct interrupts {
-    sigset_t set;   /* the signals watched */
-    sigset_t saved; /* the signal mask before interrupts_hold */
-    int held;       /* set is blocked */
-} interrupts;
-
-static const int watched_signals[] = { SIGINT, SIGTERM, SIGHUP };
-static const char *const watched_names[] = { "SIGINT", "SIGTERM", "SIGHUP" };
-#define NWATCHED (sizeof watched_signals / sizeof watched_signals[0])
-
-static void interrupts_init(interrupts *in)
-{
-    sigemptyset(&in->set);
-    sigemptyset(&in->saved);
-    in->held = 0;
-    for (size_t i = 0; i < NWATCHED; i++) {
-        struct sigaction now;
-        if (sigaction(watched_signals[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
-            sigaddset(&in->set, watched_signals[i]);
-    }
-}
-
-/* Blocks the watched signals (they wait, pending, for interrupts_pending). */
-static void interrupts_hold(interrupts *in)
-{
-    if (!in->held && sigprocmask(SIG_BLOCK, &in->set, &in->saved) == 0)
-        in->held = 1;
-}
-
-/* Restores the mask: a signal pending now ends the program. */
-static void interrupts_release(interrupts *in)
-{
-    if (in->held) {
-        in->held = 0;
-        sigprocmask(SIG_SETMASK, &in->saved, NULL);
-    }
-}
-
-/* The watched signal waiting to be delivered, or 0. */
-static int interrupts_pending(const interrupts *in)
-{
-    sigset_t pending;
-    if (!in->held || sigpending(&pending) != 0)
-        return 0;
-    for (size_t i = 0; i < NWATCHED; i++)
-        if (sigismember(&in->set, watched_signals[i]) && sigismember(&pending, watched_signals[i]))
-            return watched_signals[i];
-    return 0;
-}
-
-/* Says so and dies of signal signo by its default action (128 + signo if
- * it somehow survives). The caller has removed its temporaries. */
-static _Noreturn void die_interrupted(interrupts *in, const char *cmd_name, int signo)
-{
-    const char *name = "a signal";
-    for (size_t i = 0; i < NWATCHED; i++)
-        if (watched_signals[i] == signo)
-            name = watched_names[i];
-    fprintf(stderr, "regionsim %s: interrupted (%s)\n", cmd_name, name);
-    signal(signo, SIG_DFL);
-    sigset_t one;
-    sigemptyset(&one);
-    sigaddset(&one, signo);
-    in->held = 0;
-    sigprocmask(SIG_UNBLOCK, &one, NULL); /* the pending signal is delivered here */
-    raise(signo);
-    _exit(128 + signo);
 }
 
 /* What watches a run from the command line: the trace being written
