@@ -3,6 +3,7 @@
  *   regionsim compare [options]   every scheme on one cluster, one row each
  *   regionsim run --scheme S      one scheme, its per-server histogram
  *   regionsim keys --scheme S     example keys and where they land
+ *   regionsim watch --scheme S    the run replayed live in the terminal (sim/watch.c)
  *
  * Options override the built-in default scenario. Bad usage prints one
  * message naming the option, what was found and what was expected, and
@@ -32,13 +33,14 @@
 #include "sim/progress.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
+#include "sim/watch.h"
 #include "workloads/keyscheme.h"
 #include "workloads/trace.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FAILED 1 /* a CI check failed: an assertion, or a figure regressed (sim/cli_checks.h) */
 
-typedef enum command { CMD_COMPARE, CMD_RUN, CMD_KEYS } command;
+typedef enum command { CMD_COMPARE, CMD_RUN, CMD_KEYS, CMD_WATCH } command;
 typedef enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML, FORMAT_CSV } format;
 typedef enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
 
@@ -51,6 +53,8 @@ typedef struct options {
     color_mode color;
     json_windows json_windows; /* --json-windows */
     uint64_t nkeys;
+    double speed;             /* --speed (watch), simulated seconds a wall second */
+    int speed_given;
     const char *write_trace;  /* --write-trace FILE */
     cli_checks checks;        /* --assert, --junit, --baseline, --tolerance (sim/cli_checks.h) */
     int schemes_given;
@@ -74,6 +78,15 @@ static const char *const command_help[] = {
         "\n"
         "Prints the first N row keys the workload writes under scheme S, in\n"
         "HBase shell form, with the region and server each one lands in.\n",
+    [CMD_WATCH] =
+        "usage: regionsim watch [SCENARIO.ini] --scheme S [--speed V] [options]\n"
+        "\n"
+        "Runs one key scheme, then replays it live in the terminal: a bar per\n"
+        "server (its writes in the current window), its regions, the hot server,\n"
+        "a clock, the imbalance so far and the latest splits, moves and balancer\n"
+        "runs. Keys: space pause, right arrow step, + and - speed, q quit. Not on\n"
+        "a terminal (or TERM=dumb): one plain line per window, at once unless\n"
+        "--speed is given.\n",
 };
 
 /* The command's own options; the scenario settings follow, generated from
@@ -102,6 +115,8 @@ static const char common_help[] =
     "                       servers x windows over the runs (auto)\n"
     "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  -n N                 keys: how many keys to print (10)\n"
+    "  --speed V            watch: simulated seconds a wall second, or a duration\n"
+    "                       such as 1m (60)\n"
     "  -p NAME=VALUE        a YCSB property over --ycsb's workload (docs/ycsb.md)\n"
     "  --assert A           fail (exit 1) unless A holds, e.g. 'write_max_mean <= 1.2',\n"
     "                       'p99_latency_us < 50000 over last 10m for salted',\n"
@@ -208,6 +223,7 @@ static const char main_help[] =
     "  compare   run every key scheme on one cluster and compare the spread\n"
     "  run       run one key scheme and show its per-server write histogram\n"
     "  keys      print example row keys of a scheme and where they land\n"
+    "  watch     replay one key scheme's run live in the terminal\n"
     "  figures   list every figure the reports show: unit, scope, meaning\n"
     "\n"
     "Run 'regionsim <command> --help' for a command's options.\n";
@@ -282,6 +298,14 @@ static void set_option(options *o, const char *name, const char *value)
         if (m == 3)
             usage_error(o, "%s: expected auto, yes or no, found '%s'", name, value);
         o->json_windows = m == 0 ? JSON_WINDOWS_AUTO : m == 1 ? JSON_WINDOWS_YES : JSON_WINDOWS_NO;
+    } else if (!strcmp(name, "--speed")) {
+        if (o->cmd != CMD_WATCH)
+            usage_error(o, "%s: only with watch%s", name, "");
+        if (watch_parse_speed(value, &o->speed) < 0)
+            usage_error(o, "%s: expected simulated seconds a wall second (e.g. 60) or a "
+                        "simulated duration a wall second (e.g. 1m, 500ms), from 1ms to "
+                        "1000000s, found '%s'", name, value);
+        o->speed_given = 1;
     } else if (!strcmp(name, "-n")) {
         o->nkeys = parse_count(o, name, value, 1, 1000000);
     } else if (!strcmp(name, "-p")) { /* a YCSB property, as YCSB's own -p */
@@ -375,6 +399,7 @@ static void parse_args(options *o, int argc, char **argv)
     o->checks.tolerance = BASELINE_TOLERANCE;
     scenario_defaults(&o->sc);
     o->nkeys = 10;
+    o->speed = WATCH_SPEED_DEFAULT;
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         fputs(main_help, argc < 2 ? stderr : stdout);
         exit(argc < 2 ? EXIT_USAGE : 0);
@@ -384,12 +409,13 @@ static void parse_args(options *o, int argc, char **argv)
         exit(0);
     }
     static const char *const names[] = { [CMD_COMPARE] = "compare", [CMD_RUN] = "run",
-                                         [CMD_KEYS] = "keys" };
+                                         [CMD_KEYS] = "keys", [CMD_WATCH] = "watch" };
     size_t c = 0;
-    while (c < 3 && strcmp(argv[1], names[c]) != 0)
+    while (c < 4 && strcmp(argv[1], names[c]) != 0)
         c++;
-    if (c == 3)
-        usage_error(o, "unknown command '%s'; expected compare, run or keys%s", argv[1], "");
+    if (c == 4)
+        usage_error(o, "unknown command '%s'; expected compare, run, keys or watch%s", argv[1],
+                    "");
     o->cmd = (command)c;
     o->cmd_name = names[c];
 
@@ -441,6 +467,9 @@ static void parse_args(options *o, int argc, char **argv)
     if (o->cmd == CMD_KEYS && (o->output || o->fmt != FORMAT_TEXT))
         usage_error(o, "%s: not with keys (it prints keys as text)%s",
                     o->output ? "-o" : "--format", "");
+    if (o->cmd == CMD_WATCH && (o->output || o->fmt != FORMAT_TEXT || o->write_trace))
+        usage_error(o, "%s: not with watch (it draws on the terminal; use run)%s",
+                    o->output ? "-o" : o->write_trace ? "--write-trace" : "--format", "");
     if (o->cmd != CMD_COMPARE && o->sc.nschemes != 1)
         usage_error(o, "expected exactly one --scheme, found %s%s",
                     o->schemes_given ? "several" : "none", "");
@@ -448,14 +477,15 @@ static void parse_args(options *o, int argc, char **argv)
         scenario_validate(&o->sc, err, sizeof err) < 0 ||
         cli_checks_prepare(&o->checks, &o->sc, err, sizeof err) < 0)
         usage_error(o, "%s%s", err, "");
-    if (o->cmd == CMD_KEYS && (o->checks.nassertions || o->checks.junit_path ||
-                               o->checks.baseline_path))
-        usage_error(o, "%s: not with keys (use compare or run)%s",
+    if ((o->cmd == CMD_KEYS || o->cmd == CMD_WATCH) &&
+        (o->checks.nassertions || o->checks.junit_path || o->checks.baseline_path))
+        usage_error(o, o->cmd == CMD_KEYS ? "%s: not with keys (use compare or run)%s"
+                                          : "%s: not with watch (use compare or run)%s",
                     o->checks.nassertions ? "--assert" : o->checks.junit_path ? "--junit"
                                                                               : "--baseline", "");
     /* every run (samples and reruns copy the scenario) reduces its window
      * counters at its end unless an output needs them */
-    o->sc.window_digest = o->cmd != CMD_KEYS && !needs_window_counters(o);
+    o->sc.window_digest = o->cmd != CMD_KEYS && o->cmd != CMD_WATCH && !needs_window_counters(o);
 }
 
 /* keys: the first N writes, each printed with the region it landed in. */
@@ -883,7 +913,14 @@ int main(int argc, char **argv)
         return run_figures(argc, argv);
     options o;
     parse_args(&o, argc, argv);
-    int rc = o.cmd == CMD_KEYS ? run_keys(&o) : run_simulation(&o);
+    int rc;
+    if (o.cmd == CMD_WATCH) {
+        watch_options wo = { o.cmd_name, o.speed, o.speed_given,
+                             o.color == COLOR_AUTO ? -1 : o.color == COLOR_ALWAYS };
+        rc = watch_run(&o.sc, &wo);
+    } else {
+        rc = o.cmd == CMD_KEYS ? run_keys(&o) : run_simulation(&o);
+    }
     cli_checks_release(&o.checks);
     scenario_release(&o.sc);
     if (fflush(stdout) != 0 || ferror(stdout)) {
