@@ -4,6 +4,7 @@
 #   sh setup.sh          the build's packages, then build
 #   sh setup.sh --tests  also what only the tests need: chromium (the
 #                        browser test renders the HTML report headless),
+#                        tmux (the watch command's screen is tested in it),
 #                        a font for it to render text with, libxml2-utils
 #                        (xmllint), libpng-dev (the PNG checker) and curl;
 #                        after the build, the JUnit schema the tests
@@ -30,7 +31,7 @@ for arg in "$@"; do
     --tests) tests=1 ;;
     -h | --help)
         echo "usage: sh setup.sh [--tests]"
-        echo "  --tests  also install the tests' tools (chromium, fonts, xmllint, libpng, curl)"
+        echo "  --tests  also install the tests' tools (chromium, fonts, xmllint, libpng, curl, tmux)"
         echo "           and fetch the JUnit schema to tests/data/junit.xsd"
         exit 0 ;;
     *)
@@ -45,7 +46,8 @@ libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # recommends it brings no fonts: fonts-dejavu-core makes text render.
 # curl and ca-certificates: to fetch the JUnit schema over https (below).
 # python3: tests/store_error.py (meson brings it too; named for clarity).
-TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates python3"
+# tmux: tests/watch_tmux.sh runs `regionsim watch` in it and reads the screen.
+TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates python3 tmux"
 if [ "$tests" = 1 ]; then
     PKGS="$PKGS $TEST_PKGS"
 fi

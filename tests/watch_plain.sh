@@ -1,0 +1,69 @@
+#!/bin/sh
+# watch_plain.sh -- `regionsim watch` when stdout is not a terminal.
+#
+#   sh tests/watch_plain.sh REGIONSIM
+#
+# Plain progress lines, one per report window, no escapes, exit 0, the same
+# twice; the last line's figures are those `regionsim run` reports; --speed
+# paces them; bad --speed values exit 2 with a message naming the option
+# and the token, and print nothing on stdout. Every variable the binary
+# reads is set here (TERM, NO_COLOR, LC_ALL, TZ). Registered in
+# tests/meson.build (suite e2e); about half a second.
+set -eu
+
+if [ $# -ne 1 ]; then
+    echo "usage: sh watch_plain.sh REGIONSIM" >&2
+    exit 2
+fi
+regionsim=$1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/regionsim-watch.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# TERM names a real terminal: only stdout not being one makes the lines plain
+rs() { env -u NO_COLOR TERM=xterm-256color LC_ALL=C TZ=UTC "$regionsim" "$@"; }
+fail() { echo "watch_plain: FAIL: $*" >&2; exit 1; }
+
+rs watch --scheme monotonic >"$dir/a" 2>"$dir/a.err" || fail "exit $? (stderr: $(cat "$dir/a.err"))"
+rs watch --scheme monotonic >"$dir/b" 2>/dev/null
+cmp -s "$dir/a" "$dir/b" || fail "two runs printed different lines"
+[ ! -s "$dir/a.err" ] || fail "stderr: $(cat "$dir/a.err")"
+if grep -q "$(printf '\033')" "$dir/a"; then fail "an escape in the plain lines"; fi
+lines=$(wc -l <"$dir/a")
+[ "$lines" -eq 30 ] || fail "expected 30 lines (30 one-minute windows), found $lines"
+bad=$(grep -cvE '^[0-9]{2}:[0-9]{2}:[0-9]{2} hot rs[0-9]+ \([0-9.]+%\) max/mean [0-9.]+ window [0-9.]+ regions [0-9]+ splits [0-9]+ moves [0-9]+$' "$dir/a" || true)
+[ "$bad" -eq 0 ] || fail "$bad lines not of the form expected:
+$(head -3 "$dir/a")"
+[ "$(head -1 "$dir/a" | cut -d' ' -f1)" = 00:01:00 ] || fail "the first line is not at 00:01:00"
+[ "$(tail -1 "$dir/a" | cut -d' ' -f1)" = 00:30:00 ] || fail "the last line is not at 00:30:00"
+# a timestamp key: the hot server moves (the balancer moves the tail region)
+hot=$(sed 's/.* hot \(rs[0-9]*\) .*/\1/' "$dir/a" | sort -u | wc -l)
+[ "$hot" -ge 2 ] || fail "the hot server never moved"
+
+# the last line's figures are the run's report's
+rs run --scheme monotonic >"$dir/run" 2>/dev/null
+run_mm=$(sed -n 's/^  max\/mean \([0-9.]*\) .*/\1/p' "$dir/run" | head -1)
+run_wm=$(sed -n 's/^  per-window max\/mean: mean \([0-9.]*\),.*/\1/p' "$dir/run" | head -1)
+[ -n "$run_mm" ] && [ -n "$run_wm" ] || fail "no max/mean figures in the run report"
+tail -1 "$dir/a" | grep -q " max/mean $run_mm window $run_wm " ||
+    fail "last line '$(tail -1 "$dir/a")' differs from the run's max/mean $run_mm, window $run_wm"
+
+# --speed paces them: 1 simulated minute at 2 min a second takes half a second
+start=$(date +%s%N)
+rs watch --scheme monotonic --duration 1m --window 10s --speed 2m >"$dir/paced" 2>/dev/null
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$(wc -l <"$dir/paced")" -eq 6 ] || fail "--speed: expected 6 lines, found $(wc -l <"$dir/paced")"
+[ "$took" -ge 450 ] || fail "--speed 2m: a simulated minute took $took ms, expected at least 450"
+
+# bad --speed values
+for v in 0 -1 abc 1x 2000000 1e3 0x10 ""; do
+    status=0
+    rs watch --scheme monotonic --speed "$v" >"$dir/out" 2>"$dir/err" || status=$?
+    [ "$status" -eq 2 ] || fail "--speed '$v': exit $status, expected 2"
+    [ ! -s "$dir/out" ] || fail "--speed '$v': printed on stdout"
+    grep -q -- "--speed: expected .* found '$v'" "$dir/err" || fail "--speed '$v': message: $(cat "$dir/err")"
+done
+status=0
+rs run --scheme monotonic --speed 60 >/dev/null 2>"$dir/err" || status=$?
+[ "$status" -eq 2 ] && grep -q -- "--speed: only with watch" "$dir/err" || fail "run --speed: exit $status"
+echo "watch_plain: ok ($lines lines; --speed 2m: $took ms)"
