@@ -277,8 +277,8 @@ static void test_help(void **state)
 static void test_help_lists_every_setting(void **state)
 {
     (void)state;
-    static const char *const commands[] = { "compare", "run", "keys" };
-    for (size_t c = 0; c < 3; c++) {
+    static const char *const commands[] = { "compare", "run", "keys", "watch" };
+    for (size_t c = 0; c < 4; c++) {
         output o = run(commands[c], "--help", NULL);
         assert_int_equal(o.status, 0);
         for (size_t i = 0; i < scenario_setting_count(); i++) {
