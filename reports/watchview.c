@@ -447,7 +447,7 @@ int watchview_frame(FILE *out, const watchview *v)
     line_start(l, width, v->color);
     emit(out, l, &lines);
     line_start(l, width, v->color);
-    putf(l, "so far: max/mean %s  window max/mean %s   hot %s %s of this window's writes",
+    putf(l, "so far: max/mean %s  window max/mean %s   hot %s: %s of the window",
          fmt_fixed(a, st.max_mean, 2), fmt_fixed(b, st.window_max_mean, 2),
          st.hot_defined ? run->servers[st.hot].name : "-",
          st.hot_defined ? fmt_percent(c, st.hot_share) : "-");

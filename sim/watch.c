@@ -160,17 +160,19 @@ typedef struct screen {
     int paused, finished, quit;
 } screen;
 
-static void write_all(const char *s, size_t n)
+/* Writes all of s to the terminal. Returns 0, or -1 when it cannot. */
+static int write_all(const char *s, size_t n)
 {
     while (n > 0) {
         ssize_t k = write(STDOUT_FILENO, s, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
-            return; /* the terminal is gone: nothing more to restore */
+            return -1;
         s += k;
         n -= (size_t)k;
     }
+    return 0;
 }
 
 /* Takes the terminal: raw keys, alternate screen, no cursor. Returns 0 or -1. */
@@ -186,8 +188,9 @@ static int screen_enter(screen *sc)
         sc->raw = 1;
     }
     static const char enter[] = "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J";
-    write_all(enter, sizeof enter - 1);
     sc->on = 1;
+    if (write_all(enter, sizeof enter - 1) < 0)
+        return -1;
     free(sc->last);
     sc->last = NULL; /* draw the next frame whatever the last was */
     return 0;
@@ -198,7 +201,7 @@ static void screen_leave(screen *sc)
 {
     if (sc->on) {
         static const char leave[] = "\x1b[0m\x1b[?25h\x1b[?1049l";
-        write_all(leave, sizeof leave - 1);
+        (void)write_all(leave, sizeof leave - 1); /* a terminal gone needs nothing back */
         sc->on = 0;
     }
     if (sc->raw) {
@@ -219,7 +222,8 @@ static void screen_size(int *width, int *height)
     }
 }
 
-/* Draws the frame for the clock, unless it equals the last one. Returns 0 or -1. */
+/* Draws the frame for the clock, unless it equals the last one. Returns
+ * 0, -1 when memory ran out, or -2 when the terminal could not be written. */
 static int screen_draw(screen *sc)
 {
     int width, height;
@@ -262,7 +266,10 @@ static int screen_draw(screen *sc)
         free(framed);
         return 0;
     }
-    write_all(framed, flen);
+    if (write_all(framed, flen) < 0) {
+        free(framed);
+        return -2;
+    }
     free(sc->last);
     sc->last = framed;
     sc->last_len = flen;
@@ -343,6 +350,7 @@ static int suspend(screen *sc)
     sigprocmask(SIG_BLOCK, &sc->tstp, NULL);
     if (sc->keys && tcgetattr(STDIN_FILENO, &sc->saved) < 0)
         sc->keys = 0;
+    rebase(sc); /* the time it was stopped does not count */
     return screen_enter(sc);
 }
 
@@ -359,9 +367,16 @@ static int screen_loop(screen *sc)
             sc->t_us = (double)run->duration_us;
             sc->finished = 1;
         }
-        if (screen_draw(sc) < 0) {
+        int drawn = screen_draw(sc);
+        if (drawn < 0) {
+            int e = errno;
             screen_leave(sc);
-            fprintf(stderr, "regionsim %s: out of memory drawing the screen\n", sc->wo->cmd_name);
+            if (drawn == -1)
+                fprintf(stderr, "regionsim %s: out of memory drawing the screen\n",
+                        sc->wo->cmd_name);
+            else
+                fprintf(stderr, "regionsim %s: writing to the terminal failed: %s\n",
+                        sc->wo->cmd_name, strerror(e ? e : EIO));
             return EXIT_USAGE;
         }
         if (sc->finished && !sc->keys)

@@ -5,7 +5,7 @@
 #
 # Starts a shell in a detached tmux session of a fixed size (its own
 # server socket and no configuration, so the user's tmux is never
-# touched), types `regionsim watch --scheme monotonic --speed 10m` into
+# touched), types `regionsim watch --scheme monotonic --speed 8m` into
 # it, and reads the screen with capture-pane:
 #  - the hot server ("<- hot") is rs0 at first and another server once the
 #    balancer has moved the tail region; splits are in the log by then;
@@ -13,6 +13,8 @@
 #  - the right arrow steps (the clock moves on, still paused);
 #  - q quits with status 0, the alternate screen gone (tmux's
 #    alternate_on 0), the cursor visible, the shell's own screen back;
+#  - ^Z gives the terminal back while the program is stopped, fg takes it
+#    again;
 #  - ^C (SIGINT) also restores the terminal, and the program dies of it
 #    (status 130, "interrupted (SIGINT)");
 #  - with TERM=dumb on the same terminal: plain lines, no screen.
@@ -80,7 +82,7 @@ wait_for() {
 
 start=$(date +%s%N)
 wait_for 20 '^\$' || fail "no shell prompt"
-t send-keys -t w "unset NO_COLOR; '$regionsim' watch --scheme monotonic --speed 10m; echo watch-exit=\$?" Enter
+t send-keys -t w "unset NO_COLOR; '$regionsim' watch --scheme monotonic --speed 8m; echo watch-exit=\$?" Enter
 
 # 1. the hot server at first: rs0, which holds the only region
 wait_for 30 '<- hot' || fail "no frame with a hot server within 3 s"
@@ -96,9 +98,9 @@ echo "watch_tmux: hot $first, then $second ($(clock_of "$cap"))"
 # 3. space: paused, the screen stands still
 t send-keys -t w Space
 wait_for 10 '\[paused\]' || fail "space did not pause"
-sleep 0.2
+sleep 0.15
 a=$(screen)
-sleep 0.3
+sleep 0.25
 b=$(screen)
 [ "$a" = "$b" ] || fail "the screen changed while paused"
 
@@ -119,13 +121,21 @@ printf '%s\n' "$cap" | grep -q 'watch-exit=0' || fail "q: exit status $(printf '
 [ "$(t display-message -p -t w '#{alternate_on}')" = 0 ] || fail "the alternate screen is still on"
 [ "$(t display-message -p -t w '#{cursor_flag}')" = 1 ] || fail "the cursor is still hidden"
 printf '%s\n' "$cap" | grep -q 'scenario default' && fail "the watch screen is still shown"
-printf '%s\n' "$cap" | grep -q "watch --scheme monotonic --speed 10m" || fail "the shell's screen is not back"
+printf '%s\n' "$cap" | grep -q "watch --scheme monotonic --speed 8m" || fail "the shell's screen is not back"
 printf '%s\n' "$cap" | grep -qE '^\$ ?$' || fail "no shell prompt after it"
 
 # 6. ^C: dies of SIGINT, the terminal restored
 t send-keys -t w clear Enter
 t send-keys -t w "'$regionsim' watch --scheme monotonic --duration 10m --speed 1m" Enter
-wait_for 30 '<- hot' || fail "no frame for the ^C run"
+wait_for 30 '<- hot' || fail "no frame for the ^Z and ^C run"
+# ^Z: the terminal given back while stopped, taken again by fg
+t send-keys -t w C-z
+wait_for 20 'Stopped' || fail "^Z did not stop it"
+[ "$(t display-message -p -t w '#{alternate_on} #{cursor_flag}')" = "0 1" ] ||
+    fail "^Z: the terminal was not restored"
+t send-keys -t w fg Enter
+wait_for 20 '<- hot' || fail "fg: the screen did not come back"
+[ "$(t display-message -p -t w '#{alternate_on}')" = 1 ] || fail "fg: not on the alternate screen"
 t send-keys -t w C-c
 # the shell drops the rest of a line whose command died of SIGINT: $? asked after
 wait_for 20 'interrupted \(SIGINT\)' || fail "^C did not end it"
