@@ -190,16 +190,22 @@ static void line_start(line *l, int max, int color)
     l->buf[0] = '\0';
 }
 
-/* Appends visible text (UTF-8; each sequence one column) while it fits. */
+/* Appends visible text (UTF-8; each sequence one column) while it fits.
+ * A control byte (a scheme or scenario name can hold anything) or a byte
+ * that is not UTF-8 is written as '?': text never moves the cursor. */
 static void put(line *l, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p && l->cols < l->max) {
         size_t n = utf8_sequence_len(p);
-        if (n == 0)
-            n = 1; /* not UTF-8: one byte, one column (keys are in shell form: never) */
-        if (l->len + n >= sizeof l->buf)
+        if (l->len + (n ? n : 1) >= sizeof l->buf)
             break;
+        if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
+            l->buf[l->len++] = '?';
+            l->cols++;
+            p++;
+            continue;
+        }
         memcpy(l->buf + l->len, p, n);
         l->len += n;
         l->cols++;
@@ -439,7 +445,7 @@ int watchview_frame(FILE *out, const watchview *v)
     }
     if (nshown < n) {
         line_start(l, width, v->color);
-        putf(l, "(%" PRIu32 " more servers; these are the window's busiest)", n - nshown);
+        putf(l, "(%" PRIu32 " servers not shown; those shown are the window's busiest)", n - nshown);
         emit(out, l, &lines);
     }
 

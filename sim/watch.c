@@ -246,14 +246,16 @@ static int screen_draw(screen *sc)
         return -1;
     }
     fputs("\x1b[H", m);
+    int lines = 0; /* a screen smaller than the frame gets its top */
     for (size_t i = 0; i < len; i++) {
         if (text[i] != '\n') {
             fputc(text[i], m);
             continue;
         }
         fputs("\x1b[K", m);
-        if (i + 1 < len)
-            fputs("\r\n", m); /* not after the last line: it would scroll */
+        if (++lines >= height || i + 1 >= len)
+            break; /* no newline after the last line: it would scroll */
+        fputs("\r\n", m);
     }
     fputs("\x1b[J", m);
     bad = fclose(m) != 0;
