@@ -54,7 +54,7 @@ typedef struct bytes {
 typedef struct key_axis {
     const keyspace_heatmap *ks;
     bytes *starts;          /* the buckets' first keys, parsed */
-    bytes top;              /* the highest region boundary, or len 0 */
+    bytes bottom, top;      /* the lowest and highest region boundaries, or len 0 */
 } key_axis;
 
 static int hex_digit(char c)
@@ -88,12 +88,14 @@ static bytes parse(const char *s)
 
 static keyref ref(bytes b) { return keyref_of(b.data, b.len); }
 
-static void axis_init(key_axis *ax, const keyspace_heatmap *ks, const char *top)
+static void axis_init(key_axis *ax, const keyspace_heatmap *ks, const char *bottom,
+                      const char *top)
 {
     ax->ks = ks;
     ax->starts = calloc(ks->nbuckets ? ks->nbuckets : 1, sizeof *ax->starts);
     if (!ax->starts) report_out_of_memory();
     for (uint32_t b = 0; b < ks->nbuckets; b++) ax->starts[b] = parse(ks->bucket_start[b]);
+    ax->bottom = parse(bottom);
     ax->top = parse(top);
 }
 
@@ -101,6 +103,7 @@ static void axis_free(key_axis *ax)
 {
     for (uint32_t b = 0; b < ax->ks->nbuckets; b++) free(ax->starts[b].data);
     free(ax->starts);
+    free(ax->bottom.data);
     free(ax->top.data);
 }
 
@@ -138,45 +141,60 @@ static double axis_position(const key_axis *ax, const char *text, int end)
         else hi = mid;
     }
     double pos;
-    if (key_compare(ref(ax->starts[lo]), ref(k)) > 0) pos = 0; /* before bucket 0's first key */
-    else if (lo + 1 < n) pos = lo + between(ax->starts[lo], ax->starts[lo + 1], k);
-    else if (ax->top.len && key_compare(ref(ax->top), ref(ax->starts[lo])) > 0 &&
-             key_compare(ref(k), ref(ax->top)) <= 0)
-        pos = lo + 0.5 * between(ax->starts[lo], ax->top, k);
-    else pos = lo + 0.5;
+    if (key_compare(ref(ax->starts[lo]), ref(k)) > 0) {
+        pos = 0; /* before bucket 0's first key */
+    } else {
+        /* k in bucket lo: [a, b) of it spans the keys [from, to) */
+        double a = 0, b = 1;
+        bytes from = ax->starts[lo], to = { NULL, 0 };
+        if (lo + 1 < n) to = ax->starts[lo + 1];
+        else if (ax->top.len && key_compare(ref(ax->top), ref(from)) > 0) to = ax->top, b = 0.5;
+        if (lo == 0 && from.len == 0 && ax->bottom.len &&
+            (!to.len || key_compare(ref(ax->bottom), ref(to)) < 0)) {
+            /* bucket 0 from the empty key: its lower half up to the lowest boundary */
+            double mid = a + 0.5 * (b - a);
+            if (key_compare(ref(k), ref(ax->bottom)) < 0) to = ax->bottom, b = mid;
+            else from = ax->bottom, a = mid;
+        }
+        if (!to.len || key_compare(ref(k), ref(to)) > 0) pos = lo + (a + b) / 2;
+        else pos = lo + a + (b - a) * between(from, to, k);
+    }
     free(k.data);
     return pos;
 }
 
-double regionbands_key_position(const keyspace_heatmap *ks, const char *k, const char *top)
+double regionbands_key_position(const keyspace_heatmap *ks, const char *k, const char *bottom,
+                                const char *top)
 {
     if (ks->nbuckets == 0) return 0;
     key_axis ax;
-    axis_init(&ax, ks, top);
+    axis_init(&ax, ks, bottom, top);
     double pos = axis_position(&ax, k, 0);
     axis_free(&ax);
     return pos;
 }
 
-/* The highest region boundary of the run (its end keys; "" when none). */
-static const char *highest_boundary(const run_result *run)
+/* The lowest (highest, if `highest`) non-empty region boundary of the
+ * run ("" when none). */
+static const char *extreme_boundary(const run_result *run, int highest)
 {
-    const char *top = "";
+    const char *found = "";
     bytes best = { NULL, 0 };
     for (size_t i = 0; i < run->nhistory; i++) {
-        const char *e = run->history[i].end;
+        const char *e = highest ? run->history[i].end : run->history[i].start;
         if (!e || !e[0]) continue;
         bytes k = parse(e);
-        if (!best.data || key_compare(ref(k), ref(best)) > 0) {
+        int c = best.data ? key_compare(ref(k), ref(best)) : 0;
+        if (!best.data || (highest ? c > 0 : c < 0)) {
             free(best.data);
             best = k;
-            top = e;
+            found = e;
         } else {
             free(k.data);
         }
     }
     free(best.data);
-    return top;
+    return found;
 }
 
 /* ---- the replay ---- */
@@ -330,7 +348,7 @@ region_bands regionbands_of(const run_result *run)
     }
     qsort(r.by_start, n, sizeof *r.by_start, entry_cmp);
     qsort(r.by_end, n, sizeof *r.by_end, entry_cmp);
-    axis_init(&r.axis, &run->keyspace, highest_boundary(run));
+    axis_init(&r.axis, &run->keyspace, extreme_boundary(run, 0), extreme_boundary(run, 1));
 
     /* Which regions a split opened: the others are there from the start. */
     for (size_t e = 0; e < run->nevents; e++) {

@@ -14,8 +14,11 @@
  * covers [b, b+1), so a band lines up with the heatmap's rows. A key
  * inside a bucket sits in proportion between the bucket's first key and
  * the next bucket's, reading the bytes past their shared prefix as a
- * number; the last bucket has no next key, so its keys are placed in its
- * lower half, up to the highest region boundary of the run.
+ * number. The last bucket has no next key: its keys are placed in its
+ * lower half, up to the highest region boundary of the run. A first
+ * bucket that starts at the empty key has its keys from the lowest region
+ * boundary on in its upper half (read as numbers from the empty key, they
+ * would all squeeze to its top).
  */
 #ifndef REGIONSIM_REGIONBANDS_H
 #define REGIONSIM_REGIONBANDS_H
@@ -54,11 +57,12 @@ typedef struct region_bands {
  * if out of memory (report_out_of_memory). Free with regionbands_free. */
 region_bands regionbands_of(const run_result *run);
 
-/* The position of key k (shell form; "" = the start) on run's key axis,
- * 0 .. keyspace.nbuckets; `top` is the highest region boundary of the run
- * (the last bucket's upper reference), NULL for none. Exits 2 if out of
- * memory. */
-double regionbands_key_position(const keyspace_heatmap *ks, const char *k, const char *top);
+/* The position of key k (shell form; "" = the start) on the key axis of
+ * ks, 0 .. ks->nbuckets; `bottom` and `top` are the lowest and highest
+ * region boundaries of the run (references in the first and the last
+ * bucket), NULL or "" for none. Exits 2 if out of memory. */
+double regionbands_key_position(const keyspace_heatmap *ks, const char *k, const char *bottom,
+                                const char *top);
 
 /* Coarsens b onto a grid of key_cells x time_cells over the key axis and
  * [0, span_us): edges move to the nearest grid line (neighbours share an
