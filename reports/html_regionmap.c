@@ -62,7 +62,8 @@ void html_write_regionmap_css(FILE *out)
 {
     for (int k = 0; k < PALETTE; k++)
         fprintf(out, ".sv%d{fill:%s;background:%s}", k, COLOURS[k], COLOURS[k]);
-    fputs("\n.bands .e{stroke:#fff;stroke-width:0.75}.splits{stroke:#000;stroke-width:1.2;fill:none}.cursor{fill:#000;fill-opacity:0.12;"
+    fputs("\n.bands .e{stroke:#fff;stroke-width:0.75}.splits{stroke:#000;stroke-width:1.2;"
+          "fill:none}.cursor{fill:#000;fill-opacity:0.12;"
           "stroke:#000;stroke-width:2;display:none}\n"
           ".legend{font-size:16px;display:flex;flex-wrap:wrap;gap:2px 14px;margin:2px 0}"
           ".sw{display:inline-block;width:14px;height:14px;margin-right:4px;"
@@ -193,7 +194,7 @@ static void write_legend(FILE *out, const run_result *run)
     fputs("</div>\n", out);
     if (run->nservers > PALETTE)
         fprintf(out, "<p class=\"note\">%" PRIu32 " servers, %d colours: rs<i>n</i> has the "
-                "colour of rs<i>n</i> mod %d%s (a band's tooltip names its server).</p>\n",
+                "colour of rs<i>n</i> mod %d%s.</p>\n",
                 run->nservers, PALETTE, PALETTE,
                 run->nservers > LEGEND_MAX ? "; the legend names the first ones" : "");
 }
@@ -256,7 +257,8 @@ static double write_player_data(FILE *out, const run_result *run, const server_b
         column_windows(run, per, c, &w0, &w1);
         fprintf(out, "%s%s%" PRIu32 " of %" PRIu32 ": %s to %s", c ? ";" : "",
                 per > 1 ? "windows " : "window ", c + 1, ncols,
-                html_fmt_time(a, ax, w0 * run->window_us), html_fmt_time(b, ax, w1 * run->window_us));
+                html_fmt_time(a, ax, w0 * run->window_us),
+                html_fmt_time(b, ax, w1 * run->window_us));
         if (per > 1) fputs(" (mean per window)", out);
     }
     fprintf(out, "\" data-max=\"%.1f\" data-bw=\"%d\"", max, BAR_W);
@@ -298,6 +300,7 @@ void html_write_region_map(const page *pg, const run_result *run)
     }
     time_axis ax = html_time_axis_of(run);
     double plot_h = plot_height(run->keyspace.nbuckets);
+    size_t fine = rb.n;
     regionbands_coarsen(&rb, 2 * (uint32_t)ceil(plot_h), ax.span_us, 2 * PLOT_W, BANDS_MAX);
     server_bins sb = server_bins_run(run, 0);
 
@@ -319,12 +322,15 @@ void html_write_region_map(const page *pg, const run_result *run)
     write_legend(out, run);
     fprintf(out, "<p class=\"note\">A band is a region on one server: a band dividing is a "
             "split (a black dash marks the split key from the split time), a band changing "
-            "colour a move to another server. Keys "
-            "on the key heatmap's axis (%" PRIu32 " buckets of about equal rows at the end).",
-            run->keyspace.nbuckets);
-    if (rb.n == BANDS_MAX || rb.band[0].regions > 1 || run->nhistory > rb.n)
-        fputs(" Regions thinner than the drawing's grid merge into their neighbours; a "
-              "tooltip counts the regions of its band.", out);
+            "colour a move to another server. Keys on the key heatmap's axis (%" PRIu32
+            " buckets of about equal rows at the end).", run->keyspace.nbuckets);
+    if (rb.n < fine)
+        fprintf(out, " Bands smaller than the drawing's grid (half a pixel) merge into their "
+                "neighbours%s.", rb.n <= BAND_TITLES_MAX ? "; a tooltip counts a band's regions"
+                : "");
+    if (rb.n > BAND_TITLES_MAX)
+        fprintf(out, " %zu bands: too many for tooltips (the JSON report lists every region).",
+                rb.n);
     fputs("</p>\n", out);
 
     fputs("<div class=\"controls\" hidden=\"hidden\"><button type=\"button\">Play</button>"

@@ -405,6 +405,11 @@ region_bands regionbands_of(const run_result *run)
 
 /* ---- coarsening ---- */
 
+/* Side-by-side bands merge only when one is thinner than this many grid
+ * cells: wider ones stay apart, so the line between two daughters that
+ * stay together on one server still shows their split. */
+#define THIN_CELLS 3
+
 static int cmp_double(double a, double b) { return (a > b) - (a < b); }
 
 /* Same time span and server, then key: candidates for a merge across keys. */
@@ -467,11 +472,13 @@ static size_t coarsen_once(const region_band *src, size_t n, region_band *dst, d
         if (b.key_hi > b.key_lo && b.t1_us > b.t0_us) dst[m++] = b;
     }
     qsort(dst, m, sizeof *dst, by_time_cmp);
+    double thin = THIN_CELLS * axis / key_cells;
     size_t k = 0;
     for (size_t i = 0; i < m; i++) {
         region_band *last = k ? &dst[k - 1] : NULL;
         if (last && last->t0_us == dst[i].t0_us && last->t1_us == dst[i].t1_us &&
-            last->server == dst[i].server && last->key_hi == dst[i].key_lo) {
+            last->server == dst[i].server && last->key_hi == dst[i].key_lo &&
+            (last->key_hi - last->key_lo < thin || dst[i].key_hi - dst[i].key_lo < thin)) {
             last->key_hi = dst[i].key_hi;
             last->last = dst[i].last;
             last->regions += dst[i].regions;

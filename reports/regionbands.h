@@ -68,7 +68,9 @@ double regionbands_key_position(const keyspace_heatmap *ks, const char *k, const
  * [0, span_us): edges move to the nearest grid line (neighbours share an
  * edge, so the tiling holds), bands that become empty go (their
  * neighbours cover them), and neighbours on one server with the same time
- * span (the same key range) merge. If more than max_bands remain, the grid
+ * span merge when one of them is less than 3 cells high (wide ones stay
+ * apart, so a split stays visible), as do neighbours in time with the
+ * same key range. If more than max_bands remain, the grid
  * halves in both directions and it starts again, until they fit or the
  * grid is one cell. Sorts the result by server, then time, then key. */
 void regionbands_coarsen(region_bands *b, uint32_t key_cells, uint64_t span_us,

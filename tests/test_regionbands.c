@@ -228,7 +228,8 @@ static void test_coarsening_bounds_the_bands_and_keeps_the_tiling(void **state)
     static char *buckets[4] = { "", "k0750", "k1500", "k2250" };
     for (int i = 0; i < N; i++) {
         snprintf(keys[i], sizeof keys[i], "k%04d", i);
-        history[i] = (region_result){ .start = i ? keys[i] : "", .end = i + 1 < N ? keys[i + 1] : "",
+        history[i] = (region_result){ .start = i ? keys[i] : "",
+                                      .end = i + 1 < N ? keys[i + 1] : "",
                                       .server = (uint32_t)(i / 10 % 2), .closed_us = 1000 };
     }
     run_result run = { .nservers = 2, .duration_us = 1000,
@@ -453,7 +454,9 @@ static void test_engine_runs_replay_exactly(void **state)
         region_bands b = regionbands_of(run);
         assert_int_equal(b.unmatched, 0);
         assert_int_equal(b.nsplits, run->splits);
-        print_message("%s: %" PRIu64 " splits, %" PRIu64 " moves, %" PRIu64 " reassigned, %zu bands\n", run->scheme_name, run->splits, run->moves, run->reassigned, b.n);
+        print_message("%s: %" PRIu64 " splits, %" PRIu64 " moves, %" PRIu64 " reassigned, "
+                      "%zu bands\n", run->scheme_name, run->splits, run->moves, run->reassigned,
+                      b.n);
         assert_true(run->reassigned > 0);
         moves += run->moves;
         for (uint64_t t = 0; t < run->duration_us; t += 7000000) assert_tiles(&b, t);
