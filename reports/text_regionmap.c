@@ -15,6 +15,7 @@
 #include "reports/textmap.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,17 +35,21 @@ static uint32_t *grid_of(const region_bands *rb, const run_result *run, uint32_t
     uint32_t rows = run->keyspace.nbuckets;
     uint32_t *cell = calloc((size_t)rows * cols, sizeof *cell);
     if (!cell) report_out_of_memory();
+    uint64_t col_us = (uint64_t)per * run->window_us;
     for (size_t i = 0; i < rb->n; i++) {
         const region_band *b = &rb->band[i];
-        for (uint32_t g = 0; g < cols; g++) {
-            uint32_t w1 = (g + 1) * per < run->nwindows ? (g + 1) * per : run->nwindows;
+        /* the rows whose middle (bucket + 0.5) is in [key_lo, key_hi) */
+        double first = ceil(b->key_lo - 0.5), last = ceil(b->key_hi - 0.5);
+        uint32_t r0 = first < 0 ? 0 : (uint32_t)first;
+        uint32_t r1 = last > rows ? rows : last < 0 ? 0 : (uint32_t)last;
+        /* the columns whose last moment is in [t0, t1), from the one t0 is in */
+        for (uint64_t g = b->t0_us / col_us; g < cols; g++) {
+            uint32_t w1 = (g + 1) * per < run->nwindows ? (uint32_t)(g + 1) * per : run->nwindows;
             uint64_t t = (uint64_t)w1 * run->window_us - 1; /* the column's last moment */
-            if (t < b->t0_us || t >= b->t1_us) continue;
-            for (uint32_t bucket = 0; bucket < rows; bucket++) {
-                double mid = bucket + 0.5;
-                if (mid >= b->key_lo && mid < b->key_hi)
-                    cell[(size_t)(rows - 1 - bucket) * cols + g] = b->server + 1;
-            }
+            if (t >= b->t1_us) break;
+            if (t < b->t0_us) continue;
+            for (uint32_t bucket = r0; bucket < r1; bucket++)
+                cell[(size_t)(rows - 1 - bucket) * cols + g] = b->server + 1;
         }
     }
     return cell;
