@@ -6,7 +6,9 @@
  * timeline; html_impl.h is what they share.
  *
  * Design: one XHTML page (well-formed XML, so xmllint reads it; browsers
- * parse it as HTML5) with inline CSS and SVG, no script and nothing fetched.
+ * parse it as HTML5) with inline CSS and SVG and nothing fetched; one inline
+ * script plays the region maps (html_regionmap.c), and the page reads
+ * without it.
  * A header echoes the configuration and shows one legend per colour scale;
  * a CSS grid below holds one panel per run (key scheme): its imbalance
  * figures, its heatmaps (server x time and key space x time, of writes and,
@@ -213,8 +215,9 @@ static void write_css(FILE *out)
           ".k4{stroke:#d55e00}.k5{stroke:#000}.k6{stroke:#56b4e9}\n"
           ".ev path{stroke-width:2;fill:none}.ev .swatch{stroke-width:12}\n"
           ".warm{fill:#fff;fill-opacity:0.55}.measure{stroke:#111;stroke-width:2;"
-          "stroke-dasharray:6 4}.unsteady{color:#b00}\n"
-          "</style>\n", out);
+          "stroke-dasharray:6 4}.unsteady{color:#b00}\n", out);
+    html_write_regionmap_css(out);
+    fputs("</style>\n", out);
 }
 
 /* With samples (nsamples > 1), the configuration's row that says which
@@ -344,6 +347,7 @@ static void write_panel(const page *pg, const sim_results *res, size_t r)
     else {
         html_write_server_heatmaps(pg, run);
         html_write_key_heatmaps(pg, run);
+        html_write_region_map(pg, run);
     }
     html_write_top_regions(pg->out, run);
     html_write_timeline(pg->out, run);
@@ -412,5 +416,6 @@ void html_write(FILE *out, const sim_results *res)
     for (size_t r = 0; r < res->nruns; r++) write_panel(&pg, res, r);
     fputs("</main>\n", out);
     write_footer(out, res);
+    html_write_player_script(out);
     fputs("</body>\n</html>\n", out);
 }

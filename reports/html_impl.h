@@ -140,4 +140,19 @@ void html_write_timeline(FILE *out, const run_result *run);
  * rest's min, median and max. */
 void html_write_all_figures(FILE *out, const sim_results *res, size_t r);
 
+/* ---- the region map and its player (html_regionmap.c) ---- */
+
+/* The CSS the region map and player use: server colours, bands, cursor,
+ * legend, controls, bars. */
+void html_write_regionmap_css(FILE *out);
+
+/* The region map of run (key range x time, a band per region and server,
+ * coloured by server) with its legend, the player's hidden controls and
+ * the per-server bars; or a note that there is nothing to draw. */
+void html_write_region_map(const page *pg, const run_result *run);
+
+/* The inline script that drives every player of the page (once, at the
+ * end of the body; the page reads without it). */
+void html_write_player_script(FILE *out);
+
 #endif

@@ -65,9 +65,10 @@ void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
 void text_write_figure_list(FILE *out);
 void json_write_figure_list(FILE *out);
 
-/* The whole result as one self-contained HTML page (inline SVG and CSS, no
- * script, no network): per run the server x time and key space x time
- * heatmaps of writes and reads on colour scales shared by every run, the
+/* The whole result as one self-contained HTML page (inline SVG and CSS,
+ * one inline script that only plays the region maps, no network): per run
+ * the server x time and key space x time heatmaps of writes and reads on
+ * colour scales shared by every run, the region map and its player, the
  * imbalance figures, the hottest regions and the timeline of splits, moves
  * and server events. Well-formed XML (XHTML syntax), so xmllint reads it. */
 void html_write(FILE *out, const sim_results *res);

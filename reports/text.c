@@ -383,6 +383,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     write_histogram(out, run, &im, width, servers_count_writes, 1);
     write_server_heatmap(out, run, 0, color);
     write_key_heatmap(out, run, 0, color);
+    textmap_write_regions(out, run, "  ", KEY_LABEL_COLS, HEAT_COLS_MAX, color);
 
     fprintf(out, "  max/mean %s  CoV %s  Gini %s  Jain %s", fmt_fixed(a, im.max_mean, 2),
             fmt_fixed(b, im.cov, 2), fmt_fixed(c, im.gini, 2), fmt_fixed(d, im.jain, 2));

@@ -64,4 +64,13 @@ void textmap_write_scale(FILE *out, const char *indent, uint64_t max, const char
 void textmap_write_timeline(FILE *out, const run_result *run, const char *indent,
                             int label_cols, uint32_t max_cols);
 
+/* The run's region map (reports/text_regionmap.c): the key heatmap's
+ * rows (buckets, the highest keys on top, labels cut to max_label_cols)
+ * and columns, each cell a letter naming the server that hosted the
+ * bucket's middle key at the column's end (with colour, in that server's
+ * colour too), then the time axis and a legend of the letters. Nothing
+ * when the run stored no rows, has no region log or fewer than 2 windows. */
+void textmap_write_regions(FILE *out, const run_result *run, const char *indent,
+                           int max_label_cols, uint32_t max_cols, int color);
+
 #endif

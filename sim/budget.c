@@ -55,8 +55,10 @@
  *    own state (1 MiB), and the report writers' scratch: the report is
  *    written to a temporary file as it is rendered (sim/main.c), so what
  *    it needs is one run's server heatmap binned to at most 32 rows
- *    (windows x 32 x 8 bytes, writes and reads) and copies of the
- *    servers' counts to sort (17 bytes a server), for the largest run.
+ *    (windows x 32 x 8 bytes, writes and reads), copies of the
+ *    servers' counts to sort (17 bytes a server) and the region map's
+ *    bands (64 bytes a logged region, 168 a band, 32 a split), for the
+ *    largest run.
  *
  * The whole run needs every scheme's results (kept for the report) plus
  * the larger of the work of the `jobs` largest scheme runs (they run at
@@ -123,6 +125,11 @@
 #define TRUTH_METRIC 24.0       /* in its metric's list, with metric reads */
 #define REPORT_BINNED 8.0       /* a cell of a server heatmap binned for a report */
 #define REPORT_ROWS 32.0        /* reports/servers.h's SERVER_ROWS_MAX */
+#define REPORT_REGION 64.0      /* the region map's replay (reports/regionbands.c): two
+                                 * lookup entries, a time and flags a logged region */
+#define REPORT_BAND 168.0       /* a band (56 bytes), its array doubling, and the
+                                 * coarsened copy: a logged region or region change */
+#define REPORT_SPLIT 32.0       /* a split's mark (16 bytes), doubling */
 #define REPORT_SORTED 17.0      /* a server's count copied to sort, its mark, a figure's value */
 #define RUN_FIXED 1048576.0     /* the run's own state, key buffer, latency histograms */
 #define TRACE_BUFFERS 1081344.0 /* a trace reader's line (1 MiB) and key buffers */
@@ -788,7 +795,8 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
     s->work[BUDGET_WORKLOAD] = 24 * s->series + (trace ? TRACE_BUFFERS : 0) + RUN_FIXED;
 
     s->report = REPORT_BINNED * windows * min2(servers, REPORT_ROWS) * 2 +
-                REPORT_SORTED * servers;
+                REPORT_SORTED * servers + REPORT_REGION * logged +
+                REPORT_BAND * (logged + changes) + REPORT_SPLIT * splits;
 }
 
 /* ---- the whole run ---- */
