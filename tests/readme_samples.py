@@ -23,18 +23,22 @@ checked (its output depends on the machine, say), with the reason. Other
 blocks, and `$` blocks of other programs (the benchmarks), are not samples.
 
 A sample matches when its lines are the output's lines, in order, except
-that a line `...` (blanks around it allowed) stands for any number of omitted lines (none included).
-Trailing blanks are ignored. ARGS are split as the shell splits words
+that a line `...` (blanks around it allowed) stands for any number of
+omitted lines, none included: a sample that does not begin with `...`
+begins at the output's first line, one that does not end with `...` ends
+at its last. Trailing blanks are ignored. ARGS are split as the shell splits words
 (no pipes, no redirections, no variables) and run from the source root,
 so `examples/...` paths work, in a fixed environment: TZ=UTC, LC_ALL=C,
-NO_COLOR=1, TERM=dumb, COLUMNS=100. The command must exit with status 0.
+NO_COLOR=1, TERM=dumb, COLUMNS=100 (and the sanitizers' *SAN_OPTIONS
+when set). The command must exit with status 0.
 
 Usage:
   readme_samples.py REGIONSIM SOURCE_ROOT [--slow] [--update] [FILE.md ...]
 
-Without FILEs it reads README.md and docs/*.md. It prints one line per
-failing sample, naming the file, the block's line, the first line that
-differs (file line, expected, got) and the command to regenerate; it exits
+Without FILEs it reads README.md and docs/*.md. For each failing sample
+it names the file, the block's line and command, and the first line that
+differs (its line in the file, the line wanted and the line printed),
+then the command that regenerates them; it exits
 1 when a sample fails, 2 on a usage or convention error (a marker without
 its block, a command that fails to run). --update rewrites every checked
 sample from the real output instead: each piece between `...` lines is
@@ -54,6 +58,8 @@ import sys
 
 ENV = {"TZ": "UTC", "LC_ALL": "C", "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "100",
        "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+ENV.update({k: v for k, v in os.environ.items()
+            if k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")})
 MARKER = re.compile(r"^<!--\s*sample(?P<slow>\s+slow)?(?:\s*:\s*(?P<cmd>.*?))?\s*-->\s*$")
 UNCHECKED = re.compile(r"^<!--\s*sample\s+unchecked\s*:\s*(?P<reason>.+?)\s*-->\s*$")
 DOLLAR = re.compile(r"^\$ (?:build/)?regionsim(?:\s|$)")
@@ -81,7 +87,7 @@ def find_samples(path, lines):
     while i < len(lines):
         line = lines[i]
         m, u = MARKER.match(line), UNCHECKED.match(line)
-        if line.startswith("<!--") and "sample" in line and not (m or u):
+        if re.match(r"^<!--\s*sample\b", line) and not (m or u):
             fail_usage("%s:%d: not a sample marker: %s" % (path, i + 1, line))
         if not line.startswith("```"):
             i += 1
