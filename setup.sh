@@ -45,7 +45,8 @@ libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # chromium: /usr/bin/chromium, run headless by tests/browser.sh. Without
 # recommends it brings no fonts: fonts-dejavu-core makes text render.
 # curl and ca-certificates: to fetch the JUnit schema over https (below).
-# python3: tests/store_error.py (meson brings it too; named for clarity).
+# python3: tests/store_error.py, tests/readme_samples.py (meson brings it
+# too; named for clarity).
 # tmux: tests/watch_tmux.sh runs `regionsim watch` in it and reads the screen.
 TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates python3 tmux"
 if [ "$tests" = 1 ]; then
