@@ -272,8 +272,11 @@ static void write_server_heatmap(FILE *out, const run_result *run, int reads, in
     if (rows.per_row > 1)
         snprintf(group, sizeof group, "; a row = %" PRIu32 " servers, shaded by the busiest",
                  rows.per_row);
-    fprintf(out, "  %s per server over time (a column = %s%s; darker = more):\n",
-            reads ? "read RPCs" : "writes", fmt_duration(span, run->window_us * per), group);
+    /* The glyphs grow denser with the count; with colour they also go
+     * from light yellow to red (textmap.c), which "darker" would not say. */
+    fprintf(out, "  %s per server over time (a column = %s%s; %s = more):\n",
+            reads ? "read RPCs" : "writes", fmt_duration(span, run->window_us * per), group,
+            color ? "denser and redder" : "denser");
     int cols = label_cols(h);
     textmap_write(out, h, "  ", cols, HEAT_COLS_MAX, 0, color);
     textmap_write_measure_mark(out, "  ", cols, HEAT_COLS_MAX, run->nwindows, run->window_us,
