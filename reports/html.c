@@ -155,6 +155,65 @@ const char *html_key_label(char *buf, const char *key, size_t skip, const char *
     return buf;
 }
 
+/* Characters a and b share at their start. */
+static size_t common_chars(const char *a, const char *b)
+{
+    size_t n = 0;
+    while (a[n] && a[n] == b[n]) n++;
+    return n;
+}
+
+/* The start of the token of key k that holds character `at` (at < strlen(k)). */
+static size_t token_start(const char *k, size_t at)
+{
+    size_t t = 0;
+    while (t + key_token_len(k + t) <= at) t += key_token_len(k + t);
+    return t;
+}
+
+/* Characters of s that fmt_cut(buf, s, cols) keeps: all of s when it
+ * fits, else the whole tokens that fit before its "...". */
+static size_t cut_keeps(const char *s, size_t cols)
+{
+    size_t len = strlen(s), keep = 0;
+    if (len <= cols) return len;
+    while (keep < len && keep + key_token_len(s + keep) <= cols - 3) keep += key_token_len(s + keep);
+    return keep;
+}
+
+/* Key i of the sorted keys[0..n) in at most `cols` characters, so that
+ * neighbours' labels differ: it keeps the token where key i first differs
+ * from the key before or after it (whichever is later). A key that fits
+ * (after the shared prefix `skip`) is whole; one whose cut still holds
+ * that token is cut at its end (html_key_label); else the middle goes:
+ * the first token (the salt or hash byte; "..." when a shared prefix is
+ * left out), "...", and the key from that token on, cut to fit. */
+const char *html_bucket_label(char *buf, const char *const *keys, size_t n, size_t i,
+                              size_t skip, size_t cols)
+{
+    const char *key = keys[i];
+    html_key_label(buf, key, skip, "-inf", cols);
+    if (!key || !key[0]) return buf;
+    size_t len = strlen(key), differ = 0;
+    if (i > 0 && keys[i - 1]) differ = common_chars(keys[i - 1], key);
+    if (i + 1 < n && keys[i + 1] && common_chars(key, keys[i + 1]) > differ)
+        differ = common_chars(key, keys[i + 1]);
+    if (differ >= len) return buf; /* a prefix of its neighbour: its end tells them apart */
+    size_t from = token_start(key, differ);
+    size_t to = from + key_token_len(key + from);
+    size_t skipped = skip && len > skip ? skip : 0;
+    size_t kept = skipped + cut_keeps(key + skipped, skipped ? cols - 3 : cols);
+    if (kept >= to) return buf;
+    char head[CELL];
+    if (skipped) strcpy(head, "...");
+    else snprintf(head, sizeof head, "%.*s...", (int)key_token_len(key), key);
+    size_t h = strlen(head);
+    if (h + 4 > cols) return buf; /* no room: the ordinary label */
+    strcpy(buf, head);
+    fmt_cut(buf + h, key + from, cols - h);
+    return buf;
+}
+
 /* The note that labels leave out a shared prefix, if they do. */
 void html_write_prefix_note(FILE *out, const char *key, size_t skip, const char *what)
 {
@@ -189,10 +248,15 @@ static void write_css(FILE *out)
           "table{border-collapse:collapse}th,td{padding:2px 10px 2px 0;vertical-align:top}\n"
           "th{text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
           ".config th{padding-right:16px}.note{font-size:16px;color:#333;margin:2px 0}\n"
-          ".scales{display:flex;flex-wrap:wrap;gap:8px 40px}.scale{max-width:620px}\n"
+          ".scales{display:flex;flex-wrap:wrap;gap:8px 40px}.legend{max-width:620px}\n"
           ".runs{display:grid;grid-template-columns:repeat(auto-fill,minmax(640px,1fr));"
-          "gap:28px;margin-top:20px}\n"
-          ".run{border:3px solid #222;border-radius:8px;padding:12px 18px;min-width:0}\n"
+          "gap:28px;margin-top:20px}.runs.one{display:block}\n"
+          ".panel{border:3px solid #222;border-radius:8px;padding:12px 18px;min-width:0}\n"
+          "#summary{font-size:17px;margin:8px 0 4px}#summary th,#summary td{border-bottom:1px "
+          "solid #bbb;padding:3px 14px 3px 0}#summary tr:first-child th{border-bottom:2px solid "
+          "#222;vertical-align:bottom}#summary td{text-align:right;"
+          "font-variant-numeric:tabular-nums}#summary td.verdict{text-align:left}\n"
+          ".costs td{text-align:right;font-variant-numeric:tabular-nums}\n"
           ".head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:8px 24px}\n"
           ".head p{margin:4px 0}.figs{font-size:17px}.figs th{font-weight:normal}\n"
           ".all{font-size:15px}.all th{font:14px \"DejaVu Sans Mono\",Menlo,Consolas,monospace}"
@@ -204,9 +268,10 @@ static void write_css(FILE *out)
           "svg{display:block;width:100%;height:auto;max-width:900px}\n"
           "svg text{font-size:15px;fill:#111}svg .title{font-size:16px;font-weight:bold}\n"
           "svg .key{font-size:14px}.axis path,.tick{stroke:#111;stroke-width:1.5}\n"
-          ".axis,.scale svg{text-anchor:middle}.yl{text-anchor:end}\n"
+          ".axis,.legend svg{text-anchor:middle}.yl{text-anchor:end}\n"
           ".frame{fill:none;stroke:#111;stroke-width:1.5}.lane{stroke:#bbb}\n"
-          ".cells{fill:" ZERO_COLOUR "}.cells rect{width:1px;height:1px}.zero{fill:" ZERO_COLOUR "}\n",
+          ".cells{fill:" ZERO_COLOUR "}.cells rect{height:1px}.cells rect:not([width]){width:1px}"
+          ".zero{fill:" ZERO_COLOUR "}\n",
           out);
     for (int k = 1; k <= LEVELS; k++) fprintf(out, ".c%d{fill:%s}", k, html_level_colour(c, k));
     fputs("\n.k0{stroke:#0072b2}.k1{stroke:#e69f00}.k2{stroke:#009e73}.k3{stroke:#cc79a7}"
@@ -267,40 +332,78 @@ static const char *const SCALE_TITLE[4] = {
     "writes per key bucket and window", "read RPCs per key bucket and window",
 };
 
-/* One legend: the zero swatch, the LEVELS steps and ticks 0 .. max. */
-static void write_scale_legend(FILE *out, int which, uint64_t max)
+/* The legends' data-scale names, indexed the same way. */
+static const char *const SCALE_NAME[4] = {
+    "server-writes", "server-reads", "key-writes", "key-reads",
+};
+
+/* "2x", "1/4x", "1.41x": a level's multiple of the even share. */
+static const char *fmt_ratio(char *buf, double r)
 {
-    enum { RAMP_X = 110, STEP_W = 26, TOP = 6, SWATCH_H = 28 };
-    char a[CELL];
-    fprintf(out, "<div class=\"scale\"><h3>Scale: %s</h3>\n", SCALE_TITLE[which]);
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d 64\" "
+    if (r >= 1) snprintf(buf, CELL, "%.3g&#215;", r);
+    else snprintf(buf, CELL, "1/%.3g&#215;", 1 / r);
+    return buf;
+}
+
+/* One legend: the zero swatch and the LEVELS steps, each with its range
+ * as a tooltip; "even" over the even share's step, "max" over the top;
+ * under every other step from the even one, its multiple of the even
+ * share. */
+static void write_scale_legend(FILE *out, int which, const colour_scale *sc)
+{
+    enum { RAMP_X = 110, STEP_W = 26, TOP = 24, SWATCH_H = 28 };
+    char a[CELL], b[CELL];
+    fprintf(out, "<div class=\"legend\" data-scale=\"%s\"><h3>Scale: %s</h3>\n", SCALE_NAME[which],
+            SCALE_TITLE[which]);
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
             "style=\"max-width:%dpx\">\n<title>colour scale: %s, 0 to %" PRIu64 "</title>\n",
-            RAMP_X + LEVELS * STEP_W + 30, RAMP_X + LEVELS * STEP_W + 30, SCALE_TITLE[which], max);
+            RAMP_X + LEVELS * STEP_W + 30, TOP + SWATCH_H + 30, RAMP_X + LEVELS * STEP_W + 30,
+            SCALE_TITLE[which], sc->max);
     fprintf(out, "<rect class=\"zero\" x=\"0\" y=\"%d\" width=\"40\" height=\"%d\"/>"
             "<rect class=\"frame\" x=\"0\" y=\"%d\" width=\"40\" height=\"%d\"/>"
             "<text x=\"48\" y=\"%d\" text-anchor=\"start\">= 0</text>\n",
             TOP, SWATCH_H, TOP, SWATCH_H, TOP + 20);
-    for (int k = 1; k <= LEVELS; k++)
-        fprintf(out, "<rect class=\"c%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", k,
-                RAMP_X + (k - 1) * STEP_W, TOP, STEP_W, SWATCH_H);
+    for (int k = 1; k <= LEVELS; k++) {
+        fprintf(out, "<rect class=\"c%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>",
+                k, RAMP_X + (k - 1) * STEP_W, TOP, STEP_W, SWATCH_H);
+        if (sc->max == 0)
+            fputs("unused", out);
+        else if (k == 1)
+            fprintf(out, "more than 0, less than %s", html_fmt_tick(a, html_level_floor(sc, 2)));
+        else if (k == LEVELS)
+            fprintf(out, "%s to %" PRIu64, html_fmt_tick(a, html_level_floor(sc, k)), sc->max);
+        else
+            fprintf(out, "%s to %s", html_fmt_tick(a, html_level_floor(sc, k)),
+                    html_fmt_tick(b, html_level_floor(sc, k + 1)));
+        fputs("</title></rect>", out);
+    }
     fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
             RAMP_X, TOP, LEVELS * STEP_W, SWATCH_H);
-    for (int q = 0; q <= (max ? 4 : 0); q++) {
-        double x = RAMP_X + q * (LEVELS * STEP_W) / 4.0;
-        if (q == 4)
-            snprintf(a, CELL, "%" PRIu64, max);
-        else
-            html_fmt_tick(a, (double)max * q / 4.0);
-        fprintf(out, "<path class=\"tick\" d=\"M%.1f %dv6\"/><text x=\"%.1f\" y=\"%d\">%s</text>",
-                x, TOP + SWATCH_H, x, TOP + SWATCH_H + 24, a);
+    if (sc->max > 0) {
+        double even_x = RAMP_X + (sc->even - 0.5) * STEP_W;
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\">even</text>", even_x, TOP - 6);
+        if (sc->even < LEVELS)
+            fprintf(out, "<text x=\"%.1f\" y=\"%d\">max</text>", RAMP_X + (LEVELS - 0.5) * STEP_W,
+                    TOP - 6);
+        for (int k = 1; k <= LEVELS; k++) {
+            if ((k - sc->even) % 2 != 0) continue;
+            double x = RAMP_X + (k - 0.5) * STEP_W;
+            fprintf(out, "<path class=\"tick\" d=\"M%.1f %dv6\"/><text x=\"%.1f\" y=\"%d\">%s</text>",
+                    x, TOP + SWATCH_H, x, TOP + SWATCH_H + 24,
+                    fmt_ratio(a, pow(sc->step, k - sc->even)));
+        }
     }
     fputs("\n</svg>\n", out);
-    if (max == 0)
+    if (sc->max == 0)
         fputs("<p class=\"note\">No run had any: every cell is 0.</p>\n", out);
     else
-        fprintf(out, "<p class=\"note\">Linear, %d steps of %s each; %" PRIu64
-                " = the hottest cell of any panel.</p>\n", LEVELS, html_fmt_tick(a, (double)max / LEVELS),
-                max);
+        fprintf(out, "<p class=\"note\">1&#215; = <strong>even</strong>: %s, the mean cell of "
+                "every panel (what each would get if the load were spread evenly), in the "
+                "middle of its step; each step is %s&#215; the one before (%s); %" PRIu64
+                " = the hottest cell of any panel.</p>\n",
+                html_fmt_tick(b, sc->mean), html_fmt_tick(a, sc->step),
+                sc->step == SCALE_STEP ? "two steps: double" : "a wider range than usual",
+                sc->max);
     fputs("</div>\n", out);
 }
 
@@ -318,16 +421,23 @@ static void write_header(const page *pg, const sim_results *res)
     html_put_text(out, res->scenario);
     fputs("</h1>\n", out);
     write_config(out, res);
-    fprintf(out, "<p>One panel per row-key scheme (%zu). <strong>Every heatmap of one kind "
-            "shares ONE colour scale across all panels</strong>, so schemes compare directly: "
-            "grey = nothing, yellow = a little, <strong>darker = more</strong>, dark purple = "
-            "the most any scheme put in one cell. Rows are servers, or key buckets with "
-            "ascending keys going up; columns are report windows.</p>\n", res->nruns);
+    html_write_summary(out, res);
+    if (res->nruns >= 2)
+        fprintf(out, "<p>One panel per row-key scheme (%zu). <strong>Every heatmap of one kind "
+                "shares ONE colour scale across all panels</strong>, so schemes compare "
+                "directly. ", res->nruns);
+    else
+        fputs("<p>Every heatmap of one kind has ONE colour scale (the legends below). ", out);
+    fputs("Grey = nothing; the step marked <strong>even</strong> = the even share (every "
+          "server the same); lighter = less, <strong>darker = more</strong>, dark purple = the "
+          "most in any one cell. Steps are ratios, so equal loads get one colour. Rows are "
+          "servers, or key buckets with ascending keys going up; columns are report windows. "
+          "Hover over a cell for its values.</p>\n", out);
     int reads = any_reads(res);
     fputs("<div class=\"scales\">\n", out);
     for (int which = STATS_SERVER_WRITES; which <= STATS_KEY_READS; which++)
         if (reads || which == STATS_SERVER_WRITES || which == STATS_KEY_WRITES)
-            write_scale_legend(out, which, pg->max[which]);
+            write_scale_legend(out, which, &pg->scale[which]);
     fputs("</div>\n</header>\n", out);
 }
 
@@ -336,7 +446,9 @@ static void write_header(const page *pg, const sim_results *res)
 static void write_panel(const page *pg, const sim_results *res, size_t r)
 {
     const run_result *run = &res->runs[r];
-    fputs("<section class=\"run\">\n", pg->out);
+    fprintf(pg->out, "<section class=\"panel\" data-scheme=\"");
+    html_put_text(pg->out, run->scheme_name);
+    fprintf(pg->out, "\" id=\"run-%zu\">\n", r + 1);
     html_write_panel_head(pg->out, run);
     html_write_busiest_servers(pg->out, run);
     if (run->nwindows == 0 || run->window_us == 0)
@@ -345,22 +457,11 @@ static void write_panel(const page *pg, const sim_results *res, size_t r)
         html_write_server_heatmaps(pg, run);
         html_write_key_heatmaps(pg, run);
     }
+    html_write_costs(pg->out, run);
     html_write_top_regions(pg->out, run);
     html_write_timeline(pg->out, run);
     html_write_all_figures(pg->out, res, r);
     fputs("</section>\n", pg->out);
-}
-
-/* Heatmap cells on the page, for the tooltip budget. */
-static size_t page_cells(const sim_results *res)
-{
-    size_t cells = 0;
-    for (size_t r = 0; r < res->nruns; r++) {
-        const run_result *run = &res->runs[r];
-        size_t cols = (run->nwindows + html_windows_per_column(run) - 1) / html_windows_per_column(run);
-        cells += cols * ((size_t)html_server_rows(run) + run->keyspace.nbuckets) * (run->reads > 0 ? 2 : 1);
-    }
-    return cells;
 }
 
 /* The figures' glossary: every registry figure, its unit and meaning. */
@@ -394,9 +495,11 @@ static void write_footer(FILE *out, const sim_results *res)
 void html_write(FILE *out, const sim_results *res)
 {
     assert(out && res && (res->runs || res->nruns == 0));
-    page pg = { out, { 0 }, page_cells(res) <= TITLE_CELLS_MAX };
-    for (int which = STATS_SERVER_WRITES; which <= STATS_KEY_READS; which++)
+    page pg = { out, { 0 }, { { 0 } } };
+    for (int which = STATS_SERVER_WRITES; which <= STATS_KEY_READS; which++) {
         pg.max[which] = stats_shared_max(res, which);
+        pg.scale[which] = html_scale_of(pg.max[which], stats_shared_mean(res, which));
+    }
 
     fputs("<!DOCTYPE html>\n"
           "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
@@ -408,7 +511,7 @@ void html_write(FILE *out, const sim_results *res)
     write_css(out);
     fputs("</head>\n<body>\n", out);
     write_header(&pg, res);
-    fputs("<main class=\"runs\">\n", out);
+    fputs(res->nruns == 1 ? "<main class=\"runs one\">\n" : "<main class=\"runs\">\n", out);
     for (size_t r = 0; r < res->nruns; r++) write_panel(&pg, res, r);
     fputs("</main>\n", out);
     write_footer(out, res);

@@ -111,6 +111,98 @@ void html_write_panel_head(FILE *out, const run_result *run)
     fputs("</div>\n", out);
 }
 
+/* ---- a panel: throughput, latency and read cost ---- */
+
+/* A registry figure's cell: its value formatted as the text report does
+ * (fmt_latency for latencies, else the figure's decimals). */
+static void write_figure_cell(FILE *out, const run_result *run, const char *name)
+{
+    char a[CELL];
+    const figure *f = figure_find(name);
+    double v = figure_value(f, run, 0);
+    fprintf(out, "<td data-figure=\"%s\">%s</td>", name,
+            !strcmp(f->unit, "us") ? fmt_latency(a, isfinite(v) ? (uint64_t)v : UINT64_MAX)
+                                   : fmt_figure(a, f, v));
+}
+
+/* Latency rows: label, every operation's figure, the reads'. */
+static const char *const LATENCY_ROWS[][3] = {
+    { "mean", "mean_latency_us", "read_mean_latency_us" },
+    { "p50", "p50_latency_us", "read_p50_latency_us" },
+    { "p99", "p99_latency_us", "read_p99_latency_us" },
+    { "p99.9", "p999_latency_us", "read_p999_latency_us" },
+    { "max", "max_latency_us", "read_max_latency_us" },
+};
+
+/* Read cost columns: heading and family prefix (or the run's figure). */
+static const char *const READ_COLUMNS[][3] = {
+    { "reads", "reads_", "reads" },
+    { "share", "read_share_", NULL },
+    { "RPCs", "read_rpcs_", "read_rpcs" },
+    { "RPCs/read", "rpcs_per_read_", "rpcs_per_read" },
+    { "rows read", "rows_scanned_", "rows_scanned" },
+    { "records", "records_returned_", "records_returned" },
+    { "rows/record", "rows_scanned_per_row_", "rows_scanned_per_row" },
+};
+
+void html_write_costs(FILE *out, const run_result *run)
+{
+    int reads = run->reads > 0;
+    char name[64];
+    fputs("<h3>Throughput and latency</h3>\n<table class=\"figs costs\">\n<tr>", out);
+    fputs("<th>offered ops/s</th>", out);
+    write_figure_cell(out, run, "offered_ops_per_s");
+    fputs("<th>done ops/s</th>", out);
+    write_figure_cell(out, run, "achieved_ops_per_s");
+    fputs("<th>unfinished</th>", out);
+    write_figure_cell(out, run, "unfinished");
+    fputs("</tr>\n<tr><th>busiest server busy</th>", out);
+    write_figure_cell(out, run, "busiest_busy");
+    fputs("<th>longest queue</th>", out);
+    write_figure_cell(out, run, "longest_queue");
+    fputs("</tr>\n</table>\n<table class=\"figs costs\">\n<tr><th>latency</th><th>every "
+          "operation</th>", out);
+    if (reads) fputs("<th>reads</th>", out);
+    fputs("</tr>\n", out);
+    for (size_t i = 0; i < sizeof LATENCY_ROWS / sizeof LATENCY_ROWS[0]; i++) {
+        fprintf(out, "<tr><th>%s</th>", LATENCY_ROWS[i][0]);
+        write_figure_cell(out, run, LATENCY_ROWS[i][1]);
+        if (reads) write_figure_cell(out, run, LATENCY_ROWS[i][2]);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
+          "included. busy: the busiest server's work over the run's time (over 100%: more "
+          "than it can do).</p>\n", out);
+    if (!reads)
+        return;
+    fputs("<h3>Read cost</h3>\n<table class=\"figs costs\">\n<tr><th>kind</th>", out);
+    for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++)
+        fprintf(out, "<th>%s</th>", READ_COLUMNS[c][0]);
+    fputs("</tr>\n", out);
+    for (int k = 0; k < QUERY_KINDS; k++) {
+        const char *kind = query_kind_name((query_kind)k);
+        if (run->reads_by_kind[k] == 0) continue;
+        fprintf(out, "<tr><th>%s</th>", kind);
+        for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++) {
+            snprintf(name, sizeof name, "%s%s", READ_COLUMNS[c][1], kind);
+            write_figure_cell(out, run, name);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("<tr><th>all</th>", out);
+    for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++) {
+        if (READ_COLUMNS[c][2]) write_figure_cell(out, run, READ_COLUMNS[c][2]);
+        else fputs("<td></td>", out);
+    }
+    fputs("</tr>\n</table>\n<table class=\"figs costs\">\n<tr><th>full scans</th>", out);
+    write_figure_cell(out, run, "full_scans");
+    fputs("<th>read max/mean</th>", out);
+    write_figure_cell(out, run, "read_max_mean");
+    fputs("</tr>\n</table>\n<p class=\"note\">RPCs: one per region a read's planned ranges "
+          "touch. rows/record: rows read per record returned (1.00 = no waste). Full scans: "
+          "reads the key order could not serve.</p>\n", out);
+}
+
 /* ---- a panel: the busiest servers ---- */
 
 void html_write_busiest_servers(FILE *out, const run_result *run)
