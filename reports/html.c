@@ -271,13 +271,14 @@ static void write_css(FILE *out)
           ".axis,.legend svg{text-anchor:middle}.yl{text-anchor:end}\n"
           ".frame{fill:none;stroke:#111;stroke-width:1.5}.lane{stroke:#bbb}\n"
           ".cells{fill:" ZERO_COLOUR "}.cells rect{height:1px}.cells rect:not([width]){width:1px}"
+          ".tip{fill:transparent}"
           ".zero{fill:" ZERO_COLOUR "}\n",
           out);
     for (int k = 1; k <= LEVELS; k++) fprintf(out, ".c%d{fill:%s}", k, html_level_colour(c, k));
     fputs("\n.k0{stroke:#0072b2}.k1{stroke:#e69f00}.k2{stroke:#009e73}.k3{stroke:#cc79a7}"
           ".k4{stroke:#d55e00}.k5{stroke:#000}.k6{stroke:#56b4e9}\n"
           ".ev path{stroke-width:2;fill:none}.ev .swatch{stroke-width:12}\n"
-          ".warm{fill:#fff;fill-opacity:0.55}.measure{stroke:#111;stroke-width:2;"
+          ".warm{fill:#fff;fill-opacity:0.55;pointer-events:none}.measure{stroke:#111;stroke-width:2;"
           "stroke-dasharray:6 4}.unsteady{color:#b00}\n"
           "</style>\n", out);
 }

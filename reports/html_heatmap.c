@@ -199,8 +199,8 @@ static cell_grid grid_of(const heatmap *hm, const run_result *run)
     return g;
 }
 
-/* What row `row` is, for a tooltip: the server (or bin) or "keys from"
- * the bucket's start, cut to TITLE_KEY_COLS. */
+/* What row `row` is, for a tooltip: the server (or bin) or "from" the
+ * bucket's start key, cut to TITLE_KEY_COLS. */
 static void write_row_name(FILE *out, const run_result *run, const heatmap *hm, uint32_t row)
 {
     char a[CELL];
@@ -209,42 +209,14 @@ static void write_row_name(FILE *out, const run_result *run, const heatmap *hm, 
         return;
     }
     const char *start = run->keyspace.bucket_start[row];
-    fputs("keys from ", out);
+    fputs("from ", out);
     html_put_text(out, start && start[0] ? fmt_cut(a, start, TITLE_KEY_COLS) : "-inf");
 }
 
-/* A run of cells of one level, columns [x0, x1) of drawn row y, with a
- * tooltip: the row, the time span and each cell's value (one 0 for a run
- * of zeros). */
-static void write_cell_run(const page *pg, const run_result *run, const heatmap *hm,
-                           const cell_grid *g, uint32_t y, uint32_t x0, uint32_t x1,
-                           const time_axis *ax)
-{
-    FILE *out = pg->out;
-    uint32_t row = hm->keys ? hm->nrows - 1 - y : y;
-    uint64_t t0 = (uint64_t)x0 * g->per * run->window_us;
-    uint64_t t1 = (uint64_t)x1 * g->per * run->window_us;
-    uint64_t end = (uint64_t)run->nwindows * run->window_us;
-    if (t1 > end) t1 = end;
-    fprintf(out, "<rect x=\"%" PRIu32 "\" y=\"%" PRIu32 "\"", x0, y);
-    if (x1 - x0 > 1) fprintf(out, " width=\"%" PRIu32 "\"", x1 - x0);
-    fputs("><title>", out);
-    write_row_name(out, run, hm, row);
-    fprintf(out, ", %.1f&#8211;%.1f %s: ", (double)t0 / (double)ax->unit_us,
-            (double)t1 / (double)ax->unit_us, ax->unit);
-    const double *v = g->value + (size_t)y * g->ncols;
-    if (g->level[(size_t)y * g->ncols + x0] == 0)
-        fputc('0', out);
-    else
-        for (uint32_t x = x0; x < x1; x++)
-            fprintf(out, g->per == 1 ? "%s%.0f" : "%s%.1f", x > x0 ? " " : "", v[x]);
-    fputs("</title></rect>", out);
-}
-
 /* The cells of one colour level (0 = nothing), drawn row by drawn row,
- * each run of neighbours of that level in a row one <rect>. */
-static void write_level(const page *pg, const run_result *run, const heatmap *hm,
-                        const cell_grid *g, int level, const time_axis *ax)
+ * each run of neighbours of that level in a row one <rect> (no tooltip:
+ * write_tips lays them over the cells). */
+static void write_level(const page *pg, const heatmap *hm, const cell_grid *g, int level)
 {
     int open = 0;
     for (uint32_t y = 0; y < hm->nrows; y++) {
@@ -258,11 +230,46 @@ static void write_level(const page *pg, const run_result *run, const heatmap *hm
             while (x1 < g->ncols && lv[x1] == level) x1++;
             if (!open && level) fprintf(pg->out, "<g class=\"c%d\">", level);
             open = 1;
-            write_cell_run(pg, run, hm, g, y, x, x1, ax);
+            fprintf(pg->out, "<rect x=\"%" PRIu32 "\" y=\"%" PRIu32 "\"", x, y);
+            if (x1 - x > 1) fprintf(pg->out, " width=\"%" PRIu32 "\"", x1 - x);
+            fputs("/>", pg->out);
             x = x1;
         }
     }
     if (open) fputs(level ? "</g>\n" : "\n", pg->out);
+}
+
+/* The tooltips: over each row, a transparent <rect> per TIP_COLS columns
+ * whose <title> names the row and the time span and lists each cell's
+ * value in order: "rs3 10&#8211;20 min: 7523 7368 ...". */
+static void write_tips(const page *pg, const run_result *run, const heatmap *hm,
+                       const cell_grid *g, const time_axis *ax)
+{
+    FILE *out = pg->out;
+    char a[CELL], b[CELL];
+    uint64_t end = (uint64_t)run->nwindows * run->window_us;
+    fputs("<g class=\"tip\">", out);
+    for (uint32_t y = 0; y < hm->nrows; y++) {
+        uint32_t row = hm->keys ? hm->nrows - 1 - y : y;
+        const double *v = g->value + (size_t)y * g->ncols;
+        for (uint32_t x0 = 0; x0 < g->ncols; x0 += TIP_COLS) {
+            uint32_t x1 = x0 + TIP_COLS < g->ncols ? x0 + TIP_COLS : g->ncols;
+            uint64_t t0 = (uint64_t)x0 * g->per * run->window_us;
+            uint64_t t1 = (uint64_t)x1 * g->per * run->window_us;
+            if (t1 > end) t1 = end;
+            fprintf(out, "<rect x=\"%" PRIu32 "\" y=\"%" PRIu32 "\"", x0, y);
+            if (x1 - x0 > 1) fprintf(out, " width=\"%" PRIu32 "\"", x1 - x0);
+            fputs("><title>", out);
+            write_row_name(out, run, hm, row);
+            fprintf(out, " %s&#8211;%s %s:", html_fmt_tick(a, (double)t0 / (double)ax->unit_us),
+                    html_fmt_tick(b, (double)t1 / (double)ax->unit_us), ax->unit);
+            for (uint32_t x = x0; x < x1; x++)
+                fprintf(out, g->per == 1 || v[x] == 0 ? " %.0f" : " %.1f", v[x]);
+            fputs("</title></rect>", out);
+        }
+        fputc('\n', out);
+    }
+    fputs("</g>\n", out);
 }
 
 /* The label of server or bucket `row`, centred on y. */
@@ -312,7 +319,8 @@ static void write_heatmap(const page *pg, const run_result *run, const heatmap *
             "shape-rendering=\"crispEdges\">\n",
             PLOT_X, PLOT_TOP, plot_w, plot_h, cols_exact, hm->nrows);
     cell_grid g = grid_of(hm, run);
-    for (int level = 0; level <= LEVELS; level++) write_level(pg, run, hm, &g, level, &ax);
+    for (int level = 0; level <= LEVELS; level++) write_level(pg, hm, &g, level);
+    write_tips(pg, run, hm, &g, &ax);
     free(g.value);
     free(g.level);
     fputs("</svg>\n", out);

@@ -18,6 +18,7 @@
 #define HEAT_COLS_MAX 120    /* heatmap columns; windows beyond are grouped */
 #define KEY_LABEL_COLS 16    /* bucket start keys on the y axis */
 #define TITLE_KEY_COLS 40    /* a bucket's start key in a cell's tooltip */
+#define TIP_COLS 10          /* heatmap columns one tooltip lists */
 #define KEY_TABLE_COLS 16    /* region boundaries in the table */
 #define PREFIX_MIN 8         /* least common key prefix worth leaving out */
 #define TOP_REGIONS 10
