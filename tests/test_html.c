@@ -921,6 +921,138 @@ static void test_adjacent_key_labels_differ(void **state)
     free(html);
 }
 
+/* The text of the first element after `after` that starts with `open`
+ * (up to its closing tag `close`), as a malloc'd string; NULL if none. */
+static char *element_text(const char *after, const char *open, const char *close)
+{
+    const char *p = strstr(after, open);
+    if (!p) return NULL;
+    p += strlen(open);
+    const char *end = strstr(p, close);
+    assert_non_null(end);
+    return strndup(p, (size_t)(end - p));
+}
+
+/* The summary at the top: a row per scheme in the runs' order, each value
+ * in a cell named by its registry figure and formatted with the figure's
+ * decimals ("-" when undefined), and a verdict from the thresholds. */
+static void test_summary_table_at_the_top(void **state)
+{
+    (void)state;
+    static const char *const figs[] = { "write_max_mean", "read_max_mean",
+        "write_window_max_mean", "p99_latency_us", "rpcs_per_read", "splits", "moves" };
+    fixture f;
+    fixture_init(&f);
+    f.runs[1].latency = (latency_summary){ .count = 10, .p99_us = 1234 };
+    char *html = render(&f.res);
+    const char *table = strstr(html, "<table id=\"summary\">");
+    assert_non_null(table);
+    assert_true(table < strstr(html, "<section class=\"panel\""));
+    assert_true(table < strstr(html, "<div class=\"legend\""));
+    const char *end = strstr(table, "</table>");
+    const char *row = table;
+    for (size_t r = 0; r < f.res.nruns; r++) {
+        char want[128];
+        snprintf(want, sizeof want, "<tr data-scheme=\"%s\">",
+                 r == 1 ? NASTY_ESCAPED : f.runs[r].scheme_name);
+        row = strstr(row, want);
+        assert_non_null(row);
+        assert_true(row < end);
+        for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+            const figure *fig = figure_find(figs[i]);
+            double v = figure_value(fig, &f.runs[r], 0);
+            char cell[64], expect[64];
+            snprintf(cell, sizeof cell, "<td data-figure=\"%s\">", figs[i]);
+            char *got = element_text(row, cell, "</td>");
+            assert_non_null(got);
+            if (v == v) snprintf(expect, sizeof expect, "%.*f", fig->decimals, v);
+            else strcpy(expect, "-");
+            assert_string_equal(got, expect);
+            free(got);
+        }
+    }
+    assert_int_equal(count(table, "<tr data-scheme="), 3);
+    /* Verdicts. Run 0: 700/600/450 writes (max/mean 1.20) but a window's
+     * writes on one server at a time (window max/mean 2.81 of 3, at least
+     * half the servers); run 2 wrote nothing. */
+    char *v0 = element_text(strstr(table, "<tr data-scheme=\"monotonic\">"), "<td class=\"verdict\">",
+                            "</td>");
+    assert_string_equal(v0, "one server at a time takes the writes (window max/mean 2.81 of 3)");
+    char *v2 = element_text(strstr(table, "<tr data-scheme=\"idle\">"), "<td class=\"verdict\">",
+                            "</td>");
+    assert_string_equal(v2, "no writes");
+    assert_non_null(strstr(table, "<td data-figure=\"p99_latency_us\">1234</td>"));
+    free(v0);
+    free(v2);
+    free(html);
+
+    /* The even fixture: one server takes monotonic's writes, salted's are even. */
+    even_fixture e;
+    even_fixture_init(&e);
+    html = render(&e.res);
+    table = strstr(html, "<table id=\"summary\">");
+    v0 = element_text(strstr(table, "<tr data-scheme=\"monotonic\">"), "<td class=\"verdict\">", "</td>");
+    char *v1 = element_text(strstr(table, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">", "</td>");
+    assert_string_equal(v0, "one server takes the writes (max/mean 8.00 of 8)");
+    assert_string_equal(v1, "writes even");
+    free(v0);
+    free(v1);
+    free(html);
+}
+
+/* A panel's throughput, latency and read cost, from the registry. */
+static void test_latency_throughput_and_read_cost(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.runs[1].latency = (latency_summary){ .count = 10, .mean_us = 300, .p50_us = 250,
+                                           .p99_us = 1234, .p999_us = 2000, .max_us = 5000 };
+    f.runs[1].read_latency = (latency_summary){ .count = 5, .p99_us = 800 };
+    f.runs[1].reads_by_kind[QUERY_GET] = 100;
+    f.runs[1].reads_by_kind[QUERY_SCAN] = 26;
+    f.runs[1].read_rpcs_by_kind[QUERY_GET] = 100;
+    f.runs[1].read_rpcs_by_kind[QUERY_SCAN] = 26 * 3;
+    char *html = render(&f.res);
+    char *run0 = panel(html, 0), *run1 = panel(html, 1);
+    assert_non_null(strstr(run1, "<h3>Throughput and latency</h3>"));
+    assert_non_null(strstr(run1, "<tr><th>p99</th><td data-figure=\"p99_latency_us\">1.23 ms</td>"
+                                 "<td data-figure=\"read_p99_latency_us\">800 us</td></tr>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"max_latency_us\">5 ms</td>"));
+    assert_non_null(strstr(run1, "<h3>Read cost</h3>"));
+    assert_non_null(strstr(run1, "<tr><th>get</th><td data-figure=\"reads_get\">100</td>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"rpcs_per_read_scan\">3.00</td>"));
+    assert_null(strstr(run1, "<tr><th>range</th>")); /* no range reads: no row */
+    /* Run 0 did not read: latency of every operation only, no read cost. */
+    assert_non_null(strstr(run0, "<h3>Throughput and latency</h3>"));
+    assert_null(strstr(run0, "read_p99_latency_us"));
+    assert_null(strstr(run0, "<h3>Read cost</h3>"));
+    free(run0);
+    free(run1);
+    free(html);
+}
+
+/* One run uses the page's width and does not speak of comparing schemes. */
+static void test_a_single_run_page(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    assert_non_null(strstr(html, "<main class=\"runs\">"));
+    assert_non_null(strstr(html, "schemes compare directly"));
+    free(html);
+    f.res.nruns = 1;
+    html = render(&f.res);
+    assert_non_null(strstr(html, "<main class=\"runs one\">"));
+    assert_non_null(strstr(html, ".runs.one{display:block}"));
+    assert_null(strstr(html, "compare directly"));
+    assert_int_equal(count(html, "<section class=\"panel\""), 1);
+    assert_int_equal(count(html, "<tr data-scheme="), 1);
+    if (have_xmllint()) assert_well_formed(html);
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -942,6 +1074,9 @@ int main(void)
         cmocka_unit_test(test_many_servers_are_binned_and_summed),
         cmocka_unit_test(test_an_even_run_is_one_shade),
         cmocka_unit_test(test_adjacent_key_labels_differ),
+        cmocka_unit_test(test_summary_table_at_the_top),
+        cmocka_unit_test(test_latency_throughput_and_read_cost),
+        cmocka_unit_test(test_a_single_run_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
