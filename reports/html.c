@@ -1,43 +1,73 @@
 /* html.c -- the classroom report: one self-contained page of heatmaps.
  *
  * Files: html.c writes the page (its head, CSS, legends, the panels in
- * order, the footer) and the escaped text; html_heatmap.c the heatmaps,
- * colour levels and time axis; html_panel.c a panel's tables and
- * timeline; html_impl.h is what they share.
+ * order, the footer), the escaped text and the key labels; html_summary.c
+ * the summary table and its verdicts; html_heatmap.c the heatmaps, colour
+ * scales and time axis; html_panel.c a panel's tables and timeline;
+ * html_impl.h is what they share.
  *
  * Design: one XHTML page (well-formed XML, so xmllint reads it; browsers
  * parse it as HTML5) with inline CSS and SVG, no script and nothing fetched.
- * A header echoes the configuration and shows one legend per colour scale;
- * a CSS grid below holds one panel per run (key scheme): its imbalance
- * figures, its heatmaps (server x time and key space x time, of writes and,
- * when the run read, of read RPCs), its hottest regions and a timeline of
- * splits, moves and server events. Every figure comes from stats.h.
- * With samples (--samples N) the header names their seeds and each panel's
- * Figures table shows a figure's median and min-max across them; the rest
- * of a panel is the first sample's run.
+ * A header echoes the configuration, then a summary table (a row per
+ * scheme: its imbalance, p99, RPCs per read, splits, moves and a verdict
+ * in words, so a 12-scheme page reads at a glance before its ~14,000
+ * pixels of panels), then one legend per colour scale. A CSS grid below
+ * holds one panel per run (key scheme): its imbalance figures, its
+ * heatmaps (server x time and key space x time, of writes and, when the
+ * run read, of read RPCs), its throughput, latency and read cost, its
+ * hottest regions and a timeline of splits, moves and server events; a
+ * page of one run drops the grid and takes the full width (and does not
+ * speak of comparing schemes). Every figure comes from stats.h and the
+ * registry (figures.h). The summary, panels and legends carry id,
+ * data-scheme, data-figure and data-scale attributes for scripts and the
+ * browser test (docs/reports.md gives the contract). With samples
+ * (--samples N) the header names their seeds and each panel's Figures
+ * table shows a figure's median and min-max across them; the rest of a
+ * panel (and the summary) is the first sample's run.
  *
  * Shared scales: each kind of heatmap (server writes, server reads, key
- * writes, key reads) has ONE scale over every panel, its maximum the
- * hottest cell of any run (stats_shared_max), so a hot spot in one scheme
- * is visibly hotter than the same colour would be elsewhere. The palette is
- * viridis reversed (perceptually uniform, monotone in lightness, readable
- * in grey and by most colour-blind readers): yellow = little, dark purple
- * = the maximum, in LEVELS linear steps; zero is a light grey that no
- * non-zero value gets, so "nothing" and "a little" never look alike.
+ * writes, key reads) has ONE scale over every panel, so a colour means the
+ * same count everywhere. A scale is centred on the even share, the mean
+ * cell of its kind over every panel (stats_shared_mean), and its steps are
+ * ratios: each of the LEVELS steps is SCALE_STEP (sqrt 2) times the one
+ * below, the even share in the MIDDLE of its step and the hottest cell of
+ * any run (stats_shared_max) in the top one (html_scale_of; the step grows
+ * when the range is too wide for that). Linear steps up to the maximum
+ * (the first design) put the even share of the default scenario, 1/8 of
+ * the maximum, exactly on a step, so an even scheme whose servers differ
+ * by 2% drew a checkerboard of two colours; with ratio steps anything
+ * within +-19% of the even share is one colour, and a doubling is always
+ * two steps, which is what the eye should compare. The price: an even
+ * scheme whose rate differs much from the page's mean (another throughput)
+ * may sit nearer a step. The palette is viridis reversed (perceptually
+ * uniform, monotone in lightness, readable in grey and by most colour-blind
+ * readers): yellow = little, dark purple = the most; zero is a light grey
+ * that no non-zero value gets, so "nothing" and "a little" never look
+ * alike.
  *
  * Size: a compare page holds tens of thousands of cells, so a cell is as
  * short as SVG allows: `<rect x="12" y="3"/>` in a nested <svg> whose
  * viewBox is one unit per cell, inside a <g class="c5"> that holds every
- * cell of that colour level (zero cells come first, outside any group).
- * Width and height come from one CSS rule, an SVG 2 geometry property that
- * current browsers support (older renderers would draw nothing); a fill or
- * class per cell would cost a third more. Quantising to LEVELS classes,
- * instead of a colour per cell, keeps the page small and the legend exact.
- * Exact values ride along as <title> tooltips only when the page has at
- * most TITLE_CELLS_MAX cells (a single run, typically); the JSON and CSV
- * reports carry them all. Runs with more
- * than HEAT_COLS_MAX windows show groups of windows per column, each cell
- * the mean per window of its group, so the shared per-window scale holds.
+ * cell of that colour level (zero cells come first, outside any group);
+ * neighbours of one level in a row are one rect with a width (an even row:
+ * one element). Height, and the width of a single cell, come from CSS, an
+ * SVG 2 geometry property that current browsers support (older renderers
+ * would draw nothing); a fill or class per cell would cost a third more.
+ * Quantising to LEVELS classes, instead of a colour per cell, keeps the
+ * page small and the legend exact.
+ *
+ * Tooltips: every cell of every page has its exact value on hover. A
+ * <title> per cell would double a noisy compare page (it once was kept to
+ * pages of at most 4,000 cells, so a compare page had none), and a title
+ * on the merged runs of one colour would still cost one per cell on noisy
+ * data. Instead a transparent layer over the cells holds one rect per
+ * TIP_COLS columns of a row, its <title> naming the row and time span and
+ * listing each cell's value in order: about 14 bytes a cell on noise, and
+ * the default compare page grew from 384 KB to 410 KB. The price: a
+ * tooltip shows ten values and the reader finds the cell among them by its
+ * time. No script is needed (so none is used). Runs with more than
+ * HEAT_COLS_MAX windows show groups of windows per column, each cell the
+ * mean per window of its group, so the shared per-window scale holds.
  * Timeline events are dashes on one path per kind, merged when they fall
  * on the same pixel: thousands of splits cost a few kilobytes.
  *
@@ -45,7 +75,11 @@
  * "..." (never inside a \xNN escape). Row keys often share a long prefix
  * (a timestamp's high bytes), which would leave every label the same, so
  * a prefix that all the keys shown share is left out (shown as "...") and
- * printed once in a note.
+ * printed once in a note. A key bucket's label also keeps the token where
+ * its start first differs from its neighbours' (html_bucket_label): when
+ * cutting the end would lose it, the middle goes instead (salted buckets
+ * read "\x06...R\x1D\xA4", "\x06...]\x0D\x01", not "\x06\x00\x00..." three
+ * times), so neighbouring labels never read alike.
  *
  * Text from the results is escaped for XML (& < > " ') and sanitised: bytes
  * that are not UTF-8 and characters XML 1.0 forbids (C0 controls but tab,
