@@ -29,19 +29,25 @@
  * writes, key reads) has ONE scale over every panel, so a colour means the
  * same count everywhere. A scale is centred on the even share, the mean
  * cell of its kind over every panel (stats_shared_mean), and its steps are
- * ratios: each of the LEVELS steps is SCALE_STEP (sqrt 2) times the one
- * below, the even share in the MIDDLE of its step and the hottest cell of
+ * ratios: each of the LEVELS steps is SCALE_STEP_SERVERS (sqrt 2) times
+ * the one below on the server scales, SCALE_STEP_KEYS (2) on the key
+ * scales, the even share in the MIDDLE of its step and the hottest cell of
  * any run (stats_shared_max) in the top one (html_scale_of; the step grows
- * when the range is too wide for that). Linear steps up to the maximum
+ * when the range is too wide for that). Key scales are coarser because
+ * key buckets' counts are estimates past the sample size (+-10-20%: salted
+ * on the default scenario, whose active buckets get 2.5x the mean, showed
+ * two shades at sqrt 2) and because a scheme that writes a few buckets at
+ * a time gives them a multiple of the mean, not the mean. Linear steps up to the maximum
  * (the first design) put the even share of the default scenario, 1/8 of
  * the maximum, exactly on a step, so an even scheme whose servers differ
- * by 2% drew a checkerboard of two colours; with ratio steps anything
+ * by 2% drew a checkerboard of two colours; with sqrt 2 steps anything
  * within +-19% of the even share is one colour, and a doubling is always
  * two steps, which is what the eye should compare. The price: an even
  * scheme whose rate differs much from the page's mean (another throughput)
  * may sit nearer a step. The palette is viridis reversed (perceptually
  * uniform, monotone in lightness, readable in grey and by most colour-blind
- * readers): yellow = little, dark purple = the most; zero is a light grey
+ * readers): yellow = little, dark purple = the most (the top steps stay
+ * unused when the hottest cell is near the even share); zero is a light grey
  * that no non-zero value gets, so "nothing" and "a little" never look
  * alike.
  *
@@ -63,7 +69,7 @@
  * data. Instead a transparent layer over the cells holds one rect per
  * TIP_COLS columns of a row, its <title> naming the row and time span and
  * listing each cell's value in order: about 14 bytes a cell on noise, and
- * the default compare page grew from 384 KB to 410 KB. The price: a
+ * the default compare page went from 384 KB to 365 KB. The price: a
  * tooltip shows ten values and the reader finds the cell among them by its
  * time. No script is needed (so none is used). Runs with more than
  * HEAT_COLS_MAX windows show groups of windows per column, each cell the
@@ -94,6 +100,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/format.h"
@@ -372,18 +379,18 @@ static const char *const SCALE_NAME[4] = {
     "server-writes", "server-reads", "key-writes", "key-reads",
 };
 
-/* "2x", "1/4x", "1.41x": a level's multiple of the even share. */
+/* "2x", "1/4x", "2.93x": a level's multiple of the even share. */
 static const char *fmt_ratio(char *buf, double r)
 {
-    if (r >= 1) snprintf(buf, CELL, "%.3g&#215;", r);
-    else snprintf(buf, CELL, "1/%.3g&#215;", 1 / r);
+    char a[CELL];
+    snprintf(buf, CELL, "%s%s&#215;", r >= 1 ? "" : "1/", html_fmt_tick(a, r >= 1 ? r : 1 / r));
     return buf;
 }
 
 /* One legend: the zero swatch and the LEVELS steps, each with its range
- * as a tooltip; "even" over the even share's step, "max" over the top;
- * under every other step from the even one, its multiple of the even
- * share. */
+ * as a tooltip; "even" over the even share's step, "max" over the
+ * hottest cell's; under every other step from the even one (up to 6
+ * away), its multiple of the even share. */
 static void write_scale_legend(FILE *out, int which, const colour_scale *sc)
 {
     enum { RAMP_X = 110, STEP_W = 26, TOP = 24, SWATCH_H = 28 };
@@ -416,12 +423,13 @@ static void write_scale_legend(FILE *out, int which, const colour_scale *sc)
             RAMP_X, TOP, LEVELS * STEP_W, SWATCH_H);
     if (sc->max > 0) {
         double even_x = RAMP_X + (sc->even - 0.5) * STEP_W;
+        int top = html_level_of((double)sc->max, sc);
         fprintf(out, "<text x=\"%.1f\" y=\"%d\">even</text>", even_x, TOP - 6);
-        if (sc->even < LEVELS)
-            fprintf(out, "<text x=\"%.1f\" y=\"%d\">max</text>", RAMP_X + (LEVELS - 0.5) * STEP_W,
+        if (top > sc->even + 1)
+            fprintf(out, "<text x=\"%.1f\" y=\"%d\">max</text>", RAMP_X + (top - 0.5) * STEP_W,
                     TOP - 6);
         for (int k = 1; k <= LEVELS; k++) {
-            if ((k - sc->even) % 2 != 0) continue;
+            if ((k - sc->even) % 2 != 0 || abs(k - sc->even) > 6) continue; /* room for the text */
             double x = RAMP_X + (k - 0.5) * STEP_W;
             fprintf(out, "<path class=\"tick\" d=\"M%.1f %dv6\"/><text x=\"%.1f\" y=\"%d\">%s</text>",
                     x, TOP + SWATCH_H, x, TOP + SWATCH_H + 24,
@@ -434,10 +442,11 @@ static void write_scale_legend(FILE *out, int which, const colour_scale *sc)
     else
         fprintf(out, "<p class=\"note\">1&#215; = <strong>even</strong>: %s, the mean cell of "
                 "every panel (what each would get if the load were spread evenly), in the "
-                "middle of its step; each step is %s&#215; the one before (%s); %" PRIu64
+                "middle of its step; each step is %s&#215; the one before%s; %" PRIu64
                 " = the hottest cell of any panel.</p>\n",
                 html_fmt_tick(b, sc->mean), html_fmt_tick(a, sc->step),
-                sc->step == SCALE_STEP ? "two steps: double" : "a wider range than usual",
+                sc->step == SCALE_STEP_SERVERS ? " (two steps: double)"
+                : sc->step == SCALE_STEP_KEYS ? "" : " (wider steps: the range is wide)",
                 sc->max);
     fputs("</div>\n", out);
 }
@@ -464,10 +473,10 @@ static void write_header(const page *pg, const sim_results *res)
     else
         fputs("<p>Every heatmap of one kind has ONE colour scale (the legends below). ", out);
     fputs("Grey = nothing; the step marked <strong>even</strong> = the even share (every "
-          "server the same); lighter = less, <strong>darker = more</strong>, dark purple = the "
-          "most in any one cell. Steps are ratios, so equal loads get one colour. Rows are "
-          "servers, or key buckets with ascending keys going up; columns are report windows. "
-          "Hover over a cell for its values.</p>\n", out);
+          "server the same); lighter = less, <strong>darker = more</strong>, up to the step "
+          "marked max, the most in any one cell. Steps are ratios, so equal loads get one "
+          "colour. Rows are servers, or key buckets with ascending keys going up; columns are "
+          "report windows. Hover over a cell for its values.</p>\n", out);
     int reads = any_reads(res);
     fputs("<div class=\"scales\">\n", out);
     for (int which = STATS_SERVER_WRITES; which <= STATS_KEY_READS; which++)
@@ -533,7 +542,9 @@ void html_write(FILE *out, const sim_results *res)
     page pg = { out, { 0 }, { { 0 } } };
     for (int which = STATS_SERVER_WRITES; which <= STATS_KEY_READS; which++) {
         pg.max[which] = stats_shared_max(res, which);
-        pg.scale[which] = html_scale_of(pg.max[which], stats_shared_mean(res, which));
+        pg.scale[which] = html_scale_of(pg.max[which], stats_shared_mean(res, which),
+                                        which == STATS_SERVER_WRITES || which == STATS_SERVER_READS
+                                            ? SCALE_STEP_SERVERS : SCALE_STEP_KEYS);
     }
 
     fputs("<!DOCTYPE html>\n"

@@ -47,17 +47,19 @@ const char *html_level_colour(char *buf, int level)
     return buf;
 }
 
-/* A scale centred on the even share (html_impl.h): SCALE_STEP a level,
- * the even share in the middle of its level, the maximum in the top one;
- * when that would leave fewer than SCALE_EVEN_MIN - 1 levels below the
- * even share, the step grows instead. */
-colour_scale html_scale_of(uint64_t max, double mean)
+/* A scale centred on the even share (html_impl.h): `step` a level,
+ * the even share in the middle of its level, the maximum in the top one
+ * but the even share no higher than SCALE_EVEN_MAX; when the maximum on
+ * top would leave fewer than SCALE_EVEN_MIN - 1 levels below the even
+ * share, the step grows instead. */
+colour_scale html_scale_of(uint64_t max, double mean, double step)
 {
-    colour_scale s = { max, mean, SCALE_STEP, LEVELS };
+    colour_scale s = { max, mean, step, LEVELS };
     if (max == 0 || !(mean > 0) || (double)max <= mean)
         return s;
-    double span = log((double)max / mean) / log(SCALE_STEP);
+    double span = log((double)max / mean) / log(step);
     s.even = LEVELS - (int)lround(span);
+    if (s.even > SCALE_EVEN_MAX) s.even = SCALE_EVEN_MAX;
     if (s.even < SCALE_EVEN_MIN) {
         s.even = SCALE_EVEN_MIN;
         s.step = pow((double)max / mean, 1.0 / (LEVELS - SCALE_EVEN_MIN));

@@ -13,8 +13,10 @@
 #include "sim/result.h"
 
 #define LEVELS 16            /* colour steps of a scale */
-#define SCALE_STEP 1.4142135623730951 /* sqrt(2): two levels make a doubling */
+#define SCALE_STEP_SERVERS 1.4142135623730951 /* sqrt(2): two levels make a doubling */
+#define SCALE_STEP_KEYS 2.0  /* key buckets: coarser (their counts are often estimates) */
 #define SCALE_EVEN_MIN 6     /* the even share's level at the lowest */
+#define SCALE_EVEN_MAX 10    /* and at the highest: an even page is not all dark */
 #define HEAT_COLS_MAX 120    /* heatmap columns; windows beyond are grouped */
 #define KEY_LABEL_COLS 16    /* bucket start keys on the y axis */
 #define TITLE_KEY_COLS 40    /* a bucket's start key in a cell's tooltip */
@@ -42,7 +44,8 @@
  *   round(log(v / mean) / log(step)) == k - even,
  * so the even share sits in the MIDDLE of level `even` (never on a step)
  * and each level is `step` times the one below; the maximum is in level
- * LEVELS, 0 is level 0 and every other value at least level 1. */
+ * LEVELS unless even would pass SCALE_EVEN_MAX; 0 is level 0 and every
+ * other value at least level 1. */
 typedef struct colour_scale {
     uint64_t max;
     double mean;
@@ -107,10 +110,13 @@ const char *html_fmt_tick(char *buf, double v);
 /* The colour of level 1..LEVELS as "#rrggbb" into buf (CELL bytes). */
 const char *html_level_colour(char *buf, int level);
 
-/* The scale up to max centred on mean (colour_scale): SCALE_STEP a level
- * with the maximum in level LEVELS, or, when that would put the even share
- * below level SCALE_EVEN_MIN, the even share there and a larger step. */
-colour_scale html_scale_of(uint64_t max, double mean);
+/* The scale up to max centred on mean (colour_scale): `step` a level with
+ * the maximum in level LEVELS, but the even share in level SCALE_EVEN_MAX
+ * at the highest (the maximum then in a lower level: a page whose hottest
+ * cell is near the even share stays mid-scale), or, when the maximum in
+ * level LEVELS would put the even share below level SCALE_EVEN_MIN, the
+ * even share there and a larger step. */
+colour_scale html_scale_of(uint64_t max, double mean, double step);
 
 /* The level of value v on scale s: 0 for nothing (or an empty scale),
  * else 1..LEVELS. */
