@@ -303,7 +303,7 @@ static void write_css(FILE *out)
           ".all{font-size:15px}.all th{font:14px \"DejaVu Sans Mono\",Menlo,Consolas,monospace}"
           ".wide{overflow-x:auto}.sch td:nth-child(3n+2),.srv td,.srv th{text-align:right}"
           ".srv td:last-child{text-align:left}"
-          "summary{font-size:17px;margin-top:8px}\n"
+          "summary{font-size:17px;margin-top:8px}summary h3{display:inline}\n"
           ".regions{font-size:16px}.regions th{border-bottom:2px solid #222}\n"
           ".regions td{border-bottom:1px solid #bbb;white-space:nowrap}.regions td.key{font-size:15px}\n"
           "svg{display:block;width:100%;height:auto;max-width:900px}\n"

@@ -125,14 +125,15 @@ static void write_figure_cell(FILE *out, const run_result *run, const char *name
                                    : fmt_figure(a, f, v));
 }
 
-/* Latency rows: label, every operation's figure, the reads'. */
-static const char *const LATENCY_ROWS[][3] = {
+/* Latency columns: heading, every operation's figure, the reads'. */
+static const char *const LATENCY_COLUMNS[][3] = {
     { "mean", "mean_latency_us", "read_mean_latency_us" },
     { "p50", "p50_latency_us", "read_p50_latency_us" },
     { "p99", "p99_latency_us", "read_p99_latency_us" },
     { "p99.9", "p999_latency_us", "read_p999_latency_us" },
     { "max", "max_latency_us", "read_max_latency_us" },
 };
+#define NLATENCY (sizeof LATENCY_COLUMNS / sizeof LATENCY_COLUMNS[0])
 
 /* Read cost columns: heading and family prefix (or the run's figure). */
 static const char *const READ_COLUMNS[][3] = {
@@ -149,30 +150,27 @@ void html_write_costs(FILE *out, const run_result *run)
 {
     int reads = run->reads > 0;
     char name[64];
-    fputs("<h3>Throughput and latency</h3>\n<table class=\"figs costs\">\n<tr>", out);
-    fputs("<th>offered ops/s</th>", out);
+    fputs("<h3>Throughput and latency</h3>\n<table class=\"figs costs\">\n<tr><th></th>"
+          "<th>offered/s</th><th>done/s</th><th>unfinished</th><th>busiest</th><th>queue</th>"
+          "</tr>\n<tr><th>operations</th>", out);
     write_figure_cell(out, run, "offered_ops_per_s");
-    fputs("<th>done ops/s</th>", out);
     write_figure_cell(out, run, "achieved_ops_per_s");
-    fputs("<th>unfinished</th>", out);
     write_figure_cell(out, run, "unfinished");
-    fputs("</tr>\n<tr><th>busiest server busy</th>", out);
     write_figure_cell(out, run, "busiest_busy");
-    fputs("<th>longest queue</th>", out);
     write_figure_cell(out, run, "longest_queue");
-    fputs("</tr>\n</table>\n<table class=\"figs costs\">\n<tr><th>latency</th><th>every "
-          "operation</th>", out);
-    if (reads) fputs("<th>reads</th>", out);
+    fputs("</tr>\n<tr><th>latency</th>", out);
+    for (size_t c = 0; c < NLATENCY; c++) fprintf(out, "<th>%s</th>", LATENCY_COLUMNS[c][0]);
+    fputs("</tr>\n<tr><th>every operation</th>", out);
+    for (size_t c = 0; c < NLATENCY; c++) write_figure_cell(out, run, LATENCY_COLUMNS[c][1]);
     fputs("</tr>\n", out);
-    for (size_t i = 0; i < sizeof LATENCY_ROWS / sizeof LATENCY_ROWS[0]; i++) {
-        fprintf(out, "<tr><th>%s</th>", LATENCY_ROWS[i][0]);
-        write_figure_cell(out, run, LATENCY_ROWS[i][1]);
-        if (reads) write_figure_cell(out, run, LATENCY_ROWS[i][2]);
+    if (reads) {
+        fputs("<tr><th>reads</th>", out);
+        for (size_t c = 0; c < NLATENCY; c++) write_figure_cell(out, run, LATENCY_COLUMNS[c][2]);
         fputs("</tr>\n", out);
     }
     fputs("</table>\n<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
-          "included. busy: the busiest server's work over the run's time (over 100%: more "
-          "than it can do).</p>\n", out);
+          "included. busiest: the busiest server's work over the run's time (over 100%: more "
+          "than it can do); queue: the most RPCs in one server at once.</p>\n", out);
     if (!reads)
         return;
     fputs("<h3>Read cost</h3>\n<table class=\"figs costs\">\n<tr><th>kind</th>", out);
@@ -464,7 +462,9 @@ static void write_figure_value(FILE *out, const figure *f, const sim_results *re
 }
 
 /* Run r's scheme-scope figures that have a value, in a table of two
- * name-value-unit columns (reading down the left, then the right). */
+ * name-value-unit columns (reading down the left, then the right), in a
+ * details element: open for a single run or with samples (the spreads are
+ * only here), folded on a compare page. */
 static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
 {
     const figure *shown[256];
@@ -472,12 +472,16 @@ static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
     for (const figure *f = figure_first(FIGURE_SCHEME); f && n < sizeof shown / sizeof shown[0];
          f = figure_next(f))
         if (figure_shown(f, res, r)) shown[n++] = f;
+    /* folded on a compare page (the summary and the panels' tables have
+     * the main figures; a dozen open tables made the page ~3,600 px taller) */
+    fprintf(out, "<details%s><summary>", res->nruns == 1 || res->nsamples > 1 ? " open=\"open\"" : "");
     if (res->nsamples > 1)
         fprintf(out, "<h3>Figures: median and min&#8211;max of %" PRIu32 " samples (one "
-                "value: the same in all)</h3>\n",
+                "value: the same in all)</h3>",
                 res->nsamples);
     else
-        fputs("<h3>Figures</h3>\n", out);
+        fprintf(out, "<h3>Figures (%zu)</h3>", n);
+    fputs("</summary>\n", out);
     fputs("<table class=\"all sch\">\n", out);
     size_t rows = (n + 1) / 2;
     for (size_t i = 0; i < rows; i++) {
@@ -490,7 +494,7 @@ static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
         }
         fputs("</tr>\n", out);
     }
-    fputs("</table>\n", out);
+    fputs("</table></details>\n", out);
 }
 
 /* Server figure f's min, median and max over the servers not in shown

@@ -1018,8 +1018,10 @@ static void test_latency_throughput_and_read_cost(void **state)
     char *html = render(&f.res);
     char *run0 = panel(html, 0), *run1 = panel(html, 1);
     assert_non_null(strstr(run1, "<h3>Throughput and latency</h3>"));
-    assert_non_null(strstr(run1, "<tr><th>p99</th><td data-figure=\"p99_latency_us\">1.23 ms</td>"
-                                 "<td data-figure=\"read_p99_latency_us\">800 us</td></tr>"));
+    assert_non_null(strstr(run1, "<tr><th>every operation</th><td data-figure=\"mean_latency_us\">"
+                                 "300 us</td><td data-figure=\"p50_latency_us\">250 us</td>"
+                                 "<td data-figure=\"p99_latency_us\">1.23 ms</td>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"read_p99_latency_us\">800 us</td>"));
     assert_non_null(strstr(run1, "<td data-figure=\"max_latency_us\">5 ms</td>"));
     assert_non_null(strstr(run1, "<h3>Read cost</h3>"));
     assert_non_null(strstr(run1, "<tr><th>get</th><td data-figure=\"reads_get\">100</td>"));
