@@ -11,6 +11,13 @@
  * bin's size). The shared scales do not change: the max of the bins'
  * maxima is the max of every cell. So a 10,000-server run draws 32 rows,
  * not 10,000, and its page stays a few hundred kilobytes a panel.
+ *
+ * A heatmap's values and levels are worked out once (cell_grid); the cells
+ * are drawn level by level, a row's neighbours of one level as one <rect>,
+ * and a transparent layer of one <rect> per TIP_COLS columns of a row on
+ * top carries the tooltips, each listing its cells' values in order
+ * (reports/html.c's top comment says why not a <title> per cell). Colour
+ * scales (colour_scale, html_scale_of) are ratios around the even share.
  */
 #include <inttypes.h>
 #include <math.h>
