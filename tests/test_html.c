@@ -983,6 +983,12 @@ static void test_summary_table_at_the_top(void **state)
     char *v2 = element_text(strstr(table, "<tr data-scheme=\"idle\">"), "<td class=\"verdict\">",
                             "</td>");
     assert_string_equal(v2, "no writes");
+    /* Run 1: rs1 wrote 999 of 1598 on 3 servers (max/mean 1.88, at least
+     * half of 3); its reads 38/42/46 (max/mean 1.10) are even. */
+    char *v1 = element_text(strstr(table, "<tr data-scheme=\"" NASTY_ESCAPED "\">"),
+                            "<td class=\"verdict\">", "</td>");
+    assert_string_equal(v1, "one server takes the writes (max/mean 1.88 of 3); reads even");
+    free(v1);
     assert_non_null(strstr(table, "<td data-figure=\"p99_latency_us\">1234</td>"));
     free(v0);
     free(v2);
@@ -994,12 +1000,35 @@ static void test_summary_table_at_the_top(void **state)
     html = render(&e.res);
     table = strstr(html, "<table id=\"summary\">");
     v0 = element_text(strstr(table, "<tr data-scheme=\"monotonic\">"), "<td class=\"verdict\">", "</td>");
-    char *v1 = element_text(strstr(table, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">", "</td>");
+    v1 = element_text(strstr(table, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">", "</td>");
     assert_string_equal(v0, "one server takes the writes (max/mean 8.00 of 8)");
     assert_string_equal(v1, "writes even");
     free(v0);
     free(v1);
     free(html);
+
+    /* Salted with rs0 at twice the others: max/mean 16/9 = 1.78, uneven
+     * (from 1.50) but short of one server (4 of 8); at 1.2 times (max/mean
+     * 9000 / 7687.5 = 1.17), nearly even (over 1.10). */
+    static const double factor[2] = { 2.0, 1.2 };
+    static const char *const want[2] = {
+        "writes uneven: the busiest server takes 22.2% (max/mean 1.78)",
+        "writes nearly even (max/mean 1.17)" };
+    for (int k = 0; k < 2; k++) {
+        even_fixture_init(&e);
+        e.sv[1][0].writes = 0;
+        for (int w = 0; w < EV_WINDOWS; w++) {
+            for (int sv = 1; sv < EV_SERVERS; sv++) e.win[1][w * EV_SERVERS + sv] = 7500;
+            e.win[1][w * EV_SERVERS] = (uint64_t)(7500 * factor[k]);
+        }
+        for (int sv = 0; sv < EV_SERVERS; sv++) e.sv[1][sv].writes = 4 * e.win[1][sv];
+        html = render(&e.res);
+        v1 = element_text(strstr(html, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">",
+                          "</td>");
+        assert_string_equal(v1, want[k]);
+        free(v1);
+        free(html);
+    }
 }
 
 /* A panel's throughput, latency and read cost, from the registry. */
