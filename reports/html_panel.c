@@ -113,16 +113,18 @@ void html_write_panel_head(FILE *out, const run_result *run)
 
 /* ---- a panel: throughput, latency and read cost ---- */
 
-/* A registry figure's cell: its value formatted as the text report does
- * (fmt_latency for latencies, else the figure's decimals). */
+/* A registry figure's cell: its value formatted as the text report's
+ * tables do (fmt_latency for latencies, fmt_percent for shares, else the
+ * figure's decimals). */
 static void write_figure_cell(FILE *out, const run_result *run, const char *name)
 {
     char a[CELL];
     const figure *f = figure_find(name);
     double v = figure_value(f, run, 0);
-    fprintf(out, "<td data-figure=\"%s\">%s</td>", name,
-            !strcmp(f->unit, "us") ? fmt_latency(a, isfinite(v) ? (uint64_t)v : UINT64_MAX)
-                                   : fmt_figure(a, f, v));
+    if (!strcmp(f->unit, "us")) fmt_latency(a, isfinite(v) ? (uint64_t)v : UINT64_MAX);
+    else if (!strcmp(f->unit, "share")) fmt_percent(a, v);
+    else fmt_figure(a, f, v);
+    fprintf(out, "<td data-figure=\"%s\">%s</td>", name, a);
 }
 
 /* Latency columns: heading, every operation's figure, the reads'. */

@@ -1055,6 +1055,7 @@ static void test_latency_throughput_and_read_cost(void **state)
     assert_non_null(strstr(run1, "<h3>Read cost</h3>"));
     assert_non_null(strstr(run1, "<tr><th>get</th><td data-figure=\"reads_get\">100</td>"));
     assert_non_null(strstr(run1, "<td data-figure=\"rpcs_per_read_scan\">3.00</td>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"read_share_get\">79.4%</td>")); /* 100 / 126 */
     assert_null(strstr(run1, "<tr><th>range</th>")); /* no range reads: no row */
     /* Run 0 did not read: latency of every operation only, no read cost. */
     assert_non_null(strstr(run0, "<h3>Throughput and latency</h3>"));
