@@ -11,10 +11,18 @@
  * bin's size). The shared scales do not change: the max of the bins'
  * maxima is the max of every cell. So a 10,000-server run draws 32 rows,
  * not 10,000, and its page stays a few hundred kilobytes a panel.
+ *
+ * A heatmap's values and levels are worked out once (cell_grid); the cells
+ * are drawn level by level, a row's neighbours of one level as one <rect>,
+ * and a transparent layer of one <rect> per TIP_COLS columns of a row on
+ * top carries the tooltips, each listing its cells' values in order
+ * (reports/html.c's top comment says why not a <title> per cell). Colour
+ * scales (colour_scale, html_scale_of) are ratios around the even share.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/format.h"
@@ -46,13 +54,39 @@ const char *html_level_colour(char *buf, int level)
     return buf;
 }
 
-/* The level of value v on a scale up to max: 0 for nothing, else 1..LEVELS,
- * level k covering ((k-1)/LEVELS, k/LEVELS] of max. */
-int html_level_of(double v, uint64_t max)
+/* A scale centred on the even share (html_impl.h): `step` a level,
+ * the even share in the middle of its level, the maximum in the top one
+ * but the even share no higher than SCALE_EVEN_MAX; when the maximum on
+ * top would leave fewer than SCALE_EVEN_MIN - 1 levels below the even
+ * share, the step grows instead. */
+colour_scale html_scale_of(uint64_t max, double mean, double step)
 {
-    if (v <= 0 || max == 0) return 0;
-    double k = ceil(v / (double)max * LEVELS);
+    colour_scale s = { max, mean, step, LEVELS };
+    if (max == 0 || !(mean > 0) || (double)max <= mean)
+        return s;
+    double span = log((double)max / mean) / log(step);
+    s.even = LEVELS - (int)lround(span);
+    if (s.even > SCALE_EVEN_MAX) s.even = SCALE_EVEN_MAX;
+    if (s.even < SCALE_EVEN_MIN) {
+        s.even = SCALE_EVEN_MIN;
+        s.step = pow((double)max / mean, 1.0 / (LEVELS - SCALE_EVEN_MIN));
+    }
+    return s;
+}
+
+/* The level of v: 0 for nothing, else the even level plus the steps (of
+ * s->step) from the mean to v, rounded, clamped to 1..LEVELS. */
+int html_level_of(double v, const colour_scale *s)
+{
+    if (v <= 0 || s->max == 0 || !(s->mean > 0)) return 0;
+    double k = s->even + round(log(v / s->mean) / log(s->step));
     return k < 1 ? 1 : k > LEVELS ? LEVELS : (int)k;
+}
+
+/* The least value of level k (k >= 2): the boundary below it. */
+double html_level_floor(const colour_scale *s, int k)
+{
+    return s->mean * pow(s->step, k - s->even - 0.5);
 }
 
 /* ---- time axis ---- */
@@ -125,7 +159,7 @@ typedef struct heatmap {
     uint32_t nrows;
     int keys;                /* rows are key buckets: key labels, row 0 at the bottom */
     size_t key_skip;         /* characters of shared prefix the key labels leave out */
-    uint64_t max;            /* the shared scale */
+    const colour_scale *scale; /* the shared scale */
     const char *const *labels; /* rows that are not key buckets: their labels */
 } heatmap;
 
@@ -147,32 +181,104 @@ static double cell_value(const heatmap *hm, const run_result *run, uint32_t row,
     return n ? (double)sum / n : 0;
 }
 
-/* A cell at column x, drawn row y (0 = top), with its value as a tooltip
- * when the page has room for them. */
-static void write_cell(const page *pg, uint32_t x, uint32_t y, double v, uint32_t per)
+/* A heatmap's cells worked out once: value and level of drawn row y
+ * (0 = top), column x at [y * ncols + x]. */
+typedef struct cell_grid {
+    uint32_t ncols, per;
+    double *value;
+    unsigned char *level;
+} cell_grid;
+
+static cell_grid grid_of(const heatmap *hm, const run_result *run)
 {
-    fprintf(pg->out, "<rect x=\"%" PRIu32 "\" y=\"%" PRIu32 "\"", x, y);
-    if (!pg->titles) fputs("/>", pg->out);
-    else if (per == 1) fprintf(pg->out, "><title>%.0f</title></rect>", v);
-    else fprintf(pg->out, "><title>%.1f</title></rect>", v);
+    cell_grid g = { 0, html_windows_per_column(run), NULL, NULL };
+    g.ncols = (run->nwindows + g.per - 1) / g.per;
+    size_t n = (size_t)g.ncols * hm->nrows;
+    g.value = malloc((n ? n : 1) * sizeof *g.value);
+    g.level = malloc(n ? n : 1);
+    if (!g.value || !g.level) report_out_of_memory();
+    for (uint32_t y = 0; y < hm->nrows; y++) {
+        uint32_t row = hm->keys ? hm->nrows - 1 - y : y;
+        for (uint32_t x = 0; x < g.ncols; x++) {
+            double v = cell_value(hm, run, row, x, g.per);
+            g.value[(size_t)y * g.ncols + x] = v;
+            g.level[(size_t)y * g.ncols + x] = (unsigned char)html_level_of(v, hm->scale);
+        }
+    }
+    return g;
 }
 
-/* The cells of one colour level (0 = nothing), drawn row by drawn row. */
-static void write_level(const page *pg, const run_result *run, const heatmap *hm, int level,
-                        uint32_t ncols, uint32_t per)
+/* What row `row` is, for a tooltip: the server (or bin) or "from" the
+ * bucket's start key, cut to TITLE_KEY_COLS. */
+static void write_row_name(FILE *out, const run_result *run, const heatmap *hm, uint32_t row)
+{
+    char a[CELL];
+    if (!hm->keys) {
+        html_put_text(out, hm->labels[row]);
+        return;
+    }
+    const char *start = run->keyspace.bucket_start[row];
+    fputs("from ", out);
+    html_put_text(out, start && start[0] ? fmt_cut(a, start, TITLE_KEY_COLS) : "-inf");
+}
+
+/* The cells of one colour level (0 = nothing), drawn row by drawn row,
+ * each run of neighbours of that level in a row one <rect> (no tooltip:
+ * write_tips lays them over the cells). */
+static void write_level(const page *pg, const heatmap *hm, const cell_grid *g, int level)
 {
     int open = 0;
     for (uint32_t y = 0; y < hm->nrows; y++) {
-        uint32_t row = hm->keys ? hm->nrows - 1 - y : y;
-        for (uint32_t x = 0; x < ncols; x++) {
-            double v = cell_value(hm, run, row, x, per);
-            if (html_level_of(v, hm->max) != level) continue;
+        const unsigned char *lv = g->level + (size_t)y * g->ncols;
+        for (uint32_t x = 0; x < g->ncols;) {
+            if (lv[x] != level) {
+                x++;
+                continue;
+            }
+            uint32_t x1 = x + 1;
+            while (x1 < g->ncols && lv[x1] == level) x1++;
             if (!open && level) fprintf(pg->out, "<g class=\"c%d\">", level);
             open = 1;
-            write_cell(pg, x, y, v, per);
+            fprintf(pg->out, "<rect x=\"%" PRIu32 "\" y=\"%" PRIu32 "\"", x, y);
+            if (x1 - x > 1) fprintf(pg->out, " width=\"%" PRIu32 "\"", x1 - x);
+            fputs("/>", pg->out);
+            x = x1;
         }
     }
     if (open) fputs(level ? "</g>\n" : "\n", pg->out);
+}
+
+/* The tooltips: over each row, a transparent <rect> per TIP_COLS columns
+ * whose <title> names the row and the time span and lists each cell's
+ * value in order: "rs3 10&#8211;20 min: 7523 7368 ...". */
+static void write_tips(const page *pg, const run_result *run, const heatmap *hm,
+                       const cell_grid *g, const time_axis *ax)
+{
+    FILE *out = pg->out;
+    char a[CELL], b[CELL];
+    uint64_t end = (uint64_t)run->nwindows * run->window_us;
+    fputs("<g class=\"tip\">", out);
+    for (uint32_t y = 0; y < hm->nrows; y++) {
+        uint32_t row = hm->keys ? hm->nrows - 1 - y : y;
+        const double *v = g->value + (size_t)y * g->ncols;
+        for (uint32_t x0 = 0; x0 < g->ncols; x0 += TIP_COLS) {
+            uint32_t x1 = x0 + TIP_COLS < g->ncols ? x0 + TIP_COLS : g->ncols;
+            uint64_t t0 = (uint64_t)x0 * g->per * run->window_us;
+            uint64_t t1 = (uint64_t)x1 * g->per * run->window_us;
+            if (t1 > end) t1 = end;
+            fprintf(out, "<rect x=\"%" PRIu32 "\" y=\"%" PRIu32 "\"", x0, y);
+            if (x1 - x0 > 1) fprintf(out, " width=\"%" PRIu32 "\"", x1 - x0);
+            fputs("><title>", out);
+            write_row_name(out, run, hm, row);
+            fprintf(out, " %s&#8211;%s %s:", html_fmt_tick(a, (double)t0 / (double)ax->unit_us),
+                    html_fmt_tick(b, (double)t1 / (double)ax->unit_us), ax->unit);
+            for (uint32_t x = x0; x < x1; x++)
+                fprintf(out, g->per == 1 || v[x] == 0 ? " %.0f" : " %.1f", v[x]);
+            fputs("</title></rect>", out);
+        }
+        fputc('\n', out);
+    }
+    fputs("</g>\n", out);
 }
 
 /* The label of server or bucket `row`, centred on y. */
@@ -182,8 +288,9 @@ static void write_row_label(FILE *out, const run_result *run, const heatmap *hm,
     char a[CELL];
     fprintf(out, "<text x=\"%d\" y=\"%.1f\">", PLOT_X - 8, y + 5);
     if (hm->keys)
-        html_put_text(out, html_key_label(a, run->keyspace.bucket_start[row], hm->key_skip, "-inf",
-                                KEY_LABEL_COLS));
+        html_put_text(out, html_bucket_label(a, (const char *const *)run->keyspace.bucket_start,
+                                             run->keyspace.nbuckets, row, hm->key_skip,
+                                             KEY_LABEL_COLS));
     else
         html_put_text(out, hm->labels[row]);
     fputs("</text>", out);
@@ -206,7 +313,6 @@ static void write_heatmap(const page *pg, const run_result *run, const heatmap *
 {
     FILE *out = pg->out;
     uint32_t per = html_windows_per_column(run);
-    uint32_t ncols = (run->nwindows + per - 1) / per;
     double cols_exact = (double)run->nwindows / per; /* a last, partial group is clipped */
     double row_h = hm->nrows * ROW_H <= ROWS_H_MAX ? ROW_H : (double)ROWS_H_MAX / hm->nrows;
     double plot_h = row_h * hm->nrows;
@@ -221,7 +327,11 @@ static void write_heatmap(const page *pg, const run_result *run, const heatmap *
             "viewBox=\"0 0 %.6g %" PRIu32 "\" preserveAspectRatio=\"none\" "
             "shape-rendering=\"crispEdges\">\n",
             PLOT_X, PLOT_TOP, plot_w, plot_h, cols_exact, hm->nrows);
-    for (int level = 0; level <= LEVELS; level++) write_level(pg, run, hm, level, ncols, per);
+    cell_grid g = grid_of(hm, run);
+    for (int level = 0; level <= LEVELS; level++) write_level(pg, hm, &g, level);
+    write_tips(pg, run, hm, &g, &ax);
+    free(g.value);
+    free(g.level);
     fputs("</svg>\n", out);
     fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%.1f\"/>\n",
             PLOT_X, PLOT_TOP, PLOT_W, plot_h);
@@ -254,12 +364,12 @@ void html_write_server_heatmaps(const page *pg, const run_result *run)
 {
     server_bins wb = server_bins_run(run, 0);
     heatmap writes = { "Writes per server over time", "writes per window", "server",
-                       wb.cells, wb.nrows, 0, 0, pg->max[STATS_SERVER_WRITES], wb.labels };
+                       wb.cells, wb.nrows, 0, 0, &pg->scale[STATS_SERVER_WRITES], wb.labels };
     write_heatmap(pg, run, &writes);
     if (run->reads > 0) {
         server_bins rb = server_bins_run(run, 1);
         heatmap reads = { "Read RPCs per server over time", "read RPCs per window", "server",
-                          rb.cells, rb.nrows, 0, 0, pg->max[STATS_SERVER_READS], rb.labels };
+                          rb.cells, rb.nrows, 0, 0, &pg->scale[STATS_SERVER_READS], rb.labels };
         write_heatmap(pg, run, &reads);
         server_bins_free(&rb);
     }
@@ -282,9 +392,9 @@ void html_write_key_heatmaps(const page *pg, const run_result *run)
     }
     size_t skip = html_shared_prefix((const char *const *)ks->bucket_start, ks->nbuckets, KEY_LABEL_COLS);
     heatmap writes = { "Writes per key range over time", "writes per window", "key (bucket start)",
-                       ks->writes, ks->nbuckets, 1, skip, pg->max[STATS_KEY_WRITES], NULL };
+                       ks->writes, ks->nbuckets, 1, skip, &pg->scale[STATS_KEY_WRITES], NULL };
     heatmap reads = { "Read RPCs per key range over time", "read RPCs per window",
-                      "key (bucket start)", ks->reads, ks->nbuckets, 1, skip, pg->max[STATS_KEY_READS], NULL };
+                      "key (bucket start)", ks->reads, ks->nbuckets, 1, skip, &pg->scale[STATS_KEY_READS], NULL };
     write_heatmap(pg, run, &writes);
     if (run->reads > 0) write_heatmap(pg, run, &reads);
     fprintf(pg->out, "<p class=\"note\">%" PRIu32 " buckets of about equal row count at the end "

@@ -13,9 +13,14 @@
 #include "sim/result.h"
 
 #define LEVELS 16            /* colour steps of a scale */
+#define SCALE_STEP_SERVERS 1.4142135623730951 /* sqrt(2): two levels make a doubling */
+#define SCALE_STEP_KEYS 2.0  /* key buckets: coarser (their counts are often estimates) */
+#define SCALE_EVEN_MIN 6     /* the even share's level at the lowest */
+#define SCALE_EVEN_MAX 10    /* and at the highest: an even page is not all dark */
 #define HEAT_COLS_MAX 120    /* heatmap columns; windows beyond are grouped */
-#define TITLE_CELLS_MAX 4000 /* cells a page may carry tooltips for */
 #define KEY_LABEL_COLS 16    /* bucket start keys on the y axis */
+#define TITLE_KEY_COLS 40    /* a bucket's start key in a cell's tooltip */
+#define TIP_COLS 10          /* heatmap columns one tooltip lists */
 #define KEY_TABLE_COLS 16    /* region boundaries in the table */
 #define PREFIX_MIN 8         /* least common key prefix worth leaving out */
 #define TOP_REGIONS 10
@@ -33,12 +38,27 @@
 #define LANE_H 24            /* timeline lane */
 #define ZERO_COLOUR "#ececec" /* a cell with nothing: no level gets it */
 
-/* Everything the panels share: the stream, the four shared scale maxima
- * (indexed by STATS_SERVER_WRITES ...) and whether cells carry tooltips. */
+/* A shared colour scale: its maximum (the hottest cell of any run), the
+ * mean cell (the even share: stats_shared_mean) and its geometry, from
+ * html_scale_of. Level k covers values v with
+ *   round(log(v / mean) / log(step)) == k - even,
+ * so the even share sits in the MIDDLE of level `even` (never on a step)
+ * and each level is `step` times the one below; the maximum is in level
+ * LEVELS unless even would pass SCALE_EVEN_MAX; 0 is level 0 and every
+ * other value at least level 1. */
+typedef struct colour_scale {
+    uint64_t max;
+    double mean;
+    double step;
+    int even;
+} colour_scale;
+
+/* Everything the panels share: the stream and the four shared scales
+ * (indexed by STATS_SERVER_WRITES ...), with their maxima. */
 typedef struct page {
     FILE *out;
     uint64_t max[4];
-    int titles;
+    colour_scale scale[4];
 } page;
 
 /* A run's time axis: [0, span) in `unit`s, ticks every `step` units. */
@@ -69,6 +89,14 @@ size_t html_shared_prefix(const char *const *keys, size_t n, size_t cols);
 const char *html_key_label(char *buf, const char *key, size_t skip, const char *unbounded,
                            size_t cols);
 
+/* Key i of the sorted keys[0..n) in at most `cols` characters into buf
+ * (CELL bytes), so that neighbours' labels differ: as html_key_label when
+ * that keeps the token where key i first differs from its neighbours, else
+ * its first token (or "..." for the shared prefix `skip`), "..." and the
+ * key from that token on, cut to fit. Returns buf. */
+const char *html_bucket_label(char *buf, const char *const *keys, size_t n, size_t i,
+                              size_t skip, size_t cols);
+
 /* The note that labels leave out a shared prefix (the first skip
  * characters of key), if skip is not 0. */
 void html_write_prefix_note(FILE *out, const char *key, size_t skip, const char *what);
@@ -82,9 +110,20 @@ const char *html_fmt_tick(char *buf, double v);
 /* The colour of level 1..LEVELS as "#rrggbb" into buf (CELL bytes). */
 const char *html_level_colour(char *buf, int level);
 
-/* The level of value v on a scale up to max: 0 for nothing, else
- * 1..LEVELS, level k covering ((k-1)/LEVELS, k/LEVELS] of max. */
-int html_level_of(double v, uint64_t max);
+/* The scale up to max centred on mean (colour_scale): `step` a level with
+ * the maximum in level LEVELS, but the even share in level SCALE_EVEN_MAX
+ * at the highest (the maximum then in a lower level: a page whose hottest
+ * cell is near the even share stays mid-scale), or, when the maximum in
+ * level LEVELS would put the even share below level SCALE_EVEN_MIN, the
+ * even share there and a larger step. */
+colour_scale html_scale_of(uint64_t max, double mean, double step);
+
+/* The level of value v on scale s: 0 for nothing (or an empty scale),
+ * else 1..LEVELS. */
+int html_level_of(double v, const colour_scale *s);
+
+/* The least value of level k (2 <= k <= LEVELS) on s: the step below it. */
+double html_level_floor(const colour_scale *s, int k);
 
 /* The run's time span (its windows, or its duration if longer), in the
  * unit that keeps the numbers small, with ticks every 1, 2 or 5 x 10^k. */
@@ -135,6 +174,12 @@ void html_write_top_regions(FILE *out, const run_result *run);
  * listed and the balancer runs. */
 void html_write_timeline(FILE *out, const run_result *run);
 
+/* Throughput, latency (every operation's and, when the run read, the
+ * reads') and, when it read, the read cost by kind: the registry's
+ * figures, each cell a <td data-figure="NAME">, formatted as the text
+ * report does. */
+void html_write_costs(FILE *out, const run_result *run);
+
 /* Run r's scheme figures, then its server figures folded: a column per
  * server, or past SERVERS_LISTED servers the busiest by writes and the
  * rest's min, median and max. */
@@ -154,5 +199,16 @@ void html_write_region_map(const page *pg, const run_result *run);
 /* The inline script that drives every player of the page (once, at the
  * end of the body; the page reads without it). */
 void html_write_player_script(FILE *out);
+
+/* ---- the summary (html_summary.c) ---- */
+
+/* The summary table (id="summary": a row per scheme, its figures and a
+ * verdict); nothing when there is no run. */
+void html_write_summary(FILE *out, const sim_results *res);
+
+/* A run's verdict in plain words into buf (cap bytes), from its figures
+ * and html_summary.c's thresholds: "even", "one server takes the writes
+ * (max/mean 5.33 of 8)", ... */
+void html_verdict(char *buf, size_t cap, const run_result *run);
 
 #endif

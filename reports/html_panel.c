@@ -111,6 +111,98 @@ void html_write_panel_head(FILE *out, const run_result *run)
     fputs("</div>\n", out);
 }
 
+/* ---- a panel: throughput, latency and read cost ---- */
+
+/* A registry figure's cell: its value formatted as the text report's
+ * tables do (fmt_latency for latencies, fmt_percent for shares, else the
+ * figure's decimals). */
+static void write_figure_cell(FILE *out, const run_result *run, const char *name)
+{
+    char a[CELL];
+    const figure *f = figure_find(name);
+    double v = figure_value(f, run, 0);
+    if (!strcmp(f->unit, "us")) fmt_latency(a, isfinite(v) ? (uint64_t)v : UINT64_MAX);
+    else if (!strcmp(f->unit, "share")) fmt_percent(a, v);
+    else fmt_figure(a, f, v);
+    fprintf(out, "<td data-figure=\"%s\">%s</td>", name, a);
+}
+
+/* Latency columns: heading, every operation's figure, the reads'. */
+static const char *const LATENCY_COLUMNS[][3] = {
+    { "mean", "mean_latency_us", "read_mean_latency_us" },
+    { "p50", "p50_latency_us", "read_p50_latency_us" },
+    { "p99", "p99_latency_us", "read_p99_latency_us" },
+    { "p99.9", "p999_latency_us", "read_p999_latency_us" },
+    { "max", "max_latency_us", "read_max_latency_us" },
+};
+#define NLATENCY (sizeof LATENCY_COLUMNS / sizeof LATENCY_COLUMNS[0])
+
+/* Read cost columns: heading and family prefix (or the run's figure). */
+static const char *const READ_COLUMNS[][3] = {
+    { "reads", "reads_", "reads" },
+    { "share", "read_share_", NULL },
+    { "RPCs", "read_rpcs_", "read_rpcs" },
+    { "RPCs/read", "rpcs_per_read_", "rpcs_per_read" },
+    { "rows read", "rows_scanned_", "rows_scanned" },
+    { "records", "records_returned_", "records_returned" },
+    { "rows/record", "rows_scanned_per_row_", "rows_scanned_per_row" },
+};
+
+void html_write_costs(FILE *out, const run_result *run)
+{
+    int reads = run->reads > 0;
+    char name[64];
+    fputs("<h3>Throughput and latency</h3>\n<table class=\"figs costs\">\n<tr><th></th>"
+          "<th>offered/s</th><th>done/s</th><th>unfinished</th><th>busiest</th><th>queue</th>"
+          "</tr>\n<tr><th>operations</th>", out);
+    write_figure_cell(out, run, "offered_ops_per_s");
+    write_figure_cell(out, run, "achieved_ops_per_s");
+    write_figure_cell(out, run, "unfinished");
+    write_figure_cell(out, run, "busiest_busy");
+    write_figure_cell(out, run, "longest_queue");
+    fputs("</tr>\n<tr><th>latency</th>", out);
+    for (size_t c = 0; c < NLATENCY; c++) fprintf(out, "<th>%s</th>", LATENCY_COLUMNS[c][0]);
+    fputs("</tr>\n<tr><th>every operation</th>", out);
+    for (size_t c = 0; c < NLATENCY; c++) write_figure_cell(out, run, LATENCY_COLUMNS[c][1]);
+    fputs("</tr>\n", out);
+    if (reads) {
+        fputs("<tr><th>reads</th>", out);
+        for (size_t c = 0; c < NLATENCY; c++) write_figure_cell(out, run, LATENCY_COLUMNS[c][2]);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
+          "included. busiest: the busiest server's work over the run's time (over 100%: more "
+          "than it can do); queue: the most RPCs in one server at once.</p>\n", out);
+    if (!reads)
+        return;
+    fputs("<h3>Read cost</h3>\n<table class=\"figs costs\">\n<tr><th>kind</th>", out);
+    for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++)
+        fprintf(out, "<th>%s</th>", READ_COLUMNS[c][0]);
+    fputs("</tr>\n", out);
+    for (int k = 0; k < QUERY_KINDS; k++) {
+        const char *kind = query_kind_name((query_kind)k);
+        if (run->reads_by_kind[k] == 0) continue;
+        fprintf(out, "<tr><th>%s</th>", kind);
+        for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++) {
+            snprintf(name, sizeof name, "%s%s", READ_COLUMNS[c][1], kind);
+            write_figure_cell(out, run, name);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("<tr><th>all</th>", out);
+    for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++) {
+        if (READ_COLUMNS[c][2]) write_figure_cell(out, run, READ_COLUMNS[c][2]);
+        else fputs("<td></td>", out);
+    }
+    fputs("</tr>\n</table>\n<table class=\"figs costs\">\n<tr><th>full scans</th>", out);
+    write_figure_cell(out, run, "full_scans");
+    fputs("<th>read max/mean</th>", out);
+    write_figure_cell(out, run, "read_max_mean");
+    fputs("</tr>\n</table>\n<p class=\"note\">RPCs: one per region a read's planned ranges "
+          "touch. rows/record: rows read per record returned (1.00 = no waste). Full scans: "
+          "reads the key order could not serve.</p>\n", out);
+}
+
 /* ---- a panel: the busiest servers ---- */
 
 void html_write_busiest_servers(FILE *out, const run_result *run)
@@ -372,7 +464,9 @@ static void write_figure_value(FILE *out, const figure *f, const sim_results *re
 }
 
 /* Run r's scheme-scope figures that have a value, in a table of two
- * name-value-unit columns (reading down the left, then the right). */
+ * name-value-unit columns (reading down the left, then the right), in a
+ * details element: open for a single run or with samples (the spreads are
+ * only here), folded on a compare page. */
 static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
 {
     const figure *shown[256];
@@ -380,12 +474,16 @@ static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
     for (const figure *f = figure_first(FIGURE_SCHEME); f && n < sizeof shown / sizeof shown[0];
          f = figure_next(f))
         if (figure_shown(f, res, r)) shown[n++] = f;
+    /* folded on a compare page (the summary and the panels' tables have
+     * the main figures; a dozen open tables made the page ~3,600 px taller) */
+    fprintf(out, "<details%s><summary>", res->nruns == 1 || res->nsamples > 1 ? " open=\"open\"" : "");
     if (res->nsamples > 1)
         fprintf(out, "<h3>Figures: median and min&#8211;max of %" PRIu32 " samples (one "
-                "value: the same in all)</h3>\n",
+                "value: the same in all)</h3>",
                 res->nsamples);
     else
-        fputs("<h3>Figures</h3>\n", out);
+        fprintf(out, "<h3>Figures (%zu)</h3>", n);
+    fputs("</summary>\n", out);
     fputs("<table class=\"all sch\">\n", out);
     size_t rows = (n + 1) / 2;
     for (size_t i = 0; i < rows; i++) {
@@ -398,7 +496,7 @@ static void write_scheme_figures(FILE *out, const sim_results *res, size_t r)
         }
         fputs("</tr>\n", out);
     }
-    fputs("</table>\n", out);
+    fputs("</table></details>\n", out);
 }
 
 /* Server figure f's min, median and max over the servers not in shown

@@ -333,6 +333,36 @@ uint64_t stats_shared_max(const sim_results *res, int which)
     return max;
 }
 
+double stats_shared_mean(const sim_results *res, int which)
+{
+    double sum = 0, cells = 0;
+    for (size_t r = 0; r < res->nruns; r++) {
+        const run_result *run = &res->runs[r];
+        if ((which == STATS_SERVER_READS || which == STATS_KEY_READS) && run->reads == 0)
+            continue; /* no read heatmap */
+        if (which == STATS_SERVER_WRITES || which == STATS_SERVER_READS) {
+            int reads = which == STATS_SERVER_READS;
+            if (!stats_has_window_counts(run, reads))
+                continue;
+            for (uint32_t w = 0; w < run->nwindows; w++) {
+                uint64_t total, max;
+                stats_window_total_max(run, reads, w, &total, &max);
+                sum += (double)total;
+            }
+            cells += (double)run->nwindows * run->nservers;
+        } else {
+            const uint64_t *m = which == STATS_KEY_WRITES ? run->keyspace.writes : run->keyspace.reads;
+            size_t n = (size_t)run->nwindows * run->keyspace.nbuckets;
+            if (!m)
+                continue;
+            for (size_t i = 0; i < n; i++)
+                sum += (double)m[i];
+            cells += (double)n;
+        }
+    }
+    return cells > 0 ? sum / cells : 0;
+}
+
 const timeline_kind_info *stats_timeline_kind(timeline_kind kind)
 {
     static const timeline_kind_info kinds[TIMELINE_KINDS] = {

@@ -156,5 +156,14 @@ const timeline_kind_info *stats_timeline_kind(timeline_kind kind);
 enum { STATS_SERVER_WRITES, STATS_SERVER_READS, STATS_KEY_WRITES, STATS_KEY_READS };
 uint64_t stats_shared_max(const sim_results *res, int which);
 
+/* The mean cell over every run's heatmap of one kind (`which` as for
+ * stats_shared_max): the sum of every run's counts of that kind divided by
+ * the sum of its rows x windows (servers or key buckets; zero cells
+ * included; for reads, only the runs that read), so the even share of one
+ * server (or bucket) in one window across the page. 0 when no run has a
+ * cell of that kind. The HTML report
+ * centres its colour scales on it. */
+double stats_shared_mean(const sim_results *res, int which);
+
 
 #endif

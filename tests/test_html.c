@@ -133,15 +133,57 @@ static size_t count(const char *text, const char *needle)
     return n;
 }
 
-/* <rect elements inside the <svg class="cells"> blocks: the heatmap cells. */
+/* Where the coloured cells of the cells block at p end: at its tooltip
+ * layer (or the end of p, cut before it). */
+static const char *cells_end(const char *p)
+{
+    const char *tip = strstr(p, "<g class=\"tip\">"), *svg = strstr(p, "</svg>");
+    if (!tip) return svg ? svg : p + strlen(p);
+    assert_true(!svg || tip < svg);
+    return tip;
+}
+
+/* The heatmap cells inside the <svg class="cells"> blocks: a <rect> is a
+ * run of `width` cells (1 without the attribute). */
 static size_t count_cells(const char *text)
 {
     size_t n = 0;
     for (const char *p = strstr(text, "<svg class=\"cells\""); p;
          p = strstr(p + 1, "<svg class=\"cells\"")) {
-        const char *end = strstr(p, "</svg>");
-        assert_non_null(end);
+        const char *end = cells_end(p);
+        for (const char *r = strstr(p, "<rect"); r && r < end; r = strstr(r + 1, "<rect")) {
+            const char *close = strchr(r, '>'), *w = strstr(r, " width=\"");
+            n += w && w < close ? strtoul(w + strlen(" width=\""), NULL, 10) : 1;
+        }
+    }
+    return n;
+}
+
+/* <rect> elements (runs of equal cells) in the cells blocks. */
+static size_t count_rects(const char *text)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, "<svg class=\"cells\""); p;
+         p = strstr(p + 1, "<svg class=\"cells\"")) {
+        const char *end = cells_end(p);
         for (const char *r = strstr(p, "<rect"); r && r < end; r = strstr(r + 1, "<rect")) n++;
+    }
+    return n;
+}
+
+/* Tooltips (<title> in the tip layers) and the cells they list, the
+ * number of values after the colon of each. */
+static size_t count_tip_values(const char *text)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, "<g class=\"tip\">"); p; p = strstr(p + 1, "<g class=\"tip\">")) {
+        const char *end = strstr(p, "</g>");
+        assert_non_null(end);
+        for (const char *t = strstr(p, "<title>"); t && t < end; t = strstr(t + 1, "<title>")) {
+            const char *colon = strstr(t, ":"), *close = strstr(t, "</title>");
+            assert_true(colon && colon < close);
+            for (const char *c = colon; c < close; c++) n += *c == ' ';
+        }
     }
     return n;
 }
@@ -151,7 +193,7 @@ static char *panel(const char *text, int run)
 {
     const char *p = text;
     for (int i = 0; i <= run; i++) {
-        p = strstr(p + (i > 0), "<section class=\"run\">");
+        p = strstr(p + (i > 0), "<section class=\"panel\"");
         assert_non_null(p);
     }
     const char *end = strstr(p + 1, "</section>");
@@ -211,8 +253,15 @@ static void test_one_rect_per_heatmap_cell(void **state)
     size_t expect = (4 * 3 + 4 * 5) + 2 * (4 * 3 + 4 * 5) + 4 * 3;
     assert_int_equal(count_cells(html), expect);
     assert_int_equal(count(html, "<svg class=\"cells\""), 2 + 4 + 1);
-    /* A small page carries the exact values as tooltips. */
-    assert_non_null(strstr(html, "<title>777</title>"));
+    /* Neighbours of one colour share a <rect>: the idle run's three rows
+     * of zeros are three. */
+    assert_true(count_rects(html) < expect);
+    char *idle = panel(html, 2);
+    assert_int_equal(count_rects(idle), 3);
+    free(idle);
+    /* Every cell is in a tooltip, with its exact value. */
+    assert_int_equal(count_tip_values(html), expect);
+    assert_non_null(strstr(html, "<title>rs1 0&#8211;4 min: 120 777 100 2</title>"));
     free(html);
 }
 
@@ -226,20 +275,28 @@ static void test_key_rows_ascend_upwards_and_labels_are_keys(void **state)
     /* Drawn row 0 (the top) is the last bucket: in run 0's diagonal,
      * bucket 4 is written in no window (buckets 0..3 one per window, in
      * order), bucket 3 (drawn row 1) only in the last window, at 600: the
-     * maximum, so the darkest level. Zero cells come first, ungrouped. */
+     * maximum, so the darkest level used (key steps double: 600 is 2^2.74
+     * times the mean cell, 89.75, 3 steps above the even step, which is at
+     * most 10: step 13). Zero cells come first, ungrouped. */
     const char *keys = strstr(run0, "Writes per key range over time");
     assert_non_null(keys);
     const char *cells = strstr(keys, "<svg class=\"cells\"");
     assert_non_null(cells);
-    const char *darkest = strstr(cells, "<g class=\"c16\">");
+    const char *darkest = strstr(cells, "<g class=\"c13\">");
     assert_non_null(darkest);
-    const char *top_left = strstr(cells, "<rect x=\"0\" y=\"0\"><title>0</title></rect>");
+    assert_int_equal(count(cells, "<g class=\"c"), 1);
+    const char *top_left = strstr(cells, "<rect x=\"0\" y=\"0\" width=\"4\"/>");
     assert_non_null(top_left);
     assert_true(top_left < strstr(cells, "<g class="));
-    assert_non_null(strstr(cells, "<g class=\"c16\"><rect x=\"3\" y=\"1\"><title>600</title>"
-                                  "</rect><rect x=\"2\" y=\"2\"><title>600</title></rect>"
-                                  "<rect x=\"1\" y=\"3\"><title>600</title></rect>"
-                                  "<rect x=\"0\" y=\"4\"><title>600</title></rect></g>"));
+    assert_non_null(strstr(cells, "<g class=\"c13\"><rect x=\"3\" y=\"1\"/><rect x=\"2\" "
+                                  "y=\"2\"/><rect x=\"1\" y=\"3\"/><rect x=\"0\" y=\"4\"/></g>"));
+    /* The tooltips name the bucket by its start key, top row first. */
+    const char *tips = strstr(cells, "<g class=\"tip\">");
+    assert_non_null(tips);
+    const char *top = strstr(tips, "<title>from \\x00\\xFF&lt;&amp; 0&#8211;4 min: 0 0 0 0</title>");
+    const char *next = strstr(tips, "<title>from row-f 0&#8211;4 min: 0 0 0 600</title>");
+    const char *bottom = strstr(tips, "<title>from -inf 0&#8211;4 min: 600 0 0 0</title>");
+    assert_true(top && next && bottom && top < next && next < bottom);
     /* Bucket 0 starts at the empty key: shown as -inf. Axis titles. */
     assert_non_null(strstr(keys, ">-inf</text>"));
     assert_non_null(strstr(keys, ">row-d</text>"));
@@ -289,16 +346,28 @@ static void test_legends_show_the_shared_maxima(void **state)
     assert_non_null(sw);
     assert_non_null(kw);
     assert_non_null(kr);
-    assert_non_null(strstr(sw, ">777</text>"));
-    assert_non_null(strstr(sw, ">0</text>"));
-    assert_non_null(strstr(kw, ">600</text>"));
-    assert_non_null(strstr(kr, ">19</text>"));
-    /* Run 0's hottest server cell (500) is not full scale: the scale is shared. */
+    /* The top step ends at the hottest cell; 1x is the mean cell: server
+     * writes 3348 over 3 runs x 12 cells = 93, key writes 3590 / 40 = 89.75,
+     * key reads 190 / 20 = 9.5. */
+    assert_non_null(strstr(sw, " to 777</title>"));
+    assert_non_null(strstr(sw, "= <strong>even</strong>: 93,"));
+    assert_non_null(strstr(sw, ">= 0</text>"));
+    assert_non_null(strstr(kw, " to 600</title>"));
+    assert_non_null(strstr(kw, "= <strong>even</strong>: 89.8,"));
+    assert_non_null(strstr(kr, " to 19</title>"));
+    assert_non_null(strstr(kr, "= <strong>even</strong>: 9.5,"));
+    assert_non_null(strstr(html, "<div class=\"legend\" data-scale=\"server-writes\">"));
+    assert_non_null(strstr(html, "<div class=\"legend\" data-scale=\"server-reads\">"));
+    assert_non_null(strstr(html, "<div class=\"legend\" data-scale=\"key-writes\">"));
+    assert_non_null(strstr(html, "<div class=\"legend\" data-scale=\"key-reads\">"));
+    /* Steps of sqrt(2) from the even share: 777 / 93 = 2^3.06, 6 steps
+     * above the even one, so the even share is step 10 and 777 step 16;
+     * run 0's hottest server cell (500 = 2^2.43 x 93: 5 steps) is step 15,
+     * not the top: the scale is shared. */
     char *run0 = panel(html, 0);
-    const char *c11 = strstr(run0, "<g class=\"c11\">"); /* ceil(500 / 777 * 16) */
-    assert_non_null(c11);
-    assert_true(strstr(c11, "<title>500</title>") < strstr(c11, "</g>"));
-    assert_null(strstr(run0, "<g class=\"c16\"><rect x=\"2\" y=\"1\">"));
+    assert_non_null(strstr(sw, "<text x=\"357.0\" y=\"18\">even</text>")); /* over step 10 */
+    assert_non_null(strstr(run0, "<g class=\"c15\"><rect x=\"2\" y=\"1\"/>"));
+    assert_null(strstr(run0, "<g class=\"c16\">"));
     free(run0);
     free(sw);
     free(kw);
@@ -518,8 +587,14 @@ static void test_a_full_compare_page_stays_small(void **state)
     size_t len = strlen(html);
     print_message("full compare page: %zu bytes, %zu cells\n", len, count_cells(html));
     assert_int_equal(count_cells(html), RUNS * 2 * (SV + KB) * W);
-    assert_true(len < 680 * 1024); /* 600 KiB before each panel's figures tables (~3 KB a
-                                    * run) and the glossary of every figure (~15 KB) */
+    /* Every cell's value is in a tooltip, though the page has 20,160 */
+    assert_int_equal(count_tip_values(html), RUNS * 2 * (SV + KB) * W);
+    /* 638 KB when no cell had a tooltip (pages over 4,000 cells had none);
+     * 920 KB with them all: these counts are noise, so few neighbours share
+     * a colour and a <rect>, and the tooltips (one per 10 cells of a row)
+     * cost about 14 bytes a cell. The default compare page, smoother, went
+     * from 384 to 365 KB. */
+    assert_true(len < 960 * 1024);
     free(html);
 }
 
@@ -683,6 +758,336 @@ static void test_figures_across_samples(void **state)
     free(f.res.sample_values);
 }
 
+/* The default scenario in small: 8 servers, 4 one-minute windows of 60000
+ * writes, three runs: "monotonic" puts every write on rs0; "salted"
+ * spreads them within 2% (the counts salted had in its first windows);
+ * "trickle" writes 1 a window to rs7. Key buckets: monotonic's and
+ * salted's 20 bucket starts. */
+enum { EV_SERVERS = 8, EV_WINDOWS = 4, EV_BUCKETS = 20 };
+
+typedef struct even_fixture {
+    server_result sv[3][EV_SERVERS];
+    uint64_t win[3][EV_WINDOWS * EV_SERVERS];
+    uint64_t keys[EV_WINDOWS * EV_BUCKETS];
+    run_result runs[3];
+    sim_results res;
+} even_fixture;
+
+static void even_fixture_init(even_fixture *f)
+{
+    static const uint64_t salted[EV_WINDOWS * EV_SERVERS] = {
+        7523, 7368, 7515, 7508, 7470, 7418, 7656, 7542, 7527, 7415, 7455, 7391, 7584, 7609, 7531, 7488,
+        7537, 7414, 7384, 7542, 7455, 7582, 7540, 7546, 7459, 7477, 7497, 7391, 7590, 7551, 7415, 7620,
+    };
+    static char *const mono_starts[EV_BUCKETS] = { "",
+        "\\x00\\x00\\x01\\x8C\\xC2SS\\x90", "\\x00\\x00\\x01\\x8C\\xC2T\\xB3 ",
+        "\\x00\\x00\\x01\\x8C\\xC2V\\x12\\xB0", "\\x00\\x00\\x01\\x8C\\xC2Wr@",
+        "\\x00\\x00\\x01\\x8C\\xC2X\\xD1\\xD0", "\\x00\\x00\\x01\\x8C\\xC2Z1`",
+        "\\x00\\x00\\x01\\x8C\\xC2[\\x90\\xF0", "\\x00\\x00\\x01\\x8C\\xC2\\x5C\\xF0\\x80",
+        "\\x00\\x00\\x01\\x8C\\xC2^P\\x10", "\\x00\\x00\\x01\\x8C\\xC2_\\xAF\\xA0",
+        "\\x00\\x00\\x01\\x8C\\xC2a\\x0F0", "\\x00\\x00\\x01\\x8C\\xC2bn\\xC0",
+        "\\x00\\x00\\x01\\x8C\\xC2c\\xCEP", "\\x00\\x00\\x01\\x8C\\xC2e-\\xE0",
+        "\\x00\\x00\\x01\\x8C\\xC2f\\x8Dp", "\\x00\\x00\\x01\\x8C\\xC2g\\xED\\x00",
+        "\\x00\\x00\\x01\\x8C\\xC2iL\\x90", "\\x00\\x00\\x01\\x8C\\xC2j\\xAC ",
+        "\\x00\\x00\\x01\\x8C\\xC2l\\x0B\\xB0" };
+    static char *const salted_starts[EV_BUCKETS] = { "",
+        "\\x00\\x00\\x00\\x01\\x8C\\xC2\\x5C\\xF6\\xDD", "\\x00\\x00\\x00\\x01\\x8C\\xC2g\\xFAo",
+        "\\x01\\x00\\x00\\x01\\x8C\\xC2W\\x88\\x0D", "\\x01\\x00\\x00\\x01\\x8C\\xC2b\\x8C<",
+        "\\x02\\x00\\x00\\x01\\x8C\\xC2R\\x14\\xDB", "\\x02\\x00\\x00\\x01\\x8C\\xC2]\\x1E3",
+        "\\x02\\x00\\x00\\x01\\x8C\\xC2h\\x1F\\xAF", "\\x03\\x00\\x00\\x01\\x8C\\xC2W\\xA5\\xC0",
+        "\\x03\\x00\\x00\\x01\\x8C\\xC2b\\xACW", "\\x04\\x00\\x00\\x01\\x8C\\xC2R5V",
+        "\\x04\\x00\\x00\\x01\\x8C\\xC2]\"\\x95", "\\x04\\x00\\x00\\x01\\x8C\\xC2h\\x1C[",
+        "\\x05\\x00\\x00\\x01\\x8C\\xC2W\\xA2\\xA5", "\\x05\\x00\\x00\\x01\\x8C\\xC2b\\x9B\\x15",
+        "\\x06\\x00\\x00\\x01\\x8C\\xC2R\\x1D\\xA4", "\\x06\\x00\\x00\\x01\\x8C\\xC2]\\x0D\\x01",
+        "\\x06\\x00\\x00\\x01\\x8C\\xC2h\\x06\\xB4", "\\x07\\x00\\x00\\x01\\x8C\\xC2W\\x89j",
+        "\\x07\\x00\\x00\\x01\\x8C\\xC2bu\\xC1" };
+    static const char *const names[3] = { "monotonic", "salted", "trickle" };
+    memset(f, 0, sizeof *f);
+    memcpy(f->win[1], salted, sizeof salted);
+    for (int w = 0; w < EV_WINDOWS; w++) {
+        f->win[0][w * EV_SERVERS] = 60000;
+        f->win[2][w * EV_SERVERS + 7] = 1;
+    }
+    for (int r = 0; r < 3; r++) {
+        uint64_t total = 0;
+        for (int s = 0; s < EV_SERVERS; s++) {
+            snprintf(f->sv[r][s].name, sizeof f->sv[r][s].name, "rs%d", s);
+            for (int w = 0; w < EV_WINDOWS; w++) f->sv[r][s].writes += f->win[r][w * EV_SERVERS + s];
+            total += f->sv[r][s].writes;
+        }
+        f->runs[r] = (run_result){ .scheme_name = (char *)names[r], .scheme_expr = "ts",
+            .nservers = EV_SERVERS, .servers = f->sv[r], .writes = total,
+            .duration_us = EV_WINDOWS * 60000000ull, .window_us = 60000000,
+            .nwindows = EV_WINDOWS, .window_writes = f->win[r],
+            .keyspace = { .nbuckets = r < 2 ? EV_BUCKETS : 0,
+                          .bucket_start = (char **)(r == 0 ? mono_starts : salted_starts),
+                          .writes = f->keys, .sample = 4096, .exact = 1 } };
+    }
+    f->res = (sim_results){ .scenario = "even", .seed = 42, .servers = EV_SERVERS,
+                            .window_us = 60000000, .nruns = 3, .runs = f->runs };
+}
+
+/* The coloured cells of the heatmap titled `title` in `text`: from its
+ * <svg class="cells"> to its tooltip layer. */
+static char *heatmap_cells(const char *text, const char *title)
+{
+    const char *h = strstr(text, title);
+    assert_non_null(h);
+    const char *p = strstr(h, "<svg class=\"cells\"");
+    assert_non_null(p);
+    return strndup(p, (size_t)(cells_end(p) - p));
+}
+
+/* An even run is one shade: every non-zero cell of salted's server
+ * heatmap (counts within 2% of the even share, 7500) in ONE colour class;
+ * the old 16 linear steps up to 60000 cut at 7500 exactly and made a
+ * checkerboard of two. A little is not nothing: trickle's 1s are the
+ * lightest class, its zeros the grey outside every class. */
+static void test_an_even_run_is_one_shade(void **state)
+{
+    (void)state;
+    even_fixture f;
+    even_fixture_init(&f);
+    char *html = render(&f.res);
+    char *salted = panel(html, 1);
+    char *cells = heatmap_cells(salted, "Writes per server over time");
+    assert_int_equal(count_cells(cells), EV_SERVERS * EV_WINDOWS);
+    assert_int_equal(count(cells, "<g class="), 1);
+    const char *group = strstr(cells, "<g class=\"c");
+    assert_non_null(group);
+    assert_true(strstr(cells, "<rect") > group); /* no zero cell before the group */
+    /* one rect per row: each row is one run of equal colour */
+    assert_int_equal(count_rects(cells), EV_SERVERS);
+    free(cells);
+    free(salted);
+
+    char *mono = panel(html, 0);
+    cells = heatmap_cells(mono, "Writes per server over time");
+    assert_non_null(strstr(cells, "<g class=\"c16\"><rect x=\"0\" y=\"0\" width=\"4\"/></g>"));
+    free(cells);
+    free(mono);
+
+    char *trickle = panel(html, 2);
+    cells = heatmap_cells(trickle, "Writes per server over time");
+    assert_non_null(strstr(cells, "<g class=\"c1\"><rect x=\"0\" y=\"7\" width=\"4\"/></g>"));
+    assert_int_equal(count(cells, "<g class="), 1);
+    assert_non_null(strstr(cells, "<rect x=\"0\" y=\"0\" width=\"4\"/>")); /* zeros: no class */
+    free(cells);
+    free(trickle);
+    if (have_xmllint()) assert_well_formed(html);
+    free(html);
+}
+
+/* The key labels on a heatmap's y axis, in drawn order. */
+static size_t key_labels(const char *text, char labels[][64], size_t cap)
+{
+    const char *p = strstr(text, "<g class=\"yl key\">");
+    assert_non_null(p);
+    const char *end = strstr(p, "</g>");
+    size_t n = 0;
+    for (const char *t = strstr(p, "<text"); t && t < end && n < cap; t = strstr(t + 1, "<text")) {
+        const char *from = strchr(t, '>') + 1, *to = strstr(from, "</text>");
+        snprintf(labels[n++], 64, "%.*s", (int)(to - from), from);
+    }
+    return n;
+}
+
+/* Key labels tell neighbours apart: salted's buckets show their salt byte
+ * and the bytes where they differ (not "\x06\x00\x00..." three times);
+ * monotonic's leave out the prefix they all share. */
+static void test_adjacent_key_labels_differ(void **state)
+{
+    (void)state;
+    even_fixture f;
+    even_fixture_init(&f);
+    char *html = render(&f.res);
+    for (int r = 0; r < 2; r++) {
+        char *run = panel(html, r);
+        char labels[EV_BUCKETS][64];
+        size_t n = key_labels(strstr(run, "Writes per key range over time"), labels, EV_BUCKETS);
+        assert_int_equal(n, EV_BUCKETS);
+        for (size_t i = 1; i < n; i++) {
+            if (!strcmp(labels[i - 1], labels[i])) fail_msg("run %d: labels %zu and %zu are both %s", r, i - 1, i, labels[i]);
+            assert_true(strlen(labels[i]) <= 16 + 4 * 4); /* 16 columns; &lt; and the like */
+        }
+        free(run);
+    }
+    char *salted = panel(html, 1);
+    assert_non_null(strstr(salted, ">\\x06...R\\x1D\\xA4</text>"));
+    assert_non_null(strstr(salted, ">\\x06...]\\x0D\\x01</text>"));
+    assert_non_null(strstr(salted, ">\\x07...W\\x89j</text>"));
+    assert_non_null(strstr(salted, ">-inf</text>"));
+    free(salted);
+    char *mono = panel(html, 0);
+    assert_non_null(strstr(mono, ">...SS\\x90</text>"));
+    free(mono);
+    free(html);
+}
+
+/* The text of the first element after `after` that starts with `open`
+ * (up to its closing tag `close`), as a malloc'd string; NULL if none. */
+static char *element_text(const char *after, const char *open, const char *close)
+{
+    const char *p = strstr(after, open);
+    if (!p) return NULL;
+    p += strlen(open);
+    const char *end = strstr(p, close);
+    assert_non_null(end);
+    return strndup(p, (size_t)(end - p));
+}
+
+/* The summary at the top: a row per scheme in the runs' order, each value
+ * in a cell named by its registry figure and formatted with the figure's
+ * decimals ("-" when undefined), and a verdict from the thresholds. */
+static void test_summary_table_at_the_top(void **state)
+{
+    (void)state;
+    static const char *const figs[] = { "write_max_mean", "read_max_mean",
+        "write_window_max_mean", "p99_latency_us", "rpcs_per_read", "splits", "moves" };
+    fixture f;
+    fixture_init(&f);
+    f.runs[1].latency = (latency_summary){ .count = 10, .p99_us = 1234 };
+    char *html = render(&f.res);
+    const char *table = strstr(html, "<table id=\"summary\">");
+    assert_non_null(table);
+    assert_true(table < strstr(html, "<section class=\"panel\""));
+    assert_true(table < strstr(html, "<div class=\"legend\""));
+    const char *end = strstr(table, "</table>");
+    const char *row = table;
+    for (size_t r = 0; r < f.res.nruns; r++) {
+        char want[128];
+        snprintf(want, sizeof want, "<tr data-scheme=\"%s\">",
+                 r == 1 ? NASTY_ESCAPED : f.runs[r].scheme_name);
+        row = strstr(row, want);
+        assert_non_null(row);
+        assert_true(row < end);
+        for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+            const figure *fig = figure_find(figs[i]);
+            double v = figure_value(fig, &f.runs[r], 0);
+            char cell[64], expect[64];
+            snprintf(cell, sizeof cell, "<td data-figure=\"%s\">", figs[i]);
+            char *got = element_text(row, cell, "</td>");
+            assert_non_null(got);
+            if (v == v) snprintf(expect, sizeof expect, "%.*f", fig->decimals, v);
+            else strcpy(expect, "-");
+            assert_string_equal(got, expect);
+            free(got);
+        }
+    }
+    assert_int_equal(count(table, "<tr data-scheme="), 3);
+    /* Verdicts. Run 0: 700/600/450 writes (max/mean 1.20) but a window's
+     * writes on one server at a time (window max/mean 2.81 of 3, at least
+     * half the servers); run 2 wrote nothing. */
+    char *v0 = element_text(strstr(table, "<tr data-scheme=\"monotonic\">"), "<td class=\"verdict\">",
+                            "</td>");
+    assert_string_equal(v0, "one server at a time takes the writes (window max/mean 2.81 of 3)");
+    char *v2 = element_text(strstr(table, "<tr data-scheme=\"idle\">"), "<td class=\"verdict\">",
+                            "</td>");
+    assert_string_equal(v2, "no writes");
+    /* Run 1: rs1 wrote 999 of 1598 on 3 servers (max/mean 1.88, at least
+     * half of 3); its reads 38/42/46 (max/mean 1.10) are even. */
+    char *v1 = element_text(strstr(table, "<tr data-scheme=\"" NASTY_ESCAPED "\">"),
+                            "<td class=\"verdict\">", "</td>");
+    assert_string_equal(v1, "one server takes the writes (max/mean 1.88 of 3); reads even");
+    free(v1);
+    assert_non_null(strstr(table, "<td data-figure=\"p99_latency_us\">1234</td>"));
+    free(v0);
+    free(v2);
+    free(html);
+
+    /* The even fixture: one server takes monotonic's writes, salted's are even. */
+    even_fixture e;
+    even_fixture_init(&e);
+    html = render(&e.res);
+    table = strstr(html, "<table id=\"summary\">");
+    v0 = element_text(strstr(table, "<tr data-scheme=\"monotonic\">"), "<td class=\"verdict\">", "</td>");
+    v1 = element_text(strstr(table, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">", "</td>");
+    assert_string_equal(v0, "one server takes the writes (max/mean 8.00 of 8)");
+    assert_string_equal(v1, "writes even");
+    free(v0);
+    free(v1);
+    free(html);
+
+    /* Salted with rs0 at twice the others: max/mean 16/9 = 1.78, uneven
+     * (from 1.50) but short of one server (4 of 8); at 1.2 times (max/mean
+     * 9000 / 7687.5 = 1.17), nearly even (over 1.10). */
+    static const double factor[2] = { 2.0, 1.2 };
+    static const char *const want[2] = {
+        "writes uneven: the busiest server takes 22.2% (max/mean 1.78)",
+        "writes nearly even (max/mean 1.17)" };
+    for (int k = 0; k < 2; k++) {
+        even_fixture_init(&e);
+        e.sv[1][0].writes = 0;
+        for (int w = 0; w < EV_WINDOWS; w++) {
+            for (int sv = 1; sv < EV_SERVERS; sv++) e.win[1][w * EV_SERVERS + sv] = 7500;
+            e.win[1][w * EV_SERVERS] = (uint64_t)(7500 * factor[k]);
+        }
+        for (int sv = 0; sv < EV_SERVERS; sv++) e.sv[1][sv].writes = 4 * e.win[1][sv];
+        html = render(&e.res);
+        v1 = element_text(strstr(html, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">",
+                          "</td>");
+        assert_string_equal(v1, want[k]);
+        free(v1);
+        free(html);
+    }
+}
+
+/* A panel's throughput, latency and read cost, from the registry. */
+static void test_latency_throughput_and_read_cost(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.runs[1].latency = (latency_summary){ .count = 10, .mean_us = 300, .p50_us = 250,
+                                           .p99_us = 1234, .p999_us = 2000, .max_us = 5000 };
+    f.runs[1].read_latency = (latency_summary){ .count = 5, .p99_us = 800 };
+    f.runs[1].reads_by_kind[QUERY_GET] = 100;
+    f.runs[1].reads_by_kind[QUERY_SCAN] = 26;
+    f.runs[1].read_rpcs_by_kind[QUERY_GET] = 100;
+    f.runs[1].read_rpcs_by_kind[QUERY_SCAN] = 26 * 3;
+    char *html = render(&f.res);
+    char *run0 = panel(html, 0), *run1 = panel(html, 1);
+    assert_non_null(strstr(run1, "<h3>Throughput and latency</h3>"));
+    assert_non_null(strstr(run1, "<tr><th>every operation</th><td data-figure=\"mean_latency_us\">"
+                                 "300 us</td><td data-figure=\"p50_latency_us\">250 us</td>"
+                                 "<td data-figure=\"p99_latency_us\">1.23 ms</td>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"read_p99_latency_us\">800 us</td>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"max_latency_us\">5 ms</td>"));
+    assert_non_null(strstr(run1, "<h3>Read cost</h3>"));
+    assert_non_null(strstr(run1, "<tr><th>get</th><td data-figure=\"reads_get\">100</td>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"rpcs_per_read_scan\">3.00</td>"));
+    assert_non_null(strstr(run1, "<td data-figure=\"read_share_get\">79.4%</td>")); /* 100 / 126 */
+    assert_null(strstr(run1, "<tr><th>range</th>")); /* no range reads: no row */
+    /* Run 0 did not read: latency of every operation only, no read cost. */
+    assert_non_null(strstr(run0, "<h3>Throughput and latency</h3>"));
+    assert_null(strstr(run0, "read_p99_latency_us"));
+    assert_null(strstr(run0, "<h3>Read cost</h3>"));
+    free(run0);
+    free(run1);
+    free(html);
+}
+
+/* One run uses the page's width and does not speak of comparing schemes. */
+static void test_a_single_run_page(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    assert_non_null(strstr(html, "<main class=\"runs\">"));
+    assert_non_null(strstr(html, "schemes compare directly"));
+    free(html);
+    f.res.nruns = 1;
+    html = render(&f.res);
+    assert_non_null(strstr(html, "<main class=\"runs one\">"));
+    assert_non_null(strstr(html, ".runs.one{display:block}"));
+    assert_null(strstr(html, "compare directly"));
+    assert_int_equal(count(html, "<section class=\"panel\""), 1);
+    assert_int_equal(count(html, "<tr data-scheme="), 1);
+    if (have_xmllint()) assert_well_formed(html);
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -702,6 +1107,11 @@ int main(void)
         cmocka_unit_test(test_page_is_well_formed_xml),
         cmocka_unit_test(test_figures_across_samples),
         cmocka_unit_test(test_many_servers_are_binned_and_summed),
+        cmocka_unit_test(test_an_even_run_is_one_shade),
+        cmocka_unit_test(test_adjacent_key_labels_differ),
+        cmocka_unit_test(test_summary_table_at_the_top),
+        cmocka_unit_test(test_latency_throughput_and_read_cost),
+        cmocka_unit_test(test_a_single_run_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,28 @@ static void test_steady_state(void **state)
     assert_true(stats_steady(&r).steady);
 }
 
+/* The mean cell of a kind over the page: every run's cells, zeros
+ * included; reads only over the runs that read; 0 without cells. */
+static void test_shared_mean(void **state)
+{
+    (void)state;
+    uint64_t w0[2 * 2] = { 10, 30, 0, 40 }, w1[2 * 2] = { 4, 4, 4, 4 };
+    uint64_t r0[2 * 2] = { 8, 0, 0, 0 }, r1[2 * 2] = { 100, 100, 100, 100 };
+    uint64_t k0[2 * 3] = { 6, 0, 0, 0, 0, 0 };
+    run_result runs[2] = {
+        { .nservers = 2, .nwindows = 2, .window_writes = w0, .window_reads = r0, .reads = 1,
+          .keyspace = { .nbuckets = 3, .writes = k0 } },
+        { .nservers = 2, .nwindows = 2, .window_writes = w1, .window_reads = r1, .reads = 0 },
+    };
+    sim_results res = { .nruns = 2, .runs = runs };
+    assert_true(fabs(stats_shared_mean(&res, STATS_SERVER_WRITES) - 96.0 / 8) < 1e-12);
+    assert_true(fabs(stats_shared_mean(&res, STATS_SERVER_READS) - 8.0 / 4) < 1e-12); /* run 1 did not read */
+    assert_true(fabs(stats_shared_mean(&res, STATS_KEY_WRITES) - 6.0 / 6) < 1e-12);
+    assert_true(stats_shared_mean(&res, STATS_KEY_READS) == 0); /* no key reads anywhere */
+    res.nruns = 0;
+    assert_true(stats_shared_mean(&res, STATS_SERVER_WRITES) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_server_counts_come_from_the_run),
         cmocka_unit_test(test_windows_skip_empty_ones),
         cmocka_unit_test(test_steady_state),
+        cmocka_unit_test(test_shared_mean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,141 @@
+/* html_summary.c -- the HTML report's summary: a table at the top of the
+ * page, one row per scheme, with the figures a class compares first and a
+ * verdict in plain words (reports/html.c's top comment gives the page's
+ * design).
+ *
+ * The table is a contract for scripts and browser tests: <table
+ * id="summary">, a <tr data-scheme="NAME"> per scheme, each value in a
+ * <td data-figure="FIGURE"> named as in the registry (reports/figures.c,
+ * the JSON report's "figures") and formatted as the text report formats
+ * that figure (fmt_figure: the registry's decimals, "-" when undefined),
+ * and the verdict in <td class="verdict">. With samples, the values are
+ * the first sample's, the run the panels draw.
+ *
+ * The verdict is derived from the figures alone, with the thresholds
+ * below (no text per scheme): n is the run's servers, max/mean the
+ * servers' writes over the measured run, window max/mean its mean over the
+ * report windows (stats.h).
+ *   max/mean >= VERDICT_ONE_SERVER * n    "one server takes the writes"
+ *   window max/mean >= that               "one server at a time takes the
+ *                                          writes" (a hotspot that moves)
+ *   either >= VERDICT_UNEVEN              "uneven" (the busiest's share),
+ *                                          or "even over the run, uneven in
+ *                                          each window" when only the
+ *                                          window figure is
+ *   both <= VERDICT_EVEN                  "even"
+ *   otherwise                             "nearly even"
+ * Reads, when the run read, get the same words on read max/mean (there is
+ * no window figure of reads), and reads that cost at least
+ * VERDICT_RPCS_MANY RPCs each say so.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reports/figures.h"
+#include "reports/format.h"
+#include "reports/html_impl.h"
+
+#define VERDICT_EVEN 1.10       /* max/mean at most this: even */
+#define VERDICT_UNEVEN 1.50     /* at least this: uneven (stats.h's STATS_STEADY_HOTSPOT) */
+#define VERDICT_ONE_SERVER 0.5  /* max/mean at least this share of n: one server takes it */
+#define VERDICT_RPCS_MANY 2.0   /* RPCs per read at least this: reads fan out */
+
+/* The summary's columns: heading and registry figure. */
+static const char *const COLUMNS[][2] = {
+    { "write max/mean", "write_max_mean" },
+    { "read max/mean", "read_max_mean" },
+    { "window max/mean", "write_window_max_mean" },
+    { "p99 latency (us)", "p99_latency_us" },
+    { "RPCs per read", "rpcs_per_read" },
+    { "splits", "splits" },
+    { "moves", "moves" },
+};
+#define NCOLUMNS (sizeof COLUMNS / sizeof COLUMNS[0])
+
+/* Words on how `what` ("writes", "reads") spread over n servers, from
+ * their max/mean mm and (NAN for reads) window max/mean wm; appended to
+ * buf (cap bytes). */
+static void spread_words(char *buf, size_t cap, const char *what, double mm, double wm,
+                         double hottest, uint32_t n)
+{
+    char a[CELL], b[CELL];
+    size_t at = strlen(buf);
+    double one = VERDICT_ONE_SERVER * n;
+    if (n >= 2 && mm >= one)
+        snprintf(buf + at, cap - at, "one server takes the %s (max/mean %s of %" PRIu32 ")", what,
+                 fmt_fixed(a, mm, 2), n);
+    else if (n >= 2 && isfinite(wm) && wm >= one)
+        snprintf(buf + at, cap - at, "one server at a time takes the %s (window max/mean %s of %"
+                 PRIu32 ")", what, fmt_fixed(a, wm, 2), n);
+    else if (mm >= VERDICT_UNEVEN)
+        snprintf(buf + at, cap - at, "%s uneven: the busiest server takes %s (max/mean %s)", what,
+                 fmt_percent(b, hottest), fmt_fixed(a, mm, 2));
+    else if (isfinite(wm) && wm >= VERDICT_UNEVEN)
+        snprintf(buf + at, cap - at, "%s even over the run, uneven in each window (window "
+                 "max/mean %s)", what, fmt_fixed(a, wm, 2));
+    else if (mm <= VERDICT_EVEN && !(isfinite(wm) && wm > VERDICT_EVEN))
+        snprintf(buf + at, cap - at, "%s even", what);
+    else
+        snprintf(buf + at, cap - at, "%s nearly even (max/mean %s)", what,
+                 fmt_fixed(a, isfinite(wm) && wm > mm ? wm : mm, 2));
+}
+
+void html_verdict(char *buf, size_t cap, const run_result *run)
+{
+    double mm = figure_named("write_max_mean", run, 0);
+    buf[0] = '\0';
+    if (run->nservers < 2)
+        snprintf(buf, cap, "one server: nothing to balance");
+    else if (!isfinite(mm))
+        snprintf(buf, cap, "no writes");
+    else
+        spread_words(buf, cap, "writes", mm, figure_named("write_window_max_mean", run, 0),
+                     figure_named("hottest_share", run, 0), run->nservers);
+    double rm = figure_named("read_max_mean", run, 0);
+    if (run->nservers >= 2 && run->reads > 0 && isfinite(rm)) {
+        size_t at = strlen(buf);
+        snprintf(buf + at, cap - at, "; ");
+        spread_words(buf, cap, "reads", rm, NAN, figure_named("read_hottest_share", run, 0),
+                     run->nservers);
+    }
+    double rpcs = figure_named("rpcs_per_read", run, 0);
+    if (run->reads > 0 && isfinite(rpcs) && rpcs >= VERDICT_RPCS_MANY) {
+        char a[CELL];
+        size_t at = strlen(buf);
+        snprintf(buf + at, cap - at, "%sa read costs %s RPCs", buf[0] ? "; " : "",
+                 fmt_fixed(a, rpcs, 1));
+    }
+}
+
+void html_write_summary(FILE *out, const sim_results *res)
+{
+    char v[CELL], verdict[512];
+    if (res->nruns == 0)
+        return;
+    fputs("<h2>Summary</h2>\n<table id=\"summary\">\n<tr><th>scheme</th>", out);
+    for (size_t c = 0; c < NCOLUMNS; c++) fprintf(out, "<th>%s</th>", COLUMNS[c][0]);
+    fputs("<th>verdict</th></tr>\n", out);
+    for (size_t r = 0; r < res->nruns; r++) {
+        const run_result *run = &res->runs[r];
+        fputs("<tr data-scheme=\"", out);
+        html_put_text(out, run->scheme_name);
+        fprintf(out, "\"><th><a href=\"#run-%zu\">", r + 1);
+        html_put_text(out, run->scheme_name);
+        fputs("</a></th>", out);
+        for (size_t c = 0; c < NCOLUMNS; c++) {
+            const figure *f = figure_find(COLUMNS[c][1]);
+            fprintf(out, "<td data-figure=\"%s\">%s</td>", f->name,
+                    fmt_figure(v, f, figure_value(f, run, 0)));
+        }
+        html_verdict(verdict, sizeof verdict, run);
+        fputs("<td class=\"verdict\">", out);
+        html_put_text(out, verdict);
+        fputs("</td></tr>\n", out);
+    }
+    fprintf(out, "</table>\n<p class=\"note\">max/mean: 1.00 = even, the number of servers = "
+            "everything on one. Verdicts: even up to %.2f, uneven from %.2f, one server from "
+            "half the servers; a scheme's name leads to its panel.</p>\n", VERDICT_EVEN,
+            VERDICT_UNEVEN);
+}
