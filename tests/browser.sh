@@ -3,9 +3,17 @@
 #
 #   sh tests/browser.sh REGIONSIM PNG_CHECK DIR
 #
-# Writes the default scenario's compare report as HTML to DIR/report.html,
-# has Debian's chromium render it headless into DIR/report.png, and checks
-# with PNG_CHECK that the picture has the window's size and is not blank.
+# Writes the default scenario's compare report as HTML to DIR/report.html
+# and as JSON to DIR/report.json, and has Debian's chromium (headless):
+#   1. build the page and print its DOM (--dump-dom), which
+#      tests/browser_dom.py checks against the JSON: the summary table's
+#      rows and figures, one panel per scheme, the legends;
+#   2. render it into DIR/report.png, which PNG_CHECK checks: the window's
+#      size, not blank, and the salted panel's server heatmap (an even
+#      scheme: max/mean 1.00) drawn in one shade.
+# Both load DIR/probe.html: the page with a script added at its end that
+# stores that heatmap's box on the root element (data-box), so the test
+# knows where to look in the picture; the script changes nothing drawn.
 # Chromium runs with a fresh profile, no sandbox (CI runs as root), no GPU,
 # and every host name resolving to nothing: the page is self-contained and
 # nothing may touch the network.
@@ -56,6 +64,16 @@ if [ ! -s "$html" ]; then
     exit 1
 fi
 echo "browser: report.html is $(wc -c <"$html") bytes"
+json=$dir/report.json
+"$regionsim" compare --format json -o "$json"
+probe=$dir/probe.html
+dom=$dir/dom.html
+# The heatmap checked for one shade: the salted panel's first (server
+# writes) grid of cells.
+selector='section[data-scheme="salted"] svg.cells'
+script="<script>(function(){var e=document.querySelector('$selector');if(!e)return;var r=e.getBoundingClientRect();document.documentElement.setAttribute('data-box',[r.left,r.top,r.width,r.height].map(Math.round).join(','));})();</script>"
+awk -v s="$script" '{ i = index($0, "</body>"); if (i) { print substr($0, 1, i - 1) s substr($0, i) } else print }' "$html" >"$probe"
+grep -q 'data-box' "$probe" || { echo "browser: FAIL: no </body> in $html to add the probe before" >&2; exit 1; }
 
 # The page is XHTML syntax (see reports/report.h): check it is well-formed
 # XML when xmllint is here (setup.sh --tests installs it).
@@ -74,18 +92,38 @@ profile=$(mktemp -d "${TMPDIR:-/tmp}/regionsim-chromium.XXXXXX")
 trap 'rm -rf "$profile"' EXIT
 trap 'exit 1' HUP INT TERM
 
-echo "browser: $("$chromium" --version 2>/dev/null || echo chromium) renders it at ${WIDTH}x$HEIGHT"
+# run_chromium ARGS...: runs the browser headless on the probe page, its
+# output (stderr) in $log, stdout where the caller sends it. HOME and
+# XDG_* point into the fresh profile too, so chromium writes nothing
+# outside it (crash reports, caches).
+run_chromium() {
+    HOME=$profile XDG_CONFIG_HOME=$profile XDG_CACHE_HOME=$profile \
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+        --no-first-run --disable-background-networking --disable-component-update \
+        --disable-sync --disable-dev-shm-usage --hide-scrollbars \
+        --host-resolver-rules='MAP * ~NOTFOUND' \
+        --user-data-dir="$profile/profile" --window-size="$WIDTH,$HEIGHT" \
+        "$@" "file://$probe" 2>>"$log"
+}
+
+echo "browser: $("$chromium" --version 2>/dev/null || echo chromium) builds the page's DOM"
+status=0
+run_chromium --dump-dom >"$dom" || status=$?
+if [ "$status" -ne 0 ] || [ ! -s "$dom" ]; then
+    cat "$log" >&2
+    echo "browser: FAIL: chromium --dump-dom exited $status (its output above)" >&2
+    exit 1
+fi
+status=0
+python3 "$(dirname "$0")/browser_dom.py" "$dom" "$json" --box >"$dir/dom.txt" || status=$?
+sed 's/^/browser: /' "$dir/dom.txt"
+[ "$status" -eq 0 ] || { echo "browser: FAIL: the page's DOM disagrees with the JSON report (above)" >&2; exit 1; }
+box=$(sed -n 's/^box //p' "$dir/dom.txt" | tr ',' ' ')
+
+echo "browser: chromium renders it at ${WIDTH}x$HEIGHT"
 t0=$(date +%s)
 status=0
-# HOME and XDG_* point into the fresh profile too, so chromium writes
-# nothing outside it (crash reports, caches).
-HOME=$profile XDG_CONFIG_HOME=$profile XDG_CACHE_HOME=$profile \
-timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-    --no-first-run --disable-background-networking --disable-component-update \
-    --disable-sync --disable-dev-shm-usage --hide-scrollbars \
-    --host-resolver-rules='MAP * ~NOTFOUND' \
-    --user-data-dir="$profile/profile" --window-size="$WIDTH,$HEIGHT" \
-    --screenshot="$png" "file://$html" >"$log" 2>&1 || status=$?
+run_chromium --screenshot="$png" >/dev/null || status=$?
 t1=$(date +%s)
 if [ "$status" -ne 0 ] || [ ! -s "$png" ]; then
     cat "$log" >&2
@@ -99,4 +137,7 @@ fi
 echo "browser: chromium took $((t1 - t0)) s ($(wc -l <"$log") lines of chromium output in $log)"
 
 "$png_check" "$png" "$WIDTH" "$HEIGHT" 16 2
+# An even load looks even: the salted server heatmap in one shade.
+# shellcheck disable=SC2086 # $box is four numbers
+"$png_check" "$png" --shades $box 1
 echo "browser: ok in $(($(date +%s) - start)) s: $png"
