@@ -25,7 +25,7 @@
 set -eu
 
 WIDTH=1400
-HEIGHT=2000
+HEIGHT=2400
 
 if [ $# -ne 3 ]; then
     echo "usage: sh browser.sh REGIONSIM PNG_CHECK DIR" >&2
