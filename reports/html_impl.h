@@ -200,6 +200,11 @@ void html_write_region_map(const page *pg, const run_result *run);
  * end of the body; the page reads without it). */
 void html_write_player_script(FILE *out);
 
+/* A registry figure's table cell, <td data-figure="NAME">: its value as the
+ * text report's tables print it (fmt_latency for latencies, "1.23 ms";
+ * fmt_percent for shares; else the figure's decimals; "-" undefined). */
+void html_write_figure_cell(FILE *out, const run_result *run, const char *name);
+
 /* ---- the summary (html_summary.c) ---- */
 
 /* The summary table (id="summary": a row per scheme, its figures and a

@@ -113,10 +113,7 @@ void html_write_panel_head(FILE *out, const run_result *run)
 
 /* ---- a panel: throughput, latency and read cost ---- */
 
-/* A registry figure's cell: its value formatted as the text report's
- * tables do (fmt_latency for latencies, fmt_percent for shares, else the
- * figure's decimals). */
-static void write_figure_cell(FILE *out, const run_result *run, const char *name)
+void html_write_figure_cell(FILE *out, const run_result *run, const char *name)
 {
     char a[CELL];
     const figure *f = figure_find(name);
@@ -155,19 +152,19 @@ void html_write_costs(FILE *out, const run_result *run)
     fputs("<h3>Throughput and latency</h3>\n<table class=\"figs costs\">\n<tr><th></th>"
           "<th>offered/s</th><th>done/s</th><th>unfinished</th><th>busiest</th><th>queue</th>"
           "</tr>\n<tr><th>operations</th>", out);
-    write_figure_cell(out, run, "offered_ops_per_s");
-    write_figure_cell(out, run, "achieved_ops_per_s");
-    write_figure_cell(out, run, "unfinished");
-    write_figure_cell(out, run, "busiest_busy");
-    write_figure_cell(out, run, "longest_queue");
+    html_write_figure_cell(out, run, "offered_ops_per_s");
+    html_write_figure_cell(out, run, "achieved_ops_per_s");
+    html_write_figure_cell(out, run, "unfinished");
+    html_write_figure_cell(out, run, "busiest_busy");
+    html_write_figure_cell(out, run, "longest_queue");
     fputs("</tr>\n<tr><th>latency</th>", out);
     for (size_t c = 0; c < NLATENCY; c++) fprintf(out, "<th>%s</th>", LATENCY_COLUMNS[c][0]);
     fputs("</tr>\n<tr><th>every operation</th>", out);
-    for (size_t c = 0; c < NLATENCY; c++) write_figure_cell(out, run, LATENCY_COLUMNS[c][1]);
+    for (size_t c = 0; c < NLATENCY; c++) html_write_figure_cell(out, run, LATENCY_COLUMNS[c][1]);
     fputs("</tr>\n", out);
     if (reads) {
         fputs("<tr><th>reads</th>", out);
-        for (size_t c = 0; c < NLATENCY; c++) write_figure_cell(out, run, LATENCY_COLUMNS[c][2]);
+        for (size_t c = 0; c < NLATENCY; c++) html_write_figure_cell(out, run, LATENCY_COLUMNS[c][2]);
         fputs("</tr>\n", out);
     }
     fputs("</table>\n<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
@@ -185,19 +182,19 @@ void html_write_costs(FILE *out, const run_result *run)
         fprintf(out, "<tr><th>%s</th>", kind);
         for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++) {
             snprintf(name, sizeof name, "%s%s", READ_COLUMNS[c][1], kind);
-            write_figure_cell(out, run, name);
+            html_write_figure_cell(out, run, name);
         }
         fputs("</tr>\n", out);
     }
     fputs("<tr><th>all</th>", out);
     for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++) {
-        if (READ_COLUMNS[c][2]) write_figure_cell(out, run, READ_COLUMNS[c][2]);
+        if (READ_COLUMNS[c][2]) html_write_figure_cell(out, run, READ_COLUMNS[c][2]);
         else fputs("<td></td>", out);
     }
     fputs("</tr>\n</table>\n<table class=\"figs costs\">\n<tr><th>full scans</th>", out);
-    write_figure_cell(out, run, "full_scans");
+    html_write_figure_cell(out, run, "full_scans");
     fputs("<th>read max/mean</th>", out);
-    write_figure_cell(out, run, "read_max_mean");
+    html_write_figure_cell(out, run, "read_max_mean");
     fputs("</tr>\n</table>\n<p class=\"note\">RPCs: one per region a read's planned ranges "
           "touch. rows/record: rows read per record returned (1.00 = no waste). Full scans: "
           "reads the key order could not serve.</p>\n", out);

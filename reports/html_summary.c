@@ -7,7 +7,8 @@
  * id="summary">, a <tr data-scheme="NAME"> per scheme, each value in a
  * <td data-figure="FIGURE"> named as in the registry (reports/figures.c,
  * the JSON report's "figures") and formatted as the text report formats
- * that figure (fmt_figure: the registry's decimals, "-" when undefined),
+ * that figure in its tables (html_write_figure_cell: latencies as "485 ms",
+ * shares as percentages, else the registry's decimals; "-" when undefined),
  * and the verdict in <td class="verdict">. With samples, the values are
  * the first sample's, the run the panels draw.
  *
@@ -47,7 +48,7 @@ static const char *const COLUMNS[][2] = {
     { "write max/mean", "write_max_mean" },
     { "read max/mean", "read_max_mean" },
     { "window max/mean", "write_window_max_mean" },
-    { "p99 latency (us)", "p99_latency_us" },
+    { "p99 latency", "p99_latency_us" },
     { "RPCs per read", "rpcs_per_read" },
     { "splits", "splits" },
     { "moves", "moves" },
@@ -111,7 +112,7 @@ void html_verdict(char *buf, size_t cap, const run_result *run)
 
 void html_write_summary(FILE *out, const sim_results *res)
 {
-    char v[CELL], verdict[512];
+    char verdict[512];
     if (res->nruns == 0)
         return;
     fputs("<h2>Summary</h2>\n<table id=\"summary\">\n<tr><th>scheme</th>", out);
@@ -124,11 +125,8 @@ void html_write_summary(FILE *out, const sim_results *res)
         fprintf(out, "\"><th><a href=\"#run-%zu\">", r + 1);
         html_put_text(out, run->scheme_name);
         fputs("</a></th>", out);
-        for (size_t c = 0; c < NCOLUMNS; c++) {
-            const figure *f = figure_find(COLUMNS[c][1]);
-            fprintf(out, "<td data-figure=\"%s\">%s</td>", f->name,
-                    fmt_figure(v, f, figure_value(f, run, 0)));
-        }
+        for (size_t c = 0; c < NCOLUMNS; c++)
+            html_write_figure_cell(out, run, COLUMNS[c][1]);
         html_verdict(verdict, sizeof verdict, run);
         fputs("<td class=\"verdict\">", out);
         html_put_text(out, verdict);
