@@ -238,10 +238,26 @@ void html_write_busiest_servers(FILE *out, const run_result *run)
 /* ---- a panel: hottest regions ---- */
 
 /* A region boundary, shortened, with the whole key as a tooltip when it is. */
-static void write_key_cell(FILE *out, const char *key, size_t skip, const char *unbounded)
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A region bound's cell: "" as `unbounded`, else its label among the
+ * table's sorted bounds sorted[0..n) (html_bucket_label: it keeps the
+ * byte where it differs from its neighbours, so two regions never read
+ * alike), the whole key as a tooltip when the label is cut. */
+static void write_key_cell(FILE *out, const char *key, const char *const *sorted, size_t n,
+                           size_t skip, const char *unbounded)
 {
     char a[CELL];
-    html_key_label(a, key, skip, unbounded, KEY_TABLE_COLS);
+    if (!key || !key[0]) {
+        html_key_label(a, key, skip, unbounded, KEY_TABLE_COLS);
+    } else {
+        size_t i = 0;
+        while (i + 1 < n && strcmp(sorted[i], key) != 0) i++;
+        html_bucket_label(a, sorted, n, i, skip, KEY_TABLE_COLS);
+    }
     fputs("<td class=\"key\"", out);
     if (key && strcmp(a, key) != 0 && key[0]) {
         fputs(" title=\"", out);
@@ -276,13 +292,23 @@ void html_write_top_regions(FILE *out, const run_result *run)
     const char *with_prefix = NULL;
     for (size_t i = 0; i < 2 * k && !with_prefix; i++)
         if (bounds[i] && bounds[i][0]) with_prefix = bounds[i];
+    /* the bounds that are keys, sorted and distinct, for their labels */
+    const char *sorted[2 * TOP_REGIONS];
+    size_t nsorted = 0;
+    for (size_t i = 0; i < 2 * k; i++)
+        if (bounds[i] && bounds[i][0]) sorted[nsorted++] = bounds[i];
+    qsort(sorted, nsorted, sizeof sorted[0], by_key);
+    size_t distinct = 0;
+    for (size_t i = 0; i < nsorted; i++)
+        if (distinct == 0 || strcmp(sorted[distinct - 1], sorted[i]) != 0)
+            sorted[distinct++] = sorted[i];
     fputs("<table class=\"regions\">\n<tr><th>start key</th><th>end key</th><th>server</th>"
           "<th>writes</th><th>reads</th><th>fate</th></tr>\n", out);
     for (size_t i = 0; i < k; i++) {
         const region_result *r = &run->history[idx[i]];
         fputs("<tr>", out);
-        write_key_cell(out, r->start, skip, "-inf");
-        write_key_cell(out, r->end, skip, "+inf");
+        write_key_cell(out, r->start, sorted, distinct, skip, "-inf");
+        write_key_cell(out, r->end, sorted, distinct, skip, "+inf");
         fprintf(out, "<td>rs%" PRIu32 "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>",
                 r->server,
                 fmt_percent(a, region_writes ? (double)r->writes / (double)region_writes : NAN),

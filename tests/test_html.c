@@ -925,6 +925,55 @@ static void test_adjacent_key_labels_differ(void **state)
     free(html);
 }
 
+/* The hottest regions table: keys that share a long start but not a first
+ * byte (a salted table's regions) keep the bytes that tell them apart, so
+ * two different bounds never read alike. */
+static void test_region_table_keys_differ(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *const keys[] = { "\\x02\\x00\\x00\\x01\\x8C\\xC2QA", "\\x02\\x00\\x00\\x01\\x8C\\xC2QB",
+                           "\\x06\\x00\\x00\\x01\\x8C\\xC2QA", "\\x06\\x00\\x00\\x01\\x8C\\xC2QC" };
+    for (int i = 0; i < 4; i++) {
+        f.history[0][i].start = keys[i];
+        f.history[0][i].end = i < 3 ? keys[i + 1] : "";
+    }
+    char *html = render(&f.res);
+    char *run = panel(html, 0);
+    const char *p = strstr(run, "<table class=\"regions\">");
+    assert_non_null(p);
+    const char *end = strstr(p, "</table>");
+    char full[8][64], label[8][64];
+    size_t n = 0;
+    while ((p = strstr(p, "<td class=\"key\"")) != NULL && p < end && n < 8) {
+        const char *gt = strchr(p, '>'), *title = strstr(p, " title=\"");
+        const char *text = gt + 1;
+        size_t len = (size_t)(strchr(text, '<') - text);
+        assert_true(len < sizeof label[0]);
+        memcpy(label[n], text, len);
+        label[n][len] = '\0';
+        if (title && title < gt) { /* the whole key, when the label is cut */
+            title += strlen(" title=\"");
+            size_t tl = (size_t)(strchr(title, '"') - title);
+            assert_true(tl < sizeof full[0]);
+            memcpy(full[n], title, tl);
+            full[n][tl] = '\0';
+        } else {
+            strcpy(full[n], label[n]);
+        }
+        p = text;
+        n++;
+    }
+    assert_true(n >= 6);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (strcmp(full[i], full[j]) != 0 && strcmp(label[i], label[j]) == 0)
+                fail_msg("bounds %s and %s both read %s", full[i], full[j], label[i]);
+    free(run);
+    free(html);
+}
+
 /* The text of the first element after `after` that starts with `open`
  * (up to its closing tag `close`), as a malloc'd string; NULL if none. */
 static char *element_text(const char *after, const char *open, const char *close)
@@ -1113,6 +1162,7 @@ int main(void)
         cmocka_unit_test(test_many_servers_are_binned_and_summed),
         cmocka_unit_test(test_an_even_run_is_one_shade),
         cmocka_unit_test(test_adjacent_key_labels_differ),
+        cmocka_unit_test(test_region_table_keys_differ),
         cmocka_unit_test(test_summary_table_at_the_top),
         cmocka_unit_test(test_latency_throughput_and_read_cost),
         cmocka_unit_test(test_a_single_run_page),
