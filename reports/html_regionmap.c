@@ -65,7 +65,7 @@ void html_write_regionmap_css(FILE *out)
     fputs("\n.bands .e{stroke:#fff;stroke-width:0.75}.splits{stroke:#000;stroke-width:1.2;"
           "fill:none}.cursor{fill:#000;fill-opacity:0.12;"
           "stroke:#000;stroke-width:2;display:none}\n"
-          ".legend{font-size:16px;display:flex;flex-wrap:wrap;gap:2px 14px;margin:2px 0}"
+          ".servers{font-size:16px;display:flex;flex-wrap:wrap;gap:2px 14px;margin:2px 0}"
           ".sw{display:inline-block;width:14px;height:14px;margin-right:4px;"
           "vertical-align:-1px;border:1px solid #555}\n"
           ".controls{margin:6px 0;font-size:17px}.controls input{vertical-align:middle;"
@@ -184,7 +184,7 @@ static void write_key_labels(FILE *out, const run_result *run, double plot_h)
 /* The servers and their colours. */
 static void write_legend(FILE *out, const run_result *run)
 {
-    fputs("<div class=\"legend\">", out);
+    fputs("<div class=\"servers\">", out);
     uint32_t n = run->nservers < LEGEND_MAX ? run->nservers : LEGEND_MAX;
     for (uint32_t s = 0; s < n; s++) {
         fprintf(out, "<span><span class=\"sw sv%d\"></span>", (int)(s % PALETTE));
