@@ -26,6 +26,7 @@
 #include "reports/baseline.h"
 #include "reports/report.h"
 #include "sim/cli_checks.h"
+#include "sim/advise_main.h"
 #include "sim/budget.h"
 #include "sim/engine.h"
 #include "sim/interrupts.h"
@@ -911,6 +912,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "figures"))
         return run_figures(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "advise"))
+        return advise_main(argc, argv);
     options o;
     parse_args(&o, argc, argv);
     int rc;
