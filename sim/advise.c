@@ -86,12 +86,13 @@ int advise_parse_weights(const char *text, advise_weights *w, char *err, size_t 
         }
         char num[64];
         size_t len = (size_t)(comma - eq - 1);
-        char *end;
         double v = NAN;
         if (len > 0 && len < sizeof num) {
             memcpy(num, eq + 1, len);
             num[len] = '\0';
-            v = (num[0] >= '0' && num[0] <= '9') || num[0] == '.' ? strtod(num, &end) : NAN;
+            char *end = num;
+            if ((num[0] >= '0' && num[0] <= '9') || num[0] == '.')
+                v = strtod(num, &end);
             if (*end != '\0')
                 v = NAN;
         }
