@@ -362,7 +362,7 @@ int advise_space_build(const scenario *sc, const char *fix, advise_space *out, c
             if (add_candidate(out, &cap, buf, b, ADVISE_PREFIX_SALT, out->buckets[k], fixnorm,
                               err, errcap) < 0)
                 goto fail;
-            if (!strncmp(bodies.v[b], "ts", 2) || !strcmp(bodies.v[b], "reverse(ts)"))
+            if (!strcmp(bodies.v[b], "ts") || !strcmp(bodies.v[b], "reverse(ts)"))
                 continue; /* nothing but time after osalt: one bucket for every row */
             snprintf(buf, sizeof buf, "osalt(%u) %s", (unsigned)out->buckets[k], bodies.v[b]);
             if (add_candidate(out, &cap, buf, b, ADVISE_PREFIX_OSALT, out->buckets[k], fixnorm,

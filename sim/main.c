@@ -226,6 +226,7 @@ static const char main_help[] =
     "  keys      print example row keys of a scheme and where they land\n"
     "  watch     replay one key scheme's run live in the terminal\n"
     "  figures   list every figure the reports show: unit, scope, meaning\n"
+    "  advise    search key designs for the workload: Pareto front and a pick\n"
     "\n"
     "Run 'regionsim <command> --help' for a command's options.\n";
 
