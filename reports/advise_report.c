@@ -5,7 +5,7 @@
  * score, then the recommendation and a "why" in plain words built from the
  * same figures with fixed thresholds (write balance: even up to 1.10,
  * slightly uneven to 1.5, uneven to 3, hot-spotted above; a read figure
- * is worth a comparison when it differs by 1.5x or more), comparing the
+ * is worth a comparison when it differs by 1.2x or more), comparing the
  * pick with the runner-up and with the layout unprefixed (or the pattern's
  * natural key). The JSON lists every candidate simulated, its objectives
  * (null when undefined), whether it is on the front, and the pick. Both
@@ -42,42 +42,90 @@ static void describe_writes(char *out, size_t cap, double v)
     snprintf(out, cap, isnan(v) ? "%s" : "%s (%.2f)", word, v);
 }
 
-/* "metric reads 20.0 RPCs, 0.02 rows read per row returned" for each read kind. */
+/* The read objectives' RPC entries (each followed by its rows entry), the
+ * kinds with the largest share of the mix first (ties: registry order). */
+static size_t read_order(const advise_outcome *oc, size_t *idx)
+{
+    size_t n = 0;
+    for (size_t o = 0; o + 1 < oc->nobj; o++)
+        if (oc->obj[o].group == ADVISE_READS && !strncmp(oc->obj[o].figure, "rpcs_", 5))
+            idx[n++] = o;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && oc->obj[idx[j]].weight > oc->obj[idx[j - 1]].weight; j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    return n;
+}
+
+/* "writes even (1.00); metric reads 20.0 RPCs, 0.02 rows read per row
+ * returned; ..." */
 static size_t describe(char *out, size_t cap, const advise_candidate *c, const advise_outcome *oc)
 {
-    size_t at = 0;
+    size_t at = 0, idx[ADVISE_MAX_OBJECTIVES];
     char w[64];
     describe_writes(w, sizeof w, c->value[0]);
     at += (size_t)snprintf(out + at, cap - at, "%s", w);
-    for (size_t o = 0; o + 1 < oc->nobj && at < cap; o++) {
-        const advise_objective *ob = &oc->obj[o];
-        if (ob->group != ADVISE_READS || strncmp(ob->figure, "rpcs_", 5) != 0)
-            continue;
+    size_t n = read_order(oc, idx);
+    for (size_t i = 0; i < n && at < cap; i++) {
+        size_t o = idx[i];
         at += (size_t)snprintf(out + at, cap - at, "; %s reads %.1f RPCs, %.2f rows read per "
-                               "row returned", kind_name(ob->kind), c->value[o],
+                               "row returned", kind_name(oc->obj[o].kind), c->value[o],
                                c->value[o + 1]);
     }
+    if (at < cap)
+        at += (size_t)snprintf(out + at, cap - at, "; %.0f key bytes", c->value[oc->nobj - 1]);
     return at;
 }
 
-/* Ratios of a against b worth saying (>= 1.5x either way), as words. */
-static void compare_to(FILE *out, const advise_candidate *a, const advise_candidate *b,
-                       const advise_outcome *oc)
+/* Ratios of a against b worth saying (>= 1.2x either way), as words. */
+static void compare_to(char *out, size_t cap, const advise_candidate *a,
+                       const advise_candidate *b, const advise_outcome *oc)
 {
+    size_t at = (size_t)snprintf(out, cap, "the pick against it: ");
     int said = 0;
-    for (size_t o = 0; o < oc->nobj; o++) {
+    for (size_t o = 0; o < oc->nobj && at < cap; o++) {
         double x = a->value[o], y = b->value[o];
         if (isnan(x) || isnan(y) || x <= 0 || y <= 0)
             continue;
         double r = x / y;
-        if (r < 1.5 && r > 1 / 1.5)
+        if (r < 1.2 && r > 1 / 1.2)
             continue;
-        fprintf(out, "%s%s %.3gx %s", said ? ", " : "", oc->obj[o].label, r >= 1 ? r : 1 / r,
-                r >= 1 ? "higher" : "lower");
+        at += (size_t)snprintf(out + at, cap - at, "%s%s %.3gx %s", said ? ", " : "",
+                               oc->obj[o].label, r >= 1 ? r : 1 / r, r >= 1 ? "higher" : "lower");
         said = 1;
     }
-    if (!said)
-        fputs("within 1.5x on every objective", out);
+    if (!said && at < cap)
+        snprintf(out + at, cap - at, "within 1.2x on every objective");
+}
+
+/* text as lines of at most 100 columns, the first after `first`, the
+ * rest indented by `indent` spaces; words are never cut. */
+static void wrap(FILE *out, const char *first, const char *text, int indent)
+{
+    enum { WIDTH = 100 };
+    int col = fprintf(out, "%s", first);
+    const char *p = text;
+    int fresh = 1;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        int len = (int)(e - p);
+        if (!len)
+            break;
+        if (!fresh && col + 1 + len > WIDTH) {
+            col = fprintf(out, "\n%*s", indent, "") - 1;
+            fresh = 1;
+        }
+        col += fprintf(out, "%s%.*s", fresh ? "" : " ", len, p);
+        fresh = 0;
+        p = e;
+    }
+    fputc('\n', out);
 }
 
 static int by_score(const advise_space *s, size_t a, size_t b)
@@ -129,15 +177,18 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
         return;
     }
     const advise_candidate *p = &s->cand[oc->pick];
-    char line[1024];
+    char line[1024], head[512];
     describe(line, sizeof line, p, oc);
-    fprintf(out, "\nrecommendation: %s\n  %s\n", p->expr, line);
+    fprintf(out, "\nrecommendation: %s\n", p->expr);
+    wrap(out, "  ", line, 4);
     if (n > 1) {
         const advise_candidate *ru = &s->cand[order[1]];
         describe(line, sizeof line, ru, oc);
-        fprintf(out, "  runner-up %s: %s\n  the pick against it: ", ru->expr, line);
-        compare_to(out, p, ru, oc);
-        fputs("\n", out);
+        snprintf(head, sizeof head, "runner-up %s:", ru->expr);
+        wrap(out, "  ", head, 4);
+        wrap(out, "    ", line, 4);
+        compare_to(line, sizeof line, p, ru, oc);
+        wrap(out, "    ", line, 4);
     }
     /* the pick's layout unprefixed, else the pattern's natural key */
     size_t base = (size_t)-1;
@@ -152,15 +203,18 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
     if (base != (size_t)-1 && base != oc->pick) {
         const advise_candidate *b = &s->cand[base];
         describe(line, sizeof line, b, oc);
-        fprintf(out, "  %s %s: %s\n  the pick against it: ",
-                b->body == p->body ? "unsalted" : "the natural key", b->expr, line);
-        compare_to(out, p, b, oc);
-        fputs("\n", out);
+        snprintf(head, sizeof head, "%s %s:", b->body == p->body ? "unsalted" : "the natural key",
+                 b->expr);
+        wrap(out, "  ", head, 4);
+        wrap(out, "    ", line, 4);
+        compare_to(line, sizeof line, p, b, oc);
+        wrap(out, "    ", line, 4);
     }
-    fprintf(out, "  why: the best weighted score on the front (%.2f; weights writes %g, reads "
-            "%g, latency %g, keys %g)\n", p->score, oc->weights.w[ADVISE_WRITES],
-            oc->weights.w[ADVISE_READS], oc->weights.w[ADVISE_LATENCY],
-            oc->weights.w[ADVISE_KEYS]);
+    snprintf(line, sizeof line, "why: the best weighted score on the front (%.2f; weights "
+             "writes %g, reads %g, latency %g, keys %g)", p->score,
+             oc->weights.w[ADVISE_WRITES], oc->weights.w[ADVISE_READS],
+             oc->weights.w[ADVISE_LATENCY], oc->weights.w[ADVISE_KEYS]);
+    wrap(out, "  ", line, 4);
 }
 
 static void json_string(FILE *out, const char *s)

@@ -376,16 +376,9 @@ int advise_space_build(const scenario *sc, const char *fix, advise_space *out, c
             snprintf(buf, sizeof buf, "%s %s", fixnorm, bodies.v[b]);
             if (strlen(fixnorm) + strlen(bodies.v[b]) + 2 > sizeof buf)
                 continue;
-            char perr[512];
-            char *n = normalise(buf, NULL, perr, sizeof perr);
-            if (!n)
-                continue;
-            int dup = 0;
-            for (size_t i = 0; i < out->ncand && !dup; i++)
-                dup = !strcmp(out->cand[i].expr, n);
-            free(n);
-            if (!dup && add_candidate(out, &cap, buf, b, ADVISE_PREFIX_FIXED, fixbuckets,
-                                      fixnorm, err, errcap) < 0)
+            /* add_candidate drops what is there already ("salt(4)" + "ts") */
+            if (add_candidate(out, &cap, buf, b, ADVISE_PREFIX_FIXED, fixbuckets, fixnorm, err,
+                              errcap) < 0)
                 goto fail;
         }
         if (out->ncand == 0) {

@@ -80,6 +80,16 @@ static void test_space_fix(void **state)
     for (size_t i = 0; i < s.ncand; i++)
         assert_memory_equal(s.cand[i].expr, "osalt(12) ", 10);
     advise_space_free(&s);
+    /* a generated prefix: the generated candidates and the fix before every
+     * layout are the same keys, each kept once */
+    assert_int_equal(advise_space_build(&sc, "salt(4)", &s, err, sizeof err), 0);
+    assert_int_equal(s.ncand, s.nbodies);
+    for (size_t i = 0; i < s.ncand; i++) {
+        assert_memory_equal(s.cand[i].expr, "salt(4) ", 8);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(s.cand[i].expr, s.cand[j].expr);
+    }
+    advise_space_free(&s);
     /* a fixed first field that is no generated prefix leads every body */
     assert_int_equal(advise_space_build(&sc, "uid(metric,3)", &s, err, sizeof err), 0);
     for (size_t i = 0; i < s.ncand; i++)
