@@ -149,12 +149,14 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
         }
     fprintf(out, "advise: %s, %u servers, seed %llu\n", scenario_name, (unsigned)sc->servers,
             (unsigned long long)sc->seed);
-    fprintf(out, "tried %zu of %zu candidate keys: stage 1, %zu layouts%s; stage 2, %zu salted "
-            "at %u buckets; stage 3, %zu other bucket counts. %zu on the Pareto front.\n\n",
-            oc->tried, s->ncand, oc->stage_tried[1],
-            oc->sampled ? " (a seeded sample)" : "", oc->stage_tried[2],
-            (unsigned)oc->home_buckets,
-            oc->stage_tried[3], oc->front);
+    char summary[512];
+    snprintf(summary, sizeof summary, "tried %zu of %zu candidate keys: stage 1, %zu layouts%s; "
+             "stage 2, %zu salted at %u buckets; stage 3, %zu more (other bucket counts "
+             "first). %zu on the Pareto front.", oc->tried, s->ncand, oc->stage_tried[1],
+             oc->sampled ? " (a seeded sample)" : "", oc->stage_tried[2],
+             (unsigned)oc->home_buckets, oc->stage_tried[3], oc->front);
+    wrap(out, "", summary, 0);
+    fputc('\n', out);
     fputs("Pareto front (lower is better in every column; score: weighted log2 of each figure "
           "over the front's best)\n", out);
     fprintf(out, "%6s", "score");

@@ -23,7 +23,8 @@
  * sample when they exceed half the budget: anchors first), stage 2 adds
  * the two prefixes at the server count to the bodies in stage-1 order
  * (front first, by score), stage 3 tries the other bucket counts around
- * the bucketed front members, nearest counts first. Trade-off: a body
+ * the bucketed front members, nearest counts first, and whatever budget
+ * is left goes to the untried candidates in generation order. Trade-off: a body
  * whose unprefixed form ranks low gets its prefixed forms late or not at
  * all under a small budget; the report says how many were tried.
  *
@@ -622,7 +623,9 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
         if (i < s->ncand)
             first[nfirst++] = i;
     }
-    size_t share1 = budget - budget / 2; /* at least half the budget */
+    /* at least half the budget; all of it when nothing else could use it */
+    size_t others = s->ncand - nfirst;
+    size_t share1 = budget - (others < budget / 2 ? others : budget / 2);
     if (nfirst > share1) {
         /* a seeded sample: the natural layout always, the rest drawn */
         rng r = rng_stream(sc->seed, RNG_STREAM_ADVISE);
@@ -720,6 +723,15 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
             idx[n++] = pairs[i][1];
     }
     free(pairs);
+    /* budget the refinement could not use: the candidates not tried yet, in
+     * generation order */
+    for (size_t i = 0; i < s->ncand && n < left; i++) {
+        int dup = s->cand[i].stage != 0;
+        for (size_t j = 0; j < n && !dup; j++)
+            dup = idx[j] == i;
+        if (!dup)
+            idx[n++] = i;
+    }
     if (simulate(sc, s, idx, n, 3, out, err, errcap) < 0)
         goto fail;
     out->stage_tried[3] = n;

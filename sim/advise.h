@@ -136,7 +136,8 @@ typedef struct advise_outcome {
  * stages within `budget` runs (see docs/advise.md): 1, every layout
  * unprefixed (a seeded sample of them when they exceed half the budget);
  * 2, the prefixes at the server count on the layouts in stage-1 score
- * order; 3, the other bucket counts around the bucketed front members.
+ * order; 3, the other bucket counts around the bucketed front members,
+ * then untried candidates in generation order while budget is left.
  * Fills each simulated candidate's values, the front and the pick.
  * Returns 0, or -1 with a message in err. Deterministic for sc's seed,
  * whatever sc's jobs. */

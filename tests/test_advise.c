@@ -95,6 +95,16 @@ static void test_space_fix(void **state)
     for (size_t i = 0; i < s.ncand; i++)
         assert_memory_equal(s.cand[i].expr, "uid(metric, 3)", 14);
     advise_space_free(&s);
+    /* every candidate leads with the fix: the whole budget goes to stage 1 */
+    assert_int_equal(advise_space_build(&sc, "osalt(4)", &s, err, sizeof err), 0);
+    advise_weights w;
+    advise_default_weights(&w);
+    advise_outcome oc;
+    assert_true(s.ncand > 6);
+    assert_int_equal(advise_search(&sc, &s, &w, 6, &oc, err, sizeof err), 0);
+    assert_int_equal(oc.tried, 6);
+    assert_int_equal(oc.stage_tried[1], 6);
+    advise_space_free(&s);
     assert_int_equal(advise_space_build(&sc, "osalt(", &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "--fix 'osalt('"));
     scenario_release(&sc);
