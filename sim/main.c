@@ -26,6 +26,7 @@
 #include "reports/baseline.h"
 #include "reports/report.h"
 #include "sim/cli_checks.h"
+#include "sim/advise_main.h"
 #include "sim/budget.h"
 #include "sim/engine.h"
 #include "sim/interrupts.h"
@@ -225,6 +226,7 @@ static const char main_help[] =
     "  keys      print example row keys of a scheme and where they land\n"
     "  watch     replay one key scheme's run live in the terminal\n"
     "  figures   list every figure the reports show: unit, scope, meaning\n"
+    "  advise    search key designs for the workload: Pareto front and a pick\n"
     "\n"
     "Run 'regionsim <command> --help' for a command's options.\n";
 
@@ -911,6 +913,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "figures"))
         return run_figures(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "advise"))
+        return advise_main(argc, argv);
     options o;
     parse_args(&o, argc, argv);
     int rc;

@@ -89,10 +89,22 @@ def last_event_us(path):
     return last
 
 
+def measure_from_us(path):
+    """The example's `measure_from = D` (0 if none)."""
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*measure_from\s*=\s*([0-9a-z]+)", line)
+            if m:
+                return micros(m.group(1))
+    return 0
+
+
 def extra_for(path, extra, cap):
     if cap is None or last_event_us(path) >= micros(cap):
         return extra
-    return extra + ["--duration", cap]
+    # a warm-up as long as the cap would leave nothing measured: measure all
+    warm = ["--measure-from", "0s"] if measure_from_us(path) >= micros(cap) else []
+    return extra + ["--duration", cap] + warm
 
 
 def main(argv):

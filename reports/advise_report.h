@@ -1,0 +1,22 @@
+/* advise_report.h -- `regionsim advise`'s output (reports/advise_report.c). */
+#ifndef REGIONSIM_ADVISE_REPORT_H
+#define REGIONSIM_ADVISE_REPORT_H
+
+#include <stdio.h>
+
+#include "sim/advise.h"
+
+/* The front as a table sorted by weighted score, the recommendation with
+ * its plain-words comparison to the runner-up and to the layout unsalted,
+ * and how many candidates were tried and how. scenario_name: the file (or
+ * "default"). Deterministic: a function of its arguments. */
+void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *oc,
+                       const char *scenario_name, const scenario *sc);
+
+/* Every simulated candidate with its objectives (null: undefined), stage,
+ * score (null off the front) and whether it is on the front; the pick;
+ * the weights and objectives used. */
+void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *oc,
+                       const char *scenario_name, const scenario *sc);
+
+#endif
