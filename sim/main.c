@@ -4,6 +4,7 @@
  *   regionsim run --scheme S      one scheme, its per-server histogram
  *   regionsim keys --scheme S     example keys and where they land
  *   regionsim watch --scheme S    the run replayed live in the terminal (sim/watch.c)
+ *   regionsim sweep FILE          every point of a [sweep] (sim/sweep_run.c)
  *
  * Options override the built-in default scenario. Bad usage prints one
  * message naming the option, what was found and what was expected, and
@@ -32,6 +33,7 @@
 #include "sim/output.h"
 #include "sim/progress.h"
 #include "sim/scenario.h"
+#include "sim/sweep_run.h"
 #include "sim/units.h"
 #include "sim/watch.h"
 #include "workloads/keyscheme.h"
@@ -224,6 +226,7 @@ static const char main_help[] =
     "  run       run one key scheme and show its per-server write histogram\n"
     "  keys      print example row keys of a scheme and where they land\n"
     "  watch     replay one key scheme's run live in the terminal\n"
+    "  sweep     run a scenario at every point of its [sweep] section\n"
     "  figures   list every figure the reports show: unit, scope, meaning\n"
     "\n"
     "Run 'regionsim <command> --help' for a command's options.\n";
@@ -911,6 +914,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "figures"))
         return run_figures(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "sweep"))
+        return sweep_main(argc, argv); /* sim/sweep_run.c */
     options o;
     parse_args(&o, argc, argv);
     int rc;
