@@ -272,8 +272,8 @@ static int parse_range(const sweep *sw, sweep_var *var, const char *text, char *
     uint64_t count = (hi - lo) / step + 1; /* no overflow: (hi - lo) / step < 2^64 - 1 */
     if ((hi - lo) / step >= SWEEP_MAX_POINTS)
         return fail(sw, var->line, err, errcap,
-                    "[sweep] %s: expected at most %d values, found %s (%llu values)", var->name,
-                    SWEEP_MAX_POINTS, shown, (unsigned long long)((hi - lo) / step) + 1);
+                    "[sweep] %s: expected at most %d values, found '%s' (more)", var->name,
+                    SWEEP_MAX_POINTS, shown);
     var->values = malloc((size_t)count * sizeof *var->values);
     if (!var->values)
         return fail(sw, var->line, err, errcap, "out of memory");
@@ -375,6 +375,10 @@ static int add_var(sweep *sw, const char *s, size_t n, size_t lead, int line, ch
     var->is_setting = is_setting(key);
     const char *v = eq + 1;
     size_t vlen = value_end(v, n - (size_t)(v - s));
+    while (vlen && isspace((unsigned char)*v))
+        v++, vlen--;
+    while (vlen && isspace((unsigned char)v[vlen - 1]))
+        vlen--;
     char *text = malloc(vlen + 1);
     if (!text)
         return fail(sw, line, err, errcap, "out of memory");
