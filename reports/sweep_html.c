@@ -80,6 +80,8 @@ static void write_chart(FILE *out, const sweep_table *t, const figure *f)
     fprintf(out, "<figure class=\"chart\" data-figure=\"%s\">\n<figcaption><code>%s</code>: ",
             f->name, f->name);
     html_put_text(out, f->meaning);
+    if (f->unit[0] && strcmp(f->unit, "count"))
+        fprintf(out, " (%s)", f->unit);
     fputs("</figcaption>\n", out);
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
             "style=\"max-width:%dpx\">\n<title>", CHART_W, CHART_H, CHART_W);
@@ -154,7 +156,8 @@ static void write_chart(FILE *out, const sweep_table *t, const figure *f)
 
 static const char css[] =
     "body{font-family:sans-serif;margin:1em 2em;color:#222}"
-    "figure.chart{display:inline-block;margin:0 1em 1.5em 0;vertical-align:top}"
+    "figure.chart{display:inline-block;width:640px;max-width:100%;margin:0 1em 1.5em 0;"
+    "vertical-align:top}"
     "figcaption{max-width:640px;font-size:90%}"
     "svg{width:100%;height:auto}"
     ".axis{stroke:#444;fill:none}.grid{stroke:#ddd}"
