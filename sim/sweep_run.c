@@ -339,8 +339,13 @@ static uint32_t check_points(const sweep *sw, const sweep_options *o, sweep_tabl
             t->scenario = strdup(sc.name ? sc.name : "");
             char **labels = calloc(sc.nschemes ? sc.nschemes : 1, sizeof *labels);
             t->schemes = (const char *const *)labels;
+            int oom = !labels || !t->scenario;
             for (size_t s = 0; labels && s < sc.nschemes; s++)
-                labels[s] = strdup(scenario_scheme_label(&sc, s));
+                oom |= !(labels[s] = strdup(scenario_scheme_label(&sc, s)));
+            if (oom) {
+                say(err, errcap, "out of memory");
+                rc = -1;
+            }
         } else if (rc == 0 && sc.nschemes != t->nschemes) {
             char label[512];
             say(err, errcap, "%s: at %s: %zu schemes, but %zu at the first point: every "
