@@ -559,8 +559,42 @@ int sweep_substitute(const sweep *sw, size_t p, char **out, size_t *outlen, char
     return 0;
 }
 
+/* The line of the `key =` of the file's [scheme LABEL] for a validator's
+ * message "scheme 'LABEL'...", which names no line; 0 when there is none
+ * (a preset or an option's scheme). */
+static int scheme_line(const sweep *sw, const char *msg)
+{
+    if (strncmp(msg, "scheme '", 8) != 0)
+        return 0;
+    const char *label = msg + 8, *q = strchr(label, '\'');
+    if (!q)
+        return 0;
+    size_t llen = (size_t)(q - label);
+    const char *s = sw->text, *end = sw->text + sw->len;
+    int line = 0, in_it = 0;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s), lead;
+        line++;
+        line_kind kind = classify(s, n, &lead);
+        if (kind == LINE_HEADER) {
+            const char *close = memchr(s + lead, ']', n - lead);
+            in_it = close && (size_t)(close - s) - lead == 8 + llen &&
+                    !memcmp(s + lead + 1, "scheme ", 7) && !memcmp(s + lead + 8, label, llen);
+        } else if (in_it && kind == LINE_KEY) {
+            const char *k = s + lead;
+            if (n - lead >= 3 && !memcmp(k, "key", 3) &&
+                (k[3] == '=' || isspace((unsigned char)k[3])))
+                return line;
+        }
+        s += n + (nl ? 1 : 0);
+    }
+    return 0;
+}
+
 /* msg (a reader's or validator's message) with the point put in: after
- * its "FILE:LINE: " when it starts so, else after "FILE: ". */
+ * its "FILE:LINE: " when it starts so, else after "FILE:LINE: " of the
+ * scheme it names, else after "FILE: ". */
 static void name_point(const sweep *sw, size_t p, const char *msg, char *err, size_t errcap)
 {
     char label[512];
@@ -579,7 +613,11 @@ static void name_point(const sweep *sw, size_t p, const char *msg, char *err, si
             return;
         }
     }
-    snprintf(err, errcap, "%s: at %s: %s", sw->shown_path, label, msg);
+    int line = scheme_line(sw, msg);
+    if (line)
+        snprintf(err, errcap, "%s:%d: at %s: %s", sw->shown_path, line, label, msg);
+    else
+        snprintf(err, errcap, "%s: at %s: %s", sw->shown_path, label, msg);
 }
 
 int sweep_point_scenario(const sweep *sw, size_t p, const char *const *keys,

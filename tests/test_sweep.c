@@ -143,6 +143,14 @@ static void test_a_bad_point_is_named(void **state)
     scenario_release(&sc);
     assert_contains(err, "x.ini:2: at servers=0: [sweep] servers: expected an integer");
     sweep_release(&sw);
+
+    /* a scheme's mistake is named at its key's line */
+    assert_int_equal(load(&sw, "[sweep]\nb = 2, 0\n[scheme s]\n; the key\nkey = salt($b) ts\n",
+                          err, sizeof err), 0);
+    assert_int_equal(sweep_point_scenario(&sw, 1, NULL, NULL, 0, &sc, err, sizeof err), -1);
+    scenario_release(&sc);
+    assert_contains(err, "x.ini:5: at b=0: scheme 's': ");
+    sweep_release(&sw);
 }
 
 static void test_bad_sections_are_refused(void **state)
