@@ -252,6 +252,10 @@ static int parse_range(const sweep *sw, sweep_var *var, const char *text, char *
     char shown[120];
     units_escape(text, 60, shown, sizeof shown);
     size_t alen = (size_t)(dots - text);
+    if (alen >= sizeof a)
+        return fail(sw, var->line, err, errcap,
+                    "[sweep] %s: expected an integer range A..B or A..B step S, found '%s'",
+                    var->name, shown);
     memcpy(a, text, alen);
     a[alen] = '\0';
     int got = sscanf(dots + 2, "%63s %63s %63s %1s", b, word, st, extra);

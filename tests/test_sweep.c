@@ -167,6 +167,8 @@ static void test_bad_sections_are_refused(void **state)
     assert_refused("[sweep]\nb = 0..9 step 0\n", "x.ini:2:", "a step of 1 or more");
     assert_refused("[sweep]\nb = 0..18446744073709551615\n", "x.ini:2:", "at most 10000 values");
     assert_refused("[sweep]\nb = 0..99999999999999999999\n", "x.ini:2:", "integer range");
+    assert_refused("[sweep]\nb = 1111111111111111111111111111111111111111111111111111111111111111"
+                   "11111..2\n", "x.ini:2:", "integer range"); /* found by fuzz_sweep */
     assert_refused("[sweep]\na = 1..100\nb = 1..101\n[cluster]\nservers=$a$b\n", "x.ini:3:",
                    "at most 10000 points");
     assert_refused("[sweep]\nb = 2\nb = 3\n", "x.ini:3:", "'b' is already defined");
