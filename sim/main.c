@@ -4,6 +4,8 @@
  *   regionsim run --scheme S      one scheme, its per-server histogram
  *   regionsim keys --scheme S     example keys and where they land
  *   regionsim watch --scheme S    the run replayed live in the terminal (sim/watch.c)
+ *   regionsim sweep FILE          every point of a [sweep] (sim/sweep_run.c)
+ *   regionsim advise [FILE]       key designs searched, the Pareto front (sim/advise_main.c)
  *
  * Options override the built-in default scenario. Bad usage prints one
  * message naming the option, what was found and what was expected, and
@@ -33,6 +35,7 @@
 #include "sim/output.h"
 #include "sim/progress.h"
 #include "sim/scenario.h"
+#include "sim/sweep_run.h"
 #include "sim/units.h"
 #include "sim/watch.h"
 #include "workloads/keyscheme.h"
@@ -225,6 +228,7 @@ static const char main_help[] =
     "  run       run one key scheme and show its per-server write histogram\n"
     "  keys      print example row keys of a scheme and where they land\n"
     "  watch     replay one key scheme's run live in the terminal\n"
+    "  sweep     run a scenario at every point of its [sweep] section\n"
     "  figures   list every figure the reports show: unit, scope, meaning\n"
     "  advise    search key designs for the workload: Pareto front and a pick\n"
     "\n"
@@ -416,8 +420,8 @@ static void parse_args(options *o, int argc, char **argv)
     while (c < 4 && strcmp(argv[1], names[c]) != 0)
         c++;
     if (c == 4)
-        usage_error(o, "unknown command '%s'; expected compare, run, keys or watch%s", argv[1],
-                    "");
+        usage_error(o, "unknown command '%s'; expected compare, run, keys, watch, sweep, "
+                    "advise or figures%s", argv[1], "");
     o->cmd = (command)c;
     o->cmd_name = names[c];
 
@@ -915,6 +919,8 @@ int main(int argc, char **argv)
         return run_figures(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "advise"))
         return advise_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "sweep"))
+        return sweep_main(argc, argv); /* sim/sweep_run.c */
     options o;
     parse_args(&o, argc, argv);
     int rc;

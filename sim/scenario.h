@@ -295,6 +295,13 @@ int scenario_add_assertion(scenario *sc, const char *name, const char *text, con
  * updated and must only be released. */
 int scenario_load(scenario *sc, const char *path, char *err, size_t errcap);
 
+/* The same from text in memory (len bytes; the text need not end in a
+ * NUL): path names it in messages and reports and anchors the relative
+ * paths it holds, as if the file at path held text (sim/sweep.c reads a
+ * point's text so). */
+int scenario_load_text(scenario *sc, const char *path, const char *text, size_t len, char *err,
+                       size_t errcap);
+
 /* Bytes a cell adds beyond its row key: KeyValue's fixed fields
  * (4 key length + 4 value length + 2 row length + 1 family length
  * + 8 timestamp + 1 type = 20, from HBase's KeyValue layout) plus the

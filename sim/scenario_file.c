@@ -593,7 +593,8 @@ static int file_entry(void *user, const char *inih_section, const char *key, con
     return file_fail(fr, fr->line, "%s: %s", shown, why);
 }
 
-int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
+/* Reads the open file f (closed here) as the scenario file `path`. */
+static int load_stream(scenario *sc, const char *path, FILE *f, char *err, size_t errcap)
 {
     file_reader fr;
     memset(&fr, 0, sizeof fr);
@@ -601,21 +602,8 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
     fr.sc = sc;
     fr.err = err;
     fr.errcap = errcap;
+    fr.f = f;
     units_escape(path, sizeof fr.shown_path - 1, fr.shown_path, sizeof fr.shown_path);
-    fr.f = fopen(path, "r");
-    struct stat st;
-    if (!fr.f || fstat(fileno(fr.f), &st) < 0) {
-        snprintf(err, errcap, "%s: cannot open the scenario file: %s", fr.shown_path,
-                 strerror(errno));
-        if (fr.f)
-            fclose(fr.f);
-        return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errcap, "%s: is a directory; expected a scenario file", fr.shown_path);
-        fclose(fr.f);
-        return -1;
-    }
     sc->file = scenario_own(sc, path);
     if (!sc->file) {
         snprintf(err, errcap, "%s: out of memory", fr.shown_path);
@@ -652,4 +640,38 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
         sc->name = own ? own : sc->name;
     }
     return 0;
+}
+
+int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
+{
+    char shown[161];
+    units_escape(path, sizeof shown - 1, shown, sizeof shown);
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) < 0) {
+        snprintf(err, errcap, "%s: cannot open the scenario file: %s", shown, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errcap, "%s: is a directory; expected a scenario file", shown);
+        fclose(f);
+        return -1;
+    }
+    return load_stream(sc, path, f, err, errcap);
+}
+
+int scenario_load_text(scenario *sc, const char *path, const char *text, size_t len, char *err,
+                       size_t errcap)
+{
+    char shown[161];
+    units_escape(path, sizeof shown - 1, shown, sizeof shown);
+    /* fmemopen of 0 bytes is refused by some libcs: an empty file is one newline */
+    FILE *f = len ? fmemopen((void *)text, len, "r") : fmemopen((void *)"\n", 1, "r");
+    if (!f) {
+        snprintf(err, errcap, "%s: cannot read the scenario text: %s", shown, strerror(errno));
+        return -1;
+    }
+    return load_stream(sc, path, f, err, errcap);
 }

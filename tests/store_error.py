@@ -2,7 +2,9 @@
 """store_error.py -- the sampled store's error against the exact store.
 
 Runs every examples/*.ini with `--store exact` and with `--store sampled`
-(same seed, JSON) and compares, run by run (one run per scheme):
+(same seed, JSON) and compares, run by run (one run per scheme); a file
+with a [sweep] section is for `regionsim sweep` (compare refuses it) and
+is left out:
 
   regions    |sampled - exact| / exact of the region count at the end
              (every split point moves the next ones, so this is the
@@ -107,6 +109,12 @@ def extra_for(path, extra, cap):
     return extra + ["--duration", cap] + warm
 
 
+def is_sweep(path):
+    """Whether the scenario file has a [sweep] section (regionsim sweep's)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return any(line.strip().replace(" ", "") == "[sweep]" for line in f)
+
+
 def main(argv):
     binary, examples = argv[1], argv[2]
     extra, table, bounds, cap = [], False, {}, None
@@ -133,7 +141,8 @@ def main(argv):
         print("| example | runs | regions: worst (median) | write share: worst (median) "
               "| read cost: worst (median) |")
         print("|---|---|---|---|---|")
-    names = sorted(n for n in os.listdir(examples) if n.endswith(".ini"))
+    names = sorted(n for n in os.listdir(examples)
+                   if n.endswith(".ini") and not is_sweep(os.path.join(examples, n)))
     # Every run is its own process: run them side by side, one a core.
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         runs = {(n, store): pool.submit(run, binary, os.path.join(examples, n), store,

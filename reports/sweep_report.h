@@ -1,0 +1,80 @@
+/* sweep_report.h -- the reports of a sweep (`regionsim sweep FILE`): text,
+ * JSON, CSV (sweep_report.c) and an HTML page of line charts
+ * (sweep_html.c).
+ *
+ * A sweep's result is a table of figures: for every point (one value of
+ * each swept variable) and every scheme, every scheme-scope figure of the
+ * registry (reports/figures.h), taken from the run by the registry's own
+ * computation before the run was freed. The writers only read it, so the
+ * same table gives the same bytes in every format whatever order the runs
+ * finished in.
+ */
+#ifndef REGIONSIM_SWEEP_REPORT_H
+#define REGIONSIM_SWEEP_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reports/figures.h"
+#include "sim/result.h"
+
+typedef struct sweep_table {
+    const char *scenario;          /* the scenario's name */
+    const char *file;              /* the scenario file, as given */
+    size_t nvars;
+    const char *const *var_names;  /* nvars */
+    const size_t *var_nvalues;     /* nvars: each variable's values (the first: the charts' x) */
+    size_t npoints;
+    const char *const *values;     /* npoints x nvars: values[p * nvars + v] */
+    size_t nschemes;
+    const char *const *schemes;    /* nschemes: each scheme's label at the first point */
+    char **run_names;              /* npoints x nschemes: the run's scheme name at the point */
+    uint64_t measure_from_us;      /* the first point's (the figures' steady state) */
+    size_t nfigures;               /* sweep_figure_count() */
+    double *figures;               /* npoints x nschemes x nfigures, registry order (NAN: undefined) */
+    check_result *checks;          /* every assertion result, point by point in order */
+    size_t nchecks;
+    size_t *check_point;           /* nchecks: the point of each */
+} sweep_table;
+
+/* The scheme-scope figures of the registry, in its order: how many, and
+ * the slot of f among them (f must be scheme-scope). */
+size_t sweep_figure_count(void);
+size_t sweep_figure_slot(const figure *f);
+
+/* The figure's value for point p and scheme s. */
+double sweep_table_value(const sweep_table *t, size_t p, size_t s, const figure *f);
+
+/* The figures a sweep's text and charts show, in order: write_max_mean,
+ * write_window_max_mean, read_max_mean, p99_latency_us, then
+ * rpcs_per_read_<kind> for every read kind some run read, then
+ * rows_scanned_per_row (when some run read). Into out (room for 32);
+ * returns how many. */
+size_t sweep_shown_figures(const sweep_table *t, const figure **out);
+
+/* One table: a row per point and scheme, a column per variable, the
+ * scheme, and each shown figure (its registry name as the header). */
+void sweep_write_text(FILE *out, const sweep_table *t);
+
+/* {"sweep": {"file", "scenario", "variables": [{"name", "values"}],
+ *  "measure_from_us", "points": [{"index", "values": {NAME: VALUE},
+ *  "runs": [{"scheme", "run", "figures": {every scheme figure}}],
+ *  "assertions": [...]}]}} */
+void sweep_write_json(FILE *out, const sweep_table *t);
+
+/* One CSV table (RFC 4180 quoting as docs/reports.md's files): a header
+ * `point,VAR...,scheme,run,FIGURE...` (every scheme figure of the
+ * registry), then a row per point and scheme; an undefined figure is an
+ * empty field. */
+void sweep_write_csv(FILE *out, const sweep_table *t);
+
+/* One self-contained XHTML page: the table, and a line chart per shown
+ * figure against the first variable (sweep_html.c). */
+void sweep_write_html(FILE *out, const sweep_table *t);
+
+/* Points between two values of variable v (the product of the later
+ * variables' value counts: the first variable is the slowest). */
+size_t sweep_table_stride(const sweep_table *t, size_t v);
+
+#endif

@@ -1,0 +1,578 @@
+/* sweep_run.c -- `regionsim sweep FILE`: every point of a [sweep], run on
+ * every core, reported as one table (reports/sweep_report.h).
+ *
+ * Part of the program (linked into regionsim with main.c, like
+ * cli_checks.c): it joins the sweep's points (sim/sweep.h), the engine,
+ * the assertions and the reports. main.c only dispatches to sweep_main.
+ *
+ * Order of work:
+ *  1. every point's scenario is built and checked before anything runs
+ *     (sweep_point_scenario: the reader, the settings, scenario_validate;
+ *     then its assertions are parsed and its memory estimate admitted), so
+ *     a mistake at any point exits 2 naming the point, with nothing
+ *     written;
+ *  2. the points run in a pool of J threads (--jobs, the scenario's
+ *     `jobs`, or one per core; never more than the points), each taking
+ *     the next point from a shared counter and running its schemes one
+ *     after the other (engine_run_all with jobs = 1), then its assertions;
+ *  3. as soon as a point's runs have given their figures (every
+ *     scheme-scope figure of the registry, reports/figures.h) and
+ *     assertion results, the runs are freed: a sweep keeps a table of
+ *     numbers, never a run's windows, regions or timeline.
+ * Each point writes only its own slots of the table, so the report is the
+ * same bytes whatever J is and whichever thread finished first; a failure
+ * reported is the lowest point's (what J = 1 would have stopped at).
+ *
+ * Memory: each point is admitted by the budget (sim/budget.h) as if J
+ * runs of its size were in memory at once (its scenario's jobs set to J
+ * for the estimate: J points run at once, each one scheme at a time), so
+ * a sweep that fits one point at a time but not J is refused with the
+ * budget's message; --jobs 1 is then the way. `store = auto` is resolved
+ * per point, as a run does.
+ *
+ * Steady state: the figures count the measured run, from measure_from on,
+ * which the scenario sets (docs/scenarios.md#sweeps); nothing is measured
+ * differently here. samples > 1 is refused (a point is one seed's run).
+ */
+#include "sim/sweep_run.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/assertion.h"
+#include "reports/figures.h"
+#include "reports/sweep_report.h"
+#include "sim/budget.h"
+#include "sim/cli_checks.h"
+#include "sim/engine.h"
+#include "sim/interrupts.h"
+#include "sim/output.h"
+#include "sim/sweep.h"
+
+#define EXIT_USAGE 2
+#define EXIT_FAILED 1
+
+typedef enum sweep_format { SW_TEXT, SW_JSON, SW_CSV, SW_HTML } sweep_format;
+
+#define MAX_OPTIONS 64
+
+typedef struct sweep_options {
+    const char *file;
+    sweep_format fmt;
+    const char *output;
+    const char *keys[MAX_OPTIONS], *values[MAX_OPTIONS]; /* scenario settings given as options */
+    size_t nset;
+    const char *asserts[SCENARIO_MAX_ASSERTIONS];
+    size_t nasserts;
+} sweep_options;
+
+static const char sweep_help[] =
+    "usage: regionsim sweep SCENARIO.ini [options]\n"
+    "\n"
+    "Runs every point of the file's [sweep] section (each variable's values,\n"
+    "their product when there are several) with every scheme, on every core,\n"
+    "and prints one row per point and scheme: write and read max/mean, window\n"
+    "max/mean, p99 latency, RPCs per read of each read kind, rows scanned per\n"
+    "row returned. See docs/scenarios.md#sweeps.\n"
+    "\n"
+    "Options:\n"
+    "  --format F     text, json, csv (one table) or html (line charts) (text)\n"
+    "  -o PATH        write the report to PATH instead of stdout\n"
+    "  --assert A     fail (exit 1) unless A holds at every point (docs/ci.md);\n"
+    "                 repeatable, with the file's [assert NAME] sections\n"
+    "  --KEY VALUE    any scenario setting, at every point (e.g. --jobs 2,\n"
+    "                 --duration 10m); a [sweep] variable of that name wins\n"
+    "  -h, --help     this help\n"
+    "\n"
+    "Exit status: 0 ran (every assertion held at every point), 1 an assertion\n"
+    "failed, 2 bad usage or input.\n";
+
+/* snprintf, for messages that may be cut: the point's label and a
+ * message from below, each up to a buffer long. */
+static void say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t errcap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
+}
+
+static int usage(const char *fmt, const char *a)
+{
+    fputs("regionsim sweep: ", stderr);
+    fprintf(stderr, fmt, a);
+    fputs("\n(see 'regionsim sweep --help')\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int parse_options(sweep_options *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(sweep_help, stdout);
+            exit(0);
+        }
+        if (arg[0] != '-') {
+            if (o->file)
+                return usage("unexpected argument '%s' after the scenario file", arg);
+            o->file = arg;
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        char name[64];
+        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (n >= sizeof name)
+            return usage("unknown option '%s'", arg);
+        memcpy(name, arg, n);
+        name[n] = '\0';
+        if (!eq && i + 1 >= argc)
+            return usage("%s: expected a value after it", arg);
+        const char *value = eq ? eq + 1 : argv[++i];
+        if (!strcmp(name, "--format")) {
+            static const char *const names[] = { "text", "json", "csv", "html" };
+            size_t f = 0;
+            while (f < 4 && strcmp(value, names[f]))
+                f++;
+            if (f == 4)
+                return usage("--format: expected text, json, csv or html, found '%s'", value);
+            o->fmt = (sweep_format)f;
+        } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+            if (!value[0])
+                return usage("%s: expected a file name", name);
+            o->output = value;
+        } else if (!strcmp(name, "--assert")) {
+            if (o->nasserts == SCENARIO_MAX_ASSERTIONS)
+                return usage("--assert: at most 64, found one more: '%s'", value);
+            o->asserts[o->nasserts++] = value;
+        } else if (!strncmp(name, "--", 2) && name[2] && strcmp(name + 2, "name") &&
+                   strcmp(name + 2, "scheme")) {
+            if (o->nset == MAX_OPTIONS)
+                return usage("at most 64 setting options, found one more: '%s'", name);
+            char *key = strdup(name + 2);
+            if (!key)
+                return usage("out of memory at '%s'", name);
+            for (char *c = key; *c; c++)
+                *c = *c == '-' ? '_' : *c;
+            o->keys[o->nset] = key;
+            o->values[o->nset++] = value;
+        } else {
+            return usage("unknown option '%s'", name);
+        }
+    }
+    if (!o->file)
+        return usage("expected a scenario file with a [sweep] section%s", "");
+    return 0;
+}
+
+static void free_options(sweep_options *o)
+{
+    for (size_t i = 0; i < o->nset; i++)
+        free((char *)o->keys[i]);
+}
+
+/* Point p's scenario with the options in and its assertions parsed into
+ * *ch (released by the caller, also on failure). */
+static int build_point(const sweep *sw, const sweep_options *o, size_t p, scenario *sc,
+                       cli_checks *ch, char *err, size_t errcap)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->tolerance = 0.05;
+    if (sweep_point_scenario(sw, p, o->keys, o->values, o->nset, sc, err, errcap) < 0)
+        return -1;
+    char label[512], msg[1024];
+    sweep_point_label(sw, p, label, sizeof label);
+    for (size_t i = 0; i < o->nasserts; i++)
+        if (scenario_add_assertion(sc, NULL, o->asserts[i], "--assert", msg, sizeof msg) < 0) {
+            say(err, errcap, "--assert: %s", msg);
+            return -1;
+        }
+    if (sc->samples > 1) {
+        say(err, errcap, "%s: at %s: samples = %u: a sweep runs one seed a point; set "
+                 "samples = 1 (or sweep seed)", sw->shown_path, label, (unsigned)sc->samples);
+        return -1;
+    }
+    if (cli_checks_prepare(ch, sc, msg, sizeof msg) < 0) {
+        say(err, errcap, "at %s: %s", label, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* What the threads share. */
+typedef struct pool {
+    const sweep *sw;
+    const sweep_options *o;
+    sweep_table *t;
+    char **failures;          /* per point: its failed assertions' lines, or NULL */
+    size_t *nchecks_at;       /* per point: its checks ... */
+    check_result **checks_at; /* ... and their results */
+    pthread_mutex_t lock;
+    size_t next, failed;      /* failed: the lowest point that failed; npoints: none */
+    char err[1280];
+} pool;
+
+static int take_point(pool *pl, size_t *p)
+{
+    pthread_mutex_lock(&pl->lock);
+    int more = pl->next < pl->sw->npoints && pl->failed == pl->sw->npoints;
+    if (more)
+        *p = pl->next++;
+    pthread_mutex_unlock(&pl->lock);
+    return more;
+}
+
+static void record_failure(pool *pl, size_t p, const char *err)
+{
+    pthread_mutex_lock(&pl->lock);
+    if (p < pl->failed) {
+        pl->failed = p;
+        say(pl->err, sizeof pl->err, "%s", err);
+    }
+    pthread_mutex_unlock(&pl->lock);
+}
+
+/* Runs point p: its figures and assertion results into the table's
+ * slots, its runs freed. */
+static int run_point(pool *pl, size_t p, char *err, size_t errcap)
+{
+    const sweep *sw = pl->sw;
+    sweep_table *t = pl->t;
+    scenario sc;
+    cli_checks ch;
+    char label[512];
+    sweep_point_label(sw, p, label, sizeof label);
+    int rc = build_point(sw, pl->o, p, &sc, &ch, err, errcap);
+    if (rc == 0) {
+        sc.jobs = 1;          /* the points are the parallel work */
+        sc.window_digest = 1; /* no report here draws a run's windows server by server */
+        budget_resolve_store(&sc, NULL);
+    }
+    sim_results res;
+    char msg[1280];
+    if (rc == 0 && engine_run_all(&sc, NULL, &res, msg, sizeof msg) < 0) {
+        say(err, errcap, "at %s: %s", label, msg);
+        rc = -1;
+    } else if (rc == 0) {
+        int failed = cli_checks_assert(&ch, &sc, NULL, &res, msg, sizeof msg);
+        if (failed < 0) {
+            say(err, errcap, "at %s: %s", label, msg);
+            rc = -1;
+        }
+        for (size_t s = 0; rc == 0 && s < res.nruns && s < t->nschemes; s++) {
+            const run_result *run = &res.runs[s];
+            double *slot = &t->figures[(p * t->nschemes + s) * t->nfigures];
+            size_t k = 0;
+            for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f))
+                slot[k++] = figure_value(f, run, 0);
+            t->run_names[p * t->nschemes + s] = strdup(run->scheme_name);
+            if (!t->run_names[p * t->nschemes + s]) {
+                say(err, errcap, "out of memory");
+                rc = -1;
+            }
+        }
+        if (rc == 0 && failed > 0) { /* the failed results' lines, the point first */
+            char *text = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&text, &len);
+            for (size_t i = 0; m && i < ch.nresults; i++) {
+                if (ch.results[i].passed)
+                    continue;
+                char line[1024];
+                assertion_describe(&ch.results[i], line, sizeof line);
+                fprintf(m, "regionsim sweep: at %s: %s\n", label, line);
+            }
+            if (m)
+                fclose(m);
+            pl->failures[p] = text;
+        }
+        if (rc == 0) { /* the results move to the table */
+            pl->checks_at[p] = res.checks;
+            pl->nchecks_at[p] = res.nchecks;
+            res.checks = NULL;
+            res.nchecks = 0;
+        }
+        sim_results_free(&res);
+    }
+    cli_checks_release(&ch);
+    scenario_release(&sc);
+    return rc;
+}
+
+static void *worker(void *arg)
+{
+    pool *pl = arg;
+    size_t p;
+    while (take_point(pl, &p)) {
+        char err[1280] = "";
+        if (run_point(pl, p, err, sizeof err) < 0)
+            record_failure(pl, p, err);
+    }
+    return NULL;
+}
+
+/* Checks every point before anything runs, and fills the table's echo of
+ * the sweep (variables, values, schemes) from them. Returns the threads to
+ * run, or 0 with a message in err. */
+static uint32_t check_points(const sweep *sw, const sweep_options *o, sweep_table *t,
+                             char *err, size_t errcap)
+{
+    uint32_t jobs = 1;
+    for (size_t p = 0; p < sw->npoints; p++) {
+        scenario sc;
+        cli_checks ch;
+        int rc = build_point(sw, o, p, &sc, &ch, err, errcap);
+        if (rc == 0 && p == 0) {
+            scenario cores = sc; /* scenario_jobs counts the cores up to the schemes */
+            cores.nschemes = SCENARIO_MAX_SCHEMES;
+            jobs = scenario_jobs(&cores);
+            if (jobs > sw->npoints)
+                jobs = (uint32_t)sw->npoints;
+            t->nschemes = sc.nschemes;
+            t->measure_from_us = sc.measure_from_us;
+            t->scenario = strdup(sc.name ? sc.name : "");
+            char **labels = calloc(sc.nschemes ? sc.nschemes : 1, sizeof *labels);
+            t->schemes = (const char *const *)labels;
+            int oom = !labels || !t->scenario;
+            for (size_t s = 0; labels && s < sc.nschemes; s++)
+                oom |= !(labels[s] = strdup(scenario_scheme_label(&sc, s)));
+            if (oom) {
+                say(err, errcap, "out of memory");
+                rc = -1;
+            }
+        } else if (rc == 0 && sc.nschemes != t->nschemes) {
+            char label[512];
+            say(err, errcap, "%s: at %s: %zu schemes, but %zu at the first point: every "
+                     "point must run the same schemes", sw->shown_path,
+                     sweep_point_label(sw, p, label, sizeof label), sc.nschemes, t->nschemes);
+            rc = -1;
+        }
+        if (rc == 0) {
+            budget_resolve_store(&sc, NULL);
+            sc.jobs = jobs;
+            char msg[1024], label[512];
+            if (budget_admit(&sc, msg, sizeof msg) < 0) {
+                say(err, errcap, "%s: at %s: %s%s", sw->shown_path,
+                         sweep_point_label(sw, p, label, sizeof label), msg,
+                         jobs > 1 ? " (counting the points that run at once; --jobs 1 runs "
+                                    "one at a time)" : "");
+                rc = -1;
+            }
+        }
+        cli_checks_release(&ch);
+        scenario_release(&sc);
+        if (rc < 0)
+            return 0;
+    }
+    return jobs;
+}
+
+static void free_table(sweep_table *t)
+{
+    for (size_t i = 0; t->run_names && i < t->npoints * t->nschemes; i++)
+        free(t->run_names[i]);
+    free(t->run_names);
+    for (size_t s = 0; t->schemes && s < t->nschemes; s++)
+        free((char *)t->schemes[s]);
+    free((void *)t->schemes);
+    free((char *)t->scenario);
+    free(t->figures);
+    for (size_t i = 0; i < t->nchecks; i++) {
+        free(t->checks[i].name);
+        free(t->checks[i].expression);
+        free(t->checks[i].scheme);
+    }
+    free(t->checks);
+    free(t->check_point);
+    free((void *)t->values);
+    free((void *)t->var_names);
+    free((void *)t->var_nvalues);
+}
+
+/* The report rendered into memory, then to stdout or -o (sim/output.c's
+ * rules: nothing half-written). Returns the exit status. */
+static int write_report(const sweep_options *o, const sweep_table *t)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) {
+        fputs("regionsim sweep: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    switch (o->fmt) {
+    case SW_TEXT: sweep_write_text(m, t); break;
+    case SW_JSON: sweep_write_json(m, t); break;
+    case SW_CSV: sweep_write_csv(m, t); break;
+    case SW_HTML: sweep_write_html(m, t); break;
+    }
+    if (fclose(m) != 0) {
+        free(text);
+        fputs("regionsim sweep: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    int rc = 0;
+    if (!o->output) {
+        fwrite(text, 1, len, stdout);
+    } else {
+        interrupts ints;
+        interrupts_init(&ints);
+        char err[1024];
+        interrupts_hold(&ints);
+        output_file *f = output_open(o->output, &ints.set, err, sizeof err);
+        if (f)
+            output_write(f, text, len);
+        int signo = interrupts_pending(&ints);
+        if (f && signo) {
+            output_abandon(f);
+            free(text);
+            die_interrupted(&ints, "sweep", signo);
+        }
+        if (!f || output_commit(f, err, sizeof err) < 0) {
+            fprintf(stderr, "regionsim sweep: -o %s\n", err);
+            rc = EXIT_USAGE;
+        }
+        interrupts_release(&ints);
+    }
+    free(text);
+    return rc;
+}
+
+int sweep_main(int argc, char **argv)
+{
+    sweep_options o;
+    if (parse_options(&o, argc, argv) != 0) {
+        free_options(&o);
+        return EXIT_USAGE;
+    }
+    sweep sw;
+    char err[1280];
+    if (sweep_load(&sw, o.file, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim sweep: %s\n", err);
+        free_options(&o);
+        return EXIT_USAGE;
+    }
+    sweep_table t;
+    memset(&t, 0, sizeof t);
+    t.file = sw.path;
+    t.nvars = sw.nvars;
+    t.npoints = sw.npoints;
+    t.nfigures = sweep_figure_count();
+    const char **names = calloc(sw.nvars, sizeof *names);
+    size_t *nvalues = calloc(sw.nvars, sizeof *nvalues);
+    const char **values = calloc(sw.npoints * sw.nvars, sizeof *values);
+    t.var_names = names;
+    t.var_nvalues = nvalues;
+    t.values = values;
+    int rc = !names || !nvalues || !values ? -1 : 0;
+    for (size_t v = 0; rc == 0 && v < sw.nvars; v++) {
+        names[v] = sw.vars[v].name;
+        nvalues[v] = sw.vars[v].nvalues;
+    }
+    for (size_t p = 0; rc == 0 && p < sw.npoints; p++)
+        for (size_t v = 0; v < sw.nvars; v++)
+            values[p * sw.nvars + v] = sweep_value(&sw, p, v);
+    if (rc < 0)
+        say(err, sizeof err, "out of memory");
+    uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
+    pool pl;
+    memset(&pl, 0, sizeof pl);
+    if (jobs) {
+        t.figures = calloc(sw.npoints * (t.nschemes ? t.nschemes : 1) * t.nfigures,
+                           sizeof *t.figures);
+        t.run_names = calloc(sw.npoints * (t.nschemes ? t.nschemes : 1), sizeof *t.run_names);
+        pl.failures = calloc(sw.npoints, sizeof *pl.failures);
+        pl.nchecks_at = calloc(sw.npoints, sizeof *pl.nchecks_at);
+        pl.checks_at = calloc(sw.npoints, sizeof *pl.checks_at);
+        if (!t.figures || !t.run_names || !pl.failures || !pl.nchecks_at || !pl.checks_at) {
+            say(err, sizeof err, "out of memory");
+            jobs = 0;
+        }
+    }
+    if (jobs) {
+        pl.sw = &sw;
+        pl.o = &o;
+        pl.t = &t;
+        pthread_mutex_init(&pl.lock, NULL);
+        pl.failed = sw.npoints;
+        pthread_t threads[SCENARIO_MAX_SCHEMES];
+        uint32_t started = 0;
+        for (; jobs > 1 && started < jobs; started++)
+            if (pthread_create(&threads[started], NULL, worker, &pl) != 0)
+                break;
+        if (started == 0)
+            worker(&pl);
+        for (uint32_t k = 0; k < started; k++)
+            pthread_join(threads[k], NULL);
+        pthread_mutex_destroy(&pl.lock);
+        if (pl.failed != sw.npoints) {
+            say(err, sizeof err, "%s", pl.err);
+            jobs = 0;
+        }
+    }
+    int status = EXIT_USAGE;
+    if (jobs) { /* the checks, point by point, into the table */
+        for (size_t p = 0; p < sw.npoints; p++)
+            t.nchecks += pl.nchecks_at[p];
+        t.checks = calloc(t.nchecks ? t.nchecks : 1, sizeof *t.checks);
+        t.check_point = calloc(t.nchecks ? t.nchecks : 1, sizeof *t.check_point);
+        size_t c = 0;
+        for (size_t p = 0; t.checks && t.check_point && p < sw.npoints; p++)
+            for (size_t i = 0; i < pl.nchecks_at[p]; i++, c++) {
+                t.checks[c] = pl.checks_at[p][i];
+                t.check_point[c] = p;
+            }
+        if (!t.checks || !t.check_point) {
+            fputs("regionsim sweep: out of memory\n", stderr);
+        } else {
+            size_t failed = 0;
+            for (size_t p = 0; p < sw.npoints; p++)
+                if (pl.failures[p]) {
+                    fputs(pl.failures[p], stderr);
+                    failed++;
+                }
+            status = write_report(&o, &t);
+            size_t nfailed = 0;
+            for (size_t i = 0; i < t.nchecks; i++)
+                nfailed += !t.checks[i].passed;
+            if (status == 0 && nfailed) {
+                fprintf(stderr, "regionsim sweep: %zu assertion result%s failed at %zu point%s\n",
+                        nfailed, nfailed == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
+                status = EXIT_FAILED;
+            }
+        }
+        if (!t.checks) /* they were not moved: free them where they are */
+            for (size_t p = 0; p < sw.npoints; p++)
+                for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
+                    free(pl.checks_at[p][i].name);
+                    free(pl.checks_at[p][i].expression);
+                    free(pl.checks_at[p][i].scheme);
+                }
+    } else {
+        fprintf(stderr, "regionsim sweep: %s\n", err);
+        if (pl.checks_at) /* a failed pool: free what the points that ran kept */
+            for (size_t p = 0; p < sw.npoints; p++)
+                for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
+                    free(pl.checks_at[p][i].name);
+                    free(pl.checks_at[p][i].expression);
+                    free(pl.checks_at[p][i].scheme);
+                }
+    }
+    for (size_t p = 0; pl.failures && p < sw.npoints; p++)
+        free(pl.failures[p]);
+    for (size_t p = 0; pl.checks_at && p < sw.npoints; p++)
+        free(pl.checks_at[p]);
+    free(pl.failures);
+    free(pl.nchecks_at);
+    free(pl.checks_at);
+    free_table(&t);
+    sweep_release(&sw);
+    free_options(&o);
+    return status;
+}

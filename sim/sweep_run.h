@@ -1,0 +1,17 @@
+/* sweep_run.h -- the `regionsim sweep` command (sim/sweep_run.c).
+ *
+ * Part of the program, not of the sim library: it joins the sweep's
+ * points (sim/sweep.h), the engine, the assertions (sim/cli_checks.h) and
+ * the reports (reports/sweep_report.h).
+ */
+#ifndef REGIONSIM_SWEEP_RUN_H
+#define REGIONSIM_SWEEP_RUN_H
+
+/* Runs `regionsim sweep FILE [options]` (argv[1] is "sweep") and returns
+ * the exit status: 0 every point ran and every assertion held, 1 an
+ * assertion failed at some point (each failure a line on stderr naming
+ * the point), 2 bad usage or input (one message, nothing on stdout). The
+ * report goes to stdout or -o PATH. */
+int sweep_main(int argc, char **argv);
+
+#endif
