@@ -14,4 +14,13 @@
  * report goes to stdout or -o PATH. */
 int sweep_main(int argc, char **argv);
 
+struct sweep_table;
+
+/* Writes table t as `regionsim sweep` does: format 0 text, 1 json, 2 csv,
+ * 3 html, 4 exact json (a planned point's result), rendered in memory,
+ * then to stdout or to output (sim/output.c's rules: nothing
+ * half-written). cmd names the command in messages. Returns 0 or 2. */
+int sweep_write_report(const struct sweep_table *t, int format, const char *output,
+                       const char *cmd);
+
 #endif
