@@ -7,8 +7,9 @@
  * measure_from, schemes, each run's name and every registry figure to 17
  * digits, its assertion results), and prints it with the sweep's own
  * writers (sweep_write_report). Same table, same writers: the same bytes.
- * The first point gives what the sweep takes from its first point (the
- * scenario's name, measure_from, the schemes' labels).
+ * The first point gives what the sweep takes from its first point
+ * (measure_from, the schemes' labels); the plan gives the scenario's name
+ * (a point's file has another name when the file sets none).
  *
  * Checks: every result must exist and be read whole before anything is
  * printed; all the missing ones are named at once (a plan half run by a
@@ -165,15 +166,16 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     json_object *plan = member(m->plan, "plan", json_type_object);
     json_object *version = member(plan, "version", json_type_int);
     json_object *file = member(plan, "file", json_type_string);
+    json_object *scenario = member(plan, "scenario", json_type_string);
     json_object *vars = member(plan, "variables", json_type_array);
     json_object *points = member(plan, "points", json_type_array);
-    if (!version || json_object_get_int(version) != SWEEP_PLAN_VERSION || !file || !vars ||
+    if (!version || json_object_get_int(version) != SWEEP_PLAN_VERSION || !file || !scenario || !vars ||
         !points || json_object_array_length(vars) == 0 ||
         json_object_array_length(vars) > SWEEP_MAX_VARS ||
         json_object_array_length(points) == 0 ||
         json_object_array_length(points) > SWEEP_MAX_POINTS) {
         say(err, errcap, "%s: expected a plan of version %d: {\"plan\": {\"version\", \"file\", "
-                 "\"variables\", \"points\"}}", path, SWEEP_PLAN_VERSION);
+                 "\"scenario\", \"variables\", \"points\"}}", path, SWEEP_PLAN_VERSION);
         return -1;
     }
     size_t nvars = json_object_array_length(vars), npoints = json_object_array_length(points);
@@ -185,6 +187,11 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         return -1;
     }
     m->t.file = json_object_get_string(file);
+    m->t.scenario = own(json_object_get_string(scenario));
+    if (!m->t.scenario) {
+        say(err, errcap, "out of memory");
+        return -1;
+    }
     m->t.nvars = nvars;
     m->t.npoints = npoints;
     m->t.var_names = (const char *const *)m->names;
@@ -277,13 +284,13 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     size_t ns = json_object_array_length(schemes);
     if (p == 0) { /* what the sweep takes from its first point */
         t->nschemes = ns;
-        t->scenario = own(json_object_get_string(scen));
+        (void)scen; /* the point file's name when the file sets none: the plan's is the sweep's */
         t->measure_from_us = (uint64_t)json_object_get_int64(from);
         char **labels = calloc(ns ? ns : 1, sizeof *labels);
         t->schemes = (const char *const *)labels;
         t->figures = calloc(t->npoints * (ns ? ns : 1) * t->nfigures, sizeof *t->figures);
         t->run_names = calloc(t->npoints * (ns ? ns : 1), sizeof *t->run_names);
-        int oom = !labels || !t->scenario || !t->figures || !t->run_names;
+        int oom = !labels || !t->figures || !t->run_names;
         for (size_t s = 0; !oom && s < ns; s++) {
             json_object *l = json_object_array_get_idx(schemes, s);
             oom |= !(labels[s] = own(json_object_get_string(l)));

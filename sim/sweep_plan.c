@@ -8,6 +8,8 @@
  * substitution, the same settings in the same order (defaults, file,
  * options, variables), the same seed, so `regionsim sweep POINT.ini`
  * computes exactly the figures the whole sweep computes at that point.
+ * (Only the scenario's name may differ: without a `name` it is the file's,
+ * here the point's; plan.json keeps the sweep's for merge to print.)
  * Its command (a line of DIR/jobs.txt) adds the sweep's own options and
  * `--result DIR/results/NNNN.json`: the point's table as exact JSON
  * (sweep_write_json_exact), every number with 17 significant digits, so
@@ -287,6 +289,8 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     }
     fprintf(plan.f, "{\n  \"plan\": {\n    \"version\": %d,\n    \"file\": ", SWEEP_PLAN_VERSION);
     json_string(plan.f, sw->path);
+    fputs(",\n    \"scenario\": ", plan.f);
+    json_string(plan.f, po->scenario ? po->scenario : "");
     fputs(",\n    \"binary\": ", plan.f);
     json_string(plan.f, binary);
     fputs(",\n    \"variables\": [", plan.f);

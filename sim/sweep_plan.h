@@ -17,6 +17,7 @@
 
 typedef struct sweep_plan_options {
     const char *dir;             /* --plan DIR */
+    const char *scenario;        /* the scenario's name at the first point (the report's) */
     const char *binary;          /* --binary PATH, or NULL: this program's absolute path */
     int slurm;                   /* --slurm: also DIR/sweep.sbatch */
     const char *const *args;     /* nargs / 2 pairs (KEY, VALUE): every job runs --KEY VALUE */

@@ -515,7 +515,7 @@ int sweep_main(int argc, char **argv)
         say(err, sizeof err, "out of memory");
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
     if (jobs && o.plan_dir) { /* every point checked: write the plan, run nothing */
-        sweep_plan_options po = { o.plan_dir, o.binary, o.slurm, o.baked, o.nbaked };
+        sweep_plan_options po = { o.plan_dir, t.scenario, o.binary, o.slurm, o.baked, o.nbaked };
         int status = EXIT_USAGE;
         if (sweep_plan_write(&sw, &po, err, sizeof err) < 0)
             fprintf(stderr, "regionsim sweep: --plan %s\n", err);

@@ -79,6 +79,23 @@ cmp "$work/local.json" "$work/merged-o.json" || fail "merge -o differs"
 grep -Eq '"write_cov": [0-9]\.[0-9]{14,}' "$work/plan/results/0000.json" ||
     fail "results/0000.json: write_cov not written exactly"
 
+# a file without a `name`: the report names the scenario after the sweep's
+# file, not after a point's
+cat >"$work/noname.ini" <<'INI'
+[sweep]
+seed = 1..2
+[workload]
+duration = 2m
+[scheme salted]
+key = salt(4) ts
+INI
+"$regionsim" sweep "$work/noname.ini" --plan "$work/noname" || fail "sweep --plan noname.ini"
+parallel --will-cite -j 2 --halt now,fail=1 <"$work/noname/jobs.txt" >/dev/null 2>&1 ||
+    fail "parallel: a job of noname.ini failed"
+"$regionsim" sweep "$work/noname.ini" >"$work/local.noname" || fail "sweep noname.ini"
+"$regionsim" merge "$work/noname" >"$work/merged.noname" || fail "merge noname"
+cmp "$work/local.noname" "$work/merged.noname" || fail "merge of a file without a name differs"
+
 # a missing result: every missing point named, nothing on stdout
 mv "$work/plan/results/0002.json" "$work/r2"
 mv "$work/plan/results/0004.json" "$work/r4"
