@@ -69,7 +69,7 @@ typedef struct sweep_options {
     size_t nset;
     const char *asserts[SCENARIO_MAX_ASSERTIONS];
     size_t nasserts;
-    const char *plan_dir, *binary; /* --plan DIR, --binary PATH */
+    const char *plan_dir, *binary, *result; /* --plan DIR, --binary PATH, --result PATH */
     int slurm;                     /* --slurm */
     const char *baked[2 * (MAX_OPTIONS + SCENARIO_MAX_ASSERTIONS)]; /* a plan's jobs' options */
     size_t nbaked;
@@ -174,9 +174,7 @@ static int parse_options(sweep_options *o, int argc, char **argv)
                    !strcmp(name, "--result")) {
             if (!value[0])
                 return usage("%s: expected a path", name);
-            *(name[2] == 'p' ? &o->plan_dir : name[2] == 'b' ? &o->binary : &o->output) = value;
-            if (name[2] == 'r')
-                o->fmt = SW_EXACT;
+            *(name[2] == 'p' ? &o->plan_dir : name[2] == 'b' ? &o->binary : &o->result) = value;
         } else if (!strncmp(name, "--", 2) && name[2] && strcmp(name + 2, "name") &&
                    strcmp(name + 2, "scheme")) {
             if (o->nset == MAX_OPTIONS)
@@ -198,8 +196,14 @@ static int parse_options(sweep_options *o, int argc, char **argv)
         return usage("expected a scenario file with a [sweep] section%s", "");
     if ((o->slurm || o->binary) && !o->plan_dir)
         return usage("%s: only with --plan DIR", o->slurm ? "--slurm" : "--binary");
-    if (o->plan_dir && (o->output || o->fmt != SW_TEXT))
+    if (o->plan_dir && (o->output || o->fmt != SW_TEXT || o->result))
         return usage("--plan: writes a plan, not a report (no -o, --format or --result)%s", "");
+    if (o->result && (o->output || o->fmt != SW_TEXT))
+        return usage("--result: writes a point's exact JSON (no -o or --format)%s", "");
+    if (o->result) {
+        o->output = o->result;
+        o->fmt = SW_EXACT;
+    }
     return 0;
 }
 
