@@ -30,6 +30,13 @@
  * budget's message; --jobs 1 is then the way. `store = auto` is resolved
  * per point, as a run does.
  *
+ * Beyond one machine: --plan DIR stops after step 1 and writes one job
+ * per point instead (sim/sweep_plan.c); a job is this command on a
+ * one-point file with --result PATH, which writes the point's table as
+ * exact JSON and exits 0 whatever its assertions say; `regionsim merge`
+ * (sim/sweep_merge.c) rebuilds the table and prints it through
+ * sweep_write_report, as step 3's table is printed here.
+ *
  * Steady state: the figures count the measured run, from measure_from on,
  * which the scenario sets (docs/scenarios.md#sweeps); nothing is measured
  * differently here. samples > 1 is refused (a point is one seed's run).
