@@ -48,7 +48,10 @@ libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # python3: tests/store_error.py, tests/readme_samples.py (meson brings it
 # too; named for clarity).
 # tmux: tests/watch_tmux.sh runs `regionsim watch` in it and reads the screen.
-TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates python3 tmux"
+# parallel: tests/sweep_parallel.sh runs a sweep's plan with GNU parallel.
+# slurmctld, slurmd, slurm-client, munge: tests/sweep_slurm.sh starts a
+# one-node Slurm (tests/slurm_cluster.sh) and runs a plan's job array.
+TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates python3 tmux parallel slurmctld slurmd slurm-client munge"
 if [ "$tests" = 1 ]; then
     PKGS="$PKGS $TEST_PKGS"
 fi

@@ -209,8 +209,22 @@ static void json_number(FILE *out, double v)
     fputs(s[0] ? s : "null", out);
 }
 
-void sweep_write_json(FILE *out, const sweep_table *t)
+/* Every bit of v: %.17g reads back as the same double (C11 7.22.1.3 and
+ * IEEE 754's 17 significant digits); NAN is null, an infinity the string
+ * "inf" or "-inf" (JSON has no such number). */
+static void json_exact(FILE *out, double v)
 {
+    if (isnan(v))
+        fputs("null", out);
+    else if (isinf(v))
+        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+    else
+        fprintf(out, "%.17g", v);
+}
+
+static void write_json(FILE *out, const sweep_table *t, int exact)
+{
+    void (*number)(FILE *, double) = exact ? json_exact : json_number;
     fputs("{\n  \"sweep\": {\n    \"file\": ", out);
     json_string(out, t->file);
     fputs(",\n    \"scenario\": ", out);
@@ -253,7 +267,7 @@ void sweep_write_json(FILE *out, const sweep_table *t)
             int first = 1;
             for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
                 fprintf(out, "%s\"%s\": ", first ? "" : ", ", f->name);
-                json_number(out, sweep_table_value(t, p, s, f));
+                number(out, sweep_table_value(t, p, s, f));
                 first = 0;
             }
             fputs("}}", out);
@@ -269,15 +283,30 @@ void sweep_write_json(FILE *out, const sweep_table *t)
             fputs(", \"scheme\": ", out);
             json_string(out, r->scheme);
             fputs(", \"value\": ", out);
-            json_number(out, r->value);
+            number(out, r->value);
             fputs(", \"bound\": ", out);
-            json_number(out, r->bound);
-            fprintf(out, ", \"passed\": %s}", r->passed ? "true" : "false");
+            number(out, r->bound);
+            fprintf(out, ", \"passed\": %s", r->passed ? "true" : "false");
+            if (exact)
+                fprintf(out, ", \"seed\": %llu, \"samples\": %u, \"samples_failed\": %u",
+                        (unsigned long long)r->seed, (unsigned)r->samples,
+                        (unsigned)r->samples_failed);
+            fputc('}', out);
             any = 1;
         }
         fputs("]}", out);
     }
     fputs("\n    ]\n  }\n}\n", out);
+}
+
+void sweep_write_json(FILE *out, const sweep_table *t)
+{
+    write_json(out, t, 0);
+}
+
+void sweep_write_json_exact(FILE *out, const sweep_table *t)
+{
+    write_json(out, t, 1);
 }
 
 /* ---- CSV ---- */

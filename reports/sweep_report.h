@@ -63,6 +63,14 @@ void sweep_write_text(FILE *out, const sweep_table *t);
  *  "assertions": [...]}]}} */
 void sweep_write_json(FILE *out, const sweep_table *t);
 
+/* The same document with every number exact (%.17g, which reads back as
+ * the same double; NAN null, an infinity "inf"/"-inf") and each assertion
+ * result's seed, samples and samples_failed: a planned point's result
+ * (`regionsim sweep POINT.ini --result PATH`), which `regionsim merge`
+ * reads back into a sweep_table that prints the same bytes as the sweep's
+ * own (sim/sweep_merge.c). */
+void sweep_write_json_exact(FILE *out, const sweep_table *t);
+
 /* One CSV table (RFC 4180 quoting as docs/reports.md's files): a header
  * `point,VAR...,scheme,run,FIGURE...` (every scheme figure of the
  * registry), then a row per point and scheme; an undefined figure is an

@@ -35,6 +35,7 @@
 #include "sim/output.h"
 #include "sim/progress.h"
 #include "sim/scenario.h"
+#include "sim/sweep_plan.h"
 #include "sim/sweep_run.h"
 #include "sim/units.h"
 #include "sim/watch.h"
@@ -229,6 +230,7 @@ static const char main_help[] =
     "  keys      print example row keys of a scheme and where they land\n"
     "  watch     replay one key scheme's run live in the terminal\n"
     "  sweep     run a scenario at every point of its [sweep] section\n"
+    "  merge     join a sweep plan's results (sweep --plan DIR) into its report\n"
     "  figures   list every figure the reports show: unit, scope, meaning\n"
     "  advise    search key designs for the workload: Pareto front and a pick\n"
     "\n"
@@ -420,7 +422,7 @@ static void parse_args(options *o, int argc, char **argv)
     while (c < 4 && strcmp(argv[1], names[c]) != 0)
         c++;
     if (c == 4)
-        usage_error(o, "unknown command '%s'; expected compare, run, keys, watch, sweep, "
+        usage_error(o, "unknown command '%s'; expected compare, run, keys, watch, sweep, merge, "
                     "advise or figures%s", argv[1], "");
     o->cmd = (command)c;
     o->cmd_name = names[c];
@@ -921,6 +923,8 @@ int main(int argc, char **argv)
         return advise_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "sweep"))
         return sweep_main(argc, argv); /* sim/sweep_run.c */
+    if (argc >= 2 && !strcmp(argv[1], "merge"))
+        return merge_main(argc, argv); /* sim/sweep_merge.c */
     options o;
     parse_args(&o, argc, argv);
     int rc;

@@ -30,6 +30,13 @@
  * budget's message; --jobs 1 is then the way. `store = auto` is resolved
  * per point, as a run does.
  *
+ * Beyond one machine: --plan DIR stops after step 1 and writes one job
+ * per point instead (sim/sweep_plan.c); a job is this command on a
+ * one-point file with --result PATH, which writes the point's table as
+ * exact JSON and exits 0 whatever its assertions say; `regionsim merge`
+ * (sim/sweep_merge.c) rebuilds the table and prints it through
+ * sweep_write_report, as step 3's table is printed here.
+ *
  * Steady state: the figures count the measured run, from measure_from on,
  * which the scenario sets (docs/scenarios.md#sweeps); nothing is measured
  * differently here. samples > 1 is refused (a point is one seed's run).
@@ -52,11 +59,12 @@
 #include "sim/interrupts.h"
 #include "sim/output.h"
 #include "sim/sweep.h"
+#include "sim/sweep_plan.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FAILED 1
 
-typedef enum sweep_format { SW_TEXT, SW_JSON, SW_CSV, SW_HTML } sweep_format;
+typedef enum sweep_format { SW_TEXT, SW_JSON, SW_CSV, SW_HTML, SW_EXACT } sweep_format;
 
 #define MAX_OPTIONS 64
 
@@ -68,6 +76,10 @@ typedef struct sweep_options {
     size_t nset;
     const char *asserts[SCENARIO_MAX_ASSERTIONS];
     size_t nasserts;
+    const char *plan_dir, *binary, *result; /* --plan DIR, --binary PATH, --result PATH */
+    int slurm;                     /* --slurm */
+    const char *baked[2 * (MAX_OPTIONS + SCENARIO_MAX_ASSERTIONS)]; /* a plan's jobs' options */
+    size_t nbaked;
 } sweep_options;
 
 static const char sweep_help[] =
@@ -86,6 +98,14 @@ static const char sweep_help[] =
     "                 repeatable, with the file's [assert NAME] sections\n"
     "  --KEY VALUE    any scenario setting, at every point (e.g. --jobs 2,\n"
     "                 --duration 10m); a [sweep] variable of that name wins\n"
+    "  --plan DIR     run nothing: write one job per point into DIR (a new or\n"
+    "                 empty directory), for GNU parallel or Slurm; 'regionsim\n"
+    "                 merge DIR' then prints this report (docs/distributed.md)\n"
+    "  --slurm        with --plan: also DIR/sweep.sbatch, a Slurm job array\n"
+    "  --binary PATH  with --plan: the regionsim the jobs run (this one's\n"
+    "                 absolute path)\n"
+    "  --result PATH  one planned point's result: exact JSON to PATH, exit 0\n"
+    "                 whether or not its assertions held (merge reports them)\n"
     "  -h, --help     this help\n"
     "\n"
     "Exit status: 0 ran (every assertion held at every point), 1 an assertion\n"
@@ -125,6 +145,10 @@ static int parse_options(sweep_options *o, int argc, char **argv)
             o->file = arg;
             continue;
         }
+        if (!strcmp(arg, "--slurm")) {
+            o->slurm = 1;
+            continue;
+        }
         const char *eq = strchr(arg, '=');
         char name[64];
         size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -151,6 +175,13 @@ static int parse_options(sweep_options *o, int argc, char **argv)
             if (o->nasserts == SCENARIO_MAX_ASSERTIONS)
                 return usage("--assert: at most 64, found one more: '%s'", value);
             o->asserts[o->nasserts++] = value;
+            o->baked[o->nbaked++] = "assert";
+            o->baked[o->nbaked++] = value;
+        } else if (!strcmp(name, "--plan") || !strcmp(name, "--binary") ||
+                   !strcmp(name, "--result")) {
+            if (!value[0])
+                return usage("%s: expected a path", name);
+            *(name[2] == 'p' ? &o->plan_dir : name[2] == 'b' ? &o->binary : &o->result) = value;
         } else if (!strncmp(name, "--", 2) && name[2] && strcmp(name + 2, "name") &&
                    strcmp(name + 2, "scheme")) {
             if (o->nset == MAX_OPTIONS)
@@ -162,12 +193,24 @@ static int parse_options(sweep_options *o, int argc, char **argv)
                 *c = *c == '-' ? '_' : *c;
             o->keys[o->nset] = key;
             o->values[o->nset++] = value;
+            o->baked[o->nbaked++] = o->keys[o->nset - 1];
+            o->baked[o->nbaked++] = value;
         } else {
             return usage("unknown option '%s'", name);
         }
     }
     if (!o->file)
         return usage("expected a scenario file with a [sweep] section%s", "");
+    if ((o->slurm || o->binary) && !o->plan_dir)
+        return usage("%s: only with --plan DIR", o->slurm ? "--slurm" : "--binary");
+    if (o->plan_dir && (o->output || o->fmt != SW_TEXT || o->result))
+        return usage("--plan: writes a plan, not a report (no -o, --format or --result)%s", "");
+    if (o->result && (o->output || o->fmt != SW_TEXT))
+        return usage("--result: writes a point's exact JSON (no -o or --format)%s", "");
+    if (o->result) {
+        o->output = o->result;
+        o->fmt = SW_EXACT;
+    }
     return 0;
 }
 
@@ -397,45 +440,46 @@ static void free_table(sweep_table *t)
 
 /* The report rendered into memory, then to stdout or -o (sim/output.c's
  * rules: nothing half-written). Returns the exit status. */
-static int write_report(const sweep_options *o, const sweep_table *t)
+int sweep_write_report(const sweep_table *t, int format, const char *output, const char *cmd)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (!m) {
-        fputs("regionsim sweep: out of memory\n", stderr);
+        fprintf(stderr, "regionsim %s: out of memory\n", cmd);
         return EXIT_USAGE;
     }
-    switch (o->fmt) {
+    switch ((sweep_format)format) {
     case SW_TEXT: sweep_write_text(m, t); break;
     case SW_JSON: sweep_write_json(m, t); break;
     case SW_CSV: sweep_write_csv(m, t); break;
     case SW_HTML: sweep_write_html(m, t); break;
+    case SW_EXACT: sweep_write_json_exact(m, t); break;
     }
     if (fclose(m) != 0) {
         free(text);
-        fputs("regionsim sweep: out of memory\n", stderr);
+        fprintf(stderr, "regionsim %s: out of memory\n", cmd);
         return EXIT_USAGE;
     }
     int rc = 0;
-    if (!o->output) {
+    if (!output) {
         fwrite(text, 1, len, stdout);
     } else {
         interrupts ints;
         interrupts_init(&ints);
         char err[1024];
         interrupts_hold(&ints);
-        output_file *f = output_open(o->output, &ints.set, err, sizeof err);
+        output_file *f = output_open(output, &ints.set, err, sizeof err);
         if (f)
             output_write(f, text, len);
         int signo = interrupts_pending(&ints);
         if (f && signo) {
             output_abandon(f);
             free(text);
-            die_interrupted(&ints, "sweep", signo);
+            die_interrupted(&ints, cmd, signo);
         }
         if (!f || output_commit(f, err, sizeof err) < 0) {
-            fprintf(stderr, "regionsim sweep: -o %s\n", err);
+            fprintf(stderr, "regionsim %s: -o %s\n", cmd, err);
             rc = EXIT_USAGE;
         }
         interrupts_release(&ints);
@@ -481,6 +525,18 @@ int sweep_main(int argc, char **argv)
     if (rc < 0)
         say(err, sizeof err, "out of memory");
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
+    if (jobs && o.plan_dir) { /* every point checked: write the plan, run nothing */
+        sweep_plan_options po = { o.plan_dir, t.scenario, o.binary, o.slurm, o.baked, o.nbaked };
+        int status = EXIT_USAGE;
+        if (sweep_plan_write(&sw, &po, err, sizeof err) < 0)
+            fprintf(stderr, "regionsim sweep: --plan %s\n", err);
+        else
+            status = 0;
+        free_table(&t);
+        sweep_release(&sw);
+        free_options(&o);
+        return status;
+    }
     pool pl;
     memset(&pl, 0, sizeof pl);
     if (jobs) {
@@ -537,11 +593,11 @@ int sweep_main(int argc, char **argv)
                     fputs(pl.failures[p], stderr);
                     failed++;
                 }
-            status = write_report(&o, &t);
+            status = sweep_write_report(&t, (int)o.fmt, o.output, "sweep");
             size_t nfailed = 0;
             for (size_t i = 0; i < t.nchecks; i++)
                 nfailed += !t.checks[i].passed;
-            if (status == 0 && nfailed) {
+            if (status == 0 && nfailed && o.fmt != SW_EXACT) {
                 fprintf(stderr, "regionsim sweep: %zu assertion result%s failed at %zu point%s\n",
                         nfailed, nfailed == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
                 status = EXIT_FAILED;

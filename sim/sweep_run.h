@@ -11,7 +11,18 @@
  * the exit status: 0 every point ran and every assertion held, 1 an
  * assertion failed at some point (each failure a line on stderr naming
  * the point), 2 bad usage or input (one message, nothing on stdout). The
- * report goes to stdout or -o PATH. */
+ * report goes to stdout or -o PATH. With --plan DIR nothing runs: the
+ * plan is written (sim/sweep_plan.h); with --result PATH the exact JSON
+ * goes to PATH and a failed assertion leaves the status 0. */
 int sweep_main(int argc, char **argv);
+
+struct sweep_table;
+
+/* Writes table t as `regionsim sweep` does: format 0 text, 1 json, 2 csv,
+ * 3 html, 4 exact json (a planned point's result), rendered in memory,
+ * then to stdout or to output (sim/output.c's rules: nothing
+ * half-written). cmd names the command in messages. Returns 0 or 2. */
+int sweep_write_report(const struct sweep_table *t, int format, const char *output,
+                       const char *cmd);
 
 #endif

@@ -1,0 +1,547 @@
+/* sweep_merge.c -- `regionsim merge DIR`: a plan's results
+ * (sweep_plan.c) joined into the report `regionsim sweep` prints.
+ *
+ * Design: the merge rebuilds the sweep_table a local sweep fills, from
+ * DIR/plan.json (the file's name as given, the variables, each point's
+ * values) and each point's result (its exact JSON: scenario name,
+ * measure_from, schemes, each run's name and every registry figure to 17
+ * digits, its assertion results), and prints it with the sweep's own
+ * writers (sweep_write_report). Same table, same writers: the same bytes.
+ * The first point gives what the sweep takes from its first point
+ * (measure_from, the schemes' labels); the plan gives the scenario's name
+ * (a point's file has another name when the file sets none).
+ *
+ * Checks: every result must exist and be read whole before anything is
+ * printed; all the missing ones are named at once (a plan half run by a
+ * cluster is the common case), then the first malformed one (naming the
+ * file, the point and what was wrong). A result must be the plan's point:
+ * its values and its number of schemes are compared with the plan's, so a
+ * result copied to the wrong name is refused rather than merged.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/figures.h"
+#include "reports/sweep_report.h"
+#include "sim/sweep_plan.h"
+#include "sim/sweep_run.h"
+
+#define EXIT_USAGE 2
+
+static const char merge_help[] =
+    "usage: regionsim merge DIR [options]\n"
+    "\n"
+    "Joins the results of a plan written by 'regionsim sweep FILE --plan DIR'\n"
+    "(each job's DIR/results/NNNN.json) into the report 'regionsim sweep FILE'\n"
+    "prints, byte for byte. See docs/distributed.md.\n"
+    "\n"
+    "Options:\n"
+    "  --format F     text, json, csv or html (text)\n"
+    "  -o PATH        write the report to PATH instead of stdout\n"
+    "  -h, --help     this help\n"
+    "\n"
+    "Exit status: 0 merged (every assertion held at every point), 1 an\n"
+    "assertion failed, 2 bad usage, or a result missing or malformed.\n";
+
+static void say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t errcap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
+}
+
+static json_object *member(json_object *o, const char *name, json_type type)
+{
+    json_object *m = NULL;
+    if (!o || !json_object_is_type(o, json_type_object) ||
+        !json_object_object_get_ex(o, name, &m) || !json_object_is_type(m, type))
+        return NULL;
+    return m;
+}
+
+/* A file's JSON, or NULL with "PATH: why" in err (*missing set when the
+ * file does not exist). */
+static json_object *read_json(const char *path, int *missing, char *err, size_t errcap)
+{
+    *missing = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *missing = errno == ENOENT;
+        say(err, errcap, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    int oom = 0;
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            cap = cap ? cap * 2 : 131072;
+            char *t = realloc(text, cap);
+            if (!t) {
+                oom = 1;
+                break;
+            }
+            text = t;
+        }
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (oom || bad) {
+        free(text);
+        say(err, errcap, "%s: %s", path, oom ? "out of memory" : "read failed");
+        return NULL;
+    }
+    text[len] = '\0';
+    json_tokener *tok = json_tokener_new();
+    json_object *doc = tok ? json_tokener_parse_ex(tok, text, (int)(len + 1)) : NULL;
+    if (!doc)
+        say(err, errcap, "%s: not JSON (%s)", path,
+            tok ? json_tokener_error_desc(json_tokener_get_error(tok)) : "out of memory");
+    if (tok)
+        json_tokener_free(tok);
+    free(text);
+    return doc;
+}
+
+/* A number as the exact writer wrote it: a number, null (NAN), "inf",
+ * "-inf". Returns 0, or -1 for anything else. */
+static int exact_number(json_object *o, double *v)
+{
+    if (!o) {
+        *v = NAN;
+        return 0;
+    }
+    if (json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)) {
+        *v = json_object_get_double(o);
+        return 0;
+    }
+    if (json_object_is_type(o, json_type_string)) {
+        const char *s = json_object_get_string(o);
+        if (!strcmp(s, "inf") || !strcmp(s, "-inf")) {
+            *v = s[0] == '-' ? -INFINITY : INFINITY;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+typedef struct merge {
+    sweep_table t;
+    json_object *plan;
+    char **names;        /* nvars */
+    size_t *nvalues;
+    char **values;       /* npoints x nvars */
+    size_t ncheck_cap;
+} merge;
+
+static char *own(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+/* The plan: the file, the variables, the points' values. */
+static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    int missing;
+    m->plan = read_json(path, &missing, err, errcap);
+    if (!m->plan) {
+        if (missing)
+            say(err, errcap, "%s/plan.json: no such file (is %s a plan written by 'regionsim "
+                     "sweep FILE --plan DIR'?)", dir, dir);
+        return -1;
+    }
+    json_object *plan = member(m->plan, "plan", json_type_object);
+    json_object *version = member(plan, "version", json_type_int);
+    json_object *file = member(plan, "file", json_type_string);
+    json_object *scenario = member(plan, "scenario", json_type_string);
+    json_object *vars = member(plan, "variables", json_type_array);
+    json_object *points = member(plan, "points", json_type_array);
+    if (!version || json_object_get_int(version) != SWEEP_PLAN_VERSION || !file || !scenario || !vars ||
+        !points || json_object_array_length(vars) == 0 ||
+        json_object_array_length(vars) > SWEEP_MAX_VARS ||
+        json_object_array_length(points) == 0 ||
+        json_object_array_length(points) > SWEEP_MAX_POINTS) {
+        say(err, errcap, "%s: expected a plan of version %d: {\"plan\": {\"version\", \"file\", "
+                 "\"scenario\", \"variables\", \"points\"}}", path, SWEEP_PLAN_VERSION);
+        return -1;
+    }
+    size_t nvars = json_object_array_length(vars), npoints = json_object_array_length(points);
+    m->names = calloc(nvars, sizeof *m->names);
+    m->nvalues = calloc(nvars, sizeof *m->nvalues);
+    m->values = calloc(nvars * npoints, sizeof *m->values);
+    if (!m->names || !m->nvalues || !m->values) {
+        say(err, errcap, "out of memory");
+        return -1;
+    }
+    m->t.file = json_object_get_string(file);
+    m->t.scenario = own(json_object_get_string(scenario));
+    if (!m->t.scenario) {
+        say(err, errcap, "out of memory");
+        return -1;
+    }
+    m->t.nvars = nvars;
+    m->t.npoints = npoints;
+    m->t.var_names = (const char *const *)m->names;
+    m->t.var_nvalues = m->nvalues;
+    m->t.values = (const char *const *)m->values;
+    size_t product = 1;
+    for (size_t v = 0; v < nvars; v++) {
+        json_object *var = json_object_array_get_idx(vars, v);
+        json_object *name = member(var, "name", json_type_string);
+        json_object *vals = member(var, "values", json_type_array);
+        if (!name || !vals || json_object_array_length(vals) == 0) {
+            say(err, errcap, "%s: variables[%zu]: expected {\"name\", \"values\"}", path, v);
+            return -1;
+        }
+        m->names[v] = (char *)json_object_get_string(name);
+        m->nvalues[v] = json_object_array_length(vals);
+        product *= m->nvalues[v];
+        if (product > SWEEP_MAX_POINTS)
+            break;
+    }
+    if (product != npoints) {
+        say(err, errcap, "%s: %zu points, but the variables' values make %zu", path, npoints,
+            product);
+        return -1;
+    }
+    for (size_t p = 0; p < npoints; p++) {
+        json_object *pt = json_object_array_get_idx(points, p);
+        json_object *index = member(pt, "index", json_type_int);
+        json_object *values = member(pt, "values", json_type_object);
+        if (!index || json_object_get_int64(index) != (int64_t)p || !values) {
+            say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}", path,
+                p, p);
+            return -1;
+        }
+        for (size_t v = 0; v < nvars; v++) {
+            json_object *val = member(values, m->names[v], json_type_string);
+            if (!val) {
+                say(err, errcap, "%s: points[%zu]: no value of '%s'", path, p, m->names[v]);
+                return -1;
+            }
+            m->values[p * nvars + v] = (char *)json_object_get_string(val);
+        }
+    }
+    return 0;
+}
+
+static const char *point_label(const merge *m, size_t p, char *out, size_t cap)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t v = 0; v < m->t.nvars && at < cap; v++) {
+        int n = snprintf(out + at, cap - at, "%s%s=%s", v ? " " : "", m->names[v],
+                         m->values[p * m->t.nvars + v]);
+        if (n < 0)
+            break;
+        at += (size_t)n;
+    }
+    return out;
+}
+
+/* Point p's result (doc, read) into the table. */
+static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t errcap)
+{
+    sweep_table *t = &m->t;
+    json_object *sw = member(doc, "sweep", json_type_object);
+    json_object *points = member(sw, "points", json_type_array);
+    json_object *schemes = member(sw, "schemes", json_type_array);
+    json_object *pt = points && json_object_array_length(points) == 1
+                          ? json_object_array_get_idx(points, 0) : NULL;
+    json_object *values = member(pt, "values", json_type_object);
+    json_object *runs = member(pt, "runs", json_type_array);
+    json_object *asserts = member(pt, "assertions", json_type_array);
+    json_object *scen = member(sw, "scenario", json_type_string);
+    json_object *from = member(sw, "measure_from_us", json_type_int);
+    if (!pt || !schemes || !values || !runs || !asserts || !scen || !from) {
+        say(err, errcap, "expected a point's result (regionsim sweep POINT.ini --result): "
+                 "{\"sweep\": {\"scenario\", \"measure_from_us\", \"schemes\", \"points\": "
+                 "[one point]}}");
+        return -1;
+    }
+    for (size_t v = 0; v < t->nvars; v++) {
+        json_object *val = member(values, m->names[v], json_type_string);
+        if (!val || strcmp(json_object_get_string(val), m->values[p * t->nvars + v])) {
+            say(err, errcap, "the result is for %s=%s, the plan's point has %s=%s", m->names[v],
+                val ? json_object_get_string(val) : "(none)", m->names[v],
+                m->values[p * t->nvars + v]);
+            return -1;
+        }
+    }
+    size_t ns = json_object_array_length(schemes);
+    if (p == 0) { /* what the sweep takes from its first point */
+        t->nschemes = ns;
+        (void)scen; /* the point file's name when the file sets none: the plan's is the sweep's */
+        t->measure_from_us = (uint64_t)json_object_get_int64(from);
+        char **labels = calloc(ns ? ns : 1, sizeof *labels);
+        t->schemes = (const char *const *)labels;
+        t->figures = calloc(t->npoints * (ns ? ns : 1) * t->nfigures, sizeof *t->figures);
+        t->run_names = calloc(t->npoints * (ns ? ns : 1), sizeof *t->run_names);
+        int oom = !labels || !t->figures || !t->run_names;
+        for (size_t s = 0; !oom && s < ns; s++) {
+            json_object *l = json_object_array_get_idx(schemes, s);
+            oom |= !(labels[s] = own(json_object_get_string(l)));
+        }
+        if (oom) {
+            say(err, errcap, "out of memory");
+            return -1;
+        }
+    } else if (ns != t->nschemes) {
+        say(err, errcap, "%zu schemes, but %zu at the first point", ns, t->nschemes);
+        return -1;
+    }
+    if (json_object_array_length(runs) != ns) {
+        say(err, errcap, "%zu runs for %zu schemes", json_object_array_length(runs), ns);
+        return -1;
+    }
+    for (size_t s = 0; s < ns; s++) {
+        json_object *run = json_object_array_get_idx(runs, s);
+        json_object *name = member(run, "run", json_type_string);
+        json_object *figs = member(run, "figures", json_type_object);
+        if (!name || !figs) {
+            say(err, errcap, "runs[%zu]: expected {\"scheme\", \"run\", \"figures\"}", s);
+            return -1;
+        }
+        if (!(t->run_names[p * ns + s] = own(json_object_get_string(name)))) {
+            say(err, errcap, "out of memory");
+            return -1;
+        }
+        double *slot = &t->figures[(p * ns + s) * t->nfigures];
+        size_t k = 0;
+        for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f), k++) {
+            json_object *val = NULL;
+            if (!json_object_object_get_ex(figs, f->name, &val) ||
+                exact_number(val, &slot[k]) < 0) {
+                say(err, errcap, "runs[%zu]: figure '%s': expected a number, null, \"inf\" or "
+                         "\"-inf\"", s, f->name);
+                return -1;
+            }
+        }
+    }
+    size_t na = json_object_array_length(asserts);
+    if (t->nchecks + na > m->ncheck_cap) {
+        size_t cap = (t->nchecks + na) * 2 + 8;
+        check_result *c = realloc(t->checks, cap * sizeof *c);
+        if (c)
+            t->checks = c;
+        size_t *cp = c ? realloc(t->check_point, cap * sizeof *cp) : NULL;
+        if (!c || !cp) {
+            say(err, errcap, "out of memory");
+            return -1;
+        }
+        t->check_point = cp;
+        m->ncheck_cap = cap;
+    }
+    for (size_t i = 0; i < na; i++) {
+        json_object *a = json_object_array_get_idx(asserts, i);
+        json_object *name = member(a, "name", json_type_string);
+        json_object *expr = member(a, "expression", json_type_string);
+        json_object *scheme = member(a, "scheme", json_type_string);
+        json_object *passed = member(a, "passed", json_type_boolean);
+        json_object *seed = member(a, "seed", json_type_int);
+        json_object *samples = member(a, "samples", json_type_int);
+        json_object *sfailed = member(a, "samples_failed", json_type_int);
+        json_object *value = NULL, *bound = NULL;
+        check_result r;
+        memset(&r, 0, sizeof r);
+        json_object_object_get_ex(a, "value", &value);
+        json_object_object_get_ex(a, "bound", &bound);
+        if (!name || !expr || !scheme || !passed || !seed || !samples || !sfailed ||
+            exact_number(value, &r.value) < 0 || exact_number(bound, &r.bound) < 0) {
+            say(err, errcap, "assertions[%zu]: expected {\"name\", \"expression\", \"scheme\", "
+                     "\"value\", \"bound\", \"passed\", \"seed\", \"samples\", "
+                     "\"samples_failed\"}", i);
+            return -1;
+        }
+        r.passed = json_object_get_boolean(passed);
+        r.seed = (uint64_t)json_object_get_int64(seed);
+        r.samples = (uint32_t)json_object_get_int(samples);
+        r.samples_failed = (uint32_t)json_object_get_int(sfailed);
+        r.name = own(json_object_get_string(name));
+        r.expression = own(json_object_get_string(expr));
+        r.scheme = own(json_object_get_string(scheme));
+        t->checks[t->nchecks] = r;
+        t->check_point[t->nchecks++] = p;
+        if (!r.name || !r.expression || !r.scheme) {
+            say(err, errcap, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void merge_free(merge *m)
+{
+    sweep_table *t = &m->t;
+    for (size_t i = 0; t->run_names && i < t->npoints * t->nschemes; i++)
+        free(t->run_names[i]);
+    free(t->run_names);
+    for (size_t s = 0; t->schemes && s < t->nschemes; s++)
+        free((char *)t->schemes[s]);
+    free((void *)t->schemes);
+    free((char *)t->scenario);
+    free(t->figures);
+    for (size_t i = 0; i < t->nchecks; i++) {
+        free(t->checks[i].name);
+        free(t->checks[i].expression);
+        free(t->checks[i].scheme);
+    }
+    free(t->checks);
+    free(t->check_point);
+    free(m->names);
+    free(m->nvalues);
+    free(m->values);
+    if (m->plan)
+        json_object_put(m->plan);
+}
+
+/* Reads every result; the missing ones all named in one message. */
+static int read_results(merge *m, const char *dir, char *err, size_t errcap)
+{
+    json_object *points = member(member(m->plan, "plan", json_type_object), "points",
+                                 json_type_array);
+    size_t nmissing = 0;
+    char *list = NULL;
+    size_t listlen = 0;
+    FILE *ml = open_memstream(&list, &listlen);
+    int rc = ml ? 0 : -1;
+    if (!ml)
+        say(err, errcap, "out of memory");
+    for (size_t p = 0; rc == 0 && p < m->t.npoints; p++) {
+        json_object *res = member(json_object_array_get_idx(points, p), "result",
+                                  json_type_string);
+        const char *rel = res ? json_object_get_string(res) : NULL;
+        char label[512], path[4096], msg[1024];
+        point_label(m, p, label, sizeof label);
+        if (!rel || !rel[0] || rel[0] == '/' || strstr(rel, "..")) {
+            say(err, errcap, "%s/plan.json: points[%zu]: expected \"result\": a path inside the "
+                     "plan", dir, p);
+            rc = -1;
+            break;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        int missing;
+        json_object *doc = read_json(path, &missing, msg, sizeof msg);
+        if (!doc && missing) {
+            fprintf(ml, "%s  %s (point %zu: %s)", nmissing ? "\n" : "", path, p, label);
+            nmissing++;
+            continue;
+        }
+        if (!doc) {
+            say(err, errcap, "%s (point %zu: %s)", msg, p, label);
+            rc = -1;
+        } else if (!nmissing && take_result(m, p, doc, msg, sizeof msg) < 0) {
+            say(err, errcap, "%s: point %zu (%s): %s", path, p, label, msg);
+            rc = -1;
+        }
+        if (doc)
+            json_object_put(doc);
+    }
+    if (ml)
+        fclose(ml);
+    if (rc == 0 && nmissing) {
+        say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s",
+            nmissing, m->t.npoints, dir, list ? list : "");
+        rc = -1;
+    }
+    free(list);
+    return rc;
+}
+
+int merge_main(int argc, char **argv)
+{
+    const char *dir = NULL, *output = NULL;
+    int fmt = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(merge_help, stdout);
+            return 0;
+        }
+        if (arg[0] != '-') {
+            if (dir) {
+                fprintf(stderr, "regionsim merge: unexpected argument '%s' after the plan's "
+                                "directory\n(see 'regionsim merge --help')\n", arg);
+                return EXIT_USAGE;
+            }
+            dir = arg;
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (!eq && i + 1 >= argc) {
+            fprintf(stderr, "regionsim merge: %s: expected a value after it\n", arg);
+            return EXIT_USAGE;
+        }
+        const char *value = eq ? eq + 1 : argv[++i];
+        if (n == 8 && !strncmp(arg, "--format", 8)) {
+            static const char *const names[] = { "text", "json", "csv", "html" };
+            fmt = 0;
+            while (fmt < 4 && strcmp(value, names[fmt]))
+                fmt++;
+            if (fmt == 4) {
+                fprintf(stderr, "regionsim merge: --format: expected text, json, csv or html, "
+                                "found '%s'\n", value);
+                return EXIT_USAGE;
+            }
+        } else if ((n == 2 && !strncmp(arg, "-o", 2)) || (n == 8 && !strncmp(arg, "--output", 8))) {
+            if (!value[0]) {
+                fprintf(stderr, "regionsim merge: -o: expected a file name\n");
+                return EXIT_USAGE;
+            }
+            output = value;
+        } else {
+            fprintf(stderr, "regionsim merge: unknown option '%.*s'\n(see 'regionsim merge "
+                            "--help')\n", (int)n, arg);
+            return EXIT_USAGE;
+        }
+    }
+    if (!dir) {
+        fputs("regionsim merge: expected a plan's directory (regionsim sweep FILE --plan DIR)\n",
+              stderr);
+        return EXIT_USAGE;
+    }
+    merge m;
+    memset(&m, 0, sizeof m);
+    m.t.nfigures = sweep_figure_count();
+    char err[1 << 16];
+    int status = EXIT_USAGE;
+    if (read_plan(&m, dir, err, sizeof err) < 0 || read_results(&m, dir, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim merge: %s\n", err);
+    } else {
+        size_t nfailed = 0, points = 0, last = SIZE_MAX;
+        for (size_t i = 0; i < m.t.nchecks; i++) {
+            if (m.t.checks[i].passed)
+                continue;
+            const check_result *r = &m.t.checks[i];
+            char label[512];
+            fprintf(stderr, "regionsim merge: at %s: FAILED %s for %s: value %.6g, bound %.6g\n",
+                    point_label(&m, m.t.check_point[i], label, sizeof label), r->expression,
+                    r->scheme, r->value, r->bound);
+            nfailed++;
+            points += m.t.check_point[i] != last;
+            last = m.t.check_point[i];
+        }
+        status = sweep_write_report(&m.t, fmt, output, "merge");
+        if (status == 0 && nfailed) {
+            fprintf(stderr, "regionsim merge: %zu assertion result%s failed at %zu point%s\n",
+                    nfailed, nfailed == 1 ? "" : "s", points, points == 1 ? "" : "s");
+            status = 1;
+        }
+    }
+    merge_free(&m);
+    return status;
+}

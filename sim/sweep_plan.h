@@ -1,0 +1,46 @@
+/* sweep_plan.h -- a sweep written out as independent jobs, for GNU
+ * parallel or a Slurm job array (`regionsim sweep FILE --plan DIR`), and
+ * read back (`regionsim merge DIR`, sim/sweep_merge.c).
+ *
+ * Part of the program, not of the sim library (like sweep_run.c).
+ * docs/distributed.md describes the plan's layout for its users.
+ */
+#ifndef REGIONSIM_SWEEP_PLAN_H
+#define REGIONSIM_SWEEP_PLAN_H
+
+#include <stddef.h>
+
+#include "sim/sweep.h"
+
+#define SWEEP_PLAN_VERSION 1
+#define SWEEP_PLAN_SLURM_MAX_ARRAY 1000 /* Slurm's default MaxArraySize is 1001: indices 0..1000 */
+
+typedef struct sweep_plan_options {
+    const char *dir;             /* --plan DIR */
+    const char *scenario;        /* the scenario's name at the first point (the report's) */
+    const char *binary;          /* --binary PATH, or NULL: this program's absolute path */
+    int slurm;                   /* --slurm: also DIR/sweep.sbatch */
+    const char *const *args;     /* nargs / 2 pairs (KEY, VALUE): every job runs --KEY VALUE */
+    size_t nargs;
+} sweep_plan_options;
+
+/* Writes the plan of sweep *sw (every point already checked by the
+ * caller) into po->dir: created if missing (its parent must exist),
+ * refused if it exists and is not an empty directory; then
+ * points/NNNN.ini (point p's file: the sweep's text with [sweep] holding
+ * that point's value of each variable), results/ and logs/ (empty),
+ * jobs.txt (line p+1: the shell command that runs point p into
+ * results/NNNN.json), plan.json (the manifest merge reads) and, with
+ * po->slurm, sweep.sbatch. Every file is created new (O_EXCL, never
+ * through a link), nothing is written outside the directory. Returns 0,
+ * or -1 with "DIR: what was wrong" in err. */
+int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, size_t errcap);
+
+/* Runs `regionsim merge DIR [--format F] [-o PATH]` (argv[1] is "merge"):
+ * the report `regionsim sweep` prints for the plan's file, byte for byte,
+ * from the plan's results. Returns 0, 1 (an assertion failed at some
+ * point: each a line on stderr) or 2 (bad usage, or a result missing or
+ * malformed: every missing point named; nothing on stdout). */
+int merge_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,124 @@
+#!/bin/sh
+# sweep_parallel.sh -- a sweep planned (`regionsim sweep FILE --plan DIR`),
+# run by GNU parallel (`parallel -j 2 < DIR/jobs.txt`) and merged
+# (`regionsim merge DIR`) gives the local sweep's report byte for byte, in
+# every format, options and assertions included; and merge refuses a
+# plan with a missing, malformed or misplaced result (exit 2, naming the
+# file and the point).
+#
+#   sh tests/sweep_parallel.sh REGIONSIM SOURCE_ROOT WORKDIR
+#
+# Without GNU parallel the test is skipped (exit 77, meson's skip code),
+# except under CI (CI set and not "false"/"0"), where it fails: `sh
+# setup.sh --tests` installs Debian's parallel. Registered in
+# tests/meson.build (default suite: about a second).
+set -eu
+if [ $# -ne 3 ]; then
+    echo "usage: sh sweep_parallel.sh REGIONSIM SOURCE_ROOT WORKDIR" >&2
+    exit 2
+fi
+regionsim=$1
+root=$2
+export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
+unset REGIONSIM_JOBS 2>/dev/null || true
+
+in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
+if ! command -v parallel >/dev/null 2>&1 || ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
+    if in_ci; then
+        echo "FAIL: GNU parallel is not installed (sh setup.sh --tests installs Debian's parallel)" >&2
+        exit 1
+    fi
+    echo "SKIP: GNU parallel is not installed (apt-get install parallel, or sh setup.sh --tests)"
+    exit 77
+fi
+
+mkdir -p "$3"
+work=$(cd "$3" && pwd -P)/sweep-parallel.$$
+rm -rf "$work"
+mkdir -p "$work"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cd "$root"
+file=tests/data/sweep-small.ini
+# An option of the sweep's (a setting under the variables) and an assertion
+# that fails at some points: both must reach every job.
+set -- --read-fraction 0.08 --assert 'write_max_mean <= 2.5 for tsdb'
+
+status=0
+"$regionsim" sweep "$file" "$@" --plan "$work/plan" || status=$?
+[ $status -eq 0 ] || fail "sweep --plan exited $status"
+[ "$(wc -l <"$work/plan/jobs.txt")" -eq 6 ] || fail "jobs.txt: expected 6 lines"
+# a plan never goes into a directory that holds something
+status=0
+"$regionsim" sweep "$file" --plan "$work/plan" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && grep -q 'exists and is not empty' "$work/err" || fail "a second plan into the same directory: exit $status"
+
+parallel --will-cite -j 2 --halt now,fail=1 <"$work/plan/jobs.txt" >/dev/null 2>&1 ||
+    fail "parallel: a job failed"
+
+for fmt in text json csv html; do
+    status=0
+    "$regionsim" sweep "$file" "$@" --format "$fmt" >"$work/local.$fmt" 2>"$work/local.err" || status=$?
+    [ $status -eq 1 ] || fail "sweep --format $fmt exited $status, expected 1 (a failed assertion)"
+    status=0
+    "$regionsim" merge "$work/plan" --format "$fmt" >"$work/merged.$fmt" 2>"$work/merged.err" || status=$?
+    [ $status -eq 1 ] || fail "merge --format $fmt exited $status, expected 1: $(cat "$work/merged.err")"
+    cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "merge --format $fmt differs from sweep's"
+done
+[ "$(grep -c FAILED "$work/merged.err")" -eq "$(grep -c FAILED "$work/local.err")" ] ||
+    fail "merge and sweep name different failed assertions"
+grep -q 'assertions: 6 checked over the points' "$work/merged.text" || fail "no assertions in the merged text"
+
+# -o writes the same bytes
+"$regionsim" merge "$work/plan" --format json -o "$work/merged-o.json" 2>/dev/null || true
+cmp "$work/local.json" "$work/merged-o.json" || fail "merge -o differs"
+
+# the results hold every figure exactly (17 significant digits), not the
+# report's 6
+grep -Eq '"write_cov": [0-9]\.[0-9]{14,}' "$work/plan/results/0000.json" ||
+    fail "results/0000.json: write_cov not written exactly"
+
+# a file without a `name`: the report names the scenario after the sweep's
+# file, not after a point's
+cat >"$work/noname.ini" <<'INI'
+[sweep]
+seed = 1..2
+[workload]
+duration = 2m
+[scheme salted]
+key = salt(4) ts
+INI
+"$regionsim" sweep "$work/noname.ini" --plan "$work/noname" || fail "sweep --plan noname.ini"
+parallel --will-cite -j 2 --halt now,fail=1 <"$work/noname/jobs.txt" >/dev/null 2>&1 ||
+    fail "parallel: a job of noname.ini failed"
+"$regionsim" sweep "$work/noname.ini" >"$work/local.noname" || fail "sweep noname.ini"
+"$regionsim" merge "$work/noname" >"$work/merged.noname" || fail "merge noname"
+cmp "$work/local.noname" "$work/merged.noname" || fail "merge of a file without a name differs"
+
+# a missing result: every missing point named, nothing on stdout
+mv "$work/plan/results/0002.json" "$work/r2"
+mv "$work/plan/results/0004.json" "$work/r4"
+status=0
+"$regionsim" merge "$work/plan" >"$work/out" 2>"$work/err" || status=$?
+[ $status -eq 2 ] || fail "merge with two results missing exited $status"
+[ ! -s "$work/out" ] || fail "merge with results missing wrote a report"
+grep -q '2 of 6 results missing' "$work/err" || fail "missing: $(cat "$work/err")"
+grep -q 'results/0002.json (point 2: b=2 servers=4)' "$work/err" || fail "point 2 not named"
+grep -q 'results/0004.json (point 4: b=4 servers=4)' "$work/err" || fail "point 4 not named"
+
+# a result at another point's name (swapped), and a malformed one
+cp "$work/r4" "$work/plan/results/0002.json"
+cp "$work/r2" "$work/plan/results/0004.json"
+status=0
+"$regionsim" merge "$work/plan" >"$work/out" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && grep -q 'point 2 (b=2 servers=4): the result is for b=4' "$work/err" ||
+    fail "swapped results: exit $status: $(cat "$work/err")"
+cp "$work/r2" "$work/plan/results/0002.json"
+cp "$work/r4" "$work/plan/results/0004.json"
+printf '{"sweep": ' >"$work/plan/results/0003.json"
+status=0
+"$regionsim" merge "$work/plan" >"$work/out" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && grep -q 'results/0003.json: not JSON' "$work/err" && grep -q 'point 3' "$work/err" ||
+    fail "a malformed result: exit $status: $(cat "$work/err")"
+echo "ok: GNU parallel's merged sweep equals the local sweep in text, json, csv and html"

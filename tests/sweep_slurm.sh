@@ -1,0 +1,66 @@
+#!/bin/sh
+# sweep_slurm.sh -- a sweep planned with --slurm (`regionsim sweep FILE
+# --plan DIR --slurm`), its DIR/sweep.sbatch job array run by a one-node
+# Slurm this test starts (tests/slurm_cluster.sh), then `regionsim merge
+# DIR`: the local sweep's report byte for byte, in every format.
+#
+#   sh tests/sweep_slurm.sh REGIONSIM SOURCE_ROOT WORKDIR
+#
+# Needs root (slurmd runs jobs as their user; the private cluster runs as
+# root) and Debian's slurmctld, slurmd, slurm-client and munge. Without
+# them the test is skipped (exit 77, meson's skip code) with the reason,
+# except under CI (CI set and not "false"/"0", where it runs as root),
+# where a missing package fails it: `sh setup.sh --tests` installs them.
+# Registered in tests/meson.build, suite 'slow' (about 15 s).
+set -eu
+if [ $# -ne 3 ]; then
+    echo "usage: sh sweep_slurm.sh REGIONSIM SOURCE_ROOT WORKDIR" >&2
+    exit 2
+fi
+regionsim=$1
+root=$2
+export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
+
+in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
+skip() {
+    if in_ci; then
+        echo "FAIL: $* (sh setup.sh --tests installs slurmctld slurmd slurm-client munge)" >&2
+        exit 1
+    fi
+    echo "SKIP: $*"
+    exit 77
+}
+missing=""
+for p in slurmctld slurmd sbatch sinfo munged python3; do
+    command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] || skip "Slurm is not installed (missing:$missing; apt-get install slurmctld slurmd slurm-client munge)"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP: the one-node Slurm of this test needs root (CI runs it as root)"
+    exit 77
+fi
+
+. "$root/tests/slurm_cluster.sh"
+mkdir -p "$3"
+work=$(cd "$3" && pwd -P)/sweep-slurm.$$
+rm -rf "$work"
+mkdir -p "$work"
+cleanup() { slurm_stop "$work/cluster"; rm -rf "$work"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+slurm_start "$work/cluster" || fail "the one-node Slurm did not start"
+
+cd "$root"
+file=tests/data/sweep-small.ini
+"$regionsim" sweep "$file" --plan "$work/plan" --slurm || fail "sweep --plan --slurm"
+grep -q '^#SBATCH --array=0-5$' "$work/plan/sweep.sbatch" || fail "sweep.sbatch: no --array=0-5"
+sbatch --wait --chdir="$work" "$work/plan/sweep.sbatch" >"$work/sbatch.out" 2>&1 ||
+    fail "sbatch --wait: $(cat "$work/sbatch.out"; tail -n 5 "$work"/plan/logs/* 2>/dev/null)"
+[ "$(ls "$work/plan/results" | wc -l)" -eq 6 ] || fail "expected 6 results, found: $(ls "$work/plan/results")"
+for fmt in text json csv html; do
+    "$regionsim" sweep "$file" --format "$fmt" >"$work/local.$fmt" || fail "sweep --format $fmt"
+    "$regionsim" merge "$work/plan" --format "$fmt" >"$work/merged.$fmt" || fail "merge --format $fmt"
+    cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "merge --format $fmt differs from sweep's"
+done
+echo "ok: the Slurm job array's merged sweep equals the local sweep in text, json, csv and html"
