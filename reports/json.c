@@ -37,7 +37,7 @@ typedef struct jw {
 
 /* ---- scalars ---- */
 
-static void put_string(FILE *out, const char *s)
+void json_put_string(FILE *out, const char *s)
 {
     if (!s) {
         fputs("null", out);
@@ -152,7 +152,7 @@ static void key_double(jw *w, const char *name, double x)
 static void key_string(jw *w, const char *name, const char *s)
 {
     key(w, name);
-    put_string(w->out, s);
+    json_put_string(w->out, s);
 }
 
 /* ---- the schema ---- */
@@ -195,7 +195,7 @@ static void write_servers(jw *w, const run_result *run)
         const server_result *sv = &run->servers[s];
         next_line(w);
         fputs("{\"name\": ", w->out);
-        put_string(w->out, sv->name);
+        json_put_string(w->out, sv->name);
         fprintf(w->out, ", \"writes\": %" PRIu64 ", \"reads\": %" PRIu64 ", \"regions\": %" PRIu64
                 ", \"rows_scanned\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"rpcs\": %" PRIu64
                 ", \"busy\": ",
@@ -298,7 +298,7 @@ static void write_keyspace(jw *w, const run_result *run)
     fputc('[', w->out);
     for (uint32_t b = 0; b < h->nbuckets; b++) {
         if (b) fputs(", ", w->out);
-        put_string(w->out, h->bucket_start[b]);
+        json_put_string(w->out, h->bucket_start[b]);
     }
     fputc(']', w->out);
     for (int kind = 0; kind < 2; kind++) {
@@ -324,9 +324,9 @@ static void write_region_log(jw *w, const run_result *run)
         const region_result *r = &run->history[i];
         next_line(w);
         fputs("{\"start\": ", w->out);
-        put_string(w->out, r->start);
+        json_put_string(w->out, r->start);
         fputs(", \"end\": ", w->out);
-        put_string(w->out, r->end);
+        json_put_string(w->out, r->end);
         fprintf(w->out, ", \"id\": %" PRIu64 ", \"server\": \"rs%" PRIu32 "\", \"state\": \"%s\", "
                 "\"opened_us\": %" PRIu64 ", \"closed_us\": %" PRIu64 ", \"writes\": %" PRIu64
                 ", \"reads\": %" PRIu64 ", \"rows\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
@@ -392,7 +392,7 @@ static void put_balancer_run(FILE *out, const balancer_report *b)
     for (size_t i = 0; i < b->ncosts; i++) {
         const balancer_cost *c = &b->costs[i];
         fprintf(out, "%s{\"name\": ", i ? ", " : "");
-        put_string(out, c->name);
+        json_put_string(out, c->name);
         fputs(", \"multiplier\": ", out);
         put_double(out, c->multiplier);
         fputs(", \"before\": ", out);
@@ -426,7 +426,7 @@ static void write_timeline(jw *w, const run_result *run)
             fprintf(w->out, ", \"to\": \"rs%" PRIu32 "\"", e->to);
         if (e->key) {
             fputs(", \"key\": ", w->out);
-            put_string(w->out, e->key);
+            json_put_string(w->out, e->key);
         }
         if (e->kind == TIMELINE_SPLIT)
             put_split_why(w->out, &e->split);
@@ -528,7 +528,7 @@ static void write_spread(jw *w, const sim_results *res, size_t r)
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
         figure_spread s = samples_spread(f, res, r);
         next_line(w);
-        put_string(w->out, f->name);
+        json_put_string(w->out, f->name);
         fputs(": {\"min\": ", w->out);
         put_figure_value(w->out, s.min);
         fputs(", \"median\": ", w->out);
@@ -609,11 +609,11 @@ static void write_assertions(jw *w, const sim_results *res)
         const check_result *c = &res->checks[i];
         next_line(w);
         fputs("{\"name\": ", w->out);
-        put_string(w->out, c->name);
+        json_put_string(w->out, c->name);
         fputs(", \"expression\": ", w->out);
-        put_string(w->out, c->expression);
+        json_put_string(w->out, c->expression);
         fputs(", \"scheme\": ", w->out);
-        put_string(w->out, c->scheme);
+        json_put_string(w->out, c->scheme);
         fputs(", \"value\": ", w->out);
         put_double(w->out, c->value);
         fputs(", \"bound\": ", w->out);
@@ -686,14 +686,14 @@ void json_write_figure_list(FILE *out)
         const figure *f = figure_get(i);
         next_line(&w);
         fputs("{\"name\": ", out);
-        put_string(out, f->name);
+        json_put_string(out, f->name);
         fputs(", \"unit\": ", out);
-        put_string(out, f->unit);
+        json_put_string(out, f->unit);
         fprintf(out, ", \"scope\": \"%s\", \"better\": \"%s\", \"read_kind\": ",
                 figure_scope_name(f->scope), figure_better_name(f->better));
-        put_string(out, f->kind >= 0 ? query_kind_name((query_kind)f->kind) : NULL);
+        json_put_string(out, f->kind >= 0 ? query_kind_name((query_kind)f->kind) : NULL);
         fputs(", \"meaning\": ", out);
-        put_string(out, f->meaning);
+        json_put_string(out, f->meaning);
         fputc('}', out);
     }
     close_(&w, ']');

@@ -40,6 +40,11 @@ void text_write_compare(FILE *out, const sim_results *res, int color);
  * server its server-scope "figures". */
 void json_write(FILE *out, const sim_results *res);
 
+/* s as a JSON string ("null" for NULL): quotes, backslashes and control
+ * characters escaped, bytes that are not UTF-8 as U+FFFD, so the document
+ * stays valid JSON whatever a name holds. */
+void json_put_string(FILE *out, const char *s);
+
 /* Whether each run's "windows" carry per-server arrays ("writes" and
  * "reads", one count per server) or, to keep the report's size
  * independent of the servers, each window's totals and maxima

@@ -16,9 +16,12 @@
 #include "reports/sweep_report.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/format.h"
+#include "reports/report.h"
 
 size_t sweep_figure_count(void)
 {
@@ -186,20 +189,31 @@ void sweep_write_text(FILE *out, const sweep_table *t)
     }
 }
 
+void sweep_table_free_results(sweep_table *t)
+{
+    for (size_t i = 0; t->run_names && i < t->npoints * t->nschemes; i++)
+        free(t->run_names[i]);
+    free(t->run_names);
+    for (size_t s = 0; t->schemes && s < t->nschemes; s++)
+        free((char *)t->schemes[s]);
+    free((void *)t->schemes);
+    free((char *)t->scenario);
+    free(t->figures);
+    for (size_t i = 0; i < t->nchecks; i++) {
+        free(t->checks[i].name);
+        free(t->checks[i].expression);
+        free(t->checks[i].scheme);
+    }
+    free(t->checks);
+    free(t->check_point);
+}
+
 /* ---- JSON ---- */
 
+/* A JSON string (reports/json.c's writer; "" for NULL). */
 static void json_string(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c < 0x20 || *c == 0x7f)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
+    json_put_string(out, s ? s : "");
 }
 
 static void json_number(FILE *out, double v)

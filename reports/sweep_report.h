@@ -38,6 +38,11 @@ typedef struct sweep_table {
     size_t *check_point;           /* nchecks: the point of each */
 } sweep_table;
 
+/* Frees what a filled table owns whoever filled it (a sweep or a merge):
+ * run_names, schemes, scenario, figures, checks (their strings) and
+ * check_point. The variables and values are the filler's to free. */
+void sweep_table_free_results(sweep_table *t);
+
 /* The scheme-scope figures of the registry, in its order: how many, and
  * the slot of f among them (f must be scheme-scope). */
 size_t sweep_figure_count(void);

@@ -48,14 +48,6 @@ static const char merge_help[] =
     "Exit status: 0 merged (every assertion held at every point), 1 an\n"
     "assertion failed, 2 bad usage, or a result missing or malformed.\n";
 
-static void say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t errcap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errcap, fmt, ap);
-    va_end(ap);
-}
 
 static json_object *member(json_object *o, const char *name, json_type type)
 {
@@ -74,7 +66,7 @@ static json_object *read_json(const char *path, int *missing, char *err, size_t 
     FILE *f = fopen(path, "rb");
     if (!f) {
         *missing = errno == ENOENT;
-        say(err, errcap, "%s: %s", path, strerror(errno));
+        sweep_say(err, errcap, "%s: %s", path, strerror(errno));
         return NULL;
     }
     char *text = NULL;
@@ -99,14 +91,14 @@ static json_object *read_json(const char *path, int *missing, char *err, size_t 
     fclose(f);
     if (oom || bad) {
         free(text);
-        say(err, errcap, "%s: %s", path, oom ? "out of memory" : "read failed");
+        sweep_say(err, errcap, "%s: %s", path, oom ? "out of memory" : "read failed");
         return NULL;
     }
     text[len] = '\0';
     json_tokener *tok = json_tokener_new();
     json_object *doc = tok ? json_tokener_parse_ex(tok, text, (int)(len + 1)) : NULL;
     if (!doc)
-        say(err, errcap, "%s: not JSON (%s)", path,
+        sweep_say(err, errcap, "%s: not JSON (%s)", path,
             tok ? json_tokener_error_desc(json_tokener_get_error(tok)) : "out of memory");
     if (tok)
         json_tokener_free(tok);
@@ -159,7 +151,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     m->plan = read_json(path, &missing, err, errcap);
     if (!m->plan) {
         if (missing)
-            say(err, errcap, "%s/plan.json: no such file (is %s a plan written by 'regionsim "
+            sweep_say(err, errcap, "%s/plan.json: no such file (is %s a plan written by 'regionsim "
                      "sweep FILE --plan DIR'?)", dir, dir);
         return -1;
     }
@@ -174,7 +166,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         json_object_array_length(vars) > SWEEP_MAX_VARS ||
         json_object_array_length(points) == 0 ||
         json_object_array_length(points) > SWEEP_MAX_POINTS) {
-        say(err, errcap, "%s: expected a plan of version %d: {\"plan\": {\"version\", \"file\", "
+        sweep_say(err, errcap, "%s: expected a plan of version %d: {\"plan\": {\"version\", \"file\", "
                  "\"scenario\", \"variables\", \"points\"}}", path, SWEEP_PLAN_VERSION);
         return -1;
     }
@@ -183,13 +175,13 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     m->nvalues = calloc(nvars, sizeof *m->nvalues);
     m->values = calloc(nvars * npoints, sizeof *m->values);
     if (!m->names || !m->nvalues || !m->values) {
-        say(err, errcap, "out of memory");
+        sweep_say(err, errcap, "out of memory");
         return -1;
     }
     m->t.file = json_object_get_string(file);
     m->t.scenario = own(json_object_get_string(scenario));
     if (!m->t.scenario) {
-        say(err, errcap, "out of memory");
+        sweep_say(err, errcap, "out of memory");
         return -1;
     }
     m->t.nvars = nvars;
@@ -203,7 +195,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         json_object *name = member(var, "name", json_type_string);
         json_object *vals = member(var, "values", json_type_array);
         if (!name || !vals || json_object_array_length(vals) == 0) {
-            say(err, errcap, "%s: variables[%zu]: expected {\"name\", \"values\"}", path, v);
+            sweep_say(err, errcap, "%s: variables[%zu]: expected {\"name\", \"values\"}", path, v);
             return -1;
         }
         m->names[v] = (char *)json_object_get_string(name);
@@ -213,7 +205,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
             break;
     }
     if (product != npoints) {
-        say(err, errcap, "%s: %zu points, but the variables' values make %zu", path, npoints,
+        sweep_say(err, errcap, "%s: %zu points, but the variables' values make %zu", path, npoints,
             product);
         return -1;
     }
@@ -222,14 +214,14 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         json_object *index = member(pt, "index", json_type_int);
         json_object *values = member(pt, "values", json_type_object);
         if (!index || json_object_get_int64(index) != (int64_t)p || !values) {
-            say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}", path,
+            sweep_say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}", path,
                 p, p);
             return -1;
         }
         for (size_t v = 0; v < nvars; v++) {
             json_object *val = member(values, m->names[v], json_type_string);
             if (!val) {
-                say(err, errcap, "%s: points[%zu]: no value of '%s'", path, p, m->names[v]);
+                sweep_say(err, errcap, "%s: points[%zu]: no value of '%s'", path, p, m->names[v]);
                 return -1;
             }
             m->values[p * nvars + v] = (char *)json_object_get_string(val);
@@ -267,7 +259,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     json_object *scen = member(sw, "scenario", json_type_string);
     json_object *from = member(sw, "measure_from_us", json_type_int);
     if (!pt || !schemes || !values || !runs || !asserts || !scen || !from) {
-        say(err, errcap, "expected a point's result (regionsim sweep POINT.ini --result): "
+        sweep_say(err, errcap, "expected a point's result (regionsim sweep POINT.ini --result): "
                  "{\"sweep\": {\"scenario\", \"measure_from_us\", \"schemes\", \"points\": "
                  "[one point]}}");
         return -1;
@@ -275,7 +267,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     for (size_t v = 0; v < t->nvars; v++) {
         json_object *val = member(values, m->names[v], json_type_string);
         if (!val || strcmp(json_object_get_string(val), m->values[p * t->nvars + v])) {
-            say(err, errcap, "the result is for %s=%s, the plan's point has %s=%s", m->names[v],
+            sweep_say(err, errcap, "the result is for %s=%s, the plan's point has %s=%s", m->names[v],
                 val ? json_object_get_string(val) : "(none)", m->names[v],
                 m->values[p * t->nvars + v]);
             return -1;
@@ -296,15 +288,15 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
             oom |= !(labels[s] = own(json_object_get_string(l)));
         }
         if (oom) {
-            say(err, errcap, "out of memory");
+            sweep_say(err, errcap, "out of memory");
             return -1;
         }
     } else if (ns != t->nschemes) {
-        say(err, errcap, "%zu schemes, but %zu at the first point", ns, t->nschemes);
+        sweep_say(err, errcap, "%zu schemes, but %zu at the first point", ns, t->nschemes);
         return -1;
     }
     if (json_object_array_length(runs) != ns) {
-        say(err, errcap, "%zu runs for %zu schemes", json_object_array_length(runs), ns);
+        sweep_say(err, errcap, "%zu runs for %zu schemes", json_object_array_length(runs), ns);
         return -1;
     }
     for (size_t s = 0; s < ns; s++) {
@@ -312,11 +304,11 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         json_object *name = member(run, "run", json_type_string);
         json_object *figs = member(run, "figures", json_type_object);
         if (!name || !figs) {
-            say(err, errcap, "runs[%zu]: expected {\"scheme\", \"run\", \"figures\"}", s);
+            sweep_say(err, errcap, "runs[%zu]: expected {\"scheme\", \"run\", \"figures\"}", s);
             return -1;
         }
         if (!(t->run_names[p * ns + s] = own(json_object_get_string(name)))) {
-            say(err, errcap, "out of memory");
+            sweep_say(err, errcap, "out of memory");
             return -1;
         }
         double *slot = &t->figures[(p * ns + s) * t->nfigures];
@@ -325,7 +317,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
             json_object *val = NULL;
             if (!json_object_object_get_ex(figs, f->name, &val) ||
                 exact_number(val, &slot[k]) < 0) {
-                say(err, errcap, "runs[%zu]: figure '%s': expected a number, null, \"inf\" or "
+                sweep_say(err, errcap, "runs[%zu]: figure '%s': expected a number, null, \"inf\" or "
                          "\"-inf\"", s, f->name);
                 return -1;
             }
@@ -339,7 +331,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
             t->checks = c;
         size_t *cp = c ? realloc(t->check_point, cap * sizeof *cp) : NULL;
         if (!c || !cp) {
-            say(err, errcap, "out of memory");
+            sweep_say(err, errcap, "out of memory");
             return -1;
         }
         t->check_point = cp;
@@ -361,7 +353,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         json_object_object_get_ex(a, "bound", &bound);
         if (!name || !expr || !scheme || !passed || !seed || !samples || !sfailed ||
             exact_number(value, &r.value) < 0 || exact_number(bound, &r.bound) < 0) {
-            say(err, errcap, "assertions[%zu]: expected {\"name\", \"expression\", \"scheme\", "
+            sweep_say(err, errcap, "assertions[%zu]: expected {\"name\", \"expression\", \"scheme\", "
                      "\"value\", \"bound\", \"passed\", \"seed\", \"samples\", "
                      "\"samples_failed\"}", i);
             return -1;
@@ -376,7 +368,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         t->checks[t->nchecks] = r;
         t->check_point[t->nchecks++] = p;
         if (!r.name || !r.expression || !r.scheme) {
-            say(err, errcap, "out of memory");
+            sweep_say(err, errcap, "out of memory");
             return -1;
         }
     }
@@ -386,21 +378,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
 static void merge_free(merge *m)
 {
     sweep_table *t = &m->t;
-    for (size_t i = 0; t->run_names && i < t->npoints * t->nschemes; i++)
-        free(t->run_names[i]);
-    free(t->run_names);
-    for (size_t s = 0; t->schemes && s < t->nschemes; s++)
-        free((char *)t->schemes[s]);
-    free((void *)t->schemes);
-    free((char *)t->scenario);
-    free(t->figures);
-    for (size_t i = 0; i < t->nchecks; i++) {
-        free(t->checks[i].name);
-        free(t->checks[i].expression);
-        free(t->checks[i].scheme);
-    }
-    free(t->checks);
-    free(t->check_point);
+    sweep_table_free_results(t);
     free(m->names);
     free(m->nvalues);
     free(m->values);
@@ -419,7 +397,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     FILE *ml = open_memstream(&list, &listlen);
     int rc = ml ? 0 : -1;
     if (!ml)
-        say(err, errcap, "out of memory");
+        sweep_say(err, errcap, "out of memory");
     for (size_t p = 0; rc == 0 && p < m->t.npoints; p++) {
         json_object *res = member(json_object_array_get_idx(points, p), "result",
                                   json_type_string);
@@ -427,7 +405,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
         char label[512], path[4096], msg[1024];
         point_label(m, p, label, sizeof label);
         if (!rel || !rel[0] || rel[0] == '/' || strstr(rel, "..")) {
-            say(err, errcap, "%s/plan.json: points[%zu]: expected \"result\": a path inside the "
+            sweep_say(err, errcap, "%s/plan.json: points[%zu]: expected \"result\": a path inside the "
                      "plan", dir, p);
             rc = -1;
             break;
@@ -441,10 +419,10 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
             continue;
         }
         if (!doc) {
-            say(err, errcap, "%s (point %zu: %s)", msg, p, label);
+            sweep_say(err, errcap, "%s (point %zu: %s)", msg, p, label);
             rc = -1;
         } else if (!nmissing && take_result(m, p, doc, msg, sizeof msg) < 0) {
-            say(err, errcap, "%s: point %zu (%s): %s", path, p, label, msg);
+            sweep_say(err, errcap, "%s: point %zu (%s): %s", path, p, label, msg);
             rc = -1;
         }
         if (doc)
@@ -453,7 +431,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     if (ml)
         fclose(ml);
     if (rc == 0 && nmissing) {
-        say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s",
+        sweep_say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s",
             nmissing, m->t.npoints, dir, list ? list : "");
         rc = -1;
     }

@@ -27,6 +27,8 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "sim/sweep_plan.h"
+#include "reports/report.h"
+#include "sim/sweep_run.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -39,14 +41,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t errcap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errcap, fmt, ap);
-    va_end(ap);
-}
 
 /* s single-quoted for sh: every byte as it is, ' as '\''. */
 static void sh_quote(FILE *out, const char *s)
@@ -61,18 +55,10 @@ static void sh_quote(FILE *out, const char *s)
     fputc('\'', out);
 }
 
+/* A JSON string (reports/json.c's writer; "" for NULL). */
 static void json_string(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c < 0x20 || *c == 0x7f)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
+    json_put_string(out, s ? s : "");
 }
 
 /* p in decimal, zero-padded to width digits (at most 20). */
@@ -91,19 +77,19 @@ static int prepare_dir(const char *dir, char *err, size_t errcap)
     struct stat st;
     if (lstat(dir, &st) < 0) {
         if (errno != ENOENT || mkdir(dir, 0777) < 0) {
-            say(err, errcap, "%s: cannot create the directory: %s", dir, strerror(errno));
+            sweep_say(err, errcap, "%s: cannot create the directory: %s", dir, strerror(errno));
             return -1;
         }
         return 0;
     }
     if (!S_ISDIR(st.st_mode)) {
-        say(err, errcap, "%s: exists and is not a directory (a plan goes into a new or empty "
+        sweep_say(err, errcap, "%s: exists and is not a directory (a plan goes into a new or empty "
                  "directory)", dir);
         return -1;
     }
     DIR *d = opendir(dir);
     if (!d) {
-        say(err, errcap, "%s: %s", dir, strerror(errno));
+        sweep_say(err, errcap, "%s: %s", dir, strerror(errno));
         return -1;
     }
     struct dirent *e;
@@ -112,7 +98,7 @@ static int prepare_dir(const char *dir, char *err, size_t errcap)
         empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
     closedir(d);
     if (!empty) {
-        say(err, errcap, "%s: exists and is not empty (a plan goes into a new or empty "
+        sweep_say(err, errcap, "%s: exists and is not empty (a plan goes into a new or empty "
                  "directory; remove the old plan first)", dir);
         return -1;
     }
@@ -126,7 +112,7 @@ static int create_file(const char *path, const char *data, size_t len, int mode,
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0) {
-        say(err, errcap, "%s: %s", path, strerror(errno));
+        sweep_say(err, errcap, "%s: %s", path, strerror(errno));
         return -1;
     }
     size_t at = 0;
@@ -135,14 +121,14 @@ static int create_file(const char *path, const char *data, size_t len, int mode,
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            say(err, errcap, "%s: write failed: %s", path, strerror(errno));
+            sweep_say(err, errcap, "%s: write failed: %s", path, strerror(errno));
             close(fd);
             return -1;
         }
         at += (size_t)n;
     }
     if (close(fd) < 0) {
-        say(err, errcap, "%s: close failed: %s", path, strerror(errno));
+        sweep_say(err, errcap, "%s: close failed: %s", path, strerror(errno));
         return -1;
     }
     return 0;
@@ -175,7 +161,7 @@ static int mem_close(mem *m)
 static int point_text(const sweep *sw, size_t p, mem *m, char *err, size_t errcap)
 {
     if (mem_open(m) < 0) {
-        say(err, errcap, "out of memory");
+        sweep_say(err, errcap, "out of memory");
         return -1;
     }
     fwrite(sw->text, 1, sw->len, m->f);
@@ -185,7 +171,7 @@ static int point_text(const sweep *sw, size_t p, mem *m, char *err, size_t errca
     for (size_t v = 0; v < sw->nvars; v++)
         fprintf(m->f, "%s = %s\n", sw->vars[v].name, sweep_value(sw, p, v));
     if (mem_close(m) < 0) {
-        say(err, errcap, "out of memory");
+        sweep_say(err, errcap, "out of memory");
         return -1;
     }
     return 0;
@@ -231,7 +217,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     int line;
     const char *key = relative_file_key(sw, &line);
     if (key) {
-        say(err, errcap, "%s: %s:%d: %s names a file by a relative path; a planned point's "
+        sweep_say(err, errcap, "%s: %s:%d: %s names a file by a relative path; a planned point's "
                  "file is in DIR/points: name it by an absolute path", po->dir, sw->shown_path,
                  line, key);
         return -1;
@@ -239,7 +225,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     for (size_t v = 0; v < sw->nvars; v++)
         for (size_t k = 0; k < sw->vars[v].nvalues; k++)
             if (strstr(sw->vars[v].values[k], "..")) {
-                say(err, errcap, "%s: [sweep] %s: the value '%s' would read as a range in a "
+                sweep_say(err, errcap, "%s: [sweep] %s: the value '%s' would read as a range in a "
                          "point's file", po->dir, sw->vars[v].name, sw->vars[v].values[k]);
                 return -1;
             }
@@ -249,7 +235,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     } else {
         ssize_t n = readlink("/proc/self/exe", binary, sizeof binary - 1);
         if (n <= 0) {
-            say(err, errcap, "%s: cannot find this program's path (/proc/self/exe: %s); give "
+            sweep_say(err, errcap, "%s: cannot find this program's path (/proc/self/exe: %s); give "
                      "--binary PATH", po->dir, strerror(errno));
             return -1;
         }
@@ -259,11 +245,11 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
         return -1;
     char dir[PATH_MAX];
     if (!realpath(po->dir, dir)) {
-        say(err, errcap, "%s: %s", po->dir, strerror(errno));
+        sweep_say(err, errcap, "%s: %s", po->dir, strerror(errno));
         return -1;
     }
     if (strchr(dir, '\n')) {
-        say(err, errcap, "%s: a plan's directory name must not hold a line break", po->dir);
+        sweep_say(err, errcap, "%s: a plan's directory name must not hold a line break", po->dir);
         return -1;
     }
     char path[PATH_MAX + 64];
@@ -271,7 +257,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     for (size_t i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
         if (mkdir(path, 0777) < 0) {
-            say(err, errcap, "%s: %s", path, strerror(errno));
+            sweep_say(err, errcap, "%s: %s", path, strerror(errno));
             return -1;
         }
     }
@@ -284,7 +270,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     if (mem_open(&jobs) < 0 || mem_open(&plan) < 0) {
         mem_close(&jobs);
         free(jobs.text);
-        say(err, errcap, "out of memory");
+        sweep_say(err, errcap, "out of memory");
         return -1;
     }
     fprintf(plan.f, "{\n  \"plan\": {\n    \"version\": %d,\n    \"file\": ", SWEEP_PLAN_VERSION);
@@ -345,7 +331,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     int oom = mem_close(&jobs) < 0;
     oom |= mem_close(&plan) < 0;
     if (rc == 0 && oom) {
-        say(err, errcap, "out of memory");
+        sweep_say(err, errcap, "out of memory");
         rc = -1;
     }
     if (rc == 0) {
@@ -362,7 +348,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
     if (rc == 0 && po->slurm) { /* a job array over jobs.txt's lines */
         mem sb;
         if (mem_open(&sb) < 0) {
-            say(err, errcap, "out of memory");
+            sweep_say(err, errcap, "out of memory");
             return -1;
         }
         size_t n = sw->npoints, chunk = SWEEP_PLAN_SLURM_MAX_ARRAY;
@@ -389,7 +375,7 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
         fputs("exec sh -c \"$job\"\n", sb.f);
         if (mem_close(&sb) < 0) {
             free(sb.text);
-            say(err, errcap, "out of memory");
+            sweep_say(err, errcap, "out of memory");
             return -1;
         }
         snprintf(path, sizeof path, "%s/sweep.sbatch", dir);

@@ -111,10 +111,7 @@ static const char sweep_help[] =
     "Exit status: 0 ran (every assertion held at every point), 1 an assertion\n"
     "failed, 2 bad usage or input.\n";
 
-/* snprintf, for messages that may be cut: the point's label and a
- * message from below, each up to a buffer long. */
-static void say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t errcap, const char *fmt, ...)
+void sweep_say(char *err, size_t errcap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -233,16 +230,16 @@ static int build_point(const sweep *sw, const sweep_options *o, size_t p, scenar
     sweep_point_label(sw, p, label, sizeof label);
     for (size_t i = 0; i < o->nasserts; i++)
         if (scenario_add_assertion(sc, NULL, o->asserts[i], "--assert", msg, sizeof msg) < 0) {
-            say(err, errcap, "--assert: %s", msg);
+            sweep_say(err, errcap, "--assert: %s", msg);
             return -1;
         }
     if (sc->samples > 1) {
-        say(err, errcap, "%s: at %s: samples = %u: a sweep runs one seed a point; set "
+        sweep_say(err, errcap, "%s: at %s: samples = %u: a sweep runs one seed a point; set "
                  "samples = 1 (or sweep seed)", sw->shown_path, label, (unsigned)sc->samples);
         return -1;
     }
     if (cli_checks_prepare(ch, sc, msg, sizeof msg) < 0) {
-        say(err, errcap, "at %s: %s", label, msg);
+        sweep_say(err, errcap, "at %s: %s", label, msg);
         return -1;
     }
     return 0;
@@ -276,7 +273,7 @@ static void record_failure(pool *pl, size_t p, const char *err)
     pthread_mutex_lock(&pl->lock);
     if (p < pl->failed) {
         pl->failed = p;
-        say(pl->err, sizeof pl->err, "%s", err);
+        sweep_say(pl->err, sizeof pl->err, "%s", err);
     }
     pthread_mutex_unlock(&pl->lock);
 }
@@ -300,12 +297,12 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     sim_results res;
     char msg[1280];
     if (rc == 0 && engine_run_all(&sc, NULL, &res, msg, sizeof msg) < 0) {
-        say(err, errcap, "at %s: %s", label, msg);
+        sweep_say(err, errcap, "at %s: %s", label, msg);
         rc = -1;
     } else if (rc == 0) {
         int failed = cli_checks_assert(&ch, &sc, NULL, &res, msg, sizeof msg);
         if (failed < 0) {
-            say(err, errcap, "at %s: %s", label, msg);
+            sweep_say(err, errcap, "at %s: %s", label, msg);
             rc = -1;
         }
         for (size_t s = 0; rc == 0 && s < res.nruns && s < t->nschemes; s++) {
@@ -316,7 +313,7 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
                 slot[k++] = figure_value(f, run, 0);
             t->run_names[p * t->nschemes + s] = strdup(run->scheme_name);
             if (!t->run_names[p * t->nschemes + s]) {
-                say(err, errcap, "out of memory");
+                sweep_say(err, errcap, "out of memory");
                 rc = -1;
             }
         }
@@ -386,12 +383,12 @@ static uint32_t check_points(const sweep *sw, const sweep_options *o, sweep_tabl
             for (size_t s = 0; labels && s < sc.nschemes; s++)
                 oom |= !(labels[s] = strdup(scenario_scheme_label(&sc, s)));
             if (oom) {
-                say(err, errcap, "out of memory");
+                sweep_say(err, errcap, "out of memory");
                 rc = -1;
             }
         } else if (rc == 0 && sc.nschemes != t->nschemes) {
             char label[512];
-            say(err, errcap, "%s: at %s: %zu schemes, but %zu at the first point: every "
+            sweep_say(err, errcap, "%s: at %s: %zu schemes, but %zu at the first point: every "
                      "point must run the same schemes", sw->shown_path,
                      sweep_point_label(sw, p, label, sizeof label), sc.nschemes, t->nschemes);
             rc = -1;
@@ -401,7 +398,7 @@ static uint32_t check_points(const sweep *sw, const sweep_options *o, sweep_tabl
             sc.jobs = jobs;
             char msg[1024], label[512];
             if (budget_admit(&sc, msg, sizeof msg) < 0) {
-                say(err, errcap, "%s: at %s: %s%s", sw->shown_path,
+                sweep_say(err, errcap, "%s: at %s: %s%s", sw->shown_path,
                          sweep_point_label(sw, p, label, sizeof label), msg,
                          jobs > 1 ? " (counting the points that run at once; --jobs 1 runs "
                                     "one at a time)" : "");
@@ -418,21 +415,7 @@ static uint32_t check_points(const sweep *sw, const sweep_options *o, sweep_tabl
 
 static void free_table(sweep_table *t)
 {
-    for (size_t i = 0; t->run_names && i < t->npoints * t->nschemes; i++)
-        free(t->run_names[i]);
-    free(t->run_names);
-    for (size_t s = 0; t->schemes && s < t->nschemes; s++)
-        free((char *)t->schemes[s]);
-    free((void *)t->schemes);
-    free((char *)t->scenario);
-    free(t->figures);
-    for (size_t i = 0; i < t->nchecks; i++) {
-        free(t->checks[i].name);
-        free(t->checks[i].expression);
-        free(t->checks[i].scheme);
-    }
-    free(t->checks);
-    free(t->check_point);
+    sweep_table_free_results(t);
     free((void *)t->values);
     free((void *)t->var_names);
     free((void *)t->var_nvalues);
@@ -523,7 +506,7 @@ int sweep_main(int argc, char **argv)
         for (size_t v = 0; v < sw.nvars; v++)
             values[p * sw.nvars + v] = sweep_value(&sw, p, v);
     if (rc < 0)
-        say(err, sizeof err, "out of memory");
+        sweep_say(err, sizeof err, "out of memory");
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
     if (jobs && o.plan_dir) { /* every point checked: write the plan, run nothing */
         sweep_plan_options po = { o.plan_dir, t.scenario, o.binary, o.slurm, o.baked, o.nbaked };
@@ -547,7 +530,7 @@ int sweep_main(int argc, char **argv)
         pl.nchecks_at = calloc(sw.npoints, sizeof *pl.nchecks_at);
         pl.checks_at = calloc(sw.npoints, sizeof *pl.checks_at);
         if (!t.figures || !t.run_names || !pl.failures || !pl.nchecks_at || !pl.checks_at) {
-            say(err, sizeof err, "out of memory");
+            sweep_say(err, sizeof err, "out of memory");
             jobs = 0;
         }
     }
@@ -568,7 +551,7 @@ int sweep_main(int argc, char **argv)
             pthread_join(threads[k], NULL);
         pthread_mutex_destroy(&pl.lock);
         if (pl.failed != sw.npoints) {
-            say(err, sizeof err, "%s", pl.err);
+            sweep_say(err, sizeof err, "%s", pl.err);
             jobs = 0;
         }
     }

@@ -7,6 +7,8 @@
 #ifndef REGIONSIM_SWEEP_RUN_H
 #define REGIONSIM_SWEEP_RUN_H
 
+#include <stddef.h>
+
 /* Runs `regionsim sweep FILE [options]` (argv[1] is "sweep") and returns
  * the exit status: 0 every point ran and every assertion held, 1 an
  * assertion failed at some point (each failure a line on stderr naming
@@ -17,6 +19,10 @@
 int sweep_main(int argc, char **argv);
 
 struct sweep_table;
+
+/* snprintf into err (errcap bytes) for the sweep's messages, which may be
+ * cut: a point's label and a message from below, each up to a buffer. */
+void sweep_say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Writes table t as `regionsim sweep` does: format 0 text, 1 json, 2 csv,
  * 3 html, 4 exact json (a planned point's result), rendered in memory,
