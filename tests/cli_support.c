@@ -232,3 +232,14 @@ json_object *member(json_object *o, const char *name)
     assert_true(json_object_object_get_ex(o, name, &m));
     return m;
 }
+
+void assert_well_formed_xml(const char *path)
+{
+    if (system("command -v xmllint >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "note: xmllint not installed; well-formedness not checked here\n");
+        return;
+    }
+    char cmd[4200];
+    assert_true((size_t)snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", path) < sizeof cmd);
+    assert_int_equal(system(cmd), 0);
+}

@@ -71,4 +71,8 @@ void assert_usage_error(output o, const char *want1, const char *want2);
 /* Object o's member name (the test fails if there is none). */
 json_object *member(json_object *o, const char *name);
 
+/* The file at path (no ' in it) is well-formed XML by xmllint --noout;
+ * a note on stderr, and no check, when xmllint is not installed. */
+void assert_well_formed_xml(const char *path);
+
 #endif
