@@ -42,9 +42,9 @@
  * differently here. samples > 1 is refused (a point is one seed's run).
  */
 #include "sim/sweep_run.h"
+#include "sim/jobs.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,30 +253,7 @@ typedef struct pool {
     char **failures;          /* per point: its failed assertions' lines, or NULL */
     size_t *nchecks_at;       /* per point: its checks ... */
     check_result **checks_at; /* ... and their results */
-    pthread_mutex_t lock;
-    size_t next, failed;      /* failed: the lowest point that failed; npoints: none */
-    char err[1280];
 } pool;
-
-static int take_point(pool *pl, size_t *p)
-{
-    pthread_mutex_lock(&pl->lock);
-    int more = pl->next < pl->sw->npoints && pl->failed == pl->sw->npoints;
-    if (more)
-        *p = pl->next++;
-    pthread_mutex_unlock(&pl->lock);
-    return more;
-}
-
-static void record_failure(pool *pl, size_t p, const char *err)
-{
-    pthread_mutex_lock(&pl->lock);
-    if (p < pl->failed) {
-        pl->failed = p;
-        sweep_say(pl->err, sizeof pl->err, "%s", err);
-    }
-    pthread_mutex_unlock(&pl->lock);
-}
 
 /* Runs point p: its figures and assertion results into the table's
  * slots, its runs freed. */
@@ -345,16 +322,10 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     return rc;
 }
 
-static void *worker(void *arg)
+/* run_point as a jobs_task_fn. */
+static int run_point_task(void *ctx, size_t p, char *err, size_t errcap)
 {
-    pool *pl = arg;
-    size_t p;
-    while (take_point(pl, &p)) {
-        char err[1280] = "";
-        if (run_point(pl, p, err, sizeof err) < 0)
-            record_failure(pl, p, err);
-    }
-    return NULL;
+    return run_point(ctx, p, err, errcap);
 }
 
 /* Checks every point before anything runs, and fills the table's echo of
@@ -538,22 +509,8 @@ int sweep_main(int argc, char **argv)
         pl.sw = &sw;
         pl.o = &o;
         pl.t = &t;
-        pthread_mutex_init(&pl.lock, NULL);
-        pl.failed = sw.npoints;
-        pthread_t threads[SCENARIO_MAX_SCHEMES];
-        uint32_t started = 0;
-        for (; jobs > 1 && started < jobs; started++)
-            if (pthread_create(&threads[started], NULL, worker, &pl) != 0)
-                break;
-        if (started == 0)
-            worker(&pl);
-        for (uint32_t k = 0; k < started; k++)
-            pthread_join(threads[k], NULL);
-        pthread_mutex_destroy(&pl.lock);
-        if (pl.failed != sw.npoints) {
-            sweep_say(err, sizeof err, "%s", pl.err);
+        if (jobs_run(sw.npoints, jobs, run_point_task, &pl, err, sizeof err) < 0)
             jobs = 0;
-        }
     }
     int status = EXIT_USAGE;
     if (jobs) { /* the checks, point by point, into the table */
