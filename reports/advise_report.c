@@ -3,9 +3,10 @@
  *
  * The text is for a planner: the front as a table sorted by weighted
  * score, then the recommendation and a "why" in plain words built from the
- * same figures with fixed thresholds (write balance: even up to 1.10,
- * slightly uneven to 1.5, uneven to 3, hot-spotted above; a read figure
- * is worth a comparison when it differs by 1.2x or more), comparing the
+ * same figures with fixed thresholds (write balance in the words of
+ * reports/verdict.h, the HTML summary's: even, nearly even, uneven, on one
+ * server; a read figure is worth a comparison when it differs by 1.2x or
+ * more), comparing the
  * pick with the runner-up and with the layout unprefixed (or the pattern's
  * natural key). The JSON lists every candidate simulated, its objectives
  * (null when undefined), whether it is on the front, and the pick. Both
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "reports/format.h"
+#include "reports/verdict.h"
 
 static void put_value(FILE *out, const advise_objective *o, double v, int width)
 {
@@ -34,12 +36,17 @@ static void put_value(FILE *out, const advise_objective *o, double v, int width)
 
 static const char *kind_name(int k) { return query_kind_name((query_kind)k); }
 
-static void describe_writes(char *out, size_t cap, double v)
+/* "writes even (1.01)": the steady-state write max/mean v over n servers
+ * in reports/verdict.h's words, the HTML summary's. */
+static void describe_writes(char *out, size_t cap, double v, uint32_t n)
 {
-    const char *word = isnan(v) ? "writes unmeasured" : v <= 1.10 ? "writes even"
-                       : v <= 1.5 ? "writes slightly uneven" : v <= 3 ? "writes uneven"
-                       : "writes hot-spotted";
-    snprintf(out, cap, isnan(v) ? "%s" : "%s (%.2f)", word, v);
+    spread_class c = verdict_spread(v, n);
+    if (c == SPREAD_UNDEFINED)
+        snprintf(out, cap, "writes unmeasured");
+    else if (c == SPREAD_ONE_SERVER)
+        snprintf(out, cap, "writes on one server (%.2f of %u)", v, (unsigned)n);
+    else
+        snprintf(out, cap, "writes %s (%.2f)", verdict_spread_word(c), v);
 }
 
 /* The read objectives' RPC entries (each followed by its rows entry), the
@@ -61,11 +68,12 @@ static size_t read_order(const advise_outcome *oc, size_t *idx)
 
 /* "writes even (1.00); metric reads 20.0 RPCs, 0.02 rows read per row
  * returned; ..." */
-static size_t describe(char *out, size_t cap, const advise_candidate *c, const advise_outcome *oc)
+static size_t describe(char *out, size_t cap, const advise_candidate *c, const advise_outcome *oc,
+                       uint32_t nservers)
 {
     size_t at = 0, idx[ADVISE_MAX_OBJECTIVES];
     char w[64];
-    describe_writes(w, sizeof w, c->value[0]);
+    describe_writes(w, sizeof w, c->value[0], nservers);
     at += (size_t)snprintf(out + at, cap - at, "%s", w);
     size_t n = read_order(oc, idx);
     for (size_t i = 0; i < n && at < cap; i++) {
@@ -180,12 +188,12 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
     }
     const advise_candidate *p = &s->cand[oc->pick];
     char line[1024], head[512];
-    describe(line, sizeof line, p, oc);
+    describe(line, sizeof line, p, oc, sc->servers);
     fprintf(out, "\nrecommendation: %s\n", p->expr);
     wrap(out, "  ", line, 4);
     if (n > 1) {
         const advise_candidate *ru = &s->cand[order[1]];
-        describe(line, sizeof line, ru, oc);
+        describe(line, sizeof line, ru, oc, sc->servers);
         snprintf(head, sizeof head, "runner-up %s:", ru->expr);
         wrap(out, "  ", head, 4);
         wrap(out, "    ", line, 4);
@@ -204,7 +212,7 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
             base = i;
     if (base != (size_t)-1 && base != oc->pick) {
         const advise_candidate *b = &s->cand[base];
-        describe(line, sizeof line, b, oc);
+        describe(line, sizeof line, b, oc, sc->servers);
         snprintf(head, sizeof head, "%s %s:", b->body == p->body ? "unsalted" : "the natural key",
                  b->expr);
         wrap(out, "  ", head, 4);

@@ -12,11 +12,12 @@
  * and the verdict in <td class="verdict">. With samples, the values are
  * the first sample's, the run the panels draw.
  *
- * The verdict is derived from the figures alone, with the thresholds
- * below (no text per scheme): n is the run's servers, max/mean the
- * servers' writes over the measured run, window max/mean its mean over the
- * report windows (stats.h).
- *   max/mean >= VERDICT_ONE_SERVER * n    "one server takes the writes"
+ * The verdict is derived from the figures alone, with the thresholds of
+ * reports/verdict.h that every report's words use (no text per scheme):
+ * n is the run's servers, max/mean the servers' writes over the measured
+ * run, window max/mean its mean over the report windows (stats.h).
+ *   max/mean >= VERDICT_ONE_SERVER * n    "one server takes the writes" (and
+ *                                          >= VERDICT_UNEVEN)
  *   window max/mean >= that               "one server at a time takes the
  *                                          writes" (a hotspot that moves)
  *   either >= VERDICT_UNEVEN              "uneven" (the busiest's share),
@@ -29,7 +30,6 @@
  * no window figure of reads), and reads that cost at least
  * VERDICT_RPCS_MANY RPCs each say so.
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,11 +37,7 @@
 #include "reports/figures.h"
 #include "reports/format.h"
 #include "reports/html_impl.h"
-
-#define VERDICT_EVEN 1.10       /* max/mean at most this: even */
-#define VERDICT_UNEVEN 1.50     /* at least this: uneven (stats.h's STATS_STEADY_HOTSPOT) */
-#define VERDICT_ONE_SERVER 0.5  /* max/mean at least this share of n: one server takes it */
-#define VERDICT_RPCS_MANY 2.0   /* RPCs per read at least this: reads fan out */
+#include "reports/verdict.h"
 
 /* The summary's columns: heading and registry figure. */
 static const char *const COLUMNS[][2] = {
@@ -55,34 +51,6 @@ static const char *const COLUMNS[][2] = {
 };
 #define NCOLUMNS (sizeof COLUMNS / sizeof COLUMNS[0])
 
-/* Words on how `what` ("writes", "reads") spread over n servers, from
- * their max/mean mm and (NAN for reads) window max/mean wm; appended to
- * buf (cap bytes). */
-static void spread_words(char *buf, size_t cap, const char *what, double mm, double wm,
-                         double hottest, uint32_t n)
-{
-    char a[CELL], b[CELL];
-    size_t at = strlen(buf);
-    double one = VERDICT_ONE_SERVER * n;
-    if (n >= 2 && mm >= one)
-        snprintf(buf + at, cap - at, "one server takes the %s (max/mean %s of %" PRIu32 ")", what,
-                 fmt_fixed(a, mm, 2), n);
-    else if (n >= 2 && isfinite(wm) && wm >= one)
-        snprintf(buf + at, cap - at, "one server at a time takes the %s (window max/mean %s of %"
-                 PRIu32 ")", what, fmt_fixed(a, wm, 2), n);
-    else if (mm >= VERDICT_UNEVEN)
-        snprintf(buf + at, cap - at, "%s uneven: the busiest server takes %s (max/mean %s)", what,
-                 fmt_percent(b, hottest), fmt_fixed(a, mm, 2));
-    else if (isfinite(wm) && wm >= VERDICT_UNEVEN)
-        snprintf(buf + at, cap - at, "%s even over the run, uneven in each window (window "
-                 "max/mean %s)", what, fmt_fixed(a, wm, 2));
-    else if (mm <= VERDICT_EVEN && !(isfinite(wm) && wm > VERDICT_EVEN))
-        snprintf(buf + at, cap - at, "%s even", what);
-    else
-        snprintf(buf + at, cap - at, "%s nearly even (max/mean %s)", what,
-                 fmt_fixed(a, isfinite(wm) && wm > mm ? wm : mm, 2));
-}
-
 void html_verdict(char *buf, size_t cap, const run_result *run)
 {
     double mm = figure_named("write_max_mean", run, 0);
@@ -92,13 +60,13 @@ void html_verdict(char *buf, size_t cap, const run_result *run)
     else if (!isfinite(mm))
         snprintf(buf, cap, "no writes");
     else
-        spread_words(buf, cap, "writes", mm, figure_named("write_window_max_mean", run, 0),
+        verdict_spread_words(buf, cap, "writes", mm, figure_named("write_window_max_mean", run, 0),
                      figure_named("hottest_share", run, 0), run->nservers);
     double rm = figure_named("read_max_mean", run, 0);
     if (run->nservers >= 2 && run->reads > 0 && isfinite(rm)) {
         size_t at = strlen(buf);
         snprintf(buf + at, cap - at, "; ");
-        spread_words(buf, cap, "reads", rm, NAN, figure_named("read_hottest_share", run, 0),
+        verdict_spread_words(buf, cap, "reads", rm, NAN, figure_named("read_hottest_share", run, 0),
                      run->nservers);
     }
     double rpcs = figure_named("rpcs_per_read", run, 0);

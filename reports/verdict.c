@@ -1,0 +1,71 @@
+/* verdict.c -- a spread's words, from the thresholds in verdict.h.
+ *
+ * The class is a function of max/mean alone; the words add the window
+ * figure (a hotspot that moves is even over the run and uneven in every
+ * window) and the busiest server's share, which only the caller has.
+ */
+#include "reports/verdict.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reports/format.h"
+
+spread_class verdict_spread(double max_mean, uint32_t nservers)
+{
+    if (isnan(max_mean))
+        return SPREAD_UNDEFINED;
+    /* on 2 or 3 servers half of n is at or below VERDICT_UNEVEN: an even
+     * spread of 2 is not "one server" */
+    double one = fmax(VERDICT_ONE_SERVER * nservers, VERDICT_UNEVEN);
+    if (nservers >= 2 && max_mean >= one)
+        return SPREAD_ONE_SERVER;
+    if (max_mean >= VERDICT_UNEVEN)
+        return SPREAD_UNEVEN;
+    if (max_mean > VERDICT_EVEN)
+        return SPREAD_NEARLY_EVEN;
+    return SPREAD_EVEN;
+}
+
+const char *verdict_spread_word(spread_class c)
+{
+    switch (c) {
+    case SPREAD_EVEN: return "even";
+    case SPREAD_NEARLY_EVEN: return "nearly even";
+    case SPREAD_UNEVEN: return "uneven";
+    case SPREAD_ONE_SERVER: return "on one server";
+    case SPREAD_UNDEFINED: break;
+    }
+    return "unmeasured";
+}
+
+void verdict_spread_words(char *buf, size_t cap, const char *what, double mm, double wm,
+                          double hottest, uint32_t n)
+{
+    char a[CELL], b[CELL];
+    size_t at = strnlen(buf, cap);
+    if (at >= cap)
+        return;
+    spread_class run = verdict_spread(mm, n), window = verdict_spread(wm, n);
+    if (run == SPREAD_UNDEFINED)
+        snprintf(buf + at, cap - at, "%s unmeasured", what);
+    else if (run == SPREAD_ONE_SERVER)
+        snprintf(buf + at, cap - at, "one server takes the %s (max/mean %s of %" PRIu32 ")", what,
+                 fmt_fixed(a, mm, 2), n);
+    else if (window == SPREAD_ONE_SERVER)
+        snprintf(buf + at, cap - at, "one server at a time takes the %s (window max/mean %s of %"
+                 PRIu32 ")", what, fmt_fixed(a, wm, 2), n);
+    else if (run == SPREAD_UNEVEN)
+        snprintf(buf + at, cap - at, "%s uneven: the busiest server takes %s (max/mean %s)", what,
+                 fmt_percent(b, hottest), fmt_fixed(a, mm, 2));
+    else if (window == SPREAD_UNEVEN)
+        snprintf(buf + at, cap - at, "%s even over the run, uneven in each window (window "
+                 "max/mean %s)", what, fmt_fixed(a, wm, 2));
+    else if (run == SPREAD_EVEN && window != SPREAD_NEARLY_EVEN)
+        snprintf(buf + at, cap - at, "%s even", what);
+    else
+        snprintf(buf + at, cap - at, "%s nearly even (max/mean %s)", what,
+                 fmt_fixed(a, isfinite(wm) && wm > mm ? wm : mm, 2));
+}

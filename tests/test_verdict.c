@@ -1,0 +1,103 @@
+/* test_verdict.c -- a spread's class and words at and around every
+ * threshold of reports/verdict.h. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "reports/verdict.h"
+
+static void test_classes_change_at_the_thresholds(void **state)
+{
+    (void)state;
+    assert_int_equal(verdict_spread(1.0, 8), SPREAD_EVEN);
+    assert_int_equal(verdict_spread(VERDICT_EVEN, 8), SPREAD_EVEN);
+    assert_int_equal(verdict_spread(nextafter(VERDICT_EVEN, 2), 8), SPREAD_NEARLY_EVEN);
+    assert_int_equal(verdict_spread(nextafter(VERDICT_UNEVEN, 0), 8), SPREAD_NEARLY_EVEN);
+    assert_int_equal(verdict_spread(VERDICT_UNEVEN, 8), SPREAD_UNEVEN);
+    assert_int_equal(verdict_spread(nextafter(4.0, 0), 8), SPREAD_UNEVEN);
+    assert_int_equal(verdict_spread(4.0, 8), SPREAD_ONE_SERVER); /* half of 8 */
+    assert_int_equal(verdict_spread(7.54, 20), SPREAD_UNEVEN);   /* 38% of 20 servers */
+    assert_int_equal(verdict_spread(NAN, 8), SPREAD_UNDEFINED);
+}
+
+static void test_one_server_on_few_servers(void **state)
+{
+    (void)state;
+    /* on 2 servers half of n is 1: an even spread must not be "one
+     * server"; the class starts at VERDICT_UNEVEN there */
+    assert_int_equal(verdict_spread(1.0, 1), SPREAD_EVEN);
+    assert_int_equal(verdict_spread(1.0, 2), SPREAD_EVEN);
+    assert_int_equal(verdict_spread(1.4, 2), SPREAD_NEARLY_EVEN);
+    assert_int_equal(verdict_spread(1.5, 2), SPREAD_ONE_SERVER);
+    assert_int_equal(verdict_spread(1.5, 3), SPREAD_ONE_SERVER);
+    assert_int_equal(verdict_spread(3.0, 1), SPREAD_UNEVEN);
+}
+
+static void test_words_name_the_class(void **state)
+{
+    (void)state;
+    assert_string_equal(verdict_spread_word(SPREAD_EVEN), "even");
+    assert_string_equal(verdict_spread_word(SPREAD_NEARLY_EVEN), "nearly even");
+    assert_string_equal(verdict_spread_word(SPREAD_UNEVEN), "uneven");
+    assert_string_equal(verdict_spread_word(SPREAD_ONE_SERVER), "on one server");
+    assert_string_equal(verdict_spread_word(SPREAD_UNDEFINED), "unmeasured");
+}
+
+static void words(char *buf, size_t cap, double mm, double wm, double share, uint32_t n)
+{
+    buf[0] = '\0';
+    verdict_spread_words(buf, cap, "writes", mm, wm, share, n);
+}
+
+static void test_sentences(void **state)
+{
+    (void)state;
+    char b[256];
+    words(b, sizeof b, 1.05, 1.08, 0.13, 8);
+    assert_string_equal(b, "writes even");
+    words(b, sizeof b, 1.05, 1.2, 0.13, 8); /* the window figure is not even */
+    assert_string_equal(b, "writes nearly even (max/mean 1.20)");
+    words(b, sizeof b, 1.3, NAN, 0.16, 8);
+    assert_string_equal(b, "writes nearly even (max/mean 1.30)");
+    words(b, sizeof b, 2.333, 2.5, 0.2916, 8);
+    assert_string_equal(b, "writes uneven: the busiest server takes 29.2% (max/mean 2.33)");
+    words(b, sizeof b, 1.01, 2.0, 0.13, 8);
+    assert_string_equal(b, "writes even over the run, uneven in each window (window max/mean 2.00)");
+    words(b, sizeof b, 1.01, 8.0, 0.13, 8); /* a hotspot that moves */
+    assert_string_equal(b, "one server at a time takes the writes (window max/mean 8.00 of 8)");
+    words(b, sizeof b, 5.3333, 8.0, 0.66, 8);
+    assert_string_equal(b, "one server takes the writes (max/mean 5.33 of 8)");
+    words(b, sizeof b, NAN, NAN, NAN, 8);
+    assert_string_equal(b, "writes unmeasured");
+}
+
+static void test_words_append_and_truncate(void **state)
+{
+    (void)state;
+    char b[64] = "reads: ";
+    verdict_spread_words(b, sizeof b, "reads", 1.0, NAN, 0.125, 8);
+    assert_string_equal(b, "reads: reads even");
+    char small[12] = "";
+    verdict_spread_words(small, sizeof small, "writes", 2.333, 2.5, 0.29, 8);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_memory_equal(small, "writes unev", 11);
+    char full[4] = "abc"; /* no room left: unchanged */
+    verdict_spread_words(full, sizeof full, "writes", 1.0, NAN, 0.1, 8);
+    assert_string_equal(full, "abc");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_classes_change_at_the_thresholds),
+        cmocka_unit_test(test_one_server_on_few_servers),
+        cmocka_unit_test(test_words_name_the_class),
+        cmocka_unit_test(test_sentences),
+        cmocka_unit_test(test_words_append_and_truncate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
