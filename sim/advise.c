@@ -8,15 +8,18 @@
  *
  * where an arrangement is an order of all the record's identifying fields
  * (time series: the metric's UID and the tags, or the series id `entity`
- * alone; other patterns: `entity`, a trace's `key`), and the time field (`ts`, `revts`, `hour(ts)`) goes
- * last, first (`ts` only), or after the first field (`ts`, `hour(ts)`).
- * Time-only bodies are `ts` and `reverse(ts)`; OpenTSDB's layout is the
- * time series' `uid(metric, 3) hour(ts) tags`. Reversal, promotion (a field first),
- * time bucketing (`hour(ts)`), salting (random, `salt`) and hashing the
- * entity (`osalt` hashes the non-time fields after it: for `entity ts`
- * that is the entity; `hash(N, entity) entity ts` would be the same bytes,
- * so it is not generated) are all points of this grammar. Candidates are
- * deduplicated by their normalised expression (keyscheme_expr).
+ * alone; other patterns: `entity`, a trace's `key`), and the time field
+ * (`ts`, `revts`, `hour(ts)`) goes last, first (`ts` only), or after the
+ * first field (`ts`, `hour(ts)`). Time-only bodies are `ts` and
+ * `reverse(ts)`; OpenTSDB's layout is the time series' `uid(metric, 3)
+ * hour(ts) tags`. One more body is the MD5 of the whole key (`md5(ids
+ * ts)`: full randomisation), never prefixed. Reversal, promotion (a field
+ * first), time bucketing (`hour(ts)`), salting (random, `salt`) and
+ * hashing the entity (`osalt` hashes the non-time fields after it: for
+ * `entity ts` that is the entity; `hash(N, entity) entity ts` would be the
+ * same bytes, so it is not generated) are all points of this grammar.
+ * Candidates are deduplicated by their normalised expression
+ * (keyscheme_expr).
  *
  * The search is staged so that a budget of a few dozen runs still looks
  * at every layout: stage 1 simulates every body unprefixed (a seeded
@@ -237,11 +240,22 @@ static int make_bodies(const scenario *sc, strlist *bodies, const char **natural
             return -1;
         *natural = ph->pattern.tags > 1 ? "uid(metric, 3) hour(ts) tags(2)"
                                         : "uid(metric, 3) hour(ts) tags";
-        return 0;
+        return strlist_add(bodies, ph->pattern.tags > 1 ? "md5(uid(metric, 3) tags(2) ts)"
+                                                        : "md5(uid(metric, 3) tags ts)");
     }
     static const char *const entity[] = { "entity" }, *const key[] = { "key" };
     *natural = kind == PATTERN_TRACE ? "key ts" : "entity ts";
-    return add_arrangements(bodies, kind == PATTERN_TRACE ? key : entity, 1);
+    if (add_arrangements(bodies, kind == PATTERN_TRACE ? key : entity, 1) < 0)
+        return -1;
+    return strlist_add(bodies, kind == PATTERN_TRACE ? "md5(key ts)" : "md5(entity ts)");
+}
+
+/* Whether a body spreads every row by itself, so that no prefix is put
+ * before it: the MD5 of the whole key, or nothing but the time (osalt
+ * would hash nothing: one bucket for every row; salt(N) ts is kept). */
+static int takes_no_osalt(const char *body)
+{
+    return !strcmp(body, "ts") || !strcmp(body, "reverse(ts)") || !strncmp(body, "md5(", 4);
 }
 
 /* Parses expr into its normalised form (owned), or NULL with err. */
@@ -359,12 +373,14 @@ int advise_space_build(const scenario *sc, const char *fix, advise_space *out, c
             goto fail;
     for (size_t k = 0; k < out->nbuckets; k++) {
         for (size_t b = 0; b < bodies.n; b++) {
+            if (!strncmp(bodies.v[b], "md5(", 4))
+                continue; /* the whole key hashed: a prefix adds bytes, not spread */
             snprintf(buf, sizeof buf, "salt(%u) %s", (unsigned)out->buckets[k], bodies.v[b]);
             if (add_candidate(out, &cap, buf, b, ADVISE_PREFIX_SALT, out->buckets[k], fixnorm,
                               err, errcap) < 0)
                 goto fail;
-            if (!strcmp(bodies.v[b], "ts") || !strcmp(bodies.v[b], "reverse(ts)"))
-                continue; /* nothing but time after osalt: one bucket for every row */
+            if (takes_no_osalt(bodies.v[b]))
+                continue;
             snprintf(buf, sizeof buf, "osalt(%u) %s", (unsigned)out->buckets[k], bodies.v[b]);
             if (add_candidate(out, &cap, buf, b, ADVISE_PREFIX_OSALT, out->buckets[k], fixnorm,
                               err, errcap) < 0)

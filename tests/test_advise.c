@@ -42,7 +42,7 @@ static void test_space_valid_unique(void **state)
     char err[512];
     assert_int_equal(advise_space_build(&sc, NULL, &s, err, sizeof err), 0);
     assert_true(s.ncand > 50);
-    int natural = 0, osalt4 = 0, salt8 = 0;
+    int natural = 0, osalt4 = 0, salt8 = 0, md5 = 0;
     for (size_t i = 0; i < s.ncand; i++) {
         keyscheme *ks;
         assert_int_equal(keyscheme_parse(s.cand[i].expr, &ks, err, sizeof err), 0);
@@ -54,7 +54,12 @@ static void test_space_valid_unique(void **state)
         natural += !strcmp(s.cand[i].expr, "uid(metric, 3) hour(ts) tags");
         osalt4 += !strcmp(s.cand[i].expr, "osalt(4) uid(metric, 3) hour(ts) tags");
         salt8 += !strcmp(s.cand[i].expr, "salt(8) entity ts");
+        /* the whole key's MD5 is a layout of its own, never prefixed */
+        md5 += !strcmp(s.cand[i].expr, "md5(uid(metric, 3) tags ts)");
+        const char *m = strstr(s.cand[i].expr, "md5(");
+        assert_true(m == NULL || m == s.cand[i].expr);
     }
+    assert_int_equal(md5, 1);
     assert_int_equal(natural, 1);
     assert_int_equal(osalt4, 1);
     assert_int_equal(salt8, 1);
