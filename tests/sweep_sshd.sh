@@ -116,6 +116,7 @@ X11Forwarding no
 AllowTcpForwarding no
 MaxStartups 50:30:100
 MaxSessions 20
+AcceptEnv ASAN_OPTIONS UBSAN_OPTIONS
 CONF
 # Debian's sshd refuses to start without its privilege separation
 # directory (the ssh service's unit makes it: RuntimeDirectory=sshd).
@@ -128,6 +129,9 @@ sshd_pid=$!
 
 ssh="ssh -F /dev/null -p $port -i $d/client_key -o IdentitiesOnly=yes -o BatchMode=yes"
 ssh="$ssh -o StrictHostKeyChecking=yes -o UserKnownHostsFile=$d/known_hosts -o LogLevel=ERROR"
+# the sanitizers' options (meson test sets them) reach the jobs, so that
+# an ASan build's job fails on a finding as it does locally
+ssh="$ssh -o SendEnv=ASAN_OPTIONS -o SendEnv=UBSAN_OPTIONS"
 # up: a login on each address runs a command (10 s at most)
 for host in 127.0.0.1 127.0.0.2; do
     i=0
