@@ -9,8 +9,8 @@
 # The hosts are stand-ins: parallel's own remote code path runs (it wraps
 # each job for a remote shell and calls `ssh [OPTIONS] HOST -- COMMAND`),
 # but the ssh it calls (`--ssh`, $PARALLEL_SSH, or a command on an
-# sshlogin line) is fake-ssh, which this test writes into its work
-# directory. fake-ssh does what ssh and sshd do with that call: it skips
+# sshlogin line) is fake-ssh, which this test writes into a temporary
+# directory (mktemp -d under /tmp). fake-ssh does what ssh and sshd do with that call: it skips
 # ssh's options, takes the host, joins the rest with spaces (ssh sends
 # one string) and runs it with `sh -c` in a clean environment (HOME,
 # PATH, SHELL, USER, LOGNAME, as sshd sets them) from the host's own home
@@ -56,27 +56,29 @@ fi
 mkdir -p "$3"
 work=$(cd "$3" && pwd -P)/sweep-ssh.$$
 rm -rf "$work"
-mkdir -p "$work/bin"
-trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-case $work in
-*[!A-Za-z0-9/._+-]*) fail "the work directory '$work' must be a plain path (sshlogin lines name fake-ssh by it)" ;;
-esac
+# fake-ssh, its log and the hosts' homes: in a directory of their own
+# under /tmp, since sshlogin lines name fake-ssh by its path and parallel
+# splits them at spaces, whatever the build directory is called.
+aux=$(mktemp -d /tmp/regionsim-sweep-ssh.XXXXXX) || fail "mktemp -d"
+trap 'rm -rf "$work" "$aux"' EXIT
+mkdir "$aux/bin"
 
 # fake-ssh [OPTIONS] HOST [--] COMMAND...: ssh's option letters that take
 # an argument (OpenSSH 9's `-B bind_interface -b bind_address -c ciphers
 # -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w`) skip it, as
 # their next word or attached (`-p2222`, `-oBatchMode=yes`); other
-# options are flags. FAKE_SSH_LOG, FAKE_SSH_HOMES and a clean PATH are
-# set in the script itself: parallel runs it with the test's environment,
-# but the command runs with sshd's.
-cat >"$work/bin/fake-ssh" <<EOF
+# options are flags. The log's and the homes' paths are written into the
+# script: parallel runs it with the test's environment, but the command
+# runs with a clean one, as sshd gives.
+cat >"$aux/bin/fake-ssh" <<EOF
 #!/bin/sh
 set -eu
-log='$work/ssh.log'
-homes='$work/homes'
+log='$aux/ssh.log'
+homes='$aux/homes'
 EOF
-cat >>"$work/bin/fake-ssh" <<'EOF'
+cat >>"$aux/bin/fake-ssh" <<'EOF'
 while [ $# -gt 0 ]; do
     case $1 in
     -[BbcDEeFIiJLlmOopQRSWw]) [ $# -ge 2 ] || { echo "fake-ssh: $1 needs an argument" >&2; exit 255; }; shift 2 ;;
@@ -106,7 +108,7 @@ exec env -i HOME="$homes/$host" PATH=/usr/local/bin:/usr/bin:/bin SHELL=/bin/sh 
     ${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
     sh -c "$*"
 EOF
-chmod +x "$work/bin/fake-ssh"
+chmod +x "$aux/bin/fake-ssh"
 
 cd "$root"
 file=tests/data/sweep-small.ini
@@ -129,17 +131,18 @@ check_run() {
     want_hosts=$3
     n=$(ls "$plan/results" | wc -l)
     [ "$n" -eq 6 ] || fail "$name: expected 6 results, found $n: $(ls "$plan/results")"
-    [ "$(wc -l <"$work/ssh.log")" -ge 6 ] || fail "$name: fewer ssh calls than jobs: $(cat "$work/ssh.log")"
-    hosts=$(sort -u "$work/ssh.log" | wc -l)
+    [ "$(wc -l <"$aux/ssh.log")" -ge 6 ] || fail "$name: fewer ssh calls than jobs: $(cat "$aux/ssh.log")"
+    hosts=$(sort -u "$aux/ssh.log" | wc -l)
     [ "$hosts" -ge "$want_hosts" ] ||
-        fail "$name: jobs went to $hosts hosts, expected $want_hosts: $(sort "$work/ssh.log" | uniq -c)"
+        fail "$name: jobs went to $hosts hosts, expected $want_hosts: $(sort "$aux/ssh.log" | uniq -c)"
     for fmt in text json csv html; do
         status=0
         "$regionsim" merge "$plan" --format "$fmt" >"$work/merged.$fmt" 2>"$work/merged.err" || status=$?
         [ $status -eq 1 ] || fail "$name: merge --format $fmt exited $status, expected 1: $(cat "$work/merged.err")"
         cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "$name: merge --format $fmt differs from sweep's"
     done
-    for h in "$work"/homes/*; do
+    [ -d "$aux/homes/node1" ] || fail "$name: no home directory for node1"
+    for h in "$aux"/homes/*; do
         [ -z "$(ls -A "$h")" ] || fail "$name: a job left files in the host's home $h: $(ls -A "$h")"
     done
 }
@@ -155,10 +158,10 @@ cat >"$work/hosts" <<EOF
 1/node1
 1/tester@node2
 
-1/$work/bin/fake-ssh -p 2222 -oBatchMode=yes -l tester -i $work/no-key node3
+1/$aux/bin/fake-ssh -p 2222 -oBatchMode=yes -l tester -i $aux/no-key node3
 EOF
-: >"$work/ssh.log"
-parallel --will-cite --ssh "$work/bin/fake-ssh" --sshloginfile "$work/hosts" \
+: >"$aux/ssh.log"
+parallel --will-cite --ssh "$aux/bin/fake-ssh" --sshloginfile "$work/hosts" \
     --halt now,fail=1 <"$plan1/jobs.txt" >"$work/parallel.out" 2>&1 ||
     fail "parallel --sshloginfile: a job failed: $(cat "$work/parallel.out")"
 check_run "--sshloginfile" "$plan1" 3
@@ -167,8 +170,8 @@ check_run "--sshloginfile" "$plan1" 3
 # with a double quote, a `$`, a backslash and a glob character.
 plan2="$work/plan \"\$HOME\" \\n *"
 "$regionsim" sweep "$file" "$@" --plan "$plan2" || fail "sweep --plan '$plan2'"
-: >"$work/ssh.log"
-PARALLEL_SSH="$work/bin/fake-ssh" parallel --will-cite --sshlogin 1/node1,1/node2 \
+: >"$aux/ssh.log"
+PARALLEL_SSH="$aux/bin/fake-ssh" parallel --will-cite --sshlogin 1/node1,1/node2 \
     --halt now,fail=1 <"$plan2/jobs.txt" >"$work/parallel.out" 2>&1 ||
     fail "parallel --sshlogin: a job failed: $(cat "$work/parallel.out")"
 check_run "--sshlogin" "$plan2" 2
@@ -178,7 +181,7 @@ check_run "--sshlogin" "$plan2" 2
 plan3="$work/plan3"
 "$regionsim" sweep "$file" "$@" --plan "$plan3" || fail "sweep --plan plan3"
 status=0
-parallel --will-cite --ssh "$work/bin/fake-ssh" --sshlogin 1/node1,1/unknown-host \
+parallel --will-cite --ssh "$aux/bin/fake-ssh" --sshlogin 1/node1,1/unknown-host \
     <"$plan3/jobs.txt" >"$work/parallel.out" 2>&1 || status=$?
 [ $status -ne 0 ] || fail "parallel with an unreachable host exited 0"
 status=0

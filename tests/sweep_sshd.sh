@@ -9,12 +9,13 @@
 # The sshd (`/usr/sbin/sshd -D -f CONFIG`, in the background, stopped by
 # the trap) listens on 127.0.0.1 and 127.0.0.2 (two "hosts": Linux routes
 # all of 127/8 to the loopback) on a free high port, with every file in
-# the test's work directory: a host key and a client key made by
+# a temporary directory of the test's (mktemp -d under /tmp, removed by
+# the trap): a host key and a client key made by
 # ssh-keygen, the authorized_keys, a known_hosts naming the host key (so
 # the client checks the host key, as a user's would), the pid file and
 # the log. The client is `ssh -F /dev/null` with every option on its
 # command line, so neither /etc/ssh nor ~/.ssh is read or written. The
-# one thing outside the work directory is /run/sshd, the empty directory
+# one thing outside the test's directories is /run/sshd, the empty directory
 # Debian's sshd needs for privilege separation: created (as Debian's own
 # ssh service would) when missing, and left there.
 #
@@ -68,8 +69,11 @@ command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 
 mkdir -p "$3"
 work=$(cd "$3" && pwd -P)/sweep-sshd.$$
 rm -rf "$work"
-mkdir -p "$work/ssh"
-d=$work/ssh
+mkdir -p "$work"
+# the keys, the configuration and the sshd's files: in a directory of
+# their own under /tmp, since ssh's options name files in it and parallel
+# splits sshlogins at spaces, whatever the build directory is called
+d=$(mktemp -d /tmp/regionsim-sweep-sshd.XXXXXX) || { echo "FAIL: mktemp -d" >&2; exit 1; }
 stop_sshd() {
     if [ -s "$d/sshd.pid" ]; then
         kill "$(cat "$d/sshd.pid")" 2>/dev/null || true
@@ -81,15 +85,10 @@ stop_sshd() {
     fi
 }
 sshd_pid=""
-trap 'stop_sshd; rm -rf "$work"' EXIT
+trap 'stop_sshd; rm -rf "$work" "$d"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 fail() { echo "FAIL: $*" >&2; exit 1; }
-# The ssh command goes into sshlogin strings, which parallel splits at
-# spaces and commas: a plain path only.
-case $work in
-*[!A-Za-z0-9/._+-]*) fail "the work directory '$work' must be a plain path (ssh's options name files in it)" ;;
-esac
 
 ssh-keygen -q -t ed25519 -N '' -C regionsim-test-host -f "$d/host_key" || fail "ssh-keygen (host key)"
 ssh-keygen -q -t ed25519 -N '' -C regionsim-test-client -f "$d/client_key" || fail "ssh-keygen (client key)"
