@@ -386,25 +386,12 @@ static void free_table(sweep_table *t)
 int sweep_write_file(const char *path, const char *text, size_t len, const char *cmd,
                      const char *option)
 {
-    interrupts ints;
-    interrupts_init(&ints);
     char err[1024];
-    interrupts_hold(&ints);
-    output_file *f = output_open(path, &ints.set, err, sizeof err);
-    if (f)
-        output_write(f, text, len);
-    int signo = interrupts_pending(&ints);
-    if (f && signo) {
-        output_abandon(f);
-        die_interrupted(&ints, cmd, signo);
-    }
-    int rc = 0;
-    if (!f || output_commit(f, err, sizeof err) < 0) {
+    if (output_save(path, text, len, cmd, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim %s: %s %s\n", cmd, option, err);
-        rc = EXIT_USAGE;
+        return EXIT_USAGE;
     }
-    interrupts_release(&ints);
-    return rc;
+    return 0;
 }
 
 /* The report rendered into memory, then to stdout or -o (sim/output.c's
