@@ -494,6 +494,10 @@ static void test_bad_arguments_write_nothing(void **state)
     free(buf);
 }
 
+/* strstr's verdict without printing hay (which GCC's -Wformat-overflow
+ * cannot prove is not NULL once inlined into assert_contains) */
+#define assert_in(hay, needle) assert_non_null(strstr((hay), (needle)))
+
 /* A label (a sweep's point) follows the assertion in the testcase's name
  * and in the failure's text, escaped; a NULL entry adds nothing. */
 static void test_labels_follow_the_assertion(void **state)
@@ -505,10 +509,11 @@ static void test_labels_follow_the_assertion(void **state)
     const char *labels[3] = { "b=1 q=<2>", NULL, "b=\"2\"" };
     junit_suite s = { "ci", r, 3, 0, labels };
     char *doc = render(&s, 1);
-    assert_contains(doc, "<testcase name=\"x &lt;= 1 [b=1 q=&lt;2&gt;]\" classname=\"ci.s\"");
-    assert_contains(doc, ">x &lt;= 1 [b=1 q=&lt;2&gt;] for s: value 2, bound 1</failure>");
-    assert_contains(doc, "<testcase name=\"x &lt;= 1\" classname=\"ci.s\" time=\"0\"/>");
-    assert_contains(doc, "<testcase name=\"x &lt;= 1 [b=&quot;2&quot;]\" classname=\"ci.s\"");
+    assert_non_null(doc);
+    assert_in(doc, "<testcase name=\"x &lt;= 1 [b=1 q=&lt;2&gt;]\" classname=\"ci.s\"");
+    assert_in(doc, ">x &lt;= 1 [b=1 q=&lt;2&gt;] for s: value 2, bound 1</failure>");
+    assert_in(doc, "<testcase name=\"x &lt;= 1\" classname=\"ci.s\" time=\"0\"/>");
+    assert_in(doc, "<testcase name=\"x &lt;= 1 [b=&quot;2&quot;]\" classname=\"ci.s\"");
     free(doc);
 }
 
