@@ -9,7 +9,9 @@
  * writers (sweep_write_report). Same table, same writers: the same bytes.
  * The first point gives what the sweep takes from its first point
  * (measure_from, the schemes' labels); the plan gives the scenario's name
- * (a point's file has another name when the file sets none).
+ * (a point's file has another name when the file sets none). The failed
+ * assertions' lines, --junit and the exit status come from the table by
+ * sim/sweep_checks.c, as the sweep's do: the same text and bytes.
  *
  * Checks: every result must exist and be read whole before anything is
  * printed; all the missing ones are named at once (a plan half run by a

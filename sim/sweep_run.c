@@ -22,6 +22,9 @@
  * Each point writes only its own slots of the table, so the report is the
  * same bytes whatever J is and whichever thread finished first; a failure
  * reported is the lowest point's (what J = 1 would have stopped at).
+ * The failed assertions' lines, the --junit file and the exit status are
+ * made from the table alone (sim/sweep_checks.c), so a merge of a plan
+ * prints and writes the same.
  *
  * Memory: each point is admitted by the budget (sim/budget.h) as if J
  * runs of its size were in memory at once (its scenario's jobs set to J
