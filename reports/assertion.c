@@ -505,24 +505,39 @@ static int compare(double v, assertion_op op, double bound)
     return 0;
 }
 
+/* Why a value is what it is (assertion_result.why): a fixed set of
+ * phrases, so a check read back from JSON (assertion_why) points at the
+ * same ones. */
+enum { WHY_FEW_WINDOWS, WHY_SHORT_RUN, WHY_NO_WINDOWS, WHY_NO_WINDOW_STARTS, WHY_NO_READ, WHY_NO_WRITE, WHY_CHANGES, WHY_UNDEFINED_FIGURE, NWHYS };
+static const char *const whys[NWHYS] = {
+    "the run has fewer windows than asked for",
+    "the run is shorter than the duration asked for",
+    "the run has no windows",
+    "no window starts within the duration asked for",
+    "no window among them had a read",
+    "no window among them had a write",
+    "region count changes and moves",
+    "the figure is undefined for this run",
+};
+
 /* The windows a balance or steady assertion looks at: [*first, nwindows).
  * Returns NULL, or why there are none to look at. */
 static const char *window_span(const assertion *a, const run_result *run, uint32_t *first)
 {
     if (a->over_last_windows) {
         if (run->nwindows < a->over_last_windows)
-            return "the run has fewer windows than asked for";
+            return whys[WHY_FEW_WINDOWS];
         *first = run->nwindows - a->over_last_windows;
         return NULL;
     }
     if (run->duration_us < a->over_last_us)
-        return "the run is shorter than the duration asked for";
+        return whys[WHY_SHORT_RUN];
     if (run->window_us == 0 || run->nwindows == 0)
-        return "the run has no windows";
+        return whys[WHY_NO_WINDOWS];
     uint64_t start = run->duration_us - a->over_last_us;
     uint64_t w = start / run->window_us + (start % run->window_us != 0);
     if (w >= run->nwindows)
-        return "no window starts within the duration asked for";
+        return whys[WHY_NO_WINDOW_STARTS];
     *first = (uint32_t)w;
     return NULL;
 }
@@ -536,8 +551,8 @@ static double check_balance(const assertion *a, const run_result *run, const cha
     /* from the matrix or, a reduced run, its per-window totals and maxima */
     window_stats ws = stats_run_windows(run, a->balance_reads, first);
     if (ws.windows == 0) {
-        *why = a->balance_reads ? "no window among them had a read"
-                                : "no window among them had a write";
+        *why = a->balance_reads ? whys[WHY_NO_READ]
+                                : whys[WHY_NO_WRITE];
         return NAN;
     }
     return ws.worst_max_mean;
@@ -551,7 +566,7 @@ static double check_steady(const assertion *a, const run_result *run, const char
     if ((*why = window_span(a, run, &first)) != NULL)
         return NAN;
     if (!run->window_regions) {
-        *why = "the run has no windows";
+        *why = whys[WHY_NO_WINDOWS];
         return NAN;
     }
     uint64_t changes = 0;
@@ -567,7 +582,7 @@ static double check_steady(const assertion *a, const run_result *run, const char
         if ((e->kind == TIMELINE_MOVE || e->kind == TIMELINE_REASSIGN) && e->t_us >= from_us)
             changes++;
     }
-    *why = changes ? "region count changes and moves" : NULL;
+    *why = changes ? whys[WHY_CHANGES] : NULL;
     return (double)changes;
 }
 
@@ -577,9 +592,9 @@ static assertion_result check_run(const assertion *a, const run_result *run)
     switch (a->kind) {
     case ASSERTION_BOUND:
         if (a->over_last_us && run->duration_us < a->over_last_us)
-            r.why = "the run is shorter than the duration asked for";
+            r.why = whys[WHY_SHORT_RUN];
         else if (isnan(r.value = figure_value(a->figure, run, 0)))
-            r.why = "the figure is undefined for this run";
+            r.why = whys[WHY_UNDEFINED_FIGURE];
         break;
     case ASSERTION_BALANCE:
         r.value = check_balance(a, run, &r.why);
@@ -749,5 +764,36 @@ int assertion_to_check(const assertion_result *r, check_result *out)
     out->seed = r->seed;
     out->samples = r->samples;
     out->samples_failed = r->samples_failed;
+    out->why = assertion_why(r->why);
+    return 0;
+}
+
+const char *assertion_why(const char *text)
+{
+    for (size_t i = 0; text && i < NWHYS; i++)
+        if (!strcmp(text, whys[i]))
+            return whys[i];
+    return NULL;
+}
+
+int assertion_from_check(const check_result *c, assertion *a, assertion_result *r, char *err,
+                         size_t errcap)
+{
+    if (!c->expression || !c->scheme) {
+        snprintf(err, errcap, "a check without an expression or a scheme");
+        return -1;
+    }
+    const char *name = c->name && strcmp(c->name, c->expression) ? c->name : NULL;
+    if (assertion_parse_named(name, c->expression, a, err, errcap) < 0)
+        return -1;
+    memset(r, 0, sizeof *r);
+    r->assertion = a;
+    r->scheme = c->scheme;
+    r->value = c->value;
+    r->passed = c->passed;
+    r->why = c->why;
+    r->seed = c->seed;
+    r->samples = c->samples;
+    r->samples_failed = c->samples_failed;
     return 0;
 }

@@ -157,4 +157,20 @@ void assertion_describe(const assertion_result *r, char *out, size_t cap);
  * nothing to free). */
 int assertion_to_check(const assertion_result *r, check_result *out);
 
+/* The phrase among those a result's why can be (assertion_check's) that
+ * equals text, or NULL (text NULL or none of them): a why read back from
+ * a file becomes the same borrowed pointer a check holds. */
+const char *assertion_why(const char *text);
+
+/* The reverse of assertion_to_check, for checks read back (a sweep's
+ * table, a merged plan's results): the assertion parsed again from c's
+ * expression, named c's name, into *a, and *r a result of it that borrows
+ * a and c's scheme, with c's value, passed, why, seed and samples. Then
+ * assertion_describe(r) prints what it printed for the original result,
+ * and r feeds junit_write. Returns 0, or -1 with the parser's message in
+ * err (an expression that does not parse; a check made by
+ * assertion_to_check always does). */
+int assertion_from_check(const check_result *c, assertion *a, assertion_result *r, char *err,
+                         size_t errcap);
+
 #endif

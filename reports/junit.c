@@ -132,8 +132,9 @@ static const char *fmt_seconds(char buf[40], double s)
     return buf;
 }
 
-/* The testcase's name: the text, or "NAME: text" for a named section. */
-static void put_case_name(FILE *out, const assertion *a, int flags)
+/* The testcase's name: the text, or "NAME: text" for a named section;
+ * " [LABEL]" after it when there is a label. */
+static void put_case_name(FILE *out, const assertion *a, const char *label, int flags)
 {
     char name[sizeof a->name + 1], text[sizeof a->text + 1];
     field(name, a->name, sizeof a->name);
@@ -144,6 +145,11 @@ static void put_case_name(FILE *out, const assertion *a, int flags)
         put_text(out, text, flags);
     } else {
         put_text(out, text[0] ? text : name[0] ? name : "(unnamed assertion)", flags);
+    }
+    if (label) {
+        fputs(" [", out);
+        put_text(out, label, flags);
+        fputc(']', out);
     }
 }
 
@@ -178,10 +184,10 @@ static void put_verdict(FILE *out, const assertion_result *r, int flags)
                 (unsigned long long)r->seed, (unsigned)r->samples, (unsigned)r->samples_failed);
 }
 
-static void put_case(FILE *out, const char *suite, const assertion_result *r)
+static void put_case(FILE *out, const char *suite, const assertion_result *r, const char *label)
 {
     fputs("    <testcase name=\"", out);
-    put_case_name(out, r->assertion, TEXT_ATTR);
+    put_case_name(out, r->assertion, label, TEXT_ATTR);
     fputs("\" classname=\"", out);
     put_text(out, suite, TEXT_ATTR | TEXT_NODOT);
     fputc('.', out);
@@ -194,7 +200,7 @@ static void put_case(FILE *out, const char *suite, const assertion_result *r)
     fputs(">\n      <failure message=\"", out);
     put_verdict(out, r, TEXT_ATTR);
     fputs("\" type=\"assertion\">", out);
-    put_case_name(out, r->assertion, 0);
+    put_case_name(out, r->assertion, label, 0);
     fputs(" for ", out);
     put_text(out, r->scheme, 0);
     fputs(": ", out);
@@ -223,7 +229,7 @@ static void put_suite(FILE *out, const junit_suite *s)
     }
     fputs(">\n", out);
     for (size_t i = 0; i < s->nresults; i++)
-        put_case(out, s->name, &s->results[i]);
+        put_case(out, s->name, &s->results[i], s->labels ? s->labels[i] : NULL);
     fputs("  </testsuite>\n", out);
 }
 

@@ -13,7 +13,8 @@
  * One testsuite per scenario, one testcase per assertion and scheme (one
  * assertion_result). What a reporter shows:
  *   name       the assertion's text ("write_max_mean <= 1.2"); an
- *              [assert NAME] section's as "NAME: text".
+ *              [assert NAME] section's as "NAME: text"; with a label
+ *              (junit_suite.labels), " [LABEL]" after it.
  *   classname  "SCENARIO.SCHEME". GitLab shows it as the case's suite,
  *              beside the name; Jenkins splits it at its last '.' into
  *              package (the scenario) and class (the scheme). Dots inside
@@ -60,6 +61,11 @@ typedef struct junit_suite {
     const assertion_result *results;    /* in the order they appear */
     size_t nresults;                    /* 0: an empty, valid testsuite */
     double time_s;                      /* the suite's time in seconds (< 0, NAN: 0) */
+    /* NULL, or nresults labels (an entry may be NULL): result i's label
+     * follows its assertion as " [LABEL]" in the testcase's name and in
+     * its failure's text (a sweep's point: "write_max_mean <= 1.2
+     * [buckets=8 servers=16]"), escaped like every name */
+    const char *const *labels;
 } junit_suite;
 
 /* Writes nsuites suites (0: an empty <testsuites/>) as one JUnit XML

@@ -305,6 +305,10 @@ static void write_json(FILE *out, const sweep_table *t, int exact)
                 fprintf(out, ", \"seed\": %llu, \"samples\": %u, \"samples_failed\": %u",
                         (unsigned long long)r->seed, (unsigned)r->samples,
                         (unsigned)r->samples_failed);
+            if (exact && r->why) {
+                fputs(", \"why\": ", out);
+                json_string(out, r->why);
+            }
             fputc('}', out);
             any = 1;
         }

@@ -70,7 +70,8 @@ void sweep_write_json(FILE *out, const sweep_table *t);
 
 /* The same document with every number exact (%.17g, which reads back as
  * the same double; NAN null, an infinity "inf"/"-inf") and each assertion
- * result's seed, samples and samples_failed: a planned point's result
+ * result's seed, samples and samples_failed, and its "why" when it has
+ * one (reports/assertion.h's phrase): a planned point's result
  * (`regionsim sweep POINT.ini --result PATH`), which `regionsim merge`
  * reads back into a sweep_table that prints the same bytes as the sweep's
  * own (sim/sweep_merge.c). */

@@ -28,7 +28,7 @@
 /* Most objectives a candidate is scored on: write balance, two per read
  * kind, p99 latency, key bytes. */
 #define ADVISE_MAX_OBJECTIVES (3 + 2 * QUERY_KINDS)
-#define ADVISE_MAX_BUDGET 4096
+#define ADVISE_MAX_BUDGET SCENARIO_ADVISE_MAX_BUDGET /* 4096 */
 #define ADVISE_DEFAULT_BUDGET 64
 
 /* What kind of bucket prefix a candidate has. */

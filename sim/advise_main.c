@@ -4,13 +4,24 @@
  *   --weights LIST   writes=W,reads=W,latency=W,keys=W (sim/advise.h)
  *   --fix PREFIX     only keys whose first fields are PREFIX
  *   --format F       text (default) or json
+ *   -o PATH          the report to PATH instead of stdout
  *   --SETTING V      any scenario setting, as for compare (--jobs, --seed, ...)
  *
  * Kept apart from sim/main.c (which only dispatches here) so that the
  * command's options and checks live next to the search. The scenario's
  * own schemes are ignored: the candidates replace them. The report is
  * rendered into memory and written only once the search has finished, so
- * a failure leaves no partial output.
+ * a failure leaves no partial output; -o writes it by sim/output.c's
+ * rules (a temporary renamed over PATH, a device written in place, a
+ * directory refused), as compare's -o does.
+ *
+ * The file's [advise] section (sim/scenario.h: budget, weights, fix) is
+ * the question kept with the workload; each option replaces its key, as
+ * options replace every other setting (--weights replaces the file's
+ * weights whole: the names the options leave out take their defaults;
+ * several --weights add up, as before). The file's
+ * weights and fix are checked whether or not an option replaces them, as
+ * a file's settings are, and a mistake in them names its FILE:LINE.
  */
 #include "sim/advise_main.h"
 
@@ -21,6 +32,7 @@
 #include "reports/advise_report.h"
 #include "sim/advise.h"
 #include "sim/budget.h"
+#include "sim/output.h"
 #include "sim/scenario.h"
 
 #define EXIT_USAGE 2
@@ -38,8 +50,15 @@ static const char help[] =
     "                    keys; defaults 1, 1, 1, 0.25)\n"
     "  --fix PREFIX      only keys that start with these fields, e.g. 'osalt(20)'\n"
     "  --format F        text or json\n"
+    "  -o PATH           write the report to PATH instead of stdout\n"
     "  --SETTING VALUE   any scenario setting, as for compare (--jobs, --seed,\n"
-    "                    --duration, ...; see 'regionsim compare --help')\n";
+    "                    --duration, ...; see 'regionsim compare --help')\n"
+    "\n"
+    "The file's [advise] section may set budget, weights and fix; the options\n"
+    "replace them.\n"
+    "\n"
+    "Exit status: 0 a recommendation was printed, 2 bad usage or input (or\n"
+    "the report could not be written).\n";
 
 static int usage(const char *fmt, const char *a, const char *b)
 {
@@ -53,8 +72,8 @@ int advise_main(int argc, char **argv)
 {
     scenario sc;
     scenario_defaults(&sc);
-    const char *file = NULL, *fix = NULL;
-    int json = 0, rc = EXIT_USAGE;
+    const char *file = NULL, *fix = NULL, *fix_origin = NULL, *output = NULL;
+    int json = 0, rc = EXIT_USAGE, weights_given = 0;
     size_t budget = ADVISE_DEFAULT_BUDGET;
     advise_weights w;
     advise_default_weights(&w);
@@ -82,6 +101,17 @@ int advise_main(int argc, char **argv)
         fprintf(stderr, "regionsim advise: %s\n", err);
         goto out;
     }
+    if (sc.advise.budget) /* [advise], checked by the reader */
+        budget = sc.advise.budget;
+    if (sc.advise.weights && advise_parse_weights(sc.advise.weights, &w, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim advise: %s: [advise] weights: %s\n", sc.advise.weights_origin,
+                err);
+        goto out;
+    }
+    if (sc.advise.fix) {
+        fix = sc.advise.fix;
+        fix_origin = sc.advise.fix_origin;
+    }
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-')
@@ -97,22 +127,29 @@ int advise_main(int argc, char **argv)
         name[n] = '\0';
         const char *value = eq ? eq + 1 : argv[++i];
         if (!strcmp(name, "--budget")) {
-            char *end;
-            unsigned long long b = value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10)
-                                                                      : 0;
-            if (b < 1 || b > ADVISE_MAX_BUDGET || *end) {
-                rc = usage("--budget: expected a number of candidates 1..4096, found '%s'%s",
-                           value, "");
+            uint32_t b;
+            if (scenario_advise_budget(value, &b, err, sizeof err) < 0) {
+                rc = usage("--budget: %s%s", err, "");
                 goto out;
             }
-            budget = (size_t)b;
+            budget = b;
         } else if (!strcmp(name, "--weights")) {
+            if (!weights_given) /* the options replace the file's weights */
+                advise_default_weights(&w);
+            weights_given = 1;
             if (advise_parse_weights(value, &w, err, sizeof err) < 0) {
                 rc = usage("--weights: %s%s", err, "");
                 goto out;
             }
         } else if (!strcmp(name, "--fix")) {
             fix = value;
+            fix_origin = NULL;
+        } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+            if (!value[0]) {
+                rc = usage("%s: expected a file name%s", name, "");
+                goto out;
+            }
+            output = value;
         } else if (!strcmp(name, "--format")) {
             if (strcmp(value, "text") && strcmp(value, "json")) {
                 rc = usage("--format: expected text or json, found '%s'%s", value, "");
@@ -152,7 +189,11 @@ int advise_main(int argc, char **argv)
     sc.window_digest = 1;
     advise_space space;
     if (advise_space_build(&sc, fix, &space, err, sizeof err) < 0) {
-        rc = usage("%s%s", err, "");
+        /* its message names --fix; the file's fix is named by its line */
+        if (fix_origin && !strncmp(err, "--fix ", 6))
+            fprintf(stderr, "regionsim advise: %s: [advise] fix %s\n", fix_origin, err + 6);
+        else
+            usage("%s%s", err, "");
         goto out;
     }
     advise_outcome oc;
@@ -174,11 +215,19 @@ int advise_main(int argc, char **argv)
         advise_write_json(m, &space, &oc, name, &sc);
     else
         advise_write_text(m, &space, &oc, name, &sc);
-    fclose(m);
-    fwrite(text, 1, len, stdout);
+    int bad = fclose(m) != 0;
+    if (bad) {
+        fputs("regionsim advise: out of memory\n", stderr);
+    } else if (!output) {
+        fwrite(text, 1, len, stdout);
+        rc = 0;
+    } else if (output_save(output, text, len, "advise", err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim advise: -o %s\n", err);
+    } else {
+        rc = 0;
+    }
     free(text);
     advise_space_free(&space);
-    rc = 0;
 out:
     scenario_release(&sc);
     return rc;

@@ -239,7 +239,7 @@ int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, 
     for (size_t i = 0; i < res->nruns; i++)
         time_s += (double)res->runs[i].duration_us / 1e6;
     junit_suite suite = { res->scenario ? res->scenario : "regionsim", ch->results,
-                          ch->nresults, time_s };
+                          ch->nresults, time_s, NULL };
     int rc = junit_write(f, &suite, 1, err, errcap);
     if (fclose(f) != 0 && rc == 0) {
         snprintf(err, errcap, "out of memory for the JUnit report");

@@ -43,9 +43,13 @@
  * signal state belongs to main.c). The caller blocks its interrupts while a
  * temporary may exist and passes them in, so that the one wait that can
  * last, opening a FIFO in place, stays interruptible: no temporary exists
- * then, so there is nothing to clean up.
+ * then, so there is nothing to clean up. output_save does that for a
+ * caller with the whole report in memory (sweep, merge, advise): it holds
+ * sim/interrupts.h's signals itself, only while it writes, and restores
+ * the mask before it returns.
  */
 #include "sim/output.h"
+#include "sim/interrupts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -390,4 +394,23 @@ void output_abandon(output_file *o)
     if (o->temp)
         unlink(o->temp);
     free_output(o);
+}
+
+int output_save(const char *path, const void *data, size_t len, const char *cmd, char *err,
+                size_t errcap)
+{
+    interrupts ints;
+    interrupts_init(&ints);
+    interrupts_hold(&ints);
+    output_file *f = output_open(path, &ints.set, err, errcap);
+    if (f)
+        output_write(f, data, len);
+    int signo = interrupts_pending(&ints);
+    if (f && signo) {
+        output_abandon(f);
+        die_interrupted(&ints, cmd, signo);
+    }
+    int rc = f && output_commit(f, err, errcap) == 0 ? 0 : -1;
+    interrupts_release(&ints);
+    return rc;
 }

@@ -55,4 +55,13 @@ int output_commit(output_file *o, char *err, size_t errcap);
  * Frees o. NULL is allowed. */
 void output_abandon(output_file *o);
 
+/* All of a rendered report at once: data (len bytes) to path by the rules
+ * above, with sim/interrupts.h's signals held from the open to the
+ * commit, so that a signal meanwhile removes the temporary and then ends
+ * the program (die_interrupted, naming the command cmd). Returns 0, or -1
+ * with output_open's or output_commit's message in err; the destination
+ * is then as it was. */
+int output_save(const char *path, const void *data, size_t len, const char *cmd, char *err,
+                size_t errcap);
+
 #endif

@@ -185,6 +185,8 @@ typedef struct check_result {
     int passed;             /* in every sample */
     uint64_t seed;          /* the sample whose value is shown: the worst one */
     uint32_t samples, samples_failed; /* samples checked (1 for a single run), and failed */
+    const char *why;        /* NULL, or why the value is what it is: one of
+                             * reports/assertion.h's fixed phrases (borrowed, never freed) */
 } check_result;
 
 /* The most samples a result holds (scenario.h's `samples` setting). */

@@ -200,6 +200,22 @@ int scenario_add_assertion(scenario *sc, const char *name, const char *text, con
     return 0;
 }
 
+int scenario_advise_budget(const char *text, uint32_t *out, char *err, size_t errcap)
+{
+    unsigned long long b = 0;
+    size_t n = 0;
+    for (; text[n] >= '0' && text[n] <= '9' && b <= SCENARIO_ADVISE_MAX_BUDGET; n++)
+        b = b * 10 + (unsigned)(text[n] - '0');
+    if (n == 0 || text[n] || b < 1 || b > SCENARIO_ADVISE_MAX_BUDGET) {
+        char shown[4 * SHOWN + 16];
+        snprintf(err, errcap, "expected a number of candidates 1..%d, found '%s'",
+                 SCENARIO_ADVISE_MAX_BUDGET, units_escape(text, SHOWN, shown, sizeof shown));
+        return -1;
+    }
+    *out = (uint32_t)b;
+    return 0;
+}
+
 void scenario_read_weights(const phase *ph, uint32_t weight[QUERY_KINDS])
 {
     if (ph->reads.weights_given) {

@@ -132,6 +132,22 @@ typedef enum store_mode {
     STORE_MODE_SAMPLED,
 } store_mode;
 
+/* [advise]: the question `regionsim advise` answers (sim/advise.h), kept
+ * in the file with the workload; its options override each one. The
+ * budget is checked here; the weights and the fix are the advisor's
+ * (sim does not know its weight names or its candidates), so they are
+ * kept as text with where they came from, as an [assert]'s text is, and
+ * a mistake in them is reported at that FILE:LINE by `regionsim advise`.
+ * Other commands carry the section and do not use it. */
+#define SCENARIO_ADVISE_MAX_BUDGET 4096
+typedef struct scenario_advise {
+    uint32_t budget;            /* candidates simulated at most, 1..4096; 0: not set */
+    const char *weights;        /* "reads=2,writes=1"; NULL: not set (owned by the scenario) */
+    const char *weights_origin; /* "FILE:LINE" of the weights line */
+    const char *fix;            /* a key prefix, "osalt(20)"; NULL: not set (owned) */
+    const char *fix_origin;     /* "FILE:LINE" of the fix line */
+} scenario_advise;
+
 typedef struct scenario {
     const char *name;             /* "default" for the built-in one */
     const char *file;             /* the scenario file loaded, for messages; NULL: none */
@@ -200,6 +216,8 @@ typedef struct scenario {
     /* [assert NAME] sections in file order, then --assert options in theirs */
     size_t nassertions;
     scenario_assertion assertions[SCENARIO_MAX_ASSERTIONS];
+
+    scenario_advise advise;       /* [advise] */
 
     /* [scheme NAME] sections, or --scheme options */
     size_t nschemes;
@@ -289,6 +307,12 @@ int scenario_add_scheme(scenario *sc, const char *label, const char *text);
  * assertion_parse_named does, once the options are in. */
 int scenario_add_assertion(scenario *sc, const char *name, const char *text, const char *origin,
                            char *err, size_t errcap);
+
+/* An advise budget ([advise] budget, --budget) from text: a whole number
+ * of candidates 1..SCENARIO_ADVISE_MAX_BUDGET, digits only. Returns 0, or
+ * -1 with "expected a number of candidates 1..4096, found 'TEXT'" in err
+ * (the caller prefixes where it came from). */
+int scenario_advise_budget(const char *text, uint32_t *out, char *err, size_t errcap);
 
 /* Loads a scenario file over sc (which should hold the defaults). Returns 0,
  * or -1 with "FILE:LINE: what was wrong" in err; sc may then be partly

@@ -4,8 +4,9 @@
  * every message can name FILE:LINE. Sections: the top level (name, seed,
  * max_memory), [cluster], [workload], [reads], one [phase NAME] per phase
  * of the workload, one [event NAME] per change to the cluster, one
- * [scheme NAME] per scheme with key = EXPR, and one [assert NAME] per CI
- * assertion with expect = ASSERTION.
+ * [scheme NAME] per scheme with key = EXPR, one [assert NAME] per CI
+ * assertion with expect = ASSERTION, and [advise] (budget, weights, fix:
+ * what `regionsim advise` searches).
  *
  * Design: the reader checks each line before inih parses it, and stops at
  * the first mistake (what it checks is described below). inih then hands
@@ -25,7 +26,10 @@
  *  - [assert NAME]: expect = TEXT, stored with its FILE:LINE as the
  *    scenario's assertion NAME (scenario_add_assertion); the text is parsed
  *    by reports/assertion.h, not here (sim does not depend on reports), so
- *    a mistake in it is reported at that FILE:LINE once the options are in.
+ *    a mistake in it is reported at that FILE:LINE once the options are in;
+ *  - [advise]: budget (checked here), weights and fix (kept as text with
+ *    their FILE:LINE, as an [assert]'s text is: sim/advise.c reads them,
+ *    and says what is wrong at that line); each key at most once.
  * A trace or split keys file a file names is relative to the file. What
  * needs the whole scenario (the run's length against its events, the
  * schemes' syntax, ...) is checked later, when the options have been
@@ -86,6 +90,7 @@ typedef struct file_reader {
     size_t nsections;
     keyed_section asserts[SCENARIO_MAX_ASSERTIONS];
     size_t nasserts;
+    int advise_lines[3];      /* [advise]: the line of budget, weights, fix (0: not yet) */
     char section[256];        /* the current section's name, as its header gives it */
     char prev_key[256];       /* the key of the last `key = value` in this section ... */
     int prev_key_line;        /* ... and its line: an indented line would continue it */
@@ -187,10 +192,10 @@ static int file_header(file_reader *fr, const char *start)
         if (file_assert_section(fr, s + 7) < 0)
             return -1;
     } else if (strcmp(s, "") && strcmp(s, "cluster") && strcmp(s, "workload") &&
-               strcmp(s, "reads") && strcmp(s, "ycsb")) {
+               strcmp(s, "reads") && strcmp(s, "ycsb") && strcmp(s, "advise")) {
         return file_fail(fr, fr->line, "unknown section [%s]; expected [cluster], [workload], "
-                         "[reads], [ycsb], [phase NAME], [event NAME], [scheme NAME] or "
-                         "[assert NAME]",
+                         "[reads], [ycsb], [phase NAME], [event NAME], [scheme NAME], "
+                         "[assert NAME] or [advise]",
                          units_escape(s, 64, shown, sizeof shown)) - 1;
     }
     return 0;
@@ -486,6 +491,46 @@ static int file_assert_entry(file_reader *fr, const char *key, const char *value
     return 1;
 }
 
+/* A line of [advise]: budget = N (1..4096), weights = LIST, fix = PREFIX;
+ * the last two stored with their FILE:LINE for sim/advise.c to read. */
+static int file_advise_entry(file_reader *fr, const char *key, const char *value)
+{
+    static const char *const keys[3] = { "budget", "weights", "fix" };
+    char shown[SHOWN + 1], origin[300], why[512];
+    size_t k = 0;
+    while (k < 3 && strcmp(key, keys[k]))
+        k++;
+    if (k == 3)
+        return file_fail(fr, fr->line, "unknown key '%s' in [advise]; expected budget, weights "
+                         "or fix (docs/advise.md)", units_escape(key, 64, shown, sizeof shown));
+    if (fr->advise_lines[k])
+        return file_fail(fr, fr->line, "[advise] has a second '%s' (the first is at line %d)",
+                         keys[k], fr->advise_lines[k]);
+    if (!value[0])
+        return file_fail(fr, fr->line, "[advise] %s: expected %s, found nothing", keys[k],
+                         k == 0 ? "a number of candidates 1..4096"
+                         : k == 1 ? "NAME=NUMBER[,NAME=NUMBER...]" : "a key prefix");
+    scenario_advise *a = &fr->sc->advise;
+    if (k == 0) {
+        if (scenario_advise_budget(value, &a->budget, why, sizeof why) < 0)
+            return file_fail(fr, fr->line, "[advise] budget: %s", why);
+    } else {
+        const char *bad = find_control(value, strlen(value));
+        if (bad)
+            return file_fail(fr, fr->line, "[advise] %s: control byte \\x%02X at character "
+                             "%zu: expected printable characters", keys[k], (unsigned char)*bad,
+                             (size_t)(bad - value) + 1);
+        snprintf(origin, sizeof origin, "%s:%d", fr->shown_path, fr->line);
+        const char *text = scenario_own(fr->sc, value), *where = scenario_own(fr->sc, origin);
+        if (!text || !where)
+            return file_fail(fr, fr->line, "out of memory");
+        *(k == 1 ? &a->weights : &a->fix) = text;
+        *(k == 1 ? &a->weights_origin : &a->fix_origin) = where;
+    }
+    fr->advise_lines[k] = fr->line;
+    return 1;
+}
+
 /* A line of [ycsb]: a YCSB property, applied over the workload's own. */
 static int file_ycsb_entry(file_reader *fr, const char *key, const char *value)
 {
@@ -570,6 +615,8 @@ static int file_entry(void *user, const char *inih_section, const char *key, con
         return file_event_entry(fr, section + 6, key, value);
     if (!strncmp(section, "assert ", 7))
         return file_assert_entry(fr, key, value);
+    if (!strcmp(section, "advise"))
+        return file_advise_entry(fr, key, value);
     if (!strcmp(section, "ycsb")) /* YCSB properties, as -p sets them */
         return file_ycsb_entry(fr, key, value);
     if (!section[0] && !strcmp(key, "name")) {

@@ -9,7 +9,9 @@
  * writers (sweep_write_report). Same table, same writers: the same bytes.
  * The first point gives what the sweep takes from its first point
  * (measure_from, the schemes' labels); the plan gives the scenario's name
- * (a point's file has another name when the file sets none).
+ * (a point's file has another name when the file sets none). The failed
+ * assertions' lines, --junit and the exit status come from the table by
+ * sim/sweep_checks.c, as the sweep's do: the same text and bytes.
  *
  * Checks: every result must exist and be read whole before anything is
  * printed; all the missing ones are named at once (a plan half run by a
@@ -26,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/assertion.h"
 #include "reports/figures.h"
 #include "reports/sweep_report.h"
+#include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
 #include "sim/sweep_run.h"
 
@@ -43,6 +47,8 @@ static const char merge_help[] =
     "Options:\n"
     "  --format F     text, json, csv or html (text)\n"
     "  -o PATH        write the report to PATH instead of stdout\n"
+    "  --junit FILE   the assertions' results as JUnit XML to FILE, the bytes\n"
+    "                 'regionsim sweep FILE --junit FILE' writes (docs/ci.md)\n"
     "  -h, --help     this help\n"
     "\n"
     "Exit status: 0 merged (every assertion held at every point), 1 an\n"
@@ -230,20 +236,6 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     return 0;
 }
 
-static const char *point_label(const merge *m, size_t p, char *out, size_t cap)
-{
-    size_t at = 0;
-    out[0] = '\0';
-    for (size_t v = 0; v < m->t.nvars && at < cap; v++) {
-        int n = snprintf(out + at, cap - at, "%s%s=%s", v ? " " : "", m->names[v],
-                         m->values[p * m->t.nvars + v]);
-        if (n < 0)
-            break;
-        at += (size_t)n;
-    }
-    return out;
-}
-
 /* Point p's result (doc, read) into the table. */
 static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t errcap)
 {
@@ -346,11 +338,18 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         json_object *seed = member(a, "seed", json_type_int);
         json_object *samples = member(a, "samples", json_type_int);
         json_object *sfailed = member(a, "samples_failed", json_type_int);
-        json_object *value = NULL, *bound = NULL;
+        json_object *value = NULL, *bound = NULL, *why = NULL;
         check_result r;
         memset(&r, 0, sizeof r);
         json_object_object_get_ex(a, "value", &value);
         json_object_object_get_ex(a, "bound", &bound);
+        if (json_object_object_get_ex(a, "why", &why) &&
+            (!json_object_is_type(why, json_type_string) ||
+             !(r.why = assertion_why(json_object_get_string(why))))) {
+            sweep_say(err, errcap, "assertions[%zu]: \"why\": expected one of the reasons "
+                      "reports/assertion.c gives (from the same regionsim)", i);
+            return -1;
+        }
         if (!name || !expr || !scheme || !passed || !seed || !samples || !sfailed ||
             exact_number(value, &r.value) < 0 || exact_number(bound, &r.bound) < 0) {
             sweep_say(err, errcap, "assertions[%zu]: expected {\"name\", \"expression\", \"scheme\", "
@@ -369,6 +368,13 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         t->check_point[t->nchecks++] = p;
         if (!r.name || !r.expression || !r.scheme) {
             sweep_say(err, errcap, "out of memory");
+            return -1;
+        }
+        assertion parsed; /* what the lines and the JUnit will parse again */
+        assertion_result unused;
+        char msg[512];
+        if (assertion_from_check(&r, &parsed, &unused, msg, sizeof msg) < 0) {
+            sweep_say(err, errcap, "assertions[%zu]: \"expression\": %s", i, msg);
             return -1;
         }
     }
@@ -403,7 +409,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
                                   json_type_string);
         const char *rel = res ? json_object_get_string(res) : NULL;
         char label[512], path[4096], msg[1024];
-        point_label(m, p, label, sizeof label);
+        sweep_table_point_label(&m->t, p, label, sizeof label);
         if (!rel || !rel[0] || rel[0] == '/' || strstr(rel, "..")) {
             sweep_say(err, errcap, "%s/plan.json: points[%zu]: expected \"result\": a path inside the "
                      "plan", dir, p);
@@ -441,7 +447,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
 
 int merge_main(int argc, char **argv)
 {
-    const char *dir = NULL, *output = NULL;
+    const char *dir = NULL, *output = NULL, *junit = NULL;
     int fmt = 0;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -481,6 +487,12 @@ int merge_main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             output = value;
+        } else if (n == 7 && !strncmp(arg, "--junit", 7)) {
+            if (!value[0]) {
+                fprintf(stderr, "regionsim merge: --junit: expected a file name\n");
+                return EXIT_USAGE;
+            }
+            junit = value;
         } else {
             fprintf(stderr, "regionsim merge: unknown option '%.*s'\n(see 'regionsim merge "
                             "--help')\n", (int)n, arg);
@@ -500,25 +512,7 @@ int merge_main(int argc, char **argv)
     if (read_plan(&m, dir, err, sizeof err) < 0 || read_results(&m, dir, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim merge: %s\n", err);
     } else {
-        size_t nfailed = 0, points = 0, last = SIZE_MAX;
-        for (size_t i = 0; i < m.t.nchecks; i++) {
-            if (m.t.checks[i].passed)
-                continue;
-            const check_result *r = &m.t.checks[i];
-            char label[512];
-            fprintf(stderr, "regionsim merge: at %s: FAILED %s for %s: value %.6g, bound %.6g\n",
-                    point_label(&m, m.t.check_point[i], label, sizeof label), r->expression,
-                    r->scheme, r->value, r->bound);
-            nfailed++;
-            points += m.t.check_point[i] != last;
-            last = m.t.check_point[i];
-        }
-        status = sweep_write_report(&m.t, fmt, output, "merge");
-        if (status == 0 && nfailed) {
-            fprintf(stderr, "regionsim merge: %zu assertion result%s failed at %zu point%s\n",
-                    nfailed, nfailed == 1 ? "" : "s", points, points == 1 ? "" : "s");
-            status = 1;
-        }
+        status = sweep_finish(&m.t, fmt, output, junit, "merge");
     }
     merge_free(&m);
     return status;

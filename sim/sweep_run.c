@@ -22,6 +22,9 @@
  * Each point writes only its own slots of the table, so the report is the
  * same bytes whatever J is and whichever thread finished first; a failure
  * reported is the lowest point's (what J = 1 would have stopped at).
+ * The failed assertions' lines, the --junit file and the exit status are
+ * made from the table alone (sim/sweep_checks.c), so a merge of a plan
+ * prints and writes the same.
  *
  * Memory: each point is admitted by the budget (sim/budget.h) as if J
  * runs of its size were in memory at once (its scenario's jobs set to J
@@ -59,10 +62,10 @@
 #include "sim/interrupts.h"
 #include "sim/output.h"
 #include "sim/sweep.h"
+#include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
 
 #define EXIT_USAGE 2
-#define EXIT_FAILED 1
 
 typedef enum sweep_format { SW_TEXT, SW_JSON, SW_CSV, SW_HTML, SW_EXACT } sweep_format;
 
@@ -72,6 +75,7 @@ typedef struct sweep_options {
     const char *file;
     sweep_format fmt;
     const char *output;
+    const char *junit;             /* --junit FILE */
     const char *keys[MAX_OPTIONS], *values[MAX_OPTIONS]; /* scenario settings given as options */
     size_t nset;
     const char *asserts[SCENARIO_MAX_ASSERTIONS];
@@ -96,6 +100,8 @@ static const char sweep_help[] =
     "  -o PATH        write the report to PATH instead of stdout\n"
     "  --assert A     fail (exit 1) unless A holds at every point (docs/ci.md);\n"
     "                 repeatable, with the file's [assert NAME] sections\n"
+    "  --junit FILE   the assertions' results as JUnit XML to FILE: a testcase\n"
+    "                 per assertion, scheme and point (docs/ci.md#sweeps)\n"
     "  --KEY VALUE    any scenario setting, at every point (e.g. --jobs 2,\n"
     "                 --duration 10m); a [sweep] variable of that name wins\n"
     "  --plan DIR     run nothing: write one job per point into DIR (a new or\n"
@@ -164,10 +170,11 @@ static int parse_options(sweep_options *o, int argc, char **argv)
             if (f == 4)
                 return usage("--format: expected text, json, csv or html, found '%s'", value);
             o->fmt = (sweep_format)f;
-        } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+        } else if (!strcmp(name, "-o") || !strcmp(name, "--output") ||
+                   !strcmp(name, "--junit")) {
             if (!value[0])
                 return usage("%s: expected a file name", name);
-            o->output = value;
+            *(name[2] == 'j' ? &o->junit : &o->output) = value;
         } else if (!strcmp(name, "--assert")) {
             if (o->nasserts == SCENARIO_MAX_ASSERTIONS)
                 return usage("--assert: at most 64, found one more: '%s'", value);
@@ -200,10 +207,13 @@ static int parse_options(sweep_options *o, int argc, char **argv)
         return usage("expected a scenario file with a [sweep] section%s", "");
     if ((o->slurm || o->binary) && !o->plan_dir)
         return usage("%s: only with --plan DIR", o->slurm ? "--slurm" : "--binary");
+    if (o->plan_dir && o->junit)
+        return usage("--plan: the jobs write results, not JUnit: pass --junit %s to "
+                     "'regionsim merge DIR', which reports the assertions", o->junit);
     if (o->plan_dir && (o->output || o->fmt != SW_TEXT || o->result))
         return usage("--plan: writes a plan, not a report (no -o, --format or --result)%s", "");
-    if (o->result && (o->output || o->fmt != SW_TEXT))
-        return usage("--result: writes a point's exact JSON (no -o or --format)%s", "");
+    if (o->result && (o->output || o->fmt != SW_TEXT || o->junit))
+        return usage("--result: writes a point's exact JSON (no -o, --format or --junit)%s", "");
     if (o->result) {
         o->output = o->result;
         o->fmt = SW_EXACT;
@@ -250,7 +260,6 @@ typedef struct pool {
     const sweep *sw;
     const sweep_options *o;
     sweep_table *t;
-    char **failures;          /* per point: its failed assertions' lines, or NULL */
     size_t *nchecks_at;       /* per point: its checks ... */
     check_result **checks_at; /* ... and their results */
 } pool;
@@ -293,21 +302,6 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
                 sweep_say(err, errcap, "out of memory");
                 rc = -1;
             }
-        }
-        if (rc == 0 && failed > 0) { /* the failed results' lines, the point first */
-            char *text = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&text, &len);
-            for (size_t i = 0; m && i < ch.nresults; i++) {
-                if (ch.results[i].passed)
-                    continue;
-                char line[1024];
-                assertion_describe(&ch.results[i], line, sizeof line);
-                fprintf(m, "regionsim sweep: at %s: %s\n", label, line);
-            }
-            if (m)
-                fclose(m);
-            pl->failures[p] = text;
         }
         if (rc == 0) { /* the results move to the table */
             pl->checks_at[p] = res.checks;
@@ -392,6 +386,17 @@ static void free_table(sweep_table *t)
     free((void *)t->var_nvalues);
 }
 
+int sweep_write_file(const char *path, const char *text, size_t len, const char *cmd,
+                     const char *option)
+{
+    char err[1024];
+    if (output_save(path, text, len, cmd, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: %s %s\n", cmd, option, err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 /* The report rendered into memory, then to stdout or -o (sim/output.c's
  * rules: nothing half-written). Returns the exit status. */
 int sweep_write_report(const sweep_table *t, int format, const char *output, const char *cmd)
@@ -416,28 +421,10 @@ int sweep_write_report(const sweep_table *t, int format, const char *output, con
         return EXIT_USAGE;
     }
     int rc = 0;
-    if (!output) {
+    if (!output)
         fwrite(text, 1, len, stdout);
-    } else {
-        interrupts ints;
-        interrupts_init(&ints);
-        char err[1024];
-        interrupts_hold(&ints);
-        output_file *f = output_open(output, &ints.set, err, sizeof err);
-        if (f)
-            output_write(f, text, len);
-        int signo = interrupts_pending(&ints);
-        if (f && signo) {
-            output_abandon(f);
-            free(text);
-            die_interrupted(&ints, cmd, signo);
-        }
-        if (!f || output_commit(f, err, sizeof err) < 0) {
-            fprintf(stderr, "regionsim %s: -o %s\n", cmd, err);
-            rc = EXIT_USAGE;
-        }
-        interrupts_release(&ints);
-    }
+    else
+        rc = sweep_write_file(output, text, len, cmd, "-o");
     free(text);
     return rc;
 }
@@ -497,10 +484,9 @@ int sweep_main(int argc, char **argv)
         t.figures = calloc(sw.npoints * (t.nschemes ? t.nschemes : 1) * t.nfigures,
                            sizeof *t.figures);
         t.run_names = calloc(sw.npoints * (t.nschemes ? t.nschemes : 1), sizeof *t.run_names);
-        pl.failures = calloc(sw.npoints, sizeof *pl.failures);
         pl.nchecks_at = calloc(sw.npoints, sizeof *pl.nchecks_at);
         pl.checks_at = calloc(sw.npoints, sizeof *pl.checks_at);
-        if (!t.figures || !t.run_names || !pl.failures || !pl.nchecks_at || !pl.checks_at) {
+        if (!t.figures || !t.run_names || !pl.nchecks_at || !pl.checks_at) {
             sweep_say(err, sizeof err, "out of memory");
             jobs = 0;
         }
@@ -524,25 +510,10 @@ int sweep_main(int argc, char **argv)
                 t.checks[c] = pl.checks_at[p][i];
                 t.check_point[c] = p;
             }
-        if (!t.checks || !t.check_point) {
+        if (!t.checks || !t.check_point)
             fputs("regionsim sweep: out of memory\n", stderr);
-        } else {
-            size_t failed = 0;
-            for (size_t p = 0; p < sw.npoints; p++)
-                if (pl.failures[p]) {
-                    fputs(pl.failures[p], stderr);
-                    failed++;
-                }
-            status = sweep_write_report(&t, (int)o.fmt, o.output, "sweep");
-            size_t nfailed = 0;
-            for (size_t i = 0; i < t.nchecks; i++)
-                nfailed += !t.checks[i].passed;
-            if (status == 0 && nfailed && o.fmt != SW_EXACT) {
-                fprintf(stderr, "regionsim sweep: %zu assertion result%s failed at %zu point%s\n",
-                        nfailed, nfailed == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
-                status = EXIT_FAILED;
-            }
-        }
+        else
+            status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, "sweep");
         if (!t.checks) /* they were not moved: free them where they are */
             for (size_t p = 0; p < sw.npoints; p++)
                 for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
@@ -560,11 +531,8 @@ int sweep_main(int argc, char **argv)
                     free(pl.checks_at[p][i].scheme);
                 }
     }
-    for (size_t p = 0; pl.failures && p < sw.npoints; p++)
-        free(pl.failures[p]);
     for (size_t p = 0; pl.checks_at && p < sw.npoints; p++)
         free(pl.checks_at[p]);
-    free(pl.failures);
     free(pl.nchecks_at);
     free(pl.checks_at);
     free_table(&t);

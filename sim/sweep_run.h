@@ -13,7 +13,8 @@
  * the exit status: 0 every point ran and every assertion held, 1 an
  * assertion failed at some point (each failure a line on stderr naming
  * the point), 2 bad usage or input (one message, nothing on stdout). The
- * report goes to stdout or -o PATH. With --plan DIR nothing runs: the
+ * report goes to stdout or -o PATH, the assertions' JUnit to --junit FILE
+ * (sim/sweep_checks.h; refused with --plan and --result). With --plan DIR nothing runs: the
  * plan is written (sim/sweep_plan.h); with --result PATH the exact JSON
  * goes to PATH and a failed assertion leaves the status 0. */
 int sweep_main(int argc, char **argv);
@@ -23,6 +24,13 @@ struct sweep_table;
 /* snprintf into err (errcap bytes) for the sweep's messages, which may be
  * cut: a point's label and a message from below, each up to a buffer. */
 void sweep_say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* text (len bytes) to path by sim/output.c's rules (nothing half-written,
+ * devices refused; a signal meanwhile removes the temporary and exits).
+ * A failure is one line on stderr: "regionsim CMD: OPTION PATH: why".
+ * Returns 0 or 2. */
+int sweep_write_file(const char *path, const char *text, size_t len, const char *cmd,
+                     const char *option);
 
 /* Writes table t as `regionsim sweep` does: format 0 text, 1 json, 2 csv,
  * 3 html, 4 exact json (a planned point's result), rendered in memory,

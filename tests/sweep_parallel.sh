@@ -2,9 +2,13 @@
 # sweep_parallel.sh -- a sweep planned (`regionsim sweep FILE --plan DIR`),
 # run by GNU parallel (`parallel -j 2 < DIR/jobs.txt`) and merged
 # (`regionsim merge DIR`) gives the local sweep's report byte for byte, in
-# every format, options and assertions included; and merge refuses a
-# plan with a missing, malformed or misplaced result (exit 2, naming the
-# file and the point).
+# every format, options and assertions included, the same lines on stderr
+# (but for the command's name) and the same --junit file, which is
+# well-formed and valid against tests/data/junit.xsd (or
+# $REGIONSIM_JUNIT_XSD; see tests/data/junit.md: without the schema or
+# xmllint that check skips, unless $REGIONSIM_REQUIRE_JUNIT_XSD is set);
+# `sweep --plan` refuses --junit; and merge refuses a plan with a missing,
+# malformed or misplaced result (exit 2, naming the file and the point).
 #
 #   sh tests/sweep_parallel.sh REGIONSIM SOURCE_ROOT WORKDIR
 #
@@ -41,14 +45,21 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cd "$root"
 file=tests/data/sweep-small.ini
-# An option of the sweep's (a setting under the variables) and an assertion
-# that fails at some points: both must reach every job.
-set -- --read-fraction 0.08 --assert 'write_max_mean <= 2.5 for tsdb'
+# An option of the sweep's (a setting under the variables) and assertions
+# that fail at some points (one with a defined value, one undefined, whose
+# reason the results must carry): all must reach every job.
+set -- --read-fraction 0.08 --assert 'write_max_mean <= 2.5 for tsdb' \
+    --assert 'steady over last 5000 windows for plain' --assert 'balance reads <= 4.5 over last 2 windows'
 
 status=0
 "$regionsim" sweep "$file" "$@" --plan "$work/plan" || status=$?
 [ $status -eq 0 ] || fail "sweep --plan exited $status"
 [ "$(wc -l <"$work/plan/jobs.txt")" -eq 6 ] || fail "jobs.txt: expected 6 lines"
+# the jobs write results; the JUnit belongs to the merge
+status=0
+"$regionsim" sweep "$file" "$@" --plan "$work/plan-junit" --junit "$work/j.xml" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && grep -q "pass --junit .* to 'regionsim merge DIR'" "$work/err" &&
+    [ ! -e "$work/plan-junit" ] && [ ! -e "$work/j.xml" ] || fail "sweep --plan --junit: exit $status: $(cat "$work/err")"
 # a plan never goes into a directory that holds something
 status=0
 "$regionsim" sweep "$file" --plan "$work/plan" 2>"$work/err" || status=$?
@@ -66,9 +77,44 @@ for fmt in text json csv html; do
     [ $status -eq 1 ] || fail "merge --format $fmt exited $status, expected 1: $(cat "$work/merged.err")"
     cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "merge --format $fmt differs from sweep's"
 done
-[ "$(grep -c FAILED "$work/merged.err")" -eq "$(grep -c FAILED "$work/local.err")" ] ||
-    fail "merge and sweep name different failed assertions"
-grep -q 'assertions: 6 checked over the points' "$work/merged.text" || fail "no assertions in the merged text"
+# the same failures in the same words: one line per failed result, the
+# values with as many digits in both (only the command's name differs)
+[ "$(grep -c FAILED "$work/local.err")" -ge 6 ] || fail "sweep: too few failures: $(cat "$work/local.err")"
+grep -q 'value undefined (the run has fewer windows than asked for)' "$work/local.err" ||
+    fail "sweep: no undefined value with its reason: $(cat "$work/local.err")"
+sed 's/^regionsim sweep: /regionsim CMD: /' "$work/local.err" >"$work/local.err.cmd"
+sed 's/^regionsim merge: /regionsim CMD: /' "$work/merged.err" >"$work/merged.err.cmd"
+cmp "$work/local.err.cmd" "$work/merged.err.cmd" || fail "merge's stderr differs from sweep's: $(diff "$work/local.err.cmd" "$work/merged.err.cmd")"
+
+# --junit: the same bytes from both, a testcase per assertion, scheme and point
+status=0
+"$regionsim" sweep "$file" "$@" --junit "$work/local.xml" >/dev/null 2>&1 || status=$?
+[ $status -eq 1 ] || fail "sweep --junit exited $status, expected 1"
+status=0
+"$regionsim" merge "$work/plan" --junit "$work/merged.xml" >/dev/null 2>&1 || status=$?
+[ $status -eq 1 ] || fail "merge --junit exited $status, expected 1"
+cmp "$work/local.xml" "$work/merged.xml" || fail "merge --junit differs from sweep's"
+# 6 points: write_max_mean for tsdb, steady for plain, balance for both
+[ "$(grep -c '<testcase ' "$work/local.xml")" -eq 24 ] || fail "junit: expected 24 testcases"
+grep -q '<testcase name="write_max_mean &lt;= 2.5 \[b=1 servers=4\]" classname="sweep-small.tsdb"' \
+    "$work/local.xml" || fail "junit: no testcase named after its point"
+[ "$(grep -c '<failure ' "$work/local.xml")" -eq "$(grep -c FAILED "$work/local.err")" ] ||
+    fail "junit: not one failure per failed line"
+if command -v xmllint >/dev/null 2>&1; then
+    xmllint --noout "$work/local.xml" || fail "junit: not well-formed"
+    xsd=${REGIONSIM_JUNIT_XSD:-$root/tests/data/junit.xsd}
+    if [ -f "$xsd" ]; then
+        xmllint --noout --schema "$xsd" "$work/local.xml" 2>"$work/xsd.err" ||
+            fail "junit: not valid against $xsd: $(cat "$work/xsd.err")"
+    elif [ -n "${REGIONSIM_REQUIRE_JUNIT_XSD:-}" ]; then
+        fail "no JUnit schema at $xsd (sh setup.sh --tests fetches it)"
+    else
+        echo "note: no JUnit schema at $xsd: the junit file is checked well-formed only"
+    fi
+elif [ -n "${REGIONSIM_REQUIRE_JUNIT_XSD:-}" ]; then
+    fail "xmllint not found (libxml2-utils), and REGIONSIM_REQUIRE_JUNIT_XSD is set"
+fi
+grep -q 'assertions: 24 checked over the points' "$work/merged.text" || fail "no assertions in the merged text"
 
 # -o writes the same bytes
 "$regionsim" merge "$work/plan" --format json -o "$work/merged-o.json" 2>/dev/null || true
@@ -121,4 +167,17 @@ status=0
 "$regionsim" merge "$work/plan" >"$work/out" 2>"$work/err" || status=$?
 [ $status -eq 2 ] && grep -q 'results/0003.json: not JSON' "$work/err" && grep -q 'point 3' "$work/err" ||
     fail "a malformed result: exit $status: $(cat "$work/err")"
-echo "ok: GNU parallel's merged sweep equals the local sweep in text, json, csv and html"
+# a result whose assertion does not parse, or whose reason is unknown
+cp "$work/r2" "$work/plan/results/0003.json"
+sed -i 's/"expression": "write_max_mean <= 2.5"/"expression": "write_max_men <= 2.5"/' "$work/plan/results/0002.json"
+status=0
+"$regionsim" merge "$work/plan" >"$work/out" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && [ ! -s "$work/out" ] && grep -q 'results/0002.json: point 2 (b=2 servers=4): assertions\[0\]: "expression": unknown figure' "$work/err" ||
+    fail "an expression that does not parse: exit $status: $(cat "$work/err")"
+cp "$work/r2" "$work/plan/results/0002.json"
+sed -i 's/"why": "the run has fewer windows than asked for"/"why": "it rained"/' "$work/plan/results/0002.json"
+status=0
+"$regionsim" merge "$work/plan" >"$work/out" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && grep -q 'point 2 (b=2 servers=4): assertions\[1\]: "why": expected one of the reasons' "$work/err" ||
+    fail "an unknown why: exit $status: $(cat "$work/err")"
+echo "ok: GNU parallel's merged sweep equals the local sweep in text, json, csv, html, stderr and --junit"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -250,6 +251,182 @@ static void test_end_to_end(void **state)
     free(c);
 }
 
+/* ---- the [advise] section and -o, through advise_main ---- */
+
+/* tiny() as a file, with extra (an [advise] section, say) after it. */
+static const char *tiny_file(const char *extra)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/regionsim-advise-%ld.ini", (long)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "name = tiny\nseed = 7\n[cluster]\nservers = 4\n[workload]\nmetrics = 5\n"
+               "hosts = 10\ninterval = 1s\nduration = 2m\nmeasure_from = 30s\n[reads]\n"
+               "read_fraction = 0.01\nmetric_length = 1m\nrange_length = 1m\n%s", extra);
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* advise_main on args (NULL-terminated, after "advise"): its status, what
+ * it printed on stdout and on stderr (malloc'd). */
+static int advise_run(const char *const *args, char **out, char **errtext)
+{
+    char *argv[32] = { "regionsim", "advise" };
+    int argc = 2;
+    for (; args[argc - 2]; argc++)
+        argv[argc] = (char *)args[argc - 2];
+    argv[argc] = NULL;
+    size_t olen, elen;
+    FILE *saved_out = stdout, *saved_err = stderr;
+    stdout = open_memstream(out, &olen);
+    stderr = open_memstream(errtext, &elen);
+    assert_non_null(stdout);
+    assert_non_null(stderr);
+    int rc = advise_main(argc, argv);
+    fclose(stdout);
+    fclose(stderr);
+    stdout = saved_out;
+    stderr = saved_err;
+    return rc;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, m);
+    fclose(f);
+    fclose(m);
+    return text;
+}
+
+static void test_advise_section_used_and_overridden(void **state)
+{
+    (void)state;
+    const char *path = tiny_file("[advise]\nbudget = 3\nweights = reads=2\nfix = osalt(4)\n");
+    char *out, *err;
+    const char *plain[] = { path, NULL };
+    assert_int_equal(advise_run(plain, &out, &err), 0);
+    assert_string_equal(err, "");
+    assert_non_null(strstr(out, "tried 3 of "));
+    assert_non_null(strstr(out, "weights writes 1, reads 2, latency 1, keys 0.25"));
+    assert_non_null(strstr(out, "recommendation: osalt(4) "));
+    free(out);
+    free(err);
+    /* each option replaces its key; --weights the file's weights whole */
+    const char *over[] = { path, "--budget", "2", "--weights", "keys=1", "--fix", "salt(4)", NULL };
+    assert_int_equal(advise_run(over, &out, &err), 0);
+    assert_non_null(strstr(out, "tried 2 of "));
+    assert_non_null(strstr(out, "weights writes 1, reads 1, latency 1, keys 1)"));
+    assert_non_null(strstr(out, "recommendation: salt(4) "));
+    assert_null(strstr(out, "osalt(4)"));
+    free(out);
+    free(err);
+    unlink(path);
+}
+
+static void test_advise_section_bad_values_name_the_line(void **state)
+{
+    (void)state;
+    static const struct { const char *section, *want; } bad[] = {
+        { "[advise]\nbudget = 3\nweights = speed=1\n",
+          ".ini:17: [advise] weights: expected a weight name (writes, reads, latency, keys), "
+          "found 'speed'" },
+        { "[advise]\nweights = reads=-1\n", ".ini:16: [advise] weights: reads: expected a number" },
+        { "[advise]\nbudget = 2\n\nfix = zzz\n", ".ini:18: [advise] fix 'zzz': " },
+        { "[advise]\nfix = osalt(\n", ".ini:16: [advise] fix 'osalt(': " },
+        { "[advise]\nbudget = 0\n", ".ini:16: [advise] budget: expected a number of candidates "
+          "1..4096, found '0'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *path = tiny_file(bad[i].section);
+        const char *args[] = { path, "--budget", "2", NULL };
+        char *out, *err;
+        assert_int_equal(advise_run(args, &out, &err), 2);
+        assert_string_equal(out, "");
+        if (!strstr(err, bad[i].want))
+            fail_msg("case %zu: missing '%s' in: %s", i, bad[i].want, err);
+        free(out);
+        free(err);
+        unlink(path);
+    }
+    /* an option's mistake is still named as the option's */
+    const char *path = tiny_file("[advise]\nfix = osalt(4)\n");
+    const char *args[] = { path, "--fix", "zzz", NULL };
+    char *out, *err;
+    assert_int_equal(advise_run(args, &out, &err), 2);
+    assert_non_null(strstr(err, "regionsim advise: --fix 'zzz': "));
+    free(out);
+    free(err);
+    unlink(path);
+}
+
+static void test_output_writes_the_same_bytes(void **state)
+{
+    (void)state;
+    const char *path = tiny_file("[advise]\nbudget = 2\n");
+    char report[64], *out, *err, *out2, *err2;
+    snprintf(report, sizeof report, "/tmp/regionsim-advise-%ld.out", (long)getpid());
+    unlink(report);
+    for (int json = 0; json <= 1; json++) {
+        const char *to_stdout[] = { path, "--format", json ? "json" : "text", NULL };
+        const char *to_file[] = { path, "--format", json ? "json" : "text", "-o", report, NULL };
+        assert_int_equal(advise_run(to_stdout, &out, &err), 0);
+        assert_int_equal(advise_run(to_file, &out2, &err2), 0);
+        assert_string_equal(out2, "");
+        assert_string_equal(err2, "");
+        char *written = read_all(report);
+        assert_non_null(written);
+        assert_true(strlen(out) > 100);
+        assert_string_equal(written, out);
+        free(written);
+        free(out);
+        free(err);
+        free(out2);
+        free(err2);
+    }
+    /* a directory is refused, exit 2, and what was there stays */
+    const char *to_dir[] = { path, "-o", "/tmp", NULL };
+    assert_int_equal(advise_run(to_dir, &out, &err), 2);
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err, "regionsim advise: -o /tmp"));
+    free(out);
+    free(err);
+    const char *empty[] = { path, "-o", "", NULL };
+    assert_int_equal(advise_run(empty, &out, &err), 2);
+    assert_non_null(strstr(err, "-o: expected a file name"));
+    free(out);
+    free(err);
+    /* nothing written when the input is bad */
+    const char *bad[] = { path, "--budget", "0", "-o", report, NULL };
+    unlink(report);
+    assert_int_equal(advise_run(bad, &out, &err), 2);
+    assert_null(read_all(report));
+    free(out);
+    free(err);
+    unlink(path);
+}
+
+static void test_help_says_exit_status(void **state)
+{
+    (void)state;
+    const char *args[] = { "--help", NULL };
+    char *out, *err;
+    assert_int_equal(advise_run(args, &out, &err), 0);
+    assert_non_null(strstr(out, "Exit status: 0 "));
+    assert_non_null(strstr(out, "  -o PATH "));
+    assert_non_null(strstr(out, "[advise]"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +436,10 @@ int main(void)
         cmocka_unit_test(test_pareto_and_pick),
         cmocka_unit_test(test_bad_options_exit_2),
         cmocka_unit_test(test_end_to_end),
+        cmocka_unit_test(test_advise_section_used_and_overridden),
+        cmocka_unit_test(test_advise_section_bad_values_name_the_line),
+        cmocka_unit_test(test_output_writes_the_same_bytes),
+        cmocka_unit_test(test_help_says_exit_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -646,6 +646,53 @@ static void test_to_check(void **state)
     free(c.scheme);
 }
 
+/* A check read back (assertion_from_check) describes itself as the
+ * result it was made from did, why included; a why that is not one of
+ * the phrases is not taken; an expression that does not parse is refused. */
+static void test_from_check_describes_the_same(void **state)
+{
+    (void)state;
+    static const struct { const char *name, *text; double value; int passed; } cases[] = {
+        { "hotspot", "write_max_mean <= 1.2 for hot", 1.2004, 0 },
+        { NULL, "steady over last 6 windows", 3, 0 },
+        { NULL, "balance writes <= 1.5 over last 10m", NAN, 0 },
+        { NULL, "p99_latency_us < 5e4", 48213.25, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assertion a, back;
+        char err[512], want[1024], got[1024];
+        assert_int_equal(assertion_parse_named(cases[i].name, cases[i].text, &a, err, sizeof err),
+                         0);
+        assertion_result r = { .assertion = &a, .scheme = "hot", .value = cases[i].value,
+                               .passed = cases[i].passed, .samples = 1, .seed = 7 };
+        if (isnan(r.value))
+            r.why = assertion_why("no window among them had a write");
+        else if (a.kind == ASSERTION_STEADY)
+            r.why = assertion_why("region count changes and moves");
+        check_result c;
+        assert_int_equal(assertion_to_check(&r, &c), 0);
+        assertion_result r2;
+        assert_int_equal(assertion_from_check(&c, &back, &r2, err, sizeof err), 0);
+        assertion_describe(&r, want, sizeof want);
+        assertion_describe(&r2, got, sizeof got);
+        assert_string_equal(got, want);
+        assert_string_equal(back.bound_text, a.bound_text);
+        assert_ptr_equal(r2.assertion, &back);
+        free(c.name);
+        free(c.expression);
+        free(c.scheme);
+    }
+    assert_non_null(assertion_why("the run has no windows"));
+    assert_null(assertion_why("it rained"));
+    assert_null(assertion_why(NULL));
+    check_result bad = { .name = "x", .expression = "write_max_men <= 1", .scheme = "s" };
+    assertion a;
+    assertion_result r;
+    char err[512];
+    assert_int_equal(assertion_from_check(&bad, &a, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "write_max_men"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -664,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_check_steady),
         cmocka_unit_test(test_describe),
         cmocka_unit_test(test_to_check),
+        cmocka_unit_test(test_from_check_describes_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

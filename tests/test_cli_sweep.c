@@ -112,6 +112,47 @@ static void test_assertions_apply_at_every_point(void **state)
     output_free(&o);
 }
 
+/* strstr's verdict without printing hay (which GCC's -Wformat-overflow
+ * cannot prove is not NULL once inlined into assert_contains) */
+#define assert_in(hay, needle) assert_non_null(strstr((hay), (needle)))
+
+/* --junit: a testcase per assertion, scheme and point, the point in the
+ * name; the file is written even when an assertion fails (exit 1), and
+ * refused with --plan (the merge writes it) and --result. */
+static void test_junit_has_a_case_per_point(void **state)
+{
+    (void)state;
+    char junit[64];
+    snprintf(junit, sizeof junit, "/tmp/regionsim-sweep-junit-%ld.xml", (long)getpid());
+    unlink(junit);
+    output o = run("sweep", small, "--assert", "write_max_mean <= 2.5 for tsdb", "--junit",
+                   junit, NULL);
+    assert_int_equal(o.status, 1);
+    output_free(&o);
+    FILE *f = fopen(junit, "r");
+    assert_non_null(f);
+    char *xml = slurp(f);
+    assert_non_null(xml);
+    assert_int_equal(count_lines_with(xml, "<testcase "), 6);
+    assert_int_equal(count_lines_with(xml, "<failure "), 3);
+    assert_in(xml, "<testsuite name=\"sweep-small\" tests=\"6\" failures=\"3\"");
+    assert_in(xml, "<testcase name=\"write_max_mean &lt;= 2.5 [b=2 servers=8]\" "
+                         "classname=\"sweep-small.tsdb\" time=\"0\">");
+    assert_in(xml, "<testcase name=\"write_max_mean &lt;= 2.5 [b=4 servers=4]\" "
+                         "classname=\"sweep-small.tsdb\" time=\"0\"/>");
+    assert_in(xml, ">write_max_mean &lt;= 2.5 [b=1 servers=8] for tsdb: value 8, bound "
+                         "2.5</failure>");
+    free(xml);
+    assert_well_formed_xml(junit);
+    unlink(junit);
+    assert_usage_error(run("sweep", small, "--junit", junit, "--plan", "/tmp/regionsim-no-plan",
+                           NULL), "pass --junit", "to 'regionsim merge DIR'");
+    assert_usage_error(run("sweep", small, "--junit", junit, "--result", "/tmp/r.json", NULL),
+                       "--result", "--junit");
+    assert_int_equal(access(junit, F_OK), -1);
+    assert_int_equal(access("/tmp/regionsim-no-plan", F_OK), -1);
+}
+
 /* Writes text to a temporary file; returns its path (static buffer). */
 static const char *scenario_file(const char *text)
 {
@@ -192,6 +233,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_json_follows_the_buckets),
         cmocka_unit_test(test_csv_is_one_row_per_point_and_scheme),
         cmocka_unit_test(test_assertions_apply_at_every_point),
+        cmocka_unit_test(test_junit_has_a_case_per_point),
         cmocka_unit_test(test_bad_input_exits_2_naming_the_line),
         cmocka_unit_test(test_html_has_a_chart_per_figure),
     };

@@ -637,6 +637,57 @@ static void test_load_assert_sections(void **state)
     scenario_release(&sc);
 }
 
+/* [advise]: the budget read and range-checked, the weights and fix kept as
+ * text with their FILE:LINE (sim/advise.c reads them); each key once. */
+static void test_load_advise_section(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    assert_int_equal(load("[cluster]\nservers = 3\n[advise]\nbudget = 12\nweights = reads=2\n"
+                          "fix = osalt(20)\n", &sc, err, sizeof err), 0);
+    assert_int_equal(sc.advise.budget, 12);
+    assert_string_equal(sc.advise.weights, "reads=2");
+    assert_string_equal(sc.advise.fix, "osalt(20)");
+    assert_non_null(strstr(sc.advise.weights_origin, ":5"));
+    assert_non_null(strstr(sc.advise.fix_origin, ":6"));
+    assert_int_equal(sc.servers, 3);
+    scenario_release(&sc);
+    assert_int_equal(load("[cluster]\nservers = 3\n", &sc, err, sizeof err), 0);
+    assert_int_equal(sc.advise.budget, 0); /* not set: advise's default */
+    assert_null(sc.advise.weights);
+    assert_null(sc.advise.fix);
+    scenario_release(&sc);
+    assert_int_equal(load("[advise]\nbudget = 4096\n", &sc, err, sizeof err), 0);
+    assert_int_equal(sc.advise.budget, 4096);
+    scenario_release(&sc);
+
+    static const struct { const char *text, *want; } bad[] = {
+        { "[advise]\nbudget = 0\n",
+          ":2: [advise] budget: expected a number of candidates 1..4096, found '0'" },
+        { "[advise]\nbudget = 4097\n", ":2: [advise] budget: expected a number of candidates" },
+        { "[advise]\nbudget = 99999999999999999999999\n", ":2: [advise] budget: expected" },
+        { "[advise]\nbudget = ten\n", ":2: [advise] budget: expected a number of candidates "
+          "1..4096, found 'ten'" },
+        { "[advise]\nbudget = -5\n", ":2: [advise] budget: expected" },
+        { "[advise]\nbudget =\n", ":2: [advise] budget: expected a number of candidates "
+          "1..4096, found nothing" },
+        { "[advise]\nweights =\n", ":2: [advise] weights: expected NAME=NUMBER" },
+        { "\n[advise]\nbudget = 4\nbudget = 5\n",
+          ":4: [advise] has a second 'budget' (the first is at line 3)" },
+        { "[advise]\nfix = salt(4)\n[cluster]\nservers = 3\n[advise]\nfix = salt(8)\n",
+          ":6: [advise] has a second 'fix' (the first is at line 2)" },
+        { "[advise]\nbudjet = 4\n", ":2: unknown key 'budjet' in [advise]; expected budget, "
+          "weights or fix" },
+        { "[advise]\nservers = 4\n", ":2: unknown key 'servers' in [advise]" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(load(bad[i].text, &sc, err, sizeof err), -1);
+        assert_contains(err, bad[i].want);
+        scenario_release(&sc);
+    }
+}
+
 static void test_load_assert_section_errors(void **state)
 {
     (void)state;
@@ -663,7 +714,7 @@ static void test_load_assert_section_errors(void **state)
     scenario_release(&sc);
     assert_int_equal(load("[assert]\nexpect = writes > 0\n", &sc, err, sizeof err), -1);
     assert_contains(err, ":1: unknown section [assert]");
-    assert_contains(err, "[scheme NAME] or [assert NAME]");
+    assert_contains(err, "[scheme NAME], [assert NAME] or [advise]");
     scenario_release(&sc);
 
     char *text = malloc(65 * 40);
@@ -1019,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_load_too_many_schemes),
         cmocka_unit_test(test_load_assert_sections),
         cmocka_unit_test(test_load_assert_section_errors),
+        cmocka_unit_test(test_load_advise_section),
         cmocka_unit_test(test_load_refuses_continuation_lines),
         cmocka_unit_test(test_control_bytes),
         cmocka_unit_test(test_long_schemes),
