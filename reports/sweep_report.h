@@ -27,6 +27,9 @@ typedef struct sweep_table {
     const size_t *var_nvalues;     /* nvars: each variable's values (the first: the charts' x) */
     size_t npoints;
     const char *const *values;     /* npoints x nvars: values[p * nvars + v] */
+    const double *numbers;         /* npoints x nvars, the values as numbers for the charts'
+                                    * scale (sweep_value_numbers); NAN for a variable that
+                                    * is not all numbers; NULL: none is */
     size_t nschemes;
     const char *const *schemes;    /* nschemes: each scheme's label at the first point */
     char **run_names;              /* npoints x nschemes: the run's scheme name at the point */

@@ -388,6 +388,7 @@ static void free_table(sweep_table *t)
 {
     sweep_table_free_results(t);
     free((void *)t->values);
+    free((void *)t->numbers);
     free((void *)t->var_names);
     free((void *)t->var_nvalues);
 }
@@ -465,10 +466,12 @@ int sweep_main(int argc, char **argv)
     const char **names = calloc(sw.nvars, sizeof *names);
     size_t *nvalues = calloc(sw.nvars, sizeof *nvalues);
     const char **values = calloc(sw.npoints * sw.nvars, sizeof *values);
+    double *numbers = calloc(sw.npoints * sw.nvars, sizeof *numbers);
     t.var_names = names;
     t.var_nvalues = nvalues;
     t.values = values;
-    int rc = !names || !nvalues || !values ? -1 : 0;
+    t.numbers = numbers;
+    int rc = !names || !nvalues || !values || !numbers ? -1 : 0;
     for (size_t v = 0; rc == 0 && v < sw.nvars; v++) {
         names[v] = sw.vars[v].name;
         nvalues[v] = sw.vars[v].nvalues;
@@ -476,6 +479,8 @@ int sweep_main(int argc, char **argv)
     for (size_t p = 0; rc == 0 && p < sw.npoints; p++)
         for (size_t v = 0; v < sw.nvars; v++)
             values[p * sw.nvars + v] = sweep_value(&sw, p, v);
+    if (rc == 0)
+        sweep_value_numbers(values, sw.npoints, sw.nvars, numbers);
     if (rc < 0)
         sweep_say(err, sizeof err, "out of memory");
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
