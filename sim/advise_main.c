@@ -21,6 +21,7 @@
 #include "reports/advise_report.h"
 #include "sim/advise.h"
 #include "sim/budget.h"
+#include "sim/progress.h"
 #include "sim/scenario.h"
 
 #define EXIT_USAGE 2
@@ -156,7 +157,14 @@ int advise_main(int argc, char **argv)
         goto out;
     }
     advise_outcome oc;
-    if (advise_search(&sc, &space, &w, budget, &oc, err, sizeof err) < 0) {
+    progress bar; /* candidates simulated, on stderr when it is a terminal */
+    progress_init_tasks(&bar, stderr, "candidates",
+                        budget < space.ncand ? budget : space.ncand);
+    advise_observer obs = { progress_batch, progress_update, &bar };
+    int found = advise_search(&sc, &space, &w, budget, bar.enabled ? &obs : NULL, &oc, err,
+                              sizeof err);
+    progress_done(&bar);
+    if (found < 0) {
         fprintf(stderr, "regionsim advise: %s\n", err);
         advise_space_free(&space);
         goto out;

@@ -45,6 +45,7 @@
 #include "sim/jobs.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@
 #include "sim/engine.h"
 #include "sim/interrupts.h"
 #include "sim/output.h"
+#include "sim/progress.h"
 #include "sim/sweep.h"
 #include "sim/sweep_plan.h"
 
@@ -253,7 +255,34 @@ typedef struct pool {
     char **failures;          /* per point: its failed assertions' lines, or NULL */
     size_t *nchecks_at;       /* per point: its checks ... */
     check_result **checks_at; /* ... and their results */
+    progress *bar;            /* points done (a tasks bar on stderr) ... */
+    pthread_mutex_t bar_lock; /* ... which the threads share */
 } pool;
+
+/* A point's runs, as the bar hears of them. */
+typedef struct point_watch {
+    pool *pl;
+    size_t p;
+} point_watch;
+
+/* Point p is `share` done. */
+static void point_progress(pool *pl, size_t p, double share)
+{
+    pthread_mutex_lock(&pl->bar_lock);
+    progress_task(pl->bar, p, share);
+    pthread_mutex_unlock(&pl->bar_lock);
+}
+
+/* An engine_progress_fn for a point's runs, one scheme after the other:
+ * scheme `run` of `nruns` done_us of total_us in is the point's
+ * (run + done_us / total_us) / nruns. */
+static void on_point_progress(void *ctx, size_t run, size_t nruns, uint64_t done_us,
+                              uint64_t total_us)
+{
+    point_watch *w = ctx;
+    double in_run = total_us == 0 ? 0 : done_us < total_us ? (double)done_us / (double)total_us : 1;
+    point_progress(w->pl, w->p, ((double)run + in_run) / (double)nruns);
+}
 
 /* Runs point p: its figures and assertion results into the table's
  * slots, its runs freed. */
@@ -273,7 +302,9 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     }
     sim_results res;
     char msg[1280];
-    if (rc == 0 && engine_run_all(&sc, NULL, &res, msg, sizeof msg) < 0) {
+    point_watch watch = { pl, p };
+    engine_observer obs = { NULL, on_point_progress, &watch };
+    if (rc == 0 && engine_run_all(&sc, pl->bar ? &obs : NULL, &res, msg, sizeof msg) < 0) {
         sweep_say(err, errcap, "at %s: %s", label, msg);
         rc = -1;
     } else if (rc == 0) {
@@ -319,6 +350,8 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     }
     cli_checks_release(&ch);
     scenario_release(&sc);
+    if (rc == 0 && pl->bar)
+        point_progress(pl, p, 1.0);
     return rc;
 }
 
@@ -510,12 +543,19 @@ int sweep_main(int argc, char **argv)
             jobs = 0;
         }
     }
-    if (jobs) {
+    if (jobs) { /* the points, with a bar on stderr when it is a terminal */
         pl.sw = &sw;
         pl.o = &o;
         pl.t = &t;
+        progress bar;
+        progress_init_tasks(&bar, stderr, "points", sw.npoints);
+        pl.bar = bar.enabled ? &bar : NULL;
+        pthread_mutex_init(&pl.bar_lock, NULL);
         if (jobs_run(sw.npoints, jobs, run_point_task, &pl, err, sizeof err) < 0)
             jobs = 0;
+        pthread_mutex_destroy(&pl.bar_lock);
+        progress_done(&bar);
+        pl.bar = NULL;
     }
     int status = EXIT_USAGE;
     if (jobs) { /* the checks, point by point, into the table */
