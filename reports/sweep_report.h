@@ -86,7 +86,9 @@ void sweep_write_json_exact(FILE *out, const sweep_table *t);
 void sweep_write_csv(FILE *out, const sweep_table *t);
 
 /* One self-contained XHTML page: the table, and a line chart per shown
- * figure against the first variable (sweep_html.c). */
+ * figure against the first variable, to scale (linear or log) when its
+ * values are all numbers (t->numbers), at equal steps otherwise, and as
+ * small multiples by the second variable past 8 lines (sweep_html.c). */
 void sweep_write_html(FILE *out, const sweep_table *t);
 
 /* Points between two values of variable v (the product of the later

@@ -10,7 +10,9 @@
  * command's options and checks live next to the search. The scenario's
  * own schemes are ignored: the candidates replace them. The report is
  * rendered into memory and written only once the search has finished, so
- * a failure leaves no partial output.
+ * a failure leaves no partial output. While it searches, stderr shows a
+ * progress bar of the candidates simulated (sim/progress.h's tasks bar,
+ * through advise_observer) when it is a terminal, as compare's does.
  */
 #include "sim/advise_main.h"
 

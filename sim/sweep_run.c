@@ -23,6 +23,13 @@
  * same bytes whatever J is and whichever thread finished first; a failure
  * reported is the lowest point's (what J = 1 would have stopped at).
  *
+ * Progress: when stderr is a terminal, a bar of the points done
+ * (sim/progress.h's tasks bar, the same rules as compare's: after a
+ * second, erased before the report): each point's share is its schemes'
+ * runs so far, as its engine reports them; the threads share the bar under
+ * one mutex. It only reads how far the runs have got, so the report is the
+ * same bytes with it or without.
+ *
  * Memory: each point is admitted by the budget (sim/budget.h) as if J
  * runs of its size were in memory at once (its scenario's jobs set to J
  * for the estimate: J points run at once, each one scheme at a time), so
