@@ -200,7 +200,8 @@ static const char *scale_words(x_scale s)
 typedef struct line_set {
     int panels;           /* small multiples */
     size_t npanels;       /* the second variable's values, or 1 */
-    size_t sub;           /* points between two lines' first points (the later variables') */
+    size_t sub;           /* lines per scheme: the combinations of the variables after the
+                           * first (after the second, in panels) */
     size_t nlines;        /* lines a chart (or panel) */
 } line_set;
 
