@@ -27,6 +27,9 @@ typedef struct sweep_table {
     const size_t *var_nvalues;     /* nvars: each variable's values (the first: the charts' x) */
     size_t npoints;
     const char *const *values;     /* npoints x nvars: values[p * nvars + v] */
+    const double *numbers;         /* npoints x nvars, the values as numbers for the charts'
+                                    * scale (sweep_value_numbers); NAN for a variable that
+                                    * is not all numbers; NULL: none is */
     size_t nschemes;
     const char *const *schemes;    /* nschemes: each scheme's label at the first point */
     char **run_names;              /* npoints x nschemes: the run's scheme name at the point */
@@ -84,7 +87,9 @@ void sweep_write_json_exact(FILE *out, const sweep_table *t);
 void sweep_write_csv(FILE *out, const sweep_table *t);
 
 /* One self-contained XHTML page: the table, and a line chart per shown
- * figure against the first variable (sweep_html.c). */
+ * figure against the first variable, to scale (linear or log) when its
+ * values are all numbers (t->numbers), at equal steps otherwise, and as
+ * small multiples by the second variable past 8 lines (sweep_html.c). */
 void sweep_write_html(FILE *out, const sweep_table *t);
 
 /* Points between two values of variable v (the product of the later

@@ -557,10 +557,13 @@ size_t advise_pick(advise_candidate *c, size_t n, const advise_objective *obj, s
 
 /* ---- the search ------------------------------------------------------- */
 
-/* Simulates candidates idx[0..n) under sc, filling their values. */
+/* Simulates candidates idx[0..n) under sc, filling their values; obs
+ * hears of them as the (*tried)th candidate on (counted here). */
 static int simulate(const scenario *sc, advise_space *s, const size_t *idx, size_t n, int stage,
-                    const advise_outcome *out, char *err, size_t errcap)
+                    const advise_outcome *out, const advise_observer *obs, size_t *tried,
+                    char *err, size_t errcap)
 {
+    engine_observer eo = { NULL, obs ? obs->on_progress : NULL, obs ? obs->ctx : NULL };
     for (size_t at = 0; at < n; at += SCENARIO_MAX_SCHEMES) {
         size_t m = n - at < SCENARIO_MAX_SCHEMES ? n - at : SCENARIO_MAX_SCHEMES;
         scenario run = *sc; /* shares sc's owned strings: never released */
@@ -568,8 +571,11 @@ static int simulate(const scenario *sc, advise_space *s, const size_t *idx, size
         for (size_t i = 0; i < m; i++)
             run.schemes[i] = (scheme_choice){ s->cand[idx[at + i]].expr, s->cand[idx[at + i]].expr };
         sim_results res;
-        if (engine_run_all(&run, NULL, &res, err, errcap) < 0)
+        if (obs && obs->on_batch)
+            obs->on_batch(obs->ctx, *tried);
+        if (engine_run_all(&run, eo.on_progress ? &eo : NULL, &res, err, errcap) < 0)
             return -1;
+        *tried += m;
         for (size_t i = 0; i < m; i++) {
             advise_candidate *c = &s->cand[idx[at + i]];
             c->stage = stage;
@@ -616,8 +622,9 @@ static int by_rank(const void *a, const void *b)
 }
 
 int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, size_t budget,
-                  advise_outcome *out, char *err, size_t errcap)
+                  const advise_observer *obs, advise_outcome *out, char *err, size_t errcap)
 {
+    size_t tried = 0; /* for obs */
     memset(out, 0, sizeof *out);
     out->nobj = advise_objectives(sc, w, out->obj);
     out->weights = *w;
@@ -669,7 +676,7 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
     }
     memcpy(idx, first, nfirst * sizeof *idx);
     n = nfirst;
-    if (simulate(sc, s, idx, n, 1, out, err, errcap) < 0)
+    if (simulate(sc, s, idx, n, 1, out, obs, &tried, err, errcap) < 0)
         goto fail;
     out->stage_tried[1] = n;
     size_t left = budget - n;
@@ -703,7 +710,7 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
     n = 0;
     for (size_t i = 0; i < np && n < left / 2 + left % 2; i++)
         idx[n++] = pairs[i][1];
-    if (simulate(sc, s, idx, n, 2, out, err, errcap) < 0) {
+    if (simulate(sc, s, idx, n, 2, out, obs, &tried, err, errcap) < 0) {
         free(pairs);
         goto fail;
     }
@@ -748,7 +755,7 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
         if (!dup)
             idx[n++] = i;
     }
-    if (simulate(sc, s, idx, n, 3, out, err, errcap) < 0)
+    if (simulate(sc, s, idx, n, 3, out, obs, &tried, err, errcap) < 0)
         goto fail;
     out->stage_tried[3] = n;
 

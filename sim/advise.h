@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/engine.h"
 #include "sim/scenario.h"
 
 /* Most objectives a candidate is scored on: write balance, two per read
@@ -132,16 +133,29 @@ typedef struct advise_outcome {
     advise_weights weights;       /* as given */
 } advise_outcome;
 
+/* How the search is going, for a progress bar (each function may be
+ * NULL): before each batch of runs (up to SCENARIO_MAX_SCHEMES candidates
+ * at once), on_batch with how many candidates were simulated before it;
+ * then the batch's runs through on_progress, as engine_run_all reports
+ * them (run k of the batch is candidate first + k of the search's). The
+ * search simulates min(budget, the space's candidates) in all. */
+typedef struct advise_observer {
+    void (*on_batch)(void *ctx, size_t first);
+    engine_progress_fn on_progress;
+    void *ctx;
+} advise_observer;
+
 /* Simulates candidates of s under sc (its schemes replaced) in three
  * stages within `budget` runs (see docs/advise.md): 1, every layout
  * unprefixed (a seeded sample of them when they exceed half the budget);
  * 2, the prefixes at the server count on the layouts in stage-1 score
  * order; 3, the other bucket counts around the bucketed front members,
  * then untried candidates in generation order while budget is left.
- * Fills each simulated candidate's values, the front and the pick.
- * Returns 0, or -1 with a message in err. Deterministic for sc's seed,
- * whatever sc's jobs. */
+ * Fills each simulated candidate's values, the front and the pick; it
+ * simulates min(budget, s->ncand) candidates in all. obs (may be NULL)
+ * hears how far it has got; it changes nothing else. Returns 0, or -1
+ * with a message in err. Deterministic for sc's seed, whatever sc's jobs. */
 int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, size_t budget,
-                  advise_outcome *out, char *err, size_t errcap);
+                  const advise_observer *obs, advise_outcome *out, char *err, size_t errcap);
 
 #endif

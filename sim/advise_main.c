@@ -22,6 +22,10 @@
  * several --weights add up, as before). The file's
  * weights and fix are checked whether or not an option replaces them, as
  * a file's settings are, and a mistake in them names its FILE:LINE.
+ *
+ * While it searches, stderr shows a progress bar of the candidates
+ * simulated (sim/progress.h's tasks bar, through advise_observer) when it
+ * is a terminal, as compare's does.
  */
 #include "sim/advise_main.h"
 
@@ -33,6 +37,7 @@
 #include "sim/advise.h"
 #include "sim/budget.h"
 #include "sim/output.h"
+#include "sim/progress.h"
 #include "sim/scenario.h"
 
 #define EXIT_USAGE 2
@@ -197,7 +202,14 @@ int advise_main(int argc, char **argv)
         goto out;
     }
     advise_outcome oc;
-    if (advise_search(&sc, &space, &w, budget, &oc, err, sizeof err) < 0) {
+    progress bar; /* candidates simulated, on stderr when it is a terminal */
+    progress_init_tasks(&bar, stderr, "candidates",
+                        budget < space.ncand ? budget : space.ncand);
+    advise_observer obs = { progress_batch, progress_update, &bar };
+    int found = advise_search(&sc, &space, &w, budget, bar.enabled ? &obs : NULL, &oc, err,
+                              sizeof err);
+    progress_done(&bar);
+    if (found < 0) {
         fprintf(stderr, "regionsim advise: %s\n", err);
         advise_space_free(&space);
         goto out;

@@ -46,22 +46,89 @@ static double share_done(const progress *p, size_t nruns, uint32_t nsamples)
     return ((double)p->sample + runs / (double)nruns) / (double)nsamples;
 }
 
+/* Whether to draw now: past the quiet second, and not within a tenth of
+ * a second of the last drawing (which this one then is). */
+static int time_to_draw(progress *p)
+{
+    double t = seconds_since_start(p);
+    if (t < SHOW_AFTER_S || (p->shown && t - p->last_draw < REDRAW_EVERY_S))
+        return 0;
+    p->last_draw = t;
+    p->shown = 1;
+    return 1;
+}
+
+/* "\r\x1b[Kregionsim: [####------]  42%  " then the rest of the line. */
+static void draw_bar(const progress *p, double share)
+{
+    int filled = (int)(share * BAR_COLS);
+    if (filled > BAR_COLS)
+        filled = BAR_COLS;
+    char bar[BAR_COLS + 1];
+    memset(bar, '#', (size_t)filled);
+    memset(bar + filled, '-', (size_t)(BAR_COLS - filled));
+    bar[BAR_COLS] = '\0';
+    fprintf(p->out, "\r\x1b[Kregionsim: [%s] %3d%%  ", bar, (int)(share * 100));
+}
+
+void progress_init_tasks(progress *p, FILE *out, const char *noun, size_t total)
+{
+    memset(p, 0, sizeof *p);
+    p->out = out;
+    p->noun = noun;
+    p->ntasks = total;
+    p->enabled = total && isatty(fileno(out)) && terminal_can_redraw();
+    if (p->enabled) {
+        p->task_done = calloc(total, sizeof *p->task_done);
+        p->enabled = p->task_done != NULL;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+}
+
+void progress_task(progress *p, size_t i, double share)
+{
+    if (!p->enabled || !p->task_done || i >= p->ntasks)
+        return;
+    if (share > 1)
+        share = 1;
+    if (share > p->task_done[i]) {
+        p->tasks_sum += share - p->task_done[i];
+        p->tasks_finished += share == 1;
+        p->task_done[i] = share;
+    }
+    if (!time_to_draw(p))
+        return;
+    double all = p->tasks_sum / (double)p->ntasks;
+    draw_bar(p, all < 1 ? all : 1);
+    fprintf(p->out, "%s %zu/%zu", p->noun, p->tasks_finished, p->ntasks);
+    fflush(p->out);
+}
+
+void progress_batch(void *ctx, size_t first)
+{
+    progress *p = ctx;
+    p->batch_first = first;
+}
+
 void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint64_t total_us)
 {
     progress *p = ctx;
     if (!p->enabled)
         return;
     assert(run < nruns && nruns <= SCENARIO_MAX_SCHEMES);
+    if (!p->sc) { /* a tasks bar: the run is a task */
+        progress_task(p, p->batch_first + run,
+                      total_us == 0 ? 0 : done_us < total_us ? (double)done_us / (double)total_us
+                                                             : 1.0);
+        return;
+    }
     if (total_us) {
         double run_share = done_us < total_us ? (double)done_us / (double)total_us : 1.0;
         if (run_share > p->done[run])
             p->done[run] = run_share;
     }
-    double t = seconds_since_start(p);
-    if (t < SHOW_AFTER_S || (p->shown && t - p->last_draw < REDRAW_EVERY_S))
+    if (!time_to_draw(p))
         return;
-    p->last_draw = t;
-    p->shown = 1;
     const char *name = scenario_scheme_label(p->sc, run);
     char sample[48] = "";
     uint32_t nsamples = p->nsamples > 1 ? p->nsamples : 1;
@@ -72,14 +139,8 @@ void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint
         fprintf(p->out, "\r\x1b[Kregionsim: %sscheme %zu/%zu %.30s: %.1f min simulated",
                 sample, run + 1, nruns, name, (double)done_us / 60e6);
     } else {
-        double share = share_done(p, nruns, nsamples);
-        int filled = (int)(share * BAR_COLS);
-        char bar[BAR_COLS + 1];
-        memset(bar, '#', (size_t)filled);
-        memset(bar + filled, '-', (size_t)(BAR_COLS - filled));
-        bar[BAR_COLS] = '\0';
-        fprintf(p->out, "\r\x1b[Kregionsim: [%s] %3d%%  %sscheme %zu/%zu %.30s", bar,
-                (int)(share * 100), sample, run + 1, nruns, name);
+        draw_bar(p, share_done(p, nruns, nsamples));
+        fprintf(p->out, "%sscheme %zu/%zu %.30s", sample, run + 1, nruns, name);
     }
     fflush(p->out);
 }
@@ -98,4 +159,6 @@ void progress_done(progress *p)
         fflush(p->out);
         p->shown = 0;
     }
+    free(p->task_done);
+    p->task_done = NULL;
 }

@@ -35,6 +35,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -528,6 +529,66 @@ const char *sweep_value(const sweep *sw, size_t p, size_t v)
     for (size_t k = sw->nvars; k-- > v + 1;)
         stride *= sw->vars[k].nvalues;
     return sw->vars[v].values[(p / stride) % sw->vars[v].nvalues];
+}
+
+/* text as a plain decimal number (sweep_value_numbers' first kind), or
+ * -1: an optional '-', digits with an optional fraction, an optional
+ * exponent, nothing else, finite. */
+static int plain_number(const char *text, double *out)
+{
+    const char *c = text + (text[0] == '-');
+    size_t digits = 0;
+    for (; *c >= '0' && *c <= '9'; c++)
+        digits++;
+    if (*c == '.')
+        for (c++; *c >= '0' && *c <= '9'; c++)
+            digits++;
+    if (!digits)
+        return -1;
+    if (*c == 'e' || *c == 'E') {
+        c += c[1] == '-' || c[1] == '+' ? 2 : 1;
+        if (*c < '0' || *c > '9')
+            return -1;
+        while (*c >= '0' && *c <= '9')
+            c++;
+    }
+    if (*c)
+        return -1;
+    *out = strtod(text, NULL);
+    return isfinite(*out) ? 0 : -1;
+}
+
+/* Variable v's values (every point's) as numbers of one kind into
+ * numbers, or -1. */
+static int variable_numbers(const char *const *values, size_t npoints, size_t nvars, size_t v,
+                            double *numbers)
+{
+    for (int kind = 0; kind < 3; kind++) {
+        size_t p = 0;
+        for (; p < npoints; p++) {
+            const char *text = values[p * nvars + v];
+            uint64_t n;
+            double *out = &numbers[p * nvars + v];
+            if (kind == 0 ? plain_number(text, out) < 0
+                : kind == 1 ? units_parse_duration(text, &n) < 0
+                            : units_parse_size(text, &n) < 0)
+                break;
+            if (kind)
+                *out = (double)n;
+        }
+        if (p == npoints)
+            return 0;
+    }
+    return -1;
+}
+
+void sweep_value_numbers(const char *const *values, size_t npoints, size_t nvars,
+                         double *numbers)
+{
+    for (size_t v = 0; v < nvars; v++)
+        if (variable_numbers(values, npoints, nvars, v, numbers) < 0)
+            for (size_t p = 0; p < npoints; p++)
+                numbers[p * nvars + v] = NAN;
 }
 
 const char *sweep_point_label(const sweep *sw, size_t p, char *out, size_t cap)

@@ -66,6 +66,19 @@ void sweep_release(sweep *sw);
 /* The value of variable v at point p (p < npoints). */
 const char *sweep_value(const sweep *sw, size_t p, size_t v);
 
+/* The values of a table's variables as numbers, for a chart's scale
+ * (reports/sweep_html.c): values is npoints x nvars (values[p * nvars +
+ * v], as sweep_value gives them); numbers (the same shape) gets, for each
+ * variable whose every value reads as a number of one kind, that number;
+ * NAN at every point of a variable that does not. The kinds, tried in
+ * this order, every value of the variable the same kind: a plain decimal
+ * number (an optional '-', digits, an optional fraction and exponent:
+ * `16`, `0.5`, `-3`, `1e6`; never `inf`, `0x10` or spaces); a duration
+ * (sim/units.h: `10m`, `90s`, in microseconds); a size (`64MiB`, `512`,
+ * in bytes). So `10m, 1h` are numbers, `5, 10m` and `salt, osalt` are not. */
+void sweep_value_numbers(const char *const *values, size_t npoints, size_t nvars,
+                         double *numbers);
+
 /* "buckets=4 servers=8" for point p into out (cap bytes); returns out. */
 const char *sweep_point_label(const sweep *sw, size_t p, char *out, size_t cap);
 

@@ -140,6 +140,7 @@ typedef struct merge {
     char **names;        /* nvars */
     size_t *nvalues;
     char **values;       /* npoints x nvars */
+    double *numbers;     /* npoints x nvars: the values as numbers (sweep_value_numbers) */
     size_t ncheck_cap;
 } merge;
 
@@ -180,7 +181,8 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     m->names = calloc(nvars, sizeof *m->names);
     m->nvalues = calloc(nvars, sizeof *m->nvalues);
     m->values = calloc(nvars * npoints, sizeof *m->values);
-    if (!m->names || !m->nvalues || !m->values) {
+    m->numbers = calloc(nvars * npoints, sizeof *m->numbers);
+    if (!m->names || !m->nvalues || !m->values || !m->numbers) {
         sweep_say(err, errcap, "out of memory");
         return -1;
     }
@@ -233,6 +235,8 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
             m->values[p * nvars + v] = (char *)json_object_get_string(val);
         }
     }
+    sweep_value_numbers((const char *const *)m->values, npoints, nvars, m->numbers);
+    m->t.numbers = m->numbers;
     return 0;
 }
 
@@ -388,6 +392,7 @@ static void merge_free(merge *m)
     free(m->names);
     free(m->nvalues);
     free(m->values);
+    free(m->numbers);
     if (m->plan)
         json_object_put(m->plan);
 }

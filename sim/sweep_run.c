@@ -26,6 +26,13 @@
  * made from the table alone (sim/sweep_checks.c), so a merge of a plan
  * prints and writes the same.
  *
+ * Progress: when stderr is a terminal, a bar of the points done
+ * (sim/progress.h's tasks bar, the same rules as compare's: after a
+ * second, erased before the report): each point's share is its schemes'
+ * runs so far, as its engine reports them; the threads share the bar under
+ * one mutex. It only reads how far the runs have got, so the report is the
+ * same bytes with it or without.
+ *
  * Memory: each point is admitted by the budget (sim/budget.h) as if J
  * runs of its size were in memory at once (its scenario's jobs set to J
  * for the estimate: J points run at once, each one scheme at a time), so
@@ -48,6 +55,7 @@
 #include "sim/jobs.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +69,7 @@
 #include "sim/engine.h"
 #include "sim/interrupts.h"
 #include "sim/output.h"
+#include "sim/progress.h"
 #include "sim/sweep.h"
 #include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
@@ -262,7 +271,34 @@ typedef struct pool {
     sweep_table *t;
     size_t *nchecks_at;       /* per point: its checks ... */
     check_result **checks_at; /* ... and their results */
+    progress *bar;            /* points done (a tasks bar on stderr) ... */
+    pthread_mutex_t bar_lock; /* ... which the threads share */
 } pool;
+
+/* A point's runs, as the bar hears of them. */
+typedef struct point_watch {
+    pool *pl;
+    size_t p;
+} point_watch;
+
+/* Point p is `share` done. */
+static void point_progress(pool *pl, size_t p, double share)
+{
+    pthread_mutex_lock(&pl->bar_lock);
+    progress_task(pl->bar, p, share);
+    pthread_mutex_unlock(&pl->bar_lock);
+}
+
+/* An engine_progress_fn for a point's runs, one scheme after the other:
+ * scheme `run` of `nruns` done_us of total_us in is the point's
+ * (run + done_us / total_us) / nruns. */
+static void on_point_progress(void *ctx, size_t run, size_t nruns, uint64_t done_us,
+                              uint64_t total_us)
+{
+    point_watch *w = ctx;
+    double in_run = total_us == 0 ? 0 : done_us < total_us ? (double)done_us / (double)total_us : 1;
+    point_progress(w->pl, w->p, ((double)run + in_run) / (double)nruns);
+}
 
 /* Runs point p: its figures and assertion results into the table's
  * slots, its runs freed. */
@@ -282,7 +318,9 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     }
     sim_results res;
     char msg[1280];
-    if (rc == 0 && engine_run_all(&sc, NULL, &res, msg, sizeof msg) < 0) {
+    point_watch watch = { pl, p };
+    engine_observer obs = { NULL, on_point_progress, &watch };
+    if (rc == 0 && engine_run_all(&sc, pl->bar ? &obs : NULL, &res, msg, sizeof msg) < 0) {
         sweep_say(err, errcap, "at %s: %s", label, msg);
         rc = -1;
     } else if (rc == 0) {
@@ -313,6 +351,8 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     }
     cli_checks_release(&ch);
     scenario_release(&sc);
+    if (rc == 0 && pl->bar)
+        point_progress(pl, p, 1.0);
     return rc;
 }
 
@@ -382,6 +422,7 @@ static void free_table(sweep_table *t)
 {
     sweep_table_free_results(t);
     free((void *)t->values);
+    free((void *)t->numbers);
     free((void *)t->var_names);
     free((void *)t->var_nvalues);
 }
@@ -452,10 +493,12 @@ int sweep_main(int argc, char **argv)
     const char **names = calloc(sw.nvars, sizeof *names);
     size_t *nvalues = calloc(sw.nvars, sizeof *nvalues);
     const char **values = calloc(sw.npoints * sw.nvars, sizeof *values);
+    double *numbers = calloc(sw.npoints * sw.nvars, sizeof *numbers);
     t.var_names = names;
     t.var_nvalues = nvalues;
     t.values = values;
-    int rc = !names || !nvalues || !values ? -1 : 0;
+    t.numbers = numbers;
+    int rc = !names || !nvalues || !values || !numbers ? -1 : 0;
     for (size_t v = 0; rc == 0 && v < sw.nvars; v++) {
         names[v] = sw.vars[v].name;
         nvalues[v] = sw.vars[v].nvalues;
@@ -463,6 +506,8 @@ int sweep_main(int argc, char **argv)
     for (size_t p = 0; rc == 0 && p < sw.npoints; p++)
         for (size_t v = 0; v < sw.nvars; v++)
             values[p * sw.nvars + v] = sweep_value(&sw, p, v);
+    if (rc == 0)
+        sweep_value_numbers(values, sw.npoints, sw.nvars, numbers);
     if (rc < 0)
         sweep_say(err, sizeof err, "out of memory");
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
@@ -491,12 +536,19 @@ int sweep_main(int argc, char **argv)
             jobs = 0;
         }
     }
-    if (jobs) {
+    if (jobs) { /* the points, with a bar on stderr when it is a terminal */
         pl.sw = &sw;
         pl.o = &o;
         pl.t = &t;
+        progress bar;
+        progress_init_tasks(&bar, stderr, "points", sw.npoints);
+        pl.bar = bar.enabled ? &bar : NULL;
+        pthread_mutex_init(&pl.bar_lock, NULL);
         if (jobs_run(sw.npoints, jobs, run_point_task, &pl, err, sizeof err) < 0)
             jobs = 0;
+        pthread_mutex_destroy(&pl.bar_lock);
+        progress_done(&bar);
+        pl.bar = NULL;
     }
     int status = EXIT_USAGE;
     if (jobs) { /* the checks, point by point, into the table */

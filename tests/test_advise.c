@@ -107,7 +107,7 @@ static void test_space_fix(void **state)
     advise_default_weights(&w);
     advise_outcome oc;
     assert_true(s.ncand > 6);
-    assert_int_equal(advise_search(&sc, &s, &w, 6, &oc, err, sizeof err), 0);
+    assert_int_equal(advise_search(&sc, &s, &w, 6, NULL, &oc, err, sizeof err), 0);
     assert_int_equal(oc.tried, 6);
     assert_int_equal(oc.stage_tried[1], 6);
     advise_space_free(&s);
@@ -208,7 +208,7 @@ static char *search_json(int jobs, size_t budget, const char *weights)
     if (weights)
         assert_int_equal(advise_parse_weights(weights, &w, err, sizeof err), 0);
     assert_int_equal(advise_space_build(&sc, NULL, &s, err, sizeof err), 0);
-    assert_int_equal(advise_search(&sc, &s, &w, budget, &oc, err, sizeof err), 0);
+    assert_int_equal(advise_search(&sc, &s, &w, budget, NULL, &oc, err, sizeof err), 0);
     assert_int_equal(oc.tried, budget);
     size_t simulated = 0, front = 0;
     for (size_t i = 0; i < s.ncand; i++) {

@@ -137,6 +137,60 @@ static void test_bar_adds_overlapping_runs(void **state)
     scenario_release(&sc);
 }
 
+/* A tasks bar (a sweep's points, advise's candidates): the tasks' shares
+ * added up, the finished ones counted; a batch's runs are tasks from its
+ * first on; a task past the total is ignored. */
+static void test_tasks_bar(void **state)
+{
+    (void)state;
+    setenv("TERM", "xterm-256color", 1);
+    tty_pair t = open_tty();
+    progress p;
+    progress_init_tasks(&p, t.slave, "points", 4);
+    p.start.tv_sec -= 2;
+    progress_task(&p, 2, 1.0);
+    p.last_draw = -1;
+    progress_task(&p, 0, 0.5);
+    p.last_draw = -1;
+    progress_task(&p, 0, 0.25); /* never goes back */
+    p.last_draw = -1;
+    progress_task(&p, 7, 1.0);  /* no such task */
+    progress_done(&p);
+    fflush(t.slave);
+    char buf[8192];
+    read_tty(&t, buf, sizeof buf);
+    assert_non_null(strstr(buf, " 25%  points 1/4"));
+    const char *last = NULL;
+    for (const char *q = strstr(buf, "%  points"); q; q = strstr(q + 1, "%  points"))
+        last = q;
+    assert_true(last - buf >= 3 && !strncmp(last - 3, " 37%  points 1/4", 16));
+    assert_int_equal(strcmp(buf + strlen(buf) - 4, "\r\x1b[K"), 0);
+    /* runs of a batch: run 1 of the batch starting at candidate 2 is candidate 3 */
+    progress_init_tasks(&p, t.slave, "candidates", 4);
+    p.start.tv_sec -= 2;
+    progress_batch(&p, 2);
+    progress_update(&p, 1, 2, 100, 100);
+    p.last_draw = -1;
+    progress_batch(&p, 0);
+    progress_update(&p, 0, 2, 50, 100);
+    progress_done(&p);
+    fflush(t.slave);
+    read_tty(&t, buf, sizeof buf);
+    assert_non_null(strstr(buf, " 25%  candidates 1/4"));
+    assert_non_null(strstr(buf, " 37%  candidates 1/4"));
+    close_tty(&t);
+    /* not a terminal: nothing, and nothing to free */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    progress_init_tasks(&p, f, "points", 4);
+    assert_false(p.enabled);
+    p.start.tv_sec -= 2;
+    progress_task(&p, 0, 1.0);
+    progress_done(&p);
+    assert_int_equal(ftell(f), 0);
+    fclose(f);
+}
+
 /* TERM=dumb, or no TERM: the terminal would print the escapes as text. */
 static void test_no_bar_on_a_dumb_terminal(void **state)
 {
@@ -181,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_bar_on_a_terminal),
         cmocka_unit_test(test_bar_counts_samples),
         cmocka_unit_test(test_bar_adds_overlapping_runs),
+        cmocka_unit_test(test_tasks_bar),
         cmocka_unit_test(test_no_bar_on_a_dumb_terminal),
         cmocka_unit_test(test_no_bar_on_a_file),
     };

@@ -184,6 +184,42 @@ static void test_bad_sections_are_refused(void **state)
     assert_refused("[sweep]\njust words\n", "x.ini:2:", "expected 'NAME = VALUES'");
 }
 
+/* Values as numbers for the charts: plain numbers, durations, sizes, each
+ * variable all of one kind, or NAN at every point. */
+static void test_values_as_numbers(void **state)
+{
+    (void)state;
+    /* 3 points x 5 variables: plain, durations, sizes, a mix, names */
+    const char *values[] = { "4",   "10m", "64MiB", "5",   "salt",
+                             "0.5", "1h",  "512",   "10m", "osalt",
+                             "-2e3", "90s", "1KiB", "1",   "none" };
+    double n[15];
+    sweep_value_numbers(values, 3, 5, n);
+    assert_double_equal(n[0], 4, 0);
+    assert_double_equal(n[5], 0.5, 0);
+    assert_double_equal(n[10], -2000, 0);
+    assert_double_equal(n[1], 600e6, 0);
+    assert_double_equal(n[6], 3600e6, 0);
+    assert_double_equal(n[11], 90e6, 0);
+    assert_double_equal(n[2], 64.0 * 1024 * 1024, 0);
+    assert_double_equal(n[7], 512, 0);
+    assert_double_equal(n[12], 1024, 0);
+    for (size_t p = 0; p < 3; p++) {
+        assert_true(isnan(n[p * 5 + 3]));
+        assert_true(isnan(n[p * 5 + 4]));
+    }
+    /* strict: no inf, hex, spaces, a bare sign or dot, a dangling exponent */
+    static const char *const bad[] = { "inf", "nan", "0x10", " 4", "4 ", "-", ".", "1e", "1e+",
+                                       "+4", "4.5.1", "1e400" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *one[] = { bad[i] };
+        double x = 0;
+        sweep_value_numbers(one, 1, 1, &x);
+        if (!isnan(x))
+            fail_msg("'%s' read as %g", bad[i], x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_point_scenarios),
         cmocka_unit_test(test_a_bad_point_is_named),
         cmocka_unit_test(test_bad_sections_are_refused),
+        cmocka_unit_test(test_values_as_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
