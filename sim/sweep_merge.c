@@ -128,7 +128,7 @@ static int exact_number(json_object *o, double *v)
     return -1;
 }
 
-typedef struct merge {
+typedef struct sweep_merge {
     sweep_table t;
     json_object *plan;
     char **names;        /* nvars */
@@ -136,6 +136,7 @@ typedef struct merge {
     char **values;       /* npoints x nvars */
     size_t ncheck_cap;
 } merge;
+
 
 static char *own(const char *s)
 {
@@ -375,15 +376,17 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     return 0;
 }
 
-static void merge_free(merge *m)
+void sweep_merge_free(sweep_merge *m)
 {
-    sweep_table *t = &m->t;
-    sweep_table_free_results(t);
+    if (!m)
+        return;
+    sweep_table_free_results(&m->t);
     free(m->names);
     free(m->nvalues);
     free(m->values);
     if (m->plan)
         json_object_put(m->plan);
+    free(m);
 }
 
 /* Reads every result; the missing ones all named in one message. */
@@ -439,6 +442,28 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     return rc;
 }
 
+int sweep_merge_read(const char *dir, sweep_merge **out, char *err, size_t errcap)
+{
+    *out = NULL;
+    merge *m = calloc(1, sizeof *m);
+    if (!m) {
+        sweep_say(err, errcap, "out of memory");
+        return -1;
+    }
+    m->t.nfigures = sweep_figure_count();
+    if (read_plan(m, dir, err, errcap) < 0 || read_results(m, dir, err, errcap) < 0) {
+        sweep_merge_free(m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
+
+const struct sweep_table *sweep_merge_table(const sweep_merge *m)
+{
+    return &m->t;
+}
+
 int merge_main(int argc, char **argv)
 {
     const char *dir = NULL, *output = NULL;
@@ -492,34 +517,32 @@ int merge_main(int argc, char **argv)
               stderr);
         return EXIT_USAGE;
     }
-    merge m;
-    memset(&m, 0, sizeof m);
-    m.t.nfigures = sweep_figure_count();
+    sweep_merge *m = NULL;
     char err[1 << 16];
     int status = EXIT_USAGE;
-    if (read_plan(&m, dir, err, sizeof err) < 0 || read_results(&m, dir, err, sizeof err) < 0) {
+    if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim merge: %s\n", err);
     } else {
         size_t nfailed = 0, points = 0, last = SIZE_MAX;
-        for (size_t i = 0; i < m.t.nchecks; i++) {
-            if (m.t.checks[i].passed)
+        for (size_t i = 0; i < m->t.nchecks; i++) {
+            if (m->t.checks[i].passed)
                 continue;
-            const check_result *r = &m.t.checks[i];
+            const check_result *r = &m->t.checks[i];
             char label[512];
             fprintf(stderr, "regionsim merge: at %s: FAILED %s for %s: value %.6g, bound %.6g\n",
-                    point_label(&m, m.t.check_point[i], label, sizeof label), r->expression,
+                    point_label(m, m->t.check_point[i], label, sizeof label), r->expression,
                     r->scheme, r->value, r->bound);
             nfailed++;
-            points += m.t.check_point[i] != last;
-            last = m.t.check_point[i];
+            points += m->t.check_point[i] != last;
+            last = m->t.check_point[i];
         }
-        status = sweep_write_report(&m.t, fmt, output, "merge");
+        status = sweep_write_report(&m->t, fmt, output, "merge");
         if (status == 0 && nfailed) {
             fprintf(stderr, "regionsim merge: %zu assertion result%s failed at %zu point%s\n",
                     nfailed, nfailed == 1 ? "" : "s", points, points == 1 ? "" : "s");
             status = 1;
         }
     }
-    merge_free(&m);
+    sweep_merge_free(m);
     return status;
 }
