@@ -7,9 +7,7 @@
  * parsed as sbatch parses them, and split when the points exceed one
  * array. Nothing here runs the simulation.
  *
- *   test_sweep_plan WORKDIR   (meson gives its build directory; the
- *                              temporary directories go there and are
- *                              removed)
+ * The temporary directories go under $TMPDIR (or /tmp) and are removed.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, setenv */
 #include <setjmp.h>
@@ -641,6 +639,21 @@ static void test_sbatch_runs_a_task_s_line(void **state)
     remove(binary);
 }
 
+/* A backslash in a log's path turns Slurm's %a off: refused with --slurm. */
+static void test_sbatch_refuses_a_backslash(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX], err[2048], want[PATH_MAX + 200];
+    in_work(dir, "back\\slash");
+    assert_int_equal(write_plan(small_text, dir, "/bin/true", 1, NULL, 0, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: --slurm: a plan's directory name must not hold a backslash "
+             "(Slurm reads no %%a in a log's path that has one)", dir);
+    assert_string_equal(err, want);
+    assert_false(exists(dir));
+    assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
+    remove_tree(dir);
+}
+
 /* More points than one array (SWEEP_PLAN_SLURM_MAX_ARRAY): the first
  * array, and the commands for the rest with PLAN_OFFSET, which the script
  * adds to the task's index. */
@@ -651,11 +664,11 @@ static void test_sbatch_splits_past_the_array_limit(void **state)
     in_work(binary, "stub-regionsim");
     install_stub(binary);
     char text[256];
-    static const size_t counts[] = { SWEEP_PLAN_SLURM_MAX_ARRAY, 2 * SWEEP_PLAN_SLURM_MAX_ARRAY + 1 };
+    static const size_t counts[] = { SWEEP_PLAN_SLURM_MAX_ARRAY, SWEEP_PLAN_SLURM_MAX_ARRAY + 1 };
     for (size_t c = 0; c < 2; c++) {
         size_t n = counts[c];
         snprintf(text, sizeof text, "[sweep]\nseed = 1..%zu\n[scheme s]\nkey = salt(2) ts\n", n);
-        in_work(dir, "big");
+        in_work(dir, "big plan's");
         assert_int_equal(write_plan(text, dir, binary, 1, NULL, 0, err, sizeof err), 0);
         snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
         char *sb = slurp(path, NULL);
@@ -668,17 +681,26 @@ static void test_sbatch_splits_past_the_array_limit(void **state)
         if (n == SWEEP_PLAN_SLURM_MAX_ARRAY) {
             assert_null(strstr(sb, "PLAN_OFFSET="));
         } else {
-            /* the rest: 1000-1999 and 2000-2000 */
-            snprintf(want, sizeof want, "#   sbatch --export=ALL,PLAN_OFFSET=%d --array=0-%d ",
-                     SWEEP_PLAN_SLURM_MAX_ARRAY, SWEEP_PLAN_SLURM_MAX_ARRAY - 1);
-            assert_contains(sb, want);
+            /* the rest: 1000-1000, and nothing more */
             snprintf(want, sizeof want, "#   sbatch --export=ALL,PLAN_OFFSET=%d --array=0-0 ",
-                     2 * SWEEP_PLAN_SLURM_MAX_ARRAY);
+                     SWEEP_PLAN_SLURM_MAX_ARRAY);
             assert_contains(sb, want);
-            assert_null(strstr(sb, "PLAN_OFFSET=3000"));
+            size_t rest = 0;
+            for (const char *c = sb; (c = strstr(c, "#   sbatch ")); c++)
+                rest++;
+            assert_int_equal(rest, 1);
+            /* the command as a user pastes it into sh (the stub as sbatch) */
+            char cmd[3 * PATH_MAX];
+            assert_int_equal(find_line(sb, want, line, sizeof line), 0);
+            snprintf(cmd, sizeof cmd, "'%s' %s", binary, line + strlen("#   sbatch "));
+            char *pasted = run_sh(cmd, NULL, NULL);
+            snprintf(want, sizeof want, "--export=ALL,PLAN_OFFSET=%d|--array=0-0|%s/sweep.sbatch|",
+                     SWEEP_PLAN_SLURM_MAX_ARRAY, dir);
+            assert_string_equal(pasted, want);
+            free(pasted);
             /* the last point, as the last array's only task runs it */
             char offset[16];
-            snprintf(offset, sizeof offset, "%d", 2 * SWEEP_PLAN_SLURM_MAX_ARRAY);
+            snprintf(offset, sizeof offset, "%d", SWEEP_PLAN_SLURM_MAX_ARRAY);
             const char *const env[] = { "SLURM_ARRAY_TASK_ID", "0", "PLAN_OFFSET", offset, NULL };
             char *got = run_sh(NULL, path, env);
             expected_args(want, sizeof want, dir, n - 1, NULL, 0);
@@ -695,7 +717,7 @@ static void test_sbatch_splits_past_the_array_limit(void **state)
     remove(binary);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
     setenv("LC_ALL", "C", 1);
     setenv("TZ", "UTC", 1);
@@ -703,7 +725,8 @@ int main(int argc, char **argv)
     setenv("TERM", "dumb", 1);
     unsetenv("PLAN_OFFSET");
     unsetenv("SLURM_ARRAY_TASK_ID");
-    snprintf(work, sizeof work, "%s/sweep-plan-XXXXXX", argc > 1 ? argv[1] : "/tmp");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(work, sizeof work, "%s/sweep-plan-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     if (!mkdtemp(work)) {
         perror(work);
         return 1;
@@ -726,6 +749,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_jobs_run_through_sh_with_hostile_paths_and_values),
         cmocka_unit_test(test_a_line_break_in_a_job_is_refused),
         cmocka_unit_test(test_sbatch_runs_a_task_s_line),
+        cmocka_unit_test(test_sbatch_refuses_a_backslash),
         cmocka_unit_test(test_sbatch_splits_past_the_array_limit),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
