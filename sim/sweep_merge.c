@@ -97,9 +97,20 @@ static json_object *read_json(const char *path, int *missing, char *err, size_t 
     text[len] = '\0';
     json_tokener *tok = json_tokener_new();
     json_object *doc = tok ? json_tokener_parse_ex(tok, text, (int)(len + 1)) : NULL;
-    if (!doc)
+    if (!doc) {
         sweep_say(err, errcap, "%s: not JSON (%s)", path,
             tok ? json_tokener_error_desc(json_tokener_get_error(tok)) : "out of memory");
+    } else { /* one document: nothing after it but blank space */
+        size_t end = json_tokener_get_parse_end(tok);
+        while (end < len && strchr(" \t\r\n", text[end]) && text[end])
+            end++;
+        if (end < len) {
+            sweep_say(err, errcap, "%s: not JSON (text after the document, at byte %zu)", path,
+                end);
+            json_object_put(doc);
+            doc = NULL;
+        }
+    }
     if (tok)
         json_tokener_free(tok);
     free(text);
@@ -278,7 +289,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     if (p == 0) { /* what the sweep takes from its first point */
         t->nschemes = ns;
         (void)scen; /* the point file's name when the file sets none: the plan's is the sweep's */
-        t->measure_from_us = (uint64_t)json_object_get_int64(from);
+        t->measure_from_us = json_object_get_uint64(from);
         char **labels = calloc(ns ? ns : 1, sizeof *labels);
         t->schemes = (const char *const *)labels;
         t->figures = calloc(t->npoints * (ns ? ns : 1) * t->nfigures, sizeof *t->figures);
@@ -360,7 +371,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
             return -1;
         }
         r.passed = json_object_get_boolean(passed);
-        r.seed = (uint64_t)json_object_get_int64(seed);
+        r.seed = json_object_get_uint64(seed);
         r.samples = (uint32_t)json_object_get_int(samples);
         r.samples_failed = (uint32_t)json_object_get_int(sfailed);
         r.name = own(json_object_get_string(name));
@@ -389,12 +400,15 @@ void sweep_merge_free(sweep_merge *m)
     free(m);
 }
 
-/* Reads every result; the missing ones all named in one message. */
+/* Reads every result; the missing ones all named in one message, with
+ * the first malformed one after them (a malformed one does not stop the
+ * scan for the missing). */
 static int read_results(merge *m, const char *dir, char *err, size_t errcap)
 {
     json_object *points = member(member(m->plan, "plan", json_type_object), "points",
                                  json_type_array);
     size_t nmissing = 0;
+    char bad[2048] = ""; /* the first malformed result's message */
     char *list = NULL;
     size_t listlen = 0;
     FILE *ml = open_memstream(&list, &listlen);
@@ -422,11 +436,10 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
             continue;
         }
         if (!doc) {
-            sweep_say(err, errcap, "%s (point %zu: %s)", msg, p, label);
-            rc = -1;
-        } else if (!nmissing && take_result(m, p, doc, msg, sizeof msg) < 0) {
-            sweep_say(err, errcap, "%s: point %zu (%s): %s", path, p, label, msg);
-            rc = -1;
+            if (!bad[0])
+                sweep_say(bad, sizeof bad, "%s (point %zu: %s)", msg, p, label);
+        } else if (!nmissing && !bad[0] && take_result(m, p, doc, msg, sizeof msg) < 0) {
+            sweep_say(bad, sizeof bad, "%s: point %zu (%s): %s", path, p, label, msg);
         }
         if (doc)
             json_object_put(doc);
@@ -434,8 +447,11 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     if (ml)
         fclose(ml);
     if (rc == 0 && nmissing) {
-        sweep_say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s",
-            nmissing, m->t.npoints, dir, list ? list : "");
+        sweep_say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s%s%s",
+            nmissing, m->t.npoints, dir, list ? list : "", bad[0] ? "\nand " : "", bad);
+        rc = -1;
+    } else if (rc == 0 && bad[0]) {
+        sweep_say(err, errcap, "%s", bad);
         rc = -1;
     }
     free(list);

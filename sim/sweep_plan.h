@@ -44,11 +44,12 @@ struct sweep_table;
  * `regionsim sweep` of the plan's file fills (every figure the very
  * double the point's job computed), into *out (freed with
  * sweep_merge_free). Returns 0, or -1 with *out NULL and one message in
- * err: the plan missing or malformed ("DIR/plan.json: ..."), every
+ * err: the plan missing or malformed ("DIR/plan.json: ..."); else every
  * missing result named ("K of N results missing ...:\n  PATH (point P:
- * LABEL)" a line each), or the first malformed one, or one of another
- * point ("PATH: point P (LABEL): what was wrong"). Files in DIR/results
- * the plan does not name are not read. */
+ * LABEL)" a line each, then "\nand " the first malformed one if any);
+ * else the first malformed result (not one JSON document, or not a
+ * point's result) or one of another point ("PATH: point P (LABEL): what
+ * was wrong"). Files in DIR/results the plan does not name are not read. */
 int sweep_merge_read(const char *dir, sweep_merge **out, char *err, size_t errcap);
 
 /* The merged table (owned by m; valid until sweep_merge_free). */
