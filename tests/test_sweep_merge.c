@@ -631,7 +631,9 @@ static void test_another_point_s_result_is_refused(void **state)
     remove_tree(dir);
 }
 
-/* Files in results/ the plan does not name are not read. */
+/* Files in results/ the plan does not name are not read, nor are
+ * jobs.txt and the point files (a jobs.txt edited by hand changes
+ * nothing merge reads). */
 static void test_files_the_plan_does_not_name_are_ignored(void **state)
 {
     (void)state;
@@ -640,6 +642,8 @@ static void test_files_the_plan_does_not_name_are_ignored(void **state)
     spit(under(path, dir, "results/0006.json"), "not json", 8);
     spit(under(path, dir, "results/notes.txt"), "x", 1);
     assert_int_equal(mkdir(under(path, dir, "results/old"), 0777), 0);
+    spit(under(path, dir, "jobs.txt"), "edited by hand\n", 15);
+    remove_tree(under(path, dir, "points"));
     sweep_merge *m;
     if (sweep_merge_read(dir, &m, err, sizeof err) < 0)
         fail_msg("%s", err);
