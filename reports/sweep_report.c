@@ -225,13 +225,16 @@ static void json_number(FILE *out, double v)
 
 /* Every bit of v: %.17g reads back as the same double (C11 7.22.1.3 and
  * IEEE 754's 17 significant digits); NAN is null, an infinity the string
- * "inf" or "-inf" (JSON has no such number). */
+ * "inf" or "-inf" (JSON has no such number), -0 "-0.0" (readers take
+ * %.17g's "-0" for the integer 0). */
 static void json_exact(FILE *out, double v)
 {
     if (isnan(v))
         fputs("null", out);
     else if (isinf(v))
         fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+    else if (v == 0 && signbit(v))
+        fputs("-0.0", out);
     else
         fprintf(out, "%.17g", v);
 }

@@ -103,9 +103,20 @@ static json_object *read_json(const char *path, int *missing, char *err, size_t 
     text[len] = '\0';
     json_tokener *tok = json_tokener_new();
     json_object *doc = tok ? json_tokener_parse_ex(tok, text, (int)(len + 1)) : NULL;
-    if (!doc)
+    if (!doc) {
         sweep_say(err, errcap, "%s: not JSON (%s)", path,
             tok ? json_tokener_error_desc(json_tokener_get_error(tok)) : "out of memory");
+    } else { /* one document: nothing after it but blank space */
+        size_t end = json_tokener_get_parse_end(tok);
+        while (end < len && strchr(" \t\r\n", text[end]) && text[end])
+            end++;
+        if (end < len) {
+            sweep_say(err, errcap, "%s: not JSON (text after the document, at byte %zu)", path,
+                end);
+            json_object_put(doc);
+            doc = NULL;
+        }
+    }
     if (tok)
         json_tokener_free(tok);
     free(text);
@@ -134,7 +145,7 @@ static int exact_number(json_object *o, double *v)
     return -1;
 }
 
-typedef struct merge {
+typedef struct sweep_merge {
     sweep_table t;
     json_object *plan;
     char **names;        /* nvars */
@@ -143,6 +154,7 @@ typedef struct merge {
     double *numbers;     /* npoints x nvars: the values as numbers (sweep_value_numbers) */
     size_t ncheck_cap;
 } merge;
+
 
 static char *own(const char *s)
 {
@@ -273,7 +285,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     if (p == 0) { /* what the sweep takes from its first point */
         t->nschemes = ns;
         (void)scen; /* the point file's name when the file sets none: the plan's is the sweep's */
-        t->measure_from_us = (uint64_t)json_object_get_int64(from);
+        t->measure_from_us = json_object_get_uint64(from);
         char **labels = calloc(ns ? ns : 1, sizeof *labels);
         t->schemes = (const char *const *)labels;
         t->figures = calloc(t->npoints * (ns ? ns : 1) * t->nfigures, sizeof *t->figures);
@@ -362,7 +374,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
             return -1;
         }
         r.passed = json_object_get_boolean(passed);
-        r.seed = (uint64_t)json_object_get_int64(seed);
+        r.seed = json_object_get_uint64(seed);
         r.samples = (uint32_t)json_object_get_int(samples);
         r.samples_failed = (uint32_t)json_object_get_int(sfailed);
         r.name = own(json_object_get_string(name));
@@ -385,24 +397,29 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     return 0;
 }
 
-static void merge_free(merge *m)
+void sweep_merge_free(sweep_merge *m)
 {
-    sweep_table *t = &m->t;
-    sweep_table_free_results(t);
+    if (!m)
+        return;
+    sweep_table_free_results(&m->t);
     free(m->names);
     free(m->nvalues);
     free(m->values);
     free(m->numbers);
     if (m->plan)
         json_object_put(m->plan);
+    free(m);
 }
 
-/* Reads every result; the missing ones all named in one message. */
+/* Reads every result; the missing ones all named in one message, with
+ * the first malformed one after them (a malformed one does not stop the
+ * scan for the missing). */
 static int read_results(merge *m, const char *dir, char *err, size_t errcap)
 {
     json_object *points = member(member(m->plan, "plan", json_type_object), "points",
                                  json_type_array);
     size_t nmissing = 0;
+    char bad[2048] = ""; /* the first malformed result's message */
     char *list = NULL;
     size_t listlen = 0;
     FILE *ml = open_memstream(&list, &listlen);
@@ -430,11 +447,10 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
             continue;
         }
         if (!doc) {
-            sweep_say(err, errcap, "%s (point %zu: %s)", msg, p, label);
-            rc = -1;
-        } else if (!nmissing && take_result(m, p, doc, msg, sizeof msg) < 0) {
-            sweep_say(err, errcap, "%s: point %zu (%s): %s", path, p, label, msg);
-            rc = -1;
+            if (!bad[0])
+                sweep_say(bad, sizeof bad, "%s (point %zu: %s)", msg, p, label);
+        } else if (!nmissing && !bad[0] && take_result(m, p, doc, msg, sizeof msg) < 0) {
+            sweep_say(bad, sizeof bad, "%s: point %zu (%s): %s", path, p, label, msg);
         }
         if (doc)
             json_object_put(doc);
@@ -442,12 +458,37 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     if (ml)
         fclose(ml);
     if (rc == 0 && nmissing) {
-        sweep_say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s",
-            nmissing, m->t.npoints, dir, list ? list : "");
+        sweep_say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s%s%s",
+            nmissing, m->t.npoints, dir, list ? list : "", bad[0] ? "\nand " : "", bad);
+        rc = -1;
+    } else if (rc == 0 && bad[0]) {
+        sweep_say(err, errcap, "%s", bad);
         rc = -1;
     }
     free(list);
     return rc;
+}
+
+int sweep_merge_read(const char *dir, sweep_merge **out, char *err, size_t errcap)
+{
+    *out = NULL;
+    merge *m = calloc(1, sizeof *m);
+    if (!m) {
+        sweep_say(err, errcap, "out of memory");
+        return -1;
+    }
+    m->t.nfigures = sweep_figure_count();
+    if (read_plan(m, dir, err, errcap) < 0 || read_results(m, dir, err, errcap) < 0) {
+        sweep_merge_free(m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
+
+const struct sweep_table *sweep_merge_table(const sweep_merge *m)
+{
+    return &m->t;
 }
 
 int merge_main(int argc, char **argv)
@@ -509,16 +550,14 @@ int merge_main(int argc, char **argv)
               stderr);
         return EXIT_USAGE;
     }
-    merge m;
-    memset(&m, 0, sizeof m);
-    m.t.nfigures = sweep_figure_count();
+    sweep_merge *m = NULL;
     char err[1 << 16];
     int status = EXIT_USAGE;
-    if (read_plan(&m, dir, err, sizeof err) < 0 || read_results(&m, dir, err, sizeof err) < 0) {
+    if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim merge: %s\n", err);
     } else {
-        status = sweep_finish(&m.t, fmt, output, junit, "merge");
+        status = sweep_finish(&m->t, fmt, output, junit, "merge");
     }
-    merge_free(&m);
+    sweep_merge_free(m);
     return status;
 }

@@ -55,6 +55,21 @@ static void sh_quote(FILE *out, const char *s)
     fputc('\'', out);
 }
 
+/* s as a file name on an #SBATCH line: sbatch splits the line at blanks,
+ * keeps the character after a backslash, groups quotes and ends the line at
+ * an unescaped '#' (Slurm's src/sbatch/opt.c), so each of those is
+ * escaped; Slurm's file name patterns read '%', so it is doubled. */
+static void sbatch_path(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '%')
+            fputc('%', out);
+        else if (strchr(" \t\\\"'#", *s))
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
 /* A JSON string (reports/json.c's writer; "" for NULL). */
 static void json_string(FILE *out, const char *s)
 {
@@ -229,6 +244,27 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
                          "point's file", po->dir, sw->vars[v].name, sw->vars[v].values[k]);
                 return -1;
             }
+    /* jobs.txt is a job a line (parallel, sbatch's sed): no line breaks */
+    if (strchr(po->dir, '\n')) {
+        sweep_say(err, errcap, "%s: a plan's directory name must not hold a line break", po->dir);
+        return -1;
+    }
+    if (po->binary && strchr(po->binary, '\n')) {
+        sweep_say(err, errcap, "%s: --binary: the path must not hold a line break (jobs.txt is a "
+                 "job a line)", po->dir);
+        return -1;
+    }
+    for (size_t i = 0; i + 1 < po->nargs; i += 2)
+        if (strchr(po->args[i], '\n') || strchr(po->args[i + 1], '\n')) {
+            sweep_say(err, errcap, "%s: --%s: the value must not hold a line break (jobs.txt is a "
+                     "job a line)", po->dir, po->args[i]);
+            return -1;
+        }
+    if (po->slurm && strchr(po->dir, '\\')) {
+        sweep_say(err, errcap, "%s: --slurm: a plan's directory name must not hold a backslash "
+                 "(Slurm reads no %%a in a log's path that has one)", po->dir);
+        return -1;
+    }
     char binary[PATH_MAX];
     if (po->binary) {
         snprintf(binary, sizeof binary, "%s", po->binary);
@@ -356,15 +392,21 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
         fputs("#!/bin/sh\n", sb.f);
         fputs("# regionsim sweep --plan --slurm: one array task per point (docs/distributed.md).\n", sb.f);
         fprintf(sb.f, "#SBATCH --job-name=regionsim-sweep\n#SBATCH --array=0-%zu\n", first - 1);
-        fprintf(sb.f, "#SBATCH --output=%s/logs/%%a.out\n", dir);
+        fputs("#SBATCH --output=", sb.f);
+        sbatch_path(sb.f, dir);
+        fputs("/logs/%a.out\n", sb.f);
         fputs("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n", sb.f);
         if (n > chunk) {
             fprintf(sb.f, "# %zu points, more than one array of %zu (Slurm's default MaxArraySize\n"
                           "# is 1001): this submission runs points 0-%zu; submit the rest as\n",
                     n, chunk, chunk - 1);
-            for (size_t at = chunk; at < n; at += chunk)
-                fprintf(sb.f, "#   sbatch --export=ALL,PLAN_OFFSET=%zu --array=0-%zu %s/sweep.sbatch\n",
-                        at, (n - at < chunk ? n - at : chunk) - 1, dir);
+            for (size_t at = chunk; at < n; at += chunk) {
+                fprintf(sb.f, "#   sbatch --export=ALL,PLAN_OFFSET=%zu --array=0-%zu ", at,
+                        (n - at < chunk ? n - at : chunk) - 1);
+                snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
+                sh_quote(sb.f, path);
+                fputc('\n', sb.f);
+            }
         }
         fputs("set -eu\n", sb.f);
         fputs("point=$((SLURM_ARRAY_TASK_ID + ${PLAN_OFFSET:-0}))\n", sb.f);

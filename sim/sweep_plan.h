@@ -36,6 +36,28 @@ typedef struct sweep_plan_options {
  * or -1 with "DIR: what was wrong" in err. */
 int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, size_t errcap);
 
+/* A plan's results read back (`regionsim merge`, sim/sweep_merge.c). */
+typedef struct sweep_merge sweep_merge;
+struct sweep_table;
+
+/* Reads DIR/plan.json and every point's result into the table a local
+ * `regionsim sweep` of the plan's file fills (every figure the very
+ * double the point's job computed), into *out (freed with
+ * sweep_merge_free). Returns 0, or -1 with *out NULL and one message in
+ * err: the plan missing or malformed ("DIR/plan.json: ..."); else every
+ * missing result named ("K of N results missing ...:\n  PATH (point P:
+ * LABEL)" a line each, then "\nand " the first malformed one if any);
+ * else the first malformed result (not one JSON document, or not a
+ * point's result) or one of another point ("PATH: point P (LABEL): what
+ * was wrong"). Files in DIR/results the plan does not name are not read. */
+int sweep_merge_read(const char *dir, sweep_merge **out, char *err, size_t errcap);
+
+/* The merged table (owned by m; valid until sweep_merge_free). */
+const struct sweep_table *sweep_merge_table(const sweep_merge *m);
+
+/* Frees m and its table (NULL is allowed). */
+void sweep_merge_free(sweep_merge *m);
+
 /* Runs `regionsim merge DIR [--format F] [-o PATH]` (argv[1] is "merge"):
  * the report `regionsim sweep` prints for the plan's file, byte for byte,
  * from the plan's results. Returns 0, 1 (an assertion failed at some
