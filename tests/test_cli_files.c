@@ -55,34 +55,6 @@ static void test_progress_bar_only_on_a_terminal(void **state)
     output_free(&p);
 }
 
-/* advise: a bar of candidates simulated of those it will simulate (6:
- * the budget), on a terminal only, erased at the end; the report the same
- * bytes with and without it. 6 candidates of 30 minutes on one thread take
- * about 1.5 s of CPU. */
-static void test_advise_progress_bar_only_on_a_terminal(void **state)
-{
-    (void)state;
-    char file[600];
-    snprintf(file, sizeof file, "%s/examples/advise-tsdb.ini", source_root);
-    const char *args[] = { "advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1",
-                           NULL };
-    output tty = run_on_tty(2, &plain_env, args);
-    assert_int_equal(tty.status, 0);
-    assert_non_null(strstr(tty.err, "regionsim: ["));
-    assert_non_null(strstr(tty.err, "%  candidates "));
-    assert_non_null(strstr(tty.err, "/6"));
-    size_t n = strlen(tty.err);
-    assert_true(n >= 4);
-    assert_string_equal(tty.err + n - 4, "\r\x1b[K");
-    output plain = run("advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1", NULL);
-    assert_int_equal(plain.status, 0);
-    assert_string_equal(plain.err, "");
-    assert_true(strlen(plain.out) > 100);
-    assert_string_equal(tty.out, plain.out);
-    output_free(&tty);
-    output_free(&plain);
-}
-
 /* Colour on a terminal unless NO_COLOR; --color decides over both. */
 static void test_color_follows_the_terminal_and_no_color(void **state)
 {
@@ -534,7 +506,6 @@ int main(int argc, char **argv)
     source_root = argc > 2 ? argv[2] : ".";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_bar_only_on_a_terminal),
-        cmocka_unit_test(test_advise_progress_bar_only_on_a_terminal),
         cmocka_unit_test(test_color_follows_the_terminal_and_no_color),
         cmocka_unit_test(test_color_auto_on_a_dumb_terminal),
         cmocka_unit_test(test_html_report_to_a_file),

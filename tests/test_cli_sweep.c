@@ -219,33 +219,6 @@ static void test_html_has_a_chart_per_figure(void **state)
     unlink(path);
 }
 
-/* A bar of points done on stderr when it is a terminal (the sweep takes
- * over 1 s: examples/sweep-buckets.ini's 6 points on one thread, about
- * 1.7 s of CPU here), erased at the end; not a byte of it when stderr is
- * not one, and the report the same bytes either way. */
-static void test_progress_bar_only_on_a_terminal(void **state)
-{
-    (void)state;
-    char file[600];
-    snprintf(file, sizeof file, "%s/examples/sweep-buckets.ini", source_root);
-    const char *args[] = { "sweep", file, "--jobs", "1", NULL };
-    output tty = run_on_tty(2, &plain_env, args);
-    assert_int_equal(tty.status, 0);
-    assert_contains(tty.err, "regionsim: [");
-    assert_contains(tty.err, "%  points ");
-    assert_contains(tty.err, "/6");
-    size_t n = strlen(tty.err);
-    assert_true(n >= 4);
-    assert_string_equal(tty.err + n - 4, "\r\x1b[K"); /* erased at the end */
-    output plain = run("sweep", file, "--jobs", "1", NULL);
-    assert_int_equal(plain.status, 0);
-    assert_string_equal(plain.err, "");
-    assert_true(strlen(plain.out) > 100);
-    assert_string_equal(tty.out, plain.out);
-    output_free(&tty);
-    output_free(&plain);
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -263,7 +236,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_junit_has_a_case_per_point),
         cmocka_unit_test(test_bad_input_exits_2_naming_the_line),
         cmocka_unit_test(test_html_has_a_chart_per_figure),
-        cmocka_unit_test(test_progress_bar_only_on_a_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
