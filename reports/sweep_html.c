@@ -45,7 +45,9 @@
  * name every point's line.
  *
  * The y axis runs from 0 (or the smallest value, if negative) to the
- * largest value over every line, with 5 ticks. Each point is a circle
+ * largest value over every line, widened to the next multiple of a round
+ * step (1, 2, 2.5 or 5 times a power of ten, the smallest that needs at
+ * most 5 steps): ticks read 0, 1, 2, 3, 4, not 0, 0.94, 1.88. Each point is a circle
  * with a <title> tooltip holding its exact value, the point and the
  * scheme; an undefined value breaks its line. The figure carries
  * data-figure, each line data-series (its legend entry's index), each
@@ -240,10 +242,33 @@ static void series_name(FILE *out, const sweep_table *t, size_t s, size_t p, int
     }
 }
 
+/* A chart's y axis: lo .. hi in ticks of step. */
+typedef struct y_axis {
+    double lo, hi, step;
+} y_axis;
+
+/* The round step (1, 2, 2.5, 5 x 10^k) that covers lo .. hi (hi > lo) in
+ * at most 5 steps, and lo and hi widened to multiples of it. */
+static y_axis round_y_axis(double lo, double hi)
+{
+    static const double mult[] = { 1, 2, 2.5, 5, 10 };
+    double raw = (hi - lo) / 5, p = pow(10, floor(log10(raw))), step = 10 * p;
+    for (size_t i = 0; i < sizeof mult / sizeof mult[0]; i++)
+        if (mult[i] * p >= raw * (1 - 1e-12)) {
+            step = mult[i] * p;
+            break;
+        }
+    y_axis y = { floor(lo / step + 1e-9) * step, ceil(hi / step - 1e-9) * step, step };
+    if (y.hi <= y.lo)
+        y.hi = y.lo + step;
+    return y;
+}
+
 /* One SVG chart of figure f: the whole figure, or panel j of it. */
 static void write_svg(FILE *out, const sweep_table *t, const figure *f, const x_axis *ax,
-                      const line_set *ls, size_t j, double lo, double hi)
+                      const line_set *ls, size_t j, const y_axis *ya)
 {
+    double lo = ya->lo, hi = ya->hi;
     const frame *fr = ls->panels ? &panel_chart : &one_chart;
     double pw = fr->w - fr->l - fr->r, ph = fr->h - fr->t - fr->b;
     const char *xname = t->nvars ? t->var_names[0] : "point";
@@ -273,8 +298,11 @@ static void write_svg(FILE *out, const sweep_table *t, const figure *f, const x_
     /* axes and ticks */
     fprintf(out, "<path class=\"axis\" d=\"M%d %d V%d H%d\"/>\n", fr->l, fr->t, fr->h - fr->b,
             fr->w - fr->r);
-    for (int k = 0; k <= 4; k++) {
-        double v = lo + (hi - lo) * k / 4, y = fr->t + ph - ph * k / 4;
+    int nticks = (int)lround((hi - lo) / ya->step);
+    for (int k = 0; k <= nticks; k++) {
+        double v = lo + ya->step * k, y = fr->t + ph - ph * k / nticks;
+        if (fabs(v) < ya->step * 1e-9)
+            v = 0; /* not -0 or 1e-17 from the sum */
         fprintf(out, "<path class=\"grid\" d=\"M%d %.1f H%d\"/><text class=\"yt\" x=\"%d\" "
                 "y=\"%.1f\">%s</text>\n", fr->l, y, fr->w - fr->r, fr->l - 6, y + 4,
                 html_fmt_tick(tick, v));
@@ -361,6 +389,7 @@ static void write_chart(FILE *out, const sweep_table *t, const figure *f, const 
         }
     if (hi <= lo)
         hi = lo + 1;
+    y_axis ya = round_y_axis(lo, hi);
     fprintf(out, "<figure class=\"chart%s\" data-figure=\"%s\">\n<figcaption><code>%s</code>: ",
             ls->panels ? " panels" : "", f->name, f->name);
     html_put_text(out, f->meaning);
@@ -373,7 +402,7 @@ static void write_chart(FILE *out, const sweep_table *t, const figure *f, const 
     }
     fputs("</figcaption>\n", out);
     for (size_t j = 0; j < ls->npanels; j++)
-        write_svg(out, t, f, ax, ls, j, lo, hi);
+        write_svg(out, t, f, ax, ls, j, &ya);
     fputs("<ul class=\"legend\">", out);
     for (size_t line = 0; line < ls->nlines; line++) {
         fprintf(out, "<li><span style=\"color:%s\">%s</span> ", colours[line % MAX_HUES],

@@ -320,6 +320,51 @@ static void test_small_multiples_past_8_lines(void **state)
     unmake(&m);
 }
 
+/* The y tick labels of the page's first chart, space-separated, into
+ * buf. */
+static void first_y_ticks(const char *html, char *buf, size_t cap)
+{
+    const char *end = strstr(html, "</svg>");
+    assert_non_null(end);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (const char *p = strstr(html, "class=\"yt\""); p && p < end;
+         p = strstr(p + 1, "class=\"yt\"")) {
+        const char *v = strchr(p, '>') + 1, *e = strchr(v, '<');
+        at += (size_t)snprintf(buf + at, cap - at, "%s%.*s", at ? " " : "", (int)(e - v), v);
+    }
+}
+
+/* The y axis in round steps: every figure of point p is 1 + p (+ 10 a
+ * scheme), so 6 points reach 6 (ticks 0 2 4 6) and 3 schemes 26 (0 10 20
+ * 30), not the largest value cut in four. */
+static void test_y_ticks_are_round(void **state)
+{
+    (void)state;
+    made m;
+    char ticks[256];
+    const char *names[] = { "buckets" }, *lists[] = { "4, 8, 16, 20, 32, 64" };
+    make(&m, 1, names, lists, 1, (size_t)-1);
+    char *html = page(&m);
+    first_y_ticks(html, ticks, sizeof ticks);
+    assert_string_equal(ticks, "0 2 4 6");
+    free(html);
+    unmake(&m);
+    make(&m, 1, names, lists, 3, (size_t)-1);
+    html = page(&m);
+    first_y_ticks(html, ticks, sizeof ticks);
+    assert_string_equal(ticks, "0 10 20 30");
+    free(html);
+    unmake(&m);
+    const char *two[] = { "b" }, *two_values[] = { "1, 2" }; /* 1 .. 2: 0 .. 2 by 0.5 */
+    make(&m, 1, two, two_values, 1, (size_t)-1);
+    html = page(&m);
+    first_y_ticks(html, ticks, sizeof ticks);
+    assert_string_equal(ticks, "0 0.5 1 1.5 2");
+    free(html);
+    unmake(&m);
+}
+
 int main(void)
 {
     setenv("LC_ALL", "C", 1);
@@ -332,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_names_at_equal_steps),
         cmocka_unit_test(test_an_undefined_value_breaks_the_line),
         cmocka_unit_test(test_small_multiples_past_8_lines),
+        cmocka_unit_test(test_y_ticks_are_round),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
