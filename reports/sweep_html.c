@@ -427,7 +427,8 @@ static const char css[] =
     "display:inline-block;margin-right:0.5em}"
     ".series path{stroke-width:2}"
     "ul.legend{list-style:none;padding:0;font-size:90%}ul.legend li{display:inline;margin-right:1em}"
-    "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}"
+    "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right;white-space:nowrap}"
+    ".wide{overflow-x:auto}"
     "th{border-bottom:1px solid #444}";
 
 void sweep_write_html(FILE *out, const sweep_table *t)
@@ -473,7 +474,7 @@ void sweep_write_html(FILE *out, const sweep_table *t)
     for (size_t k = 0; k < nshown; k++)
         write_chart(out, t, shown[k], &ax, &ls);
     free_axis(&ax);
-    fputs("<table>\n<tr>", out);
+    fputs("<div class=\"wide\"><table>\n<tr>", out);
     for (size_t v = 0; v < t->nvars; v++) {
         fputs("<th>", out);
         html_put_text(out, t->var_names[v]);
@@ -499,5 +500,5 @@ void sweep_write_html(FILE *out, const sweep_table *t)
                         fmt_figure(buf, shown[k], sweep_table_value(t, p, s, shown[k])));
             fputs("</tr>\n", out);
         }
-    fputs("</table>\n</body>\n</html>\n", out);
+    fputs("</table></div>\n</body>\n</html>\n", out);
 }
