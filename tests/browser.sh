@@ -36,20 +36,14 @@ png_check=$2
 mkdir -p "$3"
 dir=$(cd "$3" && pwd -P)
 
-in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
+test_name=browser
+. "$(dirname "$0")/lib.sh"
 
 # The browser: $CHROMIUM if set, else chromium on PATH, else Debian's
 # /usr/bin/chromium.
 chromium=${CHROMIUM:-$(command -v chromium || echo /usr/bin/chromium)}
-if ! [ -x "$chromium" ]; then
-    if in_ci; then
-        echo "browser: FAIL: chromium is not installed ($chromium not found), and CI must run this test" >&2
-        echo "browser: CI runs 'sh setup.sh --tests', which installs it (Debian package chromium)" >&2
-        exit 1
-    fi
-    echo "browser: SKIP: chromium is not installed ($chromium not found); run 'sh setup.sh --tests' to install it" >&2
-    exit 77
-fi
+[ -x "$chromium" ] ||
+    skip "chromium is not installed ($chromium not found; Debian package chromium, sh setup.sh --tests)"
 
 html=$dir/report.html
 png=$dir/report.png

@@ -23,25 +23,14 @@ if [ $# -ne 3 ]; then
 fi
 regionsim=$1
 root=$2
-export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
-unset REGIONSIM_JOBS 2>/dev/null || true
-
-in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
-if ! command -v parallel >/dev/null 2>&1 || ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
-    if in_ci; then
-        echo "FAIL: GNU parallel is not installed (sh setup.sh --tests installs Debian's parallel)" >&2
-        exit 1
-    fi
-    echo "SKIP: GNU parallel is not installed (apt-get install parallel, or sh setup.sh --tests)"
-    exit 77
-fi
+. "$(dirname "$0")/lib.sh"
+have_gnu_parallel || skip "GNU parallel is not installed (apt-get install parallel, or sh setup.sh --tests)"
 
 mkdir -p "$3"
 work=$(cd "$3" && pwd -P)/sweep-parallel.$$
 rm -rf "$work"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cd "$root"
 file=tests/data/sweep-small.ini

@@ -19,26 +19,14 @@ if [ $# -ne 3 ]; then
 fi
 regionsim=$1
 root=$2
-export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
+. "$(dirname "$0")/lib.sh"
 
-in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
-skip() {
-    if in_ci; then
-        echo "FAIL: $* (sh setup.sh --tests installs slurmctld slurmd slurm-client munge)" >&2
-        exit 1
-    fi
-    echo "SKIP: $*"
-    exit 77
-}
 missing=""
 for p in slurmctld slurmd sbatch sinfo munged python3; do
     command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
 [ -z "$missing" ] || skip "Slurm is not installed (missing:$missing; apt-get install slurmctld slurmd slurm-client munge)"
-if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: the one-node Slurm of this test needs root (CI runs it as root)"
-    exit 77
-fi
+skip_unless_root "the one-node Slurm of this test needs root (CI runs it as root)"
 
 . "$root/tests/slurm_cluster.sh"
 mkdir -p "$3"
@@ -47,7 +35,6 @@ rm -rf "$work"
 mkdir -p "$work"
 cleanup() { slurm_stop "$work/cluster"; rm -rf "$work"; }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 slurm_start "$work/cluster" || fail "the one-node Slurm did not start"
 

@@ -35,29 +35,19 @@ if [ $# -ne 3 ]; then
 fi
 regionsim=$1
 root=$2
-export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
-unset REGIONSIM_JOBS PARALLEL_SSH PARALLEL 2>/dev/null || true
+. "$(dirname "$0")/lib.sh"
+unset PARALLEL_SSH PARALLEL 2>/dev/null || true
 
-in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
 missing=""
-command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
-    missing="$missing parallel"
+have_gnu_parallel || missing="$missing parallel"
 # parallel's remote wrapper is a perl program the remote host runs
 command -v perl >/dev/null 2>&1 || missing="$missing perl"
-if [ -n "$missing" ]; then
-    if in_ci; then
-        echo "FAIL: not installed:$missing (sh setup.sh --tests installs Debian's parallel)" >&2
-        exit 1
-    fi
-    echo "SKIP: not installed:$missing (apt-get install parallel, or sh setup.sh --tests)"
-    exit 77
-fi
+[ -z "$missing" ] || skip "not installed:$missing (apt-get install parallel, or sh setup.sh --tests)"
 
 mkdir -p "$3"
 work=$(cd "$3" && pwd -P)/sweep-ssh.$$
 rm -rf "$work"
 mkdir -p "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # fake-ssh, its log and the hosts' homes: in a directory of their own
 # under /tmp, since sshlogin lines name fake-ssh by its path and parallel
 # splits them at spaces, whatever the build directory is called.

@@ -40,29 +40,16 @@ if [ $# -ne 3 ]; then
 fi
 regionsim=$1
 root=$2
-export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
-unset REGIONSIM_JOBS PARALLEL_SSH PARALLEL SSH_AUTH_SOCK 2>/dev/null || true
+. "$(dirname "$0")/lib.sh"
+unset PARALLEL_SSH PARALLEL SSH_AUTH_SOCK 2>/dev/null || true
 
-in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
-skip() {
-    if in_ci; then
-        echo "FAIL: $* (sh setup.sh --tests installs openssh-server openssh-client parallel)" >&2
-        exit 1
-    fi
-    echo "SKIP: $*"
-    exit 77
-}
-if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: the private sshd of this test logs in as root and needs root (CI runs it as root)"
-    exit 77
-fi
+skip_unless_root "the private sshd of this test logs in as root and needs root (CI runs it as root)"
 missing=""
 [ -x /usr/sbin/sshd ] || missing="$missing /usr/sbin/sshd"
 for p in ssh ssh-keygen python3 perl; do
     command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
-command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
-    missing="$missing parallel"
+have_gnu_parallel || missing="$missing parallel"
 [ -z "$missing" ] ||
     skip "not installed:$missing (apt-get install openssh-server openssh-client parallel python3)"
 
@@ -88,7 +75,6 @@ sshd_pid=""
 trap 'stop_sshd; rm -rf "$work" "$d"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 ssh-keygen -q -t ed25519 -N '' -C regionsim-test-host -f "$d/host_key" || fail "ssh-keygen (host key)"
 ssh-keygen -q -t ed25519 -N '' -C regionsim-test-client -f "$d/client_key" || fail "ssh-keygen (client key)"

@@ -31,17 +31,10 @@ fi
 regionsim=$1
 case $regionsim in /*) ;; *) regionsim=$(pwd)/$regionsim ;; esac
 
-in_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; }
-
-if ! command -v tmux >/dev/null 2>&1; then
-    if in_ci; then
-        echo "watch_tmux: FAIL: tmux is not installed, and CI must run this test" >&2
-        echo "watch_tmux: CI runs 'sh setup.sh --tests', which installs it (Debian package tmux)" >&2
-        exit 1
-    fi
-    echo "watch_tmux: SKIP: tmux is not installed; run 'sh setup.sh --tests' to install it" >&2
-    exit 77
-fi
+test_name=watch_tmux
+. "$(dirname "$0")/lib.sh"
+command -v tmux >/dev/null 2>&1 ||
+    skip "tmux is not installed (Debian package tmux; sh setup.sh --tests installs it)"
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/regionsim-tmux.XXXXXX")
 sock=$dir/tmux.sock
