@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #ifdef fail_msg /* included after cmocka.h */
@@ -17,6 +18,44 @@
 static inline void test_assert_near(double a, double b, double eps, const char *what)
 {
     if (!(fabs(a - b) <= eps)) fail_msg("%s = %.17g, expected %.17g", what, a, b);
+}
+
+/* text (NULL fails) contains part; names both when not. */
+static inline void assert_contains(const char *text, const char *part)
+{
+    if (!text) /* (also keeps GCC's -Wformat-overflow from seeing a NULL below) */
+        fail_msg("NULL does not contain '%s'", part);
+    else if (!strstr(text, part))
+        fail_msg("'%s' does not contain '%s'", text, part);
+}
+
+/* A file's bytes, NUL-terminated (*len, if len, without the NUL), or
+ * NULL (*len 0) when it cannot be opened. The caller frees. */
+static inline char *test_read_file(const char *path, size_t *len)
+{
+    if (len)
+        *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap * 2 + 8192;
+            text = realloc(text, cap);
+            assert_non_null(text);
+        }
+        size_t got = fread(text + n, 1, cap - n - 1, f);
+        n += got;
+        if (!got)
+            break;
+    }
+    fclose(f);
+    text[n] = '\0';
+    if (len)
+        *len = n;
+    return text;
 }
 #endif
 

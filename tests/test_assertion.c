@@ -12,17 +12,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/support.h"
+
 #include "reports/assertion.h"
 #include "sim/units.h"
 
 #define EPS 1e-9
 #define MIN_US 60000000ull
-
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
 
 static assertion parsed(const char *text)
 {

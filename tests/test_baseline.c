@@ -24,12 +24,6 @@
 #include "sim/engine.h"
 #include "sim/scenario.h"
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
 /* A 3-minute time series on 4 servers with one scheme labelled "mine". */
 static void small_scenario(scenario *sc, const char *expr)
 {

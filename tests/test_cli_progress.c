@@ -17,13 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/cli_support.h"
+#include "tests/support.h"
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
+#include "tests/cli_support.h"
 
 /* A bar of points done on stderr when it is a terminal (the sweep takes
  * over 1 s: examples/sweep-buckets.ini's 6 points on one thread, about

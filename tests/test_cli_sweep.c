@@ -14,15 +14,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/support.h"
+
 #include "tests/cli_support.h"
 
 static char small[512];
-
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
 
 static void test_every_format_is_the_same_whatever_the_jobs(void **state)
 {

@@ -86,7 +86,7 @@ static size_t count(const char *hay, const char *needle)
     return n;
 }
 
-static void assert_contains(const char *hay, const char *needle)
+static void assert_xml_contains(const char *hay, const char *needle)
 {
     if (!strstr(hay, needle)) fail_msg("missing: %s\nin:\n%s", needle, hay);
 }
@@ -276,31 +276,31 @@ static void test_counts_names_and_failures(void **state)
 {
     (void)state;
     char *xml = render_doc(DOC_COUNTS);
-    assert_contains(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    assert_xml_contains(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                          "<testsuites name=\"regionsim\" tests=\"7\" failures=\"2\" errors=\"0\""
                          " time=\"5400.250\">\n");
-    assert_contains(xml, "  <testsuite name=\"ci\" tests=\"6\" failures=\"2\" errors=\"0\""
+    assert_xml_contains(xml, "  <testsuite name=\"ci\" tests=\"6\" failures=\"2\" errors=\"0\""
                          " skipped=\"0\" time=\"3600.000\">\n");
-    assert_contains(xml, "  <testsuite name=\"growth\" tests=\"1\" failures=\"0\" errors=\"0\""
+    assert_xml_contains(xml, "  <testsuite name=\"growth\" tests=\"1\" failures=\"0\" errors=\"0\""
                          " skipped=\"0\" time=\"1800.250\">\n");
     assert_int_equal(count(xml, "<testsuite "), 2);
     assert_int_equal(count(xml, "<testcase "), 7);
     assert_int_equal(count(xml, "<failure "), 2);
     assert_int_equal(count(xml, "</testcase>"), 2); /* passing cases are empty elements */
     /* A failure: the value (six significant digits) and the bound. */
-    assert_contains(xml,
+    assert_xml_contains(xml,
         "    <testcase name=\"write_max_mean &lt;= 1.2\" classname=\"ci.monotonic\" time=\"0\">\n"
         "      <failure message=\"value 5.33333, bound 1.2\" type=\"assertion\">"
         "write_max_mean &lt;= 1.2 for monotonic: value 5.33333, bound 1.2</failure>\n"
         "    </testcase>\n");
-    assert_contains(xml, "<failure message=\"value 3, bound 4\" type=\"assertion\">"
+    assert_xml_contains(xml, "<failure message=\"value 3, bound 4\" type=\"assertion\">"
                          "regions &gt;= 4 for monotonic: value 3, bound 4</failure>");
-    assert_contains(xml, "    <testcase name=\"write_max_mean &lt;= 1.2\" classname=\"ci.salted\""
+    assert_xml_contains(xml, "    <testcase name=\"write_max_mean &lt;= 1.2\" classname=\"ci.salted\""
                          " time=\"0\"/>\n");
     /* A named section: "NAME: text". */
-    assert_contains(xml, "<testcase name=\"balanced: write_max_mean &lt;= 2 over last 10m\""
+    assert_xml_contains(xml, "<testcase name=\"balanced: write_max_mean &lt;= 2 over last 10m\""
                          " classname=\"growth.salted\" time=\"0\"/>");
-    assert_contains(xml, "</testsuites>\n");
+    assert_xml_contains(xml, "</testsuites>\n");
     assert_clean_utf8(xml);
     free(xml);
 }
@@ -309,19 +309,19 @@ static void test_values_nan_shortest_steady(void **state)
 {
     (void)state;
     char *xml = render_doc(DOC_VALUES);
-    assert_contains(xml, "<failure message=\"value undefined, bound 1.2\" type=\"assertion\">"
+    assert_xml_contains(xml, "<failure message=\"value undefined, bound 1.2\" type=\"assertion\">"
                          "read_max_mean &lt;= 1.2 for monotonic: value undefined, bound 1.2"
                          "</failure>");
-    assert_contains(xml, "<failure message=\"value 0.30000000000000004, bound 0.3\"");
-    assert_contains(xml, "<failure message=\"value 1.2000001, bound 1.2\"");
-    assert_contains(xml, "classname=\"values.salted\" time=\"0\"/>"); /* 1e-7 passed */
-    assert_contains(xml, "<failure message=\"value 3 (region count changes and moves), bound 0\""
+    assert_xml_contains(xml, "<failure message=\"value 0.30000000000000004, bound 0.3\"");
+    assert_xml_contains(xml, "<failure message=\"value 1.2000001, bound 1.2\"");
+    assert_xml_contains(xml, "classname=\"values.salted\" time=\"0\"/>"); /* 1e-7 passed */
+    assert_xml_contains(xml, "<failure message=\"value 3 (region count changes and moves), bound 0\""
                          " type=\"assertion\">steady over last 4 windows for salted: value 3"
                          " (region count changes and moves), bound 0</failure>");
-    assert_contains(xml, "<failure message=\"value undefined (no window had a read), bound 1.2\"");
-    assert_contains(xml, "<failure message=\"value 50000.4, bound 5e4\"");
+    assert_xml_contains(xml, "<failure message=\"value undefined (no window had a read), bound 1.2\"");
+    assert_xml_contains(xml, "<failure message=\"value 50000.4, bound 5e4\"");
     /* A NAN time is 0. */
-    assert_contains(xml, "<testsuite name=\"values\" tests=\"7\" failures=\"6\" errors=\"0\""
+    assert_xml_contains(xml, "<testsuite name=\"values\" tests=\"7\" failures=\"6\" errors=\"0\""
                          " skipped=\"0\" time=\"0.000\">");
     free(xml);
 }
@@ -333,13 +333,13 @@ static void test_hostile_text_is_escaped(void **state)
     assert_clean_utf8(xml);
     /* In attributes: entities, visible \xNN, tab/newline/return as
      * references; classname's dots as '_'. */
-    assert_contains(xml, "classname=\"sc_en&lt;ario&gt;&amp;\\x02."
+    assert_xml_contains(xml, "classname=\"sc_en&lt;ario&gt;&amp;\\x02."
                          "q&quot;&apos;&lt;&amp;&gt;\\x01\\x1F\\x7F\\xFF\\xC3(&#9;&#10;&#13;_"
                          "\xc3\xa9\\xEF\\xBF\\xBE\\xC0\\xAF\\xED\\xA0\\x80\\\"");
-    assert_contains(xml, "<testsuite name=\"sc.en&lt;ario&gt;&amp;\\x02\"");
-    assert_contains(xml, "name=\"w &lt; 1 &amp;&amp; x &gt; &quot;2&quot; \\x1B[31m\\xFE\"");
+    assert_xml_contains(xml, "<testsuite name=\"sc.en&lt;ario&gt;&amp;\\x02\"");
+    assert_xml_contains(xml, "name=\"w &lt; 1 &amp;&amp; x &gt; &quot;2&quot; \\x1B[31m\\xFE\"");
     /* In text: tab and newline as they are, return as a reference. */
-    assert_contains(xml, " for q&quot;&apos;&lt;&amp;&gt;\\x01\\x1F\\x7F\\xFF\\xC3(\t\n&#13;."
+    assert_xml_contains(xml, " for q&quot;&apos;&lt;&amp;&gt;\\x01\\x1F\\x7F\\xFF\\xC3(\t\n&#13;."
                          "\xc3\xa9\\xEF\\xBF\\xBE");
     /* An unterminated name array: all its bytes, and no more. */
     assertion a;
@@ -347,7 +347,7 @@ static void test_hostile_text_is_escaped(void **state)
     name[0] = '"';
     memset(name + 1, 'n', sizeof a.name);
     snprintf(name + 1 + sizeof a.name, sizeof name - 1 - sizeof a.name, ": w &lt;");
-    assert_contains(xml, name);
+    assert_xml_contains(xml, name);
     free(xml);
 }
 

@@ -14,12 +14,6 @@
 
 #include "sim/scenario.h"
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
 static void test_defaults_are_valid(void **state)
 {
     (void)state;

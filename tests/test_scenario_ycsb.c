@@ -27,12 +27,6 @@
 
 static const char *data_dir;
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
 /* The default scenario with one scheme, `key` (YCSB's own row keys). */
 static void key_scenario(scenario *sc)
 {

@@ -13,12 +13,6 @@
 
 #include "sim/sweep.h"
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
 static int load(sweep *sw, const char *text, char *err, size_t cap)
 {
     return sweep_load_text(sw, "x.ini", text, strlen(text), err, cap);

@@ -133,7 +133,7 @@ static double x_of(const char *html, const char *what)
     return strtod(c + 12, NULL);
 }
 
-static void assert_contains(const char *text, const char *part)
+static void assert_page_contains(const char *text, const char *part)
 {
     if (!strstr(text, part))
         fail_msg("the page does not contain '%s'", part);
@@ -156,7 +156,7 @@ static void test_powers_of_two_on_a_log_axis(void **state)
     const char *names[] = { "buckets" }, *lists[] = { "4, 8, 16, 20, 32, 64" };
     make(&m, 1, names, lists, 1, (size_t)-1);
     char *html = page(&m);
-    assert_contains(html, "buckets (log scale)");
+    assert_page_contains(html, "buckets (log scale)");
     double x4 = x_of(html, "buckets=4"), x8 = x_of(html, "buckets=8"),
            x16 = x_of(html, "buckets=16"), x20 = x_of(html, "buckets=20"),
            x32 = x_of(html, "buckets=32"), x64 = x_of(html, "buckets=64");
@@ -178,7 +178,7 @@ static void test_an_even_range_on_a_linear_axis(void **state)
     const char *names[] = { "servers" }, *lists[] = { "8, 16, 24, 32, 40, 48, 56, 64" };
     make(&m, 1, names, lists, 2, (size_t)-1);
     char *html = page(&m);
-    assert_contains(html, "servers (linear scale)");
+    assert_page_contains(html, "servers (linear scale)");
     double x8 = x_of(html, "servers=8"), x16 = x_of(html, "servers=16"),
            x56 = x_of(html, "servers=56"), x64 = x_of(html, "servers=64");
     assert_double_equal(x16 - x8, x64 - x56, 0.15);
@@ -197,14 +197,14 @@ static void test_the_rule_needs_a_range_of_8(void **state)
     const char *names[] = { "n" }, *lists[] = { "1, 2, 4" };
     make(&m, 1, names, lists, 1, (size_t)-1);
     char *html = page(&m);
-    assert_contains(html, "n (linear scale)");
+    assert_page_contains(html, "n (linear scale)");
     assert_double_equal(x_of(html, "n=2") - x_of(html, "n=1"), 550.0 / 3, 0.15);
     free(html);
     unmake(&m);
     const char *wide[] = { "1, 2, 4, 100" };
     make(&m, 1, names, wide, 1, (size_t)-1);
     html = page(&m);
-    assert_contains(html, "n (log scale)");
+    assert_page_contains(html, "n (log scale)");
     free(html);
     unmake(&m);
 }
@@ -218,14 +218,14 @@ static void test_unsorted_durations_join_in_ascending_x(void **state)
     const char *names[] = { "duration" }, *lists[] = { "30m, 10m, 1h, 20m" };
     make(&m, 1, names, lists, 1, (size_t)-1);
     char *html = page(&m);
-    assert_contains(html, "duration (linear scale)");
+    assert_page_contains(html, "duration (linear scale)");
     double x10 = x_of(html, "duration=10m"), x20 = x_of(html, "duration=20m"),
            x30 = x_of(html, "duration=30m"), x60 = x_of(html, "duration=1h");
     assert_double_equal(x10, 70, 0.05);
     assert_double_equal(x60, 620, 0.05);
     assert_double_equal(x20 - x10, 110, 0.15);
     assert_double_equal(x30 - x20, 110, 0.15);
-    assert_contains(html, ">1h</text>");
+    assert_page_contains(html, ">1h</text>");
     /* the first line's path: x only goes up */
     const char *d = strstr(strstr(html, "data-series=\"0\""), "<path fill=\"none\" d=\"M");
     assert_non_null(d);
@@ -252,7 +252,7 @@ static void test_names_at_equal_steps(void **state)
     const char *names[] = { "prefix" }, *lists[] = { "salt(4), osalt(4), none" };
     make(&m, 1, names, lists, 1, (size_t)-1);
     char *html = page(&m);
-    assert_contains(html, "prefix (equal steps, in sweep order)");
+    assert_page_contains(html, "prefix (equal steps, in sweep order)");
     assert_double_equal(x_of(html, "prefix=salt(4)"), 70, 0.05);
     assert_double_equal(x_of(html, "prefix=osalt(4)"), 345, 0.05);
     assert_double_equal(x_of(html, "prefix=none"), 620, 0.05);
@@ -261,7 +261,7 @@ static void test_names_at_equal_steps(void **state)
     const char *mixed[] = { "5, 10m, 1" };
     make(&m, 1, names, mixed, 1, (size_t)-1);
     html = page(&m);
-    assert_contains(html, "prefix (equal steps, in sweep order)");
+    assert_page_contains(html, "prefix (equal steps, in sweep order)");
     assert_double_equal(x_of(html, "prefix=10m"), 345, 0.05);
     free(html);
     unmake(&m);
@@ -304,10 +304,10 @@ static void test_small_multiples_past_8_lines(void **state)
     assert_int_equal(count(one, "data-panel="), 6);
     assert_int_equal(count(one, "<g class=\"series\""), 18);
     assert_int_equal(count(one, "<li>"), 3);
-    assert_contains(one, ">servers=12</text>");
-    assert_contains(one, "<li><span style=\"color:#e15759\">&#x2014;</span> osalt</li>");
+    assert_page_contains(one, ">servers=12</text>");
+    assert_page_contains(one, "<li><span style=\"color:#e15759\">&#x2014;</span> osalt</li>");
     assert_null(strstr(one, "stroke-dasharray")); /* 3 hues a panel: no dashes needed */
-    assert_contains(one, "osalt, servers=12 at buckets=20: "); /* tooltips say everything */
+    assert_page_contains(one, "osalt, servers=12 at buckets=20: "); /* tooltips say everything */
     free(one);
     free(html);
     unmake(&m);
@@ -315,7 +315,7 @@ static void test_small_multiples_past_8_lines(void **state)
     make(&m, 2, names, few, 2, (size_t)-1);
     html = page(&m);
     assert_null(strstr(html, "data-panel="));
-    assert_contains(html, "<li><span style=\"color:#f28e2b\">&#x2014;</span> salted, servers=8</li>");
+    assert_page_contains(html, "<li><span style=\"color:#f28e2b\">&#x2014;</span> salted, servers=8</li>");
     free(html);
     unmake(&m);
 }

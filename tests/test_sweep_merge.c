@@ -46,44 +46,11 @@ static char small[PATH_MAX]; /* tests/data/sweep-small.ini */
 
 /* ---- helpers ---- */
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!text) /* (also keeps GCC's -Wformat-overflow from seeing a NULL below) */
-        fail_msg("NULL does not contain '%s'", part);
-    else if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
 static const char *in_work(char *out, const char *name)
 {
     int n = snprintf(out, PATH_MAX, "%s/%s", work, name);
     assert_true(n > 0 && n < PATH_MAX);
     return out;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap * 2 + 8192;
-            text = realloc(text, cap);
-            assert_non_null(text);
-        }
-        size_t got = fread(text + n, 1, cap - n - 1, f);
-        n += got;
-        if (!got)
-            break;
-    }
-    fclose(f);
-    text[n] = '\0';
-    if (len)
-        *len = n;
-    return text;
 }
 
 static void spit(const char *path, const char *text, size_t len)
@@ -126,7 +93,7 @@ static const char *under(char *out, const char *dir, const char *rel)
 static void edit(const char *path, const char *from, const char *to)
 {
     size_t len;
-    char *text = slurp(path, &len);
+    char *text = test_read_file(path, &len);
     assert_non_null(text);
     char *at = strstr(text, from);
     if (!at)
@@ -167,7 +134,7 @@ static int capture(int (*fn)(int, char **), int argc, char **argv, char **out, c
     close(efd);
     close(saved_out);
     close(saved_err);
-    char *o = slurp(opath, NULL), *e = slurp(epath, NULL);
+    char *o = test_read_file(opath, NULL), *e = test_read_file(epath, NULL);
     if (out)
         *out = o;
     else
@@ -436,7 +403,7 @@ static void test_a_planned_sweep_merges_to_the_sweep_s_own_table(void **state)
                           "--read-fraction", "0.08", "--assert", "write_max_mean <= 2.5 for tsdb",
                           "--plan", dir, "--binary", "/opt/it's/regionsim", NULL };
     assert_int_equal(capture(sweep_main, 15, plan_argv, NULL, NULL), 0);
-    char *jobs = slurp(under(path, dir, "jobs.txt"), NULL);
+    char *jobs = test_read_file(under(path, dir, "jobs.txt"), NULL);
     assert_non_null(jobs);
     size_t njobs = 0;
     for (char *line = jobs, *nl; (nl = strchr(line, '\n')); line = nl + 1, njobs++) {
@@ -467,7 +434,7 @@ static void test_a_planned_sweep_merges_to_the_sweep_s_own_table(void **state)
         fail_msg("%s", err);
     assert_int_equal(sweep_write_report(sweep_merge_table(m), 4, merged, "test"), 0);
     size_t llen, mlen;
-    char *want = slurp(local, &llen), *got = slurp(merged, &mlen);
+    char *want = test_read_file(local, &llen), *got = test_read_file(merged, &mlen);
     assert_non_null(want);
     assert_non_null(got);
     assert_true(llen > 1000);
@@ -557,7 +524,7 @@ static void test_malformed_and_truncated_results_are_refused(void **state)
     fixture(dir, "malformed");
     under(path, dir, "results/0003.json");
     size_t len;
-    char *good = slurp(path, &len);
+    char *good = test_read_file(path, &len);
     assert_non_null(good);
 
     /* cut anywhere: not JSON, naming the file and the point */
@@ -618,7 +585,7 @@ static void test_another_point_s_result_is_refused(void **state)
     char dir[PATH_MAX], from[PATH_MAX + 64], to[PATH_MAX + 64], want[PATH_MAX + 200];
     fixture(dir, "swapped");
     size_t len;
-    char *four = slurp(under(from, dir, "results/0004.json"), &len);
+    char *four = test_read_file(under(from, dir, "results/0004.json"), &len);
     assert_non_null(four);
     spit(under(to, dir, "results/0002.json"), four, len);
     free(four);
@@ -661,7 +628,7 @@ static void test_a_plan_edited_by_hand_is_refused(void **state)
     fixture(dir, "edited");
     under(plan, dir, "plan.json");
     size_t len;
-    char *good = slurp(plan, &len);
+    char *good = test_read_file(plan, &len);
     assert_non_null(good);
 
     edit(plan, "\"version\": 1", "\"version\": 2");
@@ -768,7 +735,7 @@ static void test_merge_writes_each_format_to_o(void **state)
         assert_int_equal(capture(merge_main, 7, argv, &out, &errs), 1);
         assert_string_equal(out, "");
         assert_contains(errs, "regionsim merge: 3 assertion results failed at 3 points\n");
-        char *got = slurp(out_path, NULL);
+        char *got = test_read_file(out_path, NULL);
         assert_non_null(got);
         char *want = NULL;
         size_t wlen = 0;

@@ -36,14 +36,6 @@ static char work[PATH_MAX]; /* this run's temporary directory */
 
 /* ---- helpers ---- */
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!text) /* (also keeps GCC's -Wformat-overflow from seeing a NULL below) */
-        fail_msg("NULL does not contain '%s'", part);
-    else if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
 static void assert_starts(const char *text, const char *prefix)
 {
     if (strncmp(text, prefix, strlen(prefix)))
@@ -56,32 +48,6 @@ static const char *in_work(char *out, const char *name)
     int n = snprintf(out, PATH_MAX, "%s/%s", work, name);
     assert_true(n > 0 && n < PATH_MAX);
     return out;
-}
-
-/* A file's bytes (NUL-terminated; *len without it), or NULL if absent. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap * 2 + 8192;
-            text = realloc(text, cap);
-            assert_non_null(text);
-        }
-        size_t got = fread(text + n, 1, cap - n - 1, f);
-        n += got;
-        if (!got)
-            break;
-    }
-    fclose(f);
-    text[n] = '\0';
-    if (len)
-        *len = n;
-    return text;
 }
 
 static void spit(const char *path, const char *text, mode_t mode)
@@ -224,7 +190,7 @@ static char *run_sh(const char *command, const char *script, const char *const *
         fail_msg("sh exited %d running: %s", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
                  script ? script : command);
     size_t len;
-    char *args = slurp(argsfile, &len);
+    char *args = test_read_file(argsfile, &len);
     if (!args)
         fail_msg("the stub did not run: %s", script ? script : command);
     for (size_t i = 0; i < len; i++)
@@ -264,7 +230,7 @@ static void test_plan_json_is_the_manifest(void **state)
     in_work(dir, "manifest");
     assert_int_equal(write_plan(small_text, dir, "/opt/regionsim", 0, NULL, 0, err, sizeof err), 0);
     snprintf(path, sizeof path, "%s/plan.json", dir);
-    char *text = slurp(path, NULL);
+    char *text = test_read_file(path, NULL);
     assert_non_null(text);
     json_object *doc = json_tokener_parse(text);
     assert_non_null(doc);
@@ -417,7 +383,7 @@ static void test_each_point_file_reads_back_as_its_point(void **state)
     for (size_t p = 0; p < whole.npoints; p++) {
         snprintf(path, sizeof path, "%s/points/%04zu.ini", dir, p);
         size_t len;
-        char *text = slurp(path, &len);
+        char *text = test_read_file(path, &len);
         assert_non_null(text);
         /* the sweep's text first, line for line (the [sweep] lines blanked) */
         assert_true(len > whole.len);
@@ -503,7 +469,7 @@ static void test_jobs_run_through_sh_with_hostile_paths_and_values(void **state)
     assert_int_equal(write_plan(small_text, dir, binary, 0, args, 8, err, sizeof err), 0);
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/jobs.txt", dir);
-    char *jobs = slurp(path, NULL);
+    char *jobs = test_read_file(path, NULL);
     assert_non_null(jobs);
     assert_int_equal(count_lines(jobs), 6);
     for (size_t p = 0; p < 6; p++) {
@@ -603,7 +569,7 @@ static void test_sbatch_runs_a_task_s_line(void **state)
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     assert_true(st.st_mode & S_IXUSR);
-    char *sb = slurp(path, NULL);
+    char *sb = test_read_file(path, NULL);
     assert_non_null(sb);
     assert_starts(sb, "#!/bin/sh\n");
     char line[8192], parsed[8192], want[3 * PATH_MAX];
@@ -673,7 +639,7 @@ static void test_sbatch_splits_past_the_array_limit(void **state)
         in_work(dir, "big plan's");
         assert_int_equal(write_plan(text, dir, binary, 1, NULL, 0, err, sizeof err), 0);
         snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
-        char *sb = slurp(path, NULL);
+        char *sb = test_read_file(path, NULL);
         assert_non_null(sb);
         char line[8192], parsed[8192], want[PATH_MAX + 200];
         assert_int_equal(find_line(sb, "#SBATCH --array", line, sizeof line), 0);
@@ -710,7 +676,7 @@ static void test_sbatch_splits_past_the_array_limit(void **state)
             free(got);
         }
         snprintf(path, sizeof path, "%s/jobs.txt", dir);
-        char *jobs = slurp(path, NULL);
+        char *jobs = test_read_file(path, NULL);
         assert_int_equal(count_lines(jobs), n);
         free(jobs);
         free(sb);

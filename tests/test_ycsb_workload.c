@@ -70,14 +70,6 @@ static void assert_starts(const char *s, const char *prefix)
     }
 }
 
-static void assert_contains(const char *s, const char *part)
-{
-    if (!strstr(s, part)) {
-        fprintf(stderr, "'%s' does not contain '%s'\n", s, part);
-        fail();
-    }
-}
-
 /* ---- defaults and every property's effect ------------------------------- */
 
 static void test_defaults(void **state)
