@@ -715,6 +715,10 @@ void assertion_merge(assertion_result *into, const assertion_result *sample)
  * does (5.333, 1.2004 against 1.2, 48213). */
 static void format_value(double v, const assertion *a, char *out, size_t cap)
 {
+    if (isinf(v)) { /* "inf", "-inf": no digits to count (log10 is inf) */
+        snprintf(out, cap, "%g", v);
+        return;
+    }
     int digits = fabs(v) >= 1 ? (int)floor(log10(fabs(v))) + 1 : 1;
     int p = digits > 4 ? (digits < 17 ? digits : 17) : 4;
     for (; p <= 17; p++) {

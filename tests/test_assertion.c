@@ -589,6 +589,13 @@ static void test_describe(void **state)
     x.value = 1.2004;
     assertion_describe(&x, line, sizeof line);
     assert_string_equal(line, "FAILED write_max_mean <= 1.2 for s: value 1.2004, bound 1.2");
+    /* an infinity (a merged result may hold one): no digits to count */
+    x.value = INFINITY;
+    assertion_describe(&x, line, sizeof line);
+    assert_string_equal(line, "FAILED write_max_mean <= 1.2 for s: value inf, bound 1.2");
+    x.value = -INFINITY;
+    assertion_describe(&x, line, sizeof line);
+    assert_string_equal(line, "FAILED write_max_mean <= 1.2 for s: value -inf, bound 1.2");
     x.value = 1.2 + 1e-15;
     assertion_describe(&x, line, sizeof line);
     assert_string_equal(line, "FAILED write_max_mean <= 1.2 for s: value 1.200000000000001, "
