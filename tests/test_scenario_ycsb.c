@@ -182,6 +182,38 @@ static void test_property_file(void **state)
     rmdir(dir);
 }
 
+/* A property no line set: the message says it comes from the YCSB
+ * workload ("ycsb: operationcount: ..."), when the buffer has room for
+ * the prefix; a shorter buffer keeps the message as it is. */
+static void test_an_unset_property_names_the_workload(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ycsb-unset-XXXXXX", props[256], err[768];
+    assert_non_null(mkdtemp(dir));
+    snprintf(props, sizeof props, "%s/w.properties", dir);
+    FILE *f = fopen(props, "w");
+    assert_non_null(f);
+    fputs("recordcount=100\n", f);
+    fclose(f);
+    scenario sc;
+    key_scenario(&sc);
+    set(&sc, "ycsb", props);
+    assert_int_equal(scenario_ycsb_build(&sc, err, sizeof err), -1);
+    assert_memory_equal(err, "ycsb: operationcount: ", 22);
+    assert_contains(err, "it is not set");
+    scenario_release(&sc);
+    size_t n = strlen(err) - 6; /* the message's own length */
+    key_scenario(&sc);
+    set(&sc, "ycsb", props);
+    char small[1024];
+    assert_true(n + 7 <= sizeof small);
+    assert_int_equal(scenario_ycsb_build(&sc, small, n + 6), -1); /* no room for the prefix */
+    assert_memory_equal(small, "operationcount: ", 16);
+    scenario_release(&sc);
+    unlink(props);
+    rmdir(dir);
+}
+
 /* What has no effect on a YCSB workload is refused, naming itself; a
  * property without a workload too; and [phase] sections with one. */
 static void test_settings_without_effect_refused(void **state)
@@ -443,6 +475,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_workload_makes_load_and_run_phases),
         cmocka_unit_test(test_scenario_file_and_overrides),
         cmocka_unit_test(test_property_file),
+        cmocka_unit_test(test_an_unset_property_names_the_workload),
         cmocka_unit_test(test_settings_without_effect_refused),
         cmocka_unit_test(test_workload_d_returns_a_record_for_every_read),
         cmocka_unit_test(test_workload_e_scans_read_about_50_rows),
