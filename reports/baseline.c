@@ -107,7 +107,7 @@ static int beyond(double old, double now, double tolerance)
     return fabs(now - old) > tolerance * scale;
 }
 
-static baseline_verdict verdict_of(const figure *f, double old, double now, double tolerance)
+baseline_verdict baseline_judge(const figure *f, double old, double now, double tolerance)
 {
     if (!beyond(old, now, tolerance))
         return BASELINE_SAME;
@@ -162,12 +162,11 @@ static int compare_run(const sim_results *res, size_t i, json_object *old_run,
         if (!isfinite(old) || !isfinite(now))
             continue;
         r->compared++;
-        baseline_verdict verdict = verdict_of(f, old, now, tolerance);
+        baseline_verdict verdict = baseline_judge(f, old, now, tolerance);
         if (verdict == BASELINE_SAME)
             continue;
         r->regressions += verdict == BASELINE_REGRESSION;
-        double relative = old != 0 ? (now - old) / fabs(old) : (now > old ? INFINITY : -INFINITY);
-        baseline_change c = { run->scheme_name, f, old, now, relative, verdict };
+        baseline_change c = { run->scheme_name, f, old, now, baseline_relative(old, now), verdict };
         if (add_change(r, cap, c) < 0)
             return -1;
     }
@@ -218,7 +217,22 @@ void baseline_report_free(baseline_report *r)
     memset(r, 0, sizeof *r);
 }
 
-static const char *verdict_name(baseline_verdict v)
+int baseline_parse_tolerance(const char *text, double *out)
+{
+    char *end;
+    double t = strtod(text, &end);
+    if (!text[0] || *end || !(t >= 0 && t <= 1e6))
+        return -1;
+    *out = t;
+    return 0;
+}
+
+double baseline_relative(double old, double now)
+{
+    return old != 0 ? (now - old) / fabs(old) : (now > old ? INFINITY : -INFINITY);
+}
+
+const char *baseline_verdict_name(baseline_verdict v)
 {
     static const char *const names[] = { "same", "REGRESSION", "better", "changed" };
     return names[v];
@@ -232,13 +246,19 @@ static void write_changes(FILE *out, const baseline_report *r, int regressions)
         if ((c->verdict == BASELINE_REGRESSION) != regressions)
             continue;
         char change[32];
-        if (isfinite(c->relative))
-            snprintf(change, sizeof change, "%+.1f%%", c->relative * 100);
-        else
-            snprintf(change, sizeof change, "from 0");
         fprintf(out, "  %-16s %-32s %14.6g %14.6g %9s  %s\n", c->scheme, c->figure->name,
-                c->old_value, c->new_value, change, verdict_name(c->verdict));
+                c->old_value, c->new_value, baseline_change_text(change, sizeof change, c->relative),
+                baseline_verdict_name(c->verdict));
     }
+}
+
+const char *baseline_change_text(char *buf, size_t cap, double relative)
+{
+    if (isfinite(relative))
+        snprintf(buf, cap, "%+.1f%%", relative * 100);
+    else
+        snprintf(buf, cap, "from 0");
+    return buf;
 }
 
 void baseline_write(FILE *out, const char *path, const baseline_report *r, double tolerance)

@@ -55,6 +55,31 @@ int baseline_compare(const char *path, const sim_results *res, double tolerance,
 
 void baseline_report_free(baseline_report *r);
 
+/* The verdict on figure f moving from old to now at the relative
+ * tolerance (>= 0): BASELINE_SAME when |now - old| <= tolerance x |old|
+ * (x 1 when old is 0: any move of more than the tolerance counts there),
+ * else BASELINE_CHANGED for a figure without a direction, else
+ * BASELINE_REGRESSION or BASELINE_IMPROVEMENT by f->better. old and now
+ * must be finite. The rule of baseline_compare, shared with a sweep's
+ * baseline (reports/sweep_baseline.h). */
+baseline_verdict baseline_judge(const figure *f, double old, double now, double tolerance);
+
+/* (now - old) / |old|; +INFINITY or -INFINITY when old is 0 (by the sign
+ * of now; -INFINITY also when now is 0). */
+double baseline_relative(double old, double now);
+
+/* The change column of the tables: "+12.5%", or "from 0" for an infinite
+ * relative change. Returns buf (cap bytes). */
+const char *baseline_change_text(char *buf, size_t cap, double relative);
+
+/* --tolerance's text as a relative change: a number from 0 to 1e6 and
+ * nothing after it. Returns 0 with *out set, or -1. The one rule of
+ * run, compare, sweep and merge. */
+int baseline_parse_tolerance(const char *text, double *out);
+
+/* "same", "REGRESSION", "better" or "changed". */
+const char *baseline_verdict_name(baseline_verdict v);
+
 /* The comparison for a person: one line of totals ("baseline OLD.json: 212
  * figures compared, 3 regressions beyond 5%"), then a table of every
  * change (scheme, figure, old, new, change, verdict), regressions first. */

@@ -39,6 +39,21 @@ size_t sweep_figure_slot(const figure *f)
     return n;
 }
 
+const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, size_t cap)
+{
+    size_t at = 0;
+    if (cap)
+        out[0] = '\0';
+    for (size_t v = 0; v < t->nvars && at < cap; v++) {
+        int n = snprintf(out + at, cap - at, "%s%s=%s", v ? " " : "", t->var_names[v],
+                         t->values[p * t->nvars + v]);
+        if (n < 0)
+            break;
+        at += (size_t)n;
+    }
+    return out;
+}
+
 size_t sweep_table_stride(const sweep_table *t, size_t v)
 {
     size_t stride = 1;
@@ -242,7 +257,7 @@ static void json_exact(FILE *out, double v)
 static void write_json(FILE *out, const sweep_table *t, int exact)
 {
     void (*number)(FILE *, double) = exact ? json_exact : json_number;
-    fputs("{\n  \"sweep\": {\n    \"file\": ", out);
+    fprintf(out, "{\n  \"sweep\": {\n    \"version\": %d,\n    \"file\": ", SWEEP_JSON_VERSION);
     json_string(out, t->file);
     fputs(",\n    \"scenario\": ", out);
     json_string(out, t->scenario);

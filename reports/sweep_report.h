@@ -46,6 +46,14 @@ typedef struct sweep_table {
  * check_point. The variables and values are the filler's to free. */
 void sweep_table_free_results(sweep_table *t);
 
+/* Point p's values as the messages show them: "VAR=VALUE VAR=VALUE", the
+ * variables in the table's order. Returns out (cut to cap bytes). */
+const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, size_t cap);
+
+/* The version of the sweep's JSON ("sweep": {"version": N, ...}), which a
+ * sweep's --baseline requires of its file (reports/sweep_baseline.h). */
+#define SWEEP_JSON_VERSION 1
+
 /* The scheme-scope figures of the registry, in its order: how many, and
  * the slot of f among them (f must be scheme-scope). */
 size_t sweep_figure_count(void);
@@ -65,7 +73,7 @@ size_t sweep_shown_figures(const sweep_table *t, const figure **out);
  * scheme, and each shown figure (its registry name as the header). */
 void sweep_write_text(FILE *out, const sweep_table *t);
 
-/* {"sweep": {"file", "scenario", "variables": [{"name", "values"}],
+/* {"sweep": {"version", "file", "scenario", "variables": [{"name", "values"}],
  *  "measure_from_us", "points": [{"index", "values": {NAME: VALUE},
  *  "runs": [{"scheme", "run", "figures": {every scheme figure}}],
  *  "assertions": [...]}]}} */

@@ -338,12 +338,9 @@ static void set_option(options *o, const char *name, const char *value)
         else
             o->checks.baseline_path = value;
     } else if (!strcmp(name, "--tolerance")) {
-        char *end;
-        double t = strtod(value, &end);
-        if (!value[0] || *end || !(t >= 0 && t <= 1e6))
+        if (baseline_parse_tolerance(value, &o->checks.tolerance) < 0)
             usage_error(o, "--tolerance: expected a relative change such as 0.05 (0 or more), "
                         "found '%s'%s", value, "");
-        o->checks.tolerance = t;
     } else if (!strcmp(name, "--write-trace")) {
         if (!value[0])
             usage_error(o, "%s: expected a file name%s", name, "");

@@ -23,26 +23,12 @@
 
 #include "reports/assertion.h"
 #include "reports/junit.h"
+#include "reports/sweep_baseline.h"
 #include "sim/sweep_run.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FAILED 1
 #define FORMAT_EXACT 4 /* sweep_write_report's exact JSON */
-
-const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, size_t cap)
-{
-    size_t at = 0;
-    if (cap)
-        out[0] = '\0';
-    for (size_t v = 0; v < t->nvars && at < cap; v++) {
-        int n = snprintf(out + at, cap - at, "%s%s=%s", v ? " " : "", t->var_names[v],
-                         t->values[p * t->nvars + v]);
-        if (n < 0)
-            break;
-        at += (size_t)n;
-    }
-    return out;
-}
 
 long sweep_print_failures(const sweep_table *t, const char *cmd, FILE *out, size_t *npoints,
                           char *err, size_t errcap)
@@ -183,7 +169,7 @@ int sweep_junit(const sweep_table *t, char **text, size_t *len, char *err, size_
 }
 
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const char *cmd)
+                 const char *baseline, double tolerance, const char *cmd)
 {
     char err[1024];
     char *xml = NULL;
@@ -193,18 +179,32 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
         fprintf(stderr, "regionsim %s: --junit %s\n", cmd, err);
         return EXIT_USAGE;
     }
+    sweep_baseline_report cmp;
+    memset(&cmp, 0, sizeof cmp);
+    if (baseline && sweep_baseline_compare(baseline, t, tolerance, &cmp, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: --baseline %s\n", cmd, err);
+        free(xml);
+        return EXIT_USAGE;
+    }
     size_t points = 0;
     long failed = sweep_print_failures(t, cmd, stderr, &points, err, sizeof err);
     if (failed < 0) {
         fprintf(stderr, "regionsim %s: %s\n", cmd, err);
         free(xml);
+        sweep_baseline_report_free(&cmp);
         return EXIT_USAGE;
     }
     int status = sweep_write_report(t, format, output, cmd);
     if (status == 0 && junit)
         status = sweep_write_file(junit, xml, xml_len, cmd, "--junit");
     free(xml);
-    if (status == 0 && failed && format != FORMAT_EXACT) {
+    if (status == 0 && baseline) {
+        sweep_baseline_write(stderr, baseline, t, &cmp, tolerance);
+        if (cmp.regressions)
+            status = EXIT_FAILED;
+    }
+    sweep_baseline_report_free(&cmp);
+    if (status != EXIT_USAGE && failed && format != FORMAT_EXACT) {
         fprintf(stderr, "regionsim %s: %ld assertion result%s failed at %zu point%s\n", cmd,
                 failed, failed == 1 ? "" : "s", points, points == 1 ? "" : "s");
         status = EXIT_FAILED;

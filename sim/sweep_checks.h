@@ -1,12 +1,13 @@
 /* sweep_checks.h -- a sweep's assertion results for CI, from its table:
- * the lines on stderr, the JUnit report (--junit FILE) and the exit
- * status, the same for `regionsim sweep FILE` and `regionsim merge DIR`
- * (sim/sweep_checks.c).
+ * the lines on stderr, the JUnit report (--junit FILE), the comparison
+ * with a baseline (--baseline FILE) and the exit status, the same for
+ * `regionsim sweep FILE` and `regionsim merge DIR` (sim/sweep_checks.c).
  *
  * Part of the program, not of the sim library. Everything here reads only
  * the sweep_table (reports/sweep_report.h), which a sweep fills from its
  * runs and a merge from a plan's results: so the two print the same lines
- * and write the same JUnit bytes for the same plan.
+ * (the baseline's table included) and write the same JUnit bytes for the
+ * same plan.
  */
 #ifndef REGIONSIM_SWEEP_CHECKS_H
 #define REGIONSIM_SWEEP_CHECKS_H
@@ -15,10 +16,6 @@
 #include <stdio.h>
 
 #include "reports/sweep_report.h"
-
-/* Point p's values as the messages show them: "VAR=VALUE VAR=VALUE", the
- * variables in the table's order. Returns out (cut to cap bytes). */
-const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, size_t cap);
 
 /* Each failed check of t as one line to out, point by point in the
  * table's order: "regionsim CMD: at LABEL: FAILED ..." with the text of
@@ -47,12 +44,17 @@ int sweep_junit(const sweep_table *t, char **text, size_t *len, char *err, size_
 /* The end of `regionsim sweep` and `regionsim merge` once the table is
  * filled: the failed checks' lines (sweep_print_failures) to stderr, the
  * report (sweep_write_report: format, output), the JUnit file when junit
- * is not NULL (sim/output.c's rules, like -o), then, unless format is the
- * exact JSON of a planned point, "regionsim CMD: N assertion results
- * failed at M points". Returns the exit status: 2 when something could not
- * be written (nothing after it is), else 1 when a check failed (never for
- * the exact JSON), else 0. */
+ * is not NULL (sim/output.c's rules, like -o), the comparison with the
+ * baseline when baseline is not NULL (reports/sweep_baseline.h, at the
+ * relative tolerance; its totals and table to stderr, as compare prints
+ * its own), then, unless format is the exact JSON of a planned point,
+ * "regionsim CMD: N assertion results failed at M points". The JUnit and
+ * the comparison are made before anything is written: a baseline refused
+ * (or JUnit not rendered) leaves nothing on stdout. Returns the exit
+ * status: 2 when something could not be written or the baseline is
+ * refused (nothing after it is), else 1 when a check failed (never for
+ * the exact JSON) or a figure regressed, else 0. */
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const char *cmd);
+                 const char *baseline, double tolerance, const char *cmd);
 
 #endif

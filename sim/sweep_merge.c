@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "reports/assertion.h"
+#include "reports/baseline.h"
 #include "reports/figures.h"
 #include "reports/sweep_report.h"
 #include "sim/sweep_checks.h"
@@ -49,10 +50,16 @@ static const char merge_help[] =
     "  -o PATH        write the report to PATH instead of stdout\n"
     "  --junit FILE   the assertions' results as JUnit XML to FILE, the bytes\n"
     "                 'regionsim sweep FILE --junit FILE' writes (docs/ci.md)\n"
+    "  --baseline OLD.json\n"
+    "                 compare every figure with OLD.json, an earlier 'sweep\n"
+    "                 --format json' (or 'merge --format json') of this sweep,\n"
+    "                 as 'regionsim sweep FILE --baseline' does (docs/ci.md)\n"
+    "  --tolerance F  --baseline: relative change allowed (0.05)\n"
     "  -h, --help     this help\n"
     "\n"
     "Exit status: 0 merged (every assertion held at every point), 1 an\n"
-    "assertion failed, 2 bad usage, or a result missing or malformed.\n";
+    "assertion failed or a figure regressed, 2 bad usage, a result missing\n"
+    "or malformed, or a baseline refused.\n";
 
 
 static json_object *member(json_object *o, const char *name, json_type type)
@@ -493,7 +500,9 @@ const struct sweep_table *sweep_merge_table(const sweep_merge *m)
 
 int merge_main(int argc, char **argv)
 {
-    const char *dir = NULL, *output = NULL, *junit = NULL;
+    const char *dir = NULL, *output = NULL, *junit = NULL, *baseline = NULL;
+    double tolerance = BASELINE_TOLERANCE;
+    int tolerance_given = 0;
     int fmt = 0;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -539,6 +548,19 @@ int merge_main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             junit = value;
+        } else if (n == 10 && !strncmp(arg, "--baseline", 10)) {
+            if (!value[0]) {
+                fprintf(stderr, "regionsim merge: --baseline: expected a file name\n");
+                return EXIT_USAGE;
+            }
+            baseline = value;
+        } else if (n == 11 && !strncmp(arg, "--tolerance", 11)) {
+            if (baseline_parse_tolerance(value, &tolerance) < 0) {
+                fprintf(stderr, "regionsim merge: --tolerance: expected a relative change such "
+                                "as 0.05 (0 to 1e6), found '%s'\n", value);
+                return EXIT_USAGE;
+            }
+            tolerance_given = 1;
         } else {
             fprintf(stderr, "regionsim merge: unknown option '%.*s'\n(see 'regionsim merge "
                             "--help')\n", (int)n, arg);
@@ -550,13 +572,17 @@ int merge_main(int argc, char **argv)
               stderr);
         return EXIT_USAGE;
     }
+    if (tolerance_given && !baseline) {
+        fputs("regionsim merge: --tolerance: only with --baseline FILE\n", stderr);
+        return EXIT_USAGE;
+    }
     sweep_merge *m = NULL;
     char err[1 << 16];
     int status = EXIT_USAGE;
     if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim merge: %s\n", err);
     } else {
-        status = sweep_finish(&m->t, fmt, output, junit, "merge");
+        status = sweep_finish(&m->t, fmt, output, junit, baseline, tolerance, "merge");
     }
     sweep_merge_free(m);
     return status;

@@ -62,7 +62,9 @@
 #include <string.h>
 
 #include "reports/assertion.h"
+#include "reports/baseline.h"
 #include "reports/figures.h"
+#include "reports/sweep_baseline.h"
 #include "reports/sweep_report.h"
 #include "sim/budget.h"
 #include "sim/cli_checks.h"
@@ -85,6 +87,9 @@ typedef struct sweep_options {
     sweep_format fmt;
     const char *output;
     const char *junit;             /* --junit FILE */
+    const char *baseline;          /* --baseline FILE */
+    double tolerance;              /* --tolerance F (BASELINE_TOLERANCE) */
+    int tolerance_given;
     const char *keys[MAX_OPTIONS], *values[MAX_OPTIONS]; /* scenario settings given as options */
     size_t nset;
     const char *asserts[SCENARIO_MAX_ASSERTIONS];
@@ -111,6 +116,12 @@ static const char sweep_help[] =
     "                 repeatable, with the file's [assert NAME] sections\n"
     "  --junit FILE   the assertions' results as JUnit XML to FILE: a testcase\n"
     "                 per assertion, scheme and point (docs/ci.md#sweeps)\n"
+    "  --baseline OLD.json\n"
+    "                 compare every figure with OLD.json, an earlier 'sweep\n"
+    "                 --format json' of this sweep, point by point (matched by\n"
+    "                 value) and scheme by scheme; a figure worse beyond the\n"
+    "                 tolerance fails (exit 1); the table on stderr (docs/ci.md)\n"
+    "  --tolerance F  --baseline: relative change allowed (0.05)\n"
     "  --KEY VALUE    any scenario setting, at every point (e.g. --jobs 2,\n"
     "                 --duration 10m); a [sweep] variable of that name wins\n"
     "  --plan DIR     run nothing: write one job per point into DIR (a new or\n"
@@ -124,7 +135,7 @@ static const char sweep_help[] =
     "  -h, --help     this help\n"
     "\n"
     "Exit status: 0 ran (every assertion held at every point), 1 an assertion\n"
-    "failed, 2 bad usage or input.\n";
+    "failed or a figure regressed, 2 bad usage or input.\n";
 
 void sweep_say(char *err, size_t errcap, const char *fmt, ...)
 {
@@ -145,6 +156,7 @@ static int usage(const char *fmt, const char *a)
 static int parse_options(sweep_options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
+    o->tolerance = BASELINE_TOLERANCE;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -184,6 +196,15 @@ static int parse_options(sweep_options *o, int argc, char **argv)
             if (!value[0])
                 return usage("%s: expected a file name", name);
             *(name[2] == 'j' ? &o->junit : &o->output) = value;
+        } else if (!strcmp(name, "--baseline")) {
+            if (!value[0])
+                return usage("%s: expected a file name", name);
+            o->baseline = value;
+        } else if (!strcmp(name, "--tolerance")) {
+            if (baseline_parse_tolerance(value, &o->tolerance) < 0)
+                return usage("--tolerance: expected a relative change such as 0.05 (0 to 1e6), "
+                             "found '%s'", value);
+            o->tolerance_given = 1;
         } else if (!strcmp(name, "--assert")) {
             if (o->nasserts == SCENARIO_MAX_ASSERTIONS)
                 return usage("--assert: at most 64, found one more: '%s'", value);
@@ -219,10 +240,16 @@ static int parse_options(sweep_options *o, int argc, char **argv)
     if (o->plan_dir && o->junit)
         return usage("--plan: the jobs write results, not JUnit: pass --junit %s to "
                      "'regionsim merge DIR', which reports the assertions", o->junit);
+    if (o->tolerance_given && !o->baseline)
+        return usage("--tolerance: only with --baseline FILE%s", "");
+    if (o->plan_dir && o->baseline)
+        return usage("--plan: the jobs write results, not a comparison: pass --baseline %s to "
+                     "'regionsim merge DIR', which compares the sweep", o->baseline);
     if (o->plan_dir && (o->output || o->fmt != SW_TEXT || o->result))
         return usage("--plan: writes a plan, not a report (no -o, --format or --result)%s", "");
-    if (o->result && (o->output || o->fmt != SW_TEXT || o->junit))
-        return usage("--result: writes a point's exact JSON (no -o, --format or --junit)%s", "");
+    if (o->result && (o->output || o->fmt != SW_TEXT || o->junit || o->baseline))
+        return usage("--result: writes a point's exact JSON (no -o, --format, --junit or "
+                     "--baseline)%s", "");
     if (o->result) {
         o->output = o->result;
         o->fmt = SW_EXACT;
@@ -511,6 +538,13 @@ int sweep_main(int argc, char **argv)
     if (rc < 0)
         sweep_say(err, sizeof err, "out of memory");
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
+    if (jobs && o.baseline && !o.plan_dir) { /* refused before anything runs */
+        char msg[1024];
+        if (sweep_baseline_check(o.baseline, &t, msg, sizeof msg) < 0) {
+            sweep_say(err, sizeof err, "--baseline %s", msg);
+            jobs = 0;
+        }
+    }
     if (jobs && o.plan_dir) { /* every point checked: write the plan, run nothing */
         sweep_plan_options po = { o.plan_dir, t.scenario, o.binary, o.slurm, o.baked, o.nbaked };
         int status = EXIT_USAGE;
@@ -565,7 +599,8 @@ int sweep_main(int argc, char **argv)
         if (!t.checks || !t.check_point)
             fputs("regionsim sweep: out of memory\n", stderr);
         else
-            status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, "sweep");
+            status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, o.baseline, o.tolerance,
+                                  "sweep");
         if (!t.checks) /* they were not moved: free them where they are */
             for (size_t p = 0; p < sw.npoints; p++)
                 for (size_t i = 0; i < pl.nchecks_at[p]; i++) {

@@ -14,7 +14,10 @@
  * assertion failed at some point (each failure a line on stderr naming
  * the point), 2 bad usage or input (one message, nothing on stdout). The
  * report goes to stdout or -o PATH, the assertions' JUnit to --junit FILE
- * (sim/sweep_checks.h; refused with --plan and --result). With --plan DIR nothing runs: the
+ * (sim/sweep_checks.h; refused with --plan and --result), the comparison
+ * with an earlier sweep's JSON to stderr with --baseline FILE (checked
+ * before any point runs; a regression makes the status 1; refused with
+ * --plan and --result). With --plan DIR nothing runs: the
  * plan is written (sim/sweep_plan.h); with --result PATH the exact JSON
  * goes to PATH and a failed assertion leaves the status 0. */
 int sweep_main(int argc, char **argv);

@@ -1,0 +1,511 @@
+/* sweep_baseline.c -- a sweep's table against an earlier sweep's JSON.
+ *
+ * Design: the baseline is read whole with json-c (a sweep's JSON is about
+ * 5 kB a point and scheme) and checked before anything is compared: a
+ * sweep report (`{"sweep": {...}}`, a run's report named as such), of
+ * this program's SWEEP_JSON_VERSION, of the same scenario name and the
+ * same variables (the same set of names; their order may differ, as the
+ * points are matched by value). Each point is keyed by its values in this
+ * table's variable order, every value prefixed by its length (so no value
+ * can pass for two); the baseline's keys are sorted once and each of this
+ * sweep's points looked up by bsearch: n log n for the 10,000 points a
+ * sweep may have, where comparing every pair would be 10^8 string
+ * compares. Schemes are matched by their label (the "scheme" of a run,
+ * the same at every point; "run", which holds a point's substituted text,
+ * is not).
+ *
+ * The verdicts are reports/baseline.c's (baseline_judge), so a sweep and
+ * compare call the same move a regression. The new values are taken as
+ * the sweep's JSON writes them (fmt_number: integers whole, others to 6
+ * significant digits, read back with strtod, as json-c reads the old
+ * ones): the report compared with itself, or with a re-run that matched
+ * it to those digits, shows no change even at --tolerance 0. Figures the
+ * baseline does not have (a registry grown since) or either side leaves
+ * undefined (null) are not compared, as compare does.
+ *
+ * Messages name the file and what differs; nothing is printed here but
+ * by sweep_baseline_write, so a caller refuses a baseline before writing
+ * any report.
+ */
+#include "reports/sweep_baseline.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/format.h"
+
+/* A baseline point: its key and its index in "points". */
+typedef struct old_point {
+    char *key;
+    size_t index;
+} old_point;
+
+/* The baseline, read and checked against t. */
+typedef struct loaded {
+    json_object *root;
+    json_object *points;      /* the baseline's "points" */
+    json_object **match;      /* t->npoints: the baseline point at each point, or NULL */
+    int *scheme_in_old;       /* t->nschemes: whether the baseline has the scheme */
+    sweep_baseline_report counts;
+} loaded;
+
+static json_object *member(json_object *o, const char *name, json_type type)
+{
+    json_object *m = NULL;
+    if (!o || !json_object_is_type(o, json_type_object) ||
+        !json_object_object_get_ex(o, name, &m) || !json_object_is_type(m, type))
+        return NULL;
+    return m;
+}
+
+static void loaded_free(loaded *L)
+{
+    if (L->root)
+        json_object_put(L->root);
+    free(L->match);
+    free(L->scheme_in_old);
+    memset(L, 0, sizeof *L);
+}
+
+/* The key of a point: each value as "LEN:VALUE", in t's variable order.
+ * value(ctx, v) gives variable v's value (NULL: none). malloc'd; NULL when
+ * out of memory or a value is missing (*missing then set). */
+static char *point_key(const sweep_table *t, const char *(*value)(void *, size_t), void *ctx,
+                       int *missing)
+{
+    size_t len = 1;
+    *missing = 0;
+    for (size_t v = 0; v < t->nvars; v++) {
+        const char *s = value(ctx, v);
+        if (!s) {
+            *missing = 1;
+            return NULL;
+        }
+        len += strlen(s) + 24;
+    }
+    char *key = malloc(len), *at = key;
+    for (size_t v = 0; key && v < t->nvars; v++) {
+        const char *s = value(ctx, v);
+        at += snprintf(at, len - (size_t)(at - key), "%zu:%s", strlen(s), s);
+    }
+    if (key && t->nvars == 0)
+        key[0] = '\0';
+    return key;
+}
+
+typedef struct new_ctx {
+    const sweep_table *t;
+    size_t p;
+} new_ctx;
+
+static const char *new_value(void *ctx, size_t v)
+{
+    new_ctx *c = ctx;
+    return c->t->values[c->p * c->t->nvars + v];
+}
+
+typedef struct old_ctx {
+    const sweep_table *t;
+    json_object *values;
+} old_ctx;
+
+static const char *old_value(void *ctx, size_t v)
+{
+    old_ctx *c = ctx;
+    json_object *s = member(c->values, c->t->var_names[v], json_type_string);
+    return s ? json_object_get_string(s) : NULL;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const old_point *)a)->key, ((const old_point *)b)->key);
+}
+
+/* The names of a list of variables, ", " between them, into out. */
+static void names_of(char *out, size_t cap, const char *(*name)(void *, size_t), void *ctx,
+                     size_t n)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t v = 0; v < n && at < cap; v++) {
+        int k = snprintf(out + at, cap - at, "%s%s", v ? ", " : "", name(ctx, v));
+        if (k < 0)
+            break;
+        at += (size_t)k;
+    }
+}
+
+static const char *table_var(void *ctx, size_t v)
+{
+    return ((const sweep_table *)ctx)->var_names[v];
+}
+
+static const char *json_var(void *ctx, size_t v)
+{
+    json_object *n = member(json_object_array_get_idx(ctx, v), "name", json_type_string);
+    return n ? json_object_get_string(n) : "?";
+}
+
+/* The document's kind, version, scenario and variables; 0 or -1. */
+static int check_header(json_object *root, const char *path, const sweep_table *t, char *err,
+                        size_t errcap)
+{
+    json_object *sw = member(root, "sweep", json_type_object);
+    if (!sw) {
+        if (member(root, "regionsim", json_type_int))
+            snprintf(err, errcap, "%s: a run's JSON report, not a sweep's: give it to "
+                     "'regionsim compare --baseline', or make the baseline with 'regionsim "
+                     "sweep FILE --format json'", path);
+        else
+            snprintf(err, errcap, "%s: not a sweep's JSON report (no \"sweep\" object): "
+                     "expected the output of 'regionsim sweep FILE --format json'", path);
+        return -1;
+    }
+    json_object *version = member(sw, "version", json_type_int);
+    if (!version) {
+        snprintf(err, errcap, "%s: a sweep report without a \"version\" (written before "
+                 "sweep baselines, version %d): make the baseline again with this regionsim",
+                 path, SWEEP_JSON_VERSION);
+        return -1;
+    }
+    if (json_object_get_int64(version) != SWEEP_JSON_VERSION) {
+        snprintf(err, errcap, "%s: a sweep report of version %lld; this regionsim writes "
+                 "version %d: make the baseline again with this version", path,
+                 (long long)json_object_get_int64(version), SWEEP_JSON_VERSION);
+        return -1;
+    }
+    json_object *scenario = member(sw, "scenario", json_type_string);
+    json_object *vars = member(sw, "variables", json_type_array);
+    json_object *schemes = member(sw, "schemes", json_type_array);
+    json_object *points = member(sw, "points", json_type_array);
+    if (!scenario || !vars || !schemes || !points) {
+        snprintf(err, errcap, "%s: expected a sweep report: {\"sweep\": {\"version\", "
+                 "\"scenario\", \"variables\", \"schemes\", \"points\"}}", path);
+        return -1;
+    }
+    const char *name = json_object_get_string(scenario);
+    if (strcmp(name, t->scenario ? t->scenario : "")) {
+        snprintf(err, errcap, "%s: a baseline of another scenario ('%s'; this sweep: '%s'): "
+                 "compare sweeps of the same scenario", path, name,
+                 t->scenario ? t->scenario : "");
+        return -1;
+    }
+    size_t nvars = json_object_array_length(vars);
+    int same = nvars == t->nvars;
+    for (size_t v = 0; same && v < t->nvars; v++) {
+        size_t k = 0;
+        while (k < nvars && strcmp(json_var(vars, k), t->var_names[v]))
+            k++;
+        same = k < nvars;
+    }
+    if (!same) {
+        char old[512], now[512];
+        names_of(old, sizeof old, json_var, vars, nvars);
+        names_of(now, sizeof now, table_var, (void *)t, t->nvars);
+        snprintf(err, errcap, "%s: a baseline of other variables (%s; this sweep: %s): "
+                 "compare sweeps of the same variables", path, old, now);
+        return -1;
+    }
+    for (size_t s = 0; s < json_object_array_length(schemes); s++)
+        if (!json_object_is_type(json_object_array_get_idx(schemes, s), json_type_string)) {
+            snprintf(err, errcap, "%s: schemes[%zu]: expected a scheme's name", path, s);
+            return -1;
+        }
+    return 0;
+}
+
+/* The baseline's points sorted by key into *out (n of them); 0 or -1. */
+static int index_points(json_object *points, const char *path, const sweep_table *t,
+                        old_point **out, char *err, size_t errcap)
+{
+    size_t n = json_object_array_length(points);
+    old_point *op = calloc(n ? n : 1, sizeof *op);
+    *out = op;
+    if (!op) {
+        snprintf(err, errcap, "out of memory reading %s", path);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *pt = json_object_array_get_idx(points, i);
+        old_ctx c = { t, member(pt, "values", json_type_object) };
+        int missing = 0;
+        json_object *runs = member(pt, "runs", json_type_array);
+        op[i].index = i;
+        op[i].key = c.values && runs ? point_key(t, old_value, &c, &missing) : NULL;
+        if (!op[i].key) {
+            if (!c.values || !runs || missing)
+                snprintf(err, errcap, "%s: points[%zu]: expected {\"values\": {NAME: VALUE} "
+                         "with a value of every variable, \"runs\": [...]}", path, i);
+            else
+                snprintf(err, errcap, "out of memory reading %s", path);
+            return -1;
+        }
+        for (size_t r = 0; r < json_object_array_length(runs); r++) {
+            json_object *run = json_object_array_get_idx(runs, r);
+            if (!member(run, "scheme", json_type_string) ||
+                !member(run, "figures", json_type_object)) {
+                snprintf(err, errcap, "%s: points[%zu]: runs[%zu]: expected {\"scheme\", "
+                         "\"figures\": {...}}", path, i, r);
+                return -1;
+            }
+        }
+    }
+    qsort(op, n, sizeof *op, by_key);
+    for (size_t i = 1; i < n; i++)
+        if (!strcmp(op[i - 1].key, op[i].key)) {
+            size_t a = op[i - 1].index < op[i].index ? op[i - 1].index : op[i].index;
+            size_t b = op[i - 1].index < op[i].index ? op[i].index : op[i - 1].index;
+            snprintf(err, errcap, "%s: points[%zu] and points[%zu] have the same values", path,
+                     a, b);
+            return -1;
+        }
+    return 0;
+}
+
+static void free_points(old_point *op, size_t n)
+{
+    for (size_t i = 0; op && i < n; i++)
+        free(op[i].key);
+    free(op);
+}
+
+/* Reads and checks the baseline and matches its points and schemes with
+ * t's. 0, or -1 with a message (L then holds nothing). */
+static int load(const char *path, const sweep_table *t, loaded *L, char *err, size_t errcap)
+{
+    memset(L, 0, sizeof *L);
+    L->root = json_object_from_file(path);
+    if (!L->root) {
+        const char *why = json_util_get_last_err();
+        size_t n = why ? strlen(why) : 0;
+        while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
+            n--; /* json-c ends its message with a newline */
+        snprintf(err, errcap, "%s: cannot read it as JSON (%.*s)", path, (int)n,
+                 why ? why : "no reason given");
+        return -1;
+    }
+    if (check_header(L->root, path, t, err, errcap) < 0) {
+        loaded_free(L);
+        return -1;
+    }
+    json_object *sw = member(L->root, "sweep", json_type_object);
+    L->points = member(sw, "points", json_type_array);
+    json_object *schemes = member(sw, "schemes", json_type_array);
+    size_t nold = json_object_array_length(L->points);
+    old_point *op = NULL;
+    L->match = calloc(t->npoints ? t->npoints : 1, sizeof *L->match);
+    L->scheme_in_old = calloc(t->nschemes ? t->nschemes : 1, sizeof *L->scheme_in_old);
+    int rc = L->match && L->scheme_in_old ? index_points(L->points, path, t, &op, err, errcap) : -1;
+    if (!L->match || !L->scheme_in_old)
+        snprintf(err, errcap, "out of memory reading %s", path);
+    sweep_baseline_report *c = &L->counts;
+    for (size_t p = 0; rc == 0 && p < t->npoints; p++) {
+        new_ctx nc = { t, p };
+        int missing;
+        old_point want = { point_key(t, new_value, &nc, &missing), 0 };
+        if (!want.key) {
+            snprintf(err, errcap, "out of memory reading %s", path);
+            rc = -1;
+            break;
+        }
+        old_point *hit = bsearch(&want, op, nold, sizeof *op, by_key);
+        free(want.key);
+        if (hit)
+            L->match[p] = json_object_array_get_idx(L->points, hit->index);
+        c->points += hit != NULL;
+        c->points_new += hit == NULL;
+    }
+    free_points(op, nold);
+    size_t in_both = 0;
+    for (size_t s = 0; rc == 0 && s < t->nschemes; s++) {
+        for (size_t k = 0; k < json_object_array_length(schemes); k++)
+            if (!strcmp(json_object_get_string(json_object_array_get_idx(schemes, k)),
+                        t->schemes[s]))
+                L->scheme_in_old[s] = 1;
+        in_both += (size_t)L->scheme_in_old[s];
+        c->schemes_new += !L->scheme_in_old[s];
+    }
+    if (rc == 0) {
+        c->points_old = nold - c->points;
+        c->schemes_old = json_object_array_length(schemes) - in_both;
+    }
+    if (rc == 0 && c->points == 0) {
+        char label[512];
+        snprintf(err, errcap, "%s: no point in common with this sweep (its %zu points have "
+                 "other values; this sweep's first: %s)", path, nold,
+                 t->npoints ? sweep_table_point_label(t, 0, label, sizeof label) : "none");
+        rc = -1;
+    } else if (rc == 0 && in_both == 0) {
+        snprintf(err, errcap, "%s: none of this sweep's schemes is in the baseline", path);
+        rc = -1;
+    }
+    if (rc < 0)
+        loaded_free(L);
+    return rc;
+}
+
+int sweep_baseline_check(const char *path, const sweep_table *t, char *err, size_t errcap)
+{
+    loaded L;
+    if (load(path, t, &L, err, errcap) < 0)
+        return -1;
+    loaded_free(&L);
+    return 0;
+}
+
+/* A value as the sweep's JSON writes it, read back; NAN for null. */
+static double as_written(double v)
+{
+    char buf[CELL];
+    const char *s = fmt_number(buf, v);
+    return s[0] ? strtod(s, NULL) : NAN;
+}
+
+/* The baseline's value of figure name in a run's "figures"; NAN if none. */
+static double old_figure(json_object *figures, const char *name)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(figures, name, &v) ||
+        !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return NAN;
+    return json_object_get_double(v);
+}
+
+/* The run of an old point whose "scheme" is name, or NULL. */
+static json_object *old_run(json_object *pt, const char *name)
+{
+    json_object *runs = member(pt, "runs", json_type_array);
+    for (size_t i = 0; runs && i < json_object_array_length(runs); i++) {
+        json_object *run = json_object_array_get_idx(runs, i);
+        json_object *s = member(run, "scheme", json_type_string);
+        if (s && !strcmp(json_object_get_string(s), name))
+            return run;
+    }
+    return NULL;
+}
+
+static int add_change(sweep_baseline_report *r, size_t *cap, sweep_baseline_change c)
+{
+    if (r->nchanges == *cap) {
+        size_t n = *cap ? 2 * *cap : 16;
+        sweep_baseline_change *grown = realloc(r->changes, n * sizeof *grown);
+        if (!grown)
+            return -1;
+        r->changes = grown;
+        *cap = n;
+    }
+    r->changes[r->nchanges++] = c;
+    return 0;
+}
+
+int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance,
+                           sweep_baseline_report *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    loaded L;
+    if (load(path, t, &L, err, errcap) < 0)
+        return -1;
+    *out = L.counts;
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t p = 0; rc == 0 && p < t->npoints; p++)
+        for (size_t s = 0; rc == 0 && L.match[p] && s < t->nschemes; s++) {
+            json_object *run = L.scheme_in_old[s] ? old_run(L.match[p], t->schemes[s]) : NULL;
+            json_object *figures = member(run, "figures", json_type_object);
+            for (const figure *f = figure_first(FIGURE_SCHEME); figures && f; f = figure_next(f)) {
+                double old = old_figure(figures, f->name);
+                double now = as_written(sweep_table_value(t, p, s, f));
+                if (!isfinite(old) || !isfinite(now))
+                    continue;
+                out->compared++;
+                baseline_verdict verdict = baseline_judge(f, old, now, tolerance);
+                if (verdict == BASELINE_SAME)
+                    continue;
+                out->regressions += verdict == BASELINE_REGRESSION;
+                sweep_baseline_change c = { p, s, f, old, now, baseline_relative(old, now),
+                                            verdict };
+                if (add_change(out, &cap, c) < 0) {
+                    snprintf(err, errcap, "out of memory comparing with %s", path);
+                    rc = -1;
+                    break;
+                }
+            }
+        }
+    loaded_free(&L);
+    if (rc < 0)
+        sweep_baseline_report_free(out);
+    return rc;
+}
+
+void sweep_baseline_report_free(sweep_baseline_report *r)
+{
+    free(r->changes);
+    memset(r, 0, sizeof *r);
+}
+
+/* "(2 points of this sweep not in the baseline, ...)": the unmatched. */
+static void write_unmatched(FILE *out, const sweep_baseline_report *r)
+{
+    const struct { size_t n; const char *one, *many; } parts[] = {
+        { r->points_new, "point of this sweep not in the baseline",
+          "points of this sweep not in the baseline" },
+        { r->points_old, "point of the baseline not in this sweep",
+          "points of the baseline not in this sweep" },
+        { r->schemes_new, "scheme of this sweep not in the baseline",
+          "schemes of this sweep not in the baseline" },
+        { r->schemes_old, "scheme of the baseline not in this sweep",
+          "schemes of the baseline not in this sweep" },
+    };
+    int any = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        if (!parts[i].n)
+            continue;
+        fprintf(out, "%s%zu %s", any ? ", " : " (", parts[i].n,
+                parts[i].n == 1 ? parts[i].one : parts[i].many);
+        any = 1;
+    }
+    if (any)
+        fputc(')', out);
+}
+
+/* Changes in the order a reader wants them: regressions, then the rest. */
+static void write_changes(FILE *out, const sweep_table *t, const sweep_baseline_report *r,
+                          int width, int regressions)
+{
+    for (size_t i = 0; i < r->nchanges; i++) {
+        const sweep_baseline_change *c = &r->changes[i];
+        if ((c->verdict == BASELINE_REGRESSION) != regressions)
+            continue;
+        char label[512], change[32];
+        fprintf(out, "  %-*s %-16s %-32s %14.6g %14.6g %9s  %s\n", width,
+                sweep_table_point_label(t, c->point, label, sizeof label), t->schemes[c->scheme],
+                c->figure->name, c->old_value, c->new_value,
+                baseline_change_text(change, sizeof change, c->relative),
+                baseline_verdict_name(c->verdict));
+    }
+}
+
+void sweep_baseline_write(FILE *out, const char *path, const sweep_table *t,
+                          const sweep_baseline_report *r, double tolerance)
+{
+    fprintf(out, "baseline %s: %zu figures compared at %zu point%s, %zu regression%s beyond "
+            "%.6g%%", path, r->compared, r->points, r->points == 1 ? "" : "s", r->regressions,
+            r->regressions == 1 ? "" : "s", tolerance * 100);
+    write_unmatched(out, r);
+    fputc('\n', out);
+    if (r->nchanges == 0)
+        return;
+    int width = 5;
+    for (size_t i = 0; i < r->nchanges; i++) {
+        char label[512];
+        size_t l = strlen(sweep_table_point_label(t, r->changes[i].point, label, sizeof label));
+        width = l > (size_t)width ? (int)l : width;
+    }
+    fprintf(out, "  %-*s %-16s %-32s %14s %14s %9s  %s\n", width, "point", "scheme", "figure",
+            "baseline", "now", "change", "verdict");
+    write_changes(out, t, r, width, 1);
+    write_changes(out, t, r, width, 0);
+}

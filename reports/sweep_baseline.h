@@ -1,0 +1,74 @@
+/* sweep_baseline.h -- a sweep's figures against an earlier sweep's JSON
+ * report (`regionsim sweep FILE --baseline OLD.json`, `regionsim merge
+ * DIR --baseline OLD.json`).
+ *
+ * OLD.json is the `--format json` report of an earlier sweep (or merge)
+ * of the same scenario and variables. Points are matched by their
+ * variables' values, not by index (a sweep that adds a value to a list
+ * still compares the points both have), schemes by name; every scheme
+ * figure of the registry that both sides define is judged by
+ * reports/baseline.h's rule (baseline_judge): a regression, an
+ * improvement, a change of a figure without a direction, or the same.
+ * This sweep's values are taken as its JSON writes them (6 significant
+ * digits), so a report compared with itself shows no change.
+ */
+#ifndef REGIONSIM_SWEEP_BASELINE_H
+#define REGIONSIM_SWEEP_BASELINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "reports/baseline.h"
+#include "reports/sweep_report.h"
+
+typedef struct sweep_baseline_change {
+    size_t point;             /* this sweep's point */
+    size_t scheme;            /* this sweep's scheme (t->schemes) */
+    const figure *figure;
+    double old_value, new_value;
+    double relative;          /* baseline_relative */
+    baseline_verdict verdict; /* never BASELINE_SAME */
+} sweep_baseline_change;
+
+typedef struct sweep_baseline_report {
+    size_t nchanges;          /* every figure beyond the tolerance: point, scheme, registry order */
+    sweep_baseline_change *changes;
+    size_t compared;          /* figure values compared (both defined) */
+    size_t regressions;
+    size_t points;            /* points both sweeps have */
+    size_t points_new;        /* this sweep's points the baseline does not have */
+    size_t points_old;        /* the baseline's points this sweep does not have */
+    size_t schemes_new;       /* this sweep's schemes the baseline does not have */
+    size_t schemes_old;       /* the baseline's schemes this sweep does not have */
+} sweep_baseline_report;
+
+/* Whether the file at path can be compared with t, whose echo of the
+ * sweep (scenario, variables, values, schemes) must be filled; its
+ * figures are not read (a sweep checks its baseline before it runs).
+ * Returns 0, or -1 with "PATH: what differs" in err: the file cannot be
+ * read or is not JSON; it is not a sweep's JSON report (a run's report is
+ * named as one); its "version" is not SWEEP_JSON_VERSION; it is of
+ * another scenario name or other variables (another set of names); a
+ * point is malformed or a second one at the same values; no point or no
+ * scheme is in both. */
+int sweep_baseline_check(const char *path, const sweep_table *t, char *err, size_t errcap);
+
+/* The same checks, then the comparison of every figure of every point
+ * and scheme both have into *out (free with sweep_baseline_report_free).
+ * tolerance >= 0 is relative. Returns 0, or -1 with a message in err
+ * (also out of memory); *out then holds nothing. */
+int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance,
+                           sweep_baseline_report *out, char *err, size_t errcap);
+
+void sweep_baseline_report_free(sweep_baseline_report *r);
+
+/* The comparison for a person, in compare's form: one line of totals
+ * ("baseline OLD.json: 312 figures compared at 6 points, 2 regressions
+ * beyond 5%", then in parentheses the points and schemes of either side
+ * without a partner), then, when something changed, a table of every
+ * change (point label, scheme, figure, baseline, now, change, verdict),
+ * regressions first. */
+void sweep_baseline_write(FILE *out, const char *path, const sweep_table *t,
+                          const sweep_baseline_report *r, double tolerance);
+
+#endif
