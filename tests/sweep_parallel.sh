@@ -7,7 +7,8 @@
 # well-formed and valid against tests/data/junit.xsd (or
 # $REGIONSIM_JUNIT_XSD; see tests/data/junit.md: without the schema or
 # xmllint that check skips, unless $REGIONSIM_REQUIRE_JUNIT_XSD is set);
-# `sweep --plan` refuses --junit; and merge refuses a plan with a missing,
+# the same --baseline comparison (stderr) and exit status; `sweep --plan`
+# refuses --junit and --baseline; and merge refuses a plan with a missing,
 # malformed or misplaced result (exit 2, naming the file and the point).
 #
 #   sh tests/sweep_parallel.sh REGIONSIM SOURCE_ROOT WORKDIR
@@ -104,6 +105,44 @@ elif [ -n "${REGIONSIM_REQUIRE_JUNIT_XSD:-}" ]; then
     fail "xmllint not found (libxml2-utils), and REGIONSIM_REQUIRE_JUNIT_XSD is set"
 fi
 grep -q 'assertions: 24 checked over the points' "$work/merged.text" || fail "no assertions in the merged text"
+
+# --baseline: the same comparison, in the same words, from both (a
+# baseline whose write_max_mean was 1.5 everywhere: a regression at every
+# point and scheme but the one below it, b=4 servers=4 tsdb); and the
+# report on stdout unchanged by it
+sed 's/"write_max_mean": [0-9.e+-]*/"write_max_mean": 1.5/' "$work/local.json" >"$work/base.json"
+for side in local merged; do
+    status=0
+    if [ $side = local ]; then
+        "$regionsim" sweep "$file" "$@" --baseline "$work/base.json" >"$work/$side.b.text" 2>"$work/$side.b.err" || status=$?
+    else
+        "$regionsim" merge "$work/plan" --baseline "$work/base.json" >"$work/$side.b.text" 2>"$work/$side.b.err" || status=$?
+    fi
+    [ $status -eq 1 ] || fail "$side --baseline exited $status, expected 1: $(cat "$work/$side.b.err")"
+    cmp "$work/$side.text" "$work/$side.b.text" || fail "$side: --baseline changed the report"
+done
+grep -q "^baseline $work/base.json: [0-9]* figures compared at 6 points, 11 regressions beyond 5%$" "$work/local.b.err" ||
+    fail "sweep --baseline: no totals line: $(cat "$work/local.b.err")"
+grep -q '^  b=1 servers=4 tsdb  *write_max_mean  *1.5  *4  *+166.7%  REGRESSION$' "$work/local.b.err" ||
+    fail "sweep --baseline: no regression at b=1 servers=4: $(cat "$work/local.b.err")"
+sed 's/^regionsim sweep: /regionsim CMD: /' "$work/local.b.err" >"$work/local.b.err.cmd"
+sed 's/^regionsim merge: /regionsim CMD: /' "$work/merged.b.err" >"$work/merged.b.err.cmd"
+cmp "$work/local.b.err.cmd" "$work/merged.b.err.cmd" ||
+    fail "merge --baseline's stderr differs from sweep's: $(diff "$work/local.b.err.cmd" "$work/merged.b.err.cmd")"
+# the merged JSON as its own baseline: nothing changed
+status=0
+"$regionsim" merge "$work/plan" --format json --baseline "$work/merged.json" --tolerance 0 >/dev/null 2>"$work/err" || status=$?
+[ $status -eq 1 ] && grep -q ' at 6 points, 0 regressions beyond 0%$' "$work/err" && ! grep -q 'REGRESSION\|changed\|better' "$work/err" ||
+    fail "merge --baseline of its own JSON: exit $status: $(cat "$work/err")"
+# refused: nothing on stdout, exit 2
+status=0
+"$regionsim" merge "$work/plan" --baseline "$work/plan/plan.json" >"$work/out" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && [ ! -s "$work/out" ] && grep -q "regionsim merge: --baseline $work/plan/plan.json: not a sweep's JSON report" "$work/err" ||
+    fail "merge --baseline plan.json: exit $status: $(cat "$work/err")"
+status=0
+"$regionsim" sweep "$file" "$@" --plan "$work/plan-b" --baseline "$work/base.json" 2>"$work/err" || status=$?
+[ $status -eq 2 ] && grep -q "pass --baseline .* to 'regionsim merge DIR'" "$work/err" && [ ! -e "$work/plan-b" ] ||
+    fail "sweep --plan --baseline: exit $status: $(cat "$work/err")"
 
 # -o writes the same bytes
 "$regionsim" merge "$work/plan" --format json -o "$work/merged-o.json" 2>/dev/null || true

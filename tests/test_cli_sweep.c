@@ -2,7 +2,8 @@
  * bytes whatever --jobs, the figures moving with the swept variable as the
  * model says they must, assertions at every point, bad [sweep] input
  * refused with FILE:LINE and nothing on stdout, and the HTML page
- * well-formed with one chart per figure the text shows. Runs the
+ * well-formed with one chart per figure the text shows, and --baseline
+ * (points matched by value, regressions, refusals, --tolerance). Runs the
  * binary on tests/data/sweep-small.ini (12 runs, well under a second). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -215,6 +216,313 @@ static void test_html_has_a_chart_per_figure(void **state)
     unlink(path);
 }
 
+/* ---- --baseline ---- */
+
+/* text to a temporary file named after tag, its path into path (cap
+ * bytes); returns path. */
+static const char *temp_file(char *path, size_t cap, const char *tag, const char *text)
+{
+    snprintf(path, cap, "/tmp/regionsim-sweep-baseline-%ld-%s", (long)getpid(), tag);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* json with the first occurrence of from after the marker `after` (and
+ * after `within` after it, when not NULL) replaced by to. malloc'd. */
+static char *edit(const char *json, const char *after, const char *within, const char *from,
+                  const char *to)
+{
+    const char *at = strstr(json, after);
+    assert_non_null(at);
+    if (within) {
+        at = strstr(at, within);
+        assert_non_null(at);
+    }
+    at = strstr(at, from);
+    assert_non_null(at);
+    size_t head = (size_t)(at - json), tail = strlen(at + strlen(from));
+    char *out = malloc(head + strlen(to) + tail + 1);
+    assert_non_null(out);
+    memcpy(out, json, head);
+    strcpy(out + head, to);
+    strcat(out + head, at + strlen(from));
+    return out;
+}
+
+/* json with the number after `"NAME": ` in point `index`'s run of scheme
+ * replaced by value. malloc'd. */
+static char *edit_figure(const char *json, int index, const char *scheme, const char *name,
+                         const char *value)
+{
+    char point[32], run[64], key[80];
+    snprintf(point, sizeof point, "{\"index\": %d,", index);
+    snprintf(run, sizeof run, "{\"scheme\": \"%s\"", scheme);
+    snprintf(key, sizeof key, "\"%s\": ", name);
+    const char *at = strstr(strstr(strstr(json, point), run), key);
+    assert_non_null(at);
+    at += strlen(key);
+    size_t len = strcspn(at, ",}");
+    char old[64];
+    assert_true(len < sizeof old);
+    memcpy(old, at, len);
+    old[len] = '\0';
+    char from[160], to[160];
+    snprintf(from, sizeof from, "%s%s", key, old);
+    snprintf(to, sizeof to, "%s%s", key, value);
+    return edit(json, point, run, from, to);
+}
+
+/* The line of text holding needle, copied into line (the test fails when
+ * there is none). */
+static const char *line_with(const char *text, const char *needle, char *line, size_t cap)
+{
+    const char *at = strstr(text, needle);
+    assert_non_null(at);
+    while (at > text && at[-1] != '\n')
+        at--;
+    size_t n = strcspn(at, "\n");
+    assert_true(n < cap);
+    memcpy(line, at, n);
+    line[n] = '\0';
+    return line;
+}
+
+/* text is one line, ended by its newline */
+static void assert_one_line(const char *text)
+{
+    assert_non_null(strchr(text, '\n'));
+    assert_string_equal(strchr(text, '\n'), "\n");
+}
+
+static char *sweep_json(void)
+{
+    output o = run("sweep", small, "--format", "json", NULL);
+    assert_int_equal(o.status, 0);
+    free(o.err);
+    return o.out;
+}
+
+/* The same sweep as its own baseline: every point and scheme compared, no
+ * change even at --tolerance 0, the report on stdout the same bytes as
+ * without --baseline. */
+static void test_baseline_of_the_same_sweep_has_no_change(void **state)
+{
+    (void)state;
+    char path[128], want[256];
+    char *json = sweep_json();
+    temp_file(path, sizeof path, "same.json", json);
+    output plain = run("sweep", small, NULL);
+    output o = run("sweep", small, "--baseline", path, NULL);
+    assert_int_equal(o.status, 0);
+    assert_string_equal(o.out, plain.out);
+    snprintf(want, sizeof want, "baseline %s: ", path);
+    assert_true(!strncmp(o.err, want, strlen(want)));
+    assert_contains(o.err, " figures compared at 6 points, 0 regressions beyond 5%\n");
+    assert_one_line(o.err); /* no table, nothing unmatched */
+    output_free(&o);
+    o = run("sweep", small, "--baseline", path, "--tolerance", "0", NULL);
+    assert_int_equal(o.status, 0);
+    assert_contains(o.err, "at 6 points, 0 regressions beyond 0%\n");
+    assert_one_line(o.err);
+    /* every figure the JSON defines is compared: 2 schemes x 6 points */
+    size_t compared = strtoul(strstr(o.err, ": ") + 2, NULL, 10);
+    assert_true(compared > 12 * 80 && compared % 12 == 0);
+    output_free(&o);
+    output_free(&plain);
+    free(json);
+    unlink(path);
+}
+
+/* A figure better in the baseline beyond the tolerance is a regression
+ * (exit 1) named with its point and scheme; within it (--tolerance 0.5),
+ * not; one worse in the baseline is an improvement; a count that moved
+ * is listed as changed and never fails. */
+static void test_baseline_regression_names_point_and_scheme(void **state)
+{
+    (void)state;
+    char path[128], line[512];
+    char *json = sweep_json();
+    /* b=2 servers=4 is point 2; tsdb's write_max_mean there is about 2.0 */
+    char *better = edit_figure(json, 2, "tsdb", "write_max_mean", "1.5");
+    char *both = edit_figure(better, 4, "tsdb", "write_max_mean", "3");
+    char *edited = edit_figure(both, 3, "plain", "regions", "100");
+    temp_file(path, sizeof path, "worse.json", edited);
+    output o = run("sweep", small, "--baseline", path, NULL);
+    assert_int_equal(o.status, 1);
+    assert_contains(o.err, "at 6 points, 1 regression beyond 5%\n");
+    line_with(o.err, "REGRESSION", line, sizeof line);
+    assert_contains(line, "  b=2 servers=4 tsdb ");
+    assert_contains(line, " write_max_mean ");
+    assert_contains(line, " 1.5 ");
+    assert_int_equal(count_lines_with(o.err, "REGRESSION"), 1);
+    line_with(o.err, " better", line, sizeof line);
+    assert_contains(line, "b=4 servers=4 tsdb ");
+    line_with(o.err, " changed", line, sizeof line);
+    assert_contains(line, "b=2 servers=8 plain ");
+    assert_contains(line, " regions ");
+    /* the table's header, then regressions first */
+    assert_true(strstr(o.err, "point ") < strstr(o.err, "REGRESSION"));
+    assert_true(strstr(o.err, "REGRESSION") < strstr(o.err, " better"));
+    output_free(&o);
+    /* +34% is within 50%: no regression, the other changes still listed */
+    o = run("sweep", small, "--baseline", path, "--tolerance", "0.5", NULL);
+    assert_int_equal(o.status, 0);
+    assert_contains(o.err, "0 regressions beyond 50%");
+    assert_int_equal(count_lines_with(o.err, "REGRESSION"), 0);
+    assert_int_equal(count_lines_with(o.err, " better"), 1);
+    output_free(&o);
+    o = run("sweep", small, "--baseline", path, "--tolerance", "0.3", NULL);
+    assert_int_equal(o.status, 1);
+    output_free(&o);
+    /* a regression and a failed assertion: both reported, exit 1 */
+    o = run("sweep", small, "--baseline", path, "--assert", "write_max_mean <= 2.5 for tsdb",
+            NULL);
+    assert_int_equal(o.status, 1);
+    assert_contains(o.err, "1 regression beyond 5%");
+    assert_contains(o.err, "3 assertion results failed at 3 points");
+    output_free(&o);
+    free(json);
+    free(better);
+    free(both);
+    free(edited);
+    unlink(path);
+}
+
+/* Points are matched by value: a sweep with a value more (b = 8) compares
+ * the six points both have and counts its two others; a baseline point
+ * at a value this sweep lacks is counted on the other side. */
+static void test_baseline_matches_points_by_value(void **state)
+{
+    (void)state;
+    char path[128], ini[128];
+    char *json = sweep_json();
+    temp_file(path, sizeof path, "small.json", json);
+    FILE *f = fopen(small, "r");
+    assert_non_null(f);
+    char *text = slurp(f);
+    char *more = edit(text, "[sweep]", NULL, "b = 1, 2, 4", "b = 1, 8, 2, 4");
+    temp_file(ini, sizeof ini, "more.ini", more);
+    output o = run("sweep", ini, "--baseline", path, NULL);
+    assert_int_equal(o.status, 0);
+    assert_contains(o.err, "at 6 points, 0 regressions beyond 5% (2 points of this sweep not "
+                           "in the baseline)\n");
+    output_free(&o);
+    /* the baseline has b=16 where this sweep has b=1 at 4 servers */
+    char *moved = edit(json, "{\"index\": 0,", NULL, "\"b\": \"1\"", "\"b\": \"16\"");
+    temp_file(path, sizeof path, "moved.json", moved);
+    o = run("sweep", small, "--baseline", path, NULL);
+    assert_int_equal(o.status, 0);
+    assert_contains(o.err, "at 5 points, 0 regressions beyond 5% (1 point of this sweep not "
+                           "in the baseline, 1 point of the baseline not in this sweep)\n");
+    output_free(&o);
+    /* a scheme the baseline has and this sweep does not */
+    char *scheme = edit(json, "\"schemes\": [", NULL, "\"plain\"]", "\"plain\", \"gone\"]");
+    temp_file(path, sizeof path, "scheme.json", scheme);
+    o = run("sweep", small, "--baseline", path, NULL);
+    assert_int_equal(o.status, 0);
+    assert_contains(o.err, "(1 scheme of the baseline not in this sweep)\n");
+    output_free(&o);
+    unlink(path);
+    unlink(ini);
+    free(json);
+    free(text);
+    free(more);
+    free(moved);
+    free(scheme);
+}
+
+/* A baseline that cannot be compared: exit 2, nothing on stdout, the file
+ * and what differs named; before anything runs or is written. */
+static void test_baseline_refused(void **state)
+{
+    (void)state;
+    char path[128], out[128];
+    char *json = sweep_json();
+    static const struct { const char *from, *to, *want; } edits[] = {
+        { "\"scenario\": \"sweep-small\"", "\"scenario\": \"other\"",
+          "a baseline of another scenario ('other'; this sweep: 'sweep-small')" },
+        { "{\"name\": \"servers\"", "{\"name\": \"hosts\"",
+          "a baseline of other variables (b, hosts; this sweep: b, servers)" },
+        { "\"version\": 1,", "\"version\": 7,", "a sweep report of version 7; this regionsim "
+          "writes version 1" },
+        { "\"version\": 1,", "", "a sweep report without a \"version\"" },
+        { "\"sweep\": {", "\"regionsim\": 4, \"run\": {", "a run's JSON report, not a sweep's" },
+        { "\"points\": [", "\"points\": 3, \"x\": [", "expected a sweep report" },
+        { "\"values\": {\"b\": \"1\", ", "\"values\": {", "points[0]: expected {\"values\"" },
+    };
+    snprintf(out, sizeof out, "/tmp/regionsim-sweep-baseline-%ld-o.txt", (long)getpid());
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        char *bad = edit(json, "", NULL, edits[i].from, edits[i].to);
+        temp_file(path, sizeof path, "bad.json", bad);
+        output o = run("sweep", small, "--baseline", path, "-o", out, NULL);
+        assert_contains(o.err, edits[i].want);
+        assert_contains(o.err, path);
+        assert_usage_error(o, "regionsim sweep: --baseline ", NULL);
+        assert_int_equal(access(out, F_OK), -1); /* no report written */
+        free(bad);
+    }
+    /* no point in common */
+    char *b1 = json, *b2 = NULL;
+    const char *const values[] = { "\"b\": \"1\"", "\"b\": \"2\"", "\"b\": \"4\"" };
+    const char *const others[] = { "\"b\": \"10\"", "\"b\": \"20\"", "\"b\": \"40\"" };
+    for (size_t k = 0; k < 6; k++) {
+        b2 = edit(b1, "\"points\": [", NULL, values[k / 2], others[k / 2]);
+        if (b1 != json)
+            free(b1);
+        b1 = b2;
+    }
+    temp_file(path, sizeof path, "none.json", b1);
+    assert_usage_error(run("sweep", small, "--baseline", path, NULL), "no point in common",
+                       path);
+    /* two points at the same values */
+    free(b1);
+    b1 = edit(json, "{\"index\": 1,", NULL, "\"servers\": \"8\"", "\"servers\": \"4\"");
+    temp_file(path, sizeof path, "twice.json", b1);
+    assert_usage_error(run("sweep", small, "--baseline", path, NULL),
+                       "points[0] and points[1] have the same values", NULL);
+    free(b1);
+    temp_file(path, sizeof path, "cut.json", "{\"sweep\": ");
+    assert_usage_error(run("sweep", small, "--baseline", path, NULL), "cannot read it as JSON",
+                       path);
+    unlink(path);
+    assert_usage_error(run("sweep", small, "--baseline", path, NULL), "cannot read it as JSON",
+                       "No such file");
+    free(json);
+}
+
+/* --tolerance: a relative change from 0 to 1e6, only with --baseline;
+ * --baseline refused with --plan (pointing to merge) and --result. */
+static void test_baseline_options(void **state)
+{
+    (void)state;
+    static const char *const bad[] = { "-0.1", "nan", "1e7", "5%", "", "inf" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_usage_error(run("sweep", small, "--baseline", "/dev/null", "--tolerance", bad[i],
+                               NULL), "--tolerance: expected a relative change", NULL);
+    assert_usage_error(run("sweep", small, "--tolerance", "0.1", NULL),
+                       "--tolerance: only with --baseline", NULL);
+    assert_usage_error(run("sweep", small, "--baseline", "x.json", "--plan",
+                           "/tmp/regionsim-no-plan", NULL),
+                       "pass --baseline x.json to 'regionsim merge DIR'", NULL);
+    assert_int_equal(access("/tmp/regionsim-no-plan", F_OK), -1);
+    assert_usage_error(run("sweep", small, "--baseline", "x.json", "--result", "/tmp/r.json",
+                           NULL), "--result", "--baseline");
+    assert_usage_error(run("merge", "/tmp", "--tolerance", "0.1", NULL),
+                       "--tolerance: only with --baseline", NULL);
+    assert_usage_error(run("merge", "/tmp", "--baseline", "x.json", "--tolerance", "-1", NULL),
+                       "--tolerance: expected a relative change", NULL);
+    output o = run("sweep", "--help", NULL);
+    assert_contains(o.out, "--baseline OLD.json");
+    assert_contains(o.out, "--tolerance F");
+    output_free(&o);
+    o = run("merge", "--help", NULL);
+    assert_contains(o.out, "--baseline OLD.json");
+    output_free(&o);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -232,6 +540,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_junit_has_a_case_per_point),
         cmocka_unit_test(test_bad_input_exits_2_naming_the_line),
         cmocka_unit_test(test_html_has_a_chart_per_figure),
+        cmocka_unit_test(test_baseline_of_the_same_sweep_has_no_change),
+        cmocka_unit_test(test_baseline_regression_names_point_and_scheme),
+        cmocka_unit_test(test_baseline_matches_points_by_value),
+        cmocka_unit_test(test_baseline_refused),
+        cmocka_unit_test(test_baseline_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
