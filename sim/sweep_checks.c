@@ -1,5 +1,7 @@
 /* sweep_checks.c -- a sweep's assertion results for CI: stderr lines,
- * JUnit, exit status; the same for a sweep and for a merge of its plan.
+ * JUnit, the baseline's table, exit status; the same for a sweep and for
+ * a merge of its plan (the baseline compared in sweep_finish, once, from
+ * the table: reports/sweep_baseline.c).
  *
  * Design: the table's checks are check_results (sim/result.h), the form
  * a planned point's result file keeps (name, expression, scheme, value,

@@ -22,9 +22,12 @@
  * Each point writes only its own slots of the table, so the report is the
  * same bytes whatever J is and whichever thread finished first; a failure
  * reported is the lowest point's (what J = 1 would have stopped at).
- * The failed assertions' lines, the --junit file and the exit status are
- * made from the table alone (sim/sweep_checks.c), so a merge of a plan
- * prints and writes the same.
+ * The failed assertions' lines, the --junit file, the --baseline
+ * comparison and the exit status are made from the table alone
+ * (sim/sweep_checks.c), so a merge of a plan prints and writes the same.
+ * A baseline is checked (reports/sweep_baseline.h: its kind, version,
+ * scenario, variables, a point in common) after step 1, before anything
+ * runs, and compared once the table is filled.
  *
  * Progress: when stderr is a terminal, a bar of the points done
  * (sim/progress.h's tasks bar, the same rules as compare's: after a

@@ -175,6 +175,45 @@ static void test_refusals(void **state)
     scenario_release(&other);
 }
 
+/* The rule the sweeps share (baseline_judge): relative beyond the
+ * tolerance, absolute from 0, the figure's direction, none for counts;
+ * and --tolerance's bounds. */
+static void test_judge_and_tolerance(void **state)
+{
+    (void)state;
+    const figure *lower = figure_find("write_max_mean");   /* lower is better */
+    const figure *higher = figure_find("write_jain");   /* higher is better */
+    const figure *count = figure_find("regions");
+    assert_non_null(lower);
+    assert_non_null(count);
+    assert_int_equal(lower->better, FIGURE_LOWER_BETTER);
+    assert_int_equal(count->better, FIGURE_NEITHER);
+    assert_int_equal(baseline_judge(lower, 2, 2.09, 0.05), BASELINE_SAME);
+    assert_int_equal(baseline_judge(lower, 2, 2.11, 0.05), BASELINE_REGRESSION);
+    assert_int_equal(baseline_judge(lower, 2, 1.89, 0.05), BASELINE_IMPROVEMENT);
+    assert_int_equal(baseline_judge(lower, 2, 2.0000001, 0), BASELINE_REGRESSION);
+    assert_int_equal(baseline_judge(lower, 0, 0.04, 0.05), BASELINE_SAME);
+    assert_int_equal(baseline_judge(lower, 0, 0.06, 0.05), BASELINE_REGRESSION);
+    assert_non_null(higher);
+    assert_int_equal(higher->better, FIGURE_HIGHER_BETTER);
+    assert_int_equal(baseline_judge(higher, 0.5, 0.6, 0.05), BASELINE_IMPROVEMENT);
+    assert_int_equal(baseline_judge(higher, 0.5, 0.4, 0.05), BASELINE_REGRESSION);
+    assert_int_equal(baseline_judge(count, 6, 1, 0.05), BASELINE_CHANGED);
+    assert_int_equal(baseline_judge(count, 6, 6, 0), BASELINE_SAME);
+    char buf[32];
+    assert_string_equal(baseline_change_text(buf, sizeof buf, baseline_relative(2, 3)), "+50.0%");
+    assert_string_equal(baseline_change_text(buf, sizeof buf, baseline_relative(0, 3)), "from 0");
+    assert_string_equal(baseline_verdict_name(BASELINE_REGRESSION), "REGRESSION");
+    double t = -1;
+    assert_int_equal(baseline_parse_tolerance("0", &t), 0);
+    assert_true(t == 0);
+    assert_int_equal(baseline_parse_tolerance("1e6", &t), 0);
+    static const char *const bad[] = { "", "-0.01", "1e7", "nan", "inf", "5%", "0.1 " };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(baseline_parse_tolerance(bad[i], &t), -1);
+    assert_true(t == 1e6);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -183,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_same_run_has_no_change),
         cmocka_unit_test(test_worse_key_regresses),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_judge_and_tolerance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
