@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/json_read.h"
 #include "reports/report.h"
 #include "reports/samples.h"
 
@@ -52,9 +53,9 @@ static const char *string_at(json_object *root, const char *a, const char *b)
     return json_object_is_type(o, json_type_string) ? json_object_get_string(o) : "";
 }
 
-/* Whether the baseline can be compared with res; else a message in err. */
-static int comparable(json_object *root, const char *path, const sim_results *res, char *err,
-                      size_t errcap)
+/* Whether root is a regionsim JSON report of this schema with runs;
+ * else a message in err. */
+static int readable(json_object *root, const char *path, char *err, size_t errcap)
 {
     json_object *version, *runs;
     if (!json_object_is_type(root, json_type_object) ||
@@ -70,6 +71,19 @@ static int comparable(json_object *root, const char *path, const sim_results *re
                  (long long)json_object_get_int64(version), REPORT_JSON_SCHEMA);
         return 0;
     }
+    if (!json_object_object_get_ex(root, "runs", &runs) ||
+        !json_object_is_type(runs, json_type_array)) {
+        snprintf(err, errcap, "%s: no \"runs\" in the report", path);
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether the (readable) baseline can be compared with res: the same
+ * scenario and samples; else a message in err. */
+static int comparable(json_object *root, const char *path, const sim_results *res, char *err,
+                      size_t errcap)
+{
     const char *scenario = string_at(root, "scenario", NULL);
     const char *workload = string_at(root, "workload", "description");
     if (strcmp(scenario, res->scenario ? res->scenario : "") != 0 ||
@@ -92,12 +106,17 @@ static int comparable(json_object *root, const char *path, const sim_results *re
                  (unsigned)now);
         return 0;
     }
-    if (!json_object_object_get_ex(root, "runs", &runs) ||
-        !json_object_is_type(runs, json_type_array)) {
-        snprintf(err, errcap, "%s: no \"runs\" in the report", path);
-        return 0;
-    }
     return 1;
+}
+
+int baseline_check_file(const char *path, char *err, size_t errcap)
+{
+    json_object *root = json_read_file(path, NULL, err, errcap);
+    if (!root)
+        return -1;
+    int ok = readable(root, path, err, errcap);
+    json_object_put(root);
+    return ok ? 0 : -1;
 }
 
 /* Whether moving from old to new by more than the tolerance. */
@@ -178,13 +197,11 @@ int baseline_compare(const char *path, const sim_results *res, double tolerance,
 {
     memset(out, 0, sizeof *out);
     out->samples = res->nsamples ? res->nsamples : 1;
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        snprintf(err, errcap, "%s: cannot read it as JSON (%s)", path, json_util_get_last_err());
+    json_object *root = json_read_file(path, NULL, err, errcap);
+    if (!root)
         return -1;
-    }
     json_object *runs = NULL;
-    int ok = comparable(root, path, res, err, errcap) &&
+    int ok = readable(root, path, err, errcap) && comparable(root, path, res, err, errcap) &&
              json_object_object_get_ex(root, "runs", &runs);
     size_t cap = 0, matched = 0;
     for (size_t i = 0; ok && i < res->nruns; i++) {

@@ -55,6 +55,12 @@ int baseline_compare(const char *path, const sim_results *res, double tolerance,
 
 void baseline_report_free(baseline_report *r);
 
+/* What can be checked of the baseline before a run: the file at path
+ * reads as one JSON document and is a regionsim JSON report of this
+ * schema with runs. Returns 0, or -1 with a message in err (the same
+ * words as baseline_compare's). */
+int baseline_check_file(const char *path, char *err, size_t errcap);
+
 /* The verdict on figure f moving from old to now at the relative
  * tolerance (>= 0): BASELINE_SAME when |now - old| <= tolerance x |old|
  * (x 1 when old is 0: any move of more than the tolerance counts there),

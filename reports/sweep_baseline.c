@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "reports/format.h"
+#include "reports/json_read.h"
 
 /* A baseline point: its key and its index in "points". */
 typedef struct old_point {
@@ -51,15 +52,6 @@ typedef struct loaded {
     int *scheme_in_old;       /* t->nschemes: whether the baseline has the scheme */
     sweep_baseline_report counts;
 } loaded;
-
-static json_object *member(json_object *o, const char *name, json_type type)
-{
-    json_object *m = NULL;
-    if (!o || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, name, &m) || !json_object_is_type(m, type))
-        return NULL;
-    return m;
-}
 
 static void loaded_free(loaded *L)
 {
@@ -89,6 +81,11 @@ static char *point_key(const sweep_table *t, const char *(*value)(void *, size_t
     char *key = malloc(len), *at = key;
     for (size_t v = 0; key && v < t->nvars; v++) {
         const char *s = value(ctx, v);
+        if (!s) { /* (value is pure: only for the compiler, which cannot know) */
+            free(key);
+            *missing = 1;
+            return NULL;
+        }
         at += snprintf(at, len - (size_t)(at - key), "%zu:%s", strlen(s), s);
     }
     if (key && t->nvars == 0)
@@ -115,7 +112,7 @@ typedef struct old_ctx {
 static const char *old_value(void *ctx, size_t v)
 {
     old_ctx *c = ctx;
-    json_object *s = member(c->values, c->t->var_names[v], json_type_string);
+    json_object *s = json_member(c->values, c->t->var_names[v], json_type_string);
     return s ? json_object_get_string(s) : NULL;
 }
 
@@ -145,7 +142,7 @@ static const char *table_var(void *ctx, size_t v)
 
 static const char *json_var(void *ctx, size_t v)
 {
-    json_object *n = member(json_object_array_get_idx(ctx, v), "name", json_type_string);
+    json_object *n = json_member(json_object_array_get_idx(ctx, v), "name", json_type_string);
     return n ? json_object_get_string(n) : "?";
 }
 
@@ -153,9 +150,9 @@ static const char *json_var(void *ctx, size_t v)
 static int check_header(json_object *root, const char *path, const sweep_table *t, char *err,
                         size_t errcap)
 {
-    json_object *sw = member(root, "sweep", json_type_object);
+    json_object *sw = json_member(root, "sweep", json_type_object);
     if (!sw) {
-        if (member(root, "regionsim", json_type_int))
+        if (json_member(root, "regionsim", json_type_int))
             snprintf(err, errcap, "%s: a run's JSON report, not a sweep's: give it to "
                      "'regionsim compare --baseline', or make the baseline with 'regionsim "
                      "sweep FILE --format json'", path);
@@ -164,7 +161,7 @@ static int check_header(json_object *root, const char *path, const sweep_table *
                      "expected the output of 'regionsim sweep FILE --format json'", path);
         return -1;
     }
-    json_object *version = member(sw, "version", json_type_int);
+    json_object *version = json_member(sw, "version", json_type_int);
     if (!version) {
         snprintf(err, errcap, "%s: a sweep report without a \"version\" (written before "
                  "sweep baselines, version %d): make the baseline again with this regionsim",
@@ -177,10 +174,10 @@ static int check_header(json_object *root, const char *path, const sweep_table *
                  (long long)json_object_get_int64(version), SWEEP_JSON_VERSION);
         return -1;
     }
-    json_object *scenario = member(sw, "scenario", json_type_string);
-    json_object *vars = member(sw, "variables", json_type_array);
-    json_object *schemes = member(sw, "schemes", json_type_array);
-    json_object *points = member(sw, "points", json_type_array);
+    json_object *scenario = json_member(sw, "scenario", json_type_string);
+    json_object *vars = json_member(sw, "variables", json_type_array);
+    json_object *schemes = json_member(sw, "schemes", json_type_array);
+    json_object *points = json_member(sw, "points", json_type_array);
     if (!scenario || !vars || !schemes || !points) {
         snprintf(err, errcap, "%s: expected a sweep report: {\"sweep\": {\"version\", "
                  "\"scenario\", \"variables\", \"schemes\", \"points\"}}", path);
@@ -230,9 +227,9 @@ static int index_points(json_object *points, const char *path, const sweep_table
     }
     for (size_t i = 0; i < n; i++) {
         json_object *pt = json_object_array_get_idx(points, i);
-        old_ctx c = { t, member(pt, "values", json_type_object) };
+        old_ctx c = { t, json_member(pt, "values", json_type_object) };
         int missing = 0;
-        json_object *runs = member(pt, "runs", json_type_array);
+        json_object *runs = json_member(pt, "runs", json_type_array);
         op[i].index = i;
         op[i].key = c.values && runs ? point_key(t, old_value, &c, &missing) : NULL;
         if (!op[i].key) {
@@ -245,8 +242,8 @@ static int index_points(json_object *points, const char *path, const sweep_table
         }
         for (size_t r = 0; r < json_object_array_length(runs); r++) {
             json_object *run = json_object_array_get_idx(runs, r);
-            if (!member(run, "scheme", json_type_string) ||
-                !member(run, "figures", json_type_object)) {
+            if (!json_member(run, "scheme", json_type_string) ||
+                !json_member(run, "figures", json_type_object)) {
                 snprintf(err, errcap, "%s: points[%zu]: runs[%zu]: expected {\"scheme\", "
                          "\"figures\": {...}}", path, i, r);
                 return -1;
@@ -277,23 +274,16 @@ static void free_points(old_point *op, size_t n)
 static int load(const char *path, const sweep_table *t, loaded *L, char *err, size_t errcap)
 {
     memset(L, 0, sizeof *L);
-    L->root = json_object_from_file(path);
-    if (!L->root) {
-        const char *why = json_util_get_last_err();
-        size_t n = why ? strlen(why) : 0;
-        while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
-            n--; /* json-c ends its message with a newline */
-        snprintf(err, errcap, "%s: cannot read it as JSON (%.*s)", path, (int)n,
-                 why ? why : "no reason given");
+    L->root = json_read_file(path, NULL, err, errcap);
+    if (!L->root)
         return -1;
-    }
     if (check_header(L->root, path, t, err, errcap) < 0) {
         loaded_free(L);
         return -1;
     }
-    json_object *sw = member(L->root, "sweep", json_type_object);
-    L->points = member(sw, "points", json_type_array);
-    json_object *schemes = member(sw, "schemes", json_type_array);
+    json_object *sw = json_member(L->root, "sweep", json_type_object);
+    L->points = json_member(sw, "points", json_type_array);
+    json_object *schemes = json_member(sw, "schemes", json_type_array);
     size_t nold = json_object_array_length(L->points);
     old_point *op = NULL;
     L->match = calloc(t->npoints ? t->npoints : 1, sizeof *L->match);
@@ -377,10 +367,10 @@ static double old_figure(json_object *figures, const char *name)
 /* The run of an old point whose "scheme" is name, or NULL. */
 static json_object *old_run(json_object *pt, const char *name)
 {
-    json_object *runs = member(pt, "runs", json_type_array);
+    json_object *runs = json_member(pt, "runs", json_type_array);
     for (size_t i = 0; runs && i < json_object_array_length(runs); i++) {
         json_object *run = json_object_array_get_idx(runs, i);
-        json_object *s = member(run, "scheme", json_type_string);
+        json_object *s = json_member(run, "scheme", json_type_string);
         if (s && !strcmp(json_object_get_string(s), name))
             return run;
     }
@@ -414,7 +404,7 @@ int sweep_baseline_compare(const char *path, const sweep_table *t, double tolera
     for (size_t p = 0; rc == 0 && p < t->npoints; p++)
         for (size_t s = 0; rc == 0 && L.match[p] && s < t->nschemes; s++) {
             json_object *run = L.scheme_in_old[s] ? old_run(L.match[p], t->schemes[s]) : NULL;
-            json_object *figures = member(run, "figures", json_type_object);
+            json_object *figures = json_member(run, "figures", json_type_object);
             for (const figure *f = figure_first(FIGURE_SCHEME); figures && f; f = figure_next(f)) {
                 double old = old_figure(figures, f->name);
                 double now = as_written(sweep_table_value(t, p, s, f));

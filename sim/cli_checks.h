@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "reports/assertion.h"
+#include "reports/baseline.h"
 #include "sim/engine.h"
 #include "sim/result.h"
 #include "sim/scenario.h"
@@ -38,9 +39,11 @@ typedef struct cli_checks {
     size_t nreruns;
 } cli_checks;
 
-/* Parses sc's assertions into ch. Returns 0, or -1 with "ORIGIN: ..." in
- * err: a malformed assertion, a figure the registry lacks, a scheme the
- * scenario does not run. */
+/* Parses sc's assertions into ch, and checks that ch->baseline_path (if
+ * set) can be a baseline (baseline_check_file), so that neither fails
+ * after the runs. Returns 0, or -1 with "ORIGIN: ..." in err: a malformed
+ * assertion, a figure the registry lacks, a scheme the scenario does not
+ * run, or "--baseline PATH: ..." for a file that is no baseline. */
 int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t errcap);
 
 /* Frees what prepare and assert made (not the caller's fields). */
@@ -66,9 +69,10 @@ void cli_checks_print_failures(const cli_checks *ch, FILE *out);
 int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, size_t *len,
                      char *err, size_t errcap);
 
-/* Compares res with the baseline, printing the table to stderr. Returns
- * the number of regressions, or -1 with a message in err (the baseline
- * refused: exit status 2). */
-int cli_checks_baseline(const cli_checks *ch, const sim_results *res, char *err, size_t errcap);
+/* Compares res with the baseline into *out (free with
+ * baseline_report_free; baseline_write prints it). Returns 0, or -1 with
+ * a message in err (the baseline refused: exit status 2). */
+int cli_checks_baseline(const cli_checks *ch, const sim_results *res, baseline_report *out,
+                        char *err, size_t errcap);
 
 #endif

@@ -790,6 +790,13 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
 {
     char err[1280];
     cli_checks *ch = &o->checks;
+    baseline_report base;
+    /* compared before anything is written: a baseline refused (another
+     * scenario, other samples) leaves no report behind */
+    if (ch->baseline_path && cli_checks_baseline(ch, res, &base, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name, err);
+        return EXIT_USAGE;
+    }
     cli_checks_print_failures(ch, stderr);
     int rc = write_report(o, res, ints);
     if (rc == 0 && ch->junit_path) {
@@ -797,16 +804,18 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
         size_t len;
         if (cli_checks_junit(ch, res, &text, &len, err, sizeof err) < 0) {
             fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
-            return EXIT_USAGE;
+            rc = EXIT_USAGE;
+        } else {
+            rc = write_file(o, ints, ch->junit_path, "--junit", NULL, text, len);
+            free(text);
         }
-        rc = write_file(o, ints, ch->junit_path, "--junit", NULL, text, len);
-        free(text);
     }
     int regressions = 0;
-    if (rc == 0 && ch->baseline_path &&
-        (regressions = cli_checks_baseline(ch, res, err, sizeof err)) < 0) {
-        fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name, err);
-        return EXIT_USAGE;
+    if (ch->baseline_path) {
+        if (rc == 0)
+            baseline_write(stderr, ch->baseline_path, &base, ch->tolerance);
+        regressions = (int)base.regressions;
+        baseline_report_free(&base);
     }
     if (rc == 0 && failed)
         fprintf(stderr, "regionsim %s: %d assertion%s failed\n", o->cmd_name, failed,

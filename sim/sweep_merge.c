@@ -31,6 +31,7 @@
 #include "reports/assertion.h"
 #include "reports/baseline.h"
 #include "reports/figures.h"
+#include "reports/json_read.h"
 #include "reports/sweep_report.h"
 #include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
@@ -61,74 +62,6 @@ static const char merge_help[] =
     "assertion failed or a figure regressed, 2 bad usage, a result missing\n"
     "or malformed, or a baseline refused.\n";
 
-
-static json_object *member(json_object *o, const char *name, json_type type)
-{
-    json_object *m = NULL;
-    if (!o || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, name, &m) || !json_object_is_type(m, type))
-        return NULL;
-    return m;
-}
-
-/* A file's JSON, or NULL with "PATH: why" in err (*missing set when the
- * file does not exist). */
-static json_object *read_json(const char *path, int *missing, char *err, size_t errcap)
-{
-    *missing = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *missing = errno == ENOENT;
-        sweep_say(err, errcap, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    int oom = 0;
-    for (;;) {
-        if (len + 65536 + 1 > cap) {
-            cap = cap ? cap * 2 : 131072;
-            char *t = realloc(text, cap);
-            if (!t) {
-                oom = 1;
-                break;
-            }
-            text = t;
-        }
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (oom || bad) {
-        free(text);
-        sweep_say(err, errcap, "%s: %s", path, oom ? "out of memory" : "read failed");
-        return NULL;
-    }
-    text[len] = '\0';
-    json_tokener *tok = json_tokener_new();
-    json_object *doc = tok ? json_tokener_parse_ex(tok, text, (int)(len + 1)) : NULL;
-    if (!doc) {
-        sweep_say(err, errcap, "%s: not JSON (%s)", path,
-            tok ? json_tokener_error_desc(json_tokener_get_error(tok)) : "out of memory");
-    } else { /* one document: nothing after it but blank space */
-        size_t end = json_tokener_get_parse_end(tok);
-        while (end < len && strchr(" \t\r\n", text[end]) && text[end])
-            end++;
-        if (end < len) {
-            sweep_say(err, errcap, "%s: not JSON (text after the document, at byte %zu)", path,
-                end);
-            json_object_put(doc);
-            doc = NULL;
-        }
-    }
-    if (tok)
-        json_tokener_free(tok);
-    free(text);
-    return doc;
-}
 
 /* A number as the exact writer wrote it: a number, null (NAN), "inf",
  * "-inf". Returns 0, or -1 for anything else. */
@@ -174,19 +107,19 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     char path[4096];
     snprintf(path, sizeof path, "%s/plan.json", dir);
     int missing;
-    m->plan = read_json(path, &missing, err, errcap);
+    m->plan = json_read_file(path, &missing, err, errcap);
     if (!m->plan) {
         if (missing)
             sweep_say(err, errcap, "%s/plan.json: no such file (is %s a plan written by 'regionsim "
                      "sweep FILE --plan DIR'?)", dir, dir);
         return -1;
     }
-    json_object *plan = member(m->plan, "plan", json_type_object);
-    json_object *version = member(plan, "version", json_type_int);
-    json_object *file = member(plan, "file", json_type_string);
-    json_object *scenario = member(plan, "scenario", json_type_string);
-    json_object *vars = member(plan, "variables", json_type_array);
-    json_object *points = member(plan, "points", json_type_array);
+    json_object *plan = json_member(m->plan, "plan", json_type_object);
+    json_object *version = json_member(plan, "version", json_type_int);
+    json_object *file = json_member(plan, "file", json_type_string);
+    json_object *scenario = json_member(plan, "scenario", json_type_string);
+    json_object *vars = json_member(plan, "variables", json_type_array);
+    json_object *points = json_member(plan, "points", json_type_array);
     if (!version || json_object_get_int(version) != SWEEP_PLAN_VERSION || !file || !scenario || !vars ||
         !points || json_object_array_length(vars) == 0 ||
         json_object_array_length(vars) > SWEEP_MAX_VARS ||
@@ -219,8 +152,8 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     size_t product = 1;
     for (size_t v = 0; v < nvars; v++) {
         json_object *var = json_object_array_get_idx(vars, v);
-        json_object *name = member(var, "name", json_type_string);
-        json_object *vals = member(var, "values", json_type_array);
+        json_object *name = json_member(var, "name", json_type_string);
+        json_object *vals = json_member(var, "values", json_type_array);
         if (!name || !vals || json_object_array_length(vals) == 0) {
             sweep_say(err, errcap, "%s: variables[%zu]: expected {\"name\", \"values\"}", path, v);
             return -1;
@@ -238,15 +171,15 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     }
     for (size_t p = 0; p < npoints; p++) {
         json_object *pt = json_object_array_get_idx(points, p);
-        json_object *index = member(pt, "index", json_type_int);
-        json_object *values = member(pt, "values", json_type_object);
+        json_object *index = json_member(pt, "index", json_type_int);
+        json_object *values = json_member(pt, "values", json_type_object);
         if (!index || json_object_get_int64(index) != (int64_t)p || !values) {
             sweep_say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}", path,
                 p, p);
             return -1;
         }
         for (size_t v = 0; v < nvars; v++) {
-            json_object *val = member(values, m->names[v], json_type_string);
+            json_object *val = json_member(values, m->names[v], json_type_string);
             if (!val) {
                 sweep_say(err, errcap, "%s: points[%zu]: no value of '%s'", path, p, m->names[v]);
                 return -1;
@@ -263,16 +196,16 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
 static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t errcap)
 {
     sweep_table *t = &m->t;
-    json_object *sw = member(doc, "sweep", json_type_object);
-    json_object *points = member(sw, "points", json_type_array);
-    json_object *schemes = member(sw, "schemes", json_type_array);
+    json_object *sw = json_member(doc, "sweep", json_type_object);
+    json_object *points = json_member(sw, "points", json_type_array);
+    json_object *schemes = json_member(sw, "schemes", json_type_array);
     json_object *pt = points && json_object_array_length(points) == 1
                           ? json_object_array_get_idx(points, 0) : NULL;
-    json_object *values = member(pt, "values", json_type_object);
-    json_object *runs = member(pt, "runs", json_type_array);
-    json_object *asserts = member(pt, "assertions", json_type_array);
-    json_object *scen = member(sw, "scenario", json_type_string);
-    json_object *from = member(sw, "measure_from_us", json_type_int);
+    json_object *values = json_member(pt, "values", json_type_object);
+    json_object *runs = json_member(pt, "runs", json_type_array);
+    json_object *asserts = json_member(pt, "assertions", json_type_array);
+    json_object *scen = json_member(sw, "scenario", json_type_string);
+    json_object *from = json_member(sw, "measure_from_us", json_type_int);
     if (!pt || !schemes || !values || !runs || !asserts || !scen || !from) {
         sweep_say(err, errcap, "expected a point's result (regionsim sweep POINT.ini --result): "
                  "{\"sweep\": {\"scenario\", \"measure_from_us\", \"schemes\", \"points\": "
@@ -280,7 +213,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         return -1;
     }
     for (size_t v = 0; v < t->nvars; v++) {
-        json_object *val = member(values, m->names[v], json_type_string);
+        json_object *val = json_member(values, m->names[v], json_type_string);
         if (!val || strcmp(json_object_get_string(val), m->values[p * t->nvars + v])) {
             sweep_say(err, errcap, "the result is for %s=%s, the plan's point has %s=%s", m->names[v],
                 val ? json_object_get_string(val) : "(none)", m->names[v],
@@ -316,8 +249,8 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     }
     for (size_t s = 0; s < ns; s++) {
         json_object *run = json_object_array_get_idx(runs, s);
-        json_object *name = member(run, "run", json_type_string);
-        json_object *figs = member(run, "figures", json_type_object);
+        json_object *name = json_member(run, "run", json_type_string);
+        json_object *figs = json_member(run, "figures", json_type_object);
         if (!name || !figs) {
             sweep_say(err, errcap, "runs[%zu]: expected {\"scheme\", \"run\", \"figures\"}", s);
             return -1;
@@ -354,13 +287,13 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     }
     for (size_t i = 0; i < na; i++) {
         json_object *a = json_object_array_get_idx(asserts, i);
-        json_object *name = member(a, "name", json_type_string);
-        json_object *expr = member(a, "expression", json_type_string);
-        json_object *scheme = member(a, "scheme", json_type_string);
-        json_object *passed = member(a, "passed", json_type_boolean);
-        json_object *seed = member(a, "seed", json_type_int);
-        json_object *samples = member(a, "samples", json_type_int);
-        json_object *sfailed = member(a, "samples_failed", json_type_int);
+        json_object *name = json_member(a, "name", json_type_string);
+        json_object *expr = json_member(a, "expression", json_type_string);
+        json_object *scheme = json_member(a, "scheme", json_type_string);
+        json_object *passed = json_member(a, "passed", json_type_boolean);
+        json_object *seed = json_member(a, "seed", json_type_int);
+        json_object *samples = json_member(a, "samples", json_type_int);
+        json_object *sfailed = json_member(a, "samples_failed", json_type_int);
         json_object *value = NULL, *bound = NULL, *why = NULL;
         check_result r;
         memset(&r, 0, sizeof r);
@@ -423,7 +356,7 @@ void sweep_merge_free(sweep_merge *m)
  * scan for the missing). */
 static int read_results(merge *m, const char *dir, char *err, size_t errcap)
 {
-    json_object *points = member(member(m->plan, "plan", json_type_object), "points",
+    json_object *points = json_member(json_member(m->plan, "plan", json_type_object), "points",
                                  json_type_array);
     size_t nmissing = 0;
     char bad[2048] = ""; /* the first malformed result's message */
@@ -434,7 +367,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     if (!ml)
         sweep_say(err, errcap, "out of memory");
     for (size_t p = 0; rc == 0 && p < m->t.npoints; p++) {
-        json_object *res = member(json_object_array_get_idx(points, p), "result",
+        json_object *res = json_member(json_object_array_get_idx(points, p), "result",
                                   json_type_string);
         const char *rel = res ? json_object_get_string(res) : NULL;
         char label[512], path[4096], msg[1024];
@@ -447,7 +380,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
         }
         snprintf(path, sizeof path, "%s/%s", dir, rel);
         int missing;
-        json_object *doc = read_json(path, &missing, msg, sizeof msg);
+        json_object *doc = json_read_file(path, &missing, msg, sizeof msg);
         if (!doc && missing) {
             fprintf(ml, "%s  %s (point %zu: %s)", nmissing ? "\n" : "", path, p, label);
             nmissing++;

@@ -758,7 +758,8 @@ static void test_assertions_exit_status(void **state)
 }
 
 /* --baseline: an identical run exits 0; a worse key under the same scheme
- * name exits 1 and names the regression; another scenario exits 2. */
+ * name exits 1 and names the regression; another scenario exits 2 with
+ * no report; a file that is no baseline exits 2 before the run. */
 static void test_baseline_exit_status(void **state)
 {
     (void)state;
@@ -799,6 +800,26 @@ static void test_baseline_exit_status(void **state)
     o = run("run", ini, "--metrics", "7", "--baseline", base, NULL);
     assert_int_equal(o.status, 2);
     assert_non_null(strstr(o.err, "another scenario"));
+    assert_string_equal(o.out, ""); /* compared before the report is written */
+    output_free(&o);
+    /* a file that is no baseline: refused before the run, nothing on stdout */
+    fd = open(base, O_WRONLY | O_TRUNC);
+    text = "{\"regionsim\": ";
+    assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    o = run("run", ini, "--baseline", base, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "not JSON (the file ends inside the document)"));
+    assert_string_equal(o.out, "");
+    output_free(&o);
+    fd = open(base, O_WRONLY | O_TRUNC);
+    text = "{\"runs\": []}";
+    assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    o = run("run", ini, "--baseline", base, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "not a regionsim JSON report"));
+    assert_string_equal(o.out, "");
     output_free(&o);
     unlink(ini);
     unlink(base);

@@ -485,11 +485,10 @@ static void test_baseline_refused(void **state)
                        "points[0] and points[1] have the same values", NULL);
     free(b1);
     temp_file(path, sizeof path, "cut.json", "{\"sweep\": ");
-    assert_usage_error(run("sweep", small, "--baseline", path, NULL), "cannot read it as JSON",
-                       path);
+    assert_usage_error(run("sweep", small, "--baseline", path, NULL),
+                       "not JSON (the file ends inside the document)", path);
     unlink(path);
-    assert_usage_error(run("sweep", small, "--baseline", path, NULL), "cannot read it as JSON",
-                       "No such file");
+    assert_usage_error(run("sweep", small, "--baseline", path, NULL), path, "No such file");
     free(json);
 }
 
