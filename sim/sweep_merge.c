@@ -20,7 +20,6 @@
  * its values and its number of schemes are compared with the plan's, so a
  * result copied to the wrong name is refused rather than merged.
  */
-#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
