@@ -62,6 +62,7 @@ typedef struct options {
     int speed_given;
     const char *write_trace;  /* --write-trace FILE */
     cli_checks checks;        /* --assert, --junit, --baseline, --tolerance (sim/cli_checks.h) */
+    int tolerance_given;
     int schemes_given;
     scheme_choice named[SCENARIO_MAX_SCHEMES]; /* the scenario file's schemes */
     size_t nnamed;
@@ -338,6 +339,7 @@ static void set_option(options *o, const char *name, const char *value)
         else
             o->checks.baseline_path = value;
     } else if (!strcmp(name, "--tolerance")) {
+        o->tolerance_given = 1;
         if (baseline_parse_tolerance(value, &o->checks.tolerance) < 0)
             usage_error(o, "--tolerance: expected a relative change such as 0.05 (0 or more), "
                         "found '%s'%s", value, "");
@@ -482,6 +484,8 @@ static void parse_args(options *o, int argc, char **argv)
         scenario_validate(&o->sc, err, sizeof err) < 0 ||
         cli_checks_prepare(&o->checks, &o->sc, err, sizeof err) < 0)
         usage_error(o, "%s%s", err, "");
+    if (o->tolerance_given && !o->checks.baseline_path)
+        usage_error(o, "--tolerance: only with --baseline FILE%s%s", "", "");
     if ((o->cmd == CMD_KEYS || o->cmd == CMD_WATCH) &&
         (o->checks.nassertions || o->checks.junit_path || o->checks.baseline_path))
         usage_error(o, o->cmd == CMD_KEYS ? "%s: not with keys (use compare or run)%s"
