@@ -5,9 +5,12 @@
 #ifndef REGIONSIM_TEST_SUPPORT_H
 #define REGIONSIM_TEST_SUPPORT_H
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef fail_msg /* included after cmocka.h */
@@ -70,6 +73,48 @@ static inline char *test_read_file(const char *path, size_t *len)
 #endif
 #ifndef UNDER_ASAN
 #define UNDER_ASAN 0
+#endif
+
+/* Removes dir and everything below it; no symlink is followed. */
+static inline void test_remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        unlink(dir); /* (a file or a link: removed as itself) */
+        return;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char p[PATH_MAX + 256];
+        int n = snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof p)
+            continue; /* too long to name: left */
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            test_remove_tree(p);
+        else
+            unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+#if defined(_XOPEN_SOURCE) && _XOPEN_SOURCE >= 500 /* realpath */
+/* A new private directory $TMPDIR/<prefix>-XXXXXX (/tmp without TMPDIR),
+ * by its real path (symlinks resolved), into out (PATH_MAX bytes).
+ * Returns 0, or -1 with the reason printed. */
+static inline int test_make_work_dir(char *out, const char *prefix)
+{
+    const char *tmp = getenv("TMPDIR");
+    char made[PATH_MAX];
+    snprintf(made, sizeof made, "%s/%s-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", prefix);
+    if (!mkdtemp(made) || !realpath(made, out)) {
+        perror(made);
+        return -1;
+    }
+    return 0;
+}
 #endif
 
 /* Writes text to a new file /tmp/<prefix>-XXXXXX and returns its path in

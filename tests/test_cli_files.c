@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include "tests/support.h"
 #include <json-c/json.h>
 
 #include "sim/scenario.h"
@@ -160,26 +162,6 @@ static path in_dir(const path *dir, const char *name)
     return p;
 }
 
-/* Removes dir and everything below it (no symlink followed). */
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char p[1024];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(p);
-        else
-            unlink(p);
-    }
-    closedir(d);
-    rmdir(dir);
-}
 
 /* How many names dir holds, other than . and .. */
 static int entries(const char *dir)
@@ -265,10 +247,10 @@ static void test_output_onto_devices(void **state)
         assert_non_null(strstr(o.err, "No space left on device"));
         output_free(&o);
     } else {
-        remove_tree(dir.s);
+        test_remove_tree(dir.s);
         skip();
     }
-    remove_tree(dir.s);
+    test_remove_tree(dir.s);
 }
 
 /* A child that reads the FIFO at p to its end and exits 0 if what it read
@@ -330,7 +312,7 @@ static void test_output_onto_a_fifo(void **state)
     output_free(&o);
     assert_int_equal(kind_of(fifo.s), S_IFIFO);
     assert_int_equal(entries(dir.s), 1);
-    remove_tree(dir.s);
+    test_remove_tree(dir.s);
 }
 
 /* -o through a symlink writes the file it names; the link stays a link. */
@@ -349,7 +331,7 @@ static void test_output_through_a_symlink(void **state)
     assert_true(strncmp(text, "scenario  default", 17) == 0);
     free(text);
     assert_int_equal(entries(dir.s), 2);
-    remove_tree(dir.s);
+    test_remove_tree(dir.s);
 }
 
 /* -o onto a directory: exit 2 naming it; the directory is untouched. */
@@ -365,7 +347,7 @@ static void test_output_onto_a_directory(void **state)
     output_free(&o);
     assert_int_equal(kind_of(dir.s), S_IFDIR);
     assert_int_equal(entries(dir.s), 0);
-    remove_tree(dir.s);
+    test_remove_tree(dir.s);
 }
 
 /* A run that fails (a bad line in the trace it replays) leaves an existing
@@ -389,7 +371,7 @@ static void test_failed_run_keeps_the_trace_file(void **state)
                            NULL), want, NULL);
     assert_int_equal(access(fresh.s, F_OK), -1);
     assert_int_equal(entries(dir.s), 2);
-    remove_tree(dir.s);
+    test_remove_tree(dir.s);
 }
 
 /* SIGINT, SIGTERM or SIGHUP during a run with --write-trace: the program
@@ -439,7 +421,7 @@ static void test_interrupt_leaves_no_partial_trace(void **state)
             assert_string_equal(text, "precious\n");
             free(text);
         }
-        remove_tree(dir.s);
+        test_remove_tree(dir.s);
     }
 }
 
@@ -467,7 +449,7 @@ static void test_csv_on_a_full_disk_leaves_no_directory(void **state)
     assert_non_null(strstr(o.err, "File too large"));
     output_free(&o);
     assert_int_equal(entries(dir.s), 0);
-    remove_tree(dir.s);
+    test_remove_tree(dir.s);
 }
 
 /* A trace operation at 2^64 - 1 microseconds, the engine's "never", is
@@ -484,7 +466,7 @@ static void test_trace_time_past_the_engine_refused(void **state)
     assert_usage_error(run("run", "--trace", trace.s, "--scheme", "key", "--balancer-period",
                            "1000000000h", "--window", "1000000000h", NULL), want,
                        "18446744073709551614");
-    remove_tree(dir.s);
+    test_remove_tree(dir.s);
 }
 
 /* The issue's own command: `run --ycsb c -p recordcount=100000 -p

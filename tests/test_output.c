@@ -33,6 +33,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/support.h"
+
 #include "sim/output.h"
 
 typedef struct path {
@@ -57,31 +59,11 @@ static int setup(void **state)
     return 0;
 }
 
-/* Removes dir and everything below it (no symlink is followed). */
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char p[1024];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(p);
-        else
-            unlink(p);
-    }
-    closedir(d);
-    rmdir(dir);
-}
 
 static int teardown(void **state)
 {
     fixture *fx = *state;
-    remove_tree(fx->dir);
+    test_remove_tree(fx->dir);
     free(fx);
     return 0;
 }

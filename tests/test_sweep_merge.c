@@ -16,7 +16,7 @@
  *
  *   test_sweep_merge SOURCE_ROOT
  */
-#define _XOPEN_SOURCE 700 /* mkdtemp, nftw, setenv */
+#define _XOPEN_SOURCE 700 /* mkdtemp, setenv */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,7 +28,6 @@
 
 #include <fcntl.h>
 #include <float.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -67,19 +66,7 @@ static int exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
 
-static void remove_tree(const char *path)
-{
-    if (exists(path))
-        nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* dir/rel into out (PATH_MAX + 64). */
 static const char *under(char *out, const char *dir, const char *rel)
@@ -251,7 +238,7 @@ static void write_result(const char *dir, size_t p, size_t nschemes)
 static void fixture(char *dir, const char *name)
 {
     in_work(dir, name);
-    remove_tree(dir);
+    test_remove_tree(dir);
     sweep sw;
     char err[1024];
     if (sweep_load_text(&sw, "/nowhere/merge.ini", fixture_text, strlen(fixture_text), err,
@@ -349,7 +336,7 @@ static void test_every_double_reads_back_bit_for_bit(void **state)
     }
     assert_int_equal(t->nchecks, c);
     sweep_merge_free(m);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- a real plan, run job by job ---- */
@@ -464,7 +451,7 @@ static void test_a_planned_sweep_merges_to_the_sweep_s_own_table(void **state)
     free(merged_err);
     remove(local);
     remove(merged);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- refusals ---- */
@@ -493,7 +480,7 @@ static void test_missing_results_are_all_named(void **state)
     assert_contains(err, "regionsim merge: 2 of 6 results missing");
     free(out);
     free(err);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A malformed result among missing ones: the missing are still all named
@@ -514,7 +501,7 @@ static void test_missing_results_are_named_past_a_malformed_one(void **state)
     assert_merge_refused(dir, NULL, want);
     snprintf(want, sizeof want, "%s/results/0001.json: not JSON", dir);
     assert_merge_refused(dir, NULL, want);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 static void test_malformed_and_truncated_results_are_refused(void **state)
@@ -576,7 +563,7 @@ static void test_malformed_and_truncated_results_are_refused(void **state)
     write_result(dir, 3, 1);
     assert_merge_refused(dir, NULL, "point 3 (b=2 servers=8): 1 schemes, but 2 at the first point");
     free(good);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 static void test_another_point_s_result_is_refused(void **state)
@@ -597,7 +584,7 @@ static void test_another_point_s_result_is_refused(void **state)
     edit(to, "\"servers\": \"4\"}", "\"server\": \"4\"}");
     assert_merge_refused(dir, NULL, "point 2 (b=2 servers=4): the result is for servers=(none), "
                          "the plan's point has servers=4");
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* Files in results/ the plan does not name are not read, nor are
@@ -612,13 +599,13 @@ static void test_files_the_plan_does_not_name_are_ignored(void **state)
     spit(under(path, dir, "results/notes.txt"), "x", 1);
     assert_int_equal(mkdir(under(path, dir, "results/old"), 0777), 0);
     spit(under(path, dir, "jobs.txt"), "edited by hand\n", 15);
-    remove_tree(under(path, dir, "points"));
+    test_remove_tree(under(path, dir, "points"));
     sweep_merge *m;
     if (sweep_merge_read(dir, &m, err, sizeof err) < 0)
         fail_msg("%s", err);
     assert_int_equal(sweep_merge_table(m)->npoints, 6);
     sweep_merge_free(m);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 static void test_a_plan_edited_by_hand_is_refused(void **state)
@@ -679,7 +666,7 @@ static void test_a_plan_edited_by_hand_is_refused(void **state)
     spit(plan, good, len / 2);
     assert_merge_refused(dir, NULL, "plan.json: not JSON (");
     free(good);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 static void test_merge_usage(void **state)
@@ -757,7 +744,7 @@ static void test_merge_writes_each_format_to_o(void **state)
         remove(out_path);
     }
     sweep_merge_free(m);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 int main(int argc, char **argv)
@@ -768,18 +755,8 @@ int main(int argc, char **argv)
     setenv("TERM", "dumb", 1);
     unsetenv("REGIONSIM_JOBS");
     snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", argc > 1 ? argv[1] : ".");
-    const char *tmp = getenv("TMPDIR");
-    snprintf(work, sizeof work, "%s/sweep-merge-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(work)) {
-        perror(work);
+    if (test_make_work_dir(work, "sweep-merge") < 0) /* by its real path, as the plan names it */
         return 1;
-    }
-    char real[PATH_MAX]; /* the plan names its directory by its real path */
-    if (!realpath(work, real)) {
-        perror(work);
-        return 1;
-    }
-    snprintf(work, sizeof work, "%s", real);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_double_reads_back_bit_for_bit),
         cmocka_unit_test(test_a_planned_sweep_merges_to_the_sweep_s_own_table),
@@ -793,6 +770,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_merge_writes_each_format_to_o),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    remove_tree(work);
+    test_remove_tree(work);
     return failed;
 }

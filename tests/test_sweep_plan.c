@@ -9,7 +9,7 @@
  *
  * The temporary directories go under $TMPDIR (or /tmp) and are removed.
  */
-#define _XOPEN_SOURCE 700 /* mkdtemp, nftw, setenv */
+#define _XOPEN_SOURCE 700 /* mkdtemp, setenv */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +20,6 @@
 #include <cmocka.h>
 
 #include <dirent.h>
-#include <ftw.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -79,19 +78,7 @@ static int entries(const char *dir)
     return n;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
 
-static void remove_tree(const char *path)
-{
-    if (exists(path))
-        nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* A sweep from text, named path (which anchors nothing here). */
 static void load(sweep *sw, const char *path, const char *text)
@@ -220,7 +207,7 @@ static void test_creates_a_missing_directory_with_its_layout(void **state)
         snprintf(path, sizeof path, "%s/points/%04d.ini", dir, p);
         assert_true(exists(path));
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 static void test_plan_json_is_the_manifest(void **state)
@@ -270,7 +257,7 @@ static void test_plan_json_is_the_manifest(void **state)
     }
     json_object_put(doc);
     free(text);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 static void test_an_empty_directory_is_taken(void **state)
@@ -281,7 +268,7 @@ static void test_an_empty_directory_is_taken(void **state)
     assert_int_equal(mkdir(dir, 0777), 0);
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
     assert_int_equal(entries(dir), 5);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 static void test_a_directory_with_something_in_it_is_refused_untouched(void **state)
@@ -297,7 +284,7 @@ static void test_a_directory_with_something_in_it_is_refused_untouched(void **st
              "directory; remove the old plan first)", dir);
     assert_string_equal(err, want);
     assert_int_equal(entries(dir), 1);
-    remove_tree(dir);
+    test_remove_tree(dir);
 
     /* a file, and a link to an empty directory, are not directories to use */
     in_work(dir, "file");
@@ -316,7 +303,7 @@ static void test_a_directory_with_something_in_it_is_refused_untouched(void **st
     assert_contains(err, "exists and is not a directory");
     assert_int_equal(entries(target), 0);
     remove(dir);
-    remove_tree(target);
+    test_remove_tree(target);
 }
 
 static void test_the_parent_must_exist(void **state)
@@ -353,7 +340,7 @@ static void test_refusals_write_nothing(void **state)
     assert_int_equal(write_plan("[sweep]\nservers = 4, 8\n[split]\nsplit_keys_file = /k.txt\n"
                           "[scheme s]\nkey = salt(2) ts\n",
                           dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A directory whose name holds a line break would split jobs.txt's lines:
@@ -434,7 +421,7 @@ static void test_each_point_file_reads_back_as_its_point(void **state)
         free(text);
     }
     sweep_release(&whole);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- jobs.txt ---- */
@@ -481,8 +468,8 @@ static void test_jobs_run_through_sh_with_hostile_paths_and_values(void **state)
         free(got);
     }
     free(jobs);
-    remove_tree(dir);
-    remove_tree(bindir);
+    test_remove_tree(dir);
+    test_remove_tree(bindir);
 }
 
 /* jobs.txt is one job a line: a line break in the binary's path or an
@@ -603,7 +590,7 @@ static void test_sbatch_runs_a_task_s_line(void **state)
         free(got);
     }
     free(sb);
-    remove_tree(dir);
+    test_remove_tree(dir);
     remove(binary);
 }
 
@@ -619,7 +606,7 @@ static void test_sbatch_refuses_a_backslash(void **state)
     assert_string_equal(err, want);
     assert_false(exists(dir));
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* More points than one array (SWEEP_PLAN_SLURM_MAX_ARRAY): the first
@@ -680,7 +667,7 @@ static void test_sbatch_splits_past_the_array_limit(void **state)
         assert_int_equal(count_lines(jobs), n);
         free(jobs);
         free(sb);
-        remove_tree(dir);
+        test_remove_tree(dir);
     }
     remove(binary);
 }
@@ -693,18 +680,8 @@ int main(void)
     setenv("TERM", "dumb", 1);
     unsetenv("PLAN_OFFSET");
     unsetenv("SLURM_ARRAY_TASK_ID");
-    const char *tmp = getenv("TMPDIR");
-    snprintf(work, sizeof work, "%s/sweep-plan-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(work)) {
-        perror(work);
+    if (test_make_work_dir(work, "sweep-plan") < 0) /* by its real path, as the plan names it */
         return 1;
-    }
-    char real[PATH_MAX]; /* the plan names its directory by its real path */
-    if (!realpath(work, real)) {
-        perror(work);
-        return 1;
-    }
-    snprintf(work, sizeof work, "%s", real);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_creates_a_missing_directory_with_its_layout),
         cmocka_unit_test(test_plan_json_is_the_manifest),
@@ -721,6 +698,6 @@ int main(void)
         cmocka_unit_test(test_sbatch_splits_past_the_array_limit),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    remove_tree(work);
+    test_remove_tree(work);
     return failed;
 }
