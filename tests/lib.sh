@@ -16,6 +16,8 @@
 #   skip_unless_root WHY   not root: "SKIP: WHY", exit 77 (CI runs as root)
 #   have_gnu_parallel  true when `parallel` is GNU parallel (Debian's
 #                      moreutils has another program of that name)
+#   sweep_formats, merge_matches   a local sweep in every format, and a
+#                      plan's merge compared with it byte for byte (below)
 export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
 unset REGIONSIM_JOBS 2>/dev/null || true
 test_name=${test_name:-}
@@ -44,4 +46,33 @@ skip_unless_root() {
 
 have_gnu_parallel() {
     command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 'GNU parallel'
+}
+
+# sweep_formats WANT LOCAL REGIONSIM ARGS...: `REGIONSIM sweep ARGS
+# --format F` for F in text, json, csv and html into LOCAL.F (stderr into
+# LOCAL.err, the last one's kept); each must exit WANT.
+sweep_formats() {
+    want_=$1 local_=$2 bin_=$3
+    shift 3
+    for fmt_ in text json csv html; do
+        status_=0
+        "$bin_" sweep "$@" --format "$fmt_" >"$local_.$fmt_" 2>"$local_.err" || status_=$?
+        [ "$status_" -eq "$want_" ] ||
+            fail "sweep --format $fmt_ exited $status_, expected $want_: $(cat "$local_.err")"
+    done
+}
+
+# merge_matches WANT LOCAL MERGED LABEL REGIONSIM PLAN: `REGIONSIM merge
+# PLAN --format F` for every format into MERGED.F (stderr MERGED.err)
+# exits WANT and is LOCAL.F (sweep_formats') byte for byte.
+merge_matches() {
+    want_=$1 local_=$2 merged_=$3 label_=$4 bin_=$5 plan_=$6
+    for fmt_ in text json csv html; do
+        status_=0
+        "$bin_" merge "$plan_" --format "$fmt_" >"$merged_.$fmt_" 2>"$merged_.err" || status_=$?
+        [ "$status_" -eq "$want_" ] ||
+            fail "${label_:+$label_: }merge --format $fmt_ exited $status_, expected $want_: $(cat "$merged_.err")"
+        cmp "$local_.$fmt_" "$merged_.$fmt_" ||
+            fail "${label_:+$label_: }merge --format $fmt_ differs from sweep's"
+    done
 }

@@ -58,15 +58,8 @@ status=0
 parallel --will-cite -j 2 --halt now,fail=1 <"$work/plan/jobs.txt" >/dev/null 2>&1 ||
     fail "parallel: a job failed"
 
-for fmt in text json csv html; do
-    status=0
-    "$regionsim" sweep "$file" "$@" --format "$fmt" >"$work/local.$fmt" 2>"$work/local.err" || status=$?
-    [ $status -eq 1 ] || fail "sweep --format $fmt exited $status, expected 1 (a failed assertion)"
-    status=0
-    "$regionsim" merge "$work/plan" --format "$fmt" >"$work/merged.$fmt" 2>"$work/merged.err" || status=$?
-    [ $status -eq 1 ] || fail "merge --format $fmt exited $status, expected 1: $(cat "$work/merged.err")"
-    cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "merge --format $fmt differs from sweep's"
-done
+sweep_formats 1 "$work/local" "$regionsim" "$file" "$@" # 1: a failed assertion
+merge_matches 1 "$work/local" "$work/merged" "" "$regionsim" "$work/plan"
 # the same failures in the same words: one line per failed result, the
 # values with as many digits in both (only the command's name differs)
 [ "$(grep -c FAILED "$work/local.err")" -ge 6 ] || fail "sweep: too few failures: $(cat "$work/local.err")"

@@ -45,9 +45,6 @@ grep -q '^#SBATCH --array=0-5$' "$work/plan/sweep.sbatch" || fail "sweep.sbatch:
 sbatch --wait --chdir="$work" "$work/plan/sweep.sbatch" >"$work/sbatch.out" 2>&1 ||
     fail "sbatch --wait: $(cat "$work/sbatch.out"; tail -n 5 "$work"/plan/logs/* 2>/dev/null)"
 [ "$(ls "$work/plan/results" | wc -l)" -eq 6 ] || fail "expected 6 results, found: $(ls "$work/plan/results")"
-for fmt in text json csv html; do
-    "$regionsim" sweep "$file" --format "$fmt" >"$work/local.$fmt" || fail "sweep --format $fmt"
-    "$regionsim" merge "$work/plan" --format "$fmt" >"$work/merged.$fmt" || fail "merge --format $fmt"
-    cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "merge --format $fmt differs from sweep's"
-done
+sweep_formats 0 "$work/local" "$regionsim" "$file"
+merge_matches 0 "$work/local" "$work/merged" "" "$regionsim" "$work/plan"
 echo "ok: the Slurm job array's merged sweep equals the local sweep in text, json, csv and html"

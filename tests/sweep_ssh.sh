@@ -105,11 +105,7 @@ file=tests/data/sweep-small.ini
 # An option of the sweep's and an assertion that fails at some points:
 # both must reach every job through the remote shell.
 set -- --read-fraction 0.08 --assert 'write_max_mean <= 2.5 for tsdb'
-for fmt in text json csv html; do
-    status=0
-    "$regionsim" sweep "$file" "$@" --format "$fmt" >"$work/local.$fmt" 2>/dev/null || status=$?
-    [ $status -eq 1 ] || fail "sweep --format $fmt exited $status, expected 1 (a failed assertion)"
-done
+sweep_formats 1 "$work/local" "$regionsim" "$file" "$@" # 1: the failed assertion
 
 # check_run NAME PLAN HOSTS: the plan's jobs all ran, on HOSTS hosts or
 # more, and its merge is the local sweep in every format. (parallel fills
@@ -125,12 +121,7 @@ check_run() {
     hosts=$(sort -u "$aux/ssh.log" | wc -l)
     [ "$hosts" -ge "$want_hosts" ] ||
         fail "$name: jobs went to $hosts hosts, expected $want_hosts: $(sort "$aux/ssh.log" | uniq -c)"
-    for fmt in text json csv html; do
-        status=0
-        "$regionsim" merge "$plan" --format "$fmt" >"$work/merged.$fmt" 2>"$work/merged.err" || status=$?
-        [ $status -eq 1 ] || fail "$name: merge --format $fmt exited $status, expected 1: $(cat "$work/merged.err")"
-        cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "$name: merge --format $fmt differs from sweep's"
-    done
+    merge_matches 1 "$work/local" "$work/merged" "$name" "$regionsim" "$plan"
     [ -d "$aux/homes/node1" ] || fail "$name: no home directory for node1"
     for h in "$aux"/homes/*; do
         [ -z "$(ls -A "$h")" ] || fail "$name: a job left files in the host's home $h: $(ls -A "$h")"

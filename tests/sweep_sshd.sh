@@ -131,11 +131,7 @@ done
 cd "$root"
 file=tests/data/sweep-small.ini
 set -- --read-fraction 0.08 --assert 'write_max_mean <= 2.5 for tsdb'
-for fmt in text json csv html; do
-    status=0
-    "$regionsim" sweep "$file" "$@" --format "$fmt" >"$work/local.$fmt" 2>/dev/null || status=$?
-    [ $status -eq 1 ] || fail "sweep --format $fmt exited $status, expected 1 (a failed assertion)"
-done
+sweep_formats 1 "$work/local" "$regionsim" "$file" "$@" # 1: the failed assertion
 
 # check_run NAME PLAN: the joblog has 6 jobs, all exited 0, run on both
 # hosts; merge is the local sweep in every format.
@@ -149,12 +145,7 @@ check_run() {
     hosts=$(awk -F'\t' 'NR > 1 { n = split($2, w, " "); print w[n] }' "$log" | sort -u | tr '\n' ' ')
     [ "$hosts" = "root@127.0.0.1 root@127.0.0.2 " ] || fail "$name: jobs ran on '$hosts', expected both hosts"
     [ "$(ls "$plan/results" | wc -l)" -eq 6 ] || fail "$name: expected 6 results: $(ls "$plan/results")"
-    for fmt in text json csv html; do
-        status=0
-        "$regionsim" merge "$plan" --format "$fmt" >"$work/merged.$fmt" 2>"$work/merged.err" || status=$?
-        [ $status -eq 1 ] || fail "$name: merge --format $fmt exited $status, expected 1: $(cat "$work/merged.err")"
-        cmp "$work/local.$fmt" "$work/merged.$fmt" || fail "$name: merge --format $fmt differs from sweep's"
-    done
+    merge_matches 1 "$work/local" "$work/merged" "$name" "$regionsim" "$plan"
 }
 
 # 1. --sshloginfile, the ssh command and its options on each line
