@@ -809,24 +809,21 @@ static void test_baseline_exit_status(void **state)
     assert_string_equal(o.out, ""); /* compared before the report is written */
     output_free(&o);
     /* a file that is no baseline: refused before the run, nothing on stdout */
-    fd = open(base, O_WRONLY | O_TRUNC);
-    text = "{\"regionsim\": ";
-    assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-    close(fd);
-    o = run("run", ini, "--baseline", base, NULL);
-    assert_int_equal(o.status, 2);
-    assert_non_null(strstr(o.err, "not JSON (the file ends inside the document)"));
-    assert_string_equal(o.out, "");
-    output_free(&o);
-    fd = open(base, O_WRONLY | O_TRUNC);
-    text = "{\"runs\": []}";
-    assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-    close(fd);
-    o = run("run", ini, "--baseline", base, NULL);
-    assert_int_equal(o.status, 2);
-    assert_non_null(strstr(o.err, "not a regionsim JSON report"));
-    assert_string_equal(o.out, "");
-    output_free(&o);
+    static const char *const not_baselines[][2] = {
+        { "{\"regionsim\": ", "not JSON (the file ends inside the document)" },
+        { "{\"runs\": []}", "not a regionsim JSON report" },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        fd = open(base, O_WRONLY | O_TRUNC);
+        text = not_baselines[i][0];
+        assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+        close(fd);
+        o = run("run", ini, "--baseline", base, NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err, not_baselines[i][1]));
+        assert_string_equal(o.out, "");
+        output_free(&o);
+    }
     unlink(ini);
     unlink(base);
 }
