@@ -95,4 +95,9 @@ void html_write(FILE *out, const sim_results *res);
  * write zeros there). */
 int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);
 
+/* s as one CSV field (RFC 4180): as it is, or, when it holds a comma, a
+ * double quote, CR or LF, in double quotes with its quotes doubled; NULL
+ * is an empty field. */
+void csv_put_text(FILE *out, const char *s);
+
 #endif

@@ -347,28 +347,13 @@ void sweep_write_json_exact(FILE *out, const sweep_table *t)
 
 /* ---- CSV ---- */
 
-static void csv_text(FILE *out, const char *s)
-{
-    if (!s[strcspn(s, ",\"\r\n")]) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 void sweep_write_csv(FILE *out, const sweep_table *t)
 {
     char buf[CELL];
     fputs("point", out);
     for (size_t v = 0; v < t->nvars; v++) {
         fputc(',', out);
-        csv_text(out, t->var_names[v]);
+        csv_put_text(out, t->var_names[v]);
     }
     fputs(",scheme,run", out);
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f))
@@ -379,12 +364,12 @@ void sweep_write_csv(FILE *out, const sweep_table *t)
             fprintf(out, "%zu", p);
             for (size_t v = 0; v < t->nvars; v++) {
                 fputc(',', out);
-                csv_text(out, t->values[p * t->nvars + v]);
+                csv_put_text(out, t->values[p * t->nvars + v]);
             }
             fputc(',', out);
-            csv_text(out, t->schemes[s]);
+            csv_put_text(out, t->schemes[s]);
             fputc(',', out);
-            csv_text(out, t->run_names[p * t->nschemes + s]);
+            csv_put_text(out, t->run_names[p * t->nschemes + s]);
             for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
                 fputc(',', out);
                 fputs(fmt_number(buf, sweep_table_value(t, p, s, f)), out);
