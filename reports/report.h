@@ -45,6 +45,10 @@ void json_write(FILE *out, const sim_results *res);
  * stays valid JSON whatever a name holds. */
 void json_put_string(FILE *out, const char *s);
 
+/* A figure's value as a JSON number: fmt_number's text (exact for
+ * integers, "%.6g" otherwise), null when undefined (NAN or infinite). */
+void json_put_figure_value(FILE *out, double x);
+
 /* Whether each run's "windows" carry per-server arrays ("writes" and
  * "reads", one count per server) or, to keep the report's size
  * independent of the servers, each window's totals and maxima

@@ -231,13 +231,6 @@ static void json_string(FILE *out, const char *s)
     json_put_string(out, s ? s : "");
 }
 
-static void json_number(FILE *out, double v)
-{
-    char buf[CELL];
-    const char *s = fmt_number(buf, v);
-    fputs(s[0] ? s : "null", out);
-}
-
 /* Every bit of v: %.17g reads back as the same double (C11 7.22.1.3 and
  * IEEE 754's 17 significant digits); NAN is null, an infinity the string
  * "inf" or "-inf" (JSON has no such number), -0 "-0.0" (readers take
@@ -256,7 +249,7 @@ static void json_exact(FILE *out, double v)
 
 static void write_json(FILE *out, const sweep_table *t, int exact)
 {
-    void (*number)(FILE *, double) = exact ? json_exact : json_number;
+    void (*number)(FILE *, double) = exact ? json_exact : json_put_figure_value;
     fprintf(out, "{\n  \"sweep\": {\n    \"version\": %d,\n    \"file\": ", SWEEP_JSON_VERSION);
     json_string(out, t->file);
     fputs(",\n    \"scenario\": ", out);
