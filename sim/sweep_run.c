@@ -604,23 +604,18 @@ int sweep_main(int argc, char **argv)
         else
             status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, o.baseline, o.tolerance,
                                   "sweep");
-        if (!t.checks) /* they were not moved: free them where they are */
-            for (size_t p = 0; p < sw.npoints; p++)
-                for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
-                    free(pl.checks_at[p][i].name);
-                    free(pl.checks_at[p][i].expression);
-                    free(pl.checks_at[p][i].scheme);
-                }
     } else {
         fprintf(stderr, "regionsim sweep: %s\n", err);
-        if (pl.checks_at) /* a failed pool: free what the points that ran kept */
-            for (size_t p = 0; p < sw.npoints; p++)
-                for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
-                    free(pl.checks_at[p][i].name);
-                    free(pl.checks_at[p][i].expression);
-                    free(pl.checks_at[p][i].scheme);
-                }
     }
+    /* checks not moved into the table (a failed pool, or no memory for
+     * the table's): free what the points that ran kept */
+    if (pl.checks_at && pl.nchecks_at && !(t.checks && t.check_point))
+        for (size_t p = 0; p < sw.npoints; p++)
+            for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
+                free(pl.checks_at[p][i].name);
+                free(pl.checks_at[p][i].expression);
+                free(pl.checks_at[p][i].scheme);
+            }
     for (size_t p = 0; pl.checks_at && p < sw.npoints; p++)
         free(pl.checks_at[p]);
     free(pl.nchecks_at);
