@@ -330,10 +330,11 @@ static void on_point_progress(void *ctx, size_t run, size_t nruns, uint64_t done
     point_progress(w->pl, w->p, ((double)run + in_run) / (double)nruns);
 }
 
-/* Runs point p: its figures and assertion results into the table's
- * slots, its runs freed. */
-static int run_point(pool *pl, size_t p, char *err, size_t errcap)
+/* Runs point p of the pool ctx (a jobs_task_fn): its figures and
+ * assertion results into the table's slots, its runs freed. */
+static int run_point(void *ctx, size_t p, char *err, size_t errcap)
 {
+    pool *pl = ctx;
     const sweep *sw = pl->sw;
     sweep_table *t = pl->t;
     scenario sc;
@@ -384,12 +385,6 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     if (rc == 0 && pl->bar)
         point_progress(pl, p, 1.0);
     return rc;
-}
-
-/* run_point as a jobs_task_fn. */
-static int run_point_task(void *ctx, size_t p, char *err, size_t errcap)
-{
-    return run_point(ctx, p, err, errcap);
 }
 
 /* Checks every point before anything runs, and fills the table's echo of
@@ -581,7 +576,7 @@ int sweep_main(int argc, char **argv)
         progress_init_tasks(&bar, stderr, "points", sw.npoints);
         pl.bar = bar.enabled ? &bar : NULL;
         pthread_mutex_init(&pl.bar_lock, NULL);
-        if (jobs_run(sw.npoints, jobs, run_point_task, &pl, err, sizeof err) < 0)
+        if (jobs_run(sw.npoints, jobs, run_point, &pl, err, sizeof err) < 0)
             jobs = 0;
         pthread_mutex_destroy(&pl.bar_lock);
         progress_done(&bar);
