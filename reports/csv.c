@@ -112,8 +112,7 @@
 
 /* ---- fields ---- */
 
-/* A text field, quoted when it must be; NULL is an empty field. */
-static void put_text(FILE *out, const char *s)
+void csv_put_text(FILE *out, const char *s)
 {
     if (!s) return;
     if (!s[strcspn(s, ",\"\r\n")]) {
@@ -132,7 +131,7 @@ static void put_text(FILE *out, const char *s)
 static void col_text(FILE *out, const char *s)
 {
     fputc(',', out);
-    put_text(out, s);
+    csv_put_text(out, s);
 }
 
 static void col_u64(FILE *out, uint64_t v) { fprintf(out, ",%" PRIu64, v); }
@@ -200,7 +199,7 @@ static void servers_rows(FILE *out, const sim_results *res, size_t run_index)
     }
     for (uint32_t s = 0; s < run->nservers; s++) {
         const server_result *sv = &run->servers[s];
-        put_text(out, run->scheme_name);
+        csv_put_text(out, run->scheme_name);
         col_text(out, sv->name);
         col_u64(out, sv->writes);
         col_u64(out, sv->reads);
@@ -224,7 +223,7 @@ static void windows_rows(FILE *out, const sim_results *res, size_t run_index)
     for (uint32_t w = 0; w < run->nwindows; w++) {
         for (uint32_t s = 0; s < run->nservers; s++) {
             size_t i = (size_t)w * run->nservers + s;
-            put_text(out, run->scheme_name);
+            csv_put_text(out, run->scheme_name);
             col_u64(out, w);
             col_seconds(out, (uint64_t)w * run->window_us);
             col_seconds(out, (uint64_t)(w + 1) * run->window_us);
@@ -242,7 +241,7 @@ static void regions_rows(FILE *out, const sim_results *res, size_t run_index)
     uint64_t reads = stats_region_read_rpcs(run);
     for (size_t i = 0; i < run->nhistory; i++) {
         const region_result *r = &run->history[i];
-        put_text(out, run->scheme_name);
+        csv_put_text(out, run->scheme_name);
         col_u64(out, r->id);
         col_text(out, r->start);
         col_text(out, r->end);
@@ -268,7 +267,7 @@ static void keyspace_rows(FILE *out, const sim_results *res, size_t run_index)
     for (uint32_t w = 0; w < run->nwindows; w++) {
         for (uint32_t b = 0; b < ks->nbuckets; b++) {
             size_t i = (size_t)w * ks->nbuckets + b;
-            put_text(out, run->scheme_name);
+            csv_put_text(out, run->scheme_name);
             col_u64(out, w);
             col_seconds(out, (uint64_t)w * run->window_us);
             col_u64(out, b);
@@ -307,7 +306,7 @@ static void events_rows(FILE *out, const sim_results *res, size_t run_index)
     for (size_t i = 0; i < run->nevents; i++) {
         const timeline_event *e = &run->events[i];
         const timeline_kind_info *kind = stats_timeline_kind(e->kind);
-        put_text(out, run->scheme_name);
+        csv_put_text(out, run->scheme_name);
         col_seconds(out, e->t_us);
         col_text(out, kind ? kind->name : "unknown");
         if (kind && kind->uses_from) col_server(out, e->from);
@@ -341,7 +340,7 @@ static void balancer_costs_rows(FILE *out, const sim_results *res, size_t run_in
             continue;
         const balancer_report *b = &run->balancer_log[e->balancer];
         for (size_t k = 0; k < b->ncosts; k++) {
-            put_text(out, run->scheme_name);
+            csv_put_text(out, run->scheme_name);
             col_seconds(out, e->t_us);
             col_text(out, b->costs[k].name);
             col_double(out, b->costs[k].multiplier);
@@ -380,7 +379,7 @@ static void figures_rows(FILE *out, const sim_results *res, size_t run_index)
 {
     const run_result *run = &res->runs[run_index];
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
-        put_text(out, run->scheme_name);
+        csv_put_text(out, run->scheme_name);
         figure_fields(out, f, figure_value(f, run, 0));
         spread_fields(out, f, res, run_index);
         col_store(out, res);
@@ -393,7 +392,7 @@ static void server_figures_rows(FILE *out, const sim_results *res, size_t run_in
     const run_result *run = &res->runs[run_index];
     for (uint32_t s = 0; s < run->nservers; s++) {
         for (const figure *f = figure_first(FIGURE_SERVER); f; f = figure_next(f)) {
-            put_text(out, run->scheme_name);
+            csv_put_text(out, run->scheme_name);
             col_text(out, run->servers[s].name);
             figure_fields(out, f, figure_value(f, run, s));
             col_store(out, res);

@@ -78,8 +78,7 @@ static void put_u64_row(FILE *out, const uint64_t *v, size_t n)
     fputc(']', out);
 }
 
-/* A figure's value: exact for integers, "%.6g" otherwise, null undefined. */
-static void put_figure_value(FILE *out, double x)
+void json_put_figure_value(FILE *out, double x)
 {
     char buf[CELL];
     fputs(isfinite(x) ? fmt_number(buf, x) : "null", out);
@@ -93,7 +92,7 @@ static void put_figures_inline(FILE *out, const run_result *run, figure_scope sc
     fputc('{', out);
     for (const figure *f = figure_first(scope); f; f = figure_next(f)) {
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", f->name);
-        put_figure_value(out, figure_value(f, run, index));
+        json_put_figure_value(out, figure_value(f, run, index));
         first = 0;
     }
     fputc('}', out);
@@ -512,7 +511,7 @@ static void write_figures(jw *w, const run_result *run)
     open_(w, '{');
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
         key(w, f->name);
-        put_figure_value(w->out, figure_value(f, run, 0));
+        json_put_figure_value(w->out, figure_value(f, run, 0));
     }
     close_(w, '}');
 }
@@ -530,11 +529,11 @@ static void write_spread(jw *w, const sim_results *res, size_t r)
         next_line(w);
         json_put_string(w->out, f->name);
         fputs(": {\"min\": ", w->out);
-        put_figure_value(w->out, s.min);
+        json_put_figure_value(w->out, s.min);
         fputs(", \"median\": ", w->out);
-        put_figure_value(w->out, s.median);
+        json_put_figure_value(w->out, s.median);
         fputs(", \"max\": ", w->out);
-        put_figure_value(w->out, s.max);
+        json_put_figure_value(w->out, s.max);
         fprintf(w->out, ", \"defined\": %u}", (unsigned)s.defined);
     }
     close_(w, '}');

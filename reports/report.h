@@ -45,6 +45,10 @@ void json_write(FILE *out, const sim_results *res);
  * stays valid JSON whatever a name holds. */
 void json_put_string(FILE *out, const char *s);
 
+/* A figure's value as a JSON number: fmt_number's text (exact for
+ * integers, "%.6g" otherwise), null when undefined (NAN or infinite). */
+void json_put_figure_value(FILE *out, double x);
+
 /* Whether each run's "windows" carry per-server arrays ("writes" and
  * "reads", one count per server) or, to keep the report's size
  * independent of the servers, each window's totals and maxima
@@ -94,5 +98,10 @@ void html_write(FILE *out, const sim_results *res);
  * matrices for csv (a run reduced to its digest, run_result.digest, would
  * write zeros there). */
 int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);
+
+/* s as one CSV field (RFC 4180): as it is, or, when it holds a comma, a
+ * double quote, CR or LF, in double quotes with its quotes doubled; NULL
+ * is an empty field. */
+void csv_put_text(FILE *out, const char *s);
 
 #endif

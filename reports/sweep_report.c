@@ -231,13 +231,6 @@ static void json_string(FILE *out, const char *s)
     json_put_string(out, s ? s : "");
 }
 
-static void json_number(FILE *out, double v)
-{
-    char buf[CELL];
-    const char *s = fmt_number(buf, v);
-    fputs(s[0] ? s : "null", out);
-}
-
 /* Every bit of v: %.17g reads back as the same double (C11 7.22.1.3 and
  * IEEE 754's 17 significant digits); NAN is null, an infinity the string
  * "inf" or "-inf" (JSON has no such number), -0 "-0.0" (readers take
@@ -256,7 +249,7 @@ static void json_exact(FILE *out, double v)
 
 static void write_json(FILE *out, const sweep_table *t, int exact)
 {
-    void (*number)(FILE *, double) = exact ? json_exact : json_number;
+    void (*number)(FILE *, double) = exact ? json_exact : json_put_figure_value;
     fprintf(out, "{\n  \"sweep\": {\n    \"version\": %d,\n    \"file\": ", SWEEP_JSON_VERSION);
     json_string(out, t->file);
     fputs(",\n    \"scenario\": ", out);
@@ -347,28 +340,13 @@ void sweep_write_json_exact(FILE *out, const sweep_table *t)
 
 /* ---- CSV ---- */
 
-static void csv_text(FILE *out, const char *s)
-{
-    if (!s[strcspn(s, ",\"\r\n")]) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 void sweep_write_csv(FILE *out, const sweep_table *t)
 {
     char buf[CELL];
     fputs("point", out);
     for (size_t v = 0; v < t->nvars; v++) {
         fputc(',', out);
-        csv_text(out, t->var_names[v]);
+        csv_put_text(out, t->var_names[v]);
     }
     fputs(",scheme,run", out);
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f))
@@ -379,12 +357,12 @@ void sweep_write_csv(FILE *out, const sweep_table *t)
             fprintf(out, "%zu", p);
             for (size_t v = 0; v < t->nvars; v++) {
                 fputc(',', out);
-                csv_text(out, t->values[p * t->nvars + v]);
+                csv_put_text(out, t->values[p * t->nvars + v]);
             }
             fputc(',', out);
-            csv_text(out, t->schemes[s]);
+            csv_put_text(out, t->schemes[s]);
             fputc(',', out);
-            csv_text(out, t->run_names[p * t->nschemes + s]);
+            csv_put_text(out, t->run_names[p * t->nschemes + s]);
             for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
                 fputc(',', out);
                 fputs(fmt_number(buf, sweep_table_value(t, p, s, f)), out);

@@ -330,10 +330,11 @@ static void on_point_progress(void *ctx, size_t run, size_t nruns, uint64_t done
     point_progress(w->pl, w->p, ((double)run + in_run) / (double)nruns);
 }
 
-/* Runs point p: its figures and assertion results into the table's
- * slots, its runs freed. */
-static int run_point(pool *pl, size_t p, char *err, size_t errcap)
+/* Runs point p of the pool ctx (a jobs_task_fn): its figures and
+ * assertion results into the table's slots, its runs freed. */
+static int run_point(void *ctx, size_t p, char *err, size_t errcap)
 {
+    pool *pl = ctx;
     const sweep *sw = pl->sw;
     sweep_table *t = pl->t;
     scenario sc;
@@ -384,12 +385,6 @@ static int run_point(pool *pl, size_t p, char *err, size_t errcap)
     if (rc == 0 && pl->bar)
         point_progress(pl, p, 1.0);
     return rc;
-}
-
-/* run_point as a jobs_task_fn. */
-static int run_point_task(void *ctx, size_t p, char *err, size_t errcap)
-{
-    return run_point(ctx, p, err, errcap);
 }
 
 /* Checks every point before anything runs, and fills the table's echo of
@@ -581,7 +576,7 @@ int sweep_main(int argc, char **argv)
         progress_init_tasks(&bar, stderr, "points", sw.npoints);
         pl.bar = bar.enabled ? &bar : NULL;
         pthread_mutex_init(&pl.bar_lock, NULL);
-        if (jobs_run(sw.npoints, jobs, run_point_task, &pl, err, sizeof err) < 0)
+        if (jobs_run(sw.npoints, jobs, run_point, &pl, err, sizeof err) < 0)
             jobs = 0;
         pthread_mutex_destroy(&pl.bar_lock);
         progress_done(&bar);
@@ -604,23 +599,18 @@ int sweep_main(int argc, char **argv)
         else
             status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, o.baseline, o.tolerance,
                                   "sweep");
-        if (!t.checks) /* they were not moved: free them where they are */
-            for (size_t p = 0; p < sw.npoints; p++)
-                for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
-                    free(pl.checks_at[p][i].name);
-                    free(pl.checks_at[p][i].expression);
-                    free(pl.checks_at[p][i].scheme);
-                }
     } else {
         fprintf(stderr, "regionsim sweep: %s\n", err);
-        if (pl.checks_at) /* a failed pool: free what the points that ran kept */
-            for (size_t p = 0; p < sw.npoints; p++)
-                for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
-                    free(pl.checks_at[p][i].name);
-                    free(pl.checks_at[p][i].expression);
-                    free(pl.checks_at[p][i].scheme);
-                }
     }
+    /* checks not moved into the table (a failed pool, or no memory for
+     * the table's): free what the points that ran kept */
+    if (pl.checks_at && pl.nchecks_at && !(t.checks && t.check_point))
+        for (size_t p = 0; p < sw.npoints; p++)
+            for (size_t i = 0; i < pl.nchecks_at[p]; i++) {
+                free(pl.checks_at[p][i].name);
+                free(pl.checks_at[p][i].expression);
+                free(pl.checks_at[p][i].scheme);
+            }
     for (size_t p = 0; pl.checks_at && p < sw.npoints; p++)
         free(pl.checks_at[p]);
     free(pl.nchecks_at);
