@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "reports/format.h"
+#include "reports/report.h"
 #include "reports/verdict.h"
 
 static void put_value(FILE *out, const advise_objective *o, double v, int width)
@@ -227,21 +228,6 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
     wrap(out, "  ", line, 4);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void json_number(FILE *out, double v)
 {
     if (isnan(v) || isinf(v))
@@ -254,7 +240,7 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
                        const char *scenario_name, const scenario *sc)
 {
     fputs("{\n  \"scenario\": ", out);
-    json_string(out, scenario_name);
+    json_put_string(out, scenario_name);
     fprintf(out, ",\n  \"servers\": %u,\n  \"seed\": %llu,\n  \"candidates_in_space\": %zu,\n"
             "  \"tried\": %zu,\n  \"stages\": [%zu, %zu, %zu],\n  \"stage1_sampled\": %s,\n",
             (unsigned)sc->servers, (unsigned long long)sc->seed, s->ncand, oc->tried,
@@ -276,7 +262,7 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
     if (oc->pick == (size_t)-1)
         fputs("null", out);
     else
-        json_string(out, s->cand[oc->pick].expr);
+        json_put_string(out, s->cand[oc->pick].expr);
     fputs(",\n  \"candidates\": [", out);
     int first = 1;
     for (size_t i = 0; i < s->ncand; i++) {
@@ -285,7 +271,7 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
             continue;
         fprintf(out, "%s\n    {\"scheme\": ", first ? "" : ",");
         first = 0;
-        json_string(out, c->expr);
+        json_put_string(out, c->expr);
         fprintf(out, ", \"stage\": %d, \"front\": %s, \"score\": ", c->stage,
                 c->front ? "true" : "false");
         json_number(out, c->score);
