@@ -35,6 +35,14 @@ static void put_value(FILE *out, const advise_objective *o, double v, int width)
         fprintf(out, "%*.2f", width, v);
 }
 
+/* An objective's column in the front's table: its label's width, at
+ * least 8. */
+static int column_width(const advise_objective *o)
+{
+    size_t len = strlen(o->label);
+    return (int)(len > 8 ? len : 8);
+}
+
 static const char *kind_name(int k) { return query_kind_name((query_kind)k); }
 
 /* "writes even (1.01)": the steady-state write max/mean v over n servers
@@ -170,16 +178,14 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
           "over the front's best)\n", out);
     fprintf(out, "%6s", "score");
     for (size_t o = 0; o < oc->nobj; o++)
-        fprintf(out, " %*s", (int)(strlen(oc->obj[o].label) > 8 ? strlen(oc->obj[o].label) : 8),
-                oc->obj[o].label);
+        fprintf(out, " %*s", column_width(&oc->obj[o]), oc->obj[o].label);
     fputs("  scheme\n", out);
     for (size_t r = 0; r < n; r++) {
         const advise_candidate *c = &s->cand[order[r]];
         fprintf(out, "%6.2f", c->score);
         for (size_t o = 0; o < oc->nobj; o++) {
-            int wd = (int)(strlen(oc->obj[o].label) > 8 ? strlen(oc->obj[o].label) : 8);
             fputc(' ', out);
-            put_value(out, &oc->obj[o], c->value[o], wd);
+            put_value(out, &oc->obj[o], c->value[o], column_width(&oc->obj[o]));
         }
         fprintf(out, "  %s%s\n", c->expr, order[r] == oc->pick ? "  <- pick" : "");
     }
