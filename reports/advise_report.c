@@ -253,9 +253,8 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
             oc->stage_tried[1], oc->stage_tried[2], oc->stage_tried[3],
             oc->sampled ? "true" : "false");
     fputs("  \"weights\": {", out);
-    static const char *const names[ADVISE_GROUPS] = { "writes", "reads", "latency", "keys" };
     for (int g = 0; g < ADVISE_GROUPS; g++) {
-        fprintf(out, "%s\"%s\": ", g ? ", " : "", names[g]);
+        fprintf(out, "%s\"%s\": ", g ? ", " : "", advise_group_name((advise_group)g));
         json_number(out, oc->weights.w[g]);
     }
     fputs("},\n  \"objectives\": [", out);

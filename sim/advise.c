@@ -54,6 +54,11 @@
 
 static const char *const group_names[ADVISE_GROUPS] = { "writes", "reads", "latency", "keys" };
 
+const char *advise_group_name(advise_group g)
+{
+    return group_names[g];
+}
+
 void advise_default_weights(advise_weights *w)
 {
     w->w[ADVISE_WRITES] = 1;
