@@ -145,11 +145,9 @@ static int strlist_add(strlist *l, const char *s)
         l->v = v;
         l->cap = cap;
     }
-    size_t len = strlen(s) + 1;
-    char *c = malloc(len);
+    char *c = strdup(s);
     if (!c)
         return -1;
-    memcpy(c, s, len);
     l->v[l->n++] = c;
     return 0;
 }
@@ -272,12 +270,8 @@ static char *normalise(const char *expr, uint32_t *buckets, char *err, size_t er
     size_t width;
     if (buckets)
         *buckets = keyscheme_buckets(ks, &width);
-    const char *n = keyscheme_expr(ks);
-    size_t len = strlen(n) + 1;
-    char *c = malloc(len);
-    if (c)
-        memcpy(c, n, len);
-    else
+    char *c = strdup(keyscheme_expr(ks));
+    if (!c)
         snprintf(err, errcap, "out of memory");
     keyscheme_free(ks);
     return c;
