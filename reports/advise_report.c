@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "reports/format.h"
+#include "reports/report.h"
 #include "reports/verdict.h"
 
 static void put_value(FILE *out, const advise_objective *o, double v, int width)
@@ -32,6 +33,14 @@ static void put_value(FILE *out, const advise_objective *o, double v, int width)
         fprintf(out, "%*.0f", width, v);
     else
         fprintf(out, "%*.2f", width, v);
+}
+
+/* An objective's column in the front's table: its label's width, at
+ * least 8. */
+static int column_width(const advise_objective *o)
+{
+    size_t len = strlen(o->label);
+    return (int)(len > 8 ? len : 8);
 }
 
 static const char *kind_name(int k) { return query_kind_name((query_kind)k); }
@@ -169,16 +178,14 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
           "over the front's best)\n", out);
     fprintf(out, "%6s", "score");
     for (size_t o = 0; o < oc->nobj; o++)
-        fprintf(out, " %*s", (int)(strlen(oc->obj[o].label) > 8 ? strlen(oc->obj[o].label) : 8),
-                oc->obj[o].label);
+        fprintf(out, " %*s", column_width(&oc->obj[o]), oc->obj[o].label);
     fputs("  scheme\n", out);
     for (size_t r = 0; r < n; r++) {
         const advise_candidate *c = &s->cand[order[r]];
         fprintf(out, "%6.2f", c->score);
         for (size_t o = 0; o < oc->nobj; o++) {
-            int wd = (int)(strlen(oc->obj[o].label) > 8 ? strlen(oc->obj[o].label) : 8);
             fputc(' ', out);
-            put_value(out, &oc->obj[o], c->value[o], wd);
+            put_value(out, &oc->obj[o], c->value[o], column_width(&oc->obj[o]));
         }
         fprintf(out, "  %s%s\n", c->expr, order[r] == oc->pick ? "  <- pick" : "");
     }
@@ -227,21 +234,6 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
     wrap(out, "  ", line, 4);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void json_number(FILE *out, double v)
 {
     if (isnan(v) || isinf(v))
@@ -254,16 +246,15 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
                        const char *scenario_name, const scenario *sc)
 {
     fputs("{\n  \"scenario\": ", out);
-    json_string(out, scenario_name);
+    json_put_string(out, scenario_name);
     fprintf(out, ",\n  \"servers\": %u,\n  \"seed\": %llu,\n  \"candidates_in_space\": %zu,\n"
             "  \"tried\": %zu,\n  \"stages\": [%zu, %zu, %zu],\n  \"stage1_sampled\": %s,\n",
             (unsigned)sc->servers, (unsigned long long)sc->seed, s->ncand, oc->tried,
             oc->stage_tried[1], oc->stage_tried[2], oc->stage_tried[3],
             oc->sampled ? "true" : "false");
     fputs("  \"weights\": {", out);
-    static const char *const names[ADVISE_GROUPS] = { "writes", "reads", "latency", "keys" };
     for (int g = 0; g < ADVISE_GROUPS; g++) {
-        fprintf(out, "%s\"%s\": ", g ? ", " : "", names[g]);
+        fprintf(out, "%s\"%s\": ", g ? ", " : "", advise_group_name((advise_group)g));
         json_number(out, oc->weights.w[g]);
     }
     fputs("},\n  \"objectives\": [", out);
@@ -276,7 +267,7 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
     if (oc->pick == (size_t)-1)
         fputs("null", out);
     else
-        json_string(out, s->cand[oc->pick].expr);
+        json_put_string(out, s->cand[oc->pick].expr);
     fputs(",\n  \"candidates\": [", out);
     int first = 1;
     for (size_t i = 0; i < s->ncand; i++) {
@@ -285,7 +276,7 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
             continue;
         fprintf(out, "%s\n    {\"scheme\": ", first ? "" : ",");
         first = 0;
-        json_string(out, c->expr);
+        json_put_string(out, c->expr);
         fprintf(out, ", \"stage\": %d, \"front\": %s, \"score\": ", c->stage,
                 c->front ? "true" : "false");
         json_number(out, c->score);

@@ -54,6 +54,11 @@
 
 static const char *const group_names[ADVISE_GROUPS] = { "writes", "reads", "latency", "keys" };
 
+const char *advise_group_name(advise_group g)
+{
+    return group_names[g];
+}
+
 void advise_default_weights(advise_weights *w)
 {
     w->w[ADVISE_WRITES] = 1;
@@ -140,11 +145,9 @@ static int strlist_add(strlist *l, const char *s)
         l->v = v;
         l->cap = cap;
     }
-    size_t len = strlen(s) + 1;
-    char *c = malloc(len);
+    char *c = strdup(s);
     if (!c)
         return -1;
-    memcpy(c, s, len);
     l->v[l->n++] = c;
     return 0;
 }
@@ -267,12 +270,8 @@ static char *normalise(const char *expr, uint32_t *buckets, char *err, size_t er
     size_t width;
     if (buckets)
         *buckets = keyscheme_buckets(ks, &width);
-    const char *n = keyscheme_expr(ks);
-    size_t len = strlen(n) + 1;
-    char *c = malloc(len);
-    if (c)
-        memcpy(c, n, len);
-    else
+    char *c = strdup(keyscheme_expr(ks));
+    if (!c)
         snprintf(err, errcap, "out of memory");
     keyscheme_free(ks);
     return c;
@@ -558,12 +557,14 @@ size_t advise_pick(advise_candidate *c, size_t n, const advise_objective *obj, s
 /* ---- the search ------------------------------------------------------- */
 
 /* Simulates candidates idx[0..n) under sc, filling their values; obs
- * hears of them as the (*tried)th candidate on (counted here). */
+ * hears of them as the candidates after those the earlier stages tried
+ * (out->stage_tried). */
 static int simulate(const scenario *sc, advise_space *s, const size_t *idx, size_t n, int stage,
-                    const advise_outcome *out, const advise_observer *obs, size_t *tried,
-                    char *err, size_t errcap)
+                    const advise_outcome *out, const advise_observer *obs, char *err,
+                    size_t errcap)
 {
     engine_observer eo = { NULL, obs ? obs->on_progress : NULL, obs ? obs->ctx : NULL };
+    size_t tried = out->stage_tried[1] + out->stage_tried[2] + out->stage_tried[3];
     for (size_t at = 0; at < n; at += SCENARIO_MAX_SCHEMES) {
         size_t m = n - at < SCENARIO_MAX_SCHEMES ? n - at : SCENARIO_MAX_SCHEMES;
         scenario run = *sc; /* shares sc's owned strings: never released */
@@ -572,10 +573,10 @@ static int simulate(const scenario *sc, advise_space *s, const size_t *idx, size
             run.schemes[i] = (scheme_choice){ s->cand[idx[at + i]].expr, s->cand[idx[at + i]].expr };
         sim_results res;
         if (obs && obs->on_batch)
-            obs->on_batch(obs->ctx, *tried);
+            obs->on_batch(obs->ctx, tried);
         if (engine_run_all(&run, eo.on_progress ? &eo : NULL, &res, err, errcap) < 0)
             return -1;
-        *tried += m;
+        tried += m;
         for (size_t i = 0; i < m; i++) {
             advise_candidate *c = &s->cand[idx[at + i]];
             c->stage = stage;
@@ -624,7 +625,6 @@ static int by_rank(const void *a, const void *b)
 int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, size_t budget,
                   const advise_observer *obs, advise_outcome *out, char *err, size_t errcap)
 {
-    size_t tried = 0; /* for obs */
     memset(out, 0, sizeof *out);
     out->nobj = advise_objectives(sc, w, out->obj);
     out->weights = *w;
@@ -676,7 +676,7 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
     }
     memcpy(idx, first, nfirst * sizeof *idx);
     n = nfirst;
-    if (simulate(sc, s, idx, n, 1, out, obs, &tried, err, errcap) < 0)
+    if (simulate(sc, s, idx, n, 1, out, obs, err, errcap) < 0)
         goto fail;
     out->stage_tried[1] = n;
     size_t left = budget - n;
@@ -710,7 +710,7 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
     n = 0;
     for (size_t i = 0; i < np && n < left / 2 + left % 2; i++)
         idx[n++] = pairs[i][1];
-    if (simulate(sc, s, idx, n, 2, out, obs, &tried, err, errcap) < 0) {
+    if (simulate(sc, s, idx, n, 2, out, obs, err, errcap) < 0) {
         free(pairs);
         goto fail;
     }
@@ -755,7 +755,7 @@ int advise_search(const scenario *sc, advise_space *s, const advise_weights *w, 
         if (!dup)
             idx[n++] = i;
     }
-    if (simulate(sc, s, idx, n, 3, out, obs, &tried, err, errcap) < 0)
+    if (simulate(sc, s, idx, n, 3, out, obs, err, errcap) < 0)
         goto fail;
     out->stage_tried[3] = n;
 

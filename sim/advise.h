@@ -49,6 +49,10 @@ typedef enum advise_group {
     ADVISE_GROUPS
 } advise_group;
 
+/* The group's name in --weights and in the JSON report: "writes",
+ * "reads", "latency" or "keys" (g < ADVISE_GROUPS). */
+const char *advise_group_name(advise_group g);
+
 typedef struct advise_weights {
     double w[ADVISE_GROUPS];
 } advise_weights;

@@ -166,15 +166,8 @@ int advise_main(int argc, char **argv)
             rc = usage("--scheme: not with advise (it chooses the schemes)%s%s", "", "");
             goto out;
         } else {
-            char key[64], serr[640];
-            size_t k = strncmp(name, "--", 2) ? 0 : strlen(name + 2);
-            if (k == 0 || k >= sizeof key) {
-                rc = usage("unknown option '%s'%s", name, "");
-                goto out;
-            }
-            for (size_t j = 0; j <= k; j++)
-                key[j] = name[2 + j] == '-' ? '_' : name[2 + j];
-            int r = scenario_set(&sc, NULL, key, value, serr, sizeof serr);
+            char serr[640];
+            int r = scenario_set_option(&sc, name, value, serr, sizeof serr);
             if (r == -2) {
                 rc = usage("unknown option '%s'%s", name, "");
                 goto out;

@@ -348,13 +348,10 @@ static void set_option(options *o, const char *name, const char *value)
             usage_error(o, "%s: expected a file name%s", name, "");
         o->write_trace = value;
     } else {
-        char key[64], err[640];
-        size_t n = strncmp(name, "--", 2) ? 0 : strlen(name + 2);
-        if (n == 0 || n >= sizeof key || !strcmp(name + 2, FILE_ONLY_SETTING))
-            usage_error(o, "unknown option '%s'%s", name, "");
-        for (size_t i = 0; i <= n; i++)
-            key[i] = name[2 + i] == '-' ? '_' : name[2 + i];
-        int rc = scenario_set(&o->sc, NULL, key, value, err, sizeof err);
+        char err[640];
+        int rc = !strncmp(name, "--", 2) && !strcmp(name + 2, FILE_ONLY_SETTING)
+                     ? -2
+                     : scenario_set_option(&o->sc, name, value, err, sizeof err);
         if (rc == -2)
             usage_error(o, "unknown option '%s'%s", name, "");
         if (rc < 0)

@@ -711,6 +711,18 @@ int scenario_unknown_key(const char *section, const char *key, char *err, size_t
     return -2;
 }
 
+int scenario_set_option(scenario *sc, const char *name, const char *value, char *err,
+                        size_t errcap)
+{
+    char key[64];
+    size_t n = strncmp(name, "--", 2) ? 0 : strlen(name + 2);
+    if (n == 0 || n >= sizeof key)
+        return -2;
+    for (size_t i = 0; i <= n; i++)
+        key[i] = name[2 + i] == '-' ? '_' : name[2 + i];
+    return scenario_set(sc, NULL, key, value, err, errcap);
+}
+
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap)
 {

@@ -267,6 +267,13 @@ const phase *scenario_phase(const scenario *sc, size_t i);
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap);
 
+/* A command-line setting option: name "--KEY" with '-' for '_' in KEY
+ * ("--region-size"), set by scenario_set(sc, NULL, KEY, value). Returns
+ * as scenario_set does: -2 also when name is not "--" and a key of at
+ * most 63 characters. */
+int scenario_set_option(scenario *sc, const char *name, const char *value, char *err,
+                        size_t errcap);
+
 /* A setting as --help and docs/scenarios.md document it: its section ("" for the
  * top level), its key (the option is --KEY with '-' for '_'), what it
  * takes (N, SIZE, D, ...) and one sentence. */
