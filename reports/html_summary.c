@@ -60,14 +60,15 @@ void html_verdict(char *buf, size_t cap, const run_result *run)
     else if (!isfinite(mm))
         snprintf(buf, cap, "no writes");
     else
-        verdict_spread_words(buf, cap, "writes", mm, figure_named("write_window_max_mean", run, 0),
-                     figure_named("hottest_share", run, 0), run->nservers);
+        verdict_spread_words(buf, cap, "writes", mm,
+                             figure_named("write_window_max_mean", run, 0),
+                             figure_named("hottest_share", run, 0), run->nservers);
     double rm = figure_named("read_max_mean", run, 0);
     if (run->nservers >= 2 && run->reads > 0 && isfinite(rm)) {
         size_t at = strlen(buf);
         snprintf(buf + at, cap - at, "; ");
-        verdict_spread_words(buf, cap, "reads", rm, NAN, figure_named("read_hottest_share", run, 0),
-                     run->nservers);
+        verdict_spread_words(buf, cap, "reads", rm, NAN,
+                             figure_named("read_hottest_share", run, 0), run->nservers);
     }
     double rpcs = figure_named("rpcs_per_read", run, 0);
     if (run->reads > 0 && isfinite(rpcs) && rpcs >= VERDICT_RPCS_MANY) {
