@@ -18,23 +18,36 @@
 typedef struct sweep_plan_options {
     const char *dir;             /* --plan DIR */
     const char *scenario;        /* the scenario's name at the first point (the report's) */
-    const char *binary;          /* --binary PATH, or NULL: this program's absolute path */
+    const char *binary;          /* --binary PATH, or NULL: a copy of this program in DIR/bin */
     int slurm;                   /* --slurm: also DIR/sweep.sbatch */
     const char *const *args;     /* nargs / 2 pairs (KEY, VALUE): every job runs --KEY VALUE */
     size_t nargs;
 } sweep_plan_options;
 
 /* Writes the plan of sweep *sw (every point already checked by the
- * caller) into po->dir: created if missing (its parent must exist),
- * refused if it exists and is not an empty directory; then
- * points/NNNN.ini (point p's file: the sweep's text with [sweep] holding
- * that point's value of each variable), results/ and logs/ (empty),
- * jobs.txt (line p+1: the shell command that runs point p into
- * results/NNNN.json), plan.json (the manifest merge reads) and, with
- * po->slurm, sweep.sbatch. Every file is created new (O_EXCL, never
- * through a link), nothing is written outside the directory. Returns 0,
- * or -1 with "DIR: what was wrong" in err. */
+ * caller) into po->dir, which sim/plan_dir.h opens: made (its parent must
+ * exist), or an existing empty directory that is yours alone, below
+ * directories no one else can change. Inside: points/NNNN.ini (point p's
+ * file: the sweep's text, a file it names by a relative path named by its
+ * absolute one, and [sweep] holding that point's value of each variable),
+ * results/ and logs/ (empty), bin/regionsim (this program's copy, unless
+ * po->binary names the jobs' binary), jobs.txt (line p+1: the shell
+ * command that runs point p into results/NNNN.json; every path in it
+ * absolute), plan.json (the manifest merge reads) and, with po->slurm,
+ * sweep.sbatch. Everything is built and every point's file read back
+ * before anything is written; jobs.txt, plan.json and sweep.sbatch are
+ * complete or absent. Returns 0, or -1 with "DIR: what was wrong" in err;
+ * a failure once writing has begun removes what was written and says
+ * "DIR: the plan is incomplete: why; nothing of it was kept (...)". */
 int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, size_t errcap);
+
+/* The same with the signals of ints (sim/interrupts.h; NULL: none) held
+ * while writing: one that comes meanwhile removes what was written, and
+ * its number is returned (with the message in err; the signals still
+ * held) for the caller to die of it (die_interrupted). */
+struct interrupts;
+int sweep_plan_write_held(const sweep *sw, const sweep_plan_options *po, struct interrupts *ints,
+                          char *err, size_t errcap);
 
 /* A plan's results read back (`regionsim merge`, sim/sweep_merge.c). */
 typedef struct sweep_merge sweep_merge;

@@ -127,12 +127,13 @@ static const char sweep_help[] =
     "  --tolerance F  --baseline: relative change allowed (0.05)\n"
     "  --KEY VALUE    any scenario setting, at every point (e.g. --jobs 2,\n"
     "                 --duration 10m); a [sweep] variable of that name wins\n"
-    "  --plan DIR     run nothing: write one job per point into DIR (a new or\n"
-    "                 empty directory), for GNU parallel or Slurm; 'regionsim\n"
-    "                 merge DIR' then prints this report (docs/distributed.md)\n"
+    "  --plan DIR     run nothing: write one job per point into DIR (new, or\n"
+    "                 empty and writable by you alone), for GNU parallel or\n"
+    "                 Slurm; 'regionsim merge DIR' then prints this report\n"
+    "                 (docs/distributed.md)\n"
     "  --slurm        with --plan: also DIR/sweep.sbatch, a Slurm job array\n"
-    "  --binary PATH  with --plan: the regionsim the jobs run (this one's\n"
-    "                 absolute path)\n"
+    "  --binary PATH  with --plan: the regionsim the jobs run (a copy of this\n"
+    "                 one, DIR/bin/regionsim)\n"
     "  --result PATH  one planned point's result: exact JSON to PATH, exit 0\n"
     "                 whether or not its assertions held (merge reports them)\n"
     "  -h, --help     this help\n"
@@ -545,11 +546,16 @@ int sweep_main(int argc, char **argv)
     }
     if (jobs && o.plan_dir) { /* every point checked: write the plan, run nothing */
         sweep_plan_options po = { o.plan_dir, t.scenario, o.binary, o.slurm, o.baked, o.nbaked };
+        interrupts ints;
+        interrupts_init(&ints);
         int status = EXIT_USAGE;
-        if (sweep_plan_write(&sw, &po, err, sizeof err) < 0)
+        int rc = sweep_plan_write_held(&sw, &po, &ints, err, sizeof err);
+        if (rc != 0)
             fprintf(stderr, "regionsim sweep: --plan %s\n", err);
         else
             status = 0;
+        if (rc > 0)
+            die_interrupted(&ints, "sweep", rc);
         free_table(&t);
         sweep_release(&sw);
         free_options(&o);

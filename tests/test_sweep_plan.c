@@ -5,9 +5,15 @@
  * binary that records its arguments (hostile paths and values included),
  * and sweep.sbatch run by sh as Slurm would run a task, its #SBATCH lines
  * parsed as sbatch parses them, and split when the points exceed one
- * array. Nothing here runs the simulation.
+ * array; directories others can write, or that belong to someone else
+ * (as root: chown to nobody), refused untouched; a full disk (files
+ * limited by RLIMIT_FSIZE) leaving nothing; relative paths made absolute
+ * and read from another directory; the binary copied. Nothing here runs
+ * the simulation.
  *
- * The temporary directories go under $TMPDIR (or /tmp) and are removed.
+ * The temporary directories go under $TMPDIR (or /tmp) and are removed;
+ * the directories above it must be yours or root's, writable by no one
+ * else unless sticky (as /tmp is), as the plan's own rules want.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, setenv */
 #include <setjmp.h>
@@ -22,6 +28,8 @@
 #include <dirent.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -300,7 +308,10 @@ static void test_a_directory_with_something_in_it_is_refused_untouched(void **st
     in_work(dir, "link");
     assert_int_equal(symlink(target, dir), 0);
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
-    assert_contains(err, "exists and is not a directory");
+    snprintf(want, sizeof want, "%s: is a symbolic link (a plan goes into a new or empty "
+             "directory of yours, named by its own path: a link's owner could point it "
+             "elsewhere after you plan)", dir);
+    assert_string_equal(err, want);
     assert_int_equal(entries(target), 0);
     remove(dir);
     test_remove_tree(target);
@@ -318,29 +329,28 @@ static void test_the_parent_must_exist(void **state)
     assert_false(exists(parent));
 }
 
-/* Refusals that come before anything is written: nothing is created. */
+/* Refusals that come before anything is written: nothing is created. A
+ * [sweep] variable that sets a file's setting is applied as its option,
+ * relative to where the job starts: a relative value is refused. */
 static void test_refusals_write_nothing(void **state)
 {
     (void)state;
-    char dir[PATH_MAX], err[2048], want[PATH_MAX + 300];
+    char dir[PATH_MAX], err[2048], want[PATH_MAX + 600];
     in_work(dir, "refused");
-    assert_int_equal(write_plan("[sweep]\nservers = 4, 8\n[workload]\ntrace = data/t.csv\n"
-                          "[scheme s]\nkey = salt(2) ts\n",
-                          dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s: /nowhere/sweep.ini:4: trace names a file by a relative path; a "
-             "planned point's file is in DIR/points: name it by an absolute path", dir);
+    assert_int_equal(write_plan("[sweep]\nservers = 4, 8\ntrace = /a.csv, b.csv\n"
+                                "[scheme s]\nkey = salt(2) ts\n",
+                                dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: /nowhere/sweep.ini:3: [sweep] trace: 'b.csv' is a relative "
+             "path, which a planned job would look for in the directory it starts in: name the "
+             "files by absolute paths, or sweep a variable of another name (f = b.csv, ...) and "
+             "write trace = $f in the file, where a relative path is the file's", dir);
     assert_string_equal(err, want);
     assert_false(exists(dir));
-    assert_int_equal(write_plan("[sweep]\nservers = 4, 8\n[split]\n  split_keys_file =k.txt\n"
-                          "[scheme s]\nkey = salt(2) ts\n",
-                          dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
-    assert_contains(err, "/nowhere/sweep.ini:4: split_keys_file names a file by a relative path");
+    assert_int_equal(write_plan("[sweep]\nservers = 4, 8\nsplit_keys_file = k.txt\n"
+                                "[scheme s]\nkey = salt(2) ts\n",
+                                dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+    assert_contains(err, "/nowhere/sweep.ini:3: [sweep] split_keys_file: 'k.txt' is a relative");
     assert_false(exists(dir));
-    /* an absolute one is fine */
-    assert_int_equal(write_plan("[sweep]\nservers = 4, 8\n[split]\nsplit_keys_file = /k.txt\n"
-                          "[scheme s]\nkey = salt(2) ts\n",
-                          dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
-    test_remove_tree(dir);
 }
 
 /* A directory whose name holds a line break would split jobs.txt's lines:
@@ -354,6 +364,334 @@ static void test_a_line_break_in_the_directory_is_refused_leaving_nothing(void *
     snprintf(want, sizeof want, "%s: a plan's directory name must not hold a line break", dir);
     assert_string_equal(err, want);
     assert_false(exists(dir));
+}
+
+/* ---- a directory that is yours alone ---- */
+
+/* A directory others can write is refused, whoever made it, untouched:
+ * they could change jobs.txt after the plan is written. */
+static void test_a_directory_others_can_write_is_refused_untouched(void **state)
+{
+    (void)state;
+    static const mode_t modes[] = { 0777, 0775, 0757, 01777 };
+    static const char *const who[] = { "its group and everyone", "its group", "everyone",
+                                       "its group and everyone" };
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        char dir[PATH_MAX], err[2048], want[PATH_MAX + 400];
+        in_work(dir, "open");
+        assert_int_equal(mkdir(dir, 0700), 0);
+        assert_int_equal(chmod(dir, modes[i]), 0);
+        assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s: is writable by %s (mode %04o): a plan's directory must be "
+                 "writable by you alone, as ssh wants of its files, since whoever can write in it "
+                 "could change the jobs you then run; chmod go-w it, or plan into a new directory",
+                 dir, who[i], (unsigned)modes[i]);
+        assert_string_equal(err, want);
+        assert_int_equal(entries(dir), 0);
+        struct stat st;
+        assert_int_equal(stat(dir, &st), 0);
+        assert_int_equal(st.st_mode & 07777, modes[i]); /* as it was */
+        test_remove_tree(dir);
+    }
+}
+
+/* As root: a directory of another user's (nobody's) is refused, and so is
+ * one below a directory of theirs, which they could rename away. */
+static void test_another_user_s_directory_is_refused(void **state)
+{
+    (void)state;
+    if (geteuid() != 0)
+        skip(); /* only root can give a directory away */
+    char dir[PATH_MAX], err[2048];
+    in_work(dir, "theirs");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(chown(dir, 65534, 65534), 0);
+    assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+    assert_starts(err, dir);
+    assert_contains(err, ": belongs to ");
+    assert_contains(err, "uid 65534), not to you (");
+    assert_contains(err, "a plan's directory must be yours");
+    assert_int_equal(entries(dir), 0);
+    char below[PATH_MAX];
+    in_work(below, "theirs/plan");
+    assert_int_equal(write_plan(small_text, below, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+    assert_starts(err, below);
+    char want[PATH_MAX + 100];
+    snprintf(want, sizeof want, ": the directory %s above it belongs to ", dir);
+    assert_contains(err, want);
+    assert_contains(err, "not to you or root");
+    assert_false(exists(below)); /* made, then removed again */
+    test_remove_tree(dir);
+}
+
+/* A directory above DIR that others can write (not sticky) is refused:
+ * they could rename DIR away and put a plan of their own at its path. A
+ * sticky one (/tmp) is fine: there only an entry's owner renames it. */
+static void test_a_parent_others_can_write_is_refused(void **state)
+{
+    (void)state;
+    char parent[PATH_MAX], dir[PATH_MAX], err[2048], want[PATH_MAX * 2 + 400];
+    in_work(parent, "shared");
+    assert_int_equal(mkdir(parent, 0700), 0);
+    assert_int_equal(chmod(parent, 0777), 0);
+    in_work(dir, "shared/plan");
+    assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: the directory %s above it is writable by its group and "
+             "everyone (mode 0777, not sticky): they could put a plan of their own in this one's "
+             "place after you plan; plan into a directory whose every parent only you or root can "
+             "change (as ssh wants of the path to its files)", dir, parent);
+    assert_string_equal(err, want);
+    assert_false(exists(dir));
+    assert_int_equal(mkdir(dir, 0755), 0); /* an existing one: the same, and left as it was */
+    assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    assert_int_equal(entries(dir), 0);
+    rmdir(dir);
+    /* further up, and named through a link: the directory above it as it is */
+    char deep[PATH_MAX], link[PATH_MAX];
+    in_work(deep, "shared/a");
+    assert_int_equal(mkdir(deep, 0755), 0);
+    in_work(link, "to-a");
+    assert_int_equal(symlink(deep, link), 0);
+    in_work(dir, "to-a/plan");
+    assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
+    snprintf(want, sizeof want, ": the directory %s above it is writable", parent);
+    assert_contains(err, want);
+    assert_int_equal(entries(deep), 0);
+    unlink(link);
+    /* sticky: taken */
+    assert_int_equal(chmod(parent, 01777), 0);
+    in_work(dir, "shared/plan");
+    assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
+    test_remove_tree(parent);
+}
+
+/* Everything the plan makes is writable by its owner alone, whatever the
+ * umask: nothing can be planted in results/ (a link a job's --result would
+ * follow) or swapped in points/. */
+static void test_the_plan_is_writable_by_you_alone(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX], path[PATH_MAX + 64], err[2048];
+    in_work(dir, "umask0");
+    mode_t old = umask(0);
+    int rc = write_plan(small_text, dir, NULL, 1, NULL, 0, err, sizeof err);
+    umask(old);
+    if (rc < 0)
+        fail_msg("%s", err);
+    static const char *const names[] = { "", "/points", "/results", "/logs", "/bin",
+                                         "/bin/regionsim", "/jobs.txt", "/plan.json",
+                                         "/sweep.sbatch", "/points/0000.ini" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(path, sizeof path, "%s%s", dir, names[i]);
+        struct stat st;
+        assert_int_equal(lstat(path, &st), 0);
+        if (st.st_mode & 022)
+            fail_msg("%s: mode %04o", path, (unsigned)(st.st_mode & 07777));
+        assert_int_equal(st.st_uid, geteuid());
+    }
+    test_remove_tree(dir);
+}
+
+/* ---- complete or absent ---- */
+
+/* sweep_plan_write with every file limited to limit bytes (RLIMIT_FSIZE,
+ * SIGXFSZ ignored: a write past it fails with EFBIG, as on a full disk). */
+static int write_plan_limited(rlim_t limit, const char *dir, const char *binary, char *err,
+                              size_t errcap)
+{
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = limit;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    int rc = write_plan(small_text, dir, binary, 1, NULL, 0, err, errcap);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    return rc;
+}
+
+static size_t file_size(const char *dir, const char *name)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return (size_t)st.st_size;
+}
+
+/* A full disk at any file: no jobs.txt, plan.json or sweep.sbatch (none cut
+ * short), nothing else of the plan either, and a message that says the
+ * plan is incomplete and why. */
+static void test_a_full_disk_leaves_no_plan(void **state)
+{
+    (void)state;
+    char ref[PATH_MAX], dir[PATH_MAX], err[2048], want[PATH_MAX + 200];
+    in_work(ref, "whole");
+    assert_int_equal(write_plan(small_text, ref, "/bin/true", 1, NULL, 0, err, sizeof err), 0);
+    size_t point = 0;
+    for (int p = 0; p < 6; p++) {
+        char name[32];
+        snprintf(name, sizeof name, "points/%04d.ini", p);
+        size_t n = file_size(ref, name);
+        point = n > point ? n : point;
+    }
+    size_t jobs = file_size(ref, "jobs.txt"), plan = file_size(ref, "plan.json"),
+           sb = file_size(ref, "sweep.sbatch");
+    test_remove_tree(ref);
+    assert_true(jobs > point && plan > point && sb > point);
+    /* the first point; the first file past the points; each of the three cut */
+    const rlim_t limits[] = { 16, point, jobs - 1, plan - 1, sb - 1, jobs / 2 };
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+        for (int existing = 0; existing < 2; existing++) {
+            in_work(dir, "full disk");
+            if (existing)
+                assert_int_equal(mkdir(dir, 0755), 0);
+            assert_int_equal(write_plan_limited(limits[i], dir, "/bin/true", err, sizeof err), -1);
+            snprintf(want, sizeof want, "%s: the plan is incomplete: ", dir);
+            assert_starts(err, want);
+            assert_contains(err, ": write failed: File too large; nothing of it was kept (");
+            if (existing) {
+                assert_contains(err, "(the directory is empty again)");
+                assert_int_equal(entries(dir), 0);
+                rmdir(dir);
+            } else {
+                assert_contains(err, "(the directory, which this run made, is removed)");
+                assert_false(exists(dir));
+            }
+        }
+    /* copying the binary */
+    in_work(dir, "full disk");
+    assert_int_equal(write_plan_limited(4096, dir, NULL, err, sizeof err), -1);
+    assert_contains(err, "the plan is incomplete: bin/regionsim: write failed: File too large");
+    assert_false(exists(dir));
+}
+
+/* ---- every path absolute, the binary the one that planned ---- */
+
+/* The binary: this program, copied into DIR/bin (what /proc/self/exe
+ * reads, even once the file was replaced or deleted), named by jobs.txt
+ * and plan.json. */
+static void test_the_binary_is_a_copy_of_this_program(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX], path[PATH_MAX + 64], err[2048], want[PATH_MAX * 2 + 64];
+    in_work(dir, "copied");
+    if (write_plan(small_text, dir, NULL, 0, NULL, 0, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    snprintf(path, sizeof path, "%s/bin/regionsim", dir);
+    size_t len, self_len;
+    char *copy = test_read_file(path, &len), *self = test_read_file("/proc/self/exe", &self_len);
+    assert_non_null(copy);
+    assert_non_null(self);
+    assert_int_equal(len, self_len);
+    assert_memory_equal(copy, self, len);
+    free(copy);
+    free(self);
+    assert_int_equal(access(path, X_OK), 0);
+    snprintf(path, sizeof path, "%s/jobs.txt", dir);
+    char *jobs = test_read_file(path, NULL);
+    snprintf(want, sizeof want, "'%s/bin/regionsim' sweep '%s/points/0000.ini' --result", dir, dir);
+    assert_starts(jobs, want);
+    free(jobs);
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    char *plan = test_read_file(path, NULL);
+    snprintf(want, sizeof want, "\"binary\": \"%s/bin/regionsim\"", dir);
+    assert_contains(plan, want);
+    free(plan);
+    test_remove_tree(dir);
+}
+
+/* Relative paths: DIR, --binary and a file an option names, against the
+ * working directory; a trace or split keys file the scenario names,
+ * against the scenario's directory (even through a variable, and with
+ * '$' and blanks in that directory's name). The jobs then run from any
+ * directory: the point's file read from / names the very files. */
+static void test_relative_paths_become_absolute(void **state)
+{
+    (void)state;
+    char cwd[PATH_MAX], path[PATH_MAX + 64], err[2048], want[PATH_MAX * 4 + 256];
+    in_work(cwd, "cwd");
+    assert_int_equal(mkdir(cwd, 0755), 0);
+    char old[PATH_MAX];
+    assert_non_null(getcwd(old, sizeof old));
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(mkdir("sc n$x", 0755), 0);
+    assert_int_equal(mkdir("sc n$x/data", 0755), 0);
+    spit("sc n$x/data/a.csv", "0,put,a1,100\n1000,put,b2,100\n", 0644);
+    spit("sc n$x/data/b.csv", "0,put,c1,100\n", 0644);
+    spit("keys.txt", "b\n", 0644);
+    static const char text[] = "[sweep]\nt = a, b\nservers = 2, 4\n"
+                               "[workload]\ntrace = data/$t.csv ; the trace\n"
+                               "[scheme k]\nkey = key\n";
+    sweep sw;
+    char *scn_text = strdup(text);
+    assert_non_null(scn_text);
+    assert_int_equal(sweep_load_text(&sw, "sc n$x/sweep.ini", scn_text, strlen(scn_text), err,
+                                     sizeof err), 0);
+    free(scn_text);
+    const char *const args[] = { "split_keys_file", "keys.txt", "ycsb", "a" };
+    sweep_plan_options po = { "plan", "rel", "bin/regionsim", 0, args, 4 };
+    int rc = sweep_plan_write(&sw, &po, err, sizeof err);
+    if (rc < 0)
+        fail_msg("%s", err);
+    char *jobs = test_read_file("plan/jobs.txt", NULL);
+    assert_non_null(jobs);
+    snprintf(want, sizeof want, "'%s/bin/regionsim' sweep '%s/plan/points/0000.ini' "
+             "--'split_keys_file' '%s/keys.txt' --'ycsb' 'a' --result '%s/plan/results/0000.json'\n",
+             cwd, cwd, cwd, cwd);
+    assert_starts(jobs, want);
+    free(jobs);
+    /* from elsewhere, each point's file as its job reads it */
+    assert_int_equal(chdir("/"), 0);
+    for (size_t p = 0; p < sw.npoints; p++) {
+        snprintf(path, sizeof path, "%s/plan/points/%04zu.ini", cwd, p);
+        sweep one;
+        if (sweep_load(&one, path, err, sizeof err) < 0)
+            fail_msg("%s", err);
+        char keys[PATH_MAX + 16];
+        snprintf(keys, sizeof keys, "%s/keys.txt", cwd);
+        const char *k[] = { "split_keys_file" }, *v[] = { keys };
+        scenario sc;
+        if (sweep_point_scenario(&one, 0, k, v, 1, &sc, err, sizeof err) < 0)
+            fail_msg("%s", err);
+        snprintf(want, sizeof want, "%s/sc n$x/data/%s.csv", cwd, sweep_value(&sw, p, 0));
+        assert_string_equal(sc.workload.pattern.trace_path, want);
+        assert_int_equal(access(sc.workload.pattern.trace_path, R_OK), 0);
+        assert_string_equal(sc.split_keys_file, keys);
+        scenario_release(&sc);
+        sweep_release(&one);
+    }
+    assert_int_equal(chdir(cwd), 0);
+    test_remove_tree("plan");
+    /* a directory whose name would end the value as an inline comment: the
+     * point's file would name another file, which reading it back finds */
+    assert_int_equal(rename("sc n$x", "sc ;n"), 0);
+    sweep_release(&sw);
+    static const char plain[] = "[sweep]\nservers = 2, 4\n[workload]\ntrace = data/a.csv\n"
+                                "[scheme k]\nkey = key\n";
+    assert_int_equal(sweep_load_text(&sw, "sc ;n/sweep.ini", plain, strlen(plain), err,
+                                     sizeof err), 0);
+    po.nargs = 0;
+    assert_int_equal(sweep_plan_write(&sw, &po, err, sizeof err), -1);
+    snprintf(want, sizeof want, "plan: sc ;n/sweep.ini: at servers=2: trace: a planned job would "
+             "read '%s/sc', not '%s/sc ;n/data/a.csv' (name the file by an absolute path)",
+             cwd, cwd);
+    assert_string_equal(err, want);
+    assert_false(exists("plan"));
+    sweep_release(&sw);
+    /* with a variable in the value, the comment takes its use away */
+    scn_text = strdup(text);
+    assert_int_equal(sweep_load_text(&sw, "sc ;n/sweep.ini", scn_text, strlen(scn_text), err,
+                                     sizeof err), 0);
+    free(scn_text);
+    assert_int_equal(sweep_plan_write(&sw, &po, err, sizeof err), -1);
+    assert_contains(err, "plan: at t=a servers=2: point 0's file does not read back as the point: ");
+    assert_false(exists("plan"));
+    sweep_release(&sw);
+    assert_int_equal(chdir(old), 0);
+    test_remove_tree(cwd);
 }
 
 /* ---- the point files ---- */
@@ -451,8 +789,10 @@ static void test_jobs_run_through_sh_with_hostile_paths_and_values(void **state)
     assert_int_equal(mkdir(bindir, 0777), 0);
     snprintf(binary, sizeof binary, "%s/regionsim", bindir);
     install_stub(binary);
+    /* (an empty value as an assertion's: the plan builds every point with
+     * the settings, as its job will, so a setting must be valid) */
     const char *const args[] = { "read_fraction", "0.08", "assert", hostile,
-                                 "assert", "write_max_mean <= 2.5 for 'tsdb'", "duration", "" };
+                                 "assert", "write_max_mean <= 2.5 for 'tsdb'", "assert", "" };
     assert_int_equal(write_plan(small_text, dir, binary, 0, args, 8, err, sizeof err), 0);
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/jobs.txt", dir);
@@ -574,7 +914,8 @@ static void test_sbatch_runs_a_task_s_line(void **state)
         pattern[at++] = *c;
     }
     pattern[at] = '\0';
-    snprintf(want, sizeof want, "--output=%s/logs/%%a.out|", pattern);
+    /* %A: the array's job id, so each submission's logs are its own */
+    snprintf(want, sizeof want, "--output=%s/logs/%%A_%%a.out|", pattern);
     assert_string_equal(parsed, want);
     assert_contains(sb, "SLURM_ARRAY_TASK_ID");
     assert_null(strstr(sb, "PLAN_OFFSET=")); /* no second array for 6 points */
@@ -680,6 +1021,7 @@ int main(void)
     setenv("TERM", "dumb", 1);
     unsetenv("PLAN_OFFSET");
     unsetenv("SLURM_ARRAY_TASK_ID");
+    umask(022); /* what the directories the tests make get */
     if (test_make_work_dir(work, "sweep-plan") < 0) /* by its real path, as the plan names it */
         return 1;
     const struct CMUnitTest tests[] = {
@@ -689,6 +1031,13 @@ int main(void)
         cmocka_unit_test(test_a_directory_with_something_in_it_is_refused_untouched),
         cmocka_unit_test(test_the_parent_must_exist),
         cmocka_unit_test(test_refusals_write_nothing),
+        cmocka_unit_test(test_a_directory_others_can_write_is_refused_untouched),
+        cmocka_unit_test(test_another_user_s_directory_is_refused),
+        cmocka_unit_test(test_a_parent_others_can_write_is_refused),
+        cmocka_unit_test(test_the_plan_is_writable_by_you_alone),
+        cmocka_unit_test(test_a_full_disk_leaves_no_plan),
+        cmocka_unit_test(test_the_binary_is_a_copy_of_this_program),
+        cmocka_unit_test(test_relative_paths_become_absolute),
         cmocka_unit_test(test_a_line_break_in_the_directory_is_refused_leaving_nothing),
         cmocka_unit_test(test_each_point_file_reads_back_as_its_point),
         cmocka_unit_test(test_jobs_run_through_sh_with_hostile_paths_and_values),
