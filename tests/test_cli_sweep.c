@@ -3,8 +3,12 @@
  * model says they must, assertions at every point, bad [sweep] input
  * refused with FILE:LINE and nothing on stdout, and the HTML page
  * well-formed with one chart per figure the text shows, and --baseline
- * (points matched by value, regressions, refusals, --tolerance). Runs the
- * binary on tests/data/sweep-small.ini (12 runs, well under a second). */
+ * (points matched by value, regressions, refusals, --tolerance); --plan
+ * into a directory that is not yours alone refused, a full disk leaving no
+ * plan, and a plan whose scenario names files by relative paths run from
+ * / and merged into the local report. Runs the binary on
+ * tests/data/sweep-small.ini (12 runs, well under a second). */
+#define _XOPEN_SOURCE 700 /* mkdtemp, realpath */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -522,6 +528,160 @@ static void test_baseline_options(void **state)
     output_free(&o);
 }
 
+/* ---- sweep --plan: directories that are yours, complete or absent,
+ * paths that work from anywhere ---- */
+
+/* A fresh directory under the run's temporary one, by its real path. */
+static void plan_work_dir(char *out, size_t cap, const char *name)
+{
+    char made[PATH_MAX];
+    snprintf(made, sizeof made, "/tmp/regionsim-cli-plan-XXXXXX");
+    assert_non_null(mkdtemp(made));
+    assert_non_null(realpath(made, out));
+    assert_true(strlen(out) + strlen(name) + 2 < cap);
+    strcat(out, "/");
+    strcat(out, name);
+    assert_int_equal(mkdir(out, 0755), 0);
+}
+
+/* Removes what plan_work_dir made (its parent too). */
+static void plan_work_done(const char *dir)
+{
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", dir);
+    *strrchr(parent, '/') = '\0';
+    test_remove_tree(parent);
+}
+
+static int path_exists(const char *dir, const char *name)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* A scenario that names its trace and split keys file relative to itself,
+ * the trace through a variable, and a split keys file given relative to
+ * the working directory: planned there, its jobs run from / (as ssh or
+ * Slurm start them elsewhere), the merge is the local sweep's report. */
+static void test_plan_with_relative_paths_runs_from_anywhere(void **state)
+{
+    (void)state;
+    char w[PATH_MAX], path[PATH_MAX + 64], cmd[2 * PATH_MAX];
+    plan_work_dir(w, sizeof w, "w");
+    char old[PATH_MAX];
+    assert_non_null(getcwd(old, sizeof old));
+    assert_int_equal(chdir(w), 0);
+    assert_int_equal(mkdir("scn", 0755), 0);
+    assert_int_equal(mkdir("scn/data", 0755), 0);
+    static const char *const files[][2] = {
+        { "scn/s.ini", "name = relative\n[sweep]\nt = a, b\nservers = 2, 4\n"
+                       "[workload]\ntrace = data/$t.csv\n[scheme k]\nkey = key\n" },
+        { "scn/data/a.csv", "0,put,a1,100\n1000,put,b2,100\n2000,get,a1\n" },
+        { "scn/data/b.csv", "0,put,c1,100\n1000,put,d2,100\n" },
+        { "keys.txt", "b\nc\n" },
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        FILE *f = fopen(files[i][0], "w");
+        assert_non_null(f);
+        fputs(files[i][1], f);
+        assert_int_equal(fclose(f), 0);
+    }
+    output o = run("sweep", "scn/s.ini", "--split-keys-file", "keys.txt", "--plan", "plan", NULL);
+    if (o.status != 0)
+        fail_msg("sweep --plan exited %d: %s", o.status, o.err);
+    output_free(&o);
+    snprintf(cmd, sizeof cmd, "cd / && sh '%s/plan/jobs.txt'", w);
+    assert_int_equal(system(cmd), 0);
+    for (int p = 0; p < 4; p++) {
+        snprintf(path, sizeof path, "plan/results/%04d.json", p);
+        assert_int_equal(access(path, F_OK), 0);
+    }
+    output local = run("sweep", "scn/s.ini", "--split-keys-file", "keys.txt", NULL);
+    snprintf(path, sizeof path, "%s/plan", w);
+    output merged = run("merge", path, NULL);
+    assert_int_equal(local.status, 0);
+    assert_int_equal(merged.status, 0);
+    assert_contains(local.out, "sweep relative: 4 points");
+    assert_string_equal(merged.out, local.out);
+    output_free(&local);
+    output_free(&merged);
+    /* an option's relative path alone (the scenario by its absolute path) */
+    o = run("sweep", small, "--split-keys-file", "keys.txt", "--plan", "plan2", NULL);
+    if (o.status != 0)
+        fail_msg("sweep --plan exited %d: %s", o.status, o.err);
+    output_free(&o);
+    snprintf(cmd, sizeof cmd, "cd / && sh '%s/plan2/jobs.txt' 2>/dev/null", w);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(access("plan2/results/0005.json", F_OK), 0);
+    assert_int_equal(chdir(old), 0);
+    plan_work_done(w);
+}
+
+/* A directory others can write, or someone else's: exit 2, nothing on
+ * stdout, the directory as it was. */
+static void test_plan_refuses_a_directory_that_is_not_yours_alone(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX];
+    plan_work_dir(dir, sizeof dir, "open");
+    assert_int_equal(chmod(dir, 0777), 0);
+    assert_usage_error(run("sweep", small, "--plan", dir, NULL), dir,
+                       "is writable by its group and everyone (mode 0777): a plan's directory "
+                       "must be writable by you alone");
+    assert_false(path_exists(dir, "jobs.txt"));
+    if (geteuid() == 0) {
+        assert_int_equal(chmod(dir, 0755), 0);
+        assert_int_equal(chown(dir, 65534, 65534), 0);
+        assert_usage_error(run("sweep", small, "--plan", dir, NULL), dir,
+                           "uid 65534), not to you (root (uid 0)): a plan's directory must be "
+                           "yours");
+        assert_false(path_exists(dir, "jobs.txt"));
+    }
+    plan_work_done(dir);
+}
+
+/* A full disk (files limited to a size): exit 2, the message says the
+ * plan is incomplete, and nothing of it is left: not the binary's copy,
+ * not a jobs.txt cut short. */
+static void test_plan_on_a_full_disk_leaves_nothing(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX], path[PATH_MAX + 64];
+    plan_work_dir(dir, sizeof dir, "ref");
+    assert_int_equal(rmdir(dir), 0);
+    output o = run("sweep", small, "--plan", dir, "--slurm", NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    long point = 0, jobs;
+    struct stat st;
+    for (int p = 0; p < 6; p++) {
+        snprintf(path, sizeof path, "%s/points/%04d.ini", dir, p);
+        assert_int_equal(stat(path, &st), 0);
+        point = st.st_size > point ? (long)st.st_size : point;
+    }
+    snprintf(path, sizeof path, "%s/jobs.txt", dir);
+    assert_int_equal(stat(path, &st), 0);
+    jobs = (long)st.st_size;
+    test_remove_tree(dir);
+    /* the binary's copy; the first file past the points; jobs.txt cut in two */
+    const long limits[] = { 65536, point, jobs / 2 };
+    for (size_t i = 0; i < 3; i++) {
+        child_env env = plain_env;
+        env.fsize_limit = limits[i];
+        o = run_env(&env, "sweep", small, "--plan", dir, "--slurm", NULL);
+        assert_int_equal(o.status, 2);
+        assert_string_equal(o.out, "");
+        assert_contains(o.err, dir);
+        assert_contains(o.err, ": the plan is incomplete: ");
+        assert_contains(o.err, "write failed: File too large; nothing of it was kept (the "
+                               "directory, which this run made, is removed)");
+        assert_int_equal(access(dir, F_OK), -1);
+        output_free(&o);
+    }
+    plan_work_done(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -544,6 +704,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_baseline_matches_points_by_value),
         cmocka_unit_test(test_baseline_refused),
         cmocka_unit_test(test_baseline_options),
+        cmocka_unit_test(test_plan_with_relative_paths_runs_from_anywhere),
+        cmocka_unit_test(test_plan_refuses_a_directory_that_is_not_yours_alone),
+        cmocka_unit_test(test_plan_on_a_full_disk_leaves_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
