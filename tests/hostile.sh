@@ -144,5 +144,114 @@ printf '[cluster]\nservers = 4\n[event late]\nat = 2h\nadd_servers = 1\n' >"$tmp
 run_case "an event after the end of the run" 2 "late.ini:" -- \
     run "$tmp/late.ini" --scheme salted --duration 1h
 
+# --- wt-plan: sweep --plan directories that are yours (issue 27) -------------
+# A plan is run later as you (parallel < jobs.txt, sbatch): DIR must be yours
+# alone, below directories no one else can change; a failure leaves nothing;
+# the jobs run the binary that planned, even once it was deleted.
+printf 'name = hostile-plan\n[sweep]\nb = 1, 2\n[workload]\nduration = 1m\n[scheme s]\nkey = salt($b) ts\n' >"$tmp/plan.ini"
+mkdir -m 0777 "$tmp/plan-open"
+run_case "sweep --plan into a world-writable directory" 2 "is writable by its group and everyone (mode 0777)" -- \
+    sweep "$tmp/plan.ini" --plan "$tmp/plan-open"
+check "  ...which stays empty" test -z "$(ls -A "$tmp/plan-open")"
+mkdir -m 0777 "$tmp/plan-shared"
+run_case "sweep --plan below a world-writable, non-sticky directory" 2 "above it is writable by its group and everyone (mode 0777, not sticky)" -- \
+    sweep "$tmp/plan.ini" --plan "$tmp/plan-shared/mine"
+check "  ...where nothing is left" test ! -e "$tmp/plan-shared/mine"
+mkdir "$tmp/plan-target"
+ln -s plan-target "$tmp/plan-link"
+run_case "sweep --plan DIR, a symlink to an empty directory" 2 "is a symbolic link" -- \
+    sweep "$tmp/plan.ini" --plan "$tmp/plan-link"
+check "  ...whose target stays empty" test -z "$(ls -A "$tmp/plan-target")"
+if [ "$(id -u)" = 0 ]; then
+    mkdir "$tmp/plan-nobody"
+    chown 65534:65534 "$tmp/plan-nobody"
+    run_case "sweep --plan into nobody's empty directory (as root)" 2 "uid 65534), not to you" -- \
+        sweep "$tmp/plan.ini" --plan "$tmp/plan-nobody"
+    check "  ...which stays empty" test -z "$(ls -A "$tmp/plan-nobody")"
+else
+    echo "skip sweep --plan into another user's directory (not root)"
+fi
+
+# plan_limited NAME BLOCKS -- ARGS...: the binary with files limited to BLOCKS
+# (ulimit -f; SIGXFSZ ignored, so a write past it fails as on a full disk):
+# exit 2, the message says the plan is incomplete.
+plan_limited() {
+    name=$1 blocks=$2
+    shift 3
+    cases=$((cases + 1))
+    (
+        trap '' XFSZ
+        ulimit -f "$blocks"
+        exec timeout 60 "$bin" "$@"
+    ) >"$tmp/out" 2>&1 </dev/null
+    got=$?
+    if [ "$got" != 2 ] || ! grep -qF "the plan is incomplete: " "$tmp/out" ||
+        ! grep -qF "nothing of it was kept" "$tmp/out"; then
+        echo "FAIL $name: exit $got, expected 2 and 'the plan is incomplete' in:"
+        sed 's/^/    /' "$tmp/out" | head -5
+        failures=$((failures + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+plan_limited "sweep --plan with files limited to 1 block (the binary's copy)" 1 -- \
+    sweep "$tmp/plan.ini" --plan "$tmp/plan-full"
+check "  ...leaves no directory" test ! -e "$tmp/plan-full"
+mkdir "$tmp/plan-full"
+plan_limited "sweep --plan --binary into an empty directory, 1 block" 1 -- \
+    sweep "$tmp/plan.ini" --plan "$tmp/plan-full" --binary /bin/true --slurm
+check "  ...which is empty again" test -z "$(ls -A "$tmp/plan-full")"
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare -m sh -c "mount -t tmpfs -o size=64k,mode=0700 tmpfs '$tmp/plan-full'" 2>/dev/null; then
+    # a real full disk: a 64 KiB tmpfs, in a mount namespace of its own (the
+    # mount goes with it)
+    printf 'name = big\n[sweep]\nseed = 1..2000\n[workload]\nduration = 1m\n[scheme s]\nkey = salt(2) ts\n' >"$tmp/plan-big.ini"
+    for binary in "" "--binary /bin/true"; do
+        cases=$((cases + 1))
+        # shellcheck disable=SC2086
+        unshare -m sh -c "mount -t tmpfs -o size=64k,mode=0700 tmpfs '$tmp/plan-full' &&
+            timeout 60 '$bin' sweep '$tmp/plan-big.ini' --plan '$tmp/plan-full/p' $binary --slurm;
+            echo \"exit \$?\"; ls -A '$tmp/plan-full'" >"$tmp/out" 2>&1 </dev/null
+        if grep -q '^exit 2$' "$tmp/out" && grep -qF 'No space left on device; nothing of it was kept' "$tmp/out" &&
+            [ "$(tail -n 1 "$tmp/out")" = "exit 2" ]; then
+            echo "ok   sweep --plan ${binary:+$binary }onto a full 64 KiB tmpfs: nothing left"
+        else
+            echo "FAIL sweep --plan ${binary:+$binary }onto a full 64 KiB tmpfs:"
+            sed 's/^/    /' "$tmp/out" | head -5
+            failures=$((failures + 1))
+        fi
+    done
+else
+    echo "skip sweep --plan onto a full tmpfs (not root, or no mount namespace)"
+fi
+
+# The binary deleted while it plans (the scenario read from a FIFO holds it
+# until the copy is gone): the jobs run the binary that planned, not
+# "regionsim (deleted)".
+cp "$bin" "$tmp/plan-bin"
+mkfifo "$tmp/plan.fifo"
+cases=$((cases + 1))
+"$tmp/plan-bin" sweep "$tmp/plan.fifo" --plan "$tmp/plan-deleted" >"$tmp/out" 2>&1 </dev/null &
+pid=$!
+i=0
+while [ $i -lt 400 ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$tmp/plan-bin" ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+rm -f "$tmp/plan-bin"
+cat "$tmp/plan.ini" >"$tmp/plan.fifo"
+wait $pid
+got=$?
+if [ "$got" = 0 ] && ! grep -qF "(deleted)" "$tmp/plan-deleted/jobs.txt" &&
+    (cd / && sh "$tmp/plan-deleted/jobs.txt") >>"$tmp/out" 2>&1 &&
+    [ -s "$tmp/plan-deleted/results/0001.json" ]; then
+    echo "ok   sweep --plan by a binary deleted meanwhile: its jobs run"
+else
+    echo "FAIL sweep --plan by a binary deleted meanwhile: exit $got"
+    sed 's/^/    /' "$tmp/out" | head -5
+    head -n 1 "$tmp/plan-deleted/jobs.txt" 2>/dev/null | sed 's/^/    /'
+    failures=$((failures + 1))
+fi
+
 echo "$cases checks, $failures failed"
 [ "$failures" = 0 ]
