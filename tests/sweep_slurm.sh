@@ -11,7 +11,9 @@
 # them the test is skipped (exit 77, meson's skip code) with the reason,
 # except under CI (CI set and not "false"/"0", where it runs as root),
 # where a missing package fails it: `sh setup.sh --tests` installs them.
-# Registered in tests/meson.build, suite 'slow' (about 15 s).
+# Then the array submitted twice, as a plan of more than 1000 points is
+# (PLAN_OFFSET): each task's log is its own. Registered in
+# tests/meson.build, suite 'slow' (about 20 s).
 set -eu
 if [ $# -ne 3 ]; then
     echo "usage: sh sweep_slurm.sh REGIONSIM SOURCE_ROOT WORKDIR" >&2
@@ -48,3 +50,14 @@ sbatch --wait --chdir="$work" "$work/plan/sweep.sbatch" >"$work/sbatch.out" 2>&1
 sweep_formats 0 "$work/local" "$regionsim" "$file"
 merge_matches 0 "$work/local" "$work/merged" "" "$regionsim" "$work/plan"
 echo "ok: the Slurm job array's merged sweep equals the local sweep in text, json, csv and html"
+# Two submissions, as a plan past one array is submitted (PLAN_OFFSET): every
+# task keeps its own log (logs/%A_%a.out), which names its point.
+rm -f "$work"/plan/logs/*
+sbatch --wait --chdir="$work" --array=0-2 "$work/plan/sweep.sbatch" >"$work/sbatch.out" 2>&1 &&
+    sbatch --wait --chdir="$work" --export=ALL,PLAN_OFFSET=3 --array=0-2 "$work/plan/sweep.sbatch" \
+        >>"$work/sbatch.out" 2>&1 || fail "sbatch --wait, two submissions: $(cat "$work/sbatch.out")"
+[ "$(ls "$work/plan/logs" | wc -l)" -eq 6 ] || fail "expected 6 logs, one a task, found: $(ls "$work/plan/logs")"
+for p in 0 1 2 3 4 5; do
+    grep -l "point $p " "$work"/plan/logs/* >/dev/null || fail "no log names point $p"
+done
+echo "ok: two submissions of the array keep a log a task"
