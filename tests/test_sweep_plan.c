@@ -7,9 +7,9 @@
  * parsed as sbatch parses them, and split when the points exceed one
  * array; directories others can write, or that belong to someone else
  * (as root: chown to nobody), refused untouched; a full disk (files
- * limited by RLIMIT_FSIZE) leaving nothing; relative paths made absolute
- * and read from another directory; the binary copied. Nothing here runs
- * the simulation.
+ * limited by RLIMIT_FSIZE) or an interrupt leaving nothing; relative
+ * paths made absolute and read from another directory; the binary
+ * copied. Nothing here runs the simulation.
  *
  * The temporary directories go under $TMPDIR (or /tmp) and are removed;
  * the directories above it must be yours or root's, writable by no one
@@ -36,6 +36,7 @@
 
 #include "tests/support.h"
 
+#include "sim/interrupts.h"
 #include "sim/sweep.h"
 #include "sim/sweep_plan.h"
 
@@ -568,6 +569,36 @@ static void test_a_full_disk_leaves_no_plan(void **state)
     assert_false(exists(dir));
 }
 
+/* An interrupt while the plan is written (SIGTERM pending when the first
+ * point is polled) removes what was written and hands the signal back. */
+static void test_an_interrupt_leaves_no_plan(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX], err[2048], want[PATH_MAX + 200];
+    in_work(dir, "interrupted");
+    sigset_t term, old;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    assert_int_equal(sigprocmask(SIG_BLOCK, &term, &old), 0);
+    interrupts ints;
+    interrupts_init(&ints);
+    assert_int_equal(raise(SIGTERM), 0); /* pending: blocked */
+    sweep sw;
+    load(&sw, "/nowhere/sweep.ini", small_text);
+    sweep_plan_options po = { dir, "plan-test", "/bin/true", 1, NULL, 0 };
+    int rc = sweep_plan_write_held(&sw, &po, &ints, err, sizeof err);
+    sweep_release(&sw);
+    signal(SIGTERM, SIG_IGN); /* the pending one is dropped */
+    interrupts_release(&ints);
+    assert_int_equal(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+    signal(SIGTERM, SIG_DFL);
+    assert_int_equal(rc, SIGTERM);
+    snprintf(want, sizeof want, "%s: the plan is incomplete: interrupted; nothing of it was kept "
+             "(the directory, which this run made, is removed)", dir);
+    assert_string_equal(err, want);
+    assert_false(exists(dir));
+}
+
 /* ---- every path absolute, the binary the one that planned ---- */
 
 /* The binary: this program, copied into DIR/bin (what /proc/self/exe
@@ -1036,6 +1067,7 @@ int main(void)
         cmocka_unit_test(test_a_parent_others_can_write_is_refused),
         cmocka_unit_test(test_the_plan_is_writable_by_you_alone),
         cmocka_unit_test(test_a_full_disk_leaves_no_plan),
+        cmocka_unit_test(test_an_interrupt_leaves_no_plan),
         cmocka_unit_test(test_the_binary_is_a_copy_of_this_program),
         cmocka_unit_test(test_relative_paths_become_absolute),
         cmocka_unit_test(test_a_line_break_in_the_directory_is_refused_leaving_nothing),
