@@ -380,9 +380,14 @@ static int check_point(job_plan *pl, size_t p, const mem *m, const char *path, c
     sweep one;
     char msg[1280], label[512];
     sweep_point_label(pl->sw, p, label, sizeof label);
-    int rc = sweep_point_scenario(pl->sw, p, pl->keys, pl->given, pl->nset, &want, msg, sizeof msg);
-    int loaded = rc == 0 && sweep_load_text(&one, path, m->text, m->len, msg, sizeof msg) == 0;
-    if (loaded) {
+    if (sweep_point_scenario(pl->sw, p, pl->keys, pl->given, pl->nset, &want, msg,
+                             sizeof msg) < 0) { /* the caller checked every point: not here */
+        sweep_say(err, errcap, "%s: %s", pl->po->dir, msg);
+        scenario_release(&want);
+        return -1;
+    }
+    int rc = 0;
+    if (sweep_load_text(&one, path, m->text, m->len, msg, sizeof msg) == 0) {
         rc = sweep_point_scenario(&one, 0, pl->keys, pl->values, pl->nset, &got, msg, sizeof msg);
         if (rc == 0 && want.nphases != got.nphases) {
             sweep_say(err, errcap, "%s: at %s: point %zu's file reads back with %zu phases, not "
