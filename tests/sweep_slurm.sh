@@ -11,9 +11,7 @@
 # them the test is skipped (exit 77, meson's skip code) with the reason,
 # except under CI (CI set and not "false"/"0", where it runs as root),
 # where a missing package fails it: `sh setup.sh --tests` installs them.
-# Then the array submitted twice, as a plan of more than 1000 points is
-# (PLAN_OFFSET): each task's log is its own. Registered in
-# tests/meson.build, suite 'slow' (about 20 s).
+# Registered in tests/meson.build, suite 'slow' (about 15 s).
 set -eu
 if [ $# -ne 3 ]; then
     echo "usage: sh sweep_slurm.sh REGIONSIM SOURCE_ROOT WORKDIR" >&2
