@@ -641,94 +641,106 @@ static FILE *render_report(const options *o, const sim_results *res, int color)
     return m;
 }
 
-/* Copies the rendered report to `write`'s destination in blocks. Returns
- * 0, or -1 if reading it back failed. */
-static int copy_report(FILE *from, output_file *f, FILE *out)
-{
-    enum { BLOCK = 1 << 16 };
-    char *block = malloc(BLOCK);
-    if (!block)
-        return -1;
+/* What one invocation writes, as a set (sim/output.h): the report (-o
+ * FILE, csv's files in -o DIR, or stdout), the JUnit file, the trace. */
+typedef struct outputs {
+    output_item items[CSV_FILES + 3];
     size_t n;
-    while ((n = fread(block, 1, BLOCK, from)) > 0) {
-        if (f)
-            output_write(f, block, n);
-        else
-            fwrite(block, 1, n, out); /* main checks stdout */
-    }
-    free(block);
-    return ferror(from) ? -1 : 0;
+    const char *dir;             /* csv: -o DIR, created with the set; else NULL */
+    char *csv_paths[CSV_FILES];  /* DIR/NAME */
+    csv_file csv[CSV_FILES];     /* csv: the rendered files */
+    FILE *report;                /* else: the rendered report */
+    char *junit;                 /* the rendered JUnit, junit_len bytes */
+    size_t junit_len;
+} outputs;
+
+static void outputs_free(outputs *out)
+{
+    for (size_t i = 0; i < CSV_FILES; i++)
+        free(out->csv_paths[i]);
+    csv_files_free(out->csv);
+    if (out->report)
+        fclose(out->report);
+    free(out->junit);
 }
 
-/* -o PATH: the rendered report (or, report NULL, text of len bytes) to
- * PATH by sim/output.c's rules. Interrupts are held while a temporary
- * exists. Returns the exit status. */
-static int write_file(const options *o, interrupts *ints, const char *path, const char *option,
-                      FILE *report, const char *text, size_t len)
+/* out's items for o's outputs, without their contents: the report's
+ * (csv: a file per table in -o DIR; else -o PATH, or stdout), then
+ * --junit, then --write-trace. Returns 0, or -1 when out of memory. */
+static int outputs_plan(const options *o, outputs *out)
 {
-    char err[1024];
-    interrupts_hold(ints);
-    output_file *f = output_open(path, &ints->set, err, sizeof err);
-    if (f && !output_has_temporary(f))
-        interrupts_release(ints); /* a device or FIFO: nothing of ours to remove */
-    int bad = 0;
-    if (f && report)
-        bad = copy_report(report, f, NULL);
-    else if (f)
-        output_write(f, text, len);
-    int signo = interrupts_pending(ints);
-    if (f && (signo || bad)) {
-        output_abandon(f);
-        if (signo)
-            die_interrupted(ints, o->cmd_name, signo);
-        interrupts_release(ints);
-        fprintf(stderr, "regionsim %s: %s %s: reading the rendered report back failed\n",
-                o->cmd_name, option, path);
-        return EXIT_USAGE;
+    memset(out, 0, sizeof *out);
+    if (o->fmt == FORMAT_CSV) {
+        out->dir = o->output;
+        size_t dlen = strlen(o->output);
+        const char *slash = dlen && o->output[dlen - 1] == '/' ? "" : "/";
+        for (size_t i = 0; i < CSV_FILES; i++) {
+            size_t n = dlen + 2 + strlen(csv_file_name(i));
+            if (!(out->csv_paths[i] = malloc(n)))
+                return -1;
+            snprintf(out->csv_paths[i], n, "%s%s%s", o->output, slash, csv_file_name(i));
+            out->items[out->n++] = (output_item){ .option = "-o", .path = out->csv_paths[i] };
+        }
+    } else {
+        out->items[out->n++] = (output_item){ .option = "-o", .path = o->output };
     }
-    int rc = f ? output_commit(f, err, sizeof err) : -1;
-    interrupts_release(ints);
+    if (o->checks.junit_path)
+        out->items[out->n++] = (output_item){ .option = "--junit", .path = o->checks.junit_path };
+    if (o->write_trace)
+        out->items[out->n++] = (output_item){ .option = "--write-trace", .path = o->write_trace };
+    return 0;
+}
+
+/* Every path o writes, checked before anything runs (sim/output.h): a
+ * path that cannot be written exits 2 at once, not after the simulation.
+ * Returns 0 or the exit status after a message. */
+static int check_outputs(const options *o)
+{
+    outputs out;
+    char err[1280];
+    int rc = outputs_plan(o, &out);
+    if (rc < 0)
+        snprintf(err, sizeof err, "out of memory");
+    size_t first = out.dir ? CSV_FILES : 0; /* csv's files, with their directory */
+    if (rc == 0 && out.dir)
+        rc = output_check_set(out.items, CSV_FILES, out.dir, err, sizeof err);
+    if (rc == 0)
+        rc = output_check_set(out.items + first, out.n - first, NULL, err, sizeof err);
+    outputs_free(&out);
     if (rc < 0) {
-        fprintf(stderr, "regionsim %s: %s %s\n", o->cmd_name, option, err);
+        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
     return 0;
 }
 
-/* The report to stdout, to -o FILE (see write_output), or, for csv, into
- * -o DIR (csv_write's own temporaries, interrupts held meanwhile). Returns
- * the exit status. */
-static int write_report(const options *o, const sim_results *res, interrupts *ints)
+/* The report into out: csv's files, or the report rendered (see
+ * render_report), with or without colour. Returns 0 or the exit status
+ * after a message. */
+static int render_outputs(const options *o, const sim_results *res, outputs *out)
 {
-    char err[1024];
+    char err[1280];
     if (o->fmt == FORMAT_CSV) {
-        interrupts_hold(ints);
-        int rc = csv_write(o->output, res, err, sizeof err);
-        interrupts_release(ints);
-        if (rc < 0) {
+        if (csv_render(res, out->csv, err, sizeof err) < 0) {
             fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
             return EXIT_USAGE;
+        }
+        for (size_t i = 0; i < CSV_FILES; i++) {
+            out->items[i].data = out->csv[i].text;
+            out->items[i].len = out->csv[i].len;
         }
         return 0;
     }
     /* auto colour only for a terminal on stdout: with -o the file decides nothing */
     int color = o->output ? o->color == COLOR_ALWAYS : use_color(o, stdout);
     errno = 0;
-    FILE *report = render_report(o, res, color);
-    if (!report) {
+    if (!(out->report = render_report(o, res, color))) {
         fprintf(stderr, "regionsim %s: the report could not be written to a temporary file: "
                 "%s\n", o->cmd_name, strerror(errno ? errno : EIO));
         return EXIT_USAGE;
     }
-    int rc = 0;
-    if (o->output)
-        rc = write_file(o, ints, o->output, "-o", report, NULL, 0);
-    else if (copy_report(report, NULL, stdout) < 0) {
-        fprintf(stderr, "regionsim %s: reading the rendered report back failed\n", o->cmd_name);
-        rc = EXIT_USAGE;
-    }
-    fclose(report);
-    return rc;
+    out->items[0].from = out->report;
+    return 0;
 }
 
 /* --write-trace: opens the trace by sim/output.c's rules (interrupts are
@@ -738,7 +750,12 @@ static int open_trace(const options *o, interrupts *ints, output_file **out, wat
 {
     char err[1024];
     interrupts_hold(ints);
-    *out = output_open(o->write_trace, &ints->set, err, sizeof err);
+    *out = output_open(o->write_trace, 0, ints, err, sizeof err);
+    int signo = interrupts_pending(ints); /* while waiting for a FIFO's reader */
+    if (signo) {
+        output_abandon(*out);
+        die_interrupted(ints, o->cmd_name, signo);
+    }
     if (*out)
         w->trace = trace_writer_new(output_stream(*out), o->write_trace,
                                     trace_name_is_tsv(o->write_trace), err, sizeof err);
@@ -753,12 +770,14 @@ static int open_trace(const options *o, interrupts *ints, output_file **out, wat
     return 0;
 }
 
-/* Ends the trace after the run (rc: the engine's): an interrupted run's
- * trace is removed and the program dies of the signal; a failed one's is
- * abandoned (its temporary removed); else it is committed. Returns 0 or
- * -1 with a message in err. */
-static int close_trace(const options *o, interrupts *ints, output_file *out, watch *w, int rc,
-                       char *err, size_t errcap)
+/* Ends the trace's writing after the run (rc: the engine's): an
+ * interrupted run's trace is removed and the program dies of the signal;
+ * a failed one's is abandoned (its temporary removed). Otherwise the
+ * trace stays open, to be committed with the report as one set
+ * (checked_report). Returns 0, or -1 (out abandoned) with a message in
+ * err when the trace failed. */
+static int end_trace(const options *o, interrupts *ints, output_file *out, watch *w, int rc,
+                     char *err, size_t errcap)
 {
     char trace_err[1024];
     int traced = trace_finish(w->trace, trace_err, sizeof trace_err);
@@ -768,6 +787,8 @@ static int close_trace(const options *o, interrupts *ints, output_file *out, wat
         output_abandon(out);
         die_interrupted(ints, o->cmd_name, signo);
     }
+    if (rc == 0 && traced == 0 && output_finish(out, trace_err, sizeof trace_err) < 0)
+        traced = -1;
     if (rc == 0 && traced < 0)
         snprintf(err, errcap, "--write-trace %s", trace_err);
     if (rc < 0 || traced < 0) {
@@ -775,19 +796,18 @@ static int close_trace(const options *o, interrupts *ints, output_file *out, wat
         interrupts_release(ints);
         return -1;
     }
-    rc = output_commit(out, trace_err, sizeof trace_err);
-    interrupts_release(ints);
-    if (rc < 0)
-        snprintf(err, errcap, "--write-trace %s", trace_err);
-    return rc;
+    return 0;
 }
 
 /* The report with the CI checks (sim/cli_checks.h), whose results
  * (`failed` of them failed) are in res already: each failure as a line,
- * then the report, the JUnit file and the baseline's table. Exit status 2
- * for a failure to write or a baseline refused, else 1 when an assertion
+ * then the report, the JUnit file and the trace (trace: open, or NULL),
+ * written as one set (sim/output.h: all of them or, on a failure or an
+ * interrupt, none), then the baseline's table. Exit status 2 for a
+ * failure to write or a baseline refused, else 1 when an assertion
  * failed or a figure regressed, else 0. */
-static int checked_report(options *o, sim_results *res, interrupts *ints, int failed)
+static int checked_report(options *o, sim_results *res, interrupts *ints, int failed,
+                          output_file *trace)
 {
     char err[1280];
     cli_checks *ch = &o->checks;
@@ -795,22 +815,39 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
     /* compared before anything is written: a baseline refused (another
      * scenario, other samples) leaves no report behind */
     if (ch->baseline_path && cli_checks_baseline(ch, res, &base, err, sizeof err) < 0) {
+        output_abandon(trace);
         fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
     cli_checks_print_failures(ch, stderr);
-    int rc = write_report(o, res, ints);
-    if (rc == 0 && ch->junit_path) {
-        char *text;
-        size_t len;
-        if (cli_checks_junit(ch, res, &text, &len, err, sizeof err) < 0) {
-            fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
+    outputs out;
+    int rc = outputs_plan(o, &out) < 0 ? EXIT_USAGE : 0;
+    if (rc)
+        fprintf(stderr, "regionsim %s: out of memory\n", o->cmd_name);
+    if (rc == 0)
+        rc = render_outputs(o, res, &out);
+    if (rc == 0 && ch->junit_path &&
+        cli_checks_junit(ch, res, &out.junit, &out.junit_len, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
+        rc = EXIT_USAGE;
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < out.n; i++) {
+            if (out.items[i].path == ch->junit_path && ch->junit_path) {
+                out.items[i].data = out.junit;
+                out.items[i].len = out.junit_len;
+            }
+            if (out.items[i].path == o->write_trace && o->write_trace)
+                out.items[i].opened = trace; /* the set commits or abandons it */
+        }
+        trace = NULL;
+        if (output_save_set(out.items, out.n, out.dir, ints, o->cmd_name, err, sizeof err) < 0) {
+            fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
             rc = EXIT_USAGE;
-        } else {
-            rc = write_file(o, ints, ch->junit_path, "--junit", NULL, text, len);
-            free(text);
         }
     }
+    output_abandon(trace);
+    outputs_free(&out);
     int regressions = 0;
     if (ch->baseline_path) {
         if (rc == 0)
@@ -849,7 +886,12 @@ static int run_simulation(options *o)
             usage_error(o, "%s: records one run, but samples = %s asks for more: drop "
                         "--samples (or set samples = 1)", "--write-trace", n);
         }
-        int status = open_trace(o, &ints, &trace_out, &w);
+    }
+    int status = check_outputs(o); /* every output path, before anything runs */
+    if (status)
+        return status;
+    if (o->write_trace) {
+        status = open_trace(o, &ints, &trace_out, &w);
         if (status)
             return status;
         obs.on_op = append_to_trace;
@@ -870,8 +912,10 @@ static int run_simulation(options *o)
                 (unsigned)jobs_at_once, (unsigned)fitted);
     progress_init(&w.bar, stderr, &o->sc);
     int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);
-    if (trace_out && close_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0 && rc == 0) {
-        sim_results_free(&res);
+    if (trace_out && end_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0) {
+        trace_out = NULL;
+        if (rc == 0)
+            sim_results_free(&res);
         rc = -1;
     }
     int failed = 0;
@@ -887,10 +931,13 @@ static int run_simulation(options *o)
     }
     progress_done(&w.bar);
     if (rc < 0) {
+        output_abandon(trace_out);
+        interrupts_release(&ints);
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
-    rc = checked_report(o, &res, &ints, failed);
+    rc = checked_report(o, &res, &ints, failed, trace_out);
+    interrupts_release(&ints);
     sim_results_free(&res);
     return rc;
 }

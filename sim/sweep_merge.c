@@ -511,7 +511,9 @@ int merge_main(int argc, char **argv)
     sweep_merge *m = NULL;
     char err[1 << 16];
     int status = EXIT_USAGE;
-    if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
+    if (sweep_check_outputs(fmt, output, junit, "merge") != 0) {
+        /* said: the outputs are checked before the plan is read */
+    } else if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim merge: %s\n", err);
     } else {
         status = sweep_finish(&m->t, fmt, output, junit, baseline, tolerance, "merge");
