@@ -10,13 +10,16 @@
  * Options override the built-in default scenario. Bad usage prints one
  * message naming the option, what was found and what was expected, and
  * exits 2 before anything is written to stdout. Results are written only
- * once every run has finished, so a failure never leaves partial output:
- * the report is rendered into a temporary file first, then written where -o says by
- * sim/output.c's rules (a regular file or a new name replaced atomically,
- * a symlink followed, a device or FIFO written in place, nothing the
- * program did not create ever removed); --write-trace goes by the same
- * rules. SIGINT, SIGTERM and SIGHUP while a temporary file exists remove it
- * before the program dies of the signal (sim/interrupts.h).
+ * once every run has finished, so a failure never leaves partial output.
+ * Every path it writes (-o, csv's directory, --junit, --write-trace) is
+ * checked before the run (check_outputs); the report is rendered into an
+ * unnamed temporary file (csv's into memory), then the report, the JUnit
+ * file and the trace are written as one set by sim/output.h's rules (a new
+ * name or a file of one's own replaced through a temporary, a read-only
+ * file refused, a link, device, FIFO or /dev/stdout opened by the kernel
+ * and written in place, nothing the program did not create ever removed).
+ * SIGINT, SIGTERM and SIGHUP while a temporary exists remove it before the
+ * program dies of the signal (sim/interrupts.h).
  */
 #include <errno.h>
 #include <signal.h>
