@@ -655,6 +655,7 @@ typedef struct outputs {
     FILE *report;                /* else: the rendered report */
     char *junit;                 /* the rendered JUnit, junit_len bytes */
     size_t junit_len;
+    size_t junit_at, trace_at;   /* their items' indices; n when absent */
 } outputs;
 
 static void outputs_free(outputs *out)
@@ -687,10 +688,15 @@ static int outputs_plan(const options *o, outputs *out)
     } else {
         out->items[out->n++] = (output_item){ .option = "-o", .path = o->output };
     }
-    if (o->checks.junit_path)
+    out->junit_at = out->trace_at = CSV_FILES + 3;
+    if (o->checks.junit_path) {
+        out->junit_at = out->n;
         out->items[out->n++] = (output_item){ .option = "--junit", .path = o->checks.junit_path };
-    if (o->write_trace)
+    }
+    if (o->write_trace) {
+        out->trace_at = out->n;
         out->items[out->n++] = (output_item){ .option = "--write-trace", .path = o->write_trace };
+    }
     return 0;
 }
 
@@ -835,15 +841,14 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
         rc = EXIT_USAGE;
     }
     if (rc == 0) {
-        for (size_t i = 0; i < out.n; i++) {
-            if (out.items[i].path == ch->junit_path && ch->junit_path) {
-                out.items[i].data = out.junit;
-                out.items[i].len = out.junit_len;
-            }
-            if (out.items[i].path == o->write_trace && o->write_trace)
-                out.items[i].opened = trace; /* the set commits or abandons it */
+        if (out.junit_at < out.n) {
+            out.items[out.junit_at].data = out.junit;
+            out.items[out.junit_at].len = out.junit_len;
         }
-        trace = NULL;
+        if (out.trace_at < out.n) {
+            out.items[out.trace_at].opened = trace; /* the set commits or abandons it */
+            trace = NULL;
+        }
         if (output_save_set(out.items, out.n, out.dir, ints, o->cmd_name, err, sizeof err) < 0) {
             fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
             rc = EXIT_USAGE;

@@ -43,10 +43,13 @@
  *     `>> log.txt` on 1, `2>> ci.log`, `3>> log`), the output goes through
  *     a dup() of that descriptor, with its O_APPEND and offset, never
  *     truncated: what bash does for /dev/stdout where there is no /dev/fd.
+ *     A socket cannot be opened by name (ENXIO): one of ours (stdout
+ *     under a service manager) is written through that way too.
  *     Any other regular file is truncated when writing starts (the first
- *     output_write or output_stream), as `>` does, but never at the open:
- *     a run that fails before writing leaves it as it was. A truncation
- *     and a partial write are then possible, as with `>`.
+ *     output_write or output_stream: for a report, once the run is over;
+ *     for a trace, when the run starts), as `>` does, but never at the
+ *     open: a run that fails before writing leaves it as it was. A
+ *     truncation and a partial write are then possible, as with `>`.
  *   - A FIFO's open waits for its reader; it is opened O_NONBLOCK and
  *     retried every 20 ms while the caller's held interrupts are polled,
  *     so that ^C meanwhile removes the set's temporaries and ends the
@@ -170,7 +173,7 @@ static int locate(const char *path, place *pl, char *err, size_t errcap)
     pl->dirfd = -1;
     pl->base = base_of(path);
     if (!pl->base[0])
-        return fail(err, errcap, path, "", EISDIR);
+        return fail(err, errcap, path, "", path[0] ? EISDIR : ENOENT);
     if (!(pl->dir = dir_of(path)))
         return fail(err, errcap, path, "", ENOMEM);
     pl->dirfd = open(pl->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -224,8 +227,9 @@ static int writes_to(int n, const struct stat *st)
            s.st_dev == st->st_dev && s.st_ino == st->st_ino;
 }
 
-/* The lowest descriptor other than fd that this process has open for
- * writing on the file fd is open on (the shell's `>> log`), or -1. */
+/* The lowest descriptor other than fd (-1: none) that this process has
+ * open for writing on the file st describes (the shell's `>> log`), or
+ * -1. */
 static int shared_descriptor(int fd, const struct stat *st)
 {
     int found = -1;
@@ -256,13 +260,24 @@ static void pause_a_little(void)
     nanosleep(&t, NULL);
 }
 
+/* A descriptor of ours on the socket pl's name leads to (the kernel
+ * refuses to open a socket by name: /dev/stdout under a service manager
+ * is one), or -1. */
+static int shared_socket(const place *pl)
+{
+    struct stat st;
+    if (fstatat(pl->dirfd, pl->base, &st, 0) != 0 || !S_ISSOCK(st.st_mode))
+        return -1;
+    return shared_descriptor(-1, &st);
+}
+
 /* Opens pl's name in place: the kernel's open, no O_TRUNC; then writes
  * through the process's own descriptor on the same file, if it has one.
  * A FIFO without a reader is retried while ints stays quiet. */
 static int open_in_place(output_file *o, const place *pl, const interrupts *ints, char *err,
                          size_t errcap)
 {
-    int fd;
+    int fd, shared = -1;
     for (;;) {
         fd = openat(pl->dirfd, pl->base, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK,
                     0666);
@@ -272,6 +287,8 @@ static int open_in_place(output_file *o, const place *pl, const interrupts *ints
         struct stat st;
         if (e == EINTR)
             continue;
+        if (e == ENXIO && (shared = shared_socket(pl)) >= 0)
+            break;
         if (e != ENXIO || fstatat(pl->dirfd, pl->base, &st, 0) != 0 || !S_ISFIFO(st.st_mode))
             return fail(err, errcap, o->path, "cannot open", e);
         if (ints && interrupts_pending(ints)) {
@@ -281,23 +298,25 @@ static int open_in_place(output_file *o, const place *pl, const interrupts *ints
         }
         pause_a_little();
     }
-    int fl = fcntl(fd, F_GETFL);
-    struct stat st;
-    if ((fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) || fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return fail(err, errcap, o->path, "cannot open", e);
+    if (fd >= 0) {
+        int fl = fcntl(fd, F_GETFL);
+        struct stat st;
+        if ((fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) || fstat(fd, &st) != 0) {
+            int e = errno;
+            close(fd);
+            return fail(err, errcap, o->path, "cannot open", e);
+        }
+        shared = shared_descriptor(fd, &st);
+        o->truncate = shared < 0 && S_ISREG(st.st_mode);
     }
-    int shared = shared_descriptor(fd, &st);
     if (shared >= 0) {
         int d = fcntl(shared, F_DUPFD_CLOEXEC, 0);
         int e = errno;
-        close(fd);
+        if (fd >= 0)
+            close(fd);
         if (d < 0)
             return fail(err, errcap, o->path, "cannot open", e);
         fd = d;
-    } else {
-        o->truncate = S_ISREG(st.st_mode);
     }
     if (!(o->f = fdopen(fd, "w"))) {
         int e = errno;
@@ -511,6 +530,8 @@ static int check_in_place(const char *path, const place *pl, char *err, size_t e
         return errno == ENOENT ? 0 : fail(err, errcap, path, "", errno);
     if (S_ISDIR(st.st_mode))
         return fail(err, errcap, path, "", EISDIR);
+    if (S_ISSOCK(st.st_mode) && shared_descriptor(-1, &st) >= 0)
+        return 0;
     if (S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)) {
         int fd = openat(pl->dirfd, pl->base,
                         O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0666);

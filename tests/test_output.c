@@ -20,7 +20,7 @@
  *     or not root); OUTPUT_OWN_LINKS refuses another user's link;
  *   - /dev/stdout onto an O_APPEND file keeps the earlier contents (the
  *     shell's descriptor is written through), /proc/self/fd/N and
- *     /dev/fd/N likewise, and onto a pipe they work;
+ *     /dev/fd/N likewise, and onto a pipe or a socket they work;
  *   - devices (mknod, as root) and FIFOs are written in place; a full
  *     device and a file size limit report the path; a directory is
  *     refused; a file named like a temporary is never touched;
@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -635,6 +636,29 @@ static void test_proc_fd_onto_a_pipe(void **state)
     assert_string_equal(buf, "through the pipe\nthrough the pipe\n");
 }
 
+/* /proc/self/fd/N on a socket of ours (stdout under a service manager):
+ * the kernel will not open a socket by name, so the descriptor is written
+ * through; a socket of nobody's descriptor is refused by name. */
+static void test_proc_fd_onto_a_socket(void **state)
+{
+    (void)state;
+    int sv[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    char name[64], err[1024] = "";
+    snprintf(name, sizeof name, "/proc/self/fd/%d", sv[0]);
+    assert_int_equal(output_check(name, 0, err, sizeof err), 0);
+    output_file *o = open_ok(name);
+    write_text(o, "down the socket\n");
+    commit_ok(o);
+    char buf[64];
+    ssize_t n = read(sv[1], buf, sizeof buf - 1);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    assert_string_equal(buf, "down the socket\n");
+    close(sv[0]);
+    close(sv[1]);
+}
+
 static void test_device_written_in_place(void **state)
 {
     fixture *fx = *state;
@@ -1117,6 +1141,7 @@ int main(void)
         T(test_own_links_only),
         T(test_dev_stdout_onto_an_appended_file),
         T(test_proc_fd_onto_a_pipe),
+        T(test_proc_fd_onto_a_socket),
         T(test_device_written_in_place),
         T(test_dev_full),
         T(test_fifo_written_in_place),
