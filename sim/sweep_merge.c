@@ -6,7 +6,7 @@
  * values) and each point's result (its exact JSON: scenario name,
  * measure_from, schemes, each run's name and every registry figure to 17
  * digits, its assertion results), and prints it with the sweep's own
- * writers (sweep_write_report). Same table, same writers: the same bytes.
+ * writers (sweep_finish). Same table, same writers: the same bytes.
  * The first point gives what the sweep takes from its first point
  * (measure_from, the schemes' labels); the plan gives the scenario's name
  * (a point's file has another name when the file sets none). The failed

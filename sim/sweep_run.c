@@ -48,7 +48,11 @@
  * one-point file with --result PATH, which writes the point's table as
  * exact JSON and exits 0 whatever its assertions say; `regionsim merge`
  * (sim/sweep_merge.c) rebuilds the table and prints it through
- * sweep_write_report, as step 3's table is printed here.
+ * sweep_finish, as step 3's table is printed here.
+ *
+ * Outputs: -o, --junit and --result are checked (sim/output.h) after step
+ * 1, before any point runs, and written at the end as one set
+ * (sim/sweep_checks.c); --result never through a link another user owns.
  *
  * Steady state: the figures count the measured run, from measure_from on,
  * which the scenario sets (docs/scenarios.md#sweeps); nothing is measured
