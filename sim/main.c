@@ -12,12 +12,13 @@
  * exits 2 before anything is written to stdout. Results are written only
  * once every run has finished, so a failure never leaves partial output.
  * Every path it writes (-o, csv's directory, --junit, --write-trace) is
- * checked before the run (check_outputs); the report is rendered into an
- * unnamed temporary file (csv's into memory), then the report, the JUnit
- * file and the trace are written as one set by sim/output.h's rules (a new
- * name or a file of one's own replaced through a temporary, a read-only
- * file refused, a link, device, FIFO or /dev/stdout opened by the kernel
- * and written in place, nothing the program did not create ever removed).
+ * checked before the run (check_outputs, sim/cli_outputs.h); the report is
+ * rendered into an unnamed temporary file (csv's into memory), then the
+ * report, the JUnit file and the trace are written as one set by
+ * sim/output.h's rules (a new name or a file of one's own replaced
+ * through a temporary, a read-only file refused, a link, device, FIFO or
+ * /dev/stdout opened by the kernel and written in place, nothing the
+ * program did not create ever removed).
  * SIGINT, SIGTERM and SIGHUP while a temporary exists remove it before the
  * program dies of the signal (sim/interrupts.h).
  */
@@ -31,6 +32,7 @@
 #include "reports/baseline.h"
 #include "reports/report.h"
 #include "sim/cli_checks.h"
+#include "sim/cli_outputs.h"
 #include "sim/advise_main.h"
 #include "sim/budget.h"
 #include "sim/engine.h"
@@ -644,78 +646,18 @@ static FILE *render_report(const options *o, const sim_results *res, int color)
     return m;
 }
 
-/* What one invocation writes, as a set (sim/output.h): the report (-o
- * FILE, csv's files in -o DIR, or stdout), the JUnit file, the trace. */
-typedef struct outputs {
-    output_item items[CSV_FILES + 3];
-    size_t n;
-    const char *dir;             /* csv: -o DIR, created with the set; else NULL */
-    char *csv_paths[CSV_FILES];  /* DIR/NAME */
-    csv_file csv[CSV_FILES];     /* csv: the rendered files */
-    FILE *report;                /* else: the rendered report */
-    char *junit;                 /* the rendered JUnit, junit_len bytes */
-    size_t junit_len;
-    size_t junit_at, trace_at;   /* their items' indices; n when absent */
-} outputs;
-
-static void outputs_free(outputs *out)
-{
-    for (size_t i = 0; i < CSV_FILES; i++)
-        free(out->csv_paths[i]);
-    csv_files_free(out->csv);
-    if (out->report)
-        fclose(out->report);
-    free(out->junit);
-}
-
-/* out's items for o's outputs, without their contents: the report's
- * (csv: a file per table in -o DIR; else -o PATH, or stdout), then
- * --junit, then --write-trace. Returns 0, or -1 when out of memory. */
-static int outputs_plan(const options *o, outputs *out)
-{
-    memset(out, 0, sizeof *out);
-    if (o->fmt == FORMAT_CSV) {
-        out->dir = o->output;
-        size_t dlen = strlen(o->output);
-        const char *slash = dlen && o->output[dlen - 1] == '/' ? "" : "/";
-        for (size_t i = 0; i < CSV_FILES; i++) {
-            size_t n = dlen + 2 + strlen(csv_file_name(i));
-            if (!(out->csv_paths[i] = malloc(n)))
-                return -1;
-            snprintf(out->csv_paths[i], n, "%s%s%s", o->output, slash, csv_file_name(i));
-            out->items[out->n++] = (output_item){ .option = "-o", .path = out->csv_paths[i] };
-        }
-    } else {
-        out->items[out->n++] = (output_item){ .option = "-o", .path = o->output };
-    }
-    out->junit_at = out->trace_at = CSV_FILES + 3;
-    if (o->checks.junit_path) {
-        out->junit_at = out->n;
-        out->items[out->n++] = (output_item){ .option = "--junit", .path = o->checks.junit_path };
-    }
-    if (o->write_trace) {
-        out->trace_at = out->n;
-        out->items[out->n++] = (output_item){ .option = "--write-trace", .path = o->write_trace };
-    }
-    return 0;
-}
-
-/* Every path o writes, checked before anything runs (sim/output.h): a
- * path that cannot be written exits 2 at once, not after the simulation.
- * Returns 0 or the exit status after a message. */
+/* Every path o writes, checked before anything runs (sim/cli_outputs.h):
+ * a path that cannot be written exits 2 at once, not after the
+ * simulation. Returns 0 or the exit status after a message. */
 static int check_outputs(const options *o)
 {
-    outputs out;
-    char err[1280];
-    int rc = outputs_plan(o, &out);
-    if (rc < 0)
-        snprintf(err, sizeof err, "out of memory");
-    size_t first = out.dir ? CSV_FILES : 0; /* csv's files, with their directory */
-    if (rc == 0 && out.dir)
-        rc = output_check_set(out.items, CSV_FILES, out.dir, err, sizeof err);
+    cli_outputs out;
+    char err[1280] = "out of memory";
+    int rc = cli_outputs_plan(&out, o->output, o->fmt == FORMAT_CSV, o->checks.junit_path,
+                              o->write_trace);
     if (rc == 0)
-        rc = output_check_set(out.items + first, out.n - first, NULL, err, sizeof err);
-    outputs_free(&out);
+        rc = cli_outputs_check(&out, err, sizeof err);
+    cli_outputs_free(&out);
     if (rc < 0) {
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
@@ -726,17 +668,13 @@ static int check_outputs(const options *o)
 /* The report into out: csv's files, or the report rendered (see
  * render_report), with or without colour. Returns 0 or the exit status
  * after a message. */
-static int render_outputs(const options *o, const sim_results *res, outputs *out)
+static int render_outputs(const options *o, const sim_results *res, cli_outputs *out)
 {
     char err[1280];
     if (o->fmt == FORMAT_CSV) {
         if (csv_render(res, out->csv, err, sizeof err) < 0) {
             fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
             return EXIT_USAGE;
-        }
-        for (size_t i = 0; i < CSV_FILES; i++) {
-            out->items[i].data = out->csv[i].text;
-            out->items[i].len = out->csv[i].len;
         }
         return 0;
     }
@@ -748,7 +686,6 @@ static int render_outputs(const options *o, const sim_results *res, outputs *out
                 "%s\n", o->cmd_name, strerror(errno ? errno : EIO));
         return EXIT_USAGE;
     }
-    out->items[0].from = out->report;
     return 0;
 }
 
@@ -829,8 +766,10 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
         return EXIT_USAGE;
     }
     cli_checks_print_failures(ch, stderr);
-    outputs out;
-    int rc = outputs_plan(o, &out) < 0 ? EXIT_USAGE : 0;
+    cli_outputs out;
+    int rc = cli_outputs_plan(&out, o->output, o->fmt == FORMAT_CSV, ch->junit_path,
+                              o->write_trace) < 0 ? EXIT_USAGE : 0;
+    out.trace = trace; /* cli_outputs_free abandons it unless the set took it */
     if (rc)
         fprintf(stderr, "regionsim %s: out of memory\n", o->cmd_name);
     if (rc == 0)
@@ -840,22 +779,11 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
         fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
         rc = EXIT_USAGE;
     }
-    if (rc == 0) {
-        if (out.junit_at < out.n) {
-            out.items[out.junit_at].data = out.junit;
-            out.items[out.junit_at].len = out.junit_len;
-        }
-        if (out.trace_at < out.n) {
-            out.items[out.trace_at].opened = trace; /* the set commits or abandons it */
-            trace = NULL;
-        }
-        if (output_save_set(out.items, out.n, out.dir, ints, o->cmd_name, err, sizeof err) < 0) {
-            fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
-            rc = EXIT_USAGE;
-        }
+    if (rc == 0 && cli_outputs_save(&out, ints, o->cmd_name, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
+        rc = EXIT_USAGE;
     }
-    output_abandon(trace);
-    outputs_free(&out);
+    cli_outputs_free(&out);
     int regressions = 0;
     if (ch->baseline_path) {
         if (rc == 0)
