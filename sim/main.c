@@ -23,6 +23,7 @@
  * program dies of the signal (sim/interrupts.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -634,6 +635,14 @@ static void write_format(const options *o, const sim_results *res, FILE *out, in
 static FILE *render_report(const options *o, const sim_results *res, int color)
 {
     FILE *m = tmpfile();
+    if (m && fileno(m) <= 2) { /* stdout closed: the report "to stdout" would land in it */
+        int fd = fcntl(fileno(m), F_DUPFD_CLOEXEC, 3);
+        FILE *moved = fd >= 0 ? fdopen(fd, "w+") : NULL;
+        if (!moved && fd >= 0)
+            close(fd);
+        fclose(m);
+        m = moved;
+    }
     if (!m)
         return NULL;
     write_format(o, res, m, color);
@@ -927,7 +936,7 @@ int main(int argc, char **argv)
     }
     cli_checks_release(&o.checks);
     scenario_release(&o.sc);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc != EXIT_USAGE) { /* (2: said already) */
         perror("regionsim: writing the report");
         return EXIT_USAGE;
     }

@@ -155,6 +155,20 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* fd moved above the standard descriptors: with stdout closed, a
+ * descriptor of ours at 1 would be taken for it (/dev/stdout, a report
+ * printed there). Returns the descriptor, or -1 with errno set. */
+static int above_std(int fd)
+{
+    if (fd < 0 || fd > 2)
+        return fd;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return moved;
+}
+
 static void leave(place *pl)
 {
     if (pl->dirfd >= 0)
@@ -176,7 +190,7 @@ static int locate(const char *path, place *pl, char *err, size_t errcap)
         return fail(err, errcap, path, "", path[0] ? EISDIR : ENOENT);
     if (!(pl->dir = dir_of(path)))
         return fail(err, errcap, path, "", ENOMEM);
-    pl->dirfd = open(pl->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    pl->dirfd = above_std(open(pl->dir, O_PATH | O_DIRECTORY | O_CLOEXEC));
     int e = errno;
     if (pl->dirfd >= 0 && fstatat(pl->dirfd, pl->base, &pl->st, AT_SYMLINK_NOFOLLOW) == 0)
         pl->exists = 1;
@@ -279,8 +293,8 @@ static int open_in_place(output_file *o, const place *pl, const interrupts *ints
 {
     int fd, shared = -1;
     for (;;) {
-        fd = openat(pl->dirfd, pl->base, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK,
-                    0666);
+        fd = above_std(openat(pl->dirfd, pl->base,
+                              O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0666));
         if (fd >= 0)
             break;
         int e = errno;
@@ -310,7 +324,7 @@ static int open_in_place(output_file *o, const place *pl, const interrupts *ints
         o->truncate = shared < 0 && S_ISREG(st.st_mode);
     }
     if (shared >= 0) {
-        int d = fcntl(shared, F_DUPFD_CLOEXEC, 0);
+        int d = fcntl(shared, F_DUPFD_CLOEXEC, 3);
         int e = errno;
         if (fd >= 0)
             close(fd);
@@ -340,6 +354,10 @@ static int create_temporary(output_file *o, const place *pl)
         snprintf(o->temp, n, ".%.*s.%ld.%d.tmp", TEMP_BASE_MAX, pl->base, (long)getpid(), i);
         fd = openat(pl->dirfd, o->temp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC,
                     pl->exists ? 0600 : 0666);
+        if (fd >= 0 && (fd = above_std(fd)) < 0) {
+            unlinkat(pl->dirfd, o->temp, 0);
+            break;
+        }
         if (fd < 0 && errno != EEXIST)
             break;
     }

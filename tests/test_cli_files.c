@@ -740,6 +740,56 @@ static void test_junit_failure_leaves_no_report(void **state)
     }
 }
 
+/* Runs argv with stdout closed (`>&-`) and stderr to err; the status. */
+static int run_stdout_closed(const char **argv, FILE *err)
+{
+    argv[0] = binary;
+    fflush(err);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fileno(err), 2);
+        close(1);
+        setenv("LC_ALL", "C", 1);
+        setenv("TZ", "UTC0", 1);
+        setenv("TERM", "dumb", 1);
+        signal(SIGPIPE, SIG_DFL);
+        execv(binary, (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* stdout closed: -o /dev/stdout fails naming it (no file of the program's
+ * own is taken for stdout), and a report due on stdout fails the set: the
+ * JUnit file is not written without it, one message, exit 2. */
+static void test_closed_stdout(void **state)
+{
+    (void)state;
+    path dir = private_dir();
+    path junit = in_dir(&dir, "junit.xml");
+    const char *to_stdout[] = { NULL, "run", "--scheme", "salted", "--duration", "1m", "-o",
+                                "/dev/stdout", NULL };
+    const char *with_junit[] = { NULL, "run", "--scheme", "salted", "--duration", "1m",
+                                 "--assert", "write_max_mean < 100", "--junit", junit.s, NULL };
+    for (int c = 0; c < 2; c++) {
+        FILE *err = tmpfile();
+        assert_non_null(err);
+        int status = run_stdout_closed(c ? with_junit : to_stdout, err);
+        char *e = slurp(err);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 ||
+            !strstr(e, c ? "stdout: write failed: Bad file descriptor"
+                         : "-o /dev/stdout: cannot open: No such file or directory") ||
+            count_lines_with(e, "regionsim") != 1)
+            fail_msg("case %d: status %#x, stderr: %s", c, (unsigned)status, e);
+        free(e);
+    }
+    assert_int_equal(entries(dir.s), 0); /* no JUnit without its report */
+    test_remove_tree(dir.s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -766,6 +816,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unwritable_output_fails_before_the_run),
         cmocka_unit_test(test_interrupt_leaves_neither_report_nor_junit),
         cmocka_unit_test(test_junit_failure_leaves_no_report),
+        cmocka_unit_test(test_closed_stdout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
