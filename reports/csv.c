@@ -78,22 +78,11 @@
  * written as they are (scheme names are user text and may hold anything).
  * Lines end in LF.
  *
- * Atomicity: every table is first rendered into memory (a writer that
- * runs out of memory exits before anything exists on disk). Then the
- * directory is created if missing (mode 0777 & umask; an existing
- * directory is used, anything else there is an error). Each file is
- * written to a new temporary ".NAME.PID.N.tmp" beside its final name,
- * created with O_CREAT | O_EXCL (so it is never a file someone else made,
- * nor a planted symlink), synced, and only when every one was written and
- * closed successfully are they renamed into place. A failure (no space, a
- * file size limit, no permission, a directory in the way) removes the
- * temporaries, leaves the previous files of an existing directory as they
- * were, and removes a directory csv_write created itself (with anything
- * it put there), so a full disk leaves no empty directory behind. Nothing
- * else is ever removed. A final name that exists and is not a regular file
- * (a directory, a symlink, a device) is refused before anything is
- * written: renaming over it would replace it, not write to it. Renames
- * within one directory do not fail in practice once the files are written.
+ * Files: csv_render renders every table into memory and writes nothing.
+ * The program writes the eight as one set into -o DIR (sim/output.h:
+ * created if missing, each file by the rules every output follows, all
+ * renamed into place only once all are written), so that this module, like
+ * every report writer, does no file system work of its own.
  */
 #include "reports/report.h"
 #include "reports/figures.h"
@@ -102,13 +91,9 @@
 #include "reports/stats.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 /* ---- fields ---- */
 
@@ -407,7 +392,7 @@ typedef struct table {
     void (*rows)(FILE *out, const sim_results *res, size_t run_index); /* one run's lines */
 } table;
 
-enum { NTABLES = 8 };
+enum { NTABLES = CSV_FILES };
 
 static const table tables[NTABLES] = {
     { "servers.csv",
@@ -432,178 +417,44 @@ static const table tables[NTABLES] = {
     { "server_figures.csv", "scheme,server,figure,value,unit,store", server_figures_rows },
 };
 
-/* ---- files ---- */
+/* ---- rendering ---- */
 
-#define TEMP_TRIES 100 /* temporary names tried before giving up */
-
-/* One output file: its final path, its temporary, its rendered text, and
- * what exists on disk for it. */
-typedef struct target {
-    char *path, *tmp;
-    char *text;
-    size_t len;
-    int created; /* tmp exists: removed unless renamed */
-    int placed;  /* renamed into place */
-} target;
-
-/* Returns -1 after putting "csv: PATH: <strerror(e)>" in err. */
-static int fail(char *err, size_t errcap, const char *path, int e)
+const char *csv_file_name(size_t i)
 {
-    if (err && errcap) snprintf(err, errcap, "csv: %s: %s", path, strerror(e));
-    return -1;
+    return i < NTABLES ? tables[i].name : NULL;
 }
 
-/* dir + "/" (unless it ends in one) + name, or NULL. */
-static char *join(const char *dir, const char *name)
-{
-    size_t dlen = strlen(dir);
-    const char *slash = dlen && dir[dlen - 1] == '/' ? "" : "/";
-    size_t n = dlen + strlen(slash) + strlen(name) + 1;
-    char *p = malloc(n);
-    if (p) snprintf(p, n, "%s%s%s", dir, slash, name);
-    return p;
-}
-
-/* Creates dir if it is missing (*made = 1); an existing directory is fine. */
-static int make_dir(const char *dir, int *made, char *err, size_t errcap)
-{
-    *made = 0;
-    if (mkdir(dir, 0777) == 0) {
-        *made = 1;
-        return 0;
-    }
-    int e = errno;
-    if (e == EEXIST) {
-        struct stat st;
-        if (stat(dir, &st) != 0) e = errno;
-        else if (S_ISDIR(st.st_mode)) return 0;
-        else e = ENOTDIR;
-    }
-    return fail(err, errcap, dir, e);
-}
-
-/* One table of every run, rendered into t->text. */
-static int render_table(const table *tb, const sim_results *res, target *t, char *err,
+/* One table of every run, rendered into f. */
+static int render_table(const table *tb, const sim_results *res, csv_file *f, char *err,
                         size_t errcap)
 {
-    FILE *out = open_memstream(&t->text, &t->len);
-    if (!out) return fail(err, errcap, t->path, ENOMEM);
-    fprintf(out, "%s\n", tb->header);
-    for (size_t r = 0; r < res->nruns; r++) tb->rows(out, res, r);
-    int bad = ferror(out);
-    if (fclose(out) != 0 || bad) return fail(err, errcap, t->path, ENOMEM);
-    return 0;
-}
-
-/* Refuses a final name that exists and is not a regular file. */
-static int check_final(const target *t, char *err, size_t errcap)
-{
-    struct stat st;
-    if (lstat(t->path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
-    if (S_ISDIR(st.st_mode)) return fail(err, errcap, t->path, EISDIR);
-    if (err && errcap)
-        snprintf(err, errcap, "csv: %s: exists and is not a regular file (a symlink or a "
-                 "device); csv replaces only regular files", t->path);
-    return -1;
-}
-
-/* A new temporary ".NAME.PID.N.tmp" in dir, created with O_EXCL: sets
- * t->tmp and t->created and returns its descriptor, or -1 with errno set. */
-static int create_temporary(target *t, const char *dir, const char *name)
-{
-    char base[96]; /* name is one of the table names above */
-    int fd = -1;
-    for (int i = 0; i < TEMP_TRIES && fd < 0; i++) {
-        snprintf(base, sizeof base, ".%s.%ld.%d.tmp", name, (long)getpid(), i);
-        free(t->tmp);
-        if (!(t->tmp = join(dir, base))) {
-            errno = ENOMEM;
-            return -1;
-        }
-        fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, 0666);
-        if (fd < 0 && errno != EEXIST) break;
+    FILE *out = open_memstream(&f->text, &f->len);
+    int bad = !out;
+    if (out) {
+        fprintf(out, "%s\n", tb->header);
+        for (size_t r = 0; r < res->nruns; r++) tb->rows(out, res, r);
+        bad = ferror(out);
+        bad |= fclose(out) != 0;
     }
-    t->created = fd >= 0;
-    return fd;
+    if (bad && err && errcap) snprintf(err, errcap, "csv: %s: %s", tb->name, strerror(ENOMEM));
+    return bad ? -1 : 0;
 }
 
-/* Writes len bytes to fd, retrying short writes. 0, or -1 with errno. */
-static int write_all(int fd, const char *p, size_t len)
+int csv_render(const sim_results *res, csv_file files[CSV_FILES], char *err, size_t errcap)
 {
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            if (n == 0) errno = EIO;
-            return -1;
-        }
-        p += n;
-        len -= (size_t)n;
+    memset(files, 0, CSV_FILES * sizeof *files);
+    for (int i = 0; i < NTABLES; i++) {
+        files[i].name = tables[i].name;
+        if (render_table(&tables[i], res, &files[i], err, errcap) < 0) return -1;
     }
     return 0;
 }
 
-/* Writes t->text to a new temporary in dir, synced and closed. */
-static int write_table(target *t, const char *dir, const char *name, char *err, size_t errcap)
-{
-    int fd = create_temporary(t, dir, name);
-    if (fd < 0) return fail(err, errcap, t->path, errno);
-    int e = 0;
-    if (write_all(fd, t->text, t->len) != 0 || fsync(fd) != 0) e = errno ? errno : EIO;
-    if (close(fd) != 0 && !e) e = errno ? errno : EIO;
-    return e ? fail(err, errcap, t->path, e) : 0;
-}
-
-/* After a failure: temporaries removed; if the directory is ours, the
- * files renamed into it and the directory too. */
-static void undo(target t[NTABLES], const char *dir, int made_dir)
+void csv_files_free(csv_file files[CSV_FILES])
 {
     for (int i = 0; i < NTABLES; i++) {
-        if (t[i].created) remove(t[i].tmp);
-        if (t[i].placed && made_dir) remove(t[i].path);
-        t[i].created = t[i].placed = 0;
+        free(files[i].text);
+        files[i].text = NULL;
+        files[i].len = 0;
     }
-    if (made_dir) rmdir(dir);
-}
-
-/* Renders, writes and renames every table; on failure undoes. */
-static int write_set(target t[NTABLES], const char *dir, const sim_results *res, char *err,
-                     size_t errcap)
-{
-    int made_dir = 0;
-    for (int i = 0; i < NTABLES; i++) {
-        t[i].path = join(dir, tables[i].name);
-        if (!t[i].path) return fail(err, errcap, dir, ENOMEM);
-        if (render_table(&tables[i], res, &t[i], err, errcap) < 0) return -1;
-    }
-    if (make_dir(dir, &made_dir, err, errcap) < 0) return -1;
-    for (int i = 0; i < NTABLES; i++)
-        if (check_final(&t[i], err, errcap) < 0) goto failed;
-    for (int i = 0; i < NTABLES; i++)
-        if (write_table(&t[i], dir, tables[i].name, err, errcap) < 0) goto failed;
-    for (int i = 0; i < NTABLES; i++) {
-        if (rename(t[i].tmp, t[i].path) != 0) {
-            fail(err, errcap, t[i].path, errno);
-            goto failed;
-        }
-        t[i].created = 0;
-        t[i].placed = 1;
-    }
-    return 0;
-failed:
-    undo(t, dir, made_dir);
-    return -1;
-}
-
-int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap)
-{
-    target t[NTABLES];
-    memset(t, 0, sizeof t);
-    int rc = write_set(t, dir, res, err, errcap);
-    for (int i = 0; i < NTABLES; i++) {
-        free(t[i].path);
-        free(t[i].tmp);
-        free(t[i].text);
-    }
-    return rc;
 }

@@ -82,8 +82,8 @@ void json_write_figure_list(FILE *out);
  * and server events. Well-formed XML (XHTML syntax), so xmllint reads it. */
 void html_write(FILE *out, const sim_results *res);
 
-/* The result as CSV files with a header line each, in directory `dir`
- * (created if missing; existing files of the same names are replaced):
+/* The result as CSV files with a header line each, rendered into memory
+ * (the program writes them into -o DIR as one set, sim/output.h):
  * servers.csv (per-run per-server totals), windows.csv (per-window
  * per-server series), regions.csv (every region of each run), keyspace.csv
  * (the key space x time heatmap, one line per window and bucket),
@@ -91,13 +91,27 @@ void html_write(FILE *out, const sim_results *res);
  * cost functions), figures.csv (every scheme-scope registry figure: scheme,
  * figure, value, unit, then across the samples: samples, min, median,
  * max) and server_figures.csv (every server-scope one: scheme, server,
- * figure, value, unit). Returns 0, or -1 with a message
- * naming the file in err; files are written under temporary names and
- * renamed at the end, so a failure leaves no partial set. windows.csv
- * needs every server's count in every window: the program keeps the runs'
- * matrices for csv (a run reduced to its digest, run_result.digest, would
- * write zeros there). */
-int csv_write(const char *dir, const sim_results *res, char *err, size_t errcap);
+ * figure, value, unit). windows.csv needs every server's count in every
+ * window: the program keeps the runs' matrices for csv (a run reduced to
+ * its digest, run_result.digest, would write zeros there). */
+#define CSV_FILES 8
+
+typedef struct csv_file {
+    const char *name; /* "servers.csv", ... (static) */
+    char *text;       /* its bytes (malloc'd) ... */
+    size_t len;       /* ... and how many */
+} csv_file;
+
+/* The name of file i (0 <= i < CSV_FILES), in the order csv_render fills. */
+const char *csv_file_name(size_t i);
+
+/* Renders every file of res into files[0..CSV_FILES). Returns 0, or -1
+ * with "csv: NAME: why" in err (out of memory); either way the caller
+ * frees with csv_files_free. */
+int csv_render(const sim_results *res, csv_file files[CSV_FILES], char *err, size_t errcap);
+
+/* Frees what csv_render put into files. */
+void csv_files_free(csv_file files[CSV_FILES]);
 
 /* s as one CSV field (RFC 4180): as it is, or, when it holds a comma, a
  * double quote, CR or LF, in double quotes with its quotes doubled; NULL

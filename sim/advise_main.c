@@ -11,9 +11,10 @@
  * command's options and checks live next to the search. The scenario's
  * own schemes are ignored: the candidates replace them. The report is
  * rendered into memory and written only once the search has finished, so
- * a failure leaves no partial output; -o writes it by sim/output.c's
- * rules (a temporary renamed over PATH, a device written in place, a
- * directory refused), as compare's -o does.
+ * a failure leaves no partial output; -o writes it by sim/output.h's
+ * rules (a file of one's own replaced through a temporary, a link, device
+ * or FIFO written in place, a read-only file or a directory refused), as
+ * compare's -o does, and its path is checked before the search starts.
  *
  * The file's [advise] section (sim/scenario.h: budget, weights, fix) is
  * the question kept with the workload; each option replaces its key, as
@@ -183,6 +184,10 @@ int advise_main(int argc, char **argv)
         rc = usage("%s%s", err, "");
         goto out;
     }
+    if (output && output_check(output, 0, err, sizeof err) < 0) { /* before the search */
+        fprintf(stderr, "regionsim advise: -o %s\n", err);
+        goto out;
+    }
     double exact = 0;
     budget_resolve_store(&sc, &exact);
     sc.window_digest = 1;
@@ -227,8 +232,8 @@ int advise_main(int argc, char **argv)
     } else if (!output) {
         fwrite(text, 1, len, stdout);
         rc = 0;
-    } else if (output_save(output, text, len, "advise", err, sizeof err) < 0) {
-        fprintf(stderr, "regionsim advise: -o %s\n", err);
+    } else if (output_save("-o", output, 0, text, len, "advise", err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim advise: %s\n", err);
     } else {
         rc = 0;
     }

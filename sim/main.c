@@ -10,15 +10,20 @@
  * Options override the built-in default scenario. Bad usage prints one
  * message naming the option, what was found and what was expected, and
  * exits 2 before anything is written to stdout. Results are written only
- * once every run has finished, so a failure never leaves partial output:
- * the report is rendered into a temporary file first, then written where -o says by
- * sim/output.c's rules (a regular file or a new name replaced atomically,
- * a symlink followed, a device or FIFO written in place, nothing the
- * program did not create ever removed); --write-trace goes by the same
- * rules. SIGINT, SIGTERM and SIGHUP while a temporary file exists remove it
- * before the program dies of the signal (sim/interrupts.h).
+ * once every run has finished, so a failure never leaves partial output.
+ * Every path it writes (-o, csv's directory, --junit, --write-trace) is
+ * checked before the run (check_outputs, sim/cli_outputs.h); the report is
+ * rendered into an unnamed temporary file (csv's into memory), then the
+ * report, the JUnit file and the trace are written as one set by
+ * sim/output.h's rules (a new name or a file of one's own replaced
+ * through a temporary, a read-only file refused, a link, device, FIFO or
+ * /dev/stdout opened by the kernel and written in place, nothing the
+ * program did not create ever removed).
+ * SIGINT, SIGTERM and SIGHUP while a temporary exists remove it before the
+ * program dies of the signal (sim/interrupts.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +33,7 @@
 #include "reports/baseline.h"
 #include "reports/report.h"
 #include "sim/cli_checks.h"
+#include "sim/cli_outputs.h"
 #include "sim/advise_main.h"
 #include "sim/budget.h"
 #include "sim/engine.h"
@@ -629,6 +635,14 @@ static void write_format(const options *o, const sim_results *res, FILE *out, in
 static FILE *render_report(const options *o, const sim_results *res, int color)
 {
     FILE *m = tmpfile();
+    if (m && fileno(m) <= 2) { /* stdout closed: the report "to stdout" would land in it */
+        int fd = fcntl(fileno(m), F_DUPFD_CLOEXEC, 3);
+        FILE *moved = fd >= 0 ? fdopen(fd, "w+") : NULL;
+        if (!moved && fd >= 0)
+            close(fd);
+        fclose(m);
+        m = moved;
+    }
     if (!m)
         return NULL;
     write_format(o, res, m, color);
@@ -641,71 +655,33 @@ static FILE *render_report(const options *o, const sim_results *res, int color)
     return m;
 }
 
-/* Copies the rendered report to `write`'s destination in blocks. Returns
- * 0, or -1 if reading it back failed. */
-static int copy_report(FILE *from, output_file *f, FILE *out)
+/* Every path o writes, checked before anything runs (sim/cli_outputs.h):
+ * a path that cannot be written exits 2 at once, not after the
+ * simulation. Returns 0 or the exit status after a message. */
+static int check_outputs(const options *o)
 {
-    enum { BLOCK = 1 << 16 };
-    char *block = malloc(BLOCK);
-    if (!block)
-        return -1;
-    size_t n;
-    while ((n = fread(block, 1, BLOCK, from)) > 0) {
-        if (f)
-            output_write(f, block, n);
-        else
-            fwrite(block, 1, n, out); /* main checks stdout */
-    }
-    free(block);
-    return ferror(from) ? -1 : 0;
-}
-
-/* -o PATH: the rendered report (or, report NULL, text of len bytes) to
- * PATH by sim/output.c's rules. Interrupts are held while a temporary
- * exists. Returns the exit status. */
-static int write_file(const options *o, interrupts *ints, const char *path, const char *option,
-                      FILE *report, const char *text, size_t len)
-{
-    char err[1024];
-    interrupts_hold(ints);
-    output_file *f = output_open(path, &ints->set, err, sizeof err);
-    if (f && !output_has_temporary(f))
-        interrupts_release(ints); /* a device or FIFO: nothing of ours to remove */
-    int bad = 0;
-    if (f && report)
-        bad = copy_report(report, f, NULL);
-    else if (f)
-        output_write(f, text, len);
-    int signo = interrupts_pending(ints);
-    if (f && (signo || bad)) {
-        output_abandon(f);
-        if (signo)
-            die_interrupted(ints, o->cmd_name, signo);
-        interrupts_release(ints);
-        fprintf(stderr, "regionsim %s: %s %s: reading the rendered report back failed\n",
-                o->cmd_name, option, path);
-        return EXIT_USAGE;
-    }
-    int rc = f ? output_commit(f, err, sizeof err) : -1;
-    interrupts_release(ints);
+    cli_outputs out;
+    char err[1280] = "out of memory";
+    int rc = cli_outputs_plan(&out, o->output, o->fmt == FORMAT_CSV, o->checks.junit_path,
+                              o->write_trace);
+    if (rc == 0)
+        rc = cli_outputs_check(&out, err, sizeof err);
+    cli_outputs_free(&out);
     if (rc < 0) {
-        fprintf(stderr, "regionsim %s: %s %s\n", o->cmd_name, option, err);
+        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
     return 0;
 }
 
-/* The report to stdout, to -o FILE (see write_output), or, for csv, into
- * -o DIR (csv_write's own temporaries, interrupts held meanwhile). Returns
- * the exit status. */
-static int write_report(const options *o, const sim_results *res, interrupts *ints)
+/* The report into out: csv's files, or the report rendered (see
+ * render_report), with or without colour. Returns 0 or the exit status
+ * after a message. */
+static int render_outputs(const options *o, const sim_results *res, cli_outputs *out)
 {
-    char err[1024];
+    char err[1280];
     if (o->fmt == FORMAT_CSV) {
-        interrupts_hold(ints);
-        int rc = csv_write(o->output, res, err, sizeof err);
-        interrupts_release(ints);
-        if (rc < 0) {
+        if (csv_render(res, out->csv, err, sizeof err) < 0) {
             fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
             return EXIT_USAGE;
         }
@@ -714,21 +690,12 @@ static int write_report(const options *o, const sim_results *res, interrupts *in
     /* auto colour only for a terminal on stdout: with -o the file decides nothing */
     int color = o->output ? o->color == COLOR_ALWAYS : use_color(o, stdout);
     errno = 0;
-    FILE *report = render_report(o, res, color);
-    if (!report) {
+    if (!(out->report = render_report(o, res, color))) {
         fprintf(stderr, "regionsim %s: the report could not be written to a temporary file: "
                 "%s\n", o->cmd_name, strerror(errno ? errno : EIO));
         return EXIT_USAGE;
     }
-    int rc = 0;
-    if (o->output)
-        rc = write_file(o, ints, o->output, "-o", report, NULL, 0);
-    else if (copy_report(report, NULL, stdout) < 0) {
-        fprintf(stderr, "regionsim %s: reading the rendered report back failed\n", o->cmd_name);
-        rc = EXIT_USAGE;
-    }
-    fclose(report);
-    return rc;
+    return 0;
 }
 
 /* --write-trace: opens the trace by sim/output.c's rules (interrupts are
@@ -738,7 +705,12 @@ static int open_trace(const options *o, interrupts *ints, output_file **out, wat
 {
     char err[1024];
     interrupts_hold(ints);
-    *out = output_open(o->write_trace, &ints->set, err, sizeof err);
+    *out = output_open(o->write_trace, 0, ints, err, sizeof err);
+    int signo = interrupts_pending(ints); /* while waiting for a FIFO's reader */
+    if (signo) {
+        output_abandon(*out);
+        die_interrupted(ints, o->cmd_name, signo);
+    }
     if (*out)
         w->trace = trace_writer_new(output_stream(*out), o->write_trace,
                                     trace_name_is_tsv(o->write_trace), err, sizeof err);
@@ -753,12 +725,14 @@ static int open_trace(const options *o, interrupts *ints, output_file **out, wat
     return 0;
 }
 
-/* Ends the trace after the run (rc: the engine's): an interrupted run's
- * trace is removed and the program dies of the signal; a failed one's is
- * abandoned (its temporary removed); else it is committed. Returns 0 or
- * -1 with a message in err. */
-static int close_trace(const options *o, interrupts *ints, output_file *out, watch *w, int rc,
-                       char *err, size_t errcap)
+/* Ends the trace's writing after the run (rc: the engine's): an
+ * interrupted run's trace is removed and the program dies of the signal;
+ * a failed one's is abandoned (its temporary removed). Otherwise the
+ * trace stays open, to be committed with the report as one set
+ * (checked_report). Returns 0, or -1 (out abandoned) with a message in
+ * err when the trace failed. */
+static int end_trace(const options *o, interrupts *ints, output_file *out, watch *w, int rc,
+                     char *err, size_t errcap)
 {
     char trace_err[1024];
     int traced = trace_finish(w->trace, trace_err, sizeof trace_err);
@@ -768,6 +742,8 @@ static int close_trace(const options *o, interrupts *ints, output_file *out, wat
         output_abandon(out);
         die_interrupted(ints, o->cmd_name, signo);
     }
+    if (rc == 0 && traced == 0 && output_finish(out, trace_err, sizeof trace_err) < 0)
+        traced = -1;
     if (rc == 0 && traced < 0)
         snprintf(err, errcap, "--write-trace %s", trace_err);
     if (rc < 0 || traced < 0) {
@@ -775,19 +751,18 @@ static int close_trace(const options *o, interrupts *ints, output_file *out, wat
         interrupts_release(ints);
         return -1;
     }
-    rc = output_commit(out, trace_err, sizeof trace_err);
-    interrupts_release(ints);
-    if (rc < 0)
-        snprintf(err, errcap, "--write-trace %s", trace_err);
-    return rc;
+    return 0;
 }
 
 /* The report with the CI checks (sim/cli_checks.h), whose results
  * (`failed` of them failed) are in res already: each failure as a line,
- * then the report, the JUnit file and the baseline's table. Exit status 2
- * for a failure to write or a baseline refused, else 1 when an assertion
+ * then the report, the JUnit file and the trace (trace: open, or NULL),
+ * written as one set (sim/output.h: all of them or, on a failure or an
+ * interrupt, none), then the baseline's table. Exit status 2 for a
+ * failure to write or a baseline refused, else 1 when an assertion
  * failed or a figure regressed, else 0. */
-static int checked_report(options *o, sim_results *res, interrupts *ints, int failed)
+static int checked_report(options *o, sim_results *res, interrupts *ints, int failed,
+                          output_file *trace)
 {
     char err[1280];
     cli_checks *ch = &o->checks;
@@ -795,22 +770,29 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
     /* compared before anything is written: a baseline refused (another
      * scenario, other samples) leaves no report behind */
     if (ch->baseline_path && cli_checks_baseline(ch, res, &base, err, sizeof err) < 0) {
+        output_abandon(trace);
         fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
     cli_checks_print_failures(ch, stderr);
-    int rc = write_report(o, res, ints);
-    if (rc == 0 && ch->junit_path) {
-        char *text;
-        size_t len;
-        if (cli_checks_junit(ch, res, &text, &len, err, sizeof err) < 0) {
-            fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
-            rc = EXIT_USAGE;
-        } else {
-            rc = write_file(o, ints, ch->junit_path, "--junit", NULL, text, len);
-            free(text);
-        }
+    cli_outputs out;
+    int rc = cli_outputs_plan(&out, o->output, o->fmt == FORMAT_CSV, ch->junit_path,
+                              o->write_trace) < 0 ? EXIT_USAGE : 0;
+    out.trace = trace; /* cli_outputs_free abandons it unless the set took it */
+    if (rc)
+        fprintf(stderr, "regionsim %s: out of memory\n", o->cmd_name);
+    if (rc == 0)
+        rc = render_outputs(o, res, &out);
+    if (rc == 0 && ch->junit_path &&
+        cli_checks_junit(ch, res, &out.junit, &out.junit_len, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: --junit %s\n", o->cmd_name, err);
+        rc = EXIT_USAGE;
     }
+    if (rc == 0 && cli_outputs_save(&out, ints, o->cmd_name, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
+        rc = EXIT_USAGE;
+    }
+    cli_outputs_free(&out);
     int regressions = 0;
     if (ch->baseline_path) {
         if (rc == 0)
@@ -849,7 +831,12 @@ static int run_simulation(options *o)
             usage_error(o, "%s: records one run, but samples = %s asks for more: drop "
                         "--samples (or set samples = 1)", "--write-trace", n);
         }
-        int status = open_trace(o, &ints, &trace_out, &w);
+    }
+    int status = check_outputs(o); /* every output path, before anything runs */
+    if (status)
+        return status;
+    if (o->write_trace) {
+        status = open_trace(o, &ints, &trace_out, &w);
         if (status)
             return status;
         obs.on_op = append_to_trace;
@@ -870,8 +857,10 @@ static int run_simulation(options *o)
                 (unsigned)jobs_at_once, (unsigned)fitted);
     progress_init(&w.bar, stderr, &o->sc);
     int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);
-    if (trace_out && close_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0 && rc == 0) {
-        sim_results_free(&res);
+    if (trace_out && end_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0) {
+        trace_out = NULL;
+        if (rc == 0)
+            sim_results_free(&res);
         rc = -1;
     }
     int failed = 0;
@@ -887,10 +876,13 @@ static int run_simulation(options *o)
     }
     progress_done(&w.bar);
     if (rc < 0) {
+        output_abandon(trace_out);
+        interrupts_release(&ints);
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
-    rc = checked_report(o, &res, &ints, failed);
+    rc = checked_report(o, &res, &ints, failed, trace_out);
+    interrupts_release(&ints);
     sim_results_free(&res);
     return rc;
 }
@@ -944,7 +936,7 @@ int main(int argc, char **argv)
     }
     cli_checks_release(&o.checks);
     scenario_release(&o.sc);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc != EXIT_USAGE) { /* (2: said already) */
         perror("regionsim: writing the report");
         return EXIT_USAGE;
     }

@@ -1,75 +1,125 @@
-/* output.c -- writing a file the user named, safely.
+/* output.c -- one file the user named, written with the kernel's semantics.
  *
- * -o PATH and --write-trace PATH name a destination that may be anything:
- * a name that does not exist yet, a regular file, a symlink, a device
- * (/dev/null, /dev/full, a terminal), a FIFO, a directory. Writing under
- * PATH.tmp and renaming it over PATH whatever PATH was turned a device node
- * into a regular file, replaced a symlink instead of writing through it,
- * and (as root) destroyed /dev/null. The rules here:
+ * A destination may be anything: a new name, a regular file, a symlink
+ * (perhaps planted in /tmp by someone else), a device, a FIFO, a terminal,
+ * /dev/stdout (a link to /proc/self/fd/1, which may be the shell's
+ * `>> log.txt`, a pipe or a terminal). The earlier version followed
+ * symlinks by hand (lstat, readlink, then a rename over what they named):
+ * fs.protected_symlinks never applied, so a link planted in a sticky
+ * directory made `-o /tmp/report.html` replace the file it named;
+ * /dev/stdout onto `>> log.txt` replaced log.txt with the report; through
+ * a pipe it failed looking for a directory in /proc/self/fd. And it
+ * replaced a read-only file (even root's 0444 file in a 0777 directory),
+ * which the shell's `>` refuses. The rules now (output.h lists them):
  *
- *   - Not there, or a regular file: atomic replace. The report is written
- *     to a temporary ".NAME.PID.N.tmp" in the same directory (so the rename
- *     stays on one file system), created with O_CREAT | O_EXCL (never
- *     someone else's file, never through a planted symlink), then flushed,
- *     fsync'd and renamed over NAME by output_commit. Readers see the old
- *     file or the whole new one; a failure removes the temporary and leaves
- *     the old file as it was. The new file takes the old one's permission
- *     bits (and owner and group, where allowed: as root); a new name gets
- *     0666 less the umask. As with every atomic writer, other hard links to
- *     the old file keep the old contents.
- *   - A symlink: followed, link by link (relative targets from the link's
- *     own directory, at most 40 links), and the same rules applied to what
- *     it finally names. The link itself is never replaced; a dangling link
- *     gets the file it names created.
- *   - A directory: refused.
- *   - Anything else (character or block device, FIFO, socket): opened in
- *     place with O_WRONLY | O_NOCTTY only: no O_CREAT, no O_TRUNC, never
- *     renamed or removed. If it turns out to be a regular file or a
- *     directory once open (it was swapped after we looked), it is closed
- *     untouched and refused. A FIFO's open waits for its reader.
+ *   - Classified with one lstat (fstatat AT_SYMLINK_NOFOLLOW) of the last
+ *     component, relative to its directory, which is opened once (O_PATH)
+ *     and pinned: every later step (the temporary, the rename, the open in
+ *     place) is relative to that same directory. The directory is "what
+ *     comes before the last slash", a string cut the kernel resolves, not
+ *     a link followed here.
+ *   - Replaced through a temporary: a new name, or a regular file that is
+ *     not a symlink, that the user owns, with one link, in a directory the
+ *     user may write, and that the kernel says the user may write
+ *     (faccessat W_OK with AT_EACCESS, the effective ids, as open checks).
+ *     The temporary ".NAME.PID.N.tmp" is created with O_EXCL (never a file
+ *     someone else made, never through a link), mode 0600 and then the old
+ *     file's permission bits and group (or 0666 less the umask for a new
+ *     name), written, fsync'd, closed, and renamed over NAME; rename never
+ *     follows the last component, so a link planted meanwhile is replaced,
+ *     not followed. Readers see the old file or the whole new one.
+ *   - Refused: a regular file the user may not write (EACCES, EROFS,
+ *     ETXTBSY: faccessat's answer), a directory.
+ *   - Written in place: everything else. A symlink, device, FIFO or socket
+ *     is opened by the kernel, openat(dir, NAME, O_WRONLY | O_CREAT |
+ *     O_NOCTTY) WITHOUT O_TRUNC, which follows links and applies
+ *     protected_symlinks, protected_regular and protected_fifos; so is a
+ *     regular file of another owner (a rename would give it to us, and in
+ *     a sticky directory fails anyway), one with other hard links (they
+ *     would keep the old contents), one whose group we cannot keep, or one
+ *     in a directory we may not write (the shell's `>` writes those in
+ *     place too). Once open, fstat says what it is: if this process has the
+ *     same file (st_dev, st_ino) open for writing already (the shell's
+ *     `>> log.txt` on 1, `2>> ci.log`, `3>> log`), the output goes through
+ *     a dup() of that descriptor, with its O_APPEND and offset, never
+ *     truncated: what bash does for /dev/stdout where there is no /dev/fd.
+ *     A socket cannot be opened by name (ENXIO): one of ours (stdout
+ *     under a service manager) is written through that way too.
+ *     Any other regular file is truncated when writing starts (the first
+ *     output_write or output_stream: for a report, once the run is over;
+ *     for a trace, when the run starts), as `>` does, but never at the
+ *     open: a run that fails before writing leaves it as it was. A
+ *     truncation and a partial write are then possible, as with `>`.
+ *   - A FIFO's open waits for its reader; it is opened O_NONBLOCK and
+ *     retried every 20 ms while the caller's held interrupts are polled,
+ *     so that ^C meanwhile removes the set's temporaries and ends the
+ *     program (the earlier version unblocked the signals for a blocking
+ *     open, which would leave another output's temporary behind).
  *
- * The one path this module removes is a temporary it created itself, and
- * only until it is renamed. Every write error (ENOSPC from /dev/full, EIO,
- * EFBIG past a file size limit, a failed flush, fsync or close) is kept
- * and reported by output_commit with the path the user gave.
+ * output_check decides the same way before any work is done (main.c,
+ * sweep, merge and advise call it before simulating) and changes nothing:
+ * a new name needs a directory the user may write and search (faccessat
+ * W_OK | X_OK); a file in place is opened for writing without O_TRUNC and
+ * closed (the kernel's own checks, protected_regular included), except a
+ * FIFO, which would wait or hand its reader an end of file, and a device,
+ * whose open may act (a tape rewinds, a modem hangs up): for those,
+ * faccessat. Temporaries are not created early: the simulation may take
+ * hours and nothing of ours should sit in the user's directory meanwhile.
  *
- * Layering: this is the program's module (sim/), used by main.c for both
- * -o and --write-trace. The trace writer (workloads/trace.c) writes to the
- * FILE * output_stream hands out, so workloads/ still knows nothing of
- * sim/; reports/csv.c writes a directory of files and keeps its own
- * temporaries, because reports/ does not link sim/.
+ * What is not kept when a file is replaced: its owner (only a file of our
+ * own is replaced), other hard links (written in place instead), ACLs and
+ * extended attributes (as with every editor's atomic save).
  *
- * Signals: none are handled here (a simulation is a value; the process's
- * signal state belongs to main.c). The caller blocks its interrupts while a
- * temporary may exist and passes them in, so that the one wait that can
- * last, opening a FIFO in place, stays interruptible: no temporary exists
- * then, so there is nothing to clean up. output_save does that for a
- * caller with the whole report in memory (sweep, merge, advise): it holds
- * sim/interrupts.h's signals itself, only while it writes, and restores
- * the mask before it returns.
+ * Errors: every write error (ENOSPC from /dev/full, EIO, EFBIG past a file
+ * size limit, a failed flush, fsync or close) is kept and reported by
+ * output_finish with the path the user gave.
+ *
+ * Layering: sim/ (the program's module). The trace writer
+ * (workloads/trace.c) writes to the FILE * output_stream hands out;
+ * reports/ renders into memory and main.c writes what it rendered here,
+ * csv's directory of files included (sim/output_set.c). Signals: none
+ * handled here; output_set.c holds them around a set.
  */
+#define _GNU_SOURCE /* O_PATH: a directory pinned without read permission on it */
 #include "sim/output.h"
-#include "sim/interrupts.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
-#define LINKS_MAX 40       /* symlinks followed before ELOOP, as Linux does */
 #define TEMP_TRIES 100     /* temporary names tried before giving up */
 #define TEMP_BASE_MAX 200  /* bytes of NAME kept in the temporary's name */
+#define FIFO_POLL_NS (20 * 1000 * 1000) /* between two tries at a FIFO without a reader */
+#define FD_SCAN_MAX 1024   /* descriptors looked at when /proc/self/fd cannot be read */
 
 struct output_file {
     FILE *f;
-    char *path;  /* as the user gave it, for messages */
-    char *final; /* what the symlinks lead to: the rename's target */
-    char *temp;  /* the temporary; NULL when written in place */
-    int error;   /* errno of the first failed write, 0 if none */
+    char *path;       /* as the user gave it, for messages */
+    int dirfd;        /* its directory (O_PATH), while a temporary exists; else -1 */
+    char *base;       /* the name in dirfd: the rename's target */
+    char *temp;       /* the temporary's name in dirfd; NULL when written in place */
+    int truncate;     /* in place, a regular file of its own: truncated when writing starts */
+    int finished;     /* output_finish: 0 not yet, 1 done, -1 failed */
+    const char *what; /* the first failure: which step ... */
+    int error;        /* ... and its errno (0: none) */
 };
+
+/* Where a path is: its directory, opened, and the last component. */
+typedef struct place {
+    int dirfd;        /* O_PATH | O_DIRECTORY */
+    char *dir;        /* the directory's name, for messages */
+    const char *base; /* into the path */
+    struct stat st;   /* lstat of base, when it exists */
+    int exists;
+} place;
+
+typedef enum kind { KIND_REPLACE, KIND_IN_PLACE } kind;
 
 /* "PATH: what: strerror(e)" (or "PATH: strerror(e)") into err; returns -1. */
 static int fail(char *err, size_t errcap, const char *path, const char *what, int e)
@@ -105,176 +155,248 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* The text of symlink `link`, or NULL with errno set. */
-static char *read_link(const char *link, size_t size_hint)
+/* fd moved above the standard descriptors: with stdout closed, a
+ * descriptor of ours at 1 would be taken for it (/dev/stdout, a report
+ * printed there). Returns the descriptor, or -1 with errno set. */
+static int above_std(int fd)
 {
-    size_t cap = size_hint + 1 > 256 ? size_hint + 1 : 256;
-    for (;;) {
-        char *buf = malloc(cap);
-        if (!buf)
-            return NULL;
-        ssize_t n = readlink(link, buf, cap);
-        if (n < 0) {
-            free(buf);
-            return NULL;
-        }
-        if ((size_t)n < cap) {
-            buf[n] = '\0';
-            return buf;
-        }
-        free(buf); /* it may have been cut: try a larger buffer */
-        cap *= 2;
-    }
-}
-
-/* Where symlink `link` points: its target, relative ones taken from the
- * link's directory. NULL with errno set. */
-static char *follow_link(const char *link, size_t size_hint)
-{
-    char *target = read_link(link, size_hint);
-    if (!target || target[0] == '/')
-        return target;
-    char *dir = dir_of(link);
-    size_t n = dir ? strlen(dir) + strlen(target) + 2 : 0;
-    char *joined = dir ? malloc(n) : NULL;
-    if (joined)
-        snprintf(joined, n, "%s/%s", dir, target);
-    else
-        errno = ENOMEM;
-    free(dir);
-    free(target);
-    return joined;
-}
-
-/* Follows symlinks from path to what they finally name: *final (malloc'd),
- * with *st and *exists = 1, or *exists = 0 if nothing is there. Returns 0,
- * or an errno value. */
-static int resolve(const char *path, char **final, struct stat *st, int *exists)
-{
-    char *cur = copy_of(path, strlen(path));
-    for (int links = 0; cur; links++) {
-        if (lstat(cur, st) != 0) {
-            int e = errno;
-            if (e == ENOENT) {
-                *exists = 0;
-                *final = cur;
-                return 0;
-            }
-            free(cur);
-            return e;
-        }
-        if (!S_ISLNK(st->st_mode)) {
-            *exists = 1;
-            *final = cur;
-            return 0;
-        }
-        if (links == LINKS_MAX) {
-            free(cur);
-            return ELOOP;
-        }
-        char *next = follow_link(cur, (size_t)st->st_size);
-        int e = errno;
-        free(cur);
-        if (!next)
-            return e ? e : ENOMEM;
-        cur = next;
-    }
-    return ENOMEM;
-}
-
-/* Opens `final`, a device, FIFO or other special file, in place: O_WRONLY,
- * nothing created or truncated. `held` is unblocked while open waits. */
-static int open_in_place(output_file *o, const sigset_t *held, char *err, size_t errcap)
-{
-    sigset_t saved;
-    if (held)
-        sigprocmask(SIG_UNBLOCK, held, &saved);
-    int fd;
-    do
-        fd = open(o->final, O_WRONLY | O_NOCTTY);
-    while (fd < 0 && errno == EINTR);
+    if (fd < 0 || fd > 2)
+        return fd;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
     int e = errno;
-    if (held)
-        sigprocmask(SIG_SETMASK, &saved, NULL);
-    if (fd < 0)
-        return fail(err, errcap, o->path, "cannot open", e);
-    struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
-        close(fd); /* swapped for a file since we looked: not ours to write in place */
-        if (err && errcap)
-            snprintf(err, errcap, "%s: changed while being opened (no longer a device or "
-                     "FIFO); left untouched", o->path);
-        return -1;
+    close(fd);
+    errno = e;
+    return moved;
+}
+
+static void leave(place *pl)
+{
+    if (pl->dirfd >= 0)
+        close(pl->dirfd);
+    pl->dirfd = -1;
+    free(pl->dir);
+    pl->dir = NULL;
+}
+
+/* Opens path's directory and looks at its last component without
+ * following it. Returns 0, or -1 with a message (the directory missing,
+ * not searchable, ...). */
+static int locate(const char *path, place *pl, char *err, size_t errcap)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->dirfd = -1;
+    pl->base = base_of(path);
+    if (!pl->base[0])
+        return fail(err, errcap, path, "", path[0] ? EISDIR : ENOENT);
+    if (!(pl->dir = dir_of(path)))
+        return fail(err, errcap, path, "", ENOMEM);
+    pl->dirfd = above_std(open(pl->dir, O_PATH | O_DIRECTORY | O_CLOEXEC));
+    int e = errno;
+    if (pl->dirfd >= 0 && fstatat(pl->dirfd, pl->base, &pl->st, AT_SYMLINK_NOFOLLOW) == 0)
+        pl->exists = 1;
+    else if (pl->dirfd >= 0 && (e = errno) == ENOENT)
+        pl->exists = 0;
+    else {
+        leave(pl);
+        return fail(err, errcap, path, "", e);
     }
-    o->f = fdopen(fd, "w");
-    if (!o->f) {
-        e = errno;
+    return 0;
+}
+
+/* Which rule applies (output.h), or -1 with a message: a directory, a
+ * regular file the user may not write, someone else's link under
+ * OUTPUT_OWN_LINKS. */
+static int decide(const char *path, unsigned flags, const place *pl, char *err, size_t errcap)
+{
+    if (!pl->exists)
+        return KIND_REPLACE;
+    const struct stat *st = &pl->st;
+    if (S_ISDIR(st->st_mode))
+        return fail(err, errcap, path, "", EISDIR);
+    if (S_ISLNK(st->st_mode)) {
+        if ((flags & OUTPUT_OWN_LINKS) && st->st_uid != geteuid()) {
+            if (err && errcap)
+                snprintf(err, errcap, "%s: a symlink that another user (uid %lu) owns: not "
+                         "written through", path, (unsigned long)st->st_uid);
+            return -1;
+        }
+        return KIND_IN_PLACE;
+    }
+    if (!S_ISREG(st->st_mode))
+        return KIND_IN_PLACE;
+    if (faccessat(pl->dirfd, pl->base, W_OK, AT_EACCESS) != 0)
+        return fail(err, errcap, path, "", errno);
+    if (st->st_uid == geteuid() && st->st_nlink == 1 &&
+        faccessat(pl->dirfd, ".", W_OK | X_OK, AT_EACCESS) == 0)
+        return KIND_REPLACE;
+    return KIND_IN_PLACE;
+}
+
+/* Whether descriptor n is open for writing on the file st describes. */
+static int writes_to(int n, const struct stat *st)
+{
+    int fl = fcntl(n, F_GETFL);
+    struct stat s;
+    return fl >= 0 && (fl & O_ACCMODE) != O_RDONLY && !(fl & O_PATH) && fstat(n, &s) == 0 &&
+           s.st_dev == st->st_dev && s.st_ino == st->st_ino;
+}
+
+/* The lowest descriptor other than fd (-1: none) that this process has
+ * open for writing on the file st describes (the shell's `>> log`), or
+ * -1. */
+static int shared_descriptor(int fd, const struct stat *st)
+{
+    int found = -1;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) {
+        for (int n = 0; n < FD_SCAN_MAX && found < 0; n++)
+            if (n != fd && writes_to(n, st))
+                found = n;
+        return found;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end;
+        long n = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || n < 0 || n == fd || n == dirfd(d) ||
+            (found >= 0 && n >= found))
+            continue;
+        if (writes_to((int)n, st))
+            found = (int)n;
+    }
+    closedir(d);
+    return found;
+}
+
+/* Waits FIFO_POLL_NS. */
+static void pause_a_little(void)
+{
+    struct timespec t = { 0, FIFO_POLL_NS };
+    nanosleep(&t, NULL);
+}
+
+/* A descriptor of ours on the socket pl's name leads to (the kernel
+ * refuses to open a socket by name: /dev/stdout under a service manager
+ * is one), or -1. */
+static int shared_socket(const place *pl)
+{
+    struct stat st;
+    if (fstatat(pl->dirfd, pl->base, &st, 0) != 0 || !S_ISSOCK(st.st_mode))
+        return -1;
+    return shared_descriptor(-1, &st);
+}
+
+/* Opens pl's name in place: the kernel's open, no O_TRUNC; then writes
+ * through the process's own descriptor on the same file, if it has one.
+ * A FIFO without a reader is retried while ints stays quiet. */
+static int open_in_place(output_file *o, const place *pl, const interrupts *ints, char *err,
+                         size_t errcap)
+{
+    int fd, shared = -1;
+    for (;;) {
+        fd = above_std(openat(pl->dirfd, pl->base,
+                              O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0666));
+        if (fd >= 0)
+            break;
+        int e = errno;
+        struct stat st;
+        if (e == EINTR)
+            continue;
+        if (e == ENXIO && (shared = shared_socket(pl)) >= 0)
+            break;
+        if (e != ENXIO || fstatat(pl->dirfd, pl->base, &st, 0) != 0 || !S_ISFIFO(st.st_mode))
+            return fail(err, errcap, o->path, "cannot open", e);
+        if (ints && interrupts_pending(ints)) {
+            if (err && errcap)
+                snprintf(err, errcap, "%s: interrupted while waiting for a reader", o->path);
+            return -1;
+        }
+        pause_a_little();
+    }
+    if (fd >= 0) {
+        int fl = fcntl(fd, F_GETFL);
+        struct stat st;
+        if ((fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) || fstat(fd, &st) != 0) {
+            int e = errno;
+            close(fd);
+            return fail(err, errcap, o->path, "cannot open", e);
+        }
+        shared = shared_descriptor(fd, &st);
+        o->truncate = shared < 0 && S_ISREG(st.st_mode);
+    }
+    if (shared >= 0) {
+        int d = fcntl(shared, F_DUPFD_CLOEXEC, 3);
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        if (d < 0)
+            return fail(err, errcap, o->path, "cannot open", e);
+        fd = d;
+    }
+    if (!(o->f = fdopen(fd, "w"))) {
+        int e = errno;
         close(fd);
         return fail(err, errcap, o->path, "cannot open", e);
     }
     return 0;
 }
 
-/* Creates a new temporary beside o->final (O_EXCL); sets o->temp. Returns
- * the descriptor, or -1 with errno set. */
-static int create_temporary(output_file *o)
+/* Creates a new temporary in pl's directory (O_EXCL); sets o->temp.
+ * Returns the descriptor, or -1 with errno set. */
+static int create_temporary(output_file *o, const place *pl)
 {
-    char *dir = dir_of(o->final);
-    const char *base = base_of(o->final);
-    size_t n = (dir ? strlen(dir) : 0) + TEMP_BASE_MAX + 64;
-    o->temp = dir ? malloc(n) : NULL;
-    if (!o->temp) {
-        free(dir);
+    size_t n = TEMP_BASE_MAX + 64;
+    if (!(o->temp = malloc(n))) {
         errno = ENOMEM;
         return -1;
     }
     int fd = -1;
     for (int i = 0; i < TEMP_TRIES && fd < 0; i++) {
-        snprintf(o->temp, n, "%s/.%.*s.%ld.%d.tmp", dir, TEMP_BASE_MAX, base, (long)getpid(), i);
-        fd = open(o->temp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, 0666);
+        snprintf(o->temp, n, ".%.*s.%ld.%d.tmp", TEMP_BASE_MAX, pl->base, (long)getpid(), i);
+        fd = openat(pl->dirfd, o->temp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC,
+                    pl->exists ? 0600 : 0666);
+        if (fd >= 0 && (fd = above_std(fd)) < 0) {
+            unlinkat(pl->dirfd, o->temp, 0);
+            break;
+        }
         if (fd < 0 && errno != EEXIST)
             break;
     }
-    int e = errno;
-    free(dir);
     if (fd < 0) {
+        int e = errno;
         free(o->temp);
         o->temp = NULL;
+        errno = e;
     }
-    errno = e;
     return fd;
 }
 
-/* The temporary takes the replaced file's owner (where allowed) and mode. */
-static int keep_attributes(int fd, const struct stat *old)
+/* Opens a temporary that output_commit renames over pl's name, with the
+ * old file's group and permission bits. Returns 0; 1 when the old file's
+ * group cannot be kept (the caller writes in place instead: a rename
+ * would hand the file's group permissions to another group); or -1 with
+ * a message. */
+static int open_temporary(output_file *o, const place *pl, char *err, size_t errcap)
 {
-    if (fchown(fd, old->st_uid, old->st_gid) != 0) {
-        /* only root may give a file away: then it stays ours */
-    }
-    return fchmod(fd, old->st_mode & 07777);
-}
-
-/* Opens a temporary that output_commit renames over o->final (a regular
- * file, st, if `exists`; else a new name). */
-static int open_temporary(output_file *o, const struct stat *st, int exists, char *err,
-                          size_t errcap)
-{
-    if (base_of(o->final)[0] == '\0')
-        return fail(err, errcap, o->path, "", EISDIR);
-    int fd = create_temporary(o);
+    int fd = create_temporary(o, pl);
     if (fd < 0) {
-        char *dir = dir_of(o->final);
         char what[64 + TEMP_BASE_MAX];
         snprintf(what, sizeof what, "cannot create a temporary file in %.*s", TEMP_BASE_MAX,
-                 dir ? dir : ".");
-        int e = errno;
-        free(dir);
-        return fail(err, errcap, o->path, what, e);
+                 pl->dir);
+        return fail(err, errcap, o->path, what, errno);
     }
-    if ((exists && keep_attributes(fd, st) != 0) || !(o->f = fdopen(fd, "w"))) {
+    struct stat mine;
+    int regroup = pl->exists && fstat(fd, &mine) == 0 && mine.st_gid != pl->st.st_gid;
+    if (regroup && fchown(fd, (uid_t)-1, pl->st.st_gid) != 0) {
+        close(fd);
+        unlinkat(pl->dirfd, o->temp, 0);
+        free(o->temp);
+        o->temp = NULL;
+        return 1;
+    }
+    if ((pl->exists && fchmod(fd, pl->st.st_mode & 07777) != 0) || !(o->f = fdopen(fd, "w"))) {
         int e = errno;
         close(fd);
-        unlink(o->temp);
+        unlinkat(pl->dirfd, o->temp, 0);
         return fail(err, errcap, o->path, "cannot set up the temporary file", e);
     }
     return 0;
@@ -282,13 +404,16 @@ static int open_temporary(output_file *o, const struct stat *st, int exists, cha
 
 static void free_output(output_file *o)
 {
+    if (o->dirfd >= 0)
+        close(o->dirfd);
     free(o->path);
-    free(o->final);
+    free(o->base);
     free(o->temp);
     free(o);
 }
 
-output_file *output_open(const char *path, const sigset_t *held, char *err, size_t errcap)
+output_file *output_open(const char *path, unsigned flags, const interrupts *ints, char *err,
+                         size_t errcap)
 {
     output_file *o = calloc(1, sizeof *o);
     if (!o || !(o->path = copy_of(path, strlen(path)))) {
@@ -296,18 +421,28 @@ output_file *output_open(const char *path, const sigset_t *held, char *err, size
         fail(err, errcap, path, "", ENOMEM);
         return NULL;
     }
-    struct stat st;
-    int exists = 0;
-    int e = resolve(path, &o->final, &st, &exists);
-    int rc = -1;
-    if (e)
-        fail(err, errcap, path, "", e);
-    else if (exists && S_ISDIR(st.st_mode))
-        fail(err, errcap, path, "", EISDIR);
-    else if (!exists || S_ISREG(st.st_mode))
-        rc = open_temporary(o, &st, exists, err, errcap);
-    else
-        rc = open_in_place(o, held, err, errcap);
+    o->dirfd = -1;
+    place pl;
+    if (locate(path, &pl, err, errcap) < 0) {
+        free_output(o);
+        return NULL;
+    }
+    int k = decide(path, flags, &pl, err, errcap), rc = -1;
+    if (k == KIND_REPLACE)
+        rc = open_temporary(o, &pl, err, errcap);
+    if (k == KIND_IN_PLACE || rc == 1)
+        rc = open_in_place(o, &pl, ints, err, errcap);
+    if (rc == 0 && o->temp && !(o->base = copy_of(pl.base, strlen(pl.base)))) {
+        rc = fail(err, errcap, path, "", ENOMEM);
+        fclose(o->f);
+        o->f = NULL;
+        unlinkat(pl.dirfd, o->temp, 0);
+    }
+    if (rc == 0 && o->temp) {
+        o->dirfd = pl.dirfd; /* kept for the rename */
+        pl.dirfd = -1;
+    }
+    leave(&pl);
     if (rc < 0) {
         free_output(o);
         return NULL;
@@ -315,13 +450,26 @@ output_file *output_open(const char *path, const sigset_t *held, char *err, size
     return o;
 }
 
+/* Writing starts: a regular file written in place loses its old contents
+ * now, as `>` would have at its open. */
+static void start_writing(output_file *o)
+{
+    if (!o->truncate)
+        return;
+    o->truncate = 0;
+    if (ftruncate(fileno(o->f), 0) != 0 && !o->error)
+        o->error = errno;
+}
+
 FILE *output_stream(output_file *o)
 {
+    start_writing(o);
     return o->f;
 }
 
 int output_write(output_file *o, const void *data, size_t len)
 {
+    start_writing(o);
     if (o->error)
         return -1;
     errno = 0;
@@ -337,48 +485,45 @@ int output_has_temporary(const output_file *o)
     return o->temp != NULL;
 }
 
-/* Flushes, syncs (a temporary) and closes o->f: 0, or -1 with *what and
- * *e saying which step failed first. */
-static int finish_stream(output_file *o, const char **what, int *e)
+int output_finish(output_file *o, char *err, size_t errcap)
 {
-    *what = "write failed";
-    *e = o->error;
-    errno = 0;
-    if (fflush(o->f) != 0 && !*e)
-        *e = errno ? errno : EIO;
-    if (ferror(o->f) && !*e)
-        *e = EIO;
-    if (!*e && o->temp && fsync(fileno(o->f)) != 0) {
-        *what = "sync failed";
-        *e = errno;
+    if (!o->finished) {
+        start_writing(o); /* nothing written is an empty output, not the old one */
+        const char *what = "write failed";
+        int e = o->error;
+        errno = 0;
+        if (fflush(o->f) != 0 && !e)
+            e = errno ? errno : EIO;
+        if (ferror(o->f) && !e)
+            e = EIO;
+        if (!e && o->temp && fsync(fileno(o->f)) != 0) {
+            what = "sync failed";
+            e = errno;
+        }
+        if (fclose(o->f) != 0 && !e) {
+            what = "close failed";
+            e = errno ? errno : EIO;
+        }
+        o->f = NULL;
+        o->what = what;
+        o->error = e;
+        o->finished = e ? -1 : 1;
     }
-    if (fclose(o->f) != 0 && !*e) {
-        *what = "close failed";
-        *e = errno ? errno : EIO;
-    }
-    o->f = NULL;
-    return *e ? -1 : 0;
+    return o->finished < 0 ? fail(err, errcap, o->path, o->what, o->error) : 0;
 }
 
 int output_commit(output_file *o, char *err, size_t errcap)
 {
-    const char *what;
-    int e;
-    int rc = finish_stream(o, &what, &e);
-    if (rc == 0 && o->temp && rename(o->temp, o->final) != 0) {
-        e = errno;
-        what = "cannot rename the temporary file over it";
-        rc = -1;
-    } else if (rc == 0 && o->temp) {
-        free(o->temp);
-        o->temp = NULL; /* renamed: no longer ours to remove */
+    int rc = output_finish(o, err, errcap);
+    if (rc == 0 && o->temp) {
+        if (renameat(o->dirfd, o->temp, o->dirfd, o->base) != 0) {
+            rc = fail(err, errcap, o->path, "cannot rename the temporary file over it", errno);
+        } else {
+            free(o->temp);
+            o->temp = NULL; /* renamed: no longer ours to remove */
+        }
     }
-    if (rc < 0) {
-        fail(err, errcap, o->path, what, e);
-        if (o->temp)
-            unlink(o->temp);
-    }
-    free_output(o);
+    output_abandon(o);
     return rc;
 }
 
@@ -386,31 +531,52 @@ void output_abandon(output_file *o)
 {
     if (!o)
         return;
-    if (o->f) {
-        if (!o->temp)
-            fflush(o->f); /* in place: what was written goes out whole */
-        fclose(o->f);
-    }
+    if (o->f)
+        fclose(o->f); /* in place: what was written goes out whole */
     if (o->temp)
-        unlink(o->temp);
+        unlinkat(o->dirfd, o->temp, 0);
     free_output(o);
 }
 
-int output_save(const char *path, const void *data, size_t len, const char *cmd, char *err,
-                size_t errcap)
+/* A file written in place, checked by the kernel's open (regular files,
+ * sockets) or by faccessat (FIFOs and devices, whose open would wait or
+ * act). A dangling link passes: its target is created at the open. */
+static int check_in_place(const char *path, const place *pl, char *err, size_t errcap)
 {
-    interrupts ints;
-    interrupts_init(&ints);
-    interrupts_hold(&ints);
-    output_file *f = output_open(path, &ints.set, err, errcap);
-    if (f)
-        output_write(f, data, len);
-    int signo = interrupts_pending(&ints);
-    if (f && signo) {
-        output_abandon(f);
-        die_interrupted(&ints, cmd, signo);
+    struct stat st;
+    if (fstatat(pl->dirfd, pl->base, &st, 0) != 0)
+        return errno == ENOENT ? 0 : fail(err, errcap, path, "", errno);
+    if (S_ISDIR(st.st_mode))
+        return fail(err, errcap, path, "", EISDIR);
+    if (S_ISSOCK(st.st_mode) && shared_descriptor(-1, &st) >= 0)
+        return 0;
+    if (S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)) {
+        int fd = openat(pl->dirfd, pl->base,
+                        O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0666);
+        if (fd < 0)
+            return fail(err, errcap, path, "cannot open", errno);
+        close(fd);
+        return 0;
     }
-    int rc = f && output_commit(f, err, errcap) == 0 ? 0 : -1;
-    interrupts_release(&ints);
+    if (faccessat(pl->dirfd, pl->base, W_OK, AT_EACCESS) != 0)
+        return fail(err, errcap, path, "", errno);
+    return 0;
+}
+
+int output_check(const char *path, unsigned flags, char *err, size_t errcap)
+{
+    place pl;
+    if (locate(path, &pl, err, errcap) < 0)
+        return -1;
+    int k = decide(path, flags, &pl, err, errcap), rc = -1;
+    if (k == KIND_REPLACE && pl.exists)
+        rc = 0; /* decide checked the file and its directory */
+    else if (k == KIND_REPLACE && faccessat(pl.dirfd, ".", W_OK | X_OK, AT_EACCESS) != 0)
+        rc = fail(err, errcap, path, "", errno);
+    else if (k == KIND_REPLACE)
+        rc = 0;
+    else if (k == KIND_IN_PLACE)
+        rc = check_in_place(path, &pl, err, errcap);
+    leave(&pl);
     return rc;
 }

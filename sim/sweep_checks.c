@@ -26,11 +26,13 @@
 #include "reports/assertion.h"
 #include "reports/junit.h"
 #include "reports/sweep_baseline.h"
+#include "sim/interrupts.h"
+#include "sim/output.h"
 #include "sim/sweep_run.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FAILED 1
-#define FORMAT_EXACT 4 /* sweep_write_report's exact JSON */
+#define FORMAT_EXACT 4 /* sweep_render_report's exact JSON */
 
 long sweep_print_failures(const sweep_table *t, const char *cmd, FILE *out, size_t *npoints,
                           char *err, size_t errcap)
@@ -170,12 +172,33 @@ int sweep_junit(const sweep_table *t, char **text, size_t *len, char *err, size_
     return rc;
 }
 
+/* The report's item: -o PATH (stdout when NULL), or, for a planned
+ * point's exact JSON, --result PATH, which writes through no link another
+ * user owns (a plan's results/ is read back by merge as the user's). */
+static output_item report_item(int format, const char *output)
+{
+    int exact = format == FORMAT_EXACT;
+    return (output_item){ .option = exact ? "--result" : "-o", .path = output,
+                          .flags = exact ? OUTPUT_OWN_LINKS : 0 };
+}
+
+int sweep_check_outputs(int format, const char *output, const char *junit, const char *cmd)
+{
+    output_item items[2] = { report_item(format, output), { .option = "--junit", .path = junit } };
+    char err[1280];
+    if (output_check_set(items, junit ? 2 : 1, NULL, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: %s\n", cmd, err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
                  const char *baseline, double tolerance, const char *cmd)
 {
-    char err[1024];
-    char *xml = NULL;
-    size_t xml_len = 0;
+    char err[1280];
+    char *xml = NULL, *text = NULL;
+    size_t xml_len = 0, len = 0;
     /* rendered before anything is written: a failure here leaves no report */
     if (junit && sweep_junit(t, &xml, &xml_len, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim %s: --junit %s\n", cmd, err);
@@ -196,9 +219,22 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
         sweep_baseline_report_free(&cmp);
         return EXIT_USAGE;
     }
-    int status = sweep_write_report(t, format, output, cmd);
-    if (status == 0 && junit)
-        status = sweep_write_file(junit, xml, xml_len, cmd, "--junit");
+    int status = sweep_render_report(t, format, &text, &len, cmd);
+    if (status == 0) { /* the report and the JUnit file as one set (sim/output.h) */
+        output_item items[2] = { report_item(format, output),
+                                 { .option = "--junit", .path = junit } };
+        items[0].data = text;
+        items[0].len = len;
+        items[1].data = xml;
+        items[1].len = xml_len;
+        interrupts ints;
+        interrupts_init(&ints);
+        if (output_save_set(items, junit ? 2 : 1, NULL, &ints, cmd, err, sizeof err) < 0) {
+            fprintf(stderr, "regionsim %s: %s\n", cmd, err);
+            status = EXIT_USAGE;
+        }
+    }
+    free(text);
     free(xml);
     if (status == 0 && baseline) {
         sweep_baseline_write(stderr, baseline, t, &cmp, tolerance);

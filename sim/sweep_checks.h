@@ -41,10 +41,18 @@ long sweep_print_failures(const sweep_table *t, const char *cmd, FILE *out, size
  * that does not parse). */
 int sweep_junit(const sweep_table *t, char **text, size_t *len, char *err, size_t errcap);
 
+/* Checks, before a sweep runs or a merge reads, that the report's path
+ * (output: -o, or --result for format 4; NULL: stdout) and junit (or
+ * NULL) can be written (sim/output.h). Returns 0, or 2 after
+ * "regionsim CMD: OPTION PATH: why" on stderr. */
+int sweep_check_outputs(int format, const char *output, const char *junit, const char *cmd);
+
 /* The end of `regionsim sweep` and `regionsim merge` once the table is
  * filled: the failed checks' lines (sweep_print_failures) to stderr, the
- * report (sweep_write_report: format, output), the JUnit file when junit
- * is not NULL (sim/output.c's rules, like -o), the comparison with the
+ * report (sweep_render_report: format; to output, or stdout) and the
+ * JUnit file when junit is not NULL, written as one set (sim/output.h:
+ * both or, on a failure or ^C, neither; format 4 is --result's exact
+ * JSON, through no link another user owns), the comparison with the
  * baseline when baseline is not NULL (reports/sweep_baseline.h, at the
  * relative tolerance; its totals and table to stderr, as compare prints
  * its own), then, unless format is the exact JSON of a planned point,

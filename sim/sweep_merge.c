@@ -6,7 +6,7 @@
  * values) and each point's result (its exact JSON: scenario name,
  * measure_from, schemes, each run's name and every registry figure to 17
  * digits, its assertion results), and prints it with the sweep's own
- * writers (sweep_write_report). Same table, same writers: the same bytes.
+ * writers (sweep_finish). Same table, same writers: the same bytes.
  * The first point gives what the sweep takes from its first point
  * (measure_from, the schemes' labels); the plan gives the scenario's name
  * (a point's file has another name when the file sets none). The failed
@@ -511,7 +511,9 @@ int merge_main(int argc, char **argv)
     sweep_merge *m = NULL;
     char err[1 << 16];
     int status = EXIT_USAGE;
-    if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
+    if (sweep_check_outputs(fmt, output, junit, "merge") != 0) {
+        /* said: the outputs are checked before the plan is read */
+    } else if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim merge: %s\n", err);
     } else {
         status = sweep_finish(&m->t, fmt, output, junit, baseline, tolerance, "merge");

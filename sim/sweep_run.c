@@ -48,7 +48,11 @@
  * one-point file with --result PATH, which writes the point's table as
  * exact JSON and exits 0 whatever its assertions say; `regionsim merge`
  * (sim/sweep_merge.c) rebuilds the table and prints it through
- * sweep_write_report, as step 3's table is printed here.
+ * sweep_finish, as step 3's table is printed here.
+ *
+ * Outputs: -o, --junit and --result are checked (sim/output.h) after step
+ * 1, before any point runs, and written at the end as one set
+ * (sim/sweep_checks.c); --result never through a link another user owns.
  *
  * Steady state: the figures count the measured run, from measure_from on,
  * which the scenario sets (docs/scenarios.md#sweeps); nothing is measured
@@ -453,24 +457,12 @@ static void free_table(sweep_table *t)
     free((void *)t->var_nvalues);
 }
 
-int sweep_write_file(const char *path, const char *text, size_t len, const char *cmd,
-                     const char *option)
+int sweep_render_report(const sweep_table *t, int format, char **text, size_t *len,
+                        const char *cmd)
 {
-    char err[1024];
-    if (output_save(path, text, len, cmd, err, sizeof err) < 0) {
-        fprintf(stderr, "regionsim %s: %s %s\n", cmd, option, err);
-        return EXIT_USAGE;
-    }
-    return 0;
-}
-
-/* The report rendered into memory, then to stdout or -o (sim/output.c's
- * rules: nothing half-written). Returns the exit status. */
-int sweep_write_report(const sweep_table *t, int format, const char *output, const char *cmd)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
+    *text = NULL;
+    *len = 0;
+    FILE *m = open_memstream(text, len);
     if (!m) {
         fprintf(stderr, "regionsim %s: out of memory\n", cmd);
         return EXIT_USAGE;
@@ -483,15 +475,34 @@ int sweep_write_report(const sweep_table *t, int format, const char *output, con
     case SW_EXACT: sweep_write_json_exact(m, t); break;
     }
     if (fclose(m) != 0) {
-        free(text);
+        free(*text);
+        *text = NULL;
+        *len = 0;
         fprintf(stderr, "regionsim %s: out of memory\n", cmd);
         return EXIT_USAGE;
     }
-    int rc = 0;
-    if (!output)
+    return 0;
+}
+
+/* The report rendered into memory, then to stdout or output (sim/output.h:
+ * nothing half-written; the exact JSON as --result, through no link
+ * another user owns). Returns the exit status. */
+int sweep_write_report(const sweep_table *t, int format, const char *output, const char *cmd)
+{
+    char *text;
+    size_t len;
+    int rc = sweep_render_report(t, format, &text, &len, cmd);
+    if (rc)
+        return rc;
+    char err[1280];
+    int exact = format == SW_EXACT;
+    if (!output) {
         fwrite(text, 1, len, stdout);
-    else
-        rc = sweep_write_file(output, text, len, cmd, "-o");
+    } else if (output_save(exact ? "--result" : "-o", output, exact ? OUTPUT_OWN_LINKS : 0, text,
+                           len, cmd, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim %s: %s\n", cmd, err);
+        rc = EXIT_USAGE;
+    }
     free(text);
     return rc;
 }
@@ -544,6 +555,9 @@ int sweep_main(int argc, char **argv)
             jobs = 0;
         }
     }
+    if (jobs && !o.plan_dir && /* the outputs too, before anything runs */
+        sweep_check_outputs((int)o.fmt, o.output, o.junit, "sweep") != 0)
+        jobs = 0, err[0] = '\0';
     if (jobs && o.plan_dir) { /* every point checked: write the plan, run nothing */
         sweep_plan_options po = { o.plan_dir, t.scenario, o.binary, o.slurm, o.baked, o.nbaked };
         interrupts ints;
@@ -605,7 +619,7 @@ int sweep_main(int argc, char **argv)
         else
             status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, o.baseline, o.tolerance,
                                   "sweep");
-    } else {
+    } else if (err[0]) {
         fprintf(stderr, "regionsim sweep: %s\n", err);
     }
     /* checks not moved into the table (a failed pool, or no memory for

@@ -28,17 +28,17 @@ struct sweep_table;
  * cut: a point's label and a message from below, each up to a buffer. */
 void sweep_say(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* text (len bytes) to path by sim/output.c's rules (nothing half-written,
- * devices refused; a signal meanwhile removes the temporary and exits).
- * A failure is one line on stderr: "regionsim CMD: OPTION PATH: why".
- * Returns 0 or 2. */
-int sweep_write_file(const char *path, const char *text, size_t len, const char *cmd,
-                     const char *option);
+/* Table t rendered as `regionsim sweep` writes it: format 0 text, 1 json,
+ * 2 csv, 3 html, 4 exact json (a planned point's result), into *text
+ * (malloc'd, *len bytes). Returns 0, or 2 after "regionsim CMD: out of
+ * memory" on stderr. */
+int sweep_render_report(const struct sweep_table *t, int format, char **text, size_t *len,
+                        const char *cmd);
 
-/* Writes table t as `regionsim sweep` does: format 0 text, 1 json, 2 csv,
- * 3 html, 4 exact json (a planned point's result), rendered in memory,
- * then to stdout or to output (sim/output.c's rules: nothing
- * half-written). cmd names the command in messages. Returns 0 or 2. */
+/* Table t rendered (sweep_render_report), then to stdout, or to output by
+ * sim/output.h's rules (format 4, the exact JSON, as --result: a symlink
+ * there must be the user's own). cmd names the command in messages.
+ * Returns 0 or 2. */
 int sweep_write_report(const struct sweep_table *t, int format, const char *output,
                        const char *cmd);
 

@@ -253,5 +253,108 @@ else
     failures=$((failures + 1))
 fi
 
+# --- wt-out (issue 27): every output through one module, the kernel's rules --
+# The issue's reproductions as typed: a descriptor the shell opened for
+# appending is written through, never replaced; paths are checked before
+# the run; the kernel decides about links and read-only files.
+o27="$tmp/o27"
+mkdir "$o27"
+# out27 NAME WANT_STATUS -- ARGS...: like run_case, with the caller's redirections.
+out27() {
+    name=$1 want=$2
+    shift 3
+    cases=$((cases + 1))
+    (
+        if [ "$sanitized" != true ]; then ulimit -v 4194304; fi
+        exec timeout 60 "$bin" "$@"
+    ) </dev/null
+    got=$?
+    if [ "$got" != "$want" ]; then
+        echo "FAIL $name: exit $got, expected $want" >&3
+        failures=$((failures + 1))
+    else
+        echo "ok   $name" >&3
+    fi
+}
+exec 3>&1
+echo "first line" >"$o27/log.txt"
+out27 "run -o /dev/stdout >> log.txt" 0 -- run --scheme salted --duration 1m -o /dev/stdout >>"$o27/log.txt"
+check "  ...keeps log.txt's first line, the report after it" \
+    sh -c "head -n 2 '$o27/log.txt' | tr '\n' '|' | grep -qx 'first line|scenario  default (seed 42)|'"
+echo "first line" >"$o27/ci.log"
+out27 "--junit /dev/stderr 2>> ci.log" 0 -- run --scheme salted --duration 1m \
+    --assert 'write_max_mean < 100' --junit /dev/stderr >/dev/null 2>>"$o27/ci.log"
+check "  ...keeps ci.log's first line, the XML after it" \
+    sh -c "head -n 2 '$o27/ci.log' | tr '\n' '|' | grep -q '^first line|<?xml'"
+echo "first line" >"$o27/advise.log"
+out27 "advise -o /dev/stdout >> log" 0 -- advise --budget 2 -o /dev/stdout >>"$o27/advise.log"
+check "  ...keeps the first line" sh -c "head -n 1 '$o27/advise.log' | grep -qx 'first line' && [ \$(wc -l <'$o27/advise.log') -gt 5 ]"
+"$bin" sweep "${0%/*}/data/sweep-small.ini" --plan "$o27/plan" >/dev/null 2>&1 &&
+    sh "$o27/plan/jobs.txt" >/dev/null 2>&1
+echo "first line" >"$o27/merge.log"
+out27 "merge -o /dev/stdout >> log" 0 -- merge "$o27/plan" -o /dev/stdout >>"$o27/merge.log"
+check "  ...keeps the first line" sh -c "head -n 2 '$o27/merge.log' | tr '\n' '|' | grep -q '^first line|sweep sweep-small'"
+{ timeout 60 "$bin" run --scheme salted --duration 1m -o /proc/self/fd/1 </dev/null 2>"$o27/err"
+  echo $? >"$o27/status"; } | cat >"$o27/piped"
+check "run -o /proc/self/fd/1 | cat: exit 0" grep -qx 0 "$o27/status"
+check "  ...the report came down the pipe" grep -q "^scenario  default" "$o27/piped"
+started=$(date +%s%N)
+run_case "compare --duration 2h -o into a missing directory" 2 "/nonexistent-dir/r.txt" -- \
+    compare --duration 2h -o /nonexistent-dir/r.txt
+check "  ...refused before the simulation (under a second)" \
+    test $(( ($(date +%s%N) - started) / 1000000 )) -lt 1000
+started=$(date +%s%N)
+run_case "compare --format csv -o DIR/ under a file" 2 "Not a directory" -- \
+    compare --duration 2h --format csv -o "$o27/log.txt/csv"
+check "  ...refused before the simulation (under a second)" \
+    test $(( ($(date +%s%N) - started) / 1000000 )) -lt 1000
+if [ -w /dev/full ]; then
+    run_case "-o r.txt --junit /dev/full" 2 "--junit /dev/full" -- \
+        compare --duration 5m -o "$o27/r.txt" --assert 'write_max_mean < 100' --junit /dev/full
+    check "  ...leaves no report (the set: both or neither)" test ! -e "$o27/r.txt"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+    chmod 711 "$tmp"
+    chmod 777 "$o27"
+    echo "root's" >"$o27/roots.txt"
+    chmod 444 "$o27/roots.txt"
+    cases=$((cases + 1))
+    if as_nobody "$bin" run --scheme salted --duration 1m -o "$o27/roots.txt" 2>"$o27/err"; then
+        echo "FAIL -o root's 0444 file in a 0777 directory, as nobody: accepted"
+        failures=$((failures + 1))
+    elif grep -q "Permission denied" "$o27/err"; then
+        echo "ok   -o root's 0444 file in a 0777 directory, as nobody: Permission denied"
+    else
+        echo "FAIL -o root's 0444 file, as nobody: no 'Permission denied' in: $(cat "$o27/err")"
+        failures=$((failures + 1))
+    fi
+    check "  ...which stays root's, unchanged" \
+        sh -c "[ \"\$(stat -c %u '$o27/roots.txt')\" = 0 ] && grep -qx \"root's\" '$o27/roots.txt'"
+    # sweep --result through a link another user made (a plan's results/)
+    printf '[sweep]\nservers = 4\n[scheme s]\nkey = salt(4) ts\n[workload]\nduration = 1m\n' \
+        >"$o27/one.ini"
+    echo "precious" >"$o27/bashrc"
+    ln -s bashrc "$o27/result.json"
+    chown -h 65534:65534 "$o27/result.json"
+    run_case "sweep --result through nobody's link" 2 "another user" -- \
+        sweep "$o27/one.ini" --result "$o27/result.json"
+    check "  ...which does not reach the file it names" grep -qx precious "$o27/bashrc"
+    if [ "$(cat /proc/sys/fs/protected_symlinks 2>/dev/null)" = 1 ]; then
+        mkdir "$o27/sticky"
+        chmod 1777 "$o27/sticky"
+        ln -s "$o27/bashrc" "$o27/sticky/report.html"
+        chown -h 65534:65534 "$o27/sticky/report.html"
+        run_case "-o a link nobody planted in a sticky directory" 2 "Permission denied" -- \
+            run --scheme salted --duration 1m -o "$o27/sticky/report.html"
+        check "  ...which does not reach the file it names" grep -qx precious "$o27/bashrc"
+    else
+        echo "skip planted symlink in a sticky directory: fs.protected_symlinks is not 1"
+    fi
+else
+    echo "skip nobody's and root's files (not root, or no setpriv)"
+fi
+exec 3>&-
+
 echo "$cases checks, $failures failed"
 [ "$failures" = 0 ]

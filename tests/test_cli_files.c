@@ -478,6 +478,318 @@ static void test_trace_time_past_the_engine_refused(void **state)
  * below 0.005. The same key can be fetched by name because the load wrote
  * them in order. */
 
+/* ---- issue 27: one output module with the kernel's semantics -------- */
+
+/* Runs argv (argv[0] left for spawn) with stdout and stderr on the given
+ * files; returns the wait status. */
+static int run_with(const char **argv, FILE *out, FILE *err)
+{
+    fflush(out);
+    fflush(err);
+    pid_t pid = spawn(&plain_env, argv, out, err);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* Whether file p starts with `head`. */
+static int starts_with(const char *p, const char *head)
+{
+    char *text = file_text(p);
+    int yes = strncmp(text, head, strlen(head)) == 0;
+    free(text);
+    return yes;
+}
+
+/* The issue's reproductions: `run -o /dev/stdout >> log.txt` (and
+ * /dev/fd/1, /proc/self/fd/1; sweep's and advise's -o) keeps log.txt's
+ * first line, the report after it; `--junit /dev/stderr 2>> ci.log` keeps
+ * ci.log's. The earlier code renamed the output over the file behind the
+ * descriptor: the log held only the report. */
+static void test_dev_stdout_appends_to_the_shells_file(void **state)
+{
+    (void)state;
+    path dir = private_dir();
+    path log = in_dir(&dir, "log.txt"), ci = in_dir(&dir, "ci.log");
+    char sweep_file[600];
+    snprintf(sweep_file, sizeof sweep_file, "%s/tests/data/sweep-small.ini", source_root);
+    static const char *const names[] = { "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1" };
+    for (size_t i = 0; i < 5; i++) {
+        const char *run_argv[] = { NULL, "run", "--scheme", "salted", "--duration", "1m", "-o",
+                                   names[i < 3 ? i : 0], NULL };
+        const char *sweep_argv[] = { NULL, "sweep", sweep_file, "-o", "/dev/stdout", NULL };
+        const char *advise_argv[] = { NULL, "advise", "--budget", "2", "-o", "/dev/stdout", NULL };
+        const char **argv = i < 3 ? run_argv : i == 3 ? sweep_argv : advise_argv;
+        const char *head = i < 3 ? "first line\nscenario  default"
+                           : i == 3 ? "first line\nsweep sweep-small" : "first line\n";
+        put_file(log.s, "first line\n");
+        FILE *out = fopen(log.s, "a"), *err = tmpfile();
+        assert_non_null(out);
+        assert_non_null(err);
+        int status = run_with(argv, out, err);
+        fclose(out);
+        char *e = slurp(err);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            fail_msg("%s -o %s >> log: status %#x: %s", argv[1], argv[i < 3 ? 7 : i == 3 ? 4 : 5],
+                     (unsigned)status, e);
+        free(e);
+        if (!starts_with(log.s, head))
+            fail_msg("%s -o /dev/stdout >> log.txt: the log's first line is gone", argv[1]);
+        char *text = file_text(log.s);
+        assert_true(strlen(text) > strlen(head) + 100); /* and the report is there */
+        free(text);
+    }
+    put_file(ci.s, "first line\n");
+    const char *argv[] = { NULL, "run", "--scheme", "salted", "--duration", "1m", "--assert",
+                           "write_max_mean < 100", "--junit", "/dev/stderr", NULL };
+    FILE *out = tmpfile(), *err = fopen(ci.s, "a");
+    assert_non_null(out);
+    assert_non_null(err);
+    int status = run_with(argv, out, err);
+    fclose(err);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char *o = slurp(out);
+    assert_true(strncmp(o, "scenario  default", 17) == 0); /* the report on stdout */
+    free(o);
+    if (!starts_with(ci.s, "first line\n<?xml"))
+        fail_msg("--junit /dev/stderr 2>> ci.log: the log's first line is gone");
+    test_remove_tree(dir.s);
+}
+
+/* -o /proc/self/fd/1 and -o /dev/stdout through a pipe: the report goes
+ * down the pipe (the earlier code exited 2: "cannot create a temporary
+ * file in /proc/self/fd"). */
+static void test_output_path_through_a_pipe(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "/proc/self/fd/1", "/dev/stdout" };
+    for (size_t i = 0; i < 2; i++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        FILE *out = fdopen(fds[1], "w"), *err = tmpfile();
+        assert_non_null(out);
+        assert_non_null(err);
+        const char *argv[] = { NULL, "run", "--scheme", "salted", "--duration", "1m", "-o",
+                               names[i], NULL };
+        pid_t pid = spawn(&plain_env, argv, out, err);
+        fclose(out);
+        FILE *in = fdopen(fds[0], "r");
+        assert_non_null(in);
+        char head[32] = "";
+        size_t got = fread(head, 1, sizeof head - 1, in);
+        while (fgetc(in) != EOF) {
+        }
+        fclose(in);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        char *e = slurp(err);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            fail_msg("-o %s | ...: status %#x: %s", names[i], (unsigned)status, e);
+        free(e);
+        assert_true(got >= 17);
+        assert_true(strncmp(head, "scenario  default", 17) == 0);
+    }
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* An output path that cannot be written fails before anything runs: exit
+ * 2 naming the option and the path, in well under a second, with runs
+ * that would take tens of seconds (the earlier code said "cannot write"
+ * only after the simulation). compare -o, --junit, --write-trace, sweep
+ * -o and --junit, advise -o. */
+static void test_unwritable_output_fails_before_the_run(void **state)
+{
+    (void)state;
+    char sweep_file[600];
+    snprintf(sweep_file, sizeof sweep_file, "%s/tests/data/sweep-small.ini", source_root);
+    const char *bad = "/nonexistent-dir/out.txt";
+    const char *cases[][12] = {
+        { "compare", "--duration", "2h", "-o", bad, NULL },
+        { "compare", "--duration", "2h", "--assert", "write_max_mean < 100", "--junit", bad,
+          NULL },
+        { "run", "--scheme", "salted", "--duration", "2h", "-o", "/dev/null", "--write-trace",
+          bad, NULL },
+        { "compare", "--duration", "2h", "--format", "csv", "-o", "/nonexistent-dir/csv", NULL },
+        { "sweep", sweep_file, "--duration", "2h", "-o", bad, NULL },
+        { "sweep", sweep_file, "--duration", "2h", "--junit", bad, NULL },
+        { "advise", "--duration", "2h", "--budget", "64", "-o", bad, NULL },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *argv[14] = { NULL };
+        for (size_t i = 0; cases[c][i]; i++)
+            argv[i + 1] = cases[c][i];
+        FILE *out = tmpfile(), *err = tmpfile();
+        assert_non_null(out);
+        assert_non_null(err);
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int status = run_with(argv, out, err);
+        double took = seconds_since(&t0);
+        char *o = slurp(out), *e = slurp(err);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 || !strstr(e, "/nonexistent-dir/") ||
+            !strstr(e, "No such file or directory") || o[0] || took >= 1.0)
+            fail_msg("case %zu (%s ... %s): status %#x after %.2f s, stderr: %s", c, argv[1],
+                     argv[4], (unsigned)status, took, e);
+        free(o);
+        free(e);
+    }
+}
+
+/* The report and the JUnit file are written as a set: SIGINT during the
+ * run leaves neither; SIGINT while the JUnit file (a FIFO) waits for its
+ * reader, after the report was rendered, leaves no report either (the
+ * earlier code had renamed it into place by then). */
+static int sleeping(pid_t pid, unsigned long *cpu)
+{
+    char name[64], buf[1024];
+    snprintf(name, sizeof name, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(name, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    char state = 0;
+    unsigned long utime = 0, stime = 0;
+    if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &state, &utime,
+                     &stime) != 3)
+        return 0;
+    int still = state == 'S' && utime + stime == *cpu;
+    *cpu = utime + stime;
+    return still;
+}
+
+static void test_interrupt_leaves_neither_report_nor_junit(void **state)
+{
+    (void)state;
+    for (int fifo = 0; fifo < 2; fifo++) {
+        path dir = private_dir();
+        path report = in_dir(&dir, "report.txt"), junit = in_dir(&dir, "junit.xml");
+        if (fifo)
+            assert_int_equal(mkfifo(junit.s, 0600), 0);
+        const char *argv[] = { NULL, "compare", "--duration", fifo ? "5m" : "1h", "-o", report.s,
+                               "--assert", "write_max_mean < 100", "--junit", junit.s, NULL };
+        FILE *out = tmpfile(), *err = tmpfile();
+        assert_non_null(out);
+        assert_non_null(err);
+        pid_t pid = spawn(&plain_env, argv, out, err);
+        struct timespec tick = { 0, 50 * 1000 * 1000 };
+        unsigned long cpu = (unsigned long)-1;
+        int quiet = 0, status = 0;
+        pid_t done = 0;
+        /* the run: under way for a while; the FIFO: asleep in its open */
+        for (int i = 0; i < 1200 && !done && quiet < (fifo ? 6 : 1); i++) {
+            nanosleep(&tick, NULL);
+            done = waitpid(pid, &status, WNOHANG);
+            quiet = fifo ? (sleeping(pid, &cpu) ? quiet + 1 : 0) : i >= 6;
+        }
+        assert_int_equal(done, 0); /* still running */
+        assert_int_equal(kill(pid, SIGINT), 0);
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        char *o = slurp(out), *e = slurp(err);
+        if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGINT)
+            fail_msg("expected death by SIGINT, status %#x, stderr: %s", (unsigned)status, e);
+        free(o);
+        free(e);
+        if (access(report.s, F_OK) == 0)
+            fail_msg("%s: the report was written without its JUnit file",
+                     fifo ? "^C while the JUnit FIFO waited" : "^C during the run");
+        assert_int_equal(entries(dir.s), fifo); /* the FIFO, nothing else */
+        test_remove_tree(dir.s);
+    }
+}
+
+/* A failure writing the JUnit file leaves no report (and an old report
+ * as it was): compare and sweep with --junit /dev/full. The earlier code
+ * had written the report first. */
+static void test_junit_failure_leaves_no_report(void **state)
+{
+    (void)state;
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    char sweep_file[600];
+    snprintf(sweep_file, sizeof sweep_file, "%s/tests/data/sweep-small.ini", source_root);
+    for (int old = 0; old < 2; old++) {
+        path dir = private_dir();
+        path report = in_dir(&dir, "report.txt");
+        if (old)
+            put_file(report.s, "old report\n");
+        output o = old ? run("sweep", sweep_file, "-o", report.s, "--junit", "/dev/full", NULL)
+                       : run("compare", "--duration", "5m", "-o", report.s, "--assert",
+                             "write_max_mean < 100", "--junit", "/dev/full", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err, "--junit /dev/full"));
+        assert_non_null(strstr(o.err, "No space left on device"));
+        output_free(&o);
+        if (old) {
+            char *text = file_text(report.s);
+            assert_string_equal(text, "old report\n");
+            free(text);
+        } else if (access(report.s, F_OK) == 0) {
+            fail_msg("the report was written although its JUnit file failed");
+        }
+        assert_int_equal(entries(dir.s), old);
+        test_remove_tree(dir.s);
+    }
+}
+
+/* Runs argv with stdout closed (`>&-`) and stderr to err; the status. */
+static int run_stdout_closed(const char **argv, FILE *err)
+{
+    argv[0] = binary;
+    fflush(err);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fileno(err), 2);
+        close(1);
+        setenv("LC_ALL", "C", 1);
+        setenv("TZ", "UTC0", 1);
+        setenv("TERM", "dumb", 1);
+        signal(SIGPIPE, SIG_DFL);
+        execv(binary, (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* stdout closed: -o /dev/stdout fails naming it (no file of the program's
+ * own is taken for stdout), and a report due on stdout fails the set: the
+ * JUnit file is not written without it, one message, exit 2. */
+static void test_closed_stdout(void **state)
+{
+    (void)state;
+    path dir = private_dir();
+    path junit = in_dir(&dir, "junit.xml");
+    const char *to_stdout[] = { NULL, "run", "--scheme", "salted", "--duration", "1m", "-o",
+                                "/dev/stdout", NULL };
+    const char *with_junit[] = { NULL, "run", "--scheme", "salted", "--duration", "1m",
+                                 "--assert", "write_max_mean < 100", "--junit", junit.s, NULL };
+    for (int c = 0; c < 2; c++) {
+        FILE *err = tmpfile();
+        assert_non_null(err);
+        int status = run_stdout_closed(c ? with_junit : to_stdout, err);
+        char *e = slurp(err);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 ||
+            !strstr(e, c ? "stdout: write failed: Bad file descriptor"
+                         : "-o /dev/stdout: cannot open: No such file or directory") ||
+            count_lines_with(e, "regionsim") != 1)
+            fail_msg("case %d: status %#x, stderr: %s", c, (unsigned)status, e);
+        free(e);
+    }
+    assert_int_equal(entries(dir.s), 0); /* no JUnit without its report */
+    test_remove_tree(dir.s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -499,6 +811,12 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_interrupt_leaves_no_partial_trace),
         cmocka_unit_test(test_csv_on_a_full_disk_leaves_no_directory),
         cmocka_unit_test(test_trace_time_past_the_engine_refused),
+        cmocka_unit_test(test_dev_stdout_appends_to_the_shells_file),
+        cmocka_unit_test(test_output_path_through_a_pipe),
+        cmocka_unit_test(test_unwritable_output_fails_before_the_run),
+        cmocka_unit_test(test_interrupt_leaves_neither_report_nor_junit),
+        cmocka_unit_test(test_junit_failure_leaves_no_report),
+        cmocka_unit_test(test_closed_stdout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

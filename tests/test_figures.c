@@ -387,22 +387,19 @@ static void test_every_figure_reaches_every_format(void **state)
     char *json = render(json_write, &f.res);
     char *html = render(html_write, &f.res);
 
-    char dir[] = "/tmp/test_figures-XXXXXX", err[256] = "", path[128];
-    assert_non_null(mkdtemp(dir));
-    if (csv_write(dir, &f.res, err, sizeof err) != 0) fail_msg("csv_write: %s", err);
-    snprintf(path, sizeof path, "%s/figures.csv", dir);
-    char *csv = slurp(path);
-    assert_int_equal(unlink(path), 0);
-    snprintf(path, sizeof path, "%s/server_figures.csv", dir);
-    char *server_csv = slurp(path);
-    assert_int_equal(unlink(path), 0);
-    static const char *const others[] = { "servers.csv", "windows.csv", "regions.csv",
-                                           "keyspace.csv", "events.csv", "balancer_costs.csv" };
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, others[i]);
-        assert_int_equal(unlink(path), 0);
+    char err[256] = "";
+    csv_file files[CSV_FILES];
+    if (csv_render(&f.res, files, err, sizeof err) != 0) fail_msg("csv_render: %s", err);
+    char *csv = NULL, *server_csv = NULL;
+    for (size_t i = 0; i < CSV_FILES; i++) {
+        if (!strcmp(files[i].name, "figures.csv"))
+            csv = strdup(files[i].text);
+        else if (!strcmp(files[i].name, "server_figures.csv"))
+            server_csv = strdup(files[i].text);
     }
-    assert_int_equal(rmdir(dir), 0);
+    csv_files_free(files);
+    assert_non_null(csv);
+    assert_non_null(server_csv);
 
     json_object *root = json_tokener_parse(json), *runs;
     assert_non_null(root);
