@@ -254,6 +254,10 @@ static void write_json(FILE *out, const sweep_table *t, int exact)
     json_string(out, t->file);
     fputs(",\n    \"scenario\": ", out);
     json_string(out, t->scenario);
+    if (exact && t->point_digest) { /* which scenario a planned point's result is of */
+        fputs(",\n    \"digest\": ", out);
+        json_string(out, t->point_digest);
+    }
     fprintf(out, ",\n    \"measure_from_us\": %llu,\n    \"variables\": [",
             (unsigned long long)t->measure_from_us);
     for (size_t v = 0; v < t->nvars; v++) {

@@ -339,6 +339,10 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
         point_number(num, p, width);
         snprintf(path, sizeof path, "%s/points/%s.ini", dir, num);
         rc = create_file(path, pt.text, pt.len, 0644, err, errcap);
+        unsigned char sha[32]; /* the point's identity, which its job's result must carry */
+        char digest[SWEEP_DIGEST_HEX];
+        sweep_text_sha256(pt.text, pt.len, sha);
+        sweep_point_digest(sha, po->args, po->nargs, digest);
         free(pt.text);
         sh_quote(jobs.f, binary);
         fputs(" sweep ", jobs.f);
@@ -360,8 +364,8 @@ int sweep_plan_write(const sweep *sw, const sweep_plan_options *po, char *err, s
             fputs(": ", plan.f);
             json_string(plan.f, sweep_value(sw, p, v));
         }
-        fprintf(plan.f, "}, \"scenario\": \"points/%s.ini\", \"result\": \"results/%s.json\"}",
-                num, num);
+        fprintf(plan.f, "}, \"scenario\": \"points/%s.ini\", \"result\": \"results/%s.json\", "
+                "\"digest\": \"%s\"}", num, num, digest);
     }
     fputs("\n    ]\n  }\n}\n", plan.f);
     int oom = mem_close(&jobs) < 0;

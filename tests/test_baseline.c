@@ -20,6 +20,7 @@
 #include "tests/support.h"
 
 #include "reports/baseline.h"
+#include "reports/json_read.h"
 #include "reports/report.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
@@ -70,7 +71,7 @@ static void test_same_run_has_no_change(void **state)
     run_all(&sc, &res);
     baseline_report r;
     char err[512];
-    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), 0);
     assert_true(r.compared > 10);
     assert_int_equal(r.nchanges, 0);
     assert_int_equal(r.regressions, 0);
@@ -91,7 +92,7 @@ static void test_worse_key_regresses(void **state)
     run_all(&bad, &res);
     baseline_report r;
     char err[512];
-    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), 0);
     assert_true(r.regressions > 0);
     int write_max_mean = 0;
     for (size_t i = 0; i < r.nchanges; i++) {
@@ -112,7 +113,7 @@ static void test_worse_key_regresses(void **state)
     sim_results_free(&res);
     const char *bad_path = report_of(&bad);
     run_all(&good, &res);
-    assert_int_equal(baseline_compare(bad_path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_int_equal(baseline_compare(bad_path, &res, BASELINE_TOLERANCE, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), 0);
     int improved = 0;
     for (size_t i = 0; i < r.nchanges; i++)
         improved |= !strcmp(r.changes[i].figure->name, "write_max_mean") &&
@@ -120,7 +121,7 @@ static void test_worse_key_regresses(void **state)
     assert_true(improved);
     /* a tolerance large enough hides every change */
     baseline_report_free(&r);
-    assert_int_equal(baseline_compare(bad_path, &res, 1e9, &r, err, sizeof err), 0);
+    assert_int_equal(baseline_compare(bad_path, &res, 1e9, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), 0);
     assert_int_equal(r.nchanges, 0);
     baseline_report_free(&r);
     sim_results_free(&res);
@@ -143,22 +144,22 @@ static void test_refusals(void **state)
     baseline_report r;
 
     const char *path = report_of(&other);
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(baseline_compare(path, &res, 0.05, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), -1);
     assert_contains(err, path);
     assert_contains(err, "another scenario");
     unlink(path);
 
     path = test_temp_file("baseline-v2", "{\"regionsim\": 2, \"runs\": []}\n");
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(baseline_compare(path, &res, 0.05, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), -1);
     assert_contains(err, "schema 2");
     unlink(path);
 
     path = test_temp_file("baseline-text", "scheme  example key\n");
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(baseline_compare(path, &res, 0.05, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), -1);
     assert_contains(err, path);
     unlink(path);
 
-    assert_int_equal(baseline_compare("/nonexistent/old.json", &res, 0.05, &r, err, sizeof err),
+    assert_int_equal(baseline_compare("/nonexistent/old.json", &res, 0.05, JSON_READ_MAX_DEFAULT, &r, err, sizeof err),
                      -1);
     assert_contains(err, "/nonexistent/old.json");
 
@@ -166,7 +167,7 @@ static void test_refusals(void **state)
     small_scenario(&other, "ts"); /* the same scenario, but a scheme of another name */
     other.schemes[0].label = "theirs";
     path = report_of(&other);
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(baseline_compare(path, &res, 0.05, JSON_READ_MAX_DEFAULT, &r, err, sizeof err), -1);
     assert_contains(err, "none of this run's schemes");
     unlink(path);
 
