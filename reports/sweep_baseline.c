@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/format.h"
 #include "reports/json_read.h"
 
 /* A baseline point: its key and its index in "points". */
@@ -515,9 +516,10 @@ static void write_changes(FILE *out, const sweep_table *t, const sweep_baseline_
         const sweep_baseline_change *c = &r->changes[i];
         if ((c->verdict == BASELINE_REGRESSION) != regressions)
             continue;
-        char label[512], change[32];
+        char label[512], change[32], scheme[4 * 64];
         fprintf(out, "  %-*s %-16s %-32s %14.6g %14.6g %9s  %s\n", width,
-                sweep_table_point_label(t, c->point, label, sizeof label), t->schemes[c->scheme],
+                sweep_table_point_label(t, c->point, label, sizeof label),
+                fmt_escaped(scheme, sizeof scheme, t->schemes[c->scheme]),
                 c->figure->name, c->old_value, c->new_value,
                 baseline_change_text(change, sizeof change, c->relative),
                 baseline_verdict_name(c->verdict));

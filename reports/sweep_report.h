@@ -50,7 +50,8 @@ typedef struct sweep_table {
 void sweep_table_free_results(sweep_table *t);
 
 /* Point p's values as the messages show them: "VAR=VALUE VAR=VALUE", the
- * variables in the table's order. Returns out (cut to cap bytes). */
+ * variables in the table's order, control bytes as \xNN. Returns out (cut
+ * to cap bytes). */
 const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, size_t cap);
 
 /* The version of the sweep's JSON ("sweep": {"version": N, ...}), which a
