@@ -16,13 +16,17 @@
 #include <json-c/json.h>
 
 /* The most bytes a JSON input may hold unless the command's --max-input
- * raises it: 256 MiB. The largest input regionsim itself makes is far
- * below: a compare report with its per-server window arrays (at most 4
- * million servers x windows, JSON_WINDOWS_AUTO_CELLS) is about 32 MB, a
- * sweep's JSON about 2.5 kB a point and scheme (a 10,000-point sweep of
- * 10 schemes, 250 MB, fits), a plan's result a few kB. json-c holds a
- * document in about 4 times its bytes. A report written with
- * `--json-windows yes` can be larger: --max-input is for it. */
+ * raises it: 256 MiB. Measured: the largest report compare writes by
+ * default, with its per-server window arrays (at most 4 million servers x
+ * windows, JSON_WINDOWS_AUTO_CELLS: 12 schemes, 1000 servers, 330
+ * windows), is 32 MB; a sweep's JSON is about 2.5 kB a point and scheme
+ * (a 10,000-point sweep of 10 schemes, 250 MB, fits); a plan's result a
+ * few kB. So the cap is 8 times the largest compare report. json-c holds
+ * a document in 7 (a sweep's: 63 MB, 468 MB) to 23 times (window arrays:
+ * 32 MB, 720 MB) its bytes, so a document at the cap can take a few GB:
+ * the cap bounds what a hostile or mistaken input costs, it does not make
+ * every input cheap. A report written with `--json-windows yes` can be
+ * larger: --max-input is for it. */
 #define JSON_READ_MAX_DEFAULT ((uint64_t)256 << 20)
 
 /* The most --max-input may say: 1 TiB. */
