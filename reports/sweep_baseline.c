@@ -1,7 +1,8 @@
 /* sweep_baseline.c -- a sweep's table against an earlier sweep's JSON.
  *
  * Design: the baseline is read whole with json-c (a sweep's JSON is about
- * 2.5 kB a point and scheme; reports/json_read.h's cap, --max-input) and checked before anything is compared: a
+ * 2.5 kB a point and scheme; up to reports/json_read.h's cap, --max-input)
+ * and checked before anything is compared: a
  * sweep report (`{"sweep": {...}}`, a run's report named as such), of
  * this program's SWEEP_JSON_VERSION, of the same scenario name and the
  * same variables (the same set of names; their order may differ, as the

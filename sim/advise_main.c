@@ -117,7 +117,8 @@ int advise_main(int argc, char **argv)
     }
     if (sc.advise.budget) /* [advise], checked by the reader */
         budget = sc.advise.budget;
-    if (sc.advise.weights && advise_parse_weights(sc.advise.weights, &w, NULL, err, sizeof err) < 0) {
+    if (sc.advise.weights &&
+        advise_parse_weights(sc.advise.weights, &w, NULL, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim advise: %s: [advise] weights: %s\n", sc.advise.weights_origin,
                 err);
         goto out;

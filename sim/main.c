@@ -253,7 +253,8 @@ static void usage_error(const options *o, const char *fmt, const char *a, const 
 {
     char sa[4096], sb[4096];
     fprintf(stderr, "regionsim%s%s: ", o->cmd_name ? " " : "", o->cmd_name ? o->cmd_name : "");
-    fprintf(stderr, fmt, units_escape(a, 1000, sa, sizeof sa), units_escape(b, 1000, sb, sizeof sb));
+    fprintf(stderr, fmt, units_escape(a, 1000, sa, sizeof sa),
+            units_escape(b, 1000, sb, sizeof sb));
     fprintf(stderr, "\n(see 'regionsim%s%s --help')\n", o->cmd_name ? " " : "",
             o->cmd_name ? o->cmd_name : "");
     exit(EXIT_USAGE);

@@ -191,8 +191,8 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         json_object *index = json_member(pt, "index", json_type_int);
         json_object *values = json_member(pt, "values", json_type_object);
         if (!index || json_object_get_int64(index) != (int64_t)p || !values) {
-            sweep_say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}", spath,
-                p, p);
+            sweep_say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}",
+                      spath, p, p);
             return -1;
         }
         json_object *digest = json_member(pt, "digest", json_type_string);

@@ -48,9 +48,10 @@
  * one-point file with --result PATH, which writes the point's table as
  * exact JSON and exits 0 whatever its assertions say, with the digest of
  * its scenario when the file has one point, as a job's has
- * (sweep_point_digest: the file's bytes and the options it ran with); `regionsim merge` (sim/sweep_merge.c) checks that digest
- * against the plan's, rebuilds the table and prints it through
- * sweep_write_report, as step 3's table is printed here.
+ * (sweep_point_digest: the file's bytes and the options it ran with);
+ * `regionsim merge` (sim/sweep_merge.c) checks that digest against the
+ * plan's, rebuilds the table and prints it through sweep_write_report, as
+ * step 3's table is printed here.
  *
  * Steady state: the figures count the measured run, from measure_from on,
  * which the scenario sets (docs/scenarios.md#sweeps); nothing is measured
