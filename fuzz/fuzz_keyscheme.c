@@ -42,7 +42,11 @@
  *    an exact SCAN reads no row of a name before the start, and carries
  *    the query's limit on every range (an inexact one none); no ranges
  *    for a limit of 0; the plan depends on the record's name alone (not
- *    its time or sequence number).
+ *    its time or sequence number);
+ *  - cost: the harness makes at most 2^22 key compares and plans at most
+ *    2^21 ranges for one input (COST_MAX_COMPARES, COST_MAX_RANGES), so
+ *    no input nears CI's per-input timeout; with thousands of buckets the
+ *    GETs of 3 records and the queries of 2 entities are checked.
  */
 #include "fuzz/fuzz.h"
 
@@ -92,6 +96,7 @@ typedef struct world {
     size_t nrows;
     uint8_t wanted[NREC], row_wanted[NREC], row_taken[NREC];
     uint8_t eligible[NREC];          /* SCAN: named at or after the query's record */
+    size_t most_ranges;              /* the most ranges of a plan so far */
 } world;
 
 static record entity_record(const world *w, unsigned e, record base)
@@ -159,8 +164,31 @@ static void make_records(world *w, params *ps)
 
 /* ---- byte order ---- */
 
+/* What one input costs the harness: key compares and ranges planned,
+ * counted from zero for each input (LLVMFuzzerTestOneInput resets them:
+ * no state is kept between inputs), and bounded by an oracle at the end,
+ * so that an input that would near CI's 30 s an input (.ci/fuzz) is found
+ * as such rather than as a timeout under load. Under libFuzzer's
+ * instrumentation and the sanitizers a key compare costs about 45 ns and a
+ * planned range about 265 ns (measured on a 2-core machine; CI's was about
+ * 4 times slower): at both bounds an input takes about 0.75 s here. The
+ * most a scheme plans is 65,536 ranges a query (a salt(65536): one a
+ * bucket), for at most 26 queries once plans are that large (check_plans).
+ * fuzz/corpus/keyscheme/scheme-48 (`salt(65536) ts`) once took 13 million
+ * compares, 0.93 s here and 4 s on CI alone (26 s under load): the scan
+ * looked up both ends of each of a plan's 65,536 ranges among the 12 rows,
+ * where it now looks each row up among the ranges (range_of_row), and
+ * every entity was queried, where two are once a plan has thousands of
+ * ranges. Now: 1.6 million compares, 0.8 million ranges, 0.28 s. */
+#define COST_MAX_COMPARES (UINT64_C(1) << 22)
+#define COST_MAX_RANGES (UINT64_C(1) << 21)
+static struct {
+    uint64_t compares, ranges;
+} cost;
+
 static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
+    cost.compares++;
     return key_compare(keyref_of(a, alen), keyref_of(b, blen));
 }
 
@@ -401,20 +429,31 @@ static void check_shape(const plan *p, const char *expr)
     }
 }
 
-/* First row (in key order) >= key; lo_len 0: the first row. */
-static size_t first_row_at(const world *w, const uint8_t *key, size_t len, int unbounded)
+/* The range of p that holds row `row` (lo <= its key < hi; a range
+ * without lo or hi is unbounded on that side), or p->nranges for none.
+ * The ranges are sorted and disjoint (check_shape, before any scan): a
+ * binary search over them, so a scan costs rows x log(ranges) key
+ * compares, not ranges x log(rows). A plan of a salt(65536) key has 65536
+ * ranges for the 12 records' rows (fuzz/corpus/keyscheme/scheme-48). */
+static size_t range_of_row(const world *w, const plan *p, size_t row)
 {
-    if (unbounded)
-        return 0;
-    size_t lo = 0, hi = w->nrows;
+    const uint8_t *key = w->key[w->rows[row]];
+    size_t len = w->len[w->rows[row]];
+    size_t lo = 0, hi = p->nranges; /* the first range whose lo is above key */
     while (lo < hi) {
-        size_t mid = (lo + hi) / 2, r = w->rows[mid];
-        if (cmp_bytes(w->key[r], w->len[r], key, len) < 0)
+        size_t mid = (lo + hi) / 2;
+        const key_range *r = &p->ranges[mid];
+        if (r->lo_len == 0 || cmp_bytes(range_lo(p, mid), r->lo_len, key, len) <= 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo;
+    if (lo == 0)
+        return p->nranges;
+    const key_range *r = &p->ranges[lo - 1];
+    if (r->hi_len && cmp_bytes(key, len, range_hi(p, lo - 1), r->hi_len) >= 0)
+        return p->nranges;
+    return lo - 1;
 }
 
 /* Whether record i's entity name extends entity e's (e's is a proper
@@ -500,10 +539,16 @@ static void scan_want(world *w, const query *q)
 static void scan(world *w, const plan *p, query_kind kind, unsigned ent, int filtered)
 {
     memset(w->row_taken, 0, sizeof w->row_taken);
-    for (size_t i = 0; i < p->nranges; i++) {
+    size_t a = 0;
+    while (a < w->nrows) { /* each range's rows [a, b): rows ascend, ranges too */
+        size_t i = range_of_row(w, p, a), b = a + 1;
+        if (i == p->nranges) {
+            a++;
+            continue;
+        }
+        while (b < w->nrows && range_of_row(w, p, b) == i)
+            b++;
         const key_range *r = &p->ranges[i];
-        size_t a = first_row_at(w, range_lo(p, i), r->lo_len, r->lo_len == 0);
-        size_t b = r->hi_len ? first_row_at(w, range_hi(p, i), r->hi_len, 0) : w->nrows;
         uint32_t taken = 0;
         for (size_t k = 0; a + k < b && (r->limit == 0 || taken < r->limit); k++) {
             size_t row = r->reverse ? b - 1 - k : a + k;
@@ -514,6 +559,7 @@ static void scan(world *w, const plan *p, query_kind kind, unsigned ent, int fil
                 taken++;
             }
         }
+        a = b;
     }
 }
 
@@ -528,6 +574,9 @@ static void check_query(world *w, keyencoder *ke, const query *q, unsigned ent, 
                         const char *expr)
 {
     FUZZ_CHECK(keyencoder_plan(ke, q, p) == 0, "%s: keyencoder_plan failed (out of memory?)", expr);
+    cost.ranges += p->nranges;
+    if (p->nranges > w->most_ranges)
+        w->most_ranges = p->nranges;
     check_shape(p, expr);
     int empty_query = ((q->kind == QUERY_RANGE || q->kind == QUERY_WINDOW || q->kind == QUERY_METRIC)
                        && q->from_ms > q->to_ms)
@@ -651,6 +700,11 @@ static void check_plans(world *w, keyencoder *ke, params *ps, const char *expr)
         check_query(w, ke, &sc, e, &p, expr);
         sc.limit = 0;
         check_query(w, ke, &sc, e, &p, expr);
+        /* thousands of buckets (salt(65536): a plan of 65536 ranges a query,
+         * 11 plans an entity): two entities tell as much as all of them,
+         * as a few records do for the GETs above, in a fraction of the time */
+        if (w->most_ranges > 1024 && e >= 1)
+            break;
     }
     uint64_t span = last - first + 1;
     query win = { .kind = QUERY_WINDOW, .from_ms = first + take(ps, 0) * span / 256,
@@ -733,6 +787,7 @@ static void check_buckets(const keyscheme *ks, const world *w, const char *expr)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    cost.compares = cost.ranges = 0;
     char *expr = fuzz_cstr(data, size);
     size_t elen = strlen(expr);
     params ps = { data + elen + 1, elen < size ? size - elen - 1 : 0, 0 };
@@ -807,6 +862,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         keyencoder_encode(ke, &w->rec[i], scratch, keyscheme_max_len(ks));
     free(scratch);
     check_plans(w, ke, &ps, nf);
+    FUZZ_CHECK(cost.compares <= COST_MAX_COMPARES && cost.ranges <= COST_MAX_RANGES,
+               "%s: the harness took %llu key compares and planned %llu ranges (at most %llu and "
+               "%llu: an input must stay far from CI's 30 s timeout)", nf,
+               (unsigned long long)cost.compares, (unsigned long long)cost.ranges,
+               (unsigned long long)COST_MAX_COMPARES, (unsigned long long)COST_MAX_RANGES);
 
     keyencoder_free(ke);
     for (size_t i = 0; i < NREC; i++)

@@ -16,10 +16,18 @@
  *    with the key's section, -2 with another section; a value accepted
  *    formats (scenario_format_value) to one that is accepted and formats
  *    the same; the value as a key: -2 unless it is a setting's key, with
- *    "unknown key '...'".
+ *    "unknown key '...'";
+ *  - advise's weights (advise_parse_weights, --weights and [advise]
+ *    weights): a list accepted names each weight once, each 0..1e6, not
+ *    all 0, and leaves the others as they were; written back as
+ *    "NAME=%.17g,..." it parses to the same weights; given again after
+ *    itself (the names so far kept) it is refused as a weight named twice;
+ *    a refused one leaves the weights untouched, and its message holds no
+ *    control byte.
  */
 #include "fuzz/fuzz.h"
 
+#include "sim/advise.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 
@@ -107,6 +115,44 @@ static void check_setting(const setting_doc *d, const char *v)
     scenario_release(&sc);
 }
 
+static void check_weights(const char *v)
+{
+    advise_weights w, before;
+    advise_default_weights(&w);
+    before = w;
+    unsigned named = 0;
+    char err[1024], back[512];
+    if (advise_parse_weights(v, &w, &named, err, sizeof err) < 0) {
+        FUZZ_CHECK(!memcmp(&w, &before, sizeof w) && named == 0,
+                   "'%s' refused (%s), yet the weights changed", v, err);
+        for (const char *c = err; *c; c++)
+            FUZZ_CHECK((unsigned char)*c >= 0x20 && *c != 0x7f,
+                       "a control byte in the message of '%s'", v);
+        return;
+    }
+    double sum = 0;
+    size_t at = 0;
+    for (int g = 0; g < ADVISE_GROUPS; g++) {
+        FUZZ_CHECK(w.w[g] >= 0 && w.w[g] <= 1e6, "'%s': %s = %g", v,
+                   advise_group_name((advise_group)g), w.w[g]);
+        sum += w.w[g];
+        if (named & 1u << g)
+            at += (size_t)snprintf(back + at, sizeof back - at, "%s%s=%.17g", at ? "," : "",
+                                   advise_group_name((advise_group)g), w.w[g]);
+        else
+            FUZZ_CHECK(w.w[g] == before.w[g], "'%s' changed %s, which it does not name", v,
+                       advise_group_name((advise_group)g));
+    }
+    FUZZ_CHECK(sum > 0 && named != 0, "'%s' accepted with weights summing to %g", v, sum);
+    advise_weights again;
+    advise_default_weights(&again);
+    FUZZ_CHECK(advise_parse_weights(back, &again, NULL, err, sizeof err) == 0 &&
+               !memcmp(&again, &w, sizeof w), "'%s' written back as '%s' does not parse to the "
+               "same weights", v, back);
+    FUZZ_CHECK(advise_parse_weights(v, &again, &named, err, sizeof err) < 0 &&
+               strstr(err, "named twice"), "'%s' given twice was not refused: %s", v, err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *v = fuzz_cstr(data, size < VALUE_MAX ? size : VALUE_MAX);
@@ -115,6 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         x = x << 8 | data[i];
     check_number(x);
     check_units(v);
+    check_weights(v);
     int is_key = 0;
     for (size_t i = 0; i < scenario_setting_count(); i++) {
         setting_doc d = scenario_setting_doc(i);

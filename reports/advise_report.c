@@ -76,7 +76,8 @@ static size_t read_order(const advise_outcome *oc, size_t *idx)
 }
 
 /* "writes even (1.00); metric reads 20.0 RPCs, 0.02 rows read per row
- * returned; ..." */
+ * returned; ..."; a read kind of the mix the run measured no read of is
+ * "no metric reads measured" (its figures are undefined: never "nan"). */
 static size_t describe(char *out, size_t cap, const advise_candidate *c, const advise_outcome *oc,
                        uint32_t nservers)
 {
@@ -87,9 +88,16 @@ static size_t describe(char *out, size_t cap, const advise_candidate *c, const a
     size_t n = read_order(oc, idx);
     for (size_t i = 0; i < n && at < cap; i++) {
         size_t o = idx[i];
-        at += (size_t)snprintf(out + at, cap - at, "; %s reads %.1f RPCs, %.2f rows read per "
-                               "row returned", kind_name(oc->obj[o].kind), c->value[o],
-                               c->value[o + 1]);
+        const char *kind = kind_name(oc->obj[o].kind);
+        double rpcs = c->value[o], rows = c->value[o + 1];
+        if (isnan(rpcs)) /* the mix has the kind, but the run measured none of its reads */
+            at += (size_t)snprintf(out + at, cap - at, "; no %s reads measured", kind);
+        else if (isnan(rows)) /* reads, but no row came back to divide by */
+            at += (size_t)snprintf(out + at, cap - at, "; %s reads %.1f RPCs, no rows returned",
+                                   kind, rpcs);
+        else
+            at += (size_t)snprintf(out + at, cap - at, "; %s reads %.1f RPCs, %.2f rows read per "
+                                   "row returned", kind, rpcs, rows);
     }
     if (at < cap)
         at += (size_t)snprintf(out + at, cap - at, "; %.0f key bytes", c->value[oc->nobj - 1]);

@@ -1,13 +1,26 @@
 /* baseline.c -- a run's figures against a previous run's JSON report.
  *
- * The baseline is read with json-c, whole (a report is a few megabytes at
- * most), and checked before anything is compared: it must be a regionsim
- * report ("regionsim": the schema version this program writes) of the same
- * scenario (the same name and workload description: comparing a salted
- * run of one workload with another workload's says nothing). Then, for
- * every run of this result whose scheme the baseline also ran, every
- * scheme-scope figure of the registry is compared where both values are
- * defined.
+ * The baseline is read with json-c, whole (reports/json_read.h: up to the
+ * --max-input cap), and checked before anything is compared: it must be a
+ * regionsim report ("regionsim": the schema version this program writes)
+ * whose every run has a "scheme" and an object of "figures", each figure
+ * the registry knows a number or null (undefined); with samples, each
+ * run's "spread" likewise holds {"min", "median", "max"} of numbers or
+ * null. A figure of another type (a string, an array, an object, a
+ * boolean) is bad input, refused with its JSON path, not skipped: a gate
+ * that skipped what it could not read would pass a baseline that checks
+ * nothing. A figure the registry has and the baseline lacks (a registry
+ * grown since) is not compared. Then it must be of the same scenario (the
+ * same name and workload description: comparing a salted run of one
+ * workload with another workload's says nothing). Then, for every run of
+ * this result whose scheme the baseline also ran, every scheme-scope
+ * figure of the registry is compared where both values are defined; if
+ * that compares nothing at all, the baseline is refused too.
+ *
+ * Like with like: the JSON report writes each figure as fmt_number does
+ * (integers whole, others to 6 significant digits), so this run's value is
+ * taken as the report would write it (baseline_as_written) before it is
+ * judged; a report compared with itself is the same at --tolerance 0.
  *
  * The tolerance is relative: |new - old| <= tolerance x |old| is the same.
  * An old value of 0 has no relative scale; there any change of more than
@@ -24,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/format.h"
 #include "reports/json_read.h"
 #include "reports/report.h"
 #include "reports/samples.h"
@@ -109,14 +123,134 @@ static int comparable(json_object *root, const char *path, const sim_results *re
     return 1;
 }
 
-int baseline_check_file(const char *path, char *err, size_t errcap)
+/* What a JSON value is, for a message: "a string ('abc')", "an array". */
+static const char *found_text(json_object *v, char *buf, size_t cap)
 {
-    json_object *root = json_read_file(path, NULL, err, errcap);
+    switch (json_object_get_type(v)) {
+    case json_type_string:
+        snprintf(buf, cap, "a string ('%.40s%s')", json_object_get_string(v),
+                 json_object_get_string_len(v) > 40 ? "..." : "");
+        break;
+    case json_type_array: snprintf(buf, cap, "an array"); break;
+    case json_type_object: snprintf(buf, cap, "an object"); break;
+    case json_type_boolean: snprintf(buf, cap, "a boolean"); break;
+    case json_type_null: snprintf(buf, cap, "null"); break;
+    case json_type_int:
+    case json_type_double: snprintf(buf, cap, "%.17g", json_object_get_double(v)); break;
+    }
+    return buf;
+}
+
+/* Whether v is a figure's value: a finite number, or null (undefined). */
+static int figure_like(json_object *v)
+{
+    if (!v || json_object_is_type(v, json_type_null))
+        return 1;
+    return (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) &&
+           isfinite(json_object_get_double(v));
+}
+
+/* Checks run i's "figures" (or, spread, its "spread") object: every
+ * registry figure in it a number or null (a spread entry an object of
+ * them). Counts in *numbers the figures with a number. 0, or -1 with a
+ * message naming the JSON path. */
+static int check_figures(json_object *run, size_t i, const char *path, int spread,
+                         size_t *numbers, char *err, size_t errcap)
+{
+    const char *member = spread ? "spread" : "figures";
+    json_object *figures = NULL;
+    char found[96];
+    if (!json_object_object_get_ex(run, member, &figures) ||
+        !json_object_is_type(figures, json_type_object)) {
+        snprintf(err, errcap, "%s: runs[%zu].%s: expected an object of figures (the output of "
+                 "--format json), found %s", path, i, member,
+                 figures ? found_text(figures, found, sizeof found) : "none");
+        return -1;
+    }
+    static const char *const stats[] = { "min", "median", "max" };
+    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
+        json_object *v;
+        if (!json_object_object_get_ex(figures, f->name, &v))
+            continue; /* a figure added since the baseline was made */
+        if (!spread) {
+            if (!figure_like(v)) {
+                snprintf(err, errcap, "%s: runs[%zu].figures.%s: expected a number or null, "
+                         "found %s", path, i, f->name, found_text(v, found, sizeof found));
+                return -1;
+            }
+            *numbers += v && !json_object_is_type(v, json_type_null);
+            continue;
+        }
+        if (!json_object_is_type(v, json_type_object)) {
+            snprintf(err, errcap, "%s: runs[%zu].spread.%s: expected {\"min\", \"median\", "
+                     "\"max\"}, found %s", path, i, f->name, found_text(v, found, sizeof found));
+            return -1;
+        }
+        for (size_t k = 0; k < 3; k++) {
+            json_object *x = NULL;
+            if (!json_object_object_get_ex(v, stats[k], &x) || !figure_like(x)) {
+                snprintf(err, errcap, "%s: runs[%zu].spread.%s.%s: expected a number or null, "
+                         "found %s", path, i, f->name, stats[k],
+                         x ? found_text(x, found, sizeof found) : "none");
+                return -1;
+            }
+        }
+        json_object *median = NULL;
+        json_object_object_get_ex(v, "median", &median);
+        *numbers += median && !json_object_is_type(median, json_type_null);
+    }
+    return 0;
+}
+
+/* Every run of the (readable) baseline: an object with a "scheme" and
+ * well-formed "figures" (and "spread", when it has one); and some figure
+ * of some run a number. 0, or -1 with a message. */
+static int check_runs(json_object *root, const char *path, char *err, size_t errcap)
+{
+    json_object *runs = json_member(root, "runs", json_type_array);
+    json_object *samples = json_member(root, "samples", json_type_int);
+    int with_samples = samples && json_object_get_int64(samples) > 1;
+    size_t n = json_object_array_length(runs), numbers = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *run = json_object_array_get_idx(runs, i), *spread = NULL;
+        if (!json_member(run, "scheme", json_type_string)) {
+            snprintf(err, errcap, "%s: runs[%zu]: expected an object with a \"scheme\" name "
+                     "and its \"figures\" (the output of --format json)", path, i);
+            return -1;
+        }
+        if (check_figures(run, i, path, 0, &numbers, err, errcap) < 0)
+            return -1;
+        size_t unused = 0; /* with samples, the medians are compared (counted below) */
+        json_object_object_get_ex(run, "spread", &spread);
+        if ((spread || with_samples) &&
+            check_figures(run, i, path, 1, with_samples ? &numbers : &unused, err, errcap) < 0)
+            return -1;
+    }
+    if (numbers == 0) {
+        snprintf(err, errcap, "%s: no figure to compare: %s (expected the output of --format "
+                 "json; a baseline that compares nothing checks nothing)", path,
+                 n == 0 ? "\"runs\" is empty"
+                        : "no run's \"figures\" has a figure of this regionsim with a value");
+        return -1;
+    }
+    return 0;
+}
+
+int baseline_check_file(const char *path, uint64_t max, char *err, size_t errcap)
+{
+    json_object *root = json_read_file(path, max, NULL, err, errcap);
     if (!root)
         return -1;
-    int ok = readable(root, path, err, errcap);
+    int ok = readable(root, path, err, errcap) && check_runs(root, path, err, errcap) == 0;
     json_object_put(root);
     return ok ? 0 : -1;
+}
+
+double baseline_as_written(double v)
+{
+    char buf[CELL];
+    const char *s = fmt_number(buf, v);
+    return s[0] ? strtod(s, NULL) : NAN;
 }
 
 /* Whether moving from old to new by more than the tolerance. */
@@ -177,7 +311,8 @@ static int compare_run(const sim_results *res, size_t i, json_object *old_run,
     int spread = res->nsamples > 1;
     for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
         double old = old_value(old_run, f, spread);
-        double now = spread ? samples_spread(f, res, i).median : figure_value(f, run, 0);
+        double now = baseline_as_written(spread ? samples_spread(f, res, i).median
+                                                : figure_value(f, run, 0));
         if (!isfinite(old) || !isfinite(now))
             continue;
         r->compared++;
@@ -192,16 +327,17 @@ static int compare_run(const sim_results *res, size_t i, json_object *old_run,
     return 0;
 }
 
-int baseline_compare(const char *path, const sim_results *res, double tolerance,
+int baseline_compare(const char *path, const sim_results *res, double tolerance, uint64_t max,
                      baseline_report *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
     out->samples = res->nsamples ? res->nsamples : 1;
-    json_object *root = json_read_file(path, NULL, err, errcap);
+    json_object *root = json_read_file(path, max, NULL, err, errcap);
     if (!root)
         return -1;
     json_object *runs = NULL;
-    int ok = readable(root, path, err, errcap) && comparable(root, path, res, err, errcap) &&
+    int ok = readable(root, path, err, errcap) && check_runs(root, path, err, errcap) == 0 &&
+             comparable(root, path, res, err, errcap) &&
              json_object_object_get_ex(root, "runs", &runs);
     size_t cap = 0, matched = 0;
     for (size_t i = 0; ok && i < res->nruns; i++) {
@@ -218,6 +354,12 @@ int baseline_compare(const char *path, const sim_results *res, double tolerance,
     }
     if (ok && matched == 0) {
         snprintf(err, errcap, "%s: none of this run's schemes is in the baseline", path);
+        ok = 0;
+    } else if (ok && out->compared == 0) {
+        snprintf(err, errcap, "%s: no figure compared: where this run has a value, the "
+                 "baseline's runs of the same schemes have none (null or missing)%s; a "
+                 "baseline that compares nothing checks nothing", path,
+                 out->samples > 1 ? " in their \"spread\"" : "");
         ok = 0;
     }
     json_object_put(root);

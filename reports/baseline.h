@@ -44,22 +44,36 @@ typedef struct baseline_report {
     uint32_t samples;        /* samples of both runs: above 1, medians were compared */
 } baseline_report;
 
-/* Compares res with the JSON report at path. Returns 0 with *out filled
- * (free with baseline_report_free), or -1 with a message in err: the file
- * cannot be read, is not a regionsim JSON report, is of another schema
- * version ("PATH: a report of schema 2; this regionsim writes 3: make the
- * baseline again"), or of another scenario (its name or workload differ),
- * or of another number of samples, or no scheme of this run is in it. tolerance >= 0 is relative. */
-int baseline_compare(const char *path, const sim_results *res, double tolerance,
+/* Compares res with the JSON report at path (read up to max bytes:
+ * reports/json_read.h). This run's values are taken as the JSON report
+ * writes them (baseline_as_written), so a report compared with itself is
+ * the same at tolerance 0. Returns 0 with *out filled (free with
+ * baseline_report_free), or -1 with a message in err: the file cannot be
+ * read (or is over max), is not a regionsim JSON report, is of another
+ * schema version ("PATH: a report of schema 2; this regionsim writes 3:
+ * make the baseline again"), has a malformed run or figure (its JSON
+ * path: "PATH: runs[2].figures.write_cov: expected a number or null,
+ * found a string ('x')") or no figure with a value at all, is of another
+ * scenario (its name or workload differ), or of another number of
+ * samples, or no scheme of this run is in it, or nothing could be
+ * compared (every figure this run defines is null or missing there).
+ * tolerance >= 0 is relative. */
+int baseline_compare(const char *path, const sim_results *res, double tolerance, uint64_t max,
                      baseline_report *out, char *err, size_t errcap);
 
 void baseline_report_free(baseline_report *r);
 
 /* What can be checked of the baseline before a run: the file at path
- * reads as one JSON document and is a regionsim JSON report of this
- * schema with runs. Returns 0, or -1 with a message in err (the same
+ * (up to max bytes) reads as one JSON document and is a regionsim JSON
+ * report of this schema with runs, every run and figure well formed, some
+ * figure with a value. Returns 0, or -1 with a message in err (the same
  * words as baseline_compare's). */
-int baseline_check_file(const char *path, char *err, size_t errcap);
+int baseline_check_file(const char *path, uint64_t max, char *err, size_t errcap);
+
+/* v as the JSON report writes it (reports/format.h's fmt_number:
+ * integers whole, others to 6 significant digits), read back; NAN for an
+ * undefined v. What a baseline's figure is compared with. */
+double baseline_as_written(double v);
 
 /* The verdict on figure f moving from old to now at the relative
  * tolerance (>= 0): BASELINE_SAME when |now - old| <= tolerance x |old|

@@ -1,7 +1,8 @@
 /* sweep_baseline.c -- a sweep's table against an earlier sweep's JSON.
  *
  * Design: the baseline is read whole with json-c (a sweep's JSON is about
- * 5 kB a point and scheme) and checked before anything is compared: a
+ * 2.5 kB a point and scheme; up to reports/json_read.h's cap, --max-input)
+ * and checked before anything is compared: a
  * sweep report (`{"sweep": {...}}`, a run's report named as such), of
  * this program's SWEEP_JSON_VERSION, of the same scenario name and the
  * same variables (the same set of names; their order may differ, as the
@@ -16,12 +17,16 @@
  *
  * The verdicts are reports/baseline.c's (baseline_judge), so a sweep and
  * compare call the same move a regression. The new values are taken as
- * the sweep's JSON writes them (fmt_number: integers whole, others to 6
- * significant digits, read back with strtod, as json-c reads the old
- * ones): the report compared with itself, or with a re-run that matched
- * it to those digits, shows no change even at --tolerance 0. Figures the
- * baseline does not have (a registry grown since) or either side leaves
- * undefined (null) are not compared, as compare does.
+ * the sweep's JSON writes them (baseline_as_written: integers whole,
+ * others to 6 significant digits, read back with strtod, as json-c reads
+ * the old ones): the report compared with itself, or with a re-run that
+ * matched it to those digits, shows no change even at --tolerance 0.
+ * Figures the baseline does not have (a registry grown since) or either
+ * side leaves undefined (null) are not compared, as compare does; a
+ * figure of another type (a string, an array, ...) is refused with its
+ * JSON path, and so is a baseline that would compare nothing at all (no
+ * figure with a value, or none where this sweep has one): a gate that
+ * compares nothing must not pass.
  *
  * Messages name the file and what differs; nothing is printed here but
  * by sweep_baseline_write, so a caller refuses a baseline before writing
@@ -214,9 +219,43 @@ static int check_header(json_object *root, const char *path, const sweep_table *
     return 0;
 }
 
-/* The baseline's points sorted by key into *out (n of them); 0 or -1. */
+/* Every registry figure in a run's "figures" a finite number or null
+ * (a figure the registry has and the run lacks is allowed: a registry
+ * grown since); *numbers counts those with a number. 0, or -1 with the
+ * JSON path of the first that is neither. */
+static int check_figures(json_object *figures, const char *path, size_t p, size_t r,
+                         size_t *numbers, char *err, size_t errcap)
+{
+    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
+        json_object *v;
+        if (!json_object_object_get_ex(figures, f->name, &v) || !v ||
+            json_object_is_type(v, json_type_null))
+            continue;
+        if ((json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) &&
+            isfinite(json_object_get_double(v))) {
+            ++*numbers;
+            continue;
+        }
+        if (json_object_is_type(v, json_type_string))
+            snprintf(err, errcap, "%s: points[%zu].runs[%zu].figures.%s: expected a number or "
+                     "null, found a string ('%.40s')", path, p, r, f->name,
+                     json_object_get_string(v));
+        else
+            snprintf(err, errcap, "%s: points[%zu].runs[%zu].figures.%s: expected a number or "
+                     "null, found %s", path, p, r, f->name,
+                     json_object_is_type(v, json_type_array)    ? "an array"
+                     : json_object_is_type(v, json_type_object) ? "an object"
+                     : json_object_is_type(v, json_type_boolean) ? "a boolean"
+                                                                 : "a number out of range");
+        return -1;
+    }
+    return 0;
+}
+
+/* The baseline's points sorted by key into *out (n of them), every run's
+ * figures checked (*numbers: how many have a number); 0 or -1. */
 static int index_points(json_object *points, const char *path, const sweep_table *t,
-                        old_point **out, char *err, size_t errcap)
+                        old_point **out, size_t *numbers, char *err, size_t errcap)
 {
     size_t n = json_object_array_length(points);
     old_point *op = calloc(n ? n : 1, sizeof *op);
@@ -242,12 +281,14 @@ static int index_points(json_object *points, const char *path, const sweep_table
         }
         for (size_t r = 0; r < json_object_array_length(runs); r++) {
             json_object *run = json_object_array_get_idx(runs, r);
-            if (!json_member(run, "scheme", json_type_string) ||
-                !json_member(run, "figures", json_type_object)) {
+            json_object *figures = json_member(run, "figures", json_type_object);
+            if (!json_member(run, "scheme", json_type_string) || !figures) {
                 snprintf(err, errcap, "%s: points[%zu]: runs[%zu]: expected {\"scheme\", "
                          "\"figures\": {...}}", path, i, r);
                 return -1;
             }
+            if (check_figures(figures, path, i, r, numbers, err, errcap) < 0)
+                return -1;
         }
     }
     qsort(op, n, sizeof *op, by_key);
@@ -271,10 +312,11 @@ static void free_points(old_point *op, size_t n)
 
 /* Reads and checks the baseline and matches its points and schemes with
  * t's. 0, or -1 with a message (L then holds nothing). */
-static int load(const char *path, const sweep_table *t, loaded *L, char *err, size_t errcap)
+static int load(const char *path, const sweep_table *t, uint64_t max, loaded *L, char *err,
+                size_t errcap)
 {
     memset(L, 0, sizeof *L);
-    L->root = json_read_file(path, NULL, err, errcap);
+    L->root = json_read_file(path, max, NULL, err, errcap);
     if (!L->root)
         return -1;
     if (check_header(L->root, path, t, err, errcap) < 0) {
@@ -288,7 +330,9 @@ static int load(const char *path, const sweep_table *t, loaded *L, char *err, si
     old_point *op = NULL;
     L->match = calloc(t->npoints ? t->npoints : 1, sizeof *L->match);
     L->scheme_in_old = calloc(t->nschemes ? t->nschemes : 1, sizeof *L->scheme_in_old);
-    int rc = L->match && L->scheme_in_old ? index_points(L->points, path, t, &op, err, errcap) : -1;
+    size_t numbers = 0;
+    int rc = L->match && L->scheme_in_old
+                 ? index_points(L->points, path, t, &op, &numbers, err, errcap) : -1;
     if (!L->match || !L->scheme_in_old)
         snprintf(err, errcap, "out of memory reading %s", path);
     sweep_baseline_report *c = &L->counts;
@@ -331,27 +375,25 @@ static int load(const char *path, const sweep_table *t, loaded *L, char *err, si
     } else if (rc == 0 && in_both == 0) {
         snprintf(err, errcap, "%s: none of this sweep's schemes is in the baseline", path);
         rc = -1;
+    } else if (rc == 0 && numbers == 0) {
+        snprintf(err, errcap, "%s: no figure to compare: no run of its points has a figure of "
+                 "this regionsim with a value (expected the output of 'regionsim sweep FILE "
+                 "--format json'; a baseline that compares nothing checks nothing)", path);
+        rc = -1;
     }
     if (rc < 0)
         loaded_free(L);
     return rc;
 }
 
-int sweep_baseline_check(const char *path, const sweep_table *t, char *err, size_t errcap)
+int sweep_baseline_check(const char *path, const sweep_table *t, uint64_t max, char *err,
+                         size_t errcap)
 {
     loaded L;
-    if (load(path, t, &L, err, errcap) < 0)
+    if (load(path, t, max, &L, err, errcap) < 0)
         return -1;
     loaded_free(&L);
     return 0;
-}
-
-/* A value as the sweep's JSON writes it, read back; NAN for null. */
-static double as_written(double v)
-{
-    char buf[CELL];
-    const char *s = fmt_number(buf, v);
-    return s[0] ? strtod(s, NULL) : NAN;
 }
 
 /* The baseline's value of figure name in a run's "figures"; NAN if none. */
@@ -391,12 +433,12 @@ static int add_change(sweep_baseline_report *r, size_t *cap, sweep_baseline_chan
     return 0;
 }
 
-int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance,
+int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance, uint64_t max,
                            sweep_baseline_report *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
     loaded L;
-    if (load(path, t, &L, err, errcap) < 0)
+    if (load(path, t, max, &L, err, errcap) < 0)
         return -1;
     *out = L.counts;
     size_t cap = 0;
@@ -407,7 +449,7 @@ int sweep_baseline_compare(const char *path, const sweep_table *t, double tolera
             json_object *figures = json_member(run, "figures", json_type_object);
             for (const figure *f = figure_first(FIGURE_SCHEME); figures && f; f = figure_next(f)) {
                 double old = old_figure(figures, f->name);
-                double now = as_written(sweep_table_value(t, p, s, f));
+                double now = baseline_as_written(sweep_table_value(t, p, s, f));
                 if (!isfinite(old) || !isfinite(now))
                     continue;
                 out->compared++;
@@ -425,6 +467,12 @@ int sweep_baseline_compare(const char *path, const sweep_table *t, double tolera
             }
         }
     loaded_free(&L);
+    if (rc == 0 && out->compared == 0) {
+        snprintf(err, errcap, "%s: no figure compared: where this sweep has a value, the "
+                 "baseline's runs of the same points and schemes have none (null or "
+                 "missing); a baseline that compares nothing checks nothing", path);
+        rc = -1;
+    }
     if (rc < 0)
         sweep_baseline_report_free(out);
     return rc;
@@ -469,9 +517,10 @@ static void write_changes(FILE *out, const sweep_table *t, const sweep_baseline_
         const sweep_baseline_change *c = &r->changes[i];
         if ((c->verdict == BASELINE_REGRESSION) != regressions)
             continue;
-        char label[512], change[32];
+        char label[512], change[32], scheme[4 * 64];
         fprintf(out, "  %-*s %-16s %-32s %14.6g %14.6g %9s  %s\n", width,
-                sweep_table_point_label(t, c->point, label, sizeof label), t->schemes[c->scheme],
+                sweep_table_point_label(t, c->point, label, sizeof label),
+                fmt_escaped(scheme, sizeof scheme, t->schemes[c->scheme]),
                 c->figure->name, c->old_value, c->new_value,
                 baseline_change_text(change, sizeof change, c->relative),
                 baseline_verdict_name(c->verdict));

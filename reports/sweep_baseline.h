@@ -42,22 +42,28 @@ typedef struct sweep_baseline_report {
     size_t schemes_old;       /* the baseline's schemes this sweep does not have */
 } sweep_baseline_report;
 
-/* Whether the file at path can be compared with t, whose echo of the
- * sweep (scenario, variables, values, schemes) must be filled; its
- * figures are not read (a sweep checks its baseline before it runs).
- * Returns 0, or -1 with "PATH: what differs" in err: the file cannot be
- * read or is not JSON; it is not a sweep's JSON report (a run's report is
- * named as one); its "version" is not SWEEP_JSON_VERSION; it is of
- * another scenario name or other variables (another set of names); a
- * point is malformed or a second one at the same values; no point or no
+/* Whether the file at path (read up to max bytes: reports/json_read.h)
+ * can be compared with t, whose echo of the sweep (scenario, variables,
+ * values, schemes) must be filled; t's figures are not read (a sweep
+ * checks its baseline before it runs). Returns 0, or -1 with "PATH: what
+ * differs" in err: the file cannot be read, is over max or is not JSON;
+ * it is not a sweep's JSON report (a run's report is named as one); its
+ * "version" is not SWEEP_JSON_VERSION; it is of another scenario name or
+ * other variables (another set of names); a point is malformed or a
+ * second one at the same values; a figure is neither a number nor null
+ * ("PATH: points[3].runs[0].figures.write_cov: expected a number or
+ * null, found a string ('x')"); no figure has a value; no point or no
  * scheme is in both. */
-int sweep_baseline_check(const char *path, const sweep_table *t, char *err, size_t errcap);
+int sweep_baseline_check(const char *path, const sweep_table *t, uint64_t max, char *err,
+                         size_t errcap);
 
 /* The same checks, then the comparison of every figure of every point
  * and scheme both have into *out (free with sweep_baseline_report_free).
  * tolerance >= 0 is relative. Returns 0, or -1 with a message in err
- * (also out of memory); *out then holds nothing. */
-int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance,
+ * (also out of memory, and when no figure could be compared: every value
+ * this sweep defines is null or missing in the baseline); *out then holds
+ * nothing. */
+int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance, uint64_t max,
                            sweep_baseline_report *out, char *err, size_t errcap);
 
 void sweep_baseline_report_free(sweep_baseline_report *r);

@@ -11,7 +11,9 @@
  * rebuild any chart without running anything again. Trade-off: the text
  * leaves out the read kinds no run issued (a column of dashes says
  * nothing); JSON and CSV keep every column, so their shape depends only
- * on the registry.
+ * on the registry. The text and the points' labels (messages, JUnit
+ * names) show names and values with control bytes escaped (fmt_escaped):
+ * a sweep's own file cannot hold them, but a merged plan's JSON can.
  */
 #include "reports/sweep_report.h"
 
@@ -45,8 +47,10 @@ const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, s
     if (cap)
         out[0] = '\0';
     for (size_t v = 0; v < t->nvars && at < cap; v++) {
-        int n = snprintf(out + at, cap - at, "%s%s=%s", v ? " " : "", t->var_names[v],
-                         t->values[p * t->nvars + v]);
+        char name[4 * 64], value[4 * 64];
+        int n = snprintf(out + at, cap - at, "%s%s=%s", v ? " " : "",
+                         fmt_escaped(name, sizeof name, t->var_names[v]),
+                         fmt_escaped(value, sizeof value, t->values[p * t->nvars + v]));
         if (n < 0)
             break;
         at += (size_t)n;
@@ -132,12 +136,23 @@ static const char *cell(char *buf, const figure *f, double v)
 
 #define SCHEME_COLS 40
 
+/* The text of names and values a table holds, for the text report:
+ * control bytes escaped (fmt_escaped), so a merged plan's file cannot
+ * drive the terminal; each at most 4 x 63 characters (a value is at most
+ * 63 bytes, SWEEP_VALUE_MAX; a longer name is cut). */
+#define SHOWN_CELL (4 * 63 + 1)
+static const char *cell_text(char out[SHOWN_CELL], const char *s)
+{
+    return fmt_escaped(out, SHOWN_CELL, s);
+}
+
 void sweep_write_text(FILE *out, const sweep_table *t)
 {
     const figure *shown[32];
     size_t nshown = sweep_shown_figures(t, shown);
-    char buf[CELL], hb[CELL];
-    fprintf(out, "sweep %s: %zu point%s x %zu scheme%s", t->scenario, t->npoints,
+    char buf[CELL], hb[CELL], esc[SHOWN_CELL], name[4 * 200 + 1];
+    fprintf(out, "sweep %s: %zu point%s x %zu scheme%s",
+            fmt_escaped(name, sizeof name, t->scenario), t->npoints,
             t->npoints == 1 ? "" : "s", t->nschemes, t->nschemes == 1 ? "" : "s");
     if (t->measure_from_us)
         fprintf(out, ", figures from %s on (measure_from)", fmt_duration(buf, t->measure_from_us));
@@ -146,14 +161,14 @@ void sweep_write_text(FILE *out, const sweep_table *t)
     /* column widths: the longest of the header and every cell */
     size_t wvar[64], wscheme = 6, wfig[32];
     for (size_t v = 0; v < t->nvars && v < 64; v++) {
-        wvar[v] = strlen(t->var_names[v]);
+        wvar[v] = strlen(cell_text(esc, t->var_names[v]));
         for (size_t p = 0; p < t->npoints; p++) {
-            size_t l = strlen(t->values[p * t->nvars + v]);
+            size_t l = strlen(cell_text(esc, t->values[p * t->nvars + v]));
             wvar[v] = l > wvar[v] ? l : wvar[v];
         }
     }
     for (size_t i = 0; i < t->npoints * t->nschemes; i++) {
-        size_t l = strlen(fmt_cut(buf, t->run_names[i], SCHEME_COLS));
+        size_t l = strlen(fmt_cut(buf, cell_text(esc, t->run_names[i]), SCHEME_COLS));
         wscheme = l > wscheme ? l : wscheme;
     }
     for (size_t k = 0; k < nshown; k++) {
@@ -165,7 +180,7 @@ void sweep_write_text(FILE *out, const sweep_table *t)
             }
     }
     for (size_t v = 0; v < t->nvars && v < 64; v++)
-        fprintf(out, "%*s  ", (int)wvar[v], t->var_names[v]);
+        fprintf(out, "%*s  ", (int)wvar[v], cell_text(esc, t->var_names[v]));
     fprintf(out, "%-*s", (int)wscheme, "scheme");
     for (size_t k = 0; k < nshown; k++)
         fprintf(out, "  %*s", (int)wfig[k], short_header(shown[k], hb, sizeof hb));
@@ -173,9 +188,9 @@ void sweep_write_text(FILE *out, const sweep_table *t)
     for (size_t p = 0; p < t->npoints; p++)
         for (size_t s = 0; s < t->nschemes; s++) {
             for (size_t v = 0; v < t->nvars && v < 64; v++)
-                fprintf(out, "%*s  ", (int)wvar[v], t->values[p * t->nvars + v]);
+                fprintf(out, "%*s  ", (int)wvar[v], cell_text(esc, t->values[p * t->nvars + v]));
             fprintf(out, "%-*s", (int)wscheme,
-                    fmt_cut(buf, t->run_names[p * t->nschemes + s], SCHEME_COLS));
+                    fmt_cut(buf, cell_text(esc, t->run_names[p * t->nschemes + s]), SCHEME_COLS));
             for (size_t k = 0; k < nshown; k++)
                 fprintf(out, "  %*s", (int)wfig[k],
                         cell(buf, shown[k], sweep_table_value(t, p, s, shown[k])));
@@ -254,6 +269,10 @@ static void write_json(FILE *out, const sweep_table *t, int exact)
     json_string(out, t->file);
     fputs(",\n    \"scenario\": ", out);
     json_string(out, t->scenario);
+    if (exact && t->point_digest) { /* which scenario a planned point's result is of */
+        fputs(",\n    \"digest\": ", out);
+        json_string(out, t->point_digest);
+    }
     fprintf(out, ",\n    \"measure_from_us\": %llu,\n    \"variables\": [",
             (unsigned long long)t->measure_from_us);
     for (size_t v = 0; v < t->nvars; v++) {

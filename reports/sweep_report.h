@@ -36,6 +36,9 @@ typedef struct sweep_table {
     uint64_t measure_from_us;      /* the first point's (the figures' steady state) */
     size_t nfigures;               /* sweep_figure_count() */
     double *figures;               /* npoints x nschemes x nfigures, registry order (NAN: undefined) */
+    const char *point_digest;      /* a planned point's job: its scenario's digest
+                                    * (sim/sweep.h's sweep_point_digest), written by the
+                                    * exact JSON only; NULL: none */
     check_result *checks;          /* every assertion result, point by point in order */
     size_t nchecks;
     size_t *check_point;           /* nchecks: the point of each */
@@ -47,7 +50,8 @@ typedef struct sweep_table {
 void sweep_table_free_results(sweep_table *t);
 
 /* Point p's values as the messages show them: "VAR=VALUE VAR=VALUE", the
- * variables in the table's order. Returns out (cut to cap bytes). */
+ * variables in the table's order, control bytes as \xNN. Returns out (cut
+ * to cap bytes). */
 const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, size_t cap);
 
 /* The version of the sweep's JSON ("sweep": {"version": N, ...}), which a
@@ -82,7 +86,8 @@ void sweep_write_json(FILE *out, const sweep_table *t);
 /* The same document with every number exact (%.17g, which reads back as
  * the same double; NAN null, an infinity "inf"/"-inf") and each assertion
  * result's seed, samples and samples_failed, and its "why" when it has
- * one (reports/assertion.h's phrase): a planned point's result
+ * one (reports/assertion.h's phrase), and, after "scenario", the
+ * table's point_digest as "digest" when it has one: a planned point's result
  * (`regionsim sweep POINT.ini --result PATH`), which `regionsim merge`
  * reads back into a sweep_table that prints the same bytes as the sweep's
  * own (sim/sweep_merge.c). */

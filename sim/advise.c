@@ -44,6 +44,7 @@
 
 #include "reports/figures.h"
 #include "sim/engine.h"
+#include "sim/units.h"
 #include "workloads/keyscheme.h"
 #include "workloads/rng.h"
 
@@ -67,10 +68,13 @@ void advise_default_weights(advise_weights *w)
     w->w[ADVISE_KEYS] = 0.25;
 }
 
-int advise_parse_weights(const char *text, advise_weights *w, char *err, size_t errcap)
+int advise_parse_weights(const char *text, advise_weights *w, unsigned *named, char *err,
+                         size_t errcap)
 {
     advise_weights out = *w;
+    unsigned seen = 0, before = named ? *named : 0;
     const char *p = text;
+    char shown[256];
     if (!*p) {
         snprintf(err, errcap, "expected NAME=NUMBER[,NAME=NUMBER...] (names: writes, reads, "
                  "latency, keys), found nothing");
@@ -80,8 +84,13 @@ int advise_parse_weights(const char *text, advise_weights *w, char *err, size_t 
         const char *eq = strchr(p, '='), *comma = strchr(p, ',');
         if (!comma)
             comma = p + strlen(p);
+        char token[64];
+        size_t tlen = (size_t)((eq && eq < comma ? eq : comma) - p);
+        snprintf(token, sizeof token, "%.*s", (int)(tlen < 60 ? tlen : 60), p);
         if (!eq || eq > comma) {
-            snprintf(err, errcap, "expected NAME=NUMBER, found '%.*s'", (int)(comma - p), p);
+            snprintf(token, sizeof token, "%.*s", (int)(comma - p < 60 ? comma - p : 60), p);
+            snprintf(err, errcap, "expected NAME=NUMBER, found '%s'",
+                     units_escape(token, 60, shown, sizeof shown));
             return -1;
         }
         size_t g = 0;
@@ -90,9 +99,16 @@ int advise_parse_weights(const char *text, advise_weights *w, char *err, size_t 
             g++;
         if (g == ADVISE_GROUPS) {
             snprintf(err, errcap, "expected a weight name (writes, reads, latency, keys), "
-                     "found '%.*s'", (int)(eq - p), p);
+                     "found '%s'", units_escape(token, 60, shown, sizeof shown));
             return -1;
         }
+        if ((seen | before) & 1u << g) {
+            snprintf(err, errcap, "'%s' named twice (%s): each weight is named once",
+                     group_names[g], seen & 1u << g ? "twice in this list"
+                                                   : "once here, once in an earlier --weights");
+            return -1;
+        }
+        seen |= 1u << g;
         char num[64];
         size_t len = (size_t)(comma - eq - 1);
         double v = NAN;
@@ -106,8 +122,9 @@ int advise_parse_weights(const char *text, advise_weights *w, char *err, size_t 
                 v = NAN;
         }
         if (!(v >= 0 && v <= 1e6)) {
-            snprintf(err, errcap, "%s: expected a number 0..1000000, found '%.*s'",
-                     group_names[g], (int)len, eq + 1);
+            snprintf(token, sizeof token, "%.*s", (int)(len < 60 ? len : 60), eq + 1);
+            snprintf(err, errcap, "%s: expected a number 0..1000000, found '%s'",
+                     group_names[g], units_escape(token, 60, shown, sizeof shown));
             return -1;
         }
         out.w[g] = v;
@@ -125,6 +142,8 @@ int advise_parse_weights(const char *text, advise_weights *w, char *err, size_t 
         return -1;
     }
     *w = out;
+    if (named)
+        *named |= seen;
     return 0;
 }
 
@@ -341,11 +360,14 @@ int advise_space_build(const scenario *sc, const char *fix, advise_space *out, c
     const char *natural = NULL;
     char *fixnorm = NULL;
     uint32_t fixbuckets = 0;
+    char shown_fix[4 * 120 + 1]; /* the user's text in messages, control bytes escaped */
+    units_escape(fix ? fix : "", 120, shown_fix, sizeof shown_fix);
     if (fix && fix[0]) {
-        char perr[512];
+        char perr[512], shown_err[4 * 511 + 1];
         fixnorm = normalise(fix, &fixbuckets, perr, sizeof perr);
         if (!fixnorm) {
-            snprintf(err, errcap, "--fix '%s': %s", fix, perr);
+            snprintf(err, errcap, "--fix '%s': %s", shown_fix,
+                     units_escape(perr, 511, shown_err, sizeof shown_err));
             return -1;
         }
     }
@@ -398,7 +420,7 @@ int advise_space_build(const scenario *sc, const char *fix, advise_space *out, c
                 goto fail;
         }
         if (out->ncand == 0) {
-            snprintf(err, errcap, "--fix '%s': no candidate key starts with it", fix);
+            snprintf(err, errcap, "--fix '%s': no candidate key starts with it", shown_fix);
             goto fail;
         }
     }

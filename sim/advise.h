@@ -89,9 +89,14 @@ typedef struct advise_space {
 } advise_space;
 
 /* Parses --weights "reads=2,writes=1" over *w (names: writes, reads,
- * latency, keys; values: non-negative decimal numbers, not all zero).
- * Returns 0, or -1 with a message naming the bad token in err. */
-int advise_parse_weights(const char *text, advise_weights *w, char *err, size_t errcap);
+ * latency, keys; values: non-negative decimal numbers, not all zero; each
+ * name at most once). named, when not NULL, holds the names given so far
+ * (bit g for group g; 0 at first) and gets this text's: a name an earlier
+ * text gave is refused too (several --weights add up, each weight named
+ * once). Returns 0, or -1 with a message naming the bad token in err
+ * (control bytes escaped). */
+int advise_parse_weights(const char *text, advise_weights *w, unsigned *named, char *err,
+                         size_t errcap);
 
 /* The default weights: writes 1, reads 1, latency 1, keys 0.25. */
 void advise_default_weights(advise_weights *w);

@@ -20,7 +20,9 @@
  * the question kept with the workload; each option replaces its key, as
  * options replace every other setting (--weights replaces the file's
  * weights whole: the names the options leave out take their defaults;
- * several --weights add up, as before). The file's
+ * several --weights add up, as before, each weight named once). Options
+ * advise would ignore are refused: --samples (each candidate runs once),
+ * --key-buckets (no heatmap), --scheme, an empty --fix. The file's
  * weights and fix are checked whether or not an option replaces them, as
  * a file's settings are, and a mistake in them names its FILE:LINE.
  *
@@ -40,6 +42,7 @@
 #include "sim/output.h"
 #include "sim/progress.h"
 #include "sim/scenario.h"
+#include "sim/units.h"
 
 #define EXIT_USAGE 2
 
@@ -67,10 +70,14 @@ static const char help[] =
     "Exit status: 0 a recommendation was printed, 2 bad usage or input (or\n"
     "the report could not be written).\n";
 
+/* The message, a and b (the user's text: an argument, a value, a message
+ * quoting one) with their control bytes escaped (sim/units.h). */
 static int usage(const char *fmt, const char *a, const char *b)
 {
+    char sa[4096], sb[4096];
     fputs("regionsim advise: ", stderr);
-    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, fmt, units_escape(a, 1000, sa, sizeof sa),
+            units_escape(b, 1000, sb, sizeof sb));
     fputs("\n(see 'regionsim advise --help')\n", stderr);
     return EXIT_USAGE;
 }
@@ -81,6 +88,7 @@ int advise_main(int argc, char **argv)
     scenario_defaults(&sc);
     const char *file = NULL, *fix = NULL, *fix_origin = NULL, *output = NULL;
     int json = 0, rc = EXIT_USAGE, weights_given = 0;
+    unsigned weights_named = 0; /* the weights the --weights options named so far */
     size_t budget = ADVISE_DEFAULT_BUDGET;
     advise_weights w;
     advise_default_weights(&w);
@@ -110,7 +118,8 @@ int advise_main(int argc, char **argv)
     }
     if (sc.advise.budget) /* [advise], checked by the reader */
         budget = sc.advise.budget;
-    if (sc.advise.weights && advise_parse_weights(sc.advise.weights, &w, err, sizeof err) < 0) {
+    if (sc.advise.weights &&
+        advise_parse_weights(sc.advise.weights, &w, NULL, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim advise: %s: [advise] weights: %s\n", sc.advise.weights_origin,
                 err);
         goto out;
@@ -144,11 +153,16 @@ int advise_main(int argc, char **argv)
             if (!weights_given) /* the options replace the file's weights */
                 advise_default_weights(&w);
             weights_given = 1;
-            if (advise_parse_weights(value, &w, err, sizeof err) < 0) {
+            if (advise_parse_weights(value, &w, &weights_named, err, sizeof err) < 0) {
                 rc = usage("--weights: %s%s", err, "");
                 goto out;
             }
         } else if (!strcmp(name, "--fix")) {
+            if (!value[0]) {
+                rc = usage("--fix: expected the first fields of a key, e.g. 'osalt(20)', found "
+                           "nothing (without --fix every key is searched)%s%s", "", "");
+                goto out;
+            }
             fix = value;
             fix_origin = NULL;
         } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
@@ -165,6 +179,12 @@ int advise_main(int argc, char **argv)
             json = !strcmp(value, "json");
         } else if (!strcmp(name, "--scheme")) {
             rc = usage("--scheme: not with advise (it chooses the schemes)%s%s", "", "");
+            goto out;
+        } else if (scenario_option_is(name, "samples") || scenario_option_is(name, "key_buckets")) {
+            rc = usage("%s: not used by advise (%s)", name,
+                       scenario_option_is(name, "samples")
+                           ? "it simulates each candidate once, at the scenario's seed"
+                           : "it draws no key space heatmap");
             goto out;
         } else {
             char serr[640];
@@ -222,10 +242,11 @@ int advise_main(int argc, char **argv)
         goto out;
     }
     const char *name = file ? file : "default";
+    char shown[1024]; /* the file's path in the text, control bytes escaped */
     if (json)
         advise_write_json(m, &space, &oc, name, &sc);
     else
-        advise_write_text(m, &space, &oc, name, &sc);
+        advise_write_text(m, &space, &oc, units_escape(name, 240, shown, sizeof shown), &sc);
     int bad = fclose(m) != 0;
     if (bad) {
         fputs("regionsim advise: out of memory\n", stderr);

@@ -29,17 +29,24 @@
 #include <string.h>
 
 #include "reports/baseline.h"
+#include "reports/json_read.h"
 #include "reports/junit.h"
 #include "reports/samples.h"
 #include "sim/engine.h"
 #include "sim/units.h"
+
+/* The baseline's size cap: --max-input, or the reader's default. */
+static uint64_t baseline_max(const cli_checks *ch)
+{
+    return ch->max_input ? ch->max_input : JSON_READ_MAX_DEFAULT;
+}
 
 int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t errcap)
 {
     ch->nassertions = 0;
     if (ch->baseline_path) { /* a file that cannot be a baseline: before any run */
         char why[1024];
-        if (baseline_check_file(ch->baseline_path, why, sizeof why) < 0) {
+        if (baseline_check_file(ch->baseline_path, baseline_max(ch), why, sizeof why) < 0) {
             snprintf(err, errcap, "--baseline %s", why);
             return -1;
         }
@@ -262,5 +269,6 @@ int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, 
 int cli_checks_baseline(const cli_checks *ch, const sim_results *res, baseline_report *out,
                         char *err, size_t errcap)
 {
-    return baseline_compare(ch->baseline_path, res, ch->tolerance, out, err, errcap);
+    return baseline_compare(ch->baseline_path, res, ch->tolerance, baseline_max(ch), out, err,
+                            errcap);
 }

@@ -25,6 +25,8 @@ typedef struct cli_checks {
     const char *junit_path;    /* --junit FILE, or NULL (set by the caller) */
     const char *baseline_path; /* --baseline FILE, or NULL (set by the caller) */
     double tolerance;          /* --tolerance, relative (set by the caller) */
+    uint64_t max_input;        /* --max-input: the baseline's size cap in bytes
+                                * (reports/json_read.h); 0 means JSON_READ_MAX_DEFAULT */
     /* told before sample k (k >= 1) runs, e.g. for a progress bar; may be
      * NULL (set by the caller) */
     void (*on_sample)(void *ctx, uint32_t k);

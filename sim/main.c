@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "reports/baseline.h"
+#include "reports/json_read.h"
 #include "reports/report.h"
 #include "sim/cli_checks.h"
 #include "sim/cli_outputs.h"
@@ -67,8 +68,11 @@ typedef struct options {
     double speed;             /* --speed (watch), simulated seconds a wall second */
     int speed_given;
     const char *write_trace;  /* --write-trace FILE */
-    cli_checks checks;        /* --assert, --junit, --baseline, --tolerance (sim/cli_checks.h) */
+    cli_checks checks;        /* --assert, --junit, --baseline, --tolerance, --max-input
+                               * (sim/cli_checks.h) */
     int tolerance_given;
+    int max_input_given;
+    int color_given, json_windows_given;
     int schemes_given;
     scheme_choice named[SCENARIO_MAX_SCHEMES]; /* the scenario file's schemes */
     size_t nnamed;
@@ -138,7 +142,11 @@ static const char common_help[] =
     "  --baseline FILE      fail (exit 1) when a figure is worse than in FILE, an\n"
     "                       earlier --format json report of the same scenario\n"
     "  --tolerance F        --baseline: relative change allowed (0.05)\n"
-    "  -h, --help           this help\n";
+    "  --max-input SIZE     --baseline: the most bytes FILE may hold (256MiB)\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "An option the command does not use is refused: -n is keys' alone, --speed\n"
+    "watch's, --samples and --key-buckets compare's and run's, --jobs compare's.\n";
 
 static const char settings_help_tail[] =
     "\n"
@@ -243,10 +251,16 @@ static const char main_help[] =
     "\n"
     "Run 'regionsim <command> --help' for a command's options.\n";
 
+/* The message, then exit 2. a and b, which may be the user's text (an
+ * argument, a value, a message quoting a file), are shown with their
+ * control bytes escaped (sim/units.h): nothing typed reaches the terminal
+ * raw. */
 static void usage_error(const options *o, const char *fmt, const char *a, const char *b)
 {
+    char sa[4096], sb[4096];
     fprintf(stderr, "regionsim%s%s: ", o->cmd_name ? " " : "", o->cmd_name ? o->cmd_name : "");
-    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, fmt, units_escape(a, 1000, sa, sizeof sa),
+            units_escape(b, 1000, sb, sizeof sb));
     fprintf(stderr, "\n(see 'regionsim%s%s --help')\n", o->cmd_name ? " " : "",
             o->cmd_name ? o->cmd_name : "");
     exit(EXIT_USAGE);
@@ -279,10 +293,48 @@ static void add_scheme(options *o, const char *text)
         usage_error(o, "%s: at most 64 schemes, found one more: '%s'", "--scheme", text);
 }
 
+/* Options, and settings given as options, that only some of the commands
+ * use; the others refuse them (a command never takes an option it then
+ * ignores). --speed (watch), --write-trace, --format, -o and the CI
+ * checks are refused where they are parsed or in parse_args; --color
+ * and --json-windows also by the format (parse_args). */
+static const struct option_use {
+    const char *name;  /* an option, or a setting's key (its option: --KEY-NAME) */
+    unsigned used_by;  /* 1 << command */
+    const char *why;
+} option_uses[] = {
+    { "-n", 1u << CMD_KEYS, "it is how many keys 'regionsim keys' prints" },
+    { "samples", 1u << CMD_COMPARE | 1u << CMD_RUN,
+      "compare and run take samples; keys and watch make one run" },
+    { "jobs", 1u << CMD_COMPARE,
+      "it is how many schemes compare runs at once; run, keys and watch run one" },
+    { "key_buckets", 1u << CMD_COMPARE | 1u << CMD_RUN,
+      "it sets the buckets of the key space heatmap, which only compare's and run's reports "
+      "draw" },
+    { "--max-input", 1u << CMD_COMPARE | 1u << CMD_RUN,
+      "it caps the --baseline file, which only compare and run read" },
+    { "--color", 1u << CMD_COMPARE | 1u << CMD_RUN | 1u << CMD_WATCH, "keys prints no colour" },
+};
+
+/* Refuses option `name` if this command does not use it. */
+static void check_used(const options *o, const char *name)
+{
+    for (size_t i = 0; i < sizeof option_uses / sizeof *option_uses; i++) {
+        const struct option_use *u = &option_uses[i];
+        int same = u->name[0] == '-' ? !strcmp(name, u->name) : scenario_option_is(name, u->name);
+        if (same && !(u->used_by & 1u << o->cmd)) {
+            char msg[320];
+            snprintf(msg, sizeof msg, "%%s: not used by %s (%s)%%s", o->cmd_name, u->why);
+            usage_error(o, msg, name, "");
+        }
+    }
+}
+
 /* Sets the option `name` from `value`: the command's own options here,
  * scenario settings through scenario_set (--region-size = region_size). */
 static void set_option(options *o, const char *name, const char *value)
 {
+    check_used(o, name);
     if (!strcmp(name, "--scheme")) {
         add_scheme(o, value);
     } else if (!strcmp(name, "--format")) {
@@ -305,6 +357,7 @@ static void set_option(options *o, const char *name, const char *value)
         if (m == 3)
             usage_error(o, "%s: expected auto, always or never, found '%s'", name, value);
         o->color = (color_mode)m;
+        o->color_given = 1;
     } else if (!strcmp(name, "--json-windows")) {
         static const char *const modes[] = { "auto", "yes", "no" };
         size_t m = 0;
@@ -313,6 +366,7 @@ static void set_option(options *o, const char *name, const char *value)
         if (m == 3)
             usage_error(o, "%s: expected auto, yes or no, found '%s'", name, value);
         o->json_windows = m == 0 ? JSON_WINDOWS_AUTO : m == 1 ? JSON_WINDOWS_YES : JSON_WINDOWS_NO;
+        o->json_windows_given = 1;
     } else if (!strcmp(name, "--speed")) {
         if (o->cmd != CMD_WATCH)
             usage_error(o, "%s: only with watch%s", name, "");
@@ -349,6 +403,12 @@ static void set_option(options *o, const char *name, const char *value)
         if (baseline_parse_tolerance(value, &o->checks.tolerance) < 0)
             usage_error(o, "--tolerance: expected a relative change such as 0.05 (0 or more), "
                         "found '%s'%s", value, "");
+    } else if (!strcmp(name, "--max-input")) {
+        if (units_parse_size(value, &o->checks.max_input) < 0 || o->checks.max_input < 1 ||
+            o->checks.max_input > JSON_READ_MAX_CEILING)
+            usage_error(o, "%s: expected a size from 1B to 1TiB (e.g. 1GiB), found '%s'", name,
+                        value);
+        o->max_input_given = 1;
     } else if (!strcmp(name, "--write-trace")) {
         if (!value[0])
             usage_error(o, "%s: expected a file name%s", name, "");
@@ -407,6 +467,7 @@ static void parse_args(options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
     o->checks.tolerance = BASELINE_TOLERANCE;
+    o->checks.max_input = JSON_READ_MAX_DEFAULT;
     scenario_defaults(&o->sc);
     o->nkeys = 10;
     o->speed = WATCH_SPEED_DEFAULT;
@@ -489,6 +550,15 @@ static void parse_args(options *o, int argc, char **argv)
         usage_error(o, "%s%s", err, "");
     if (o->tolerance_given && !o->checks.baseline_path)
         usage_error(o, "--tolerance: only with --baseline FILE%s%s", "", "");
+    if (o->max_input_given && !o->checks.baseline_path)
+        usage_error(o, "--max-input: only with --baseline FILE (the only file of JSON %s "
+                    "reads)%s", o->cmd_name, "");
+    if (o->color_given && o->fmt != FORMAT_TEXT)
+        usage_error(o, "--color: only with --format text (%s has no colour)%s",
+                    o->fmt == FORMAT_JSON ? "json" : o->fmt == FORMAT_HTML ? "html" : "csv", "");
+    if (o->json_windows_given && o->fmt != FORMAT_JSON)
+        usage_error(o, "--json-windows: only with --format json (it shapes the JSON report)%s%s",
+                    "", "");
     if ((o->cmd == CMD_KEYS || o->cmd == CMD_WATCH) &&
         (o->checks.nassertions || o->checks.junit_path || o->checks.baseline_path))
         usage_error(o, o->cmd == CMD_KEYS ? "%s: not with keys (use compare or run)%s"
@@ -769,9 +839,11 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
     baseline_report base;
     /* compared before anything is written: a baseline refused (another
      * scenario, other samples) leaves no report behind */
+    char shown[4 * sizeof err]; /* the baseline's path and text, control bytes escaped */
     if (ch->baseline_path && cli_checks_baseline(ch, res, &base, err, sizeof err) < 0) {
         output_abandon(trace);
-        fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name, err);
+        fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name,
+                units_escape(err, sizeof shown - 1, shown, sizeof shown));
         return EXIT_USAGE;
     }
     cli_checks_print_failures(ch, stderr);
@@ -796,7 +868,8 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
     int regressions = 0;
     if (ch->baseline_path) {
         if (rc == 0)
-            baseline_write(stderr, ch->baseline_path, &base, ch->tolerance);
+            baseline_write(stderr, units_escape(ch->baseline_path, 512, shown, sizeof shown),
+                           &base, ch->tolerance);
         regressions = (int)base.regressions;
         baseline_report_free(&base);
     }
@@ -903,10 +976,11 @@ static int run_figures(int argc, char **argv)
             json = !strcmp(argv[++i], "json");
             continue;
         }
+        char shown[1024];
         fprintf(stderr, "regionsim figures: %s '%s'\n(see 'regionsim figures --help')\n",
                 !strcmp(argv[i], "--format") ? "--format: expected text or json after"
                                              : "unknown argument",
-                argv[i]);
+                units_escape(argv[i], 240, shown, sizeof shown));
         return EXIT_USAGE;
     }
     if (json) json_write_figure_list(stdout);

@@ -723,6 +723,16 @@ int scenario_set_option(scenario *sc, const char *name, const char *value, char 
     return scenario_set(sc, NULL, key, value, err, errcap);
 }
 
+int scenario_option_is(const char *name, const char *key)
+{
+    if (strncmp(name, "--", 2) != 0)
+        return 0;
+    for (name += 2; *name && *key; name++, key++)
+        if (*name != *key && !(*name == '-' && *key == '_'))
+            return 0;
+    return !*name && !*key;
+}
+
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,
                  char *err, size_t errcap)
 {

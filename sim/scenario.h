@@ -274,6 +274,10 @@ int scenario_set(scenario *sc, const char *section, const char *key, const char 
 int scenario_set_option(scenario *sc, const char *name, const char *value, char *err,
                         size_t errcap);
 
+/* Whether the option name ("--KEY", '-' or '_' between KEY's words, as
+ * scenario_set_option takes it) names the setting key ("key_buckets"). */
+int scenario_option_is(const char *name, const char *key);
+
 /* A setting as --help and docs/scenarios.md document it: its section ("" for the
  * top level), its key (the option is --KEY with '-' for '_'), what it
  * takes (N, SIZE, D, ...) and one sentence. */

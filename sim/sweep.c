@@ -30,6 +30,11 @@
  * expanded here. At most SWEEP_MAX_POINTS points in all, counted without
  * overflow (a range's length is (B - A) / S + 1, checked before anything
  * is allocated; the product is checked factor by factor).
+ *
+ * Identity: the SHA-256 of the text as read is kept (text_sha256), so that
+ * a planned point's job can say which scenario its result is of
+ * (sweep_point_digest: the file's hash and the job's options), and merge
+ * can refuse a result of another (sim/sweep_merge.c).
  */
 #include "sim/sweep.h"
 
@@ -40,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sha2.h>
 #include <sys/stat.h>
 
 #include "sim/units.h"
@@ -456,10 +462,44 @@ void sweep_release(sweep *sw)
     memset(sw, 0, sizeof *sw);
 }
 
+void sweep_text_sha256(const char *text, size_t len, unsigned char out[32])
+{
+    SHA2_CTX ctx;
+    SHA256Init(&ctx);
+    SHA256Update(&ctx, (const uint8_t *)text, len);
+    SHA256Final(out, &ctx);
+}
+
+/* s into the hash as "LEN:" and its bytes. */
+static void digest_string(SHA2_CTX *ctx, const char *s, size_t len)
+{
+    char head[32];
+    int n = snprintf(head, sizeof head, "%zu:", len);
+    SHA256Update(ctx, (const uint8_t *)head, (size_t)n);
+    SHA256Update(ctx, (const uint8_t *)s, len);
+}
+
+void sweep_point_digest(const unsigned char text_sha256[32], const char *const *args,
+                        size_t nargs, char out[SWEEP_DIGEST_HEX])
+{
+    static const char tag[] = "regionsim point 1\n";
+    SHA2_CTX ctx;
+    SHA256Init(&ctx);
+    SHA256Update(&ctx, (const uint8_t *)tag, sizeof tag - 1);
+    SHA256Update(&ctx, text_sha256, 32);
+    for (size_t i = 0; i < nargs; i++)
+        digest_string(&ctx, args[i], strlen(args[i]));
+    unsigned char d[32];
+    SHA256Final(d, &ctx);
+    for (size_t i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
 int sweep_load_text(sweep *sw, const char *path, const char *text, size_t len, char *err,
                     size_t errcap)
 {
     memset(sw, 0, sizeof *sw);
+    sweep_text_sha256(text, len, sw->text_sha256);
     units_escape(path, sizeof sw->shown_path - 1, sw->shown_path, sizeof sw->shown_path);
     sw->path = strdup(path);
     sw->text = malloc(len + 1);

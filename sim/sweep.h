@@ -41,6 +41,7 @@ typedef struct sweep {
     char shown_path[161];        /* as messages show it (units_escape) */
     char *text;                  /* the file, [sweep] lines blanked (line numbers kept) */
     size_t len;
+    unsigned char text_sha256[32]; /* SHA-256 of the file's bytes as read (sweep_text_sha256) */
     sweep_var vars[SWEEP_MAX_VARS];
     size_t nvars;
     size_t npoints;              /* the product of the variables' lengths, >= 1 */
@@ -98,5 +99,24 @@ int sweep_substitute(const sweep *sw, size_t p, char **out, size_t *outlen, char
 int sweep_point_scenario(const sweep *sw, size_t p, const char *const *keys,
                          const char *const *values, size_t nset, scenario *sc, char *err,
                          size_t errcap);
+
+/* The SHA-256 of len bytes of text into out: what sweep_load_text keeps
+ * of the text it is given (sweep.text_sha256), and what a plan computes of
+ * each point's file it writes. */
+void sweep_text_sha256(const char *text, size_t len, unsigned char out[32]);
+
+#define SWEEP_DIGEST_HEX 65 /* a point's digest: 64 hex digits and a NUL */
+
+/* The identity of a planned point's scenario: the SHA-256, as 64
+ * lower-case hex digits, of "regionsim point 1\n", the point file's own
+ * SHA-256 (text_sha256) and the options its job runs with (nargs / 2
+ * pairs KEY, VALUE, in order: sweep's --KEY VALUE and --assert TEXT as
+ * ("assert", TEXT)), each string preceded by its length so that no two
+ * lists hash alike. `sweep --plan` records it for each point in plan.json,
+ * the job (`sweep POINT.ini ... --result PATH`) writes it into its
+ * result, and `regionsim merge` refuses a result whose digest is not its
+ * point's: a result made from another scenario, or with other options. */
+void sweep_point_digest(const unsigned char text_sha256[32], const char *const *args,
+                        size_t nargs, char out[SWEEP_DIGEST_HEX]);
 
 #endif

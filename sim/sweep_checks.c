@@ -29,6 +29,7 @@
 #include "sim/interrupts.h"
 #include "sim/output.h"
 #include "sim/sweep_run.h"
+#include "sim/units.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FAILED 1
@@ -194,7 +195,7 @@ int sweep_check_outputs(int format, const char *output, const char *junit, const
 }
 
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const char *baseline, double tolerance, const char *cmd)
+                 const char *baseline, double tolerance, uint64_t max_input, const char *cmd)
 {
     char err[1280];
     char *xml = NULL, *text = NULL;
@@ -206,8 +207,12 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     }
     sweep_baseline_report cmp;
     memset(&cmp, 0, sizeof cmp);
-    if (baseline && sweep_baseline_compare(baseline, t, tolerance, &cmp, err, sizeof err) < 0) {
-        fprintf(stderr, "regionsim %s: --baseline %s\n", cmd, err);
+    char shown[4 * sizeof err];
+    if (baseline && sweep_baseline_compare(baseline, t, tolerance, max_input, &cmp, err,
+                                           sizeof err) < 0) {
+        /* the message quotes the file's path and its text: no control byte reaches stderr */
+        fprintf(stderr, "regionsim %s: --baseline %s\n", cmd,
+                units_escape(err, sizeof shown - 1, shown, sizeof shown));
         free(xml);
         return EXIT_USAGE;
     }
@@ -237,7 +242,8 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     free(text);
     free(xml);
     if (status == 0 && baseline) {
-        sweep_baseline_write(stderr, baseline, t, &cmp, tolerance);
+        sweep_baseline_write(stderr, units_escape(baseline, 512, shown, sizeof shown), t, &cmp,
+                             tolerance);
         if (cmp.regressions)
             status = EXIT_FAILED;
     }

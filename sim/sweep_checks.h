@@ -13,6 +13,7 @@
 #define REGIONSIM_SWEEP_CHECKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "reports/sweep_report.h"
@@ -54,8 +55,9 @@ int sweep_check_outputs(int format, const char *output, const char *junit, const
  * both or, on a failure or ^C, neither; format 4 is --result's exact
  * JSON, through no link another user owns), the comparison with the
  * baseline when baseline is not NULL (reports/sweep_baseline.h, at the
- * relative tolerance; its totals and table to stderr, as compare prints
- * its own), then, unless format is the exact JSON of a planned point,
+ * relative tolerance, the file read up to max_input bytes; its totals and
+ * table to stderr, as compare prints its own, control bytes of its path or
+ * message escaped), then, unless format is the exact JSON of a planned point,
  * "regionsim CMD: N assertion results failed at M points". The JUnit and
  * the comparison are made before anything is written: a baseline refused
  * (or JUnit not rendered) leaves nothing on stdout. Returns the exit
@@ -63,6 +65,6 @@ int sweep_check_outputs(int format, const char *output, const char *junit, const
  * refused (nothing after it is), else 1 when a check failed (never for
  * the exact JSON) or a figure regressed, else 0. */
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const char *baseline, double tolerance, const char *cmd);
+                 const char *baseline, double tolerance, uint64_t max_input, const char *cmd);
 
 #endif

@@ -35,6 +35,7 @@
 #include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
 #include "sim/sweep_run.h"
+#include "sim/units.h"
 
 #define EXIT_USAGE 2
 
@@ -55,6 +56,9 @@ static const char merge_help[] =
     "                 --format json' (or 'merge --format json') of this sweep,\n"
     "                 as 'regionsim sweep FILE --baseline' does (docs/ci.md)\n"
     "  --tolerance F  --baseline: relative change allowed (0.05)\n"
+    "  --max-input SIZE\n"
+    "                 the most bytes plan.json, a result or the baseline may\n"
+    "                 hold (256MiB)\n"
     "  -h, --help     this help\n"
     "\n"
     "Exit status: 0 merged (every assertion held at every point), 1 an\n"
@@ -91,8 +95,17 @@ typedef struct sweep_merge {
     size_t *nvalues;
     char **values;       /* npoints x nvars */
     double *numbers;     /* npoints x nvars: the values as numbers (sweep_value_numbers) */
+    const char **digests; /* npoints: each point's digest in the plan */
     size_t ncheck_cap;
+    uint64_t max_input;  /* --max-input: each file's cap in bytes */
 } merge;
+
+/* s with its control bytes escaped, cut to max characters, into out (a
+ * buffer of cap bytes: 4 * max + 1 hold any s); for messages. */
+static const char *shown(const char *s, size_t max, char *out, size_t cap)
+{
+    return units_escape(s ? s : "", max, out, cap);
+}
 
 
 static char *own(const char *s)
@@ -103,14 +116,18 @@ static char *own(const char *s)
 /* The plan: the file, the variables, the points' values. */
 static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
 {
-    char path[4096];
+    char path[4096], why[2048], sdir[1024], spath[1200];
     snprintf(path, sizeof path, "%s/plan.json", dir);
+    shown(dir, 240, sdir, sizeof sdir);
+    shown(path, 280, spath, sizeof spath);
     int missing;
-    m->plan = json_read_file(path, &missing, err, errcap);
+    m->plan = json_read_file(path, m->max_input, &missing, why, sizeof why);
     if (!m->plan) {
         if (missing)
             sweep_say(err, errcap, "%s/plan.json: no such file (is %s a plan written by 'regionsim "
-                     "sweep FILE --plan DIR'?)", dir, dir);
+                     "sweep FILE --plan DIR'?)", sdir, sdir);
+        else
+            shown(why, errcap > 1 ? (errcap - 1) / 4 : 0, err, errcap);
         return -1;
     }
     json_object *plan = json_member(m->plan, "plan", json_type_object);
@@ -125,7 +142,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         json_object_array_length(points) == 0 ||
         json_object_array_length(points) > SWEEP_MAX_POINTS) {
         sweep_say(err, errcap, "%s: expected a plan of version %d: {\"plan\": {\"version\", \"file\", "
-                 "\"scenario\", \"variables\", \"points\"}}", path, SWEEP_PLAN_VERSION);
+                 "\"scenario\", \"variables\", \"points\"}}", spath, SWEEP_PLAN_VERSION);
         return -1;
     }
     size_t nvars = json_object_array_length(vars), npoints = json_object_array_length(points);
@@ -133,7 +150,8 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
     m->nvalues = calloc(nvars, sizeof *m->nvalues);
     m->values = calloc(nvars * npoints, sizeof *m->values);
     m->numbers = calloc(nvars * npoints, sizeof *m->numbers);
-    if (!m->names || !m->nvalues || !m->values || !m->numbers) {
+    m->digests = calloc(npoints, sizeof *m->digests);
+    if (!m->names || !m->nvalues || !m->values || !m->numbers || !m->digests) {
         sweep_say(err, errcap, "out of memory");
         return -1;
     }
@@ -154,7 +172,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         json_object *name = json_member(var, "name", json_type_string);
         json_object *vals = json_member(var, "values", json_type_array);
         if (!name || !vals || json_object_array_length(vals) == 0) {
-            sweep_say(err, errcap, "%s: variables[%zu]: expected {\"name\", \"values\"}", path, v);
+            sweep_say(err, errcap, "%s: variables[%zu]: expected {\"name\", \"values\"}", spath, v);
             return -1;
         }
         m->names[v] = (char *)json_object_get_string(name);
@@ -164,7 +182,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
             break;
     }
     if (product != npoints) {
-        sweep_say(err, errcap, "%s: %zu points, but the variables' values make %zu", path, npoints,
+        sweep_say(err, errcap, "%s: %zu points, but the variables' values make %zu", spath, npoints,
             product);
         return -1;
     }
@@ -173,14 +191,24 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
         json_object *index = json_member(pt, "index", json_type_int);
         json_object *values = json_member(pt, "values", json_type_object);
         if (!index || json_object_get_int64(index) != (int64_t)p || !values) {
-            sweep_say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}", path,
-                p, p);
+            sweep_say(err, errcap, "%s: points[%zu]: expected {\"index\": %zu, \"values\", ...}",
+                      spath, p, p);
             return -1;
         }
+        json_object *digest = json_member(pt, "digest", json_type_string);
+        if (!digest) {
+            sweep_say(err, errcap, "%s: points[%zu]: no \"digest\" of the point's scenario (a plan "
+                      "written before merge checked which scenario a result is of): plan the "
+                      "sweep again with this regionsim", spath, p);
+            return -1;
+        }
+        m->digests[p] = json_object_get_string(digest);
         for (size_t v = 0; v < nvars; v++) {
             json_object *val = json_member(values, m->names[v], json_type_string);
             if (!val) {
-                sweep_say(err, errcap, "%s: points[%zu]: no value of '%s'", path, p, m->names[v]);
+                char name[300];
+                sweep_say(err, errcap, "%s: points[%zu]: no value of '%s'", spath, p,
+                          shown(m->names[v], 64, name, sizeof name));
                 return -1;
             }
             m->values[p * nvars + v] = (char *)json_object_get_string(val);
@@ -214,13 +242,34 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     for (size_t v = 0; v < t->nvars; v++) {
         json_object *val = json_member(values, m->names[v], json_type_string);
         if (!val || strcmp(json_object_get_string(val), m->values[p * t->nvars + v])) {
-            sweep_say(err, errcap, "the result is for %s=%s, the plan's point has %s=%s", m->names[v],
-                val ? json_object_get_string(val) : "(none)", m->names[v],
-                m->values[p * t->nvars + v]);
+            char name[300], got[300], want[300];
+            shown(m->names[v], 64, name, sizeof name);
+            sweep_say(err, errcap, "the result is for %s=%s, the plan's point has %s=%s", name,
+                      val ? shown(json_object_get_string(val), 64, got, sizeof got) : "(none)",
+                      name, shown(m->values[p * t->nvars + v], 64, want, sizeof want));
             return -1;
         }
     }
+    json_object *digest = json_member(sw, "digest", json_type_string);
+    if (!digest) {
+        sweep_say(err, errcap, "no \"digest\" of the scenario it was made from (a result of "
+                  "another regionsim, or not of a planned job): run its line of jobs.txt again");
+        return -1;
+    }
+    if (strcmp(json_object_get_string(digest), m->digests[p])) {
+        char got[300];
+        sweep_say(err, errcap, "a result of another scenario: its digest %s is not the plan's "
+                  "%s for this point (the job read another point file, or ran with other "
+                  "options, than the plan wrote): run its line of jobs.txt again",
+                  shown(json_object_get_string(digest), 64, got, sizeof got), m->digests[p]);
+        return -1;
+    }
     size_t ns = json_object_array_length(schemes);
+    if (ns == 0) {
+        sweep_say(err, errcap, "no schemes (a point's result has a run of each scheme of the "
+                  "scenario)");
+        return -1;
+    }
     if (p == 0) { /* what the sweep takes from its first point */
         t->nschemes = ns;
         (void)scen; /* the point file's name when the file sets none: the plan's is the sweep's */
@@ -232,6 +281,10 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         int oom = !labels || !t->figures || !t->run_names;
         for (size_t s = 0; !oom && s < ns; s++) {
             json_object *l = json_object_array_get_idx(schemes, s);
+            if (!json_object_is_type(l, json_type_string)) {
+                sweep_say(err, errcap, "schemes[%zu]: expected a scheme's name", s);
+                return -1;
+            }
             oom |= !(labels[s] = own(json_object_get_string(l)));
         }
         if (oom) {
@@ -241,6 +294,18 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     } else if (ns != t->nschemes) {
         sweep_say(err, errcap, "%zu schemes, but %zu at the first point", ns, t->nschemes);
         return -1;
+    } else {
+        for (size_t s = 0; s < ns; s++) {
+            json_object *l = json_object_array_get_idx(schemes, s);
+            if (!json_object_is_type(l, json_type_string) ||
+                strcmp(json_object_get_string(l), t->schemes[s])) {
+                char got[300], want[300];
+                sweep_say(err, errcap, "schemes[%zu] is '%s', but '%s' at the first point", s,
+                          shown(json_object_get_string(l), 64, got, sizeof got),
+                          shown(t->schemes[s], 64, want, sizeof want));
+                return -1;
+            }
+        }
     }
     if (json_object_array_length(runs) != ns) {
         sweep_say(err, errcap, "%zu runs for %zu schemes", json_object_array_length(runs), ns);
@@ -345,6 +410,7 @@ void sweep_merge_free(sweep_merge *m)
     free(m->nvalues);
     free(m->values);
     free(m->numbers);
+    free(m->digests);
     if (m->plan)
         json_object_put(m->plan);
     free(m);
@@ -370,26 +436,31 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
                                   json_type_string);
         const char *rel = res ? json_object_get_string(res) : NULL;
         char label[512], path[4096], msg[1024];
+        char slabel[2048], spath[1200], smsg[2048]; /* as messages show them */
         sweep_table_point_label(&m->t, p, label, sizeof label);
+        shown(label, 300, slabel, sizeof slabel);
         if (!rel || !rel[0] || rel[0] == '/' || strstr(rel, "..")) {
             sweep_say(err, errcap, "%s/plan.json: points[%zu]: expected \"result\": a path inside the "
-                     "plan", dir, p);
+                     "plan", shown(dir, 240, spath, sizeof spath), p);
             rc = -1;
             break;
         }
         snprintf(path, sizeof path, "%s/%s", dir, rel);
+        shown(path, 280, spath, sizeof spath);
         int missing;
-        json_object *doc = json_read_file(path, &missing, msg, sizeof msg);
+        json_object *doc = json_read_file(path, m->max_input, &missing, msg, sizeof msg);
         if (!doc && missing) {
-            fprintf(ml, "%s  %s (point %zu: %s)", nmissing ? "\n" : "", path, p, label);
+            fprintf(ml, "%s  %s (point %zu: %s)", nmissing ? "\n" : "", spath, p, slabel);
             nmissing++;
             continue;
         }
         if (!doc) {
             if (!bad[0])
-                sweep_say(bad, sizeof bad, "%s (point %zu: %s)", msg, p, label);
+                sweep_say(bad, sizeof bad, "%s (point %zu: %s)",
+                          shown(msg, 400, smsg, sizeof smsg), p, slabel);
         } else if (!nmissing && !bad[0] && take_result(m, p, doc, msg, sizeof msg) < 0) {
-            sweep_say(bad, sizeof bad, "%s: point %zu (%s): %s", path, p, label, msg);
+            sweep_say(bad, sizeof bad, "%s: point %zu (%s): %s", spath, p, slabel,
+                      shown(msg, 400, smsg, sizeof smsg));
         }
         if (doc)
             json_object_put(doc);
@@ -397,8 +468,10 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     if (ml)
         fclose(ml);
     if (rc == 0 && nmissing) {
+        char sdir[1024];
         sweep_say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s%s%s",
-            nmissing, m->t.npoints, dir, list ? list : "", bad[0] ? "\nand " : "", bad);
+            nmissing, m->t.npoints, shown(dir, 240, sdir, sizeof sdir), list ? list : "",
+            bad[0] ? "\nand " : "", bad);
         rc = -1;
     } else if (rc == 0 && bad[0]) {
         sweep_say(err, errcap, "%s", bad);
@@ -408,7 +481,8 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     return rc;
 }
 
-int sweep_merge_read(const char *dir, sweep_merge **out, char *err, size_t errcap)
+int sweep_merge_read(const char *dir, uint64_t max_input, sweep_merge **out, char *err,
+                     size_t errcap)
 {
     *out = NULL;
     merge *m = calloc(1, sizeof *m);
@@ -416,6 +490,7 @@ int sweep_merge_read(const char *dir, sweep_merge **out, char *err, size_t errca
         sweep_say(err, errcap, "out of memory");
         return -1;
     }
+    m->max_input = max_input;
     m->t.nfigures = sweep_figure_count();
     if (read_plan(m, dir, err, errcap) < 0 || read_results(m, dir, err, errcap) < 0) {
         sweep_merge_free(m);
@@ -430,10 +505,22 @@ const struct sweep_table *sweep_merge_table(const sweep_merge *m)
     return &m->t;
 }
 
+/* "regionsim merge: " and the message, each of a and b (user text: an
+ * argument, a value) with its control bytes escaped; exit status 2. */
+static int merge_usage(const char *fmt, const char *a, const char *b)
+{
+    char sa[1024], sb[1024];
+    fputs("regionsim merge: ", stderr);
+    fprintf(stderr, fmt, shown(a, 240, sa, sizeof sa), shown(b, 240, sb, sizeof sb));
+    fputs("\n(see 'regionsim merge --help')\n", stderr);
+    return EXIT_USAGE;
+}
+
 int merge_main(int argc, char **argv)
 {
     const char *dir = NULL, *output = NULL, *junit = NULL, *baseline = NULL;
     double tolerance = BASELINE_TOLERANCE;
+    uint64_t max_input = JSON_READ_MAX_DEFAULT;
     int tolerance_given = 0;
     int fmt = 0;
     for (int i = 2; i < argc; i++) {
@@ -443,60 +530,51 @@ int merge_main(int argc, char **argv)
             return 0;
         }
         if (arg[0] != '-') {
-            if (dir) {
-                fprintf(stderr, "regionsim merge: unexpected argument '%s' after the plan's "
-                                "directory\n(see 'regionsim merge --help')\n", arg);
-                return EXIT_USAGE;
-            }
+            if (dir)
+                return merge_usage("unexpected argument '%s' after the plan's directory%s", arg,
+                                   "");
             dir = arg;
             continue;
         }
         const char *eq = strchr(arg, '=');
         size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (!eq && i + 1 >= argc) {
-            fprintf(stderr, "regionsim merge: %s: expected a value after it\n", arg);
-            return EXIT_USAGE;
-        }
+        if (!eq && i + 1 >= argc)
+            return merge_usage("%s: expected a value after it%s", arg, "");
         const char *value = eq ? eq + 1 : argv[++i];
         if (n == 8 && !strncmp(arg, "--format", 8)) {
             static const char *const names[] = { "text", "json", "csv", "html" };
             fmt = 0;
             while (fmt < 4 && strcmp(value, names[fmt]))
                 fmt++;
-            if (fmt == 4) {
-                fprintf(stderr, "regionsim merge: --format: expected text, json, csv or html, "
-                                "found '%s'\n", value);
-                return EXIT_USAGE;
-            }
+            if (fmt == 4)
+                return merge_usage("--format: expected text, json, csv or html, found '%s'%s",
+                                   value, "");
         } else if ((n == 2 && !strncmp(arg, "-o", 2)) || (n == 8 && !strncmp(arg, "--output", 8))) {
-            if (!value[0]) {
-                fprintf(stderr, "regionsim merge: -o: expected a file name\n");
-                return EXIT_USAGE;
-            }
+            if (!value[0])
+                return merge_usage("-o: expected a file name%s%s", "", "");
             output = value;
         } else if (n == 7 && !strncmp(arg, "--junit", 7)) {
-            if (!value[0]) {
-                fprintf(stderr, "regionsim merge: --junit: expected a file name\n");
-                return EXIT_USAGE;
-            }
+            if (!value[0])
+                return merge_usage("--junit: expected a file name%s%s", "", "");
             junit = value;
         } else if (n == 10 && !strncmp(arg, "--baseline", 10)) {
-            if (!value[0]) {
-                fprintf(stderr, "regionsim merge: --baseline: expected a file name\n");
-                return EXIT_USAGE;
-            }
+            if (!value[0])
+                return merge_usage("--baseline: expected a file name%s%s", "", "");
             baseline = value;
         } else if (n == 11 && !strncmp(arg, "--tolerance", 11)) {
-            if (baseline_parse_tolerance(value, &tolerance) < 0) {
-                fprintf(stderr, "regionsim merge: --tolerance: expected a relative change such "
-                                "as 0.05 (0 to 1e6), found '%s'\n", value);
-                return EXIT_USAGE;
-            }
+            if (baseline_parse_tolerance(value, &tolerance) < 0)
+                return merge_usage("--tolerance: expected a relative change such as 0.05 (0 to "
+                                   "1e6), found '%s'%s", value, "");
             tolerance_given = 1;
+        } else if (n == 11 && !strncmp(arg, "--max-input", 11)) {
+            if (units_parse_size(value, &max_input) < 0 || max_input < 1 ||
+                max_input > JSON_READ_MAX_CEILING)
+                return merge_usage("--max-input: expected a size from 1B to 1TiB (e.g. 1GiB), "
+                                   "found '%s'%s", value, "");
         } else {
-            fprintf(stderr, "regionsim merge: unknown option '%.*s'\n(see 'regionsim merge "
-                            "--help')\n", (int)n, arg);
-            return EXIT_USAGE;
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(n < 200 ? n : 200), arg);
+            return merge_usage("unknown option '%s'%s", name, "");
         }
     }
     if (!dir) {
@@ -513,10 +591,10 @@ int merge_main(int argc, char **argv)
     int status = EXIT_USAGE;
     if (sweep_check_outputs(fmt, output, junit, "merge") != 0) {
         /* said: the outputs are checked before the plan is read */
-    } else if (sweep_merge_read(dir, &m, err, sizeof err) < 0) {
-        fprintf(stderr, "regionsim merge: %s\n", err);
+    } else if (sweep_merge_read(dir, max_input, &m, err, sizeof err) < 0) {
+        fprintf(stderr, "regionsim merge: %s\n", err); /* its parts escaped where made */
     } else {
-        status = sweep_finish(&m->t, fmt, output, junit, baseline, tolerance, "merge");
+        status = sweep_finish(&m->t, fmt, output, junit, baseline, tolerance, max_input, "merge");
     }
     sweep_merge_free(m);
     return status;

@@ -160,6 +160,8 @@ typedef struct job_plan {
     const char **values;    /* ... and as the jobs get them */
     size_t nset;
     int width;              /* digits of a point's number */
+    char (*digests)[SWEEP_DIGEST_HEX]; /* each point's digest (sweep_point_digest): its file
+                                          and the options its job runs with, pl->args */
 } job_plan;
 
 /* The working directory, or NULL with errno set. */
@@ -517,7 +519,8 @@ static int plan_paths(job_plan *pl, char *err, size_t errcap)
     pl->keys = calloc(po->nargs / 2 + 1, sizeof *pl->keys);
     pl->given = calloc(po->nargs / 2 + 1, sizeof *pl->given);
     pl->values = calloc(po->nargs / 2 + 1, sizeof *pl->values);
-    if (!pl->args || !pl->keys || !pl->given || !pl->values) {
+    pl->digests = calloc(sw->npoints, sizeof *pl->digests);
+    if (!pl->args || !pl->keys || !pl->given || !pl->values || !pl->digests) {
         sweep_say(err, errcap, "out of memory");
         return -1;
     }
@@ -573,6 +576,7 @@ static void plan_free(job_plan *pl)
     free(pl->dir);
     free(pl->binary);
     free(pl->file_dir);
+    free(pl->digests);
 }
 
 /* pl->dir "/" sub "/" NNNN ext into out. */
@@ -594,6 +598,12 @@ static int check_points_files(job_plan *pl, char *err, size_t errcap)
         point_path(pl, path, sizeof path, "points", p, ".ini");
         if (rc == 0)
             rc = check_point(pl, p, &pt, path, err, errcap);
+        if (rc == 0) { /* the point's identity, which its job's result must carry */
+            unsigned char sha[32];
+            sweep_text_sha256(pt.text, pt.len, sha);
+            sweep_point_digest(sha, (const char *const *)pl->args, pl->po->nargs,
+                               pl->digests[p]);
+        }
         free(pt.text);
         if (rc < 0)
             return -1;
@@ -655,8 +665,8 @@ static void plan_json(const job_plan *pl, FILE *out)
             fputs(": ", out);
             json_string(out, sweep_value(sw, p, v));
         }
-        fprintf(out, "}, \"scenario\": \"points/%s.ini\", \"result\": \"results/%s.json\"}",
-                num, num);
+        fprintf(out, "}, \"scenario\": \"points/%s.ini\", \"result\": \"results/%s.json\", "
+                "\"digest\": \"%s\"}", num, num, pl->digests[p]);
     }
     fputs("\n    ]\n  }\n}\n", out);
 }

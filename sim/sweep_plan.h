@@ -9,6 +9,7 @@
 #define REGIONSIM_SWEEP_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sim/sweep.h"
 
@@ -61,9 +62,14 @@ struct sweep_table;
  * missing result named ("K of N results missing ...:\n  PATH (point P:
  * LABEL)" a line each, then "\nand " the first malformed one if any);
  * else the first malformed result (not one JSON document, or not a
- * point's result) or one of another point ("PATH: point P (LABEL): what
- * was wrong"). Files in DIR/results the plan does not name are not read. */
-int sweep_merge_read(const char *dir, sweep_merge **out, char *err, size_t errcap);
+ * point's result, or with no schemes) or one of another point or another
+ * scenario (its "digest" not the plan's: sim/sweep.h's
+ * sweep_point_digest) ("PATH: point P (LABEL): what was wrong"). Every
+ * file is read up to max_input bytes (reports/json_read.h); paths and
+ * quoted text have their control bytes escaped. Files in DIR/results the
+ * plan does not name are not read. */
+int sweep_merge_read(const char *dir, uint64_t max_input, sweep_merge **out, char *err,
+                     size_t errcap);
 
 /* The merged table (owned by m; valid until sweep_merge_free). */
 const struct sweep_table *sweep_merge_table(const sweep_merge *m);

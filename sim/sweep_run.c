@@ -46,9 +46,12 @@
  * Beyond one machine: --plan DIR stops after step 1 and writes one job
  * per point instead (sim/sweep_plan.c); a job is this command on a
  * one-point file with --result PATH, which writes the point's table as
- * exact JSON and exits 0 whatever its assertions say; `regionsim merge`
- * (sim/sweep_merge.c) rebuilds the table and prints it through
- * sweep_finish, as step 3's table is printed here.
+ * exact JSON and exits 0 whatever its assertions say, with the digest of
+ * its scenario when the file has one point, as a job's has
+ * (sweep_point_digest: the file's bytes and the options it ran with);
+ * `regionsim merge` (sim/sweep_merge.c) checks that digest against the
+ * plan's, rebuilds the table and prints it through sweep_finish, as
+ * step 3's table is printed here.
  *
  * Outputs: -o, --junit and --result are checked (sim/output.h) after step
  * 1, before any point runs, and written at the end as one set
@@ -71,6 +74,7 @@
 #include "reports/assertion.h"
 #include "reports/baseline.h"
 #include "reports/figures.h"
+#include "reports/json_read.h"
 #include "reports/sweep_baseline.h"
 #include "reports/sweep_report.h"
 #include "sim/budget.h"
@@ -82,6 +86,7 @@
 #include "sim/sweep.h"
 #include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
+#include "sim/units.h"
 
 #define EXIT_USAGE 2
 
@@ -97,12 +102,15 @@ typedef struct sweep_options {
     const char *baseline;          /* --baseline FILE */
     double tolerance;              /* --tolerance F (BASELINE_TOLERANCE) */
     int tolerance_given;
+    uint64_t max_input;            /* --max-input SIZE (JSON_READ_MAX_DEFAULT) */
+    int max_input_given;
     const char *keys[MAX_OPTIONS], *values[MAX_OPTIONS]; /* scenario settings given as options */
     size_t nset;
     const char *asserts[SCENARIO_MAX_ASSERTIONS];
     size_t nasserts;
     const char *plan_dir, *binary, *result; /* --plan DIR, --binary PATH, --result PATH */
     int slurm;                     /* --slurm */
+    int jobs_given;                /* --jobs */
     const char *baked[2 * (MAX_OPTIONS + SCENARIO_MAX_ASSERTIONS)]; /* a plan's jobs' options */
     size_t nbaked;
 } sweep_options;
@@ -129,8 +137,12 @@ static const char sweep_help[] =
     "                 value) and scheme by scheme; a figure worse beyond the\n"
     "                 tolerance fails (exit 1); the table on stderr (docs/ci.md)\n"
     "  --tolerance F  --baseline: relative change allowed (0.05)\n"
+    "  --max-input SIZE\n"
+    "                 --baseline: the most bytes the file may hold (256MiB)\n"
     "  --KEY VALUE    any scenario setting, at every point (e.g. --jobs 2,\n"
-    "                 --duration 10m); a [sweep] variable of that name wins\n"
+    "                 --duration 10m); a [sweep] variable of that name wins;\n"
+    "                 not --key-buckets (no report of a sweep draws the key\n"
+    "                 space), nor --jobs with --plan (each job runs one point)\n"
     "  --plan DIR     run nothing: write one job per point into DIR (new, or\n"
     "                 empty and writable by you alone), for GNU parallel or\n"
     "                 Slurm; 'regionsim merge DIR' then prints this report\n"
@@ -153,10 +165,13 @@ void sweep_say(char *err, size_t errcap, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The message, a (user text: an argument, a value) with its control
+ * bytes escaped (sim/units.h). */
 static int usage(const char *fmt, const char *a)
 {
+    char shown[1024];
     fputs("regionsim sweep: ", stderr);
-    fprintf(stderr, fmt, a);
+    fprintf(stderr, fmt, units_escape(a, 240, shown, sizeof shown));
     fputs("\n(see 'regionsim sweep --help')\n", stderr);
     return EXIT_USAGE;
 }
@@ -165,6 +180,7 @@ static int parse_options(sweep_options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
     o->tolerance = BASELINE_TOLERANCE;
+    o->max_input = JSON_READ_MAX_DEFAULT;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -213,6 +229,12 @@ static int parse_options(sweep_options *o, int argc, char **argv)
                 return usage("--tolerance: expected a relative change such as 0.05 (0 to 1e6), "
                              "found '%s'", value);
             o->tolerance_given = 1;
+        } else if (!strcmp(name, "--max-input")) {
+            if (units_parse_size(value, &o->max_input) < 0 || o->max_input < 1 ||
+                o->max_input > JSON_READ_MAX_CEILING)
+                return usage("--max-input: expected a size from 1B to 1TiB (e.g. 1GiB), "
+                             "found '%s'", value);
+            o->max_input_given = 1;
         } else if (!strcmp(name, "--assert")) {
             if (o->nasserts == SCENARIO_MAX_ASSERTIONS)
                 return usage("--assert: at most 64, found one more: '%s'", value);
@@ -224,8 +246,13 @@ static int parse_options(sweep_options *o, int argc, char **argv)
             if (!value[0])
                 return usage("%s: expected a path", name);
             *(name[2] == 'p' ? &o->plan_dir : name[2] == 'b' ? &o->binary : &o->result) = value;
+        } else if (scenario_option_is(name, "key_buckets")) {
+            return usage("%s: not with sweep (it sets the key space heatmap's buckets, which "
+                         "no report of a sweep draws)", name);
         } else if (!strncmp(name, "--", 2) && name[2] && strcmp(name + 2, "name") &&
                    strcmp(name + 2, "scheme")) {
+            if (scenario_option_is(name, "jobs"))
+                o->jobs_given = 1;
             if (o->nset == MAX_OPTIONS)
                 return usage("at most 64 setting options, found one more: '%s'", name);
             char *key = strdup(name + 2);
@@ -250,6 +277,12 @@ static int parse_options(sweep_options *o, int argc, char **argv)
                      "'regionsim merge DIR', which reports the assertions", o->junit);
     if (o->tolerance_given && !o->baseline)
         return usage("--tolerance: only with --baseline FILE%s", "");
+    if (o->max_input_given && !o->baseline)
+        return usage("--max-input: only with --baseline FILE (the only JSON a sweep "
+                     "reads)%s", "");
+    if (o->plan_dir && o->jobs_given)
+        return usage("--jobs: not with --plan (each job runs one point; run the jobs "
+                     "in parallel with GNU parallel -j or Slurm)%s", "");
     if (o->plan_dir && o->baseline)
         return usage("--plan: the jobs write results, not a comparison: pass --baseline %s to "
                      "'regionsim merge DIR', which compares the sweep", o->baseline);
@@ -524,6 +557,11 @@ int sweep_main(int argc, char **argv)
     sweep_table t;
     memset(&t, 0, sizeof t);
     t.file = sw.path;
+    char digest[SWEEP_DIGEST_HEX];
+    if (o.result && sw.npoints == 1) { /* a planned point's: which scenario it is of */
+        sweep_point_digest(sw.text_sha256, o.baked, o.nbaked, digest);
+        t.point_digest = digest;
+    }
     t.nvars = sw.nvars;
     t.npoints = sw.npoints;
     t.nfigures = sweep_figure_count();
@@ -550,7 +588,7 @@ int sweep_main(int argc, char **argv)
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
     if (jobs && o.baseline && !o.plan_dir) { /* refused before anything runs */
         char msg[1024];
-        if (sweep_baseline_check(o.baseline, &t, msg, sizeof msg) < 0) {
+        if (sweep_baseline_check(o.baseline, &t, o.max_input, msg, sizeof msg) < 0) {
             sweep_say(err, sizeof err, "--baseline %s", msg);
             jobs = 0;
         }
@@ -618,9 +656,11 @@ int sweep_main(int argc, char **argv)
             fputs("regionsim sweep: out of memory\n", stderr);
         else
             status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, o.baseline, o.tolerance,
-                                  "sweep");
-    } else if (err[0]) {
-        fprintf(stderr, "regionsim sweep: %s\n", err);
+                                  o.max_input, "sweep");
+    } else if (err[0]) { /* (a baseline's message quotes its file: control bytes escaped) */
+        char shown[4 * sizeof err];
+        fprintf(stderr, "regionsim sweep: %s\n", units_escape(err, sizeof shown - 1, shown,
+                                                                sizeof shown));
     }
     /* checks not moved into the table (a failed pool, or no memory for
      * the table's): free what the points that ran kept */

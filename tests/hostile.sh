@@ -356,5 +356,81 @@ else
 fi
 exec 3>&-
 
+# --- Issue 27, wt-gates: baselines, JSON input caps, merge's checks, unused options ---
+small=$(cd "$(dirname "$0")" && pwd)/data/sweep-small.ini
+run_case "compare --format json, the report" 0 "" -- \
+    compare --duration 2m --format json -o "$tmp/base.json"
+run_case "  ...as its own baseline at --tolerance 0" 0 "0 regressions beyond 0%" -- \
+    compare --duration 2m --baseline "$tmp/base.json" --tolerance 0
+sed 's/"write_cov": [0-9.e+-]*/"write_cov": "x"/' "$tmp/base.json" >"$tmp/strings.json"
+run_case "a baseline figure that is a string" 2 "runs[0].figures.write_cov: expected a number" -- \
+    compare --duration 2m --baseline "$tmp/strings.json"
+sed 's/"figures": {/"figures": [], "was": {/' "$tmp/base.json" >"$tmp/arrays.json"
+run_case "a baseline whose figures are an array" 2 "runs[0].figures: expected an object" -- \
+    compare --duration 2m --baseline "$tmp/arrays.json"
+schema=$(sed -n 's/^ *"regionsim": \([0-9]*\).*/\1/p' "$tmp/base.json" | head -n 1)
+printf '{"regionsim": %s, "runs": [{"scheme": "salted", "figures": {"write_cov": null}}]}\n' \
+    "$schema" >"$tmp/empty.json"
+run_case "a baseline with no figure" 2 "no figure to compare" -- \
+    compare --duration 2m --baseline "$tmp/empty.json"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$tmp/deep.json"
+run_case "a baseline nested 100,000 deep" 2 "not JSON" -- \
+    compare --duration 2m --baseline "$tmp/deep.json"
+run_case "--baseline /dev/zero" 2 "/dev/zero: more than 256MiB" -- \
+    compare --duration 2m --baseline /dev/zero
+run_case "--baseline /dev/zero --max-input 1MiB" 2 "more than 1MiB came from it" -- \
+    run --scheme salted --duration 1m --baseline /dev/zero --max-input 1MiB
+truncate -s 3G "$tmp/huge.json"
+run_case "a 3 GiB baseline (sparse)" 2 "3221225472 bytes, over the 256MiB" -- \
+    compare --duration 2m --baseline "$tmp/huge.json"
+run_case "  ...with --max-input 1GiB" 2 "over the 1GiB" -- \
+    compare --duration 2m --baseline "$tmp/huge.json" --max-input 1GiB
+rm -f "$tmp/huge.json"
+mkfifo "$tmp/endless"
+(yes '[' >"$tmp/endless" 2>/dev/null) &
+run_case "--baseline a FIFO that never ends" 2 "not a regular file" -- \
+    run --scheme salted --duration 1m --baseline "$tmp/endless" --max-input 64KiB
+kill $! 2>/dev/null
+wait
+for bad in 0 -1 1.5GiB 2TiB 1PiB lots ''; do
+    run_case "--max-input '$bad'" 2 "--max-input: expected a size" -- \
+        compare --baseline "$tmp/base.json" --max-input "$bad"
+done
+run_case "--max-input without --baseline" 2 "only with --baseline" -- compare --max-input 1GiB
+run_case "keys --max-input" 2 "not used by keys" -- keys --scheme salted --max-input 1GiB
+run_case "sweep --format json, the report" 0 "" -- \
+    sweep "$small" --format json -o "$tmp/sweep.json"
+run_case "  ...as its own baseline at --tolerance 0" 0 "0 regressions beyond 0%" -- \
+    sweep "$small" --baseline "$tmp/sweep.json" --tolerance 0
+run_case "sweep --baseline /dev/zero --max-input 1MiB" 2 "more than 1MiB" -- \
+    sweep "$small" --baseline /dev/zero --max-input 1MiB
+run_case "a planned sweep" 0 "" -- \
+    sweep "$small" --duration 2m --measure-from 1m --plan "$tmp/plan"
+(cd "$tmp" && sh -e plan/jobs.txt >/dev/null 2>&1)
+run_case "  ...merged" 0 "sweep sweep-small: 6 points" -- merge "$tmp/plan"
+mv "$tmp/plan/results/0001.json" "$tmp/kept.json"
+ln -s /dev/zero "$tmp/plan/results/0001.json"
+run_case "  ...a result that is /dev/zero" 2 "more than 1MiB" -- merge "$tmp/plan" --max-input 1MiB
+rm "$tmp/plan/results/0001.json"
+sed 's/"tsdb"/"other"/g' "$tmp/kept.json" >"$tmp/plan/results/0001.json"
+run_case "  ...a result of other schemes" 2 "0001.json: point 1" -- merge "$tmp/plan"
+sed 's/"digest": "[0-9a-f]*"/"digest": "00"/' "$tmp/kept.json" >"$tmp/plan/results/0001.json"
+run_case "  ...a result of another scenario" 2 "a result of another scenario" -- merge "$tmp/plan"
+cp "$tmp/kept.json" "$tmp/plan/results/0001.json"
+sed 's/"scenario": "sweep-small"/"scenario": "sweep\\u001b[2J-small"/' "$tmp/plan/plan.json" >"$tmp/p.json"
+mv "$tmp/p.json" "$tmp/plan/plan.json"
+run_case "  ...a scenario name holding ESC" 0 'sweep\x1B[2J-small' -- merge "$tmp/plan"
+check "  ...escaped in merge's text" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/out'"
+run_case "advise --samples" 2 "not used by advise" -- advise --samples 3
+run_case "advise --fix ''" 2 "--fix: expected" -- advise --fix ''
+run_case "advise, a weight named twice" 2 "named twice" -- advise --weights reads=1,reads=2
+run_case "keys --samples" 2 "not used by keys" -- keys --scheme salted --samples 2
+run_case "watch --samples" 2 "not used by watch" -- watch --scheme salted --samples 2
+run_case "run -n" 2 "not used by run" -- run --scheme salted -n 3
+run_case "advise --fix with ESC" 2 'osalt(\x1B[31m' -- advise --fix "$(printf 'osalt(\033[31m')"
+check "  ...escaped in the message" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/out'"
+run_case "an option name with ESC" 2 '\x1B[2J' -- compare "$(printf -- '--x\033[2J')" 1
+check "  ...escaped in the message" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/out'"
+
 echo "$cases checks, $failures failed"
 [ "$failures" = 0 ]

@@ -122,14 +122,26 @@ static void test_weights(void **state)
     advise_weights w;
     char err[256];
     advise_default_weights(&w);
-    assert_int_equal(advise_parse_weights("reads=2,writes=0.5", &w, err, sizeof err), 0);
+    unsigned named = 0;
+    assert_int_equal(advise_parse_weights("reads=2,writes=0.5", &w, &named, err, sizeof err), 0);
     assert_true(w.w[ADVISE_READS] == 2 && w.w[ADVISE_WRITES] == 0.5 && w.w[ADVISE_LATENCY] == 1);
+    /* several lists add up, each weight named once (the names so far in named) */
+    assert_int_equal(advise_parse_weights("keys=3", &w, &named, err, sizeof err), 0);
+    assert_true(w.w[ADVISE_KEYS] == 3 && w.w[ADVISE_READS] == 2);
+    assert_int_equal(advise_parse_weights("latency=1,reads=5", &w, &named, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'reads' named twice (once here, once in an earlier --weights)"));
+    assert_true(w.w[ADVISE_READS] == 2 && w.w[ADVISE_LATENCY] == 1);
+    assert_int_equal(advise_parse_weights("reads=1,reads=2", &w, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'reads' named twice (twice in this list)"));
+    /* the user's text in a message, control bytes escaped */
+    assert_int_equal(advise_parse_weights("r\x1b[2Jx=1", &w, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "found 'r\\x1B[2Jx'"));
     static const char *const bad[] = { "", "reads", "reads=", "reads=-1", "reads=x",
                                        "bogus=1", "reads=1,", "reads=1e400",
-                                       "writes=0,reads=0,latency=0,keys=0" };
+                                       "writes=0,reads=0,latency=0,keys=0", "keys=1,keys=1" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         advise_weights before = w;
-        assert_int_equal(advise_parse_weights(bad[i], &w, err, sizeof err), -1);
+        assert_int_equal(advise_parse_weights(bad[i], &w, NULL, err, sizeof err), -1);
         assert_memory_equal(&before, &w, sizeof w); /* untouched */
     }
 }
@@ -206,7 +218,7 @@ static char *search_json(int jobs, size_t budget, const char *weights)
     char err[512];
     advise_default_weights(&w);
     if (weights)
-        assert_int_equal(advise_parse_weights(weights, &w, err, sizeof err), 0);
+        assert_int_equal(advise_parse_weights(weights, &w, NULL, err, sizeof err), 0);
     assert_int_equal(advise_space_build(&sc, NULL, &s, err, sizeof err), 0);
     assert_int_equal(advise_search(&sc, &s, &w, budget, NULL, &oc, err, sizeof err), 0);
     assert_int_equal(oc.tried, budget);

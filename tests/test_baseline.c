@@ -20,6 +20,7 @@
 #include "tests/support.h"
 
 #include "reports/baseline.h"
+#include "reports/json_read.h"
 #include "reports/report.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
@@ -60,6 +61,13 @@ static const char *report_of(const scenario *sc)
     return path;
 }
 
+/* baseline_compare under the default size cap. */
+static int compare_with(const char *path, const sim_results *res, double tolerance,
+                        baseline_report *r, char *err, size_t errcap)
+{
+    return baseline_compare(path, res, tolerance, JSON_READ_MAX_DEFAULT, r, err, errcap);
+}
+
 static void test_same_run_has_no_change(void **state)
 {
     (void)state;
@@ -70,10 +78,18 @@ static void test_same_run_has_no_change(void **state)
     run_all(&sc, &res);
     baseline_report r;
     char err[512];
-    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_int_equal(compare_with(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
     assert_true(r.compared > 10);
     assert_int_equal(r.nchanges, 0);
     assert_int_equal(r.regressions, 0);
+    baseline_report_free(&r);
+    /* like with like: the report's 6 digits against this run's, the same
+     * even at tolerance 0 */
+    assert_int_equal(compare_with(path, &res, 0, &r, err, sizeof err), 0);
+    assert_true(r.compared > 10);
+    if (r.nchanges)
+        fail_msg("%zu changes at tolerance 0, the first %s: %.17g -> %.17g", r.nchanges,
+                 r.changes[0].figure->name, r.changes[0].old_value, r.changes[0].new_value);
     baseline_report_free(&r);
     sim_results_free(&res);
     scenario_release(&sc);
@@ -91,7 +107,7 @@ static void test_worse_key_regresses(void **state)
     run_all(&bad, &res);
     baseline_report r;
     char err[512];
-    assert_int_equal(baseline_compare(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_int_equal(compare_with(path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
     assert_true(r.regressions > 0);
     int write_max_mean = 0;
     for (size_t i = 0; i < r.nchanges; i++) {
@@ -112,7 +128,7 @@ static void test_worse_key_regresses(void **state)
     sim_results_free(&res);
     const char *bad_path = report_of(&bad);
     run_all(&good, &res);
-    assert_int_equal(baseline_compare(bad_path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_int_equal(compare_with(bad_path, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
     int improved = 0;
     for (size_t i = 0; i < r.nchanges; i++)
         improved |= !strcmp(r.changes[i].figure->name, "write_max_mean") &&
@@ -120,7 +136,7 @@ static void test_worse_key_regresses(void **state)
     assert_true(improved);
     /* a tolerance large enough hides every change */
     baseline_report_free(&r);
-    assert_int_equal(baseline_compare(bad_path, &res, 1e9, &r, err, sizeof err), 0);
+    assert_int_equal(compare_with(bad_path, &res, 1e9, &r, err, sizeof err), 0);
     assert_int_equal(r.nchanges, 0);
     baseline_report_free(&r);
     sim_results_free(&res);
@@ -143,22 +159,22 @@ static void test_refusals(void **state)
     baseline_report r;
 
     const char *path = report_of(&other);
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
     assert_contains(err, path);
     assert_contains(err, "another scenario");
     unlink(path);
 
     path = test_temp_file("baseline-v2", "{\"regionsim\": 2, \"runs\": []}\n");
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
     assert_contains(err, "schema 2");
     unlink(path);
 
     path = test_temp_file("baseline-text", "scheme  example key\n");
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
     assert_contains(err, path);
     unlink(path);
 
-    assert_int_equal(baseline_compare("/nonexistent/old.json", &res, 0.05, &r, err, sizeof err),
+    assert_int_equal(compare_with("/nonexistent/old.json", &res, 0.05, &r, err, sizeof err),
                      -1);
     assert_contains(err, "/nonexistent/old.json");
 
@@ -166,8 +182,30 @@ static void test_refusals(void **state)
     small_scenario(&other, "ts"); /* the same scenario, but a scheme of another name */
     other.schemes[0].label = "theirs";
     path = report_of(&other);
-    assert_int_equal(baseline_compare(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
     assert_contains(err, "none of this run's schemes");
+    unlink(path);
+
+    /* a figure of another type, and figures with no value: refused */
+    char text[512];
+    snprintf(text, sizeof text, "{\"regionsim\": %d, \"runs\": [{\"scheme\": \"mine\", "
+             "\"figures\": {\"write_cov\": \"0.5\"}}]}\n", REPORT_JSON_SCHEMA);
+    path = test_temp_file("baseline-string", text);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, "runs[0].figures.write_cov: expected a number or null, found a string "
+                         "('0.5')");
+    assert_int_equal(baseline_check_file(path, JSON_READ_MAX_DEFAULT, err, sizeof err), -1);
+    unlink(path);
+    snprintf(text, sizeof text, "{\"regionsim\": %d, \"runs\": [{\"scheme\": \"mine\", "
+             "\"figures\": {\"write_cov\": null}}]}\n", REPORT_JSON_SCHEMA);
+    path = test_temp_file("baseline-null", text);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, "no figure to compare");
+    unlink(path);
+    /* over the size cap */
+    path = report_of(&sc);
+    assert_int_equal(baseline_compare(path, &res, 0.05, 100, &r, err, sizeof err), -1);
+    assert_contains(err, "over the 100B a JSON input may hold (--max-input SIZE raises the cap)");
     unlink(path);
 
     sim_results_free(&res);

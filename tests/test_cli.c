@@ -88,13 +88,21 @@ static void test_help_lists_every_setting(void **state)
         for (const char *q = p; q < close; q++) /* the last "(...)" of the entry */
             if (*q == '(')
                 open = q;
-        /* --tolerance goes only with --baseline, which keys refuses;
-         * test_baseline_exit_status gives it values */
+        /* --tolerance and --max-input go only with --baseline, which keys
+         * refuses; test_baseline_exit_status gives them values */
         if (!open || sscanf(open, "(%63[^)])", value) != 1 || strchr(value, ' ') ||
             !strcmp(name, "--scheme") || !strcmp(name, "--format") || !strcmp(name, "--color") ||
-            !strcmp(name, "--tolerance"))
+            !strcmp(name, "--tolerance") || !strcmp(name, "--max-input"))
             continue;
-        output r = run("keys", "--scheme", "salted", name, value, "-n", "1", NULL);
+        /* what keys does not use it refuses (test_unused_options_are_refused):
+         * those defaults go to compare */
+        int for_keys = strcmp(name, "--samples") && strcmp(name, "--jobs") &&
+                       strcmp(name, "--key-buckets");
+        int json = !strcmp(name, "--json-windows"); /* only with --format json */
+        output r = for_keys && !json
+                       ? run("keys", "--scheme", "salted", name, value, "-n", "1", NULL)
+                       : run("compare", "--scheme", "salted", "--duration", "1m", "--format",
+                             json ? "json" : "text", name, value, NULL);
         if (r.status != 0)
             fail_msg("keys %s %s: exit %d: %s", name, value, r.status, r.err);
         output_free(&r);
@@ -950,6 +958,60 @@ static void test_samples_exit_status(void **state)
     assert_int_equal(access("/tmp/regionsim-never-written", F_OK), -1);
 }
 
+/* Every option a command does not use is refused (exit 2, the option and
+ * why named, nothing on stdout): a command never takes an option it then
+ * ignores. "SMALL" stands for tests/data/sweep-small.ini. */
+static void test_unused_options_are_refused(void **state)
+{
+    (void)state;
+    char small[512];
+    snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", source_root);
+    static const struct { const char *args[8], *want; } cases[] = {
+        { { "advise", "--samples", "3" }, "--samples: not used by advise" },
+        { { "advise", "--key-buckets", "8" }, "--key-buckets: not used by advise" },
+        { { "advise", "--fix", "" }, "--fix: expected the first fields of a key" },
+        { { "advise", "--weights", "reads=1", "--weights", "reads=2" }, "'reads' named twice" },
+        { { "advise", "--weights", "reads=1,writes=2,reads=1" }, "'reads' named twice" },
+        { { "keys", "--scheme", "salted", "--samples", "2" }, "--samples: not used by keys" },
+        { { "keys", "--scheme", "salted", "--samples=2" }, "--samples: not used by keys" },
+        { { "keys", "--scheme", "salted", "--jobs", "2" }, "--jobs: not used by keys" },
+        { { "keys", "--scheme", "salted", "--key_buckets", "8" }, "not used by keys" },
+        { { "keys", "--scheme", "salted", "--color", "never" }, "--color: not used by keys" },
+        { { "keys", "--scheme", "salted", "--max-input", "1GiB" },
+          "--max-input: not used by keys" },
+        { { "watch", "--scheme", "salted", "--samples", "2" }, "--samples: not used by watch" },
+        { { "watch", "--scheme", "salted", "--jobs", "2" }, "--jobs: not used by watch" },
+        { { "watch", "--scheme", "salted", "-n", "3" }, "-n: not used by watch" },
+        { { "watch", "--scheme", "salted", "--json-windows", "no" }, "--json-windows: only with" },
+        { { "run", "--scheme", "salted", "-n", "3" }, "-n: not used by run" },
+        { { "run", "--scheme", "salted", "--jobs", "2" }, "--jobs: not used by run" },
+        { { "compare", "-n", "3" }, "-n: not used by compare" },
+        { { "compare", "--format", "json", "--color", "always" },
+          "--color: only with --format text" },
+        { { "compare", "--json-windows", "yes" }, "--json-windows: only with --format json" },
+        { { "compare", "--max-input", "1GiB" }, "--max-input: only with --baseline" },
+        { { "run", "--scheme", "salted", "--tolerance", "0.1" },
+          "--tolerance: only with --baseline" },
+        { { "sweep", "SMALL", "--key-buckets", "8" }, "--key-buckets: not with sweep" },
+        { { "sweep", "SMALL", "--plan", "/nonexistent/plan", "--jobs", "2" },
+          "--jobs: not with --plan" },
+        { { "sweep", "SMALL", "--max-input", "1GiB" }, "--max-input: only with --baseline" },
+        { { "merge", "/nonexistent", "--tolerance", "0.1" }, "--tolerance: only with --baseline" },
+        { { "figures", "--color", "never" }, "unknown argument '--color'" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *a[8];
+        for (size_t k = 0; k < 8; k++)
+            a[k] = cases[i].args[k] && !strcmp(cases[i].args[k], "SMALL") ? small
+                                                                         : cases[i].args[k];
+        output o = run(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], NULL);
+        if (o.status != 2 || o.out[0] || !strstr(o.err, cases[i].want))
+            fail_msg("%s %s %s: expected exit 2 and '%s', got exit %d: %s", a[0], a[1],
+                     a[2] ? a[2] : "", cases[i].want, o.status, o.err);
+        output_free(&o);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -962,6 +1024,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_help_lists_every_setting),
         cmocka_unit_test(test_bad_usage_exits_2_with_a_named_error),
+        cmocka_unit_test(test_unused_options_are_refused),
         cmocka_unit_test(test_run_prints_every_server),
         cmocka_unit_test(test_keys_prints_n_keys_and_regions),
         cmocka_unit_test(test_compare_json_is_deterministic),

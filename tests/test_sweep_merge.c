@@ -35,6 +35,7 @@
 
 #include "tests/support.h"
 
+#include "reports/json_read.h"
 #include "reports/sweep_report.h"
 #include "sim/sweep.h"
 #include "sim/sweep_plan.h"
@@ -222,11 +223,30 @@ static void fill_point(point_table *pt, size_t p, size_t nschemes)
     }
 }
 
-/* Writes point p's result into dir as its job would (the exact JSON). */
+/* The digest of point p of the plan in dir, as its job computes it: its
+ * file's bytes, no options (sweep_point_digest). */
+static void point_digest(const char *dir, size_t p, char digest[SWEEP_DIGEST_HEX])
+{
+    char path[PATH_MAX + 64], rel[32];
+    snprintf(rel, sizeof rel, "points/%04zu.ini", p);
+    size_t len;
+    char *text = test_read_file(under(path, dir, rel), &len);
+    assert_non_null(text);
+    unsigned char sha[32];
+    sweep_text_sha256(text, len, sha);
+    sweep_point_digest(sha, NULL, 0, digest);
+    free(text);
+}
+
+/* Writes point p's result into dir as its job would (the exact JSON, with
+ * the digest of the point's file). */
 static void write_result(const char *dir, size_t p, size_t nschemes)
 {
     point_table pt;
     fill_point(&pt, p, nschemes);
+    char digest[SWEEP_DIGEST_HEX];
+    point_digest(dir, p, digest);
+    pt.t.point_digest = digest;
     char path[PATH_MAX + 64], rel[32];
     snprintf(rel, sizeof rel, "results/%04zu.json", p);
     assert_int_equal(sweep_write_report(&pt.t, 4, under(path, dir, rel), "test"), 0);
@@ -258,7 +278,7 @@ static void assert_merge_refused(const char *dir, const char *want, const char *
     sweep_merge *m = (sweep_merge *)&m;
     char err[1 << 16];
     err[0] = '\0';
-    if (sweep_merge_read(dir, &m, err, sizeof err) == 0) {
+    if (sweep_merge_read(dir, JSON_READ_MAX_DEFAULT, &m, err, sizeof err) == 0) {
         sweep_merge_free(m);
         fail_msg("merged %s", dir);
     }
@@ -282,7 +302,7 @@ static void test_every_double_reads_back_bit_for_bit(void **state)
     char dir[PATH_MAX], err[1 << 16];
     fixture(dir, "exact");
     sweep_merge *m;
-    if (sweep_merge_read(dir, &m, err, sizeof err) < 0)
+    if (sweep_merge_read(dir, JSON_READ_MAX_DEFAULT, &m, err, sizeof err) < 0)
         fail_msg("%s", err);
     const sweep_table *t = sweep_merge_table(m);
     assert_string_equal(t->file, "/nowhere/merge.ini");
@@ -417,7 +437,7 @@ static void test_a_planned_sweep_merges_to_the_sweep_s_own_table(void **state)
                            "--result", local, NULL };
     assert_int_equal(capture(sweep_main, 13, local_argv, NULL, NULL), 0);
     sweep_merge *m;
-    if (sweep_merge_read(dir, &m, err, sizeof err) < 0)
+    if (sweep_merge_read(dir, JSON_READ_MAX_DEFAULT, &m, err, sizeof err) < 0)
         fail_msg("%s", err);
     assert_int_equal(sweep_write_report(sweep_merge_table(m), 4, merged, "test"), 0);
     size_t llen, mlen;
@@ -539,7 +559,7 @@ static void test_malformed_and_truncated_results_are_refused(void **state)
     free(spaced);
     sweep_merge *m;
     char err[1 << 16];
-    if (sweep_merge_read(dir, &m, err, sizeof err) < 0)
+    if (sweep_merge_read(dir, JSON_READ_MAX_DEFAULT, &m, err, sizeof err) < 0)
         fail_msg("%s", err);
     sweep_merge_free(m);
 
@@ -601,7 +621,7 @@ static void test_files_the_plan_does_not_name_are_ignored(void **state)
     spit(under(path, dir, "jobs.txt"), "edited by hand\n", 15);
     test_remove_tree(under(path, dir, "points"));
     sweep_merge *m;
-    if (sweep_merge_read(dir, &m, err, sizeof err) < 0)
+    if (sweep_merge_read(dir, JSON_READ_MAX_DEFAULT, &m, err, sizeof err) < 0)
         fail_msg("%s", err);
     assert_int_equal(sweep_merge_table(m)->npoints, 6);
     sweep_merge_free(m);
@@ -628,8 +648,12 @@ static void test_a_plan_edited_by_hand_is_refused(void **state)
 
     /* a point removed: the variables' values make 6 */
     spit(plan, good, len);
-    edit(plan, ",\n      {\"index\": 5, \"values\": {\"b\": \"4\", \"servers\": \"8\"}, "
-               "\"scenario\": \"points/0005.ini\", \"result\": \"results/0005.json\"}", "");
+    char cut[512], digest[SWEEP_DIGEST_HEX];
+    point_digest(dir, 5, digest);
+    snprintf(cut, sizeof cut, ",\n      {\"index\": 5, \"values\": {\"b\": \"4\", \"servers\": "
+             "\"8\"}, \"scenario\": \"points/0005.ini\", \"result\": \"results/0005.json\", "
+             "\"digest\": \"%s\"}", digest);
+    edit(plan, cut, "");
     snprintf(want, sizeof want, "%s/plan.json: 5 points, but the variables' values make 6", dir);
     assert_merge_refused(dir, want, NULL);
 
@@ -711,7 +735,7 @@ static void test_merge_writes_each_format_to_o(void **state)
     fixture(dir, "formats");
     in_work(out_path, "report");
     sweep_merge *m;
-    if (sweep_merge_read(dir, &m, err, sizeof err) < 0)
+    if (sweep_merge_read(dir, JSON_READ_MAX_DEFAULT, &m, err, sizeof err) < 0)
         fail_msg("%s", err);
     static const char *const formats[] = { "text", "json", "csv", "html" };
     for (int f = 0; f < 4; f++) {

@@ -1,0 +1,494 @@
+/* test_cli_gates.c -- the CI gates end to end (issue 27): gates that
+ * cannot go silently off, inputs with a bound, and nothing a file or an
+ * argument holds reaching the terminal raw. Runs the binary:
+ *  - a report compared with itself at --tolerance 0 (compare, run, with
+ *    samples, sweep, merge) has no regression: the figures are compared
+ *    as the JSON writes them;
+ *  - a baseline whose figures are missing, strings, arrays, objects or
+ *    booleans, or that has no figure with a value, is refused (exit 2,
+ *    the file and the JSON path named), for compare and for sweep;
+ *  - JSON inputs have a cap: a baseline over it is refused by its size,
+ *    /dev/zero after cap + 1 bytes, --max-input raises it (and is refused
+ *    where no JSON is read); merge's plan.json and results too;
+ *  - merge refuses a result made from another scenario (its digest) and
+ *    results with no schemes;
+ *  - control bytes in arguments, a plan's scenario name or a plan's path
+ *    reach neither messages nor merge's text raw; advise says "no metric
+ *    reads measured", never "nan".
+ *
+ *   test_cli_gates PATH-TO-REGIONSIM SOURCE-ROOT
+ */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tests/support.h"
+
+#include "tests/cli_support.h"
+
+static char work[256];  /* this run's temporary directory */
+static char small[512]; /* tests/data/sweep-small.ini */
+
+static const char *in_work(char *out, size_t cap, const char *name)
+{
+    int n = snprintf(out, cap, "%s/%s", work, name);
+    assert_true(n > 0 && (size_t)n < cap);
+    return out;
+}
+
+static void spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The status of a shell command (the jobs of a plan). */
+static int shell(const char *fmt, const char *a)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, fmt, a);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+static json_object *read_json(const char *path)
+{
+    json_object *doc = json_object_from_file(path);
+    if (!doc)
+        fail_msg("%s: not JSON", path);
+    return doc;
+}
+
+static void write_json(const char *path, json_object *doc)
+{
+    assert_int_equal(json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PLAIN), 0);
+}
+
+/* Asserts o exited 2 with a message holding want1 and want2 (may be NULL)
+ * and nothing on stdout; frees o. */
+static void refused(output o, const char *want1, const char *want2)
+{
+    if (o.status != 2 || o.out[0] || !strstr(o.err, want1) || (want2 && !strstr(o.err, want2)))
+        fail_msg("expected exit 2, nothing on stdout and a message with '%s'%s%s%s; got exit "
+                 "%d, stdout '%.200s', stderr '%s'", want1, want2 ? " and '" : "",
+                 want2 ? want2 : "", want2 ? "'" : "", o.status, o.out, o.err);
+    output_free(&o);
+}
+
+/* ---- like with like: a report is the same as itself at tolerance 0 ---- */
+
+static void test_a_report_is_its_own_baseline_at_tolerance_0(void **state)
+{
+    (void)state;
+    char base[300];
+    in_work(base, sizeof base, "self.json");
+    /* each command's options (up to 8), then its report as the baseline */
+    static const char *const setups[][9] = {
+        { "compare", "--duration", "2m", NULL },
+        { "run", "--scheme", "salted", "--duration", "2m", NULL },
+        { "compare", "--scheme", "salted", "--scheme", "monotonic", "--duration", "1m",
+          "--samples", "3" },
+    };
+    for (size_t i = 0; i < sizeof setups / sizeof *setups; i++) {
+        const char *a[20];
+        size_t n = 0;
+        for (size_t k = 0; k < 9 && setups[i][k]; k++)
+            a[n++] = setups[i][k];
+        const char *write[] = { "--format", "json", "-o", base };
+        const char *compare[] = { "--baseline", base, "--tolerance", "0", NULL };
+        memcpy(a + n, write, sizeof write);
+        a[n + 4] = NULL;
+        output o = run(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
+                       a[12], NULL);
+        assert_int_equal(o.status, 0);
+        output_free(&o);
+        memcpy(a + n, compare, sizeof compare);
+        o = run(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+                NULL);
+        if (o.status != 0 || !strstr(o.err, " 0 regressions beyond 0%"))
+            fail_msg("%s compared with its own report at --tolerance 0: exit %d: %s", a[0],
+                     o.status, o.err);
+        if (i == 2)
+            assert_contains(o.err, "(medians of 3 samples)");
+        output_free(&o);
+    }
+    unlink(base);
+}
+
+/* ---- malformed and empty baselines ---- */
+
+typedef enum breakage {
+    FIGURE_STRING, FIGURE_ARRAY, FIGURE_BOOLEAN, FIGURES_ARRAY, FIGURES_MISSING, ALL_NULL
+} breakage;
+
+/* The report at from, broken as b says, into to. */
+static void break_baseline(const char *from, const char *to, breakage b)
+{
+    json_object *doc = read_json(from);
+    json_object *runs = member(doc, "runs");
+    for (size_t r = 0; r < json_object_array_length(runs); r++) {
+        json_object *run = json_object_array_get_idx(runs, r);
+        json_object *figures = member(run, "figures");
+        switch (b) {
+        case FIGURE_STRING:
+            if (r == 1)
+                json_object_object_add(figures, "write_cov", json_object_new_string("x"));
+            break;
+        case FIGURE_ARRAY:
+            if (r == 0)
+                json_object_object_add(figures, "p99_latency_us", json_object_new_array());
+            break;
+        case FIGURE_BOOLEAN:
+            if (r == 0)
+                json_object_object_add(figures, "write_max_mean", json_object_new_boolean(1));
+            break;
+        case FIGURES_ARRAY:
+            json_object_object_add(run, "figures", json_object_new_array());
+            break;
+        case FIGURES_MISSING:
+            json_object_object_del(run, "figures");
+            break;
+        case ALL_NULL: {
+            json_object_object_foreach(figures, key, value) {
+                (void)value;
+                json_object_object_add(figures, key, NULL);
+            }
+            break;
+        }
+        }
+    }
+    write_json(to, doc);
+    json_object_put(doc);
+}
+
+static void test_a_malformed_or_empty_baseline_is_refused(void **state)
+{
+    (void)state;
+    char base[300], bad[300];
+    in_work(base, sizeof base, "good.json");
+    in_work(bad, sizeof bad, "bad.json");
+    output o = run("compare", "--duration", "1m", "--scheme", "salted", "--scheme", "monotonic",
+                   "--format", "json", "-o", base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    static const struct { breakage b; const char *want; } cases[] = {
+        { FIGURE_STRING, "runs[1].figures.write_cov: expected a number or null, found a "
+                         "string ('x')" },
+        { FIGURE_ARRAY, "runs[0].figures.p99_latency_us: expected a number or null, found an "
+                        "array" },
+        { FIGURE_BOOLEAN, "runs[0].figures.write_max_mean: expected a number or null, found a "
+                          "boolean" },
+        { FIGURES_ARRAY, "runs[0].figures: expected an object of figures (the output of "
+                         "--format json), found an array" },
+        { FIGURES_MISSING, "runs[0].figures: expected an object of figures (the output of "
+                           "--format json), found none" },
+        { ALL_NULL, "no figure to compare" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        break_baseline(base, bad, cases[i].b);
+        o = run("compare", "--duration", "1m", "--scheme", "salted", "--scheme", "monotonic",
+                "--baseline", bad, NULL);
+        if (o.status != 2)
+            fail_msg("case %zu (%s): exit %d: %s", i, cases[i].want, o.status, o.err);
+        refused(o, bad, cases[i].want);
+    }
+    /* the same for a sweep's baseline */
+    o = run("sweep", small, "--format", "json", "-o", base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    json_object *doc = read_json(base);
+    json_object *pt = json_object_array_get_idx(member(member(doc, "sweep"), "points"), 3);
+    json_object *figures = member(json_object_array_get_idx(member(pt, "runs"), 1), "figures");
+    json_object_object_add(figures, "write_max_mean", json_object_new_string("1.5"));
+    write_json(bad, doc);
+    refused(run("sweep", small, "--baseline", bad, NULL), bad,
+            "points[3].runs[1].figures.write_max_mean: expected a number or null, found a "
+            "string ('1.5')");
+    json_object *points = member(member(doc, "sweep"), "points");
+    for (size_t p = 0; p < json_object_array_length(points); p++) {
+        json_object *runs = member(json_object_array_get_idx(points, p), "runs");
+        for (size_t r = 0; r < json_object_array_length(runs); r++)
+            json_object_object_add(json_object_array_get_idx(runs, r), "figures",
+                                   json_object_new_object());
+    }
+    write_json(bad, doc);
+    refused(run("sweep", small, "--baseline", bad, NULL), bad, "no figure to compare");
+    json_object_put(doc);
+    unlink(base);
+    unlink(bad);
+}
+
+/* ---- the size cap of JSON inputs ---- */
+
+static void test_json_inputs_have_a_cap(void **state)
+{
+    (void)state;
+    char base[300];
+    in_work(base, sizeof base, "capped.json");
+    output o = run("run", "--scheme", "salted", "--duration", "1m", "--format", "json", "-o", base,
+                   NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    struct stat st;
+    assert_int_equal(stat(base, &st), 0);
+    assert_true(st.st_size > 8192 && st.st_size < 1 << 20);
+    char size[160];
+    snprintf(size, sizeof size, "%lld bytes, over the 8KiB a JSON input may hold "
+             "(--max-input SIZE raises the cap)", (long long)st.st_size);
+    refused(run("run", "--scheme", "salted", "--duration", "1m", "--baseline", base,
+                "--max-input", "8KiB", NULL), base, size);
+    o = run("run", "--scheme", "salted", "--duration", "1m", "--baseline", base, "--max-input",
+            "1MiB", NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    /* a device that never ends: refused after the cap, not when memory runs out */
+    refused(run("run", "--scheme", "salted", "--duration", "1m", "--baseline", "/dev/zero",
+                "--max-input", "1MiB", NULL),
+            "/dev/zero: more than 1MiB came from it", "--max-input SIZE raises the cap");
+    refused(run("compare", "--baseline", "/dev/zero", NULL), "/dev/zero: more than 256MiB",
+            NULL);
+    /* the option: a size, only where JSON is read */
+    static const char *const bad_sizes[] = { "0", "-1", "1PiB", "2TiB", "1.5GiB", "lots", "" };
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof *bad_sizes; i++) {
+        refused(run("compare", "--baseline", base, "--max-input", bad_sizes[i], NULL),
+                "--max-input: expected a size from 1B to 1TiB", NULL);
+        refused(run("merge", work, "--max-input", bad_sizes[i], NULL),
+                "--max-input: expected a size from 1B to 1TiB", NULL);
+        refused(run("sweep", small, "--baseline", base, "--max-input", bad_sizes[i], NULL),
+                "--max-input: expected a size from 1B to 1TiB", NULL);
+    }
+    refused(run("compare", "--max-input", "1GiB", NULL), "--max-input: only with --baseline",
+            NULL);
+    refused(run("sweep", small, "--max-input", "1GiB", NULL), "--max-input: only with --baseline",
+            NULL);
+    refused(run("keys", "--scheme", "salted", "--max-input", "1GiB", NULL),
+            "--max-input: not used by keys", NULL);
+    refused(run("advise", "--max-input", "1GiB", NULL), "unknown option '--max-input'", NULL);
+    unlink(base);
+}
+
+/* ---- merge ---- */
+
+/* A plan of sweep-small in work/name, its jobs run; its path into dir. */
+static void planned(char *dir, size_t cap, const char *name, const char *file)
+{
+    in_work(dir, cap, name);
+    output o = run("sweep", file, "--duration", "2m", "--measure-from", "1m", "--plan", dir, NULL);
+    if (o.status != 0)
+        fail_msg("sweep --plan: %s", o.err);
+    output_free(&o);
+    char jobs[600];
+    snprintf(jobs, sizeof jobs, "%s/jobs.txt", dir);
+    assert_int_equal(shell("sh -e '%s' >/dev/null 2>&1", jobs), 0);
+}
+
+static void copy(const char *from, const char *to)
+{
+    size_t len;
+    char *text = test_read_file(from, &len);
+    assert_non_null(text);
+    spit(to, text);
+    free(text);
+}
+
+static void test_merge_refuses_another_scenario_and_no_schemes(void **state)
+{
+    (void)state;
+    char plan[400], other[400], ini[400], path[600], from[600], json[400], keep[600];
+    planned(plan, sizeof plan, "plan", small);
+    /* the plan merged, and its report as its own baseline at tolerance 0 */
+    in_work(json, sizeof json, "merged.json");
+    output o = run("merge", plan, "--format", "json", "-o", json, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    o = run("merge", plan, "--baseline", json, "--tolerance", "0", NULL);
+    assert_int_equal(o.status, 0);
+    assert_contains(o.err, "at 6 points, 0 regressions beyond 0%");
+    output_free(&o);
+
+    /* another scenario: the same variables and schemes, another key */
+    size_t len;
+    char *text = test_read_file(small, &len);
+    assert_non_null(text);
+    char *at = strstr(text, "key = uid(metric, 3) hour(ts) tags");
+    assert_non_null(at);
+    memcpy(at, "key = uid(metric, 3) tags hour(ts)", 34);
+    in_work(ini, sizeof ini, "other.ini");
+    spit(ini, text);
+    free(text);
+    planned(other, sizeof other, "other", ini);
+    snprintf(path, sizeof path, "%s/results/0002.json", plan);
+    snprintf(keep, sizeof keep, "%s/kept.json", work);
+    copy(path, keep);
+    snprintf(from, sizeof from, "%s/results/0002.json", other);
+    copy(from, path);
+    o = run("merge", plan, NULL);
+    if (o.status != 2)
+        fail_msg("merged a result of another scenario: exit %d: %s", o.status, o.out);
+    refused(o, "results/0002.json: point 2 (b=2 servers=4): a result of another scenario",
+            "run its line of jobs.txt again");
+    copy(keep, path);
+
+    /* the same scenario run with other options than the plan's */
+    char point[600];
+    snprintf(point, sizeof point, "%s/points/0002.ini", plan);
+    o = run("sweep", point, "--duration", "3m", "--measure-from", "1m", "--result", path, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    refused(run("merge", plan, NULL), "point 2 (b=2 servers=4): a result of another scenario",
+            NULL);
+    copy(keep, path);
+
+    /* results with no schemes */
+    for (size_t p = 0; p < 6; p++) {
+        snprintf(path, sizeof path, "%s/results/%04zu.json", plan, p);
+        json_object *doc = read_json(path);
+        json_object *sw = member(doc, "sweep");
+        json_object_object_add(sw, "schemes", json_object_new_array());
+        json_object *pt = json_object_array_get_idx(member(sw, "points"), 0);
+        json_object_object_add(pt, "runs", json_object_new_array());
+        json_object_object_add(pt, "assertions", json_object_new_array());
+        write_json(path, doc);
+        json_object_put(doc);
+    }
+    o = run("merge", plan, NULL);
+    if (o.status != 2)
+        fail_msg("merged results with no schemes: exit %d: %s", o.status, o.out);
+    refused(o, "results/0000.json: point 0 (b=1 servers=4): no schemes", NULL);
+    test_remove_tree(plan);
+    test_remove_tree(other);
+    unlink(ini);
+    unlink(json);
+    unlink(keep);
+}
+
+/* merge's inputs have the cap too; its text and messages escape control
+ * bytes of a plan's scenario name and of its path. */
+static void test_merge_caps_and_escapes(void **state)
+{
+    (void)state;
+    char plan[400], path[600], esc[400];
+    planned(plan, sizeof plan, "plan-esc", small);
+    refused(run("merge", plan, "--max-input", "2KiB", NULL), "over the 2KiB a JSON input may hold",
+            "--max-input SIZE raises the cap");
+    output o = run("merge", plan, "--max-input", "1MiB", NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    snprintf(path, sizeof path, "%s/plan.json", plan);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    assert_non_null(text);
+    char *at = strstr(text, "\"scenario\": \"sweep-small\"");
+    assert_non_null(at);
+    char *edited = malloc(len + 64);
+    assert_non_null(edited);
+    snprintf(edited, len + 64, "%.*s\"scenario\": \"sweep\\u001b[2J-small\"%s", (int)(at - text),
+             text, at + strlen("\"scenario\": \"sweep-small\""));
+    spit(path, edited);
+    free(edited);
+    free(text);
+    o = run("merge", plan, NULL);
+    assert_int_equal(o.status, 0);
+    if (strchr(o.out, '\x1b'))
+        fail_msg("merge's text holds a raw ESC: %s", o.out);
+    assert_contains(o.out, "sweep sweep\\x1B[2J-small: 6 points x 2 schemes");
+    output_free(&o);
+    /* a path holding ESC, in the message naming a missing result */
+    in_work(esc, sizeof esc, "plan\x1b[2J");
+    assert_int_equal(rename(plan, esc), 0);
+    snprintf(path, sizeof path, "%s/results/0003.json", esc);
+    assert_int_equal(unlink(path), 0);
+    o = run("merge", esc, NULL);
+    if (strchr(o.err, '\x1b'))
+        fail_msg("merge's message holds a raw ESC: %s", o.err);
+    assert_contains(o.err, "plan\\x1B[2J/results/0003.json (point 3: b=2 servers=8)");
+    refused(o, "1 of 6 results missing", NULL);
+    test_remove_tree(esc);
+}
+
+/* ---- control bytes in arguments reach no message raw ---- */
+
+static void test_messages_escape_control_bytes(void **state)
+{
+    (void)state;
+    static const char *const cases[][6] = {
+        { "compare", "--x\x1b[31m", "1", NULL },
+        { "compare", "--format", "\x1b[2J", NULL },
+        { "run", "--scheme", "salted", "-p", "\x1b[2J", NULL },
+        { "compare", "--baseline", "\x1b[2J.json", NULL },
+        { "keys", "--scheme", "salted", "-n", "\x1b", NULL },
+        { "advise", "--fix", "osalt(\x1b[31m", NULL },
+        { "advise", "--weights", "reads=\x1b", NULL },
+        { "advise", "--x\x1b", "1", NULL },
+        { "sweep", "--format", "\x1b[2J", NULL },
+        { "sweep", "x.ini", "\x1b[2J", NULL },
+        { "merge", "x", "--format", "\x1b[2J", NULL },
+        { "merge", "x", "\x1b[2J", NULL },
+        { "merge", "/nonexistent/\x1b[2J", NULL },
+        { "figures", "\x1b[2J", NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *const *a = cases[i];
+        output o = run(a[0], a[1], a[2], a[3], a[4], NULL);
+        if (o.status != 2 || strchr(o.err, '\x1b') || !strstr(o.err, "\\x1B"))
+            fail_msg("case %zu (%s %s): exit %d, the message holds %s: %s", i, a[0], a[1],
+                     o.status, strchr(o.err, '\x1b') ? "a raw ESC" : "no \\x1B", o.err);
+        output_free(&o);
+    }
+}
+
+/* advise: a read kind of the mix that no run measured is said so. */
+static void test_advise_says_no_reads_not_nan(void **state)
+{
+    (void)state;
+    output o = run("advise", "--read-fraction", "0.0005", "--duration", "1m", "--metrics", "2",
+                   "--hosts", "2", "--budget", "4", NULL);
+    assert_int_equal(o.status, 0);
+    if (strstr(o.out, "nan"))
+        fail_msg("advise printed nan: %s", o.out);
+    assert_contains(o.out, "no metric reads measured");
+    output_free(&o);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_cli_gates PATH-TO-REGIONSIM SOURCE-ROOT\n");
+        return 2;
+    }
+    binary = argv[1];
+    source_root = argv[2];
+    setenv("LC_ALL", "C", 1);
+    setenv("TZ", "UTC", 1);
+    setenv("TERM", "dumb", 1);
+    setenv("NO_COLOR", "1", 1);
+    snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", source_root);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(work, sizeof work, "%s/regionsim-gates-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (!mkdtemp(work)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_report_is_its_own_baseline_at_tolerance_0),
+        cmocka_unit_test(test_a_malformed_or_empty_baseline_is_refused),
+        cmocka_unit_test(test_json_inputs_have_a_cap),
+        cmocka_unit_test(test_merge_refuses_another_scenario_and_no_schemes),
+        cmocka_unit_test(test_merge_caps_and_escapes),
+        cmocka_unit_test(test_messages_escape_control_bytes),
+        cmocka_unit_test(test_advise_says_no_reads_not_nan),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    test_remove_tree(work);
+    return failed;
+}
