@@ -12,12 +12,12 @@
  *    it, a regular file "N bytes, over the 1KiB ...", a pipe "more than
  *    1KiB came from it", both naming --max-input; every message starts
  *    with the path;
- *  - a run's baseline (baseline_check_file): refused with a message
+ *  - a run's baseline (baseline_load): refused with a message
  *    starting with the path; accepted only if it is an object of
  *    "regionsim": REPORT_JSON_SCHEMA with "runs", each run an object with
  *    a "scheme" string and an object of "figures" whose every registry
  *    figure is null or a finite number, at least one a number;
- *  - a sweep's baseline (sweep_baseline_check, against a table of one
+ *  - a sweep's baseline (sweep_baseline_load, against a table of one
  *    variable b = 1, 2 and one scheme tsdb, scenario "fuzz"): refused with
  *    the path first; accepted only if it is a sweep report of
  *    SWEEP_JSON_VERSION and scenario "fuzz" with a point at b=1 or b=2,
@@ -155,10 +155,13 @@ static int figures_ok(json_object *figures, size_t *numbers)
 static void check_run_baseline(const char *path)
 {
     char err[2048];
-    if (baseline_check_file(path, JSON_READ_MAX_DEFAULT, err, sizeof err) < 0) {
-        FUZZ_CHECK(starts_with(err, path), "a refused baseline's message: %s", err);
+    baseline *b;
+    if (baseline_load(path, JSON_READ_MAX_DEFAULT, &b, err, sizeof err) < 0) {
+        FUZZ_CHECK(starts_with(err, path) || starts_with(err, "out of memory"),
+                   "a refused baseline's message: %s", err);
         return;
     }
+    baseline_free(b);
     json_object *doc = json_read_file(path, JSON_READ_MAX_DEFAULT, NULL, err, sizeof err);
     FUZZ_CHECK(doc != NULL, "an accepted baseline does not read again: %s", err);
     json_object *version = json_member(doc, "regionsim", json_type_int);
@@ -195,11 +198,13 @@ static void check_sweep_baseline(const char *path)
     t.schemes = schemes;
     t.nfigures = sweep_figure_count();
     char err[2048];
-    if (sweep_baseline_check(path, &t, JSON_READ_MAX_DEFAULT, err, sizeof err) < 0) {
+    sweep_baseline *b;
+    if (sweep_baseline_load(path, &t, JSON_READ_MAX_DEFAULT, &b, err, sizeof err) < 0) {
         FUZZ_CHECK(starts_with(err, path) || starts_with(err, "out of memory"),
                    "a refused sweep baseline's message: %s", err);
         return;
     }
+    sweep_baseline_free(b);
     json_object *doc = json_read_file(path, JSON_READ_MAX_DEFAULT, NULL, err, sizeof err);
     FUZZ_CHECK(doc != NULL, "an accepted sweep baseline does not read again: %s", err);
     json_object *sw = json_member(doc, "sweep", json_type_object);

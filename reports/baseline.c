@@ -1,7 +1,8 @@
 /* baseline.c -- a run's figures against a previous run's JSON report.
  *
- * The baseline is read with json-c, whole (reports/json_read.h: up to the
- * --max-input cap), and checked before anything is compared: it must be a
+ * The baseline is read once, before the run (baseline_load), with json-c,
+ * whole (reports/json_read.h: up to the --max-input cap), and checked
+ * there: it must be a
  * regionsim report ("regionsim": the schema version this program writes)
  * whose every run has a "scheme" and an object of "figures", each figure
  * the registry knows a number or null (undefined); with samples, each
@@ -10,7 +11,16 @@
  * boolean) is bad input, refused with its JSON path, not skipped: a gate
  * that skipped what it could not read would pass a baseline that checks
  * nothing. A figure the registry has and the baseline lacks (a registry
- * grown since) is not compared. Then it must be of the same scenario (the
+ * grown since) is not compared. What the comparison needs is then kept
+ * and the document freed (json-c holds one in 7 to 23 times its bytes):
+ * the scenario's name, the workload's description, "samples", and per
+ * run its scheme and each figure with a value as (registry index, value)
+ * in registry order, the medians of its "spread" likewise: 16 bytes a
+ * figure, where the document spends at least its name, quotes and colon.
+ * Nothing reads the file again, so a pipe or a FIFO is a baseline like a
+ * file, and a file replaced during the run changes nothing.
+ *
+ * After the run (baseline_compare) it must be of the same scenario (the
  * same name and workload description: comparing a salted run of one
  * workload with another workload's says nothing). Then, for every run of
  * this result whose scheme the baseline also ran, every scheme-scope
@@ -42,17 +52,38 @@
 #include "reports/report.h"
 #include "reports/samples.h"
 
-/* The run of the baseline whose "scheme" is name, or NULL. */
-static json_object *baseline_run(json_object *runs, const char *name)
+/* A figure with a value: its registry index (figure_index) and value. */
+typedef struct old_value {
+    uint32_t figure;
+    double value;
+} old_value;
+
+/* A run of the baseline: its scheme and its values, each list in the
+ * registry's order. */
+typedef struct old_run {
+    const char *scheme;        /* in the baseline's names */
+    size_t figures, nfigures;  /* its "figures": values[figures .. figures + nfigures) */
+    size_t medians, nmedians;  /* its "spread" medians, likewise */
+} old_run;
+
+struct baseline {
+    char *path;
+    char *scenario, *workload; /* "scenario" and "workload"."description"; "" when none */
+    int samples_int;           /* "samples" is an integer */
+    int samples_given;         /* "samples" is there and not null ... */
+    int64_t samples;           /* ... with json-c's reading of it as an integer */
+    size_t nruns;
+    old_run *runs;
+    old_value *values;
+    char *names;               /* every run's scheme, NUL after each */
+};
+
+/* The run of b whose scheme is name, or NULL. */
+static const old_run *baseline_run(const baseline *b, const char *name)
 {
-    size_t n = json_object_array_length(runs);
-    for (size_t i = 0; i < n; i++) {
-        json_object *run = json_object_array_get_idx(runs, i), *scheme;
-        if (json_object_object_get_ex(run, "scheme", &scheme) &&
-            json_object_is_type(scheme, json_type_string) &&
-            !strcmp(json_object_get_string(scheme), name))
-            return run;
-    }
+    for (size_t i = 0; i < b->nruns; i++)
+        if (!strcmp(b->runs[i].scheme, name))
+            return &b->runs[i];
     return NULL;
 }
 
@@ -93,30 +124,24 @@ static int readable(json_object *root, const char *path, char *err, size_t errca
     return 1;
 }
 
-/* Whether the (readable) baseline can be compared with res: the same
- * scenario and samples; else a message in err. */
-static int comparable(json_object *root, const char *path, const sim_results *res, char *err,
-                      size_t errcap)
+/* Whether b can be compared with res: the same scenario and samples;
+ * else a message in err. */
+static int comparable(const baseline *b, const sim_results *res, char *err, size_t errcap)
 {
-    const char *scenario = string_at(root, "scenario", NULL);
-    const char *workload = string_at(root, "workload", "description");
-    if (strcmp(scenario, res->scenario ? res->scenario : "") != 0 ||
-        strcmp(workload, res->workload ? res->workload : "") != 0) {
+    if (strcmp(b->scenario, res->scenario ? res->scenario : "") != 0 ||
+        strcmp(b->workload, res->workload ? res->workload : "") != 0) {
         snprintf(err, errcap, "%s: a baseline of another scenario (scenario '%s', workload "
-                 "'%s'; this run: '%s', '%s'): compare runs of the same scenario", path,
-                 scenario, workload, res->scenario ? res->scenario : "",
+                 "'%s'; this run: '%s', '%s'): compare runs of the same scenario", b->path,
+                 b->scenario, b->workload, res->scenario ? res->scenario : "",
                  res->workload ? res->workload : "");
         return 0;
     }
-    json_object *samples;
     uint32_t now = res->nsamples ? res->nsamples : 1;
-    if (!json_object_object_get_ex(root, "samples", &samples) ||
-        !json_object_is_type(samples, json_type_int) ||
-        json_object_get_int64(samples) != (int64_t)now) {
+    if (!b->samples_int || b->samples != (int64_t)now) {
         snprintf(err, errcap, "%s: a baseline of %lld sample%s; this run has %u: medians and "
-                 "single runs do not compare, make the baseline with --samples %u", path,
-                 samples ? (long long)json_object_get_int64(samples) : 1LL,
-                 samples && json_object_get_int64(samples) != 1 ? "s" : "", (unsigned)now,
+                 "single runs do not compare, make the baseline with --samples %u", b->path,
+                 b->samples_given ? (long long)b->samples : 1LL,
+                 b->samples_given && b->samples != 1 ? "s" : "", (unsigned)now,
                  (unsigned)now);
         return 0;
     }
@@ -236,14 +261,110 @@ static int check_runs(json_object *root, const char *path, char *err, size_t err
     return 0;
 }
 
-int baseline_check_file(const char *path, uint64_t max, char *err, size_t errcap)
+/* The values with a number of run's "figures" (spread: the medians of
+ * its "spread"), in registry order, as the comparison reads them: into
+ * values + *n, or only counted when values is NULL. */
+static void take_values(json_object *run, int spread, old_value *values, size_t *n)
 {
+    json_object *figures = json_member(run, spread ? "spread" : "figures", json_type_object);
+    for (const figure *f = figure_first(FIGURE_SCHEME); figures && f; f = figure_next(f)) {
+        json_object *v;
+        if (!json_object_object_get_ex(figures, f->name, &v))
+            continue;
+        if (spread && (!json_object_is_type(v, json_type_object) ||
+                       !json_object_object_get_ex(v, "median", &v)))
+            continue;
+        if (!(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+            continue;
+        if (values)
+            values[*n] = (old_value){ (uint32_t)figure_index(f), json_object_get_double(v) };
+        ++*n;
+    }
+}
+
+/* A copy of s, or NULL when out of memory. */
+static char *copy(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    return c ? memcpy(c, s, n) : NULL;
+}
+
+/* What the comparison needs of the (checked) document root, into b;
+ * 0, or -1 when out of memory. Two passes over the runs: count, fill. */
+static int keep(json_object *root, const char *path, baseline *b)
+{
+    json_object *runs = json_member(root, "runs", json_type_array), *samples = NULL;
+    b->path = copy(path);
+    b->scenario = copy(string_at(root, "scenario", NULL));
+    b->workload = copy(string_at(root, "workload", "description"));
+    if (json_object_object_get_ex(root, "samples", &samples) && samples) {
+        b->samples_given = 1;
+        b->samples_int = json_object_is_type(samples, json_type_int);
+        b->samples = json_object_get_int64(samples);
+    }
+    b->nruns = json_object_array_length(runs);
+    size_t nvalues = 0, nnames = 0;
+    for (size_t i = 0; i < b->nruns; i++) {
+        json_object *run = json_object_array_get_idx(runs, i);
+        take_values(run, 0, NULL, &nvalues);
+        take_values(run, 1, NULL, &nvalues);
+        nnames += strlen(json_object_get_string(json_member(run, "scheme", json_type_string))) + 1;
+    }
+    b->runs = malloc((b->nruns ? b->nruns : 1) * sizeof *b->runs);
+    b->values = malloc((nvalues ? nvalues : 1) * sizeof *b->values);
+    b->names = malloc(nnames ? nnames : 1);
+    if (!b->path || !b->scenario || !b->workload || !b->runs || !b->values || !b->names)
+        return -1;
+    size_t n = 0;
+    char *name = b->names;
+    for (size_t i = 0; i < b->nruns; i++) {
+        json_object *run = json_object_array_get_idx(runs, i);
+        old_run *r = &b->runs[i];
+        const char *scheme = json_object_get_string(json_member(run, "scheme", json_type_string));
+        size_t len = strlen(scheme) + 1;
+        r->scheme = memcpy(name, scheme, len);
+        name += len;
+        r->figures = n;
+        take_values(run, 0, b->values, &n);
+        r->nfigures = n - r->figures;
+        r->medians = n;
+        take_values(run, 1, b->values, &n);
+        r->nmedians = n - r->medians;
+    }
+    return 0;
+}
+
+int baseline_load(const char *path, uint64_t max, baseline **out, char *err, size_t errcap)
+{
+    *out = NULL;
     json_object *root = json_read_file(path, max, NULL, err, errcap);
     if (!root)
         return -1;
     int ok = readable(root, path, err, errcap) && check_runs(root, path, err, errcap) == 0;
+    baseline *b = ok ? calloc(1, sizeof *b) : NULL;
+    if (ok && (!b || keep(root, path, b) < 0)) {
+        snprintf(err, errcap, "out of memory reading %s", path);
+        baseline_free(b);
+        b = NULL;
+        ok = 0;
+    }
     json_object_put(root);
+    *out = b;
     return ok ? 0 : -1;
+}
+
+void baseline_free(baseline *b)
+{
+    if (!b)
+        return;
+    free(b->path);
+    free(b->scenario);
+    free(b->workload);
+    free(b->runs);
+    free(b->values);
+    free(b->names);
+    free(b);
 }
 
 double baseline_as_written(double v)
@@ -285,32 +406,20 @@ static int add_change(baseline_report *r, size_t *cap, baseline_change c)
     return 0;
 }
 
-/* The baseline run's value of f: its "figures" entry, or with samples its
- * "spread" entry's median; NAN when it has none. */
-static double old_value(json_object *old_run, const figure *f, int spread)
-{
-    json_object *figures, *v;
-    if (!json_object_object_get_ex(old_run, spread ? "spread" : "figures", &figures) ||
-        !json_object_is_type(figures, json_type_object) ||
-        !json_object_object_get_ex(figures, f->name, &v))
-        return NAN;
-    if (spread && (!json_object_is_type(v, json_type_object) ||
-                   !json_object_object_get_ex(v, "median", &v)))
-        return NAN;
-    if (!(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-        return NAN;
-    return json_object_get_double(v);
-}
-
 /* Compares run i of res with the baseline's run of the same scheme: each
- * figure's value, or with samples its median across them. */
-static int compare_run(const sim_results *res, size_t i, json_object *old_run,
+ * figure's value, or with samples its median across them. Both lists are
+ * in the registry's order: one cursor walks the baseline's. */
+static int compare_run(const baseline *b, const sim_results *res, size_t i, const old_run *o,
                        double tolerance, baseline_report *r, size_t *cap)
 {
     const run_result *run = &res->runs[i];
     int spread = res->nsamples > 1;
-    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
-        double old = old_value(old_run, f, spread);
+    const old_value *v = b->values + (spread ? o->medians : o->figures);
+    const old_value *end = v + (spread ? o->nmedians : o->nfigures);
+    for (const figure *f = figure_first(FIGURE_SCHEME); f && v < end; f = figure_next(f)) {
+        if (v->figure != figure_index(f))
+            continue; /* none in the baseline (null or missing) */
+        double old = (v++)->value;
         double now = baseline_as_written(spread ? samples_spread(f, res, i).median
                                                 : figure_value(f, run, 0));
         if (!isfinite(old) || !isfinite(now))
@@ -327,42 +436,37 @@ static int compare_run(const sim_results *res, size_t i, json_object *old_run,
     return 0;
 }
 
-int baseline_compare(const char *path, const sim_results *res, double tolerance, uint64_t max,
+int baseline_compare(const baseline *b, const sim_results *res, double tolerance,
                      baseline_report *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
     out->samples = res->nsamples ? res->nsamples : 1;
-    json_object *root = json_read_file(path, max, NULL, err, errcap);
-    if (!root)
+    if (!comparable(b, res, err, errcap))
         return -1;
-    json_object *runs = NULL;
-    int ok = readable(root, path, err, errcap) && check_runs(root, path, err, errcap) == 0 &&
-             comparable(root, path, res, err, errcap) &&
-             json_object_object_get_ex(root, "runs", &runs);
+    int ok = 1;
     size_t cap = 0, matched = 0;
     for (size_t i = 0; ok && i < res->nruns; i++) {
-        json_object *old_run = baseline_run(runs, res->runs[i].scheme_name);
-        if (!old_run) {
+        const old_run *old = baseline_run(b, res->runs[i].scheme_name);
+        if (!old) {
             out->schemes_missing++;
             continue;
         }
         matched++;
-        if (compare_run(res, i, old_run, tolerance, out, &cap) < 0) {
-            snprintf(err, errcap, "out of memory comparing with %s", path);
+        if (compare_run(b, res, i, old, tolerance, out, &cap) < 0) {
+            snprintf(err, errcap, "out of memory comparing with %s", b->path);
             ok = 0;
         }
     }
     if (ok && matched == 0) {
-        snprintf(err, errcap, "%s: none of this run's schemes is in the baseline", path);
+        snprintf(err, errcap, "%s: none of this run's schemes is in the baseline", b->path);
         ok = 0;
     } else if (ok && out->compared == 0) {
         snprintf(err, errcap, "%s: no figure compared: where this run has a value, the "
                  "baseline's runs of the same schemes have none (null or missing)%s; a "
-                 "baseline that compares nothing checks nothing", path,
+                 "baseline that compares nothing checks nothing", b->path,
                  out->samples > 1 ? " in their \"spread\"" : "");
         ok = 0;
     }
-    json_object_put(root);
     if (!ok) {
         baseline_report_free(out);
         return -1;

@@ -6,6 +6,11 @@
  * beyond the tolerance in the direction the figure calls worse is a
  * regression; beyond it the other way an improvement; figures without a
  * direction (counts) are listed when they change but never regress.
+ *
+ * The file is read once, before the run (baseline_load: a bad baseline
+ * fails before any simulation), into a small value that the comparison
+ * reads after the run (baseline_compare): the file itself is never read
+ * twice, so a pipe works and a file replaced meanwhile changes nothing.
  */
 #ifndef REGIONSIM_BASELINE_H
 #define REGIONSIM_BASELINE_H
@@ -44,31 +49,42 @@ typedef struct baseline_report {
     uint32_t samples;        /* samples of both runs: above 1, medians were compared */
 } baseline_report;
 
-/* Compares res with the JSON report at path (read up to max bytes:
- * reports/json_read.h). This run's values are taken as the JSON report
- * writes them (baseline_as_written), so a report compared with itself is
- * the same at tolerance 0. Returns 0 with *out filled (free with
- * baseline_report_free), or -1 with a message in err: the file cannot be
- * read (or is over max), is not a regionsim JSON report, is of another
- * schema version ("PATH: a report of schema 2; this regionsim writes 3:
- * make the baseline again"), has a malformed run or figure (its JSON
- * path: "PATH: runs[2].figures.write_cov: expected a number or null,
- * found a string ('x')") or no figure with a value at all, is of another
+/* A baseline as baseline_load read it: the file's identifying fields
+ * (scenario, workload, samples) and, per run, its scheme and the figures
+ * with a value (and, with samples, the medians of its "spread"); nothing
+ * else of the document, and no tie to the file. */
+typedef struct baseline baseline;
+
+/* Reads the JSON report at path once (up to max bytes: reports/json_read.h)
+ * and checks it. Returns 0 with *out set (free with baseline_free), or -1
+ * with a message in err: the file cannot be read (or is over max), is not
+ * one JSON document, is not a regionsim JSON report, is of another schema
+ * version ("PATH: a report of schema 2; this regionsim writes 3: make the
+ * baseline again"), has a malformed run or figure (its JSON path:
+ * "PATH: runs[2].figures.write_cov: expected a number or null, found a
+ * string ('x')") or no figure with a value at all. The file is not read
+ * again: a FIFO, a pipe (/dev/stdin, a shell's <(...)) reads as a regular
+ * file does, and a file replaced after this call is compared as it was
+ * here. What is kept is 16 bytes a figure with a value and each run's
+ * scheme name; json-c's tree of the document (7 to 23 times its size) is
+ * freed before returning. */
+int baseline_load(const char *path, uint64_t max, baseline **out, char *err, size_t errcap);
+
+void baseline_free(baseline *b);
+
+/* Compares res with b (baseline_load; messages name its path). This
+ * run's values are taken as the JSON report writes them
+ * (baseline_as_written), so a report compared with itself is the same at
+ * tolerance 0. Returns 0 with *out filled (free with
+ * baseline_report_free), or -1 with a message in err: b is of another
  * scenario (its name or workload differ), or of another number of
  * samples, or no scheme of this run is in it, or nothing could be
- * compared (every figure this run defines is null or missing there).
- * tolerance >= 0 is relative. */
-int baseline_compare(const char *path, const sim_results *res, double tolerance, uint64_t max,
+ * compared (every figure this run defines is null or missing there), or
+ * out of memory. tolerance >= 0 is relative. */
+int baseline_compare(const baseline *b, const sim_results *res, double tolerance,
                      baseline_report *out, char *err, size_t errcap);
 
 void baseline_report_free(baseline_report *r);
-
-/* What can be checked of the baseline before a run: the file at path
- * (up to max bytes) reads as one JSON document and is a regionsim JSON
- * report of this schema with runs, every run and figure well formed, some
- * figure with a value. Returns 0, or -1 with a message in err (the same
- * words as baseline_compare's). */
-int baseline_check_file(const char *path, uint64_t max, char *err, size_t errcap);
 
 /* v as the JSON report writes it (reports/format.h's fmt_number:
  * integers whole, others to 6 significant digits), read back; NAN for an

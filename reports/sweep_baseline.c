@@ -1,8 +1,9 @@
 /* sweep_baseline.c -- a sweep's table against an earlier sweep's JSON.
  *
- * Design: the baseline is read whole with json-c (a sweep's JSON is about
- * 2.5 kB a point and scheme; up to reports/json_read.h's cap, --max-input)
- * and checked before anything is compared: a
+ * Design: the baseline is read once, before the sweep runs
+ * (sweep_baseline_load), whole with json-c (a sweep's JSON is about 2.5 kB
+ * a point and scheme; up to reports/json_read.h's cap, --max-input), and
+ * checked there against the sweep's echo (its points and schemes): a
  * sweep report (`{"sweep": {...}}`, a run's report named as such), of
  * this program's SWEEP_JSON_VERSION, of the same scenario name and the
  * same variables (the same set of names; their order may differ, as the
@@ -14,6 +15,14 @@
  * compares. Schemes are matched by their label (the "scheme" of a run,
  * the same at every point; "run", which holds a point's substituted text,
  * is not).
+ *
+ * What the comparison needs is then kept and the document freed (json-c
+ * holds one in 7 to 23 times its bytes): for each of this sweep's points
+ * and schemes, the figures with a value of the baseline's run there, as
+ * (registry index, value) in registry order, 16 bytes a figure. Nothing
+ * reads the file again: a pipe or a FIFO is a baseline like a file, and a
+ * file replaced while the sweep runs changes nothing. The comparison
+ * (sweep_baseline_compare) reads that value and the filled table.
  *
  * The verdicts are reports/baseline.c's (baseline_judge), so a sweep and
  * compare call the same move a regression. The new values are taken as
@@ -49,7 +58,23 @@ typedef struct old_point {
     size_t index;
 } old_point;
 
-/* The baseline, read and checked against t. */
+/* A figure with a value: its registry index (figure_index) and value. */
+typedef struct old_figure {
+    uint32_t figure;
+    double value;
+} old_figure;
+
+struct sweep_baseline {
+    char *path;
+    size_t npoints, nschemes;  /* the table's it was loaded for */
+    size_t *first;             /* npoints x nschemes + 1: the figures of point p, scheme s
+                                * are values[first[i] .. first[i + 1]), i = p x nschemes + s
+                                * (none: no run of the scheme at a matched point) */
+    old_figure *values;
+    sweep_baseline_report counts; /* the points and schemes matched */
+};
+
+/* The baseline's document, read and checked against t. */
 typedef struct loaded {
     json_object *root;
     json_object *points;      /* the baseline's "points" */
@@ -386,26 +411,6 @@ static int load(const char *path, const sweep_table *t, uint64_t max, loaded *L,
     return rc;
 }
 
-int sweep_baseline_check(const char *path, const sweep_table *t, uint64_t max, char *err,
-                         size_t errcap)
-{
-    loaded L;
-    if (load(path, t, max, &L, err, errcap) < 0)
-        return -1;
-    loaded_free(&L);
-    return 0;
-}
-
-/* The baseline's value of figure name in a run's "figures"; NAN if none. */
-static double old_figure(json_object *figures, const char *name)
-{
-    json_object *v;
-    if (!json_object_object_get_ex(figures, name, &v) ||
-        !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-        return NAN;
-    return json_object_get_double(v);
-}
-
 /* The run of an old point whose "scheme" is name, or NULL. */
 static json_object *old_run(json_object *pt, const char *name)
 {
@@ -417,6 +422,86 @@ static json_object *old_run(json_object *pt, const char *name)
             return run;
     }
     return NULL;
+}
+
+/* The figures with a number of the baseline's run of scheme s at point p
+ * (none when p has no partner or the scheme no run there), in registry
+ * order: into values + *n, or only counted when values is NULL. */
+static void take_figures(const loaded *L, const sweep_table *t, size_t p, size_t s,
+                         old_figure *values, size_t *n)
+{
+    json_object *run = L->match[p] && L->scheme_in_old[s] ? old_run(L->match[p], t->schemes[s])
+                                                          : NULL;
+    json_object *figures = json_member(run, "figures", json_type_object);
+    for (const figure *f = figure_first(FIGURE_SCHEME); figures && f; f = figure_next(f)) {
+        json_object *v;
+        if (!json_object_object_get_ex(figures, f->name, &v) ||
+            !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+            continue;
+        if (values)
+            values[*n] = (old_figure){ (uint32_t)figure_index(f), json_object_get_double(v) };
+        ++*n;
+    }
+}
+
+/* What the comparison needs of L (checked against t), into b; 0, or -1
+ * when out of memory. Two passes over t's points and schemes: count, fill. */
+static int keep(const loaded *L, const char *path, const sweep_table *t, sweep_baseline *b)
+{
+    size_t npairs = t->npoints * t->nschemes, n = 0;
+    b->npoints = t->npoints;
+    b->nschemes = t->nschemes;
+    b->counts = L->counts;
+    for (size_t i = 0; i < npairs; i++)
+        take_figures(L, t, i / t->nschemes, i % t->nschemes, NULL, &n);
+    size_t len = strlen(path) + 1;
+    b->path = malloc(len);
+    b->first = malloc((npairs + 1) * sizeof *b->first);
+    b->values = malloc((n ? n : 1) * sizeof *b->values);
+    if (!b->path || !b->first || !b->values)
+        return -1;
+    memcpy(b->path, path, len);
+    n = 0;
+    for (size_t i = 0; i < npairs; i++) {
+        b->first[i] = n;
+        take_figures(L, t, i / t->nschemes, i % t->nschemes, b->values, &n);
+    }
+    b->first[npairs] = n;
+    return 0;
+}
+
+int sweep_baseline_load(const char *path, const sweep_table *t, uint64_t max,
+                        sweep_baseline **out, char *err, size_t errcap)
+{
+    *out = NULL;
+    loaded L;
+    if (load(path, t, max, &L, err, errcap) < 0)
+        return -1;
+    sweep_baseline *b = calloc(1, sizeof *b);
+    int rc = b && keep(&L, path, t, b) == 0 ? 0 : -1;
+    loaded_free(&L);
+    if (rc < 0) {
+        snprintf(err, errcap, "out of memory reading %s", path);
+        sweep_baseline_free(b);
+        return -1;
+    }
+    *out = b;
+    return 0;
+}
+
+void sweep_baseline_free(sweep_baseline *b)
+{
+    if (!b)
+        return;
+    free(b->path);
+    free(b->first);
+    free(b->values);
+    free(b);
+}
+
+const char *sweep_baseline_path(const sweep_baseline *b)
+{
+    return b->path;
 }
 
 static int add_change(sweep_baseline_report *r, size_t *cap, sweep_baseline_change c)
@@ -433,44 +518,56 @@ static int add_change(sweep_baseline_report *r, size_t *cap, sweep_baseline_chan
     return 0;
 }
 
-int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance, uint64_t max,
+/* Compares point p, scheme s of t with b's figures there; 0, or -1 when
+ * out of memory. Both lists are in the registry's order: one cursor walks
+ * the baseline's. */
+static int compare_pair(const sweep_baseline *b, const sweep_table *t, size_t p, size_t s,
+                        double tolerance, sweep_baseline_report *out, size_t *cap)
+{
+    size_t i = p * b->nschemes + s;
+    const old_figure *v = b->values + b->first[i], *end = b->values + b->first[i + 1];
+    for (const figure *f = figure_first(FIGURE_SCHEME); f && v < end; f = figure_next(f)) {
+        if (v->figure != figure_index(f))
+            continue; /* none in the baseline (null or missing) */
+        double old = (v++)->value;
+        double now = baseline_as_written(sweep_table_value(t, p, s, f));
+        if (!isfinite(old) || !isfinite(now))
+            continue;
+        out->compared++;
+        baseline_verdict verdict = baseline_judge(f, old, now, tolerance);
+        if (verdict == BASELINE_SAME)
+            continue;
+        out->regressions += verdict == BASELINE_REGRESSION;
+        sweep_baseline_change c = { p, s, f, old, now, baseline_relative(old, now), verdict };
+        if (add_change(out, cap, c) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, double tolerance,
                            sweep_baseline_report *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
-    loaded L;
-    if (load(path, t, max, &L, err, errcap) < 0)
+    if (t->npoints != b->npoints || t->nschemes != b->nschemes) {
+        snprintf(err, errcap, "%s: loaded for a sweep of %zu points and %zu schemes, compared "
+                 "with one of %zu and %zu", b->path, b->npoints, b->nschemes, t->npoints,
+                 t->nschemes);
         return -1;
-    *out = L.counts;
+    }
+    *out = b->counts;
     size_t cap = 0;
     int rc = 0;
     for (size_t p = 0; rc == 0 && p < t->npoints; p++)
-        for (size_t s = 0; rc == 0 && L.match[p] && s < t->nschemes; s++) {
-            json_object *run = L.scheme_in_old[s] ? old_run(L.match[p], t->schemes[s]) : NULL;
-            json_object *figures = json_member(run, "figures", json_type_object);
-            for (const figure *f = figure_first(FIGURE_SCHEME); figures && f; f = figure_next(f)) {
-                double old = old_figure(figures, f->name);
-                double now = baseline_as_written(sweep_table_value(t, p, s, f));
-                if (!isfinite(old) || !isfinite(now))
-                    continue;
-                out->compared++;
-                baseline_verdict verdict = baseline_judge(f, old, now, tolerance);
-                if (verdict == BASELINE_SAME)
-                    continue;
-                out->regressions += verdict == BASELINE_REGRESSION;
-                sweep_baseline_change c = { p, s, f, old, now, baseline_relative(old, now),
-                                            verdict };
-                if (add_change(out, &cap, c) < 0) {
-                    snprintf(err, errcap, "out of memory comparing with %s", path);
-                    rc = -1;
-                    break;
-                }
+        for (size_t s = 0; rc == 0 && s < t->nschemes; s++)
+            if (compare_pair(b, t, p, s, tolerance, out, &cap) < 0) {
+                snprintf(err, errcap, "out of memory comparing with %s", b->path);
+                rc = -1;
             }
-        }
-    loaded_free(&L);
     if (rc == 0 && out->compared == 0) {
         snprintf(err, errcap, "%s: no figure compared: where this sweep has a value, the "
                  "baseline's runs of the same points and schemes have none (null or "
-                 "missing); a baseline that compares nothing checks nothing", path);
+                 "missing); a baseline that compares nothing checks nothing", b->path);
         rc = -1;
     }
     if (rc < 0)

@@ -11,11 +11,17 @@
  * improvement, a change of a figure without a direction, or the same.
  * This sweep's values are taken as its JSON writes them (6 significant
  * digits), so a report compared with itself shows no change.
+ *
+ * The file is read once, before the sweep runs (a merge: once its
+ * results are read) (sweep_baseline_load), into a small value that the comparison reads once the table is filled
+ * (sweep_baseline_compare): the file itself is never read twice, so a
+ * pipe works and a file replaced meanwhile changes nothing.
  */
 #ifndef REGIONSIM_SWEEP_BASELINE_H
 #define REGIONSIM_SWEEP_BASELINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "reports/baseline.h"
@@ -42,10 +48,17 @@ typedef struct sweep_baseline_report {
     size_t schemes_old;       /* the baseline's schemes this sweep does not have */
 } sweep_baseline_report;
 
-/* Whether the file at path (read up to max bytes: reports/json_read.h)
- * can be compared with t, whose echo of the sweep (scenario, variables,
- * values, schemes) must be filled; t's figures are not read (a sweep
- * checks its baseline before it runs). Returns 0, or -1 with "PATH: what
+/* A sweep's baseline as sweep_baseline_load read it for a table: for each
+ * of the table's points and schemes, the figures with a value of the
+ * baseline's run there; nothing else of the document, and no tie to the
+ * file. */
+typedef struct sweep_baseline sweep_baseline;
+
+/* Reads the file at path once (up to max bytes: reports/json_read.h) and
+ * checks that it can be compared with t, whose echo of the sweep
+ * (scenario, variables, values, schemes) must be filled; t's figures are
+ * not read (a sweep loads its baseline before it runs). Returns 0 with
+ * *out set (free with sweep_baseline_free), or -1 with "PATH: what
  * differs" in err: the file cannot be read, is over max or is not JSON;
  * it is not a sweep's JSON report (a run's report is named as one); its
  * "version" is not SWEEP_JSON_VERSION; it is of another scenario name or
@@ -53,17 +66,28 @@ typedef struct sweep_baseline_report {
  * second one at the same values; a figure is neither a number nor null
  * ("PATH: points[3].runs[0].figures.write_cov: expected a number or
  * null, found a string ('x')"); no figure has a value; no point or no
- * scheme is in both. */
-int sweep_baseline_check(const char *path, const sweep_table *t, uint64_t max, char *err,
-                         size_t errcap);
+ * scheme is in both; out of memory. The file is not read again: a FIFO
+ * or a pipe (/dev/stdin) reads as a regular file does, and a file
+ * replaced after this call is compared as it was here. What is kept is
+ * 16 bytes a figure with a value of the points and schemes t has; the
+ * json-c tree of the document (7 to 23 times its size) is freed before
+ * returning. */
+int sweep_baseline_load(const char *path, const sweep_table *t, uint64_t max,
+                        sweep_baseline **out, char *err, size_t errcap);
 
-/* The same checks, then the comparison of every figure of every point
- * and scheme both have into *out (free with sweep_baseline_report_free).
- * tolerance >= 0 is relative. Returns 0, or -1 with a message in err
- * (also out of memory, and when no figure could be compared: every value
- * this sweep defines is null or missing in the baseline); *out then holds
- * nothing. */
-int sweep_baseline_compare(const char *path, const sweep_table *t, double tolerance, uint64_t max,
+void sweep_baseline_free(sweep_baseline *b);
+
+/* The path b was read from, as given. */
+const char *sweep_baseline_path(const sweep_baseline *b);
+
+/* The comparison of every figure of every point and scheme that t and b
+ * both have into *out (free with sweep_baseline_report_free). t must be
+ * the table b was loaded for (the same points and schemes), now with its
+ * figures. tolerance >= 0 is relative. Returns 0, or -1 with a message
+ * in err (out of memory; no figure could be compared: every value this
+ * sweep defines is null or missing in the baseline; t of another number
+ * of points or schemes than at load); *out then holds nothing. */
+int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, double tolerance,
                            sweep_baseline_report *out, char *err, size_t errcap);
 
 void sweep_baseline_report_free(sweep_baseline_report *r);

@@ -19,6 +19,11 @@
  * sample's (assertion_merge), so an assertion passes only if it passed in
  * every sample and shows its worst sample's value and seed. Memory stays
  * that of two samples at a time, whatever N is.
+ *
+ * The baseline (--baseline) is read in prepare, once: checked there and
+ * kept as the figures the comparison needs (reports/baseline.h), which
+ * compares them with the runs' at the end. Reading the file again after
+ * the runs would find a pipe empty and a replaced file changed.
  */
 #include "sim/cli_checks.h"
 
@@ -46,7 +51,8 @@ int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t err
     ch->nassertions = 0;
     if (ch->baseline_path) { /* a file that cannot be a baseline: before any run */
         char why[1024];
-        if (baseline_check_file(ch->baseline_path, baseline_max(ch), why, sizeof why) < 0) {
+        if (baseline_load(ch->baseline_path, baseline_max(ch), &ch->baseline, why,
+                          sizeof why) < 0) {
             snprintf(err, errcap, "--baseline %s", why);
             return -1;
         }
@@ -93,6 +99,8 @@ void cli_checks_release(cli_checks *ch)
     free(ch->reruns);
     free(ch->results);
     free(ch->assertions);
+    baseline_free(ch->baseline);
+    ch->baseline = NULL;
     ch->assertions = NULL;
     ch->results = NULL;
     ch->reruns = NULL;
@@ -269,6 +277,10 @@ int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, 
 int cli_checks_baseline(const cli_checks *ch, const sim_results *res, baseline_report *out,
                         char *err, size_t errcap)
 {
-    return baseline_compare(ch->baseline_path, res, ch->tolerance, baseline_max(ch), out, err,
-                            errcap);
+    if (!ch->baseline) { /* (prepare was not called, or failed) */
+        memset(out, 0, sizeof *out);
+        snprintf(err, errcap, "%s: not read before the run", ch->baseline_path);
+        return -1;
+    }
+    return baseline_compare(ch->baseline, res, ch->tolerance, out, err, errcap);
 }

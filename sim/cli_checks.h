@@ -32,6 +32,7 @@ typedef struct cli_checks {
     void (*on_sample)(void *ctx, uint32_t k);
     void *sample_ctx;
     /* filled by cli_checks_prepare and cli_checks_assert */
+    baseline *baseline;        /* baseline_path's file, read once by prepare (NULL: none) */
     assertion *assertions;     /* parsed from the scenario's texts, in order */
     size_t nassertions;
     assertion_result *results; /* every assertion's result on every run it applies to */
@@ -41,11 +42,13 @@ typedef struct cli_checks {
     size_t nreruns;
 } cli_checks;
 
-/* Parses sc's assertions into ch, and checks that ch->baseline_path (if
- * set) can be a baseline (baseline_check_file), so that neither fails
- * after the runs. Returns 0, or -1 with "ORIGIN: ..." in err: a malformed
- * assertion, a figure the registry lacks, a scheme the scenario does not
- * run, or "--baseline PATH: ..." for a file that is no baseline. */
+/* Reads ch->baseline_path (if set) into ch->baseline, once: the file is
+ * checked now and not read again (baseline_load), so neither a bad
+ * baseline nor a bad assertion fails after the runs; then parses sc's
+ * assertions into ch. Returns 0, or -1 with "ORIGIN: ..." in err: a
+ * malformed assertion, a figure the registry lacks, a scheme the scenario
+ * does not run, or "--baseline PATH: ..." for a file that is no
+ * baseline. */
 int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t errcap);
 
 /* Frees what prepare and assert made (not the caller's fields). */
@@ -71,9 +74,10 @@ void cli_checks_print_failures(const cli_checks *ch, FILE *out);
 int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, size_t *len,
                      char *err, size_t errcap);
 
-/* Compares res with the baseline into *out (free with
- * baseline_report_free; baseline_write prints it). Returns 0, or -1 with
- * a message in err (the baseline refused: exit status 2). */
+/* Compares res with ch->baseline (as prepare read it; the file is not
+ * read again) into *out (free with baseline_report_free; baseline_write
+ * prints it). Returns 0, or -1 with a message in err (the baseline
+ * refused: exit status 2). */
 int cli_checks_baseline(const cli_checks *ch, const sim_results *res, baseline_report *out,
                         char *err, size_t errcap);
 

@@ -1,7 +1,8 @@
 /* sweep_checks.c -- a sweep's assertion results for CI: stderr lines,
  * JUnit, the baseline's table, exit status; the same for a sweep and for
- * a merge of its plan (the baseline compared in sweep_finish, once, from
- * the table: reports/sweep_baseline.c).
+ * a merge of its plan (the baseline, which the caller read once before
+ * the sweep ran or once the merge read its results, compared in
+ * sweep_finish from the table: reports/sweep_baseline.c).
  *
  * Design: the table's checks are check_results (sim/result.h), the form
  * a planned point's result file keeps (name, expression, scheme, value,
@@ -195,7 +196,7 @@ int sweep_check_outputs(int format, const char *output, const char *junit, const
 }
 
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const char *baseline, double tolerance, uint64_t max_input, const char *cmd)
+                 const sweep_baseline *baseline, double tolerance, const char *cmd)
 {
     char err[1280];
     char *xml = NULL, *text = NULL;
@@ -208,8 +209,7 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     sweep_baseline_report cmp;
     memset(&cmp, 0, sizeof cmp);
     char shown[4 * sizeof err];
-    if (baseline && sweep_baseline_compare(baseline, t, tolerance, max_input, &cmp, err,
-                                           sizeof err) < 0) {
+    if (baseline && sweep_baseline_compare(baseline, t, tolerance, &cmp, err, sizeof err) < 0) {
         /* the message quotes the file's path and its text: no control byte reaches stderr */
         fprintf(stderr, "regionsim %s: --baseline %s\n", cmd,
                 units_escape(err, sizeof shown - 1, shown, sizeof shown));
@@ -242,8 +242,8 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     free(text);
     free(xml);
     if (status == 0 && baseline) {
-        sweep_baseline_write(stderr, units_escape(baseline, 512, shown, sizeof shown), t, &cmp,
-                             tolerance);
+        sweep_baseline_write(stderr, units_escape(sweep_baseline_path(baseline), 512, shown,
+                                                  sizeof shown), t, &cmp, tolerance);
         if (cmp.regressions)
             status = EXIT_FAILED;
     }

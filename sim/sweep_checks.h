@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "reports/sweep_baseline.h"
 #include "reports/sweep_report.h"
 
 /* Each failed check of t as one line to out, point by point in the
@@ -54,17 +55,19 @@ int sweep_check_outputs(int format, const char *output, const char *junit, const
  * JUnit file when junit is not NULL, written as one set (sim/output.h:
  * both or, on a failure or ^C, neither; format 4 is --result's exact
  * JSON, through no link another user owns), the comparison with the
- * baseline when baseline is not NULL (reports/sweep_baseline.h, at the
- * relative tolerance, the file read up to max_input bytes; its totals and
- * table to stderr, as compare prints its own, control bytes of its path or
- * message escaped), then, unless format is the exact JSON of a planned point,
- * "regionsim CMD: N assertion results failed at M points". The JUnit and
- * the comparison are made before anything is written: a baseline refused
- * (or JUnit not rendered) leaves nothing on stdout. Returns the exit
- * status: 2 when something could not be written or the baseline is
- * refused (nothing after it is), else 1 when a check failed (never for
- * the exact JSON) or a figure regressed, else 0. */
+ * baseline when baseline is not NULL (reports/sweep_baseline.h: as the
+ * caller loaded it for t, before the sweep ran or once the merge read
+ * its results; the file is not read again here), at the relative
+ * tolerance (its totals and table to stderr, as compare prints its own,
+ * control bytes of its path or message escaped), then, unless format is
+ * the exact JSON of a planned point, "regionsim CMD: N assertion results
+ * failed at M points". The JUnit and the comparison are made before
+ * anything is written: a baseline refused (or JUnit not rendered) leaves
+ * nothing on stdout. Returns the exit status: 2 when something could not
+ * be written or the baseline is refused (nothing after it is), else 1
+ * when a check failed (never for the exact JSON) or a figure regressed,
+ * else 0. */
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const char *baseline, double tolerance, uint64_t max_input, const char *cmd);
+                 const sweep_baseline *baseline, double tolerance, const char *cmd);
 
 #endif

@@ -31,6 +31,7 @@
 #include "reports/baseline.h"
 #include "reports/figures.h"
 #include "reports/json_read.h"
+#include "reports/sweep_baseline.h"
 #include "reports/sweep_report.h"
 #include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
@@ -516,6 +517,19 @@ static int merge_usage(const char *fmt, const char *a, const char *b)
     return EXIT_USAGE;
 }
 
+/* The baseline read once, for the table t (reports/sweep_baseline.h);
+ * 0, or -1 after the message (its file's text escaped) on stderr. */
+static int load_baseline(const char *path, const sweep_table *t, uint64_t max,
+                         sweep_baseline **out)
+{
+    char err[1280], shown[4 * sizeof err];
+    if (sweep_baseline_load(path, t, max, out, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "regionsim merge: --baseline %s\n",
+            units_escape(err, sizeof shown - 1, shown, sizeof shown));
+    return -1;
+}
+
 int merge_main(int argc, char **argv)
 {
     const char *dir = NULL, *output = NULL, *junit = NULL, *baseline = NULL;
@@ -587,15 +601,19 @@ int merge_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     sweep_merge *m = NULL;
+    sweep_baseline *base = NULL;
     char err[1 << 16];
     int status = EXIT_USAGE;
     if (sweep_check_outputs(fmt, output, junit, "merge") != 0) {
         /* said: the outputs are checked before the plan is read */
     } else if (sweep_merge_read(dir, max_input, &m, err, sizeof err) < 0) {
         fprintf(stderr, "regionsim merge: %s\n", err); /* its parts escaped where made */
+    } else if (baseline && load_baseline(baseline, &m->t, max_input, &base) < 0) {
+        /* said */
     } else {
-        status = sweep_finish(&m->t, fmt, output, junit, baseline, tolerance, max_input, "merge");
+        status = sweep_finish(&m->t, fmt, output, junit, base, tolerance, "merge");
     }
+    sweep_baseline_free(base);
     sweep_merge_free(m);
     return status;
 }

@@ -25,9 +25,11 @@
  * The failed assertions' lines, the --junit file, the --baseline
  * comparison and the exit status are made from the table alone
  * (sim/sweep_checks.c), so a merge of a plan prints and writes the same.
- * A baseline is checked (reports/sweep_baseline.h: its kind, version,
- * scenario, variables, a point in common) after step 1, before anything
- * runs, and compared once the table is filled.
+ * A baseline is read once and checked (reports/sweep_baseline.h: its
+ * kind, version, scenario, variables, a point in common) after step 1,
+ * before anything runs, and what it holds compared once the table is
+ * filled: the file is not read again (a pipe works; a file replaced
+ * while the sweep runs changes nothing).
  *
  * Progress: when stderr is a terminal, a bar of the points done
  * (sim/progress.h's tasks bar, the same rules as compare's: after a
@@ -586,9 +588,10 @@ int sweep_main(int argc, char **argv)
     if (rc < 0)
         sweep_say(err, sizeof err, "out of memory");
     uint32_t jobs = rc == 0 ? check_points(&sw, &o, &t, err, sizeof err) : 0;
-    if (jobs && o.baseline && !o.plan_dir) { /* refused before anything runs */
+    sweep_baseline *base = NULL;
+    if (jobs && o.baseline && !o.plan_dir) { /* read once, refused before anything runs */
         char msg[1024];
-        if (sweep_baseline_check(o.baseline, &t, o.max_input, msg, sizeof msg) < 0) {
+        if (sweep_baseline_load(o.baseline, &t, o.max_input, &base, msg, sizeof msg) < 0) {
             sweep_say(err, sizeof err, "--baseline %s", msg);
             jobs = 0;
         }
@@ -655,8 +658,7 @@ int sweep_main(int argc, char **argv)
         if (!t.checks || !t.check_point)
             fputs("regionsim sweep: out of memory\n", stderr);
         else
-            status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, o.baseline, o.tolerance,
-                                  o.max_input, "sweep");
+            status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, base, o.tolerance, "sweep");
     } else if (err[0]) { /* (a baseline's message quotes its file: control bytes escaped) */
         char shown[4 * sizeof err];
         fprintf(stderr, "regionsim sweep: %s\n", units_escape(err, sizeof shown - 1, shown,
@@ -675,6 +677,7 @@ int sweep_main(int argc, char **argv)
         free(pl.checks_at[p]);
     free(pl.nchecks_at);
     free(pl.checks_at);
+    sweep_baseline_free(base);
     free_table(&t);
     sweep_release(&sw);
     free_options(&o);
