@@ -432,5 +432,34 @@ check "  ...escaped in the message" sh -c "! grep -q \"\$(printf '\\033')\" '$tm
 run_case "an option name with ESC" 2 '\x1B[2J' -- compare "$(printf -- '--x\033[2J')" 1
 check "  ...escaped in the message" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/out'"
 
+# --- Issue 27, wt-base: a baseline read once, before the run -------------------
+# The baseline on a pipe (/dev/stdin, a shell's <(...)) or a FIFO written
+# once: read before the run and never again, so it compares as the file
+# (it was read again after the run: "not JSON (the file ends inside the
+# document)", or, for a FIFO, a wait for a writer until the watchdog).
+# `sh piped FILE BIN ARGS...` runs BIN with FILE's bytes piped to stdin.
+printf '%s\n' 'feed=$1 prog=$2' 'shift 2' 'cat "$feed" | "$prog" "$@"' >"$tmp/piped"
+real_bin=$bin
+bin=sh
+run_case "compare --baseline /dev/stdin, fed by a pipe" 0 "baseline /dev/stdin: " -- \
+    "$tmp/piped" "$tmp/base.json" "$real_bin" compare --duration 2m --baseline /dev/stdin \
+    --tolerance 0
+check "  ...compared as the file" grep -q "^baseline /dev/stdin: .* 0 regressions beyond 0%" \
+    "$tmp/out"
+run_case "run --baseline /dev/stdin, a report of another scenario" 2 \
+    "/dev/stdin: a baseline of another scenario" -- \
+    "$tmp/piped" "$tmp/base.json" "$real_bin" run --scheme salted --duration 1m \
+    --baseline /dev/stdin
+run_case "sweep --baseline /dev/stdin, fed by a pipe" 0 "0 regressions beyond 0%" -- \
+    "$tmp/piped" "$tmp/sweep.json" "$real_bin" sweep "$small" --baseline /dev/stdin \
+    --tolerance 0
+bin=$real_bin
+mkfifo "$tmp/once"
+(cat "$tmp/base.json" >"$tmp/once") &
+run_case "compare --baseline a FIFO written once" 0 "0 regressions beyond 0%" -- \
+    compare --duration 2m --baseline "$tmp/once" --tolerance 0
+kill $! 2>/dev/null
+wait
+
 echo "$cases checks, $failures failed"
 [ "$failures" = 0 ]

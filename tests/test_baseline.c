@@ -5,7 +5,10 @@
  * compares runs with it: the same run has no change; the same scheme name
  * with a worse key (a timestamp instead of a salted one) regresses on the
  * figures where lower is better; a baseline of another scenario or schema
- * version, or not JSON at all, is refused with its path in the message.
+ * version, or not JSON at all, is refused with its path in the message;
+ * a loaded baseline is what its file held when loaded (the file replaced
+ * or removed after changes nothing), and one through a pipe compares as
+ * its file does.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -222,6 +226,125 @@ static void test_refusals(void **state)
     scenario_release(&other);
 }
 
+/* The file at from copied to to. */
+static void copy_file(const char *from, const char *to)
+{
+    size_t len;
+    char *text = test_read_file(from, &len);
+    assert_non_null(text);
+    FILE *f = fopen(to, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    free(text);
+}
+
+/* A loaded baseline is what the file held when it was loaded: the file
+ * replaced (by a worse run's report), then removed, changes nothing of
+ * the comparison; loading the replaced file again does (so the test can
+ * tell). Before, the file was checked before the run and read again
+ * after it, and a replaced file was compared in its new form. */
+static void test_loaded_baseline_outlives_its_file(void **state)
+{
+    (void)state;
+    scenario good, bad;
+    small_scenario(&good, "salt(4) ts");
+    small_scenario(&bad, "ts");
+    char path[64], bad_path[64];
+    snprintf(path, sizeof path, "%s", report_of(&good));
+    snprintf(bad_path, sizeof bad_path, "%s", report_of(&bad));
+    sim_results res;
+    run_all(&good, &res);
+    baseline *b = NULL;
+    char err[1024];
+    assert_int_equal(baseline_load(path, JSON_READ_MAX_DEFAULT, &b, err, sizeof err), 0);
+    assert_non_null(b);
+    copy_file(bad_path, path); /* replaced during "the run" */
+    baseline_report r;
+    assert_int_equal(baseline_compare(b, &res, 0, &r, err, sizeof err), 0);
+    assert_true(r.compared > 10);
+    assert_int_equal(r.nchanges, 0);
+    baseline_report_free(&r);
+    assert_int_equal(compare_with(path, &res, 0, &r, err, sizeof err), 0); /* read anew */
+    assert_true(r.regressions > 0);
+    baseline_report_free(&r);
+    unlink(path); /* and gone */
+    assert_int_equal(baseline_compare(b, &res, 0, &r, err, sizeof err), 0);
+    assert_int_equal(r.nchanges, 0);
+    baseline_report_free(&r);
+    /* loaded values, not the document's tree: comparing twice gives the same */
+    assert_int_equal(baseline_compare(b, &res, BASELINE_TOLERANCE, &r, err, sizeof err), 0);
+    assert_int_equal(r.nchanges, 0);
+    baseline_report_free(&r);
+    baseline_free(b);
+    sim_results_free(&res);
+    scenario_release(&good);
+    scenario_release(&bad);
+    unlink(bad_path);
+}
+
+/* A baseline through a pipe (/dev/fd/N: a shell's <(...), /dev/stdin)
+ * loads once and compares as the file does. */
+static void test_baseline_from_a_pipe(void **state)
+{
+    (void)state;
+    scenario sc, worse;
+    small_scenario(&sc, "salt(4) ts");
+    small_scenario(&worse, "ts");
+    char path[64];
+    snprintf(path, sizeof path, "%s", report_of(&worse));
+    size_t len;
+    char *text = test_read_file(path, &len);
+    assert_non_null(text);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t writer = fork(); /* a report is larger than a pipe's buffer: written meanwhile */
+    assert_true(writer >= 0);
+    if (writer == 0) {
+        close(p[0]);
+        for (size_t at = 0; at < len;) {
+            ssize_t k = write(p[1], text + at, len - at);
+            if (k <= 0)
+                _exit(1);
+            at += (size_t)k;
+        }
+        _exit(0);
+    }
+    close(p[1]);
+    free(text);
+    char fed[32];
+    snprintf(fed, sizeof fed, "/dev/fd/%d", p[0]);
+    sim_results res;
+    run_all(&sc, &res);
+    baseline *b = NULL;
+    char err[1024];
+    assert_int_equal(baseline_load(fed, JSON_READ_MAX_DEFAULT, &b, err, sizeof err), 0);
+    close(p[0]);
+    int status;
+    assert_int_equal(waitpid(writer, &status, 0), writer);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    baseline_report from_pipe, from_file;
+    assert_int_equal(baseline_compare(b, &res, BASELINE_TOLERANCE, &from_pipe, err, sizeof err),
+                     0);
+    assert_int_equal(compare_with(path, &res, BASELINE_TOLERANCE, &from_file, err, sizeof err),
+                     0);
+    assert_true(from_pipe.regressions > 0);
+    assert_int_equal(from_pipe.compared, from_file.compared);
+    assert_int_equal(from_pipe.nchanges, from_file.nchanges);
+    for (size_t i = 0; i < from_pipe.nchanges; i++) {
+        assert_ptr_equal(from_pipe.changes[i].figure, from_file.changes[i].figure);
+        assert_true(from_pipe.changes[i].old_value == from_file.changes[i].old_value);
+        assert_int_equal(from_pipe.changes[i].verdict, from_file.changes[i].verdict);
+    }
+    baseline_report_free(&from_pipe);
+    baseline_report_free(&from_file);
+    baseline_free(b);
+    sim_results_free(&res);
+    scenario_release(&sc);
+    scenario_release(&worse);
+    unlink(path);
+}
+
 /* The rule the sweeps share (baseline_judge): relative beyond the
  * tolerance, absolute from 0, the figure's direction, none for counts;
  * and --tolerance's bounds. */
@@ -269,6 +392,8 @@ int main(void)
         cmocka_unit_test(test_same_run_has_no_change),
         cmocka_unit_test(test_worse_key_regresses),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_loaded_baseline_outlives_its_file),
+        cmocka_unit_test(test_baseline_from_a_pipe),
         cmocka_unit_test(test_judge_and_tolerance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,9 @@
  *  - a baseline whose figures are missing, strings, arrays, objects or
  *    booleans, or that has no figure with a value, is refused (exit 2,
  *    the file and the JSON path named), for compare and for sweep;
+ *  - a baseline is read once, before the run: fed once through a pipe on
+ *    stdin (/dev/stdin) or a FIFO, it compares as the file does (the same
+ *    exit status, report and table) for compare, sweep and merge;
  *  - JSON inputs have a cap: a baseline over it is refused by its size,
  *    /dev/zero after cap + 1 bytes, --max-input raises it (and is refused
  *    where no JSON is read); merge's plan.json and results too;
@@ -26,7 +29,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -277,6 +284,192 @@ static void test_json_inputs_have_a_cap(void **state)
     unlink(base);
 }
 
+/* ---- a baseline is read once, before the run ---- */
+
+/* text with every `from` replaced by `to` (malloc'd). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    size_t n = 0, lf = strlen(from), lt = strlen(to);
+    for (const char *at = strstr(text, from); at; at = strstr(at + lf, from))
+        n++;
+    char *out = malloc(strlen(text) + n * (lt > lf ? lt - lf : 0) + 1), *w = out;
+    assert_non_null(out);
+    for (const char *at; (at = strstr(text, from)) != NULL; text = at + lf) {
+        memcpy(w, text, (size_t)(at - text));
+        w += at - text;
+        memcpy(w, to, lt);
+        w += lt;
+    }
+    strcpy(w, text);
+    return out;
+}
+
+/* Runs the binary with args (NULL-terminated, without the binary) while
+ * a writer process feeds it the bytes of the file `feed` once: through
+ * the FIFO fifo (made here, removed after), or, fifo NULL, through a pipe
+ * on its stdin. A binary that opens the FIFO a second time would wait for
+ * a writer forever: after 60 s it is killed and the test fails. */
+static output run_fed(const char *feed, const char *fifo, const char *const *args)
+{
+    size_t len;
+    char *text = test_read_file(feed, &len);
+    assert_non_null(text);
+    int p[2] = { -1, -1 };
+    if (fifo) {
+        unlink(fifo);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+    } else {
+        assert_int_equal(pipe(p), 0);
+    }
+    pid_t writer = fork();
+    assert_true(writer >= 0);
+    if (writer == 0) {
+        signal(SIGPIPE, SIG_IGN); /* a reader that stopped early: the writer just ends */
+        if (!fifo)
+            close(p[0]);
+        int fd = fifo ? open(fifo, O_WRONLY) : p[1];
+        for (size_t at = 0; fd >= 0 && at < len;) {
+            ssize_t k = write(fd, text + at, len - at);
+            if (k <= 0)
+                break;
+            at += (size_t)k;
+        }
+        _exit(0);
+    }
+    free(text);
+    int saved = -1;
+    if (!fifo) { /* the pipe as the child's stdin; the writer holds its only write end */
+        close(p[1]);
+        saved = dup(0);
+        assert_true(saved >= 0);
+        assert_int_equal(dup2(p[0], 0), 0);
+        close(p[0]);
+    }
+    const char *argv[32];
+    size_t n = 1;
+    while (n < 31 && args[n - 1])
+        argv[n] = args[n - 1], n++;
+    argv[n] = NULL;
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    pid_t pid = spawn(&plain_env, argv, out, err);
+    if (!fifo) {
+        assert_int_equal(dup2(saved, 0), 0);
+        close(saved);
+    }
+    int status = 0;
+    struct timespec tick = { 0, 20 * 1000 * 1000 };
+    for (int waited = 0; waitpid(pid, &status, WNOHANG) != pid; waited += 20) {
+        if (waited > 60000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            kill(writer, SIGKILL);
+            waitpid(writer, NULL, 0);
+            char *e = slurp(err);
+            fail_msg("%s fed once through %s: still running after 60 s (opened it again?); "
+                     "stderr: %s", args[0], fifo ? fifo : "a pipe on stdin", e);
+        }
+        nanosleep(&tick, NULL);
+    }
+    kill(writer, SIGKILL); /* (gone already, unless the binary never opened the FIFO) */
+    waitpid(writer, NULL, 0);
+    if (fifo)
+        unlink(fifo);
+    output o = { WIFEXITED(status) ? WEXITSTATUS(status) : 128, slurp(out), slurp(err) };
+    return o;
+}
+
+/* args (the baseline's path at args[k]) run with the baseline as the
+ * regular file `file`, then fed once through a pipe on stdin
+ * (/dev/stdin) and through a FIFO: the same exit status (want), the same
+ * report and the same table on stderr, but for the path it names. */
+static void same_when_fed(const char **args, size_t k, const char *file, int want)
+{
+    char fifo[300];
+    in_work(fifo, sizeof fifo, "baseline.fifo");
+    args[k] = file;
+    output base = run(args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7],
+                      args[8], args[9], args[10], args[11], NULL);
+    if (base.status != want || !strstr(base.err, "REGRESSION"))
+        fail_msg("%s --baseline %s: exit %d (expected %d and a regression): %s", args[0], file,
+                 base.status, want, base.err);
+    static const char *const fed_as[] = { "/dev/stdin", NULL };
+    for (size_t i = 0; i < 2; i++) {
+        const char *path = fed_as[i] ? fed_as[i] : fifo;
+        args[k] = path;
+        output o = run_fed(file, fed_as[i] ? NULL : fifo, args);
+        char *err = replaced(base.err, file, path);
+        if (o.status != want || strcmp(o.err, err) != 0)
+            fail_msg("%s --baseline %s, fed once: exit %d (as a file: %d); stderr:\n%s\n"
+                     "expected:\n%s", args[0], path, o.status, want, o.err, err);
+        assert_string_equal(o.out, base.out);
+        free(err);
+        output_free(&o);
+    }
+    output_free(&base);
+}
+
+/* The JSON at path with one figure of one run set to value, into to. */
+static void with_figure(const char *path, const char *to, json_object *(*run_of)(json_object *),
+                        const char *figure, double value)
+{
+    json_object *doc = read_json(path);
+    json_object_object_add(member(run_of(doc), "figures"), figure, json_object_new_double(value));
+    write_json(to, doc);
+    json_object_put(doc);
+}
+
+/* compare's report: the run of salted (runs[0] when it is first). */
+static json_object *salted_run(json_object *doc)
+{
+    json_object *runs = member(doc, "runs");
+    for (size_t i = 0; i < json_object_array_length(runs); i++) {
+        json_object *run = json_object_array_get_idx(runs, i);
+        if (!strcmp(json_object_get_string(member(run, "scheme")), "salted"))
+            return run;
+    }
+    fail_msg("no run of salted");
+    return NULL;
+}
+
+/* A sweep's report: points[1].runs[0]. */
+static json_object *sweep_run(json_object *doc)
+{
+    json_object *pt = json_object_array_get_idx(member(member(doc, "sweep"), "points"), 1);
+    return json_object_array_get_idx(member(pt, "runs"), 0);
+}
+
+/* `--baseline <(cat main.json)`, /dev/stdin or a FIFO: read once, before
+ * the run, so what was fed once compares exactly as the file does
+ * (it used to be read again after the run and found empty: "not JSON
+ * (the file ends inside the document)"). */
+static void test_a_baseline_fed_once_compares_as_the_file(void **state)
+{
+    (void)state;
+    char base[300], worse[300];
+    in_work(base, sizeof base, "fed.json");
+    in_work(worse, sizeof worse, "fed-worse.json");
+    output o = run("compare", "--duration", "1m", "--scheme", "salted", "--scheme", "monotonic",
+                   "--format", "json", "-o", base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    with_figure(base, worse, salted_run, "write_max_mean", 0.5); /* a regression now */
+    const char *compare[] = { "compare", "--duration", "1m", "--scheme", "salted", "--scheme",
+                              "monotonic", "--baseline", NULL, NULL, NULL, NULL, NULL };
+    same_when_fed(compare, 8, worse, 1);
+    /* a sweep's baseline */
+    o = run("sweep", small, "--format", "json", "-o", base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    with_figure(base, worse, sweep_run, "write_max_mean", 0.5);
+    const char *sweep[] = { "sweep", small, "--baseline", NULL, NULL, NULL, NULL, NULL, NULL,
+                            NULL, NULL, NULL, NULL };
+    same_when_fed(sweep, 3, worse, 1);
+    unlink(base);
+    unlink(worse);
+}
+
 /* ---- merge ---- */
 
 /* A plan of sweep-small in work/name, its jobs run; its path into dir. */
@@ -314,6 +507,15 @@ static void test_merge_refuses_another_scenario_and_no_schemes(void **state)
     o = run("merge", plan, "--baseline", json, "--tolerance", "0", NULL);
     assert_int_equal(o.status, 0);
     assert_contains(o.err, "at 6 points, 0 regressions beyond 0%");
+    /* the same baseline fed once on stdin: read once, the same table */
+    const char *fed[] = { "merge", plan, "--baseline", "/dev/stdin", "--tolerance", "0", NULL };
+    output from_stdin = run_fed(json, NULL, fed);
+    char *want = replaced(o.err, json, "/dev/stdin");
+    assert_int_equal(from_stdin.status, 0);
+    assert_string_equal(from_stdin.err, want);
+    assert_string_equal(from_stdin.out, o.out);
+    free(want);
+    output_free(&from_stdin);
     output_free(&o);
 
     /* another scenario: the same variables and schemes, another key */
@@ -483,6 +685,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_report_is_its_own_baseline_at_tolerance_0),
         cmocka_unit_test(test_a_malformed_or_empty_baseline_is_refused),
         cmocka_unit_test(test_json_inputs_have_a_cap),
+        cmocka_unit_test(test_a_baseline_fed_once_compares_as_the_file),
         cmocka_unit_test(test_merge_refuses_another_scenario_and_no_schemes),
         cmocka_unit_test(test_merge_caps_and_escapes),
         cmocka_unit_test(test_messages_escape_control_bytes),
