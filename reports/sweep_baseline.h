@@ -12,10 +12,11 @@
  * This sweep's values are taken as its JSON writes them (6 significant
  * digits), so a report compared with itself shows no change.
  *
- * The file is read once, before the sweep runs (a merge: once its
- * results are read) (sweep_baseline_load), into a small value that the comparison reads once the table is filled
- * (sweep_baseline_compare): the file itself is never read twice, so a
- * pipe works and a file replaced meanwhile changes nothing.
+ * The file is read once (sweep_baseline_load), before the sweep runs (a
+ * merge: once its results are read), into a small value that the
+ * comparison reads once the table is filled (sweep_baseline_compare): the
+ * file itself is never read twice, so a pipe works and a file replaced
+ * meanwhile changes nothing.
  */
 #ifndef REGIONSIM_SWEEP_BASELINE_H
 #define REGIONSIM_SWEEP_BASELINE_H
