@@ -107,14 +107,29 @@ merge_matches() {
 private_job=""
 private_in_ns=0
 
+# private_mount_propagation: how `unshare --mount` may keep the new
+# namespace's mounts (its /proc) from reaching the machine's: "private",
+# or, where that fails because / is not a mount point (in a chroot, as in
+# .ci/fresh-root) and no mount is shared, "unchanged" (nothing can
+# propagate then); "" when neither holds (no mount namespace then).
+private_mount_propagation() {
+    if unshare --mount --propagation private true 2>/dev/null; then
+        echo private
+    elif ! grep -q ' shared:' /proc/self/mountinfo 2>/dev/null; then
+        echo unchanged
+    fi
+}
+
 private_start() {
     log_=$1
     shift
     # shellcheck disable=SC2016
     wrap_='"$@" & p_=$!; trap "kill \$p_ 2>/dev/null; wait; exit 0" TERM INT HUP; wait $p_'
-    if unshare --pid --mount --fork --kill-child --mount-proc true 2>/dev/null; then
+    prop_=$(private_mount_propagation)
+    if [ -n "$prop_" ] &&
+       unshare --pid --mount --propagation "$prop_" --fork --kill-child --mount-proc true 2>/dev/null; then
         private_in_ns=1
-        unshare --pid --mount --fork --kill-child --mount-proc \
+        unshare --pid --mount --propagation "$prop_" --fork --kill-child --mount-proc \
             sh -c "$wrap_" sh "$@" </dev/null >"$log_" 2>&1 &
     else
         private_in_ns=0

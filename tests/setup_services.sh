@@ -168,9 +168,13 @@ apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Identifier: Packages' 'C
         2>/dev/null | grep -E ' bookworm(-updates|-security)?$' | sort -u >"$work/sources" || true
 mirror=$(awk '$2 == "bookworm" { print $1; exit }' "$work/sources")
 
+# (private_mount_propagation, tests/lib.sh: in a chroot whose mounts are
+# all private, as in .ci/fresh-root, "unchanged")
+prop=$(private_mount_propagation)
+[ -n "$prop" ] || skip "no private mount namespace here (/ is not a mount point, and mounts are shared)"
 start=$(date +%s)
 status=0
-unshare --mount --pid --uts --fork --propagation private \
+unshare --mount --pid --uts --fork --kill-child --propagation "$prop" \
     sh "$root_src/tests/setup_services.sh" --inside "$root_src" "$work" "$cache" "$mirror" || status=$?
 echo "setup_services: $(($(date +%s) - start)) s"
 [ "$status" -eq 0 ] || fail "see above (exit status $status)"
