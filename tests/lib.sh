@@ -18,6 +18,10 @@
 #                      moreutils has another program of that name)
 #   sweep_formats, merge_matches   a local sweep in every format, and a
 #                      plan's merge compared with it byte for byte (below)
+#   private_start LOG CMD...   CMD (a daemon, in the foreground) as this
+#                      test's background job, in a PID namespace of its
+#                      own when the kernel allows (root); private_stop
+#                      ends it and everything it started (below)
 export TZ=UTC LC_ALL=C NO_COLOR=1 TERM=dumb
 unset REGIONSIM_JOBS 2>/dev/null || true
 test_name=${test_name:-}
@@ -75,4 +79,79 @@ merge_matches() {
         cmp "$local_.$fmt_" "$merged_.$fmt_" ||
             fail "${label_:+$label_: }merge --format $fmt_ differs from sweep's"
     done
+}
+
+# ---- daemons the tests start: nothing outlives the test ----
+#
+# private_start LOG CMD... runs CMD in the background (stdin /dev/null,
+# stdout and stderr to LOG) under a small sh that stops it on SIGTERM,
+# SIGINT or SIGHUP; sets private_job to that job's pid. When `unshare
+# --pid` works (root, and a kernel that allows it), the job is a PID
+# namespace of its own (with its own /proc): whatever CMD starts, even in
+# a session of its own as daemons and sshd's logins do, is in it, and dies
+# with it: private_stop's SIGKILL to the namespace's first process, or,
+# when the test itself is killed (meson sends SIGTERM to the test's
+# process group, then SIGKILL half a second later), unshare's death
+# (--kill-child). Pids that CMD writes to files are then the namespace's
+# numbers: never use them from outside. Without a namespace, the job is
+# in the test's process group, which meson's signals reach, and
+# private_stop sends it SIGTERM.
+#
+# A wait on something the test started has a wall-clock limit: `timeout
+# --foreground N CMD` (without --foreground, timeout moves CMD out of the
+# test's process group, out of reach of meson's signals).
+#
+# private_stop ends the job and waits until it and (in a namespace)
+# everything in it are gone. Safe to call twice, or without a job; call
+# it from the test's trap on EXIT, INT, TERM and HUP. One job per test.
+private_job=""
+private_in_ns=0
+
+# private_mount_propagation: how `unshare --mount` may keep the new
+# namespace's mounts (its /proc) from reaching the machine's: "private",
+# or, where that fails because / is not a mount point (in a chroot, as in
+# .ci/fresh-root) and no mount is shared, "unchanged" (nothing can
+# propagate then); "" when neither holds (no mount namespace then).
+private_mount_propagation() {
+    if unshare --mount --propagation private true 2>/dev/null; then
+        echo private
+    elif ! grep -q ' shared:' /proc/self/mountinfo 2>/dev/null; then
+        echo unchanged
+    fi
+}
+
+private_start() {
+    log_=$1
+    shift
+    # shellcheck disable=SC2016
+    wrap_='"$@" & p_=$!; trap "kill \$p_ 2>/dev/null; wait; exit 0" TERM INT HUP; wait $p_'
+    prop_=$(private_mount_propagation)
+    if [ -n "$prop_" ] &&
+       unshare --pid --mount --propagation "$prop_" --fork --kill-child --mount-proc true 2>/dev/null; then
+        private_in_ns=1
+        unshare --pid --mount --propagation "$prop_" --fork --kill-child --mount-proc \
+            sh -c "$wrap_" sh "$@" </dev/null >"$log_" 2>&1 &
+    else
+        private_in_ns=0
+        sh -c "$wrap_" sh "$@" </dev/null >"$log_" 2>&1 &
+    fi
+    private_job=$!
+}
+
+private_stop() {
+    [ -n "$private_job" ] || return 0
+    if [ "$private_in_ns" = 1 ]; then
+        # SIGKILL to the namespace's first process (unshare's child) kills
+        # everything in it; unshare exits once all of it is gone. (unshare
+        # itself ignores SIGTERM; its death kills the namespace too, but
+        # without waiting for it.)
+        init_=$(cat "/proc/$private_job/task/$private_job/children" 2>/dev/null || true)
+        # shellcheck disable=SC2086
+        kill -KILL ${init_:-"$private_job"} 2>/dev/null || true
+    else
+        kill -TERM "$private_job" 2>/dev/null || true
+    fi
+    wait "$private_job" 2>/dev/null || true # (its status is the signal: not an error)
+    private_job=""
+    return 0
 }

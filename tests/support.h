@@ -75,6 +75,53 @@ static inline char *test_read_file(const char *path, size_t *len)
 #define UNDER_ASAN 0
 #endif
 
+/* ---- checks that need what a machine may lack ----
+ *
+ * A check that needs a tool (xmllint), a file that is not in the tree
+ * (the JUnit schema), or a build without AddressSanitizer runs as a meson
+ * test of its own: the same program with a mode argument (`test_junit
+ * DATA_DIR --schema`), whose main asks first whether it can run. When it
+ * cannot, test_cannot_run says why and returns meson's skip code 77, so
+ * that meson counts the check as skipped; a cmocka skip() inside a program
+ * whose other checks pass would go uncounted ("0 skipped"). Where the
+ * check must run (required: under CI, where `sh setup.sh --tests` installs
+ * every tool), it returns 1, a failure, instead. */
+
+/* CI is set and is not "false" or "0" (as tests/lib.sh's in_ci). */
+static inline int test_in_ci(void)
+{
+    const char *v = getenv("CI");
+    return v && *v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0;
+}
+
+/* "PROGRAM: SKIP: why" and 77, or, when required, "PROGRAM: FAIL: why"
+ * and 1: main's exit status when its checks cannot run here. */
+static inline int test_cannot_run(const char *program, const char *why, int required)
+{
+    if (required) {
+        fprintf(stderr, "%s: FAIL: %s (this check must run here: `sh setup.sh --tests`"
+                " installs what it needs)\n", program, why);
+        return 1;
+    }
+    printf("%s: SKIP: %s\n", program, why);
+    return 77;
+}
+
+/* argv has the argument arg (a mode such as "--xmllint"). */
+static inline int test_has_arg(int argc, char **argv, const char *arg)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], arg) == 0)
+            return 1;
+    return 0;
+}
+
+/* xmllint is on PATH. */
+static inline int test_have_xmllint(void)
+{
+    return system("command -v xmllint >/dev/null 2>&1") == 0;
+}
+
 /* Removes dir and everything below it; no symlink is followed. */
 static inline void test_remove_tree(const char *dir)
 {

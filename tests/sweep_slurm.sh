@@ -11,7 +11,13 @@
 # them the test is skipped (exit 77, meson's skip code) with the reason,
 # except under CI (CI set and not "false"/"0", where it runs as root),
 # where a missing package fails it: `sh setup.sh --tests` installs them.
-# Registered in tests/meson.build, suite 'slow' (about 15 s).
+# The cluster's names and addresses are its own (localhost, 127.0.0.1,
+# regionsim-node), so the test takes as long on a host whose name does not
+# resolve; every wait has a wall-clock limit (30 s for the cluster, 120 s
+# for the jobs); a trap on EXIT, INT, TERM and HUP stops every process the
+# cluster started and removes its files (tests/slurm_cluster.sh), and
+# tests/sigterm_cleanup.py checks that meson's SIGTERM leaves nothing.
+# Registered in tests/meson.build, suite 'slow' (about 10 s).
 set -eu
 if [ $# -ne 3 ]; then
     echo "usage: sh sweep_slurm.sh REGIONSIM SOURCE_ROOT WORKDIR" >&2
@@ -33,17 +39,29 @@ mkdir -p "$3"
 work=$(cd "$3" && pwd -P)/sweep-slurm.$$
 rm -rf "$work"
 mkdir -p "$work"
-cleanup() { slurm_stop "$work/cluster"; rm -rf "$work"; }
+# The cluster's files in a directory of their own under /tmp: slurmd's and
+# munged's sockets are in it, and a socket's path has at most 107 bytes,
+# which a build directory's path may exceed.
+cluster=$(mktemp -d /tmp/regionsim-slurm.XXXXXX) || fail "mktemp -d"
+# every exit path stops the cluster and removes its files: meson's SIGTERM
+# on a timeout (then SIGKILL half a second later, which nothing in the
+# cluster's PID namespace survives either: tests/slurm_cluster.sh) included
+cleanup() { slurm_stop; rm -rf "$work" "$cluster"; }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
-slurm_start "$work/cluster" || fail "the one-node Slurm did not start"
+slurm_start "$cluster" || fail "the one-node Slurm did not start"
 
 cd "$root"
 file=tests/data/sweep-small.ini
 "$regionsim" sweep "$file" --plan "$work/plan" --slurm || fail "sweep --plan --slurm"
 grep -q '^#SBATCH --array=0-5$' "$work/plan/sweep.sbatch" || fail "sweep.sbatch: no --array=0-5"
-sbatch --wait --chdir="$work" "$work/plan/sweep.sbatch" >"$work/sbatch.out" 2>&1 ||
-    fail "sbatch --wait: $(cat "$work/sbatch.out"; tail -n 5 "$work"/plan/logs/* 2>/dev/null)"
+# the six jobs take a few seconds; two minutes of wall clock at most
+timeout --foreground 120 sbatch --wait --chdir="$work" "$work/plan/sweep.sbatch" >"$work/sbatch.out" 2>&1 ||
+    fail "sbatch --wait (status $?; 124: not done in 120 s): $(cat "$work/sbatch.out"
+        tail -n 5 "$work"/plan/logs/* 2>/dev/null; slurm_logs "$cluster")"
 [ "$(ls "$work/plan/results" | wc -l)" -eq 6 ] || fail "expected 6 results, found: $(ls "$work/plan/results")"
 sweep_formats 0 "$work/local" "$regionsim" "$file"
 merge_matches 0 "$work/local" "$work/merged" "" "$regionsim" "$work/plan"

@@ -6,8 +6,16 @@
 #
 #   sh tests/sweep_sshd.sh REGIONSIM SOURCE_ROOT WORKDIR
 #
-# The sshd (`/usr/sbin/sshd -D -f CONFIG`, in the background, stopped by
-# the trap) listens on 127.0.0.1 and 127.0.0.2 (two "hosts": Linux routes
+# The logins read no rc file of root's: bash reads ~/.bashrc for a command
+# sent over ssh only when it is the first shell (SHLVL below 2), and the
+# sshd sets SHLVL=1 (SetEnv). So the test does not depend on what root's
+# ~/.bashrc does (it may take seconds, or wait for a lock), and a login
+# ended mid-way by the test's end cannot leave that half-done.
+#
+# The sshd (`/usr/sbin/sshd -D -f CONFIG`, in the background, in a PID
+# namespace of its own with every login it forks: lib.sh's private_start;
+# stopped by the trap on EXIT, INT, TERM and HUP, so that meson's SIGTERM
+# leaves nothing running; tests/sigterm_cleanup.py checks it) listens on 127.0.0.1 and 127.0.0.2 (two "hosts": Linux routes
 # all of 127/8 to the loopback) on a free high port, with every file in
 # a temporary directory of the test's (mktemp -d under /tmp, removed by
 # the trap): a host key and a client key made by
@@ -32,7 +40,9 @@
 # test is skipped (exit 77, meson's skip code) with the reason, except
 # under CI (CI set and not "false"/"0", where it runs as root), where a
 # missing package fails it: `sh setup.sh --tests` installs them.
-# Registered in tests/meson.build, suite 'slow' (a few seconds).
+# Every wait has a wall-clock limit (10 s for the first logins, 120 s for
+# each parallel run). Registered in tests/meson.build, suite 'slow' (a
+# few seconds).
 set -eu
 if [ $# -ne 3 ]; then
     echo "usage: sh sweep_sshd.sh REGIONSIM SOURCE_ROOT WORKDIR" >&2
@@ -61,20 +71,13 @@ mkdir -p "$work"
 # their own under /tmp, since ssh's options name files in it and parallel
 # splits sshlogins at spaces, whatever the build directory is called
 d=$(mktemp -d /tmp/regionsim-sweep-sshd.XXXXXX) || { echo "FAIL: mktemp -d" >&2; exit 1; }
-stop_sshd() {
-    if [ -s "$d/sshd.pid" ]; then
-        kill "$(cat "$d/sshd.pid")" 2>/dev/null || true
-    elif [ -n "${sshd_pid:-}" ]; then
-        kill "$sshd_pid" 2>/dev/null || true
-    fi
-    if [ -n "${sshd_pid:-}" ]; then
-        wait "$sshd_pid" 2>/dev/null || true
-    fi
-}
-sshd_pid=""
-trap 'stop_sshd; rm -rf "$work" "$d"' EXIT
+# every exit path (meson's SIGTERM on a timeout included) stops the sshd and
+# every login it forked (private_stop: they are in the sshd's PID
+# namespace when there is one) and removes the files
+trap 'private_stop; rm -rf "$work" "$d"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 ssh-keygen -q -t ed25519 -N '' -C regionsim-test-host -f "$d/host_key" || fail "ssh-keygen (host key)"
 ssh-keygen -q -t ed25519 -N '' -C regionsim-test-client -f "$d/client_key" || fail "ssh-keygen (client key)"
@@ -102,6 +105,7 @@ AllowTcpForwarding no
 MaxStartups 50:30:100
 MaxSessions 20
 AcceptEnv ASAN_OPTIONS UBSAN_OPTIONS
+SetEnv SHLVL=1
 CONF
 # Debian's sshd refuses to start without its privilege separation
 # directory (the ssh service's unit makes it: RuntimeDirectory=sshd).
@@ -109,21 +113,20 @@ if [ ! -d /run/sshd ]; then
     mkdir -p /run/sshd && chmod 755 /run/sshd || fail "cannot create /run/sshd"
 fi
 /usr/sbin/sshd -t -f "$d/sshd_config" 2>"$d/sshd.log" || fail "sshd -t: $(cat "$d/sshd.log")"
-/usr/sbin/sshd -D -f "$d/sshd_config" -E "$d/sshd.log" </dev/null &
-sshd_pid=$!
+private_start "$d/sshd.out" /usr/sbin/sshd -D -f "$d/sshd_config" -E "$d/sshd.log"
 
-ssh="ssh -F /dev/null -p $port -i $d/client_key -o IdentitiesOnly=yes -o BatchMode=yes"
+ssh="ssh -F /dev/null -p $port -i $d/client_key -o IdentitiesOnly=yes -o BatchMode=yes -o ConnectTimeout=5"
 ssh="$ssh -o StrictHostKeyChecking=yes -o UserKnownHostsFile=$d/known_hosts -o LogLevel=ERROR"
 # the sanitizers' options (meson test sets them) reach the jobs, so that
 # an ASan build's job fails on a finding as it does locally
 ssh="$ssh -o SendEnv=ASAN_OPTIONS -o SendEnv=UBSAN_OPTIONS"
-# up: a login on each address runs a command (10 s at most)
+# up: a login on each address runs a command (10 s of wall clock at most)
+deadline=$(($(date +%s) + 10))
 for host in 127.0.0.1 127.0.0.2; do
-    i=0
-    until [ "$($ssh "root@$host" echo up 2>"$d/ssh.err")" = up ]; do
-        kill -0 "$sshd_pid" 2>/dev/null || fail "sshd exited: $(cat "$d/sshd.log")"
-        i=$((i + 1))
-        [ $i -lt 50 ] || fail "no login on $host:$port in 10 s: $(cat "$d/ssh.err" "$d/sshd.log")"
+    until [ "$(timeout --foreground 10 $ssh "root@$host" echo up 2>"$d/ssh.err")" = up ]; do
+        kill -0 "$private_job" 2>/dev/null || fail "sshd exited: $(cat "$d/sshd.out" "$d/sshd.log")"
+        [ "$(date +%s)" -lt "$deadline" ] ||
+            fail "no login on $host:$port in 10 s: $(cat "$d/ssh.err" "$d/sshd.log")"
         sleep 0.2
     done
 done
@@ -152,7 +155,7 @@ check_run() {
 plan1="$work/plan dir 'q'"
 "$regionsim" sweep "$file" "$@" --plan "$plan1" || fail "sweep --plan '$plan1'"
 printf '2/%s root@127.0.0.1\n2/%s root@127.0.0.2\n' "$ssh" "$ssh" >"$work/hosts"
-parallel --will-cite --sshloginfile "$work/hosts" --halt now,fail=1 \
+timeout --foreground 120 parallel --will-cite --sshloginfile "$work/hosts" --halt now,fail=1 \
     --joblog "$plan1/logs/joblog" <"$plan1/jobs.txt" >"$work/parallel.out" 2>&1 ||
     fail "parallel --sshloginfile: $(cat "$work/parallel.out")"
 check_run "--sshloginfile" "$plan1"
@@ -160,7 +163,7 @@ check_run "--sshloginfile" "$plan1"
 # 2. --ssh 'ssh OPTIONS' and --sshlogin on the command line
 plan2="$work/plan2 \$x \"y\""
 "$regionsim" sweep "$file" "$@" --plan "$plan2" || fail "sweep --plan '$plan2'"
-parallel --will-cite --ssh "$ssh" --sshlogin 2/root@127.0.0.1,2/root@127.0.0.2 --halt now,fail=1 \
+timeout --foreground 120 parallel --will-cite --ssh "$ssh" --sshlogin 2/root@127.0.0.1,2/root@127.0.0.2 --halt now,fail=1 \
     --joblog "$plan2/logs/joblog" <"$plan2/jobs.txt" >"$work/parallel.out" 2>&1 ||
     fail "parallel --ssh --sshlogin: $(cat "$work/parallel.out")"
 check_run "--ssh --sshlogin" "$plan2"

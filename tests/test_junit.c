@@ -5,14 +5,20 @@
  * jenkins-junit.xsd as `sh setup.sh --tests` fetches it, or the xUnit
  * plugin's junit-10.xsd), which rejects deliberately invalid documents.
  *
- * Usage: test_junit [DATA_DIR]. The schema is DATA_DIR/junit.xsd, or the
- * file $REGIONSIM_JUNIT_XSD names; it is not in the repository
- * (tests/data/junit.md says where it comes from; `sh setup.sh --tests`
- * fetches it), so without it the schema test skips with a message.
- * Without xmllint (Debian package libxml2-utils, `sh setup.sh --tests`)
- * the xmllint checks skip; the checks on the bytes run anyway. When
- * $REGIONSIM_REQUIRE_JUNIT_XSD is set and not empty (CI sets it), a
- * missing schema or xmllint fails those tests instead of skipping them. */
+ * Usage: test_junit [DATA_DIR] [--xmllint | --schema]: three meson tests.
+ *  - junit: the checks on the bytes; they need nothing.
+ *  - junit_xmllint (--xmllint): xmllint reads the documents (well-formed,
+ *    the text read back through XPath); needs xmllint (Debian package
+ *    libxml2-utils, `sh setup.sh --tests`).
+ *  - junit_schema (--schema): valid against the schema, which rejects the
+ *    invalid documents; needs xmllint and the schema, DATA_DIR/junit.xsd
+ *    or the file $REGIONSIM_JUNIT_XSD names. It is not in the repository
+ *    (tests/data/junit.md says where it comes from; `sh setup.sh --tests`
+ *    fetches it).
+ * Without what it needs, junit_xmllint or junit_schema exits 77 with the
+ * reason, which meson counts as skipped (tests/support.h, test_cannot_run),
+ * or fails where the check is required: under CI (CI set and not "false"
+ * or "0"), or when $REGIONSIM_REQUIRE_JUNIT_XSD is set and not empty. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,12 +42,13 @@ typedef struct env {
     char tried[4096];   /* where it was looked for, and why it was not taken */
 } env;
 
-/* $REGIONSIM_REQUIRE_JUNIT_XSD set and not empty: the schema and xmllint
- * must be there; a check that would skip for want of them fails. */
+/* Under CI, or with $REGIONSIM_REQUIRE_JUNIT_XSD set and not empty: the
+ * schema and xmllint must be there; the checks that need them fail
+ * rather than skip without them. */
 static int schema_required(void)
 {
     const char *v = getenv("REGIONSIM_REQUIRE_JUNIT_XSD");
-    return v && *v;
+    return (v && *v) || test_in_ci();
 }
 
 /* ---- building results by hand ---- */
@@ -89,18 +96,6 @@ static size_t count(const char *hay, const char *needle)
 static void assert_xml_contains(const char *hay, const char *needle)
 {
     if (!strstr(hay, needle)) fail_msg("missing: %s\nin:\n%s", needle, hay);
-}
-
-static int have_xmllint(void)
-{
-    if (system("command -v xmllint >/dev/null 2>&1") == 0)
-        return 1;
-    if (schema_required())
-        fail_msg("xmllint not found, and REGIONSIM_REQUIRE_JUNIT_XSD is set: install it"
-                 " (Debian package libxml2-utils, sh setup.sh --tests)");
-    print_message("xmllint not found (Debian package libxml2-utils, sh setup.sh --tests): "
-                  "check skipped\n");
-    return 0;
 }
 
 /* xmllint's exit status on the document (0: accepted; 3: well-formed
@@ -356,7 +351,6 @@ static void test_hostile_text_is_escaped(void **state)
 static void test_hostile_text_reads_back(void **state)
 {
     (void)state;
-    if (!have_xmllint()) skip();
     char *xml = render_doc(DOC_HOSTILE);
     assert_int_equal(xmllint(xml, NULL), 0);
     char *s = xpath(xml, "/testsuites/testsuite/@name");
@@ -412,7 +406,6 @@ static void test_deterministic(void **state)
 static void test_well_formed(void **state)
 {
     (void)state;
-    if (!have_xmllint()) skip();
     for (int d = 0; d < DOCS; d++) {
         char *xml = render_doc(d);
         if (xmllint(xml, NULL) != 0) fail_msg("document %d is not well-formed:\n%s", d, xml);
@@ -440,16 +433,6 @@ static const char *const invalid_docs[] = {
 static void test_valid_against_schema(void **state)
 {
     const env *e = *state;
-    if (!have_xmllint()) skip();
-    if (!e->xsd[0]) {
-        if (schema_required())
-            fail_msg("no JUnit schema (%s), and REGIONSIM_REQUIRE_JUNIT_XSD is set: run"
-                     " `sh setup.sh --tests` to fetch it to tests/data/junit.xsd, or see"
-                     " tests/data/junit.md", e->tried);
-        print_message("JUnit schema not found (%s): validation skipped; `sh setup.sh --tests`"
-                      " fetches it, tests/data/junit.md says from where\n", e->tried);
-        skip();
-    }
     for (int d = 0; d < DOCS; d++) {
         char *xml = render_doc(d);
         int rc = xmllint(xml, e->xsd);
@@ -521,10 +504,8 @@ static void test_write_error_is_reported(void **state)
 {
     (void)state;
     FILE *f = fopen("/dev/full", "w");
-    if (!f) {
-        print_message("/dev/full not available: check skipped\n");
-        skip();
-    }
+    if (!f) /* every Linux system has it */
+        fail_msg("cannot open /dev/full: %s", strerror(errno));
     counts_fixture c;
     counts_init(&c);
     char err[128];
@@ -549,18 +530,38 @@ int main(int argc, char **argv)
         snprintf(e.tried, sizeof e.tried, "%.4000s: %s", e.xsd, strerror(errno));
     if (e.tried[0])
         e.xsd[0] = '\0';
-    const struct CMUnitTest tests[] = {
+    int mode_xmllint = test_has_arg(argc, argv, "--xmllint");
+    int mode_schema = test_has_arg(argc, argv, "--schema");
+    if ((mode_xmllint || mode_schema) && !test_have_xmllint())
+        return test_cannot_run(mode_schema ? "junit_schema" : "junit_xmllint",
+                               "xmllint not found (Debian package libxml2-utils;"
+                               " sh setup.sh --tests installs it)", schema_required());
+    if (mode_schema && !e.xsd[0]) {
+        char why[4300];
+        snprintf(why, sizeof why, "no JUnit schema (%s): `sh setup.sh --tests` fetches it"
+                 " to tests/data/junit.xsd; tests/data/junit.md says from where", e.tried);
+        return test_cannot_run("junit_schema", why, schema_required());
+    }
+    const struct CMUnitTest bytes[] = {
         cmocka_unit_test(test_counts_names_and_failures),
         cmocka_unit_test(test_values_nan_shortest_steady),
         cmocka_unit_test(test_hostile_text_is_escaped),
-        cmocka_unit_test(test_hostile_text_reads_back),
         cmocka_unit_test(test_zero_assertions),
         cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_well_formed),
-        cmocka_unit_test_prestate(test_valid_against_schema, &e),
         cmocka_unit_test(test_bad_arguments_write_nothing),
         cmocka_unit_test(test_labels_follow_the_assertion),
         cmocka_unit_test(test_write_error_is_reported),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest xmllint_read[] = {
+        cmocka_unit_test(test_hostile_text_reads_back),
+        cmocka_unit_test(test_well_formed),
+    };
+    const struct CMUnitTest schema[] = {
+        cmocka_unit_test_prestate(test_valid_against_schema, &e),
+    };
+    if (mode_schema)
+        return cmocka_run_group_tests(schema, NULL, NULL);
+    if (mode_xmllint)
+        return cmocka_run_group_tests(xmllint_read, NULL, NULL);
+    return cmocka_run_group_tests(bytes, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  * Each test gets its own directory from mkdtemp (so file names can carry
  * the .csv/.tsv suffix the writer looks at); teardown removes it.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -551,8 +552,8 @@ static void test_ycsb_real_logs(void **state)
     char path[512];
     snprintf(path, sizeof path, "%s/ycsb_basicdb_a.log", data_dir);
     FILE *probe = fopen(path, "r");
-    if (!probe)
-        skip();
+    if (!probe) /* committed: a broken tree */
+        fail_msg("%s: %s", path, strerror(errno));
     fclose(probe);
     for (char w = 'a'; w <= 'f'; w++) {
         snprintf(path, sizeof path, "%s/ycsb_basicdb_%c.log", data_dir, w);
@@ -892,8 +893,8 @@ static void test_writer_reports_write_errors(void **state)
 {
     (void)state;
     char err[512] = "";
-    if (access("/dev/full", W_OK) != 0)
-        skip();
+    if (access("/dev/full", W_OK) != 0) /* every Linux system has it */
+        fail_msg("/dev/full: %s", strerror(errno));
     open_writer ow = writer_on("/dev/full");
     for (int i = 0; i < 1000; i++)
         trace_write(ow.w, (uint64_t)i, RECORD_PUT, (const uint8_t *)"key", 3, 100);

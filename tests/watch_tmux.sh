@@ -3,9 +3,10 @@
 #
 #   sh tests/watch_tmux.sh REGIONSIM
 #
-# Starts a shell in a detached tmux session of a fixed size (its own
-# server socket and no configuration, so the user's tmux is never
-# touched), types `regionsim watch --scheme monotonic --speed 8m` into
+# Starts a tmux server of its own (its own socket, no configuration, so
+# the user's tmux is never touched; in the foreground, stopped on every
+# exit path: nothing outlives the test), a shell in a detached session of
+# a fixed size, types `regionsim watch --scheme monotonic --speed 8m` into
 # it, and reads the screen with capture-pane:
 #  - the hot server ("<- hot") is rs0 at first and another server once the
 #    balancer has moved the tail region; splits are in the log by then;
@@ -39,9 +40,23 @@ command -v tmux >/dev/null 2>&1 ||
 dir=$(mktemp -d "${TMPDIR:-/tmp}/regionsim-tmux.XXXXXX")
 sock=$dir/tmux.sock
 t() { tmux -S "$sock" -f /dev/null "$@"; }
-cleanup() { t kill-server >/dev/null 2>&1 || true; rm -rf "$dir"; }
+# The server in the foreground (tmux -D) as the test's background job
+# (lib.sh's private_start): in the test's process group, or in a PID
+# namespace of its own (root), so that meson's SIGTERM, and its SIGKILL
+# half a second later, reach it and what runs in its panes; the trap on
+# EXIT, INT, TERM and HUP stops it on every other exit path.
+cleanup() { t kill-server >/dev/null 2>&1 || true; private_stop; rm -rf "$dir"; }
 trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+private_start "$dir/tmux.log" tmux -S "$sock" -f /dev/null -D
+deadline=$(($(date +%s) + 5))
+until [ -S "$sock" ]; do
+    kill -0 "$private_job" 2>/dev/null || { cat "$dir/tmux.log" >&2; echo "watch_tmux: FAIL: tmux -D exited" >&2; exit 1; }
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "watch_tmux: FAIL: no tmux server socket in 5 s" >&2; exit 1; }
+    sleep 0.05
+done
 
 fail() {
     echo "watch_tmux: FAIL: $*" >&2
