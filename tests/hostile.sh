@@ -15,11 +15,14 @@ sanitized=${2:-false}
 tmp=$(mktemp -d)
 # Cases that cannot run here (device nodes need root) are named in
 # $unchecked: once every case that ran has passed, the test then ends as
-# skipped (77), which meson counts, rather than passing (set in the EXIT
-# trap, so that whatever the last line is, it stays the verdict's).
+# skipped (77), which meson counts, rather than passing; under CI (CI set
+# and not false or 0), where everything must run, as failed (set in the
+# EXIT trap, so that whatever the last line is, it stays the verdict's).
 unchecked=""
-trap 'rm -rf "$tmp"; [ "$failures" = 0 ] && [ -n "$unchecked" ] &&
-      { echo "SKIP: every case that ran passed, but not:$unchecked"; exit 77; }' EXIT
+trap 'rm -rf "$tmp"; [ "$failures" = 0 ] && [ -n "$unchecked" ] && case ${CI:-} in
+      "" | false | 0) echo "SKIP: every case that ran passed, but not:$unchecked"; exit 77 ;;
+      *) echo "FAIL: under CI every case must run, but not:$unchecked"; exit 1 ;;
+      esac' EXIT
 export LC_ALL=C TZ=UTC TERM=dumb NO_COLOR=1
 failures=0
 cases=0
@@ -179,6 +182,7 @@ if [ "$(id -u)" = 0 ]; then
     check "  ...which stays empty" test -z "$(ls -A "$tmp/plan-nobody")"
 else
     echo "skip sweep --plan into another user's directory (not root)"
+    unchecked="$unchecked sweep --plan into another user's directory (not root)"
 fi
 
 # plan_limited NAME BLOCKS -- ARGS...: the binary with files limited to BLOCKS
@@ -232,6 +236,7 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
     done
 else
     echo "skip sweep --plan onto a full tmpfs (not root, or no mount namespace)"
+    unchecked="$unchecked sweep --plan onto a full tmpfs (not root, or no mount namespace)"
 fi
 
 # The binary deleted while it plans (the scenario read from a FIFO holds it
@@ -359,9 +364,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
         check "  ...which does not reach the file it names" grep -qx precious "$o27/bashrc"
     else
         echo "skip planted symlink in a sticky directory: fs.protected_symlinks is not 1"
+        unchecked="$unchecked a planted symlink (fs.protected_symlinks is not 1)"
     fi
 else
     echo "skip nobody's and root's files (not root, or no setpriv)"
+    unchecked="$unchecked nobody's and root's files (not root, or no setpriv)"
 fi
 exec 3>&-
 
