@@ -66,7 +66,7 @@ static int validation_is_cheap(const scenario *sc)
     return 1;
 }
 
-/* If s starts with label as messages show it (units_escape: control
+/* If s starts with label as messages show it (escape_text: control
  * bytes as \xNN, maybe cut short with "..."), then "'", returns what
  * follows; else NULL. */
 static const char *after_label(const char *s, const char *label)
@@ -74,7 +74,7 @@ static const char *after_label(const char *s, const char *label)
     size_t cap = 4 * strlen(label) + 1;
     char *shown = malloc(cap);
     FUZZ_CHECK(shown != NULL, "%s", "out of memory");
-    units_escape(label, cap - 1, shown, cap);
+    escape_text(label, cap - 1, shown, cap);
     size_t m = 0;
     while (shown[m] && s[m] == shown[m])
         m++;
@@ -95,7 +95,7 @@ static void check_validate_message(const scenario *sc, const char *err, const ch
     unsigned long long line = 0;
     if (starts_with(err, "scheme '")) {
         /* "scheme 'LABEL': column C: ..." or "scheme 'LABEL' (the preset
-         * ...): column C: ...", the label escaped (units_escape) and maybe
+         * ...): column C: ...", the label escaped (escape_text) and maybe
          * cut short with "..." */
         int named = 0; /* two schemes may share a label: any of them */
         for (size_t i = 0; i < sc->nschemes && !named; i++) {

@@ -112,39 +112,6 @@ const char *fmt_cut(char *buf, const char *s, size_t cols)
     return buf;
 }
 
-/* How many characters fmt_escaped writes for byte c. */
-static size_t escaped_width(unsigned char c)
-{
-    return c < 0x20 || c == 0x7f ? 4 : 1;
-}
-
-const char *fmt_escaped(char *out, size_t cap, const char *s)
-{
-    if (cap == 0)
-        return out;
-    const unsigned char *text = (const unsigned char *)(s ? s : "");
-    size_t room = cap - 1, total = 0, n = 0;
-    for (const unsigned char *p = text; *p && total <= room; p++)
-        total += escaped_width(*p);
-    int cut = total > room && room >= 3; /* then keep what fits with "..." after it */
-    for (const unsigned char *p = text; *p; p++) {
-        size_t w = escaped_width(*p);
-        if (n + w + (cut ? 3 : 0) > room)
-            break;
-        if (w == 4)
-            snprintf(out + n, 5, "\\x%02X", *p);
-        else
-            out[n] = (char)*p;
-        n += w;
-    }
-    if (cut) {
-        memcpy(out + n, "...", 3);
-        n += 3;
-    }
-    out[n] = '\0';
-    return out;
-}
-
 const char *fmt_clock(char *buf, uint64_t us)
 {
     if (us > 0 && us < 1000000)

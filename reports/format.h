@@ -45,14 +45,6 @@ const char *fmt_clock(char *buf, uint64_t us);
  * \xNN escape. */
 const char *fmt_cut(char *buf, const char *s, size_t cols);
 
-/* s (NULL: "") with every control byte (below 0x20, and 0x7f) as \xNN,
- * as sim/units.h's units_escape writes it for messages (reports/ do not
- * link sim's code): what a text report prints of text it was handed (a
- * merged plan's names and values), so nothing in a file can move a
- * terminal's cursor. Cut to fit cap bytes, ending in "..." when cut
- * (never inside an escape). Returns out. */
-const char *fmt_escaped(char *out, size_t cap, const char *s);
-
 /* One balancer run's decision in words (ASCII, HTML escapes it), e.g.
  * "ran (server out of slop): 1-6 regions a server, average 3.33, slop
  * [2, 4]; 2 moved"; "skipped (regions in transition): 2 regions in

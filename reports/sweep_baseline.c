@@ -41,6 +41,7 @@
  * by sweep_baseline_write, so a caller refuses a baseline before writing
  * any report.
  */
+#include "core/escape.h"
 #include "reports/sweep_baseline.h"
 
 #include <json-c/json.h>
@@ -617,7 +618,7 @@ static void write_changes(FILE *out, const sweep_table *t, const sweep_baseline_
         char label[512], change[32], scheme[4 * 64];
         fprintf(out, "  %-*s %-16s %-32s %14.6g %14.6g %9s  %s\n", width,
                 sweep_table_point_label(t, c->point, label, sizeof label),
-                fmt_escaped(scheme, sizeof scheme, t->schemes[c->scheme]),
+                escape_text(t->schemes[c->scheme], sizeof scheme - 1, scheme, sizeof scheme),
                 c->figure->name, c->old_value, c->new_value,
                 baseline_change_text(change, sizeof change, c->relative),
                 baseline_verdict_name(c->verdict));

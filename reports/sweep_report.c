@@ -12,9 +12,10 @@
  * leaves out the read kinds no run issued (a column of dashes says
  * nothing); JSON and CSV keep every column, so their shape depends only
  * on the registry. The text and the points' labels (messages, JUnit
- * names) show names and values with control bytes escaped (fmt_escaped):
+ * names) show names and values with control bytes escaped (core/escape.h):
  * a sweep's own file cannot hold them, but a merged plan's JSON can.
  */
+#include "core/escape.h"
 #include "reports/sweep_report.h"
 
 #include <math.h>
@@ -49,8 +50,8 @@ const char *sweep_table_point_label(const sweep_table *t, size_t p, char *out, s
     for (size_t v = 0; v < t->nvars && at < cap; v++) {
         char name[4 * 64], value[4 * 64];
         int n = snprintf(out + at, cap - at, "%s%s=%s", v ? " " : "",
-                         fmt_escaped(name, sizeof name, t->var_names[v]),
-                         fmt_escaped(value, sizeof value, t->values[p * t->nvars + v]));
+                         escape_text(t->var_names[v], sizeof name - 1, name, sizeof name),
+                         escape_text(t->values[p * t->nvars + v], sizeof value - 1, value, sizeof value));
         if (n < 0)
             break;
         at += (size_t)n;
@@ -137,13 +138,13 @@ static const char *cell(char *buf, const figure *f, double v)
 #define SCHEME_COLS 40
 
 /* The text of names and values a table holds, for the text report:
- * control bytes escaped (fmt_escaped), so a merged plan's file cannot
+ * control bytes escaped (core/escape.h), so a merged plan's file cannot
  * drive the terminal; each at most 4 x 63 characters (a value is at most
  * 63 bytes, SWEEP_VALUE_MAX; a longer name is cut). */
 #define SHOWN_CELL (4 * 63 + 1)
 static const char *cell_text(char out[SHOWN_CELL], const char *s)
 {
-    return fmt_escaped(out, SHOWN_CELL, s);
+    return escape_text(s, SHOWN_CELL - 1, out, SHOWN_CELL);
 }
 
 void sweep_write_text(FILE *out, const sweep_table *t)
@@ -152,7 +153,7 @@ void sweep_write_text(FILE *out, const sweep_table *t)
     size_t nshown = sweep_shown_figures(t, shown);
     char buf[CELL], hb[CELL], esc[SHOWN_CELL], name[4 * 200 + 1];
     fprintf(out, "sweep %s: %zu point%s x %zu scheme%s",
-            fmt_escaped(name, sizeof name, t->scenario), t->npoints,
+            escape_text(t->scenario, sizeof name - 1, name, sizeof name), t->npoints,
             t->npoints == 1 ? "" : "s", t->nschemes, t->nschemes == 1 ? "" : "s");
     if (t->measure_from_us)
         fprintf(out, ", figures from %s on (measure_from)", fmt_duration(buf, t->measure_from_us));

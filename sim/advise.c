@@ -90,7 +90,7 @@ int advise_parse_weights(const char *text, advise_weights *w, unsigned *named, c
         if (!eq || eq > comma) {
             snprintf(token, sizeof token, "%.*s", (int)(comma - p < 60 ? comma - p : 60), p);
             snprintf(err, errcap, "expected NAME=NUMBER, found '%s'",
-                     units_escape(token, 60, shown, sizeof shown));
+                     escape_text(token, 60, shown, sizeof shown));
             return -1;
         }
         size_t g = 0;
@@ -99,7 +99,7 @@ int advise_parse_weights(const char *text, advise_weights *w, unsigned *named, c
             g++;
         if (g == ADVISE_GROUPS) {
             snprintf(err, errcap, "expected a weight name (writes, reads, latency, keys), "
-                     "found '%s'", units_escape(token, 60, shown, sizeof shown));
+                     "found '%s'", escape_text(token, 60, shown, sizeof shown));
             return -1;
         }
         if ((seen | before) & 1u << g) {
@@ -124,7 +124,7 @@ int advise_parse_weights(const char *text, advise_weights *w, unsigned *named, c
         if (!(v >= 0 && v <= 1e6)) {
             snprintf(token, sizeof token, "%.*s", (int)(len < 60 ? len : 60), eq + 1);
             snprintf(err, errcap, "%s: expected a number 0..1000000, found '%s'",
-                     group_names[g], units_escape(token, 60, shown, sizeof shown));
+                     group_names[g], escape_text(token, 60, shown, sizeof shown));
             return -1;
         }
         out.w[g] = v;
@@ -361,13 +361,13 @@ int advise_space_build(const scenario *sc, const char *fix, advise_space *out, c
     char *fixnorm = NULL;
     uint32_t fixbuckets = 0;
     char shown_fix[4 * 120 + 1]; /* the user's text in messages, control bytes escaped */
-    units_escape(fix ? fix : "", 120, shown_fix, sizeof shown_fix);
+    escape_text(fix ? fix : "", 120, shown_fix, sizeof shown_fix);
     if (fix && fix[0]) {
         char perr[512], shown_err[4 * 511 + 1];
         fixnorm = normalise(fix, &fixbuckets, perr, sizeof perr);
         if (!fixnorm) {
             snprintf(err, errcap, "--fix '%s': %s", shown_fix,
-                     units_escape(perr, 511, shown_err, sizeof shown_err));
+                     escape_text(perr, 511, shown_err, sizeof shown_err));
             return -1;
         }
     }

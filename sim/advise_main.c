@@ -76,8 +76,8 @@ static int usage(const char *fmt, const char *a, const char *b)
 {
     char sa[4096], sb[4096];
     fputs("regionsim advise: ", stderr);
-    fprintf(stderr, fmt, units_escape(a, 1000, sa, sizeof sa),
-            units_escape(b, 1000, sb, sizeof sb));
+    fprintf(stderr, fmt, escape_text(a, 1000, sa, sizeof sa),
+            escape_text(b, 1000, sb, sizeof sb));
     fputs("\n(see 'regionsim advise --help')\n", stderr);
     return EXIT_USAGE;
 }
@@ -246,7 +246,7 @@ int advise_main(int argc, char **argv)
     if (json)
         advise_write_json(m, &space, &oc, name, &sc);
     else
-        advise_write_text(m, &space, &oc, units_escape(name, 240, shown, sizeof shown), &sc);
+        advise_write_text(m, &space, &oc, escape_text(name, 240, shown, sizeof shown), &sc);
     int bad = fclose(m) != 0;
     if (bad) {
         fputs("regionsim advise: out of memory\n", stderr);

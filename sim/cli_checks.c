@@ -68,7 +68,7 @@ int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t err
         const scenario_assertion *sa = &sc->assertions[i];
         char why[512], shown[160];
         if (assertion_parse_named(sa->name, sa->text, &ch->assertions[i], why, sizeof why) < 0) {
-            units_escape(sa->text, 120, shown, sizeof shown);
+            escape_text(sa->text, 120, shown, sizeof shown);
             if (sa->name)
                 snprintf(err, errcap, "%s: [assert %s] %s", sa->origin, sa->name, why);
             else
@@ -82,7 +82,7 @@ int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t err
             for (size_t s = 0; s < sc->nschemes && !runs; s++)
                 runs = !strcmp(scenario_scheme_label(sc, s), a->schemes[k]);
             if (!runs) {
-                units_escape(a->schemes[k], 60, shown, sizeof shown);
+                escape_text(a->schemes[k], 60, shown, sizeof shown);
                 snprintf(err, errcap, "%s: assertion '%s': no scheme '%s' in this run "
                          "(--scheme or [scheme NAME] gives them)", sa->origin, a->text, shown);
                 return -1;

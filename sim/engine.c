@@ -157,7 +157,7 @@ static int instant_trace(const run_state *st, char *err, size_t errcap)
 {
     const phase *ph = scenario_phase(st->sc, st->phase);
     char path[256];
-    units_escape(ph->pattern.trace_path, 200, path, sizeof path);
+    escape_text(ph->pattern.trace_path, 200, path, sizeof path);
     snprintf(err, errcap, "%s: all %llu operations of the trace %s are at one time "
              "(%llu us): replayed as timed they arrive in one microsecond; give them times, "
              "set a duration, or replay them closed-loop (clients = N)", ph->name,

@@ -259,8 +259,8 @@ static void usage_error(const options *o, const char *fmt, const char *a, const 
 {
     char sa[4096], sb[4096];
     fprintf(stderr, "regionsim%s%s: ", o->cmd_name ? " " : "", o->cmd_name ? o->cmd_name : "");
-    fprintf(stderr, fmt, units_escape(a, 1000, sa, sizeof sa),
-            units_escape(b, 1000, sb, sizeof sb));
+    fprintf(stderr, fmt, escape_text(a, 1000, sa, sizeof sa),
+            escape_text(b, 1000, sb, sizeof sb));
     fprintf(stderr, "\n(see 'regionsim%s%s --help')\n", o->cmd_name ? " " : "",
             o->cmd_name ? o->cmd_name : "");
     exit(EXIT_USAGE);
@@ -843,7 +843,7 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
     if (ch->baseline_path && cli_checks_baseline(ch, res, &base, err, sizeof err) < 0) {
         output_abandon(trace);
         fprintf(stderr, "regionsim %s: --baseline %s\n", o->cmd_name,
-                units_escape(err, sizeof shown - 1, shown, sizeof shown));
+                escape_text(err, sizeof shown - 1, shown, sizeof shown));
         return EXIT_USAGE;
     }
     cli_checks_print_failures(ch, stderr);
@@ -868,7 +868,7 @@ static int checked_report(options *o, sim_results *res, interrupts *ints, int fa
     int regressions = 0;
     if (ch->baseline_path) {
         if (rc == 0)
-            baseline_write(stderr, units_escape(ch->baseline_path, 512, shown, sizeof shown),
+            baseline_write(stderr, escape_text(ch->baseline_path, 512, shown, sizeof shown),
                            &base, ch->tolerance);
         regressions = (int)base.regressions;
         baseline_report_free(&base);
@@ -980,7 +980,7 @@ static int run_figures(int argc, char **argv)
         fprintf(stderr, "regionsim figures: %s '%s'\n(see 'regionsim figures --help')\n",
                 !strcmp(argv[i], "--format") ? "--format: expected text or json after"
                                              : "unknown argument",
-                units_escape(argv[i], 240, shown, sizeof shown));
+                escape_text(argv[i], 240, shown, sizeof shown));
         return EXIT_USAGE;
     }
     if (json) json_write_figure_list(stdout);

@@ -150,7 +150,7 @@ const char *scenario_own_printable(scenario *sc, const char *s)
     char *buf = malloc(shown + 1);
     if (!buf)
         return NULL;
-    units_escape(s, shown, buf, shown + 1);
+    escape_text(s, shown, buf, shown + 1);
     const char *own = scenario_own(sc, buf);
     free(buf);
     return own;
@@ -209,7 +209,7 @@ int scenario_advise_budget(const char *text, uint32_t *out, char *err, size_t er
     if (n == 0 || text[n] || b < 1 || b > SCENARIO_ADVISE_MAX_BUDGET) {
         char shown[4 * SHOWN + 16];
         snprintf(err, errcap, "expected a number of candidates 1..%d, found '%s'",
-                 SCENARIO_ADVISE_MAX_BUDGET, units_escape(text, SHOWN, shown, sizeof shown));
+                 SCENARIO_ADVISE_MAX_BUDGET, escape_text(text, SHOWN, shown, sizeof shown));
         return -1;
     }
     *out = (uint32_t)b;
@@ -547,7 +547,7 @@ static int parse_fraction(const char *text, double *out)
 static int setting_expected(const setting *s, char *err, size_t cap, const char *text)
 {
     char value[SHOWN + 1], lo[32], hi[32];
-    units_escape(text, SHOWN, value, sizeof value);
+    escape_text(text, SHOWN, value, sizeof value);
     switch (s->kind) {
     case SET_COUNT:
         snprintf(err, cap, "expected an integer from %llu to %llu, found '%s'",
@@ -707,7 +707,7 @@ int scenario_unknown_key(const char *section, const char *key, char *err, size_t
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                      list[0] ? ", " : "", settings[i].key);
     snprintf(err, errcap, "unknown key '%s'; expected one of: %s",
-             units_escape(key, 64, shown, sizeof shown), list);
+             escape_text(key, 64, shown, sizeof shown), list);
     return -2;
 }
 

@@ -181,7 +181,7 @@ static int events_problem(const scenario *sc, int known, uint64_t planned_us, ch
                           size_t errcap)
 {
     char where[161];
-    units_escape(sc->file ? sc->file : "", 160, where, sizeof where);
+    escape_text(sc->file ? sc->file : "", 160, where, sizeof where);
     size_t nadding;
     uint64_t added = added_servers(sc, &nadding);
     if (sc->servers + added > SCENARIO_MAX_SERVERS) {
@@ -385,8 +385,8 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
         int is_preset;
         const char *expr = scenario_scheme_text(sc, i, buf, sizeof buf, &is_preset);
         if (keyscheme_parse(expr, &ks, why, sizeof why) < 0) {
-            units_escape(scenario_scheme_label(sc, i), 60, label, sizeof label);
-            units_escape(why, sizeof reason - 1, reason, sizeof reason);
+            escape_text(scenario_scheme_label(sc, i), 60, label, sizeof label);
+            escape_text(why, sizeof reason - 1, reason, sizeof reason);
             if (is_preset)
                 snprintf(err, errcap, "scheme '%s' (the preset with one bucket per server, "
                          "servers = %u: %s): %s", label, sc->servers, expr, reason);

@@ -157,14 +157,14 @@ static int file_header(file_reader *fr, const char *start)
     const char *end = ini_find(start + 1, "]");
     if (*end != ']')
         return file_fail(fr, fr->line, "expected ']' to end the section header, found '%s'",
-                         units_escape(start, SHOWN, shown, sizeof shown)) - 1;
+                         escape_text(start, SHOWN, shown, sizeof shown)) - 1;
     const char *rest = end + 1;
     while (isspace((unsigned char)*rest))
         rest++;
     if (*rest && *rest != ';')
         return file_fail(fr, fr->line, "unexpected '%s' after the section header: expected "
                          "the end of the line or a ; comment",
-                         units_escape(rest, SHOWN, shown, sizeof shown)) - 1;
+                         escape_text(rest, SHOWN, shown, sizeof shown)) - 1;
     size_t len = (size_t)(end - start - 1);
     const char *bad = find_control(start + 1, len);
     if (bad)
@@ -196,7 +196,7 @@ static int file_header(file_reader *fr, const char *start)
         return file_fail(fr, fr->line, "unknown section [%s]; expected [cluster], [workload], "
                          "[reads], [ycsb], [phase NAME], [event NAME], [scheme NAME], "
                          "[assert NAME] or [advise]",
-                         units_escape(s, 64, shown, sizeof shown)) - 1;
+                         escape_text(s, 64, shown, sizeof shown)) - 1;
     }
     return 0;
 }
@@ -224,14 +224,14 @@ static void file_check_line(file_reader *fr, const char *line)
     if (*end != '=' && *end != ':') {
         char shown[SHOWN + 1];
         file_fail(fr, fr->line, "expected '[section]' or 'key = value', found '%s'",
-                  units_escape(start, SHOWN, shown, sizeof shown));
+                  escape_text(start, SHOWN, shown, sizeof shown));
         return;
     }
     while (end > start && isspace((unsigned char)end[-1]))
         end--;
     char key[256];
     snprintf(key, sizeof key, "%.*s", (int)(end - start), start);
-    units_escape(key, 64, fr->prev_key, sizeof fr->prev_key); /* as messages show it */
+    escape_text(key, 64, fr->prev_key, sizeof fr->prev_key); /* as messages show it */
     /* an empty key ("= value") leaves prev_key empty: inih continues no value */
     fr->prev_key_line = fr->line;
 }
@@ -315,7 +315,7 @@ static int file_scheme_entry(file_reader *fr, const char *name, const char *key,
     char shown[65];
     if (strcmp(key, "key") != 0)
         return file_fail(fr, fr->line, "unknown key '%s' in [scheme %s]; expected "
-                         "key = EXPRESSION", units_escape(key, 64, shown, sizeof shown), name);
+                         "key = EXPRESSION", escape_text(key, 64, shown, sizeof shown), name);
     keyed_section *ss = &fr->sections[fr->nsections - 1]; /* the header came first */
     if (ss->has_key)
         return file_fail(fr, fr->line, "[scheme %s] has a second 'key'", name);
@@ -363,7 +363,7 @@ static int file_phase_entry(file_reader *fr, const char *name, const char *key,
             scenario_unknown_key("workload", key, why, sizeof why);
         char shown[65];
         return file_fail(fr, fr->line, "[phase %s] %s: %s", name,
-                         units_escape(key, 64, shown, sizeof shown), why);
+                         escape_text(key, 64, shown, sizeof shown), why);
     }
     size_t index;
     phase *ph = file_phase(fr, name, &index); /* made by its header */
@@ -439,7 +439,7 @@ static int file_event_entry(file_reader *fr, const char *name, const char *key,
     } else {
         return file_fail(fr, fr->line, "unknown key '%s' in [event %s]; expected at, action, "
                          "servers, server or detection",
-                         units_escape(key, 64, shown, sizeof shown), name);
+                         escape_text(key, 64, shown, sizeof shown), name);
     }
     if (!ok)
         return file_fail(fr, fr->line, "[event %s] %s: expected %s, found '%s'", name, key,
@@ -447,7 +447,7 @@ static int file_event_entry(file_reader *fr, const char *name, const char *key,
                          : !strcmp(key, "servers") ? "a count from 1 to 100000"
                          : !strcmp(key, "server") ? "a server number (rs<N>: N)"
                          : "a duration with a unit (us, ms, s, m, h)",
-                         units_escape(value, SHOWN, shown, sizeof shown));
+                         escape_text(value, SHOWN, shown, sizeof shown));
     return 1;
 }
 
@@ -478,7 +478,7 @@ static int file_assert_entry(file_reader *fr, const char *key, const char *value
     if (strcmp(key, "expect") != 0)
         return file_fail(fr, fr->line, "unknown key '%s' in [assert %s]; expected "
                          "expect = ASSERTION (write_max_mean <= 1.2 ...: docs/scenarios.md)",
-                         units_escape(key, 64, shown, sizeof shown), as->name);
+                         escape_text(key, 64, shown, sizeof shown), as->name);
     if (as->has_key)
         return file_fail(fr, fr->line, "[assert %s] has a second 'expect'", as->name);
     if (!value[0])
@@ -502,7 +502,7 @@ static int file_advise_entry(file_reader *fr, const char *key, const char *value
         k++;
     if (k == 3)
         return file_fail(fr, fr->line, "unknown key '%s' in [advise]; expected budget, weights "
-                         "or fix (docs/advise.md)", units_escape(key, 64, shown, sizeof shown));
+                         "or fix (docs/advise.md)", escape_text(key, 64, shown, sizeof shown));
     if (fr->advise_lines[k])
         return file_fail(fr, fr->line, "[advise] has a second '%s' (the first is at line %d)",
                          keys[k], fr->advise_lines[k]);
@@ -634,7 +634,7 @@ static int file_entry(void *user, const char *inih_section, const char *key, con
     if (rc == -2 && scenario_setting_find(key))
         snprintf(why, sizeof why, "'%s' belongs in [%s], not in [%s]", key,
                  scenario_setting_find(key)->section, section);
-    units_escape(key, 64, shown, sizeof shown);
+    escape_text(key, 64, shown, sizeof shown);
     if (section[0])
         return file_fail(fr, fr->line, "[%s] %s: %s", section, shown, why);
     return file_fail(fr, fr->line, "%s: %s", shown, why);
@@ -650,7 +650,7 @@ static int load_stream(scenario *sc, const char *path, FILE *f, char *err, size_
     fr.err = err;
     fr.errcap = errcap;
     fr.f = f;
-    units_escape(path, sizeof fr.shown_path - 1, fr.shown_path, sizeof fr.shown_path);
+    escape_text(path, sizeof fr.shown_path - 1, fr.shown_path, sizeof fr.shown_path);
     sc->file = scenario_own(sc, path);
     if (!sc->file) {
         snprintf(err, errcap, "%s: out of memory", fr.shown_path);
@@ -692,7 +692,7 @@ static int load_stream(scenario *sc, const char *path, FILE *f, char *err, size_
 int scenario_load(scenario *sc, const char *path, char *err, size_t errcap)
 {
     char shown[161];
-    units_escape(path, sizeof shown - 1, shown, sizeof shown);
+    escape_text(path, sizeof shown - 1, shown, sizeof shown);
     FILE *f = fopen(path, "r");
     struct stat st;
     if (!f || fstat(fileno(f), &st) < 0) {
@@ -713,7 +713,7 @@ int scenario_load_text(scenario *sc, const char *path, const char *text, size_t 
                        size_t errcap)
 {
     char shown[161];
-    units_escape(path, sizeof shown - 1, shown, sizeof shown);
+    escape_text(path, sizeof shown - 1, shown, sizeof shown);
     /* fmemopen of 0 bytes is refused by some libcs: an empty file is one newline */
     FILE *f = len ? fmemopen((void *)text, len, "r") : fmemopen((void *)"\n", 1, "r");
     if (!f) {

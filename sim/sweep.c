@@ -150,7 +150,7 @@ static int substitute_value(const sweep *sw, size_t p, const char *s, size_t n, 
             memcpy(shown, s + i, m);
             shown[m] = '\0';
             char esc[100];
-            units_escape(shown, 30, esc, sizeof esc);
+            escape_text(shown, 30, esc, sizeof esc);
             return fail(sw, line, err, errcap,
                         "expected a sweep variable after '$' ($NAME or ${NAME}; $$ for a $), "
                         "found '%s'", esc);
@@ -161,7 +161,7 @@ static int substitute_value(const sweep *sw, size_t p, const char *s, size_t n, 
             size_t m = end - start < SWEEP_VALUE_MAX ? end - start : SWEEP_VALUE_MAX;
             memcpy(name, s + start, m);
             name[m] = '\0';
-            units_escape(name, 60, esc, sizeof esc);
+            escape_text(name, 60, esc, sizeof esc);
             char known[SWEEP_MAX_VARS * (SWEEP_VALUE_MAX + 2)] = "";
             for (size_t k = 0; k < sw->nvars; k++) {
                 strcat(known, k ? ", " : "");
@@ -257,7 +257,7 @@ static int parse_range(const sweep *sw, sweep_var *var, const char *text, char *
     char a[SWEEP_VALUE_MAX], b[SWEEP_VALUE_MAX], word[SWEEP_VALUE_MAX], st[SWEEP_VALUE_MAX];
     char extra[2];
     char shown[120];
-    units_escape(text, 60, shown, sizeof shown);
+    escape_text(text, 60, shown, sizeof shown);
     size_t alen = (size_t)(dots - text);
     if (alen >= sizeof a)
         return fail(sw, var->line, err, errcap,
@@ -318,7 +318,7 @@ static int parse_list(const sweep *sw, sweep_var *var, const char *text, char *e
             t--;
         size_t len = (size_t)(t - s);
         char shown[120];
-        units_escape(text, 60, shown, sizeof shown);
+        escape_text(text, 60, shown, sizeof shown);
         if (len == 0)
             return fail(sw, var->line, err, errcap,
                         "[sweep] %s: expected a value %s, found '%s'", var->name,
@@ -366,7 +366,7 @@ static int add_var(sweep *sw, const char *s, size_t n, size_t lead, int line, ch
     size_t m = klen < SWEEP_VALUE_MAX ? klen : SWEEP_VALUE_MAX;
     memcpy(key, k, m);
     key[m] = '\0';
-    units_escape(key, 60, shown, sizeof shown);
+    escape_text(key, 60, shown, sizeof shown);
     int ok = klen > 0 && klen < SWEEP_VALUE_MAX && is_name_start((unsigned char)k[0]);
     for (size_t i = 0; ok && i < klen; i++)
         ok = is_name_char((unsigned char)k[i]);
@@ -425,7 +425,7 @@ static int read_sweep_section(sweep *sw, char *err, size_t errcap)
             size_t m = n - lead < 60 ? n - lead : 60;
             memcpy(text, s + lead, m);
             text[m] = '\0';
-            units_escape(text, 60, shown, sizeof shown);
+            escape_text(text, 60, shown, sizeof shown);
             return fail(sw, line, err, errcap, "[sweep]: expected 'NAME = VALUES', found '%s'",
                         shown);
         }
@@ -500,7 +500,7 @@ int sweep_load_text(sweep *sw, const char *path, const char *text, size_t len, c
 {
     memset(sw, 0, sizeof *sw);
     sweep_text_sha256(text, len, sw->text_sha256);
-    units_escape(path, sizeof sw->shown_path - 1, sw->shown_path, sizeof sw->shown_path);
+    escape_text(path, sizeof sw->shown_path - 1, sw->shown_path, sizeof sw->shown_path);
     sw->path = strdup(path);
     sw->text = malloc(len + 1);
     if (!sw->path || !sw->text) {
@@ -534,7 +534,7 @@ int sweep_load_text(sweep *sw, const char *path, const char *text, size_t len, c
 int sweep_load(sweep *sw, const char *path, char *err, size_t errcap)
 {
     memset(sw, 0, sizeof *sw);
-    units_escape(path, sizeof sw->shown_path - 1, sw->shown_path, sizeof sw->shown_path);
+    escape_text(path, sizeof sw->shown_path - 1, sw->shown_path, sizeof sw->shown_path);
     FILE *f = fopen(path, "rb");
     struct stat st;
     if (!f || fstat(fileno(f), &st) < 0) {

@@ -38,7 +38,7 @@ typedef struct sweep_var {
 
 typedef struct sweep {
     char *path;                  /* the file, as given */
-    char shown_path[161];        /* as messages show it (units_escape) */
+    char shown_path[161];        /* as messages show it (escape_text) */
     char *text;                  /* the file, [sweep] lines blanked (line numbers kept) */
     size_t len;
     unsigned char text_sha256[32]; /* SHA-256 of the file's bytes as read (sweep_text_sha256) */

@@ -212,7 +212,7 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     if (baseline && sweep_baseline_compare(baseline, t, tolerance, &cmp, err, sizeof err) < 0) {
         /* the message quotes the file's path and its text: no control byte reaches stderr */
         fprintf(stderr, "regionsim %s: --baseline %s\n", cmd,
-                units_escape(err, sizeof shown - 1, shown, sizeof shown));
+                escape_text(err, sizeof shown - 1, shown, sizeof shown));
         free(xml);
         return EXIT_USAGE;
     }
@@ -242,7 +242,7 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     free(text);
     free(xml);
     if (status == 0 && baseline) {
-        sweep_baseline_write(stderr, units_escape(sweep_baseline_path(baseline), 512, shown,
+        sweep_baseline_write(stderr, escape_text(sweep_baseline_path(baseline), 512, shown,
                                                   sizeof shown), t, &cmp, tolerance);
         if (cmp.regressions)
             status = EXIT_FAILED;

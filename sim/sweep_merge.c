@@ -105,7 +105,7 @@ typedef struct sweep_merge {
  * buffer of cap bytes: 4 * max + 1 hold any s); for messages. */
 static const char *shown(const char *s, size_t max, char *out, size_t cap)
 {
-    return units_escape(s ? s : "", max, out, cap);
+    return escape_text(s ? s : "", max, out, cap);
 }
 
 
@@ -526,7 +526,7 @@ static int load_baseline(const char *path, const sweep_table *t, uint64_t max,
     if (sweep_baseline_load(path, t, max, out, err, sizeof err) == 0)
         return 0;
     fprintf(stderr, "regionsim merge: --baseline %s\n",
-            units_escape(err, sizeof shown - 1, shown, sizeof shown));
+            escape_text(err, sizeof shown - 1, shown, sizeof shown));
     return -1;
 }
 

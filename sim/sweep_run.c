@@ -173,7 +173,7 @@ static int usage(const char *fmt, const char *a)
 {
     char shown[1024];
     fputs("regionsim sweep: ", stderr);
-    fprintf(stderr, fmt, units_escape(a, 240, shown, sizeof shown));
+    fprintf(stderr, fmt, escape_text(a, 240, shown, sizeof shown));
     fputs("\n(see 'regionsim sweep --help')\n", stderr);
     return EXIT_USAGE;
 }
@@ -661,7 +661,7 @@ int sweep_main(int argc, char **argv)
             status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, base, o.tolerance, "sweep");
     } else if (err[0]) { /* (a baseline's message quotes its file: control bytes escaped) */
         char shown[4 * sizeof err];
-        fprintf(stderr, "regionsim sweep: %s\n", units_escape(err, sizeof shown - 1, shown,
+        fprintf(stderr, "regionsim sweep: %s\n", escape_text(err, sizeof shown - 1, shown,
                                                                 sizeof shown));
     }
     /* checks not moved into the table (a failed pool, or no memory for

@@ -88,37 +88,3 @@ void units_format_size(uint64_t bytes, char *out, size_t cap)
     }
     snprintf(out, cap, "%lluB", (unsigned long long)bytes);
 }
-
-/* How many characters units_escape writes for byte c. */
-static size_t escaped_width(unsigned char c)
-{
-    return c < 0x20 || c == 0x7f ? 4 : 1;
-}
-
-const char *units_escape(const char *s, size_t max, char *out, size_t cap)
-{
-    if (cap == 0)
-        return out;
-    size_t room = cap - 1 < max ? cap - 1 : max, n = 0, total = 0;
-    if (room < 3)
-        room = cap - 1; /* too small for "...": cut without it */
-    for (const unsigned char *p = (const unsigned char *)s; *p && total <= room; p++)
-        total += escaped_width(*p);
-    int cut = total > room; /* then keep what fits with "..." after it */
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        size_t w = escaped_width(*p);
-        if (cut && n + w + 3 > room) {
-            size_t dots = room - n < 3 ? room - n : 3;
-            memcpy(out + n, "...", dots);
-            n += dots;
-            break;
-        }
-        if (w == 4)
-            snprintf(out + n, 5, "\\x%02X", *p);
-        else
-            out[n] = (char)*p;
-        n += w;
-    }
-    out[n] = '\0';
-    return out;
-}

@@ -27,12 +27,7 @@ void units_format_size(uint64_t bytes, char *out, size_t cap);
  * exactly (90s, 30m, 2h, 1500ms, 7us), into out (cap bytes). */
 void units_format_duration(uint64_t us, char *out, size_t cap);
 
-/* User text made safe to print in a message: s with every control byte
- * (below 0x20, and 0x7f) written as \xNN, so that nothing a user typed can
- * move the cursor, ring the bell or recolour a terminal; cut to at most
- * `max` characters (max >= 4), ending in "..." when cut (never inside an
- * escape), so that a message stays short enough to keep its reason. Into
- * out (cap bytes, always NUL-terminated when cap > 0); returns out. */
-const char *units_escape(const char *s, size_t max, char *out, size_t cap);
+/* escaping user text for messages: core/escape.h's escape_text */
+#include "core/escape.h"
 
 #endif

@@ -104,20 +104,20 @@ static void test_escape(void **state)
 {
     (void)state;
     char out[64];
-    assert_string_equal(units_escape("plain", 20, out, sizeof out), "plain");
-    assert_string_equal(units_escape("a\x1B[31mb\x7F\t", 40, out, sizeof out),
+    assert_string_equal(escape_text("plain", 20, out, sizeof out), "plain");
+    assert_string_equal(escape_text("a\x1B[31mb\x7F\t", 40, out, sizeof out),
                         "a\\x1B[31mb\\x7F\\x09");
-    assert_string_equal(units_escape("\xC3\xA9 \\x41", 20, out, sizeof out),
+    assert_string_equal(escape_text("\xC3\xA9 \\x41", 20, out, sizeof out),
                         "\xC3\xA9 \\x41"); /* UTF-8 and backslashes as they are */
     /* exactly max characters: not cut */
-    assert_string_equal(units_escape("0123456789", 10, out, sizeof out), "0123456789");
-    assert_string_equal(units_escape("0123456789A", 10, out, sizeof out), "0123456...");
+    assert_string_equal(escape_text("0123456789", 10, out, sizeof out), "0123456789");
+    assert_string_equal(escape_text("0123456789A", 10, out, sizeof out), "0123456...");
     /* never cut inside an escape */
-    assert_string_equal(units_escape("012345\x01\x02", 10, out, sizeof out), "012345...");
-    assert_string_equal(units_escape("012\x01", 10, out, sizeof out), "012\\x01");
+    assert_string_equal(escape_text("012345\x01\x02", 10, out, sizeof out), "012345...");
+    assert_string_equal(escape_text("012\x01", 10, out, sizeof out), "012\\x01");
     /* cap smaller than max: cap wins, still NUL-terminated */
-    assert_string_equal(units_escape("0123456789", 100, out, 8), "0123...");
-    assert_int_equal(strlen(units_escape("", 10, out, sizeof out)), 0);
+    assert_string_equal(escape_text("0123456789", 100, out, 8), "0123...");
+    assert_int_equal(strlen(escape_text("", 10, out, sizeof out)), 0);
 }
 
 int main(void)
