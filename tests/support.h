@@ -122,6 +122,27 @@ static inline int test_have_xmllint(void)
     return system("command -v xmllint >/dev/null 2>&1") == 0;
 }
 
+/* The entries of directory dir other than . and .. (-1: it cannot be
+ * read). */
+static inline int test_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* Whether path exists (a symlink as itself: not followed). */
+static inline int test_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
 /* Removes dir and everything below it; no symlink is followed. */
 static inline void test_remove_tree(const char *dir)
 {

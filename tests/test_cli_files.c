@@ -163,18 +163,6 @@ static path in_dir(const path *dir, const char *name)
 }
 
 
-/* How many names dir holds, other than . and .. */
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
 static void put_file(const char *p, const char *text)
 {
     FILE *f = fopen(p, "w");
@@ -239,7 +227,7 @@ static void test_output_onto_devices(void **state)
             output_free(&o);
             assert_int_equal(kind_of(full_node.s), S_IFCHR);
         }
-        assert_int_equal(entries(dir.s), 2);
+        assert_int_equal(test_entries(dir.s), 2);
     } else if (geteuid() != 0 && access("/dev/full", W_OK) == 0) {
         output o = run("run", "--scheme", "salted", "--duration", "1m", "-o", "/dev/full", NULL);
         assert_int_equal(o.status, 2);
@@ -312,7 +300,7 @@ static void test_output_onto_a_fifo(void **state)
     assert_int_equal(o.status, 0);
     output_free(&o);
     assert_int_equal(kind_of(fifo.s), S_IFIFO);
-    assert_int_equal(entries(dir.s), 1);
+    assert_int_equal(test_entries(dir.s), 1);
     test_remove_tree(dir.s);
 }
 
@@ -331,7 +319,7 @@ static void test_output_through_a_symlink(void **state)
     char *text = file_text(target.s);
     assert_true(strncmp(text, "scenario  default", 17) == 0);
     free(text);
-    assert_int_equal(entries(dir.s), 2);
+    assert_int_equal(test_entries(dir.s), 2);
     test_remove_tree(dir.s);
 }
 
@@ -347,7 +335,7 @@ static void test_output_onto_a_directory(void **state)
     assert_non_null(strstr(o.err, "Is a directory"));
     output_free(&o);
     assert_int_equal(kind_of(dir.s), S_IFDIR);
-    assert_int_equal(entries(dir.s), 0);
+    assert_int_equal(test_entries(dir.s), 0);
     test_remove_tree(dir.s);
 }
 
@@ -371,7 +359,7 @@ static void test_failed_run_keeps_the_trace_file(void **state)
     assert_usage_error(run("run", "--trace", bad.s, "--scheme", "key", "--write-trace", fresh.s,
                            NULL), want, NULL);
     assert_int_equal(access(fresh.s, F_OK), -1);
-    assert_int_equal(entries(dir.s), 2);
+    assert_int_equal(test_entries(dir.s), 2);
     test_remove_tree(dir.s);
 }
 
@@ -389,7 +377,7 @@ static void test_interrupt_leaves_no_partial_trace(void **state)
         path trace = in_dir(&dir, "trace.csv");
         if (cases[c].existing)
             put_file(trace.s, "precious\n");
-        int before = entries(dir.s);
+        int before = test_entries(dir.s);
         const char *argv[] = { NULL, "run", "--scheme", "salted", "--duration", "1h",
                                "--write-trace", trace.s, NULL };
         FILE *out = tmpfile(), *err = tmpfile();
@@ -400,7 +388,7 @@ static void test_interrupt_leaves_no_partial_trace(void **state)
         struct timespec tick = { 0, 5 * 1000 * 1000 };
         int status = 0;
         pid_t done = 0;
-        for (int i = 0; i < 4000 && entries(dir.s) == before && !done; i++) {
+        for (int i = 0; i < 4000 && test_entries(dir.s) == before && !done; i++) {
             nanosleep(&tick, NULL);
             done = waitpid(pid, &status, WNOHANG);
         }
@@ -416,7 +404,7 @@ static void test_interrupt_leaves_no_partial_trace(void **state)
         assert_string_equal(o, "");
         free(o);
         free(e);
-        assert_int_equal(entries(dir.s), before);
+        assert_int_equal(test_entries(dir.s), before);
         if (cases[c].existing) {
             char *text = file_text(trace.s);
             assert_string_equal(text, "precious\n");
@@ -443,13 +431,13 @@ static void test_csv_on_a_full_disk_leaves_no_directory(void **state)
     assert_non_null(strstr(o.err, "File too large"));
     output_free(&o);
     assert_int_equal(access(out.s, F_OK), -1);
-    assert_int_equal(entries(dir.s), 0);
+    assert_int_equal(test_entries(dir.s), 0);
     /* -o FILE likewise: no file, no temporary. */
     o = run_env(&full, "compare", "--scheme", "salted", "--duration", "30m", "-o", out.s, NULL);
     assert_int_equal(o.status, 2);
     assert_non_null(strstr(o.err, "File too large"));
     output_free(&o);
-    assert_int_equal(entries(dir.s), 0);
+    assert_int_equal(test_entries(dir.s), 0);
     test_remove_tree(dir.s);
 }
 
@@ -702,7 +690,7 @@ static void test_interrupt_leaves_neither_report_nor_junit(void **state)
         if (access(report.s, F_OK) == 0)
             fail_msg("%s: the report was written without its JUnit file",
                      fifo ? "^C while the JUnit FIFO waited" : "^C during the run");
-        assert_int_equal(entries(dir.s), fifo); /* the FIFO, nothing else */
+        assert_int_equal(test_entries(dir.s), fifo); /* the FIFO, nothing else */
         test_remove_tree(dir.s);
     }
 }
@@ -735,7 +723,7 @@ static void test_junit_failure_leaves_no_report(void **state)
         } else if (access(report.s, F_OK) == 0) {
             fail_msg("the report was written although its JUnit file failed");
         }
-        assert_int_equal(entries(dir.s), old);
+        assert_int_equal(test_entries(dir.s), old);
         test_remove_tree(dir.s);
     }
 }
@@ -786,7 +774,7 @@ static void test_closed_stdout(void **state)
             fail_msg("case %d: status %#x, stderr: %s", c, (unsigned)status, e);
         free(e);
     }
-    assert_int_equal(entries(dir.s), 0); /* no JUnit without its report */
+    assert_int_equal(test_entries(dir.s), 0); /* no JUnit without its report */
     test_remove_tree(dir.s);
 }
 

@@ -132,18 +132,6 @@ static int holds(const char *p, const char *want)
     return same;
 }
 
-/* Entries of dir other than . and .. */
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
 static struct stat stat_of(const char *p)
 {
     struct stat st;
@@ -258,10 +246,10 @@ static void test_new_name_appears_only_on_commit(void **state)
     assert_true(output_has_temporary(o));
     write_text(o, "hello\n");
     assert_int_equal(access(p.s, F_OK), -1); /* not there until committed */
-    assert_int_equal(entries(fx->dir), 1);    /* the temporary */
+    assert_int_equal(test_entries(fx->dir), 1);    /* the temporary */
     commit_ok(o);
     assert_contents(p.s, "hello\n");
-    assert_int_equal(entries(fx->dir), 1);
+    assert_int_equal(test_entries(fx->dir), 1);
 }
 
 /* One's own file: replaced (a new inode) with its mode and group; an
@@ -280,7 +268,7 @@ static void test_own_file_replaced_keeping_mode_and_group(void **state)
     write_text(o, "new but abandoned\n");
     output_abandon(o);
     assert_contents(p.s, "old\n");
-    assert_int_equal(entries(fx->dir), 1);
+    assert_int_equal(test_entries(fx->dir), 1);
 
     o = open_ok(p.s);
     write_text(o, "new\n");
@@ -292,7 +280,7 @@ static void test_own_file_replaced_keeping_mode_and_group(void **state)
     assert_int_equal(after.st_mode & 07777, 0640);
     assert_int_equal(after.st_gid, group);
     assert_int_equal(after.st_uid, geteuid());
-    assert_int_equal(entries(fx->dir), 1);
+    assert_int_equal(test_entries(fx->dir), 1);
     output_abandon(NULL);
 }
 
@@ -314,7 +302,7 @@ static void test_never_touches_a_file_it_did_not_create(void **state)
     commit_ok(o);
     assert_contents(planted.s, "someone else's\n");
     assert_contents(p.s, "y\n");
-    assert_int_equal(entries(fx->dir), 2);
+    assert_int_equal(test_entries(fx->dir), 2);
 }
 
 /* ---- refused ---- */
@@ -358,7 +346,7 @@ static void test_read_only_file_refused(void **state)
         assert_refused(p.s, 0, strerror(EACCES));
         assert_contents(p.s, "root's\n");
     }
-    assert_int_equal(entries(shared.s), 1);
+    assert_int_equal(test_entries(shared.s), 1);
 }
 
 static void test_directory_and_missing_parent_refused(void **state)
@@ -369,7 +357,7 @@ static void test_directory_and_missing_parent_refused(void **state)
     assert_refused(slash.s, 0, strerror(EISDIR));
     path deep = in_dir(state, "missing/report.txt");
     assert_refused(deep.s, 0, strerror(ENOENT));
-    assert_int_equal(entries(fx->dir), 0);
+    assert_int_equal(test_entries(fx->dir), 0);
 }
 
 /* ---- written in place ---- */
@@ -418,7 +406,7 @@ static void test_other_owners_file_written_in_place(void **state)
     after = stat_of(roots.s);
     assert_int_equal(after.st_ino, before.st_ino);
     assert_int_equal(after.st_uid, 0);
-    assert_int_equal(entries(shared.s), 2);
+    assert_int_equal(test_entries(shared.s), 2);
 }
 
 /* A file with another hard link: written in place, so both names see it
@@ -461,8 +449,8 @@ static void test_symlink_written_in_place_by_the_kernel(void **state)
     assert_int_equal(stat_of(target.s).st_ino, before.st_ino);
     assert_true(S_ISLNK(stat_of(link.s).st_mode));
     assert_true(S_ISLNK(stat_of(chain.s).st_mode));
-    assert_int_equal(entries(fx->dir), 2); /* sub, link */
-    assert_int_equal(entries(sub.s), 2);   /* target.txt, up */
+    assert_int_equal(test_entries(fx->dir), 2); /* sub, link */
+    assert_int_equal(test_entries(sub.s), 2);   /* target.txt, up */
 
     /* A dangling link: the file it names is created; the link stays. */
     path dangling = in_dir(state, "dangling"), named = in_dir(state, "sub/new.txt");
@@ -499,7 +487,7 @@ static void test_symlink_to_an_unwritable_file_refused(void **state)
     victim v = { link.s, "root's\n", 0 };
     in_child(refused_in_child, &v, 1);
     assert_int_equal(stat_of(target.s).st_uid, 0);
-    assert_int_equal(entries(shared.s), 2);
+    assert_int_equal(test_entries(shared.s), 2);
 }
 
 /* A symlink another user planted in a sticky world-writable directory
@@ -681,7 +669,7 @@ static void test_device_written_in_place(void **state)
     o = open_ok(null_node.s);
     output_abandon(o);
     assert_true(S_ISCHR(stat_of(null_node.s).st_mode));
-    assert_int_equal(entries(fx->dir), 2);
+    assert_int_equal(test_entries(fx->dir), 2);
 }
 
 /* The system's /dev/full, when there is one: ENOSPC named. */
@@ -745,7 +733,7 @@ static void test_fifo_written_in_place(void **state)
     assert_int_equal(waitpid(reader, &status, 0), reader);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     assert_true(S_ISFIFO(stat_of(p.s).st_mode));
-    assert_int_equal(entries(fx->dir), 1);
+    assert_int_equal(test_entries(fx->dir), 1);
 }
 
 /* Waits until child pid has run for `ms` milliseconds (it is then waiting
@@ -810,7 +798,7 @@ static void test_fifo_wait_polls_interrupts(void **state)
     }
     status = signal_after(pid, 200, SIGINT);
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
-    assert_int_equal(entries(fx->dir), 1); /* the FIFO: no report, no temporary */
+    assert_int_equal(test_entries(fx->dir), 1); /* the FIFO: no report, no temporary */
 
     sigset_t held, before, after;
     sigemptyset(&held);
@@ -867,7 +855,7 @@ static void test_file_size_limit(void **state)
     assert_contains(err, p.s);
     assert_contains(err, strerror(EFBIG));
     assert_contents(p.s, "old\n");
-    assert_int_equal(entries(fx->dir), 1);
+    assert_int_equal(test_entries(fx->dir), 1);
 }
 
 /* ---- checks before the work ---- */
@@ -903,7 +891,7 @@ static void test_check_changes_nothing(void **state)
     assert_int_equal(access(fresh.s, F_OK), -1);
     assert_contents(old.s, "old\n");
     assert_int_equal(stat_of(old.s).st_ino, before.st_ino);
-    assert_int_equal(entries(fx->dir), 3);
+    assert_int_equal(test_entries(fx->dir), 3);
     if (is_root()) {
         assert_int_equal(chmod(fx->dir, 0755), 0);
         in_child(unwritable_dir_in_child, fresh.s, 1);
@@ -962,7 +950,7 @@ static void test_set_all_or_nothing(void **state)
     assert_contains(err, "--junit ");
     assert_contains(err, missing.s);
     assert_contents(report.s, "report 1\n");
-    assert_int_equal(entries(fx->dir), 2);
+    assert_int_equal(test_entries(fx->dir), 2);
 
     /* A write to the JUnit's destination fails (a full device): the
      * report, written and synced already, is not renamed; the trace, open
@@ -977,7 +965,7 @@ static void test_set_all_or_nothing(void **state)
         assert_contains(err, "--junit /dev/full: write failed");
         assert_contents(report.s, "report 1\n");
         assert_int_equal(access(trace.s, F_OK), -1);
-        assert_int_equal(entries(fx->dir), 2);
+        assert_int_equal(test_entries(fx->dir), 2);
     }
 
     /* A directory where an output should go: refused before anything. */
@@ -988,7 +976,7 @@ static void test_set_all_or_nothing(void **state)
     assert_int_equal(save_set(dir_in_way, 2, NULL, err, sizeof err), -1);
     assert_contains(err, strerror(EISDIR));
     assert_contents(report.s, "report 1\n");
-    assert_int_equal(entries(fx->dir), 3);
+    assert_int_equal(test_entries(fx->dir), 3);
 }
 
 /* In a child with stdout on /dev/full: the set [file, stdout] fails at
@@ -1013,7 +1001,7 @@ static void test_set_with_stdout(void **state)
     assert_int_equal(access("/dev/full", W_OK), 0); /* every Linux has it */
     path junit = in_dir(state, "junit.xml");
     in_child(stdout_full_in_child, junit.s, 0);
-    assert_int_equal(entries(fx->dir), 0);
+    assert_int_equal(test_entries(fx->dir), 0);
 }
 
 /* In a child: the set into dir (three files, the last past a file size
@@ -1057,7 +1045,7 @@ static void test_set_into_a_directory(void **state)
     assert_int_equal(output_check_set(check, 1, dir.s, err, sizeof err), 0); /* may be made */
     in_child(limited_set_in_child, &l, 0);
     assert_int_equal(access(dir.s, F_OK), -1);
-    assert_int_equal(entries(fx->dir), 0);
+    assert_int_equal(test_entries(fx->dir), 0);
 
     output_item ok[2] = { text_item("-o", l.files[0].s, "a 1\n"),
                           text_item("-o", l.files[1].s, "b 1\n") };
@@ -1066,7 +1054,7 @@ static void test_set_into_a_directory(void **state)
     in_child(limited_set_in_child, &l, 0);
     assert_contents(l.files[0].s, "a 1\n");
     assert_contents(l.files[1].s, "b 1\n");
-    assert_int_equal(entries(dir.s), 2);
+    assert_int_equal(test_entries(dir.s), 2);
 
     path file = in_dir(state, "a-file");
     put_file(file.s, "not a directory\n");
@@ -1108,7 +1096,7 @@ static void test_set_interrupted_leaves_nothing(void **state)
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
     assert_int_equal(access(report.s, F_OK), -1);
     assert_contents(junit.s, "old junit\n");
-    assert_int_equal(entries(fx->dir), 1);
+    assert_int_equal(test_entries(fx->dir), 1);
 }
 
 /* The fs.protected_symlinks sysctl is 1 (Debian's default, from

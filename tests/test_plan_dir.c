@@ -41,24 +41,6 @@ static const char *in_work(char *out, const char *name)
     return out;
 }
 
-static int exists(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-    closedir(d);
-    return n;
-}
-
 /* plan_dir_open that must succeed. */
 static plan_dir *open_ok(const char *path)
 {
@@ -105,7 +87,7 @@ static void test_an_existing_directory_must_be_empty_yours_and_closed(void **sta
     plan_dir *pd = open_ok(dir);
     assert_int_equal(plan_dir_made(pd), 0);
     assert_int_equal(plan_dir_undo(pd, NULL, 0), 0); /* nothing made: nothing removed */
-    assert_true(exists(dir));
+    assert_true(test_exists(dir));
     assert_int_equal(chmod(dir, 0720), 0);
     open_refused(dir, "is writable by its group (mode 0720)");
     assert_int_equal(chmod(dir, 0702), 0);
@@ -114,7 +96,7 @@ static void test_an_existing_directory_must_be_empty_yours_and_closed(void **sta
     snprintf(path, sizeof path, "%s/x", dir);
     assert_int_equal(mkdir(path, 0700), 0);
     open_refused(dir, "exists and is not empty");
-    assert_int_equal(entries(dir), 1);
+    assert_int_equal(test_entries(dir), 1);
     rmdir(path);
     if (geteuid() == 0) {
         assert_int_equal(chown(dir, 65534, 65534), 0);
@@ -135,7 +117,7 @@ static void test_links_and_files_are_refused(void **state)
     unlink(dir);
     assert_int_equal(symlink("nowhere", dir), 0); /* dangling: not made through */
     open_refused(dir, "is a symbolic link");
-    assert_false(exists(in_work(target, "nowhere")));
+    assert_false(test_exists(in_work(target, "nowhere")));
     unlink(dir);
     int fd = open(dir, O_WRONLY | O_CREAT | O_EXCL, 0644);
     assert_true(fd >= 0);
@@ -158,11 +140,11 @@ static void test_parents_are_checked(void **state)
     assert_int_equal(chmod(parent, 0775), 0);
     in_work(dir, "open/plan");
     open_refused(dir, "above it is writable by its group (mode 0775, not sticky)");
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
     assert_int_equal(chmod(parent, 01777), 0);
     plan_dir *pd = open_ok(dir);
     assert_int_equal(plan_dir_undo(pd, NULL, 0), 0);
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
     /* "." as the directory: the working directory */
     assert_int_equal(mkdir(dir, 0755), 0);
     char old[PATH_MAX];
@@ -187,9 +169,9 @@ static void test_files_are_made_new_and_staged_ones_named_at_the_commit(void **s
     assert_int_equal(plan_dir_write(pd, "sub/a.txt", "a\n", 2, 0644, 0, err, sizeof err), 0);
     assert_int_equal(plan_dir_write(pd, "whole.txt", "whole\n", 6, 0644, 1, err, sizeof err), 0);
     snprintf(path, sizeof path, "%s/whole.txt", dir);
-    assert_false(exists(path)); /* staged: not under its name yet */
+    assert_false(test_exists(path)); /* staged: not under its name yet */
     snprintf(path, sizeof path, "%s/.whole.txt.partial", dir);
-    assert_true(exists(path));
+    assert_true(test_exists(path));
     /* never over anything, never outside, never in a directory not made here */
     assert_int_equal(plan_dir_write(pd, "sub/a.txt", "b", 1, 0644, 0, err, sizeof err), -1);
     assert_string_equal(err, "sub/a.txt: cannot create it: File exists");
@@ -215,7 +197,7 @@ static void test_files_are_made_new_and_staged_ones_named_at_the_commit(void **s
     assert_string_equal(text, "whole\n");
     free(text);
     snprintf(path, sizeof path, "%s/.whole.txt.partial", dir);
-    assert_false(exists(path));
+    assert_false(test_exists(path));
     snprintf(path, sizeof path, "%s/sub/copy", dir);
     size_t len, self_len;
     char *copy = test_read_file(path, &len), *self = test_read_file("/proc/self/exe", &self_len);
@@ -223,7 +205,7 @@ static void test_files_are_made_new_and_staged_ones_named_at_the_commit(void **s
     assert_memory_equal(copy, self, len);
     free(copy);
     free(self);
-    assert_false(exists(in_work(path, "out.txt")));
+    assert_false(test_exists(in_work(path, "out.txt")));
     test_remove_tree(dir);
 }
 
@@ -246,10 +228,10 @@ static void test_undo_removes_exactly_what_was_made(void **state)
             assert_int_equal(plan_dir_commit(pd, err, sizeof err), 0);
         assert_int_equal(plan_dir_undo(pd, err, sizeof err), 0);
         if (existing) {
-            assert_int_equal(entries(dir), 0);
+            assert_int_equal(test_entries(dir), 0);
             rmdir(dir);
         } else {
-            assert_false(exists(dir));
+            assert_false(test_exists(dir));
         }
     }
     /* a directory that took the made one's name meanwhile stays */
@@ -263,8 +245,8 @@ static void test_undo_removes_exactly_what_was_made(void **state)
     snprintf(want, sizeof want, "could not remove %s: it is no longer the directory this run made",
              dir);
     assert_string_equal(err, want);
-    assert_true(exists(dir));
-    assert_true(exists(path));
+    assert_true(test_exists(dir));
+    assert_true(test_exists(path));
     rmdir(dir);
     rmdir(path);
 }

@@ -61,12 +61,6 @@ static void spit(const char *path, const char *text, size_t len)
     assert_int_equal(fclose(f), 0);
 }
 
-static int exists(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
 
 
 /* dir/rel into out (PATH_MAX + 64). */
@@ -496,7 +490,7 @@ static void test_missing_results_are_all_named(void **state)
     char *out = NULL, *err = NULL;
     assert_int_equal(capture(merge_main, 5, argv, &out, &err), 2);
     assert_string_equal(out, "");
-    assert_false(exists(out_path));
+    assert_false(test_exists(out_path));
     assert_contains(err, "regionsim merge: 2 of 6 results missing");
     free(out);
     free(err);

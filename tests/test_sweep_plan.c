@@ -67,26 +67,6 @@ static void spit(const char *path, const char *text, mode_t mode)
     assert_int_equal(chmod(path, mode), 0);
 }
 
-static int exists(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
-/* Entries of a directory other than . and .. (-1: not a directory). */
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-    closedir(d);
-    return n;
-}
-
 
 
 /* A sweep from text, named path (which anchors nothing here). */
@@ -203,18 +183,18 @@ static void test_creates_a_missing_directory_with_its_layout(void **state)
     char dir[PATH_MAX], path[PATH_MAX + 64], err[2048];
     in_work(dir, "new");
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
-    assert_int_equal(entries(dir), 5); /* points, results, logs, jobs.txt, plan.json */
+    assert_int_equal(test_entries(dir), 5); /* points, results, logs, jobs.txt, plan.json */
     snprintf(path, sizeof path, "%s/points", dir);
-    assert_int_equal(entries(path), 6);
+    assert_int_equal(test_entries(path), 6);
     snprintf(path, sizeof path, "%s/results", dir);
-    assert_int_equal(entries(path), 0);
+    assert_int_equal(test_entries(path), 0);
     snprintf(path, sizeof path, "%s/logs", dir);
-    assert_int_equal(entries(path), 0);
+    assert_int_equal(test_entries(path), 0);
     snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
-    assert_false(exists(path)); /* only with slurm */
+    assert_false(test_exists(path)); /* only with slurm */
     for (int p = 0; p < 6; p++) {
         snprintf(path, sizeof path, "%s/points/%04d.ini", dir, p);
-        assert_true(exists(path));
+        assert_true(test_exists(path));
     }
     test_remove_tree(dir);
 }
@@ -276,7 +256,7 @@ static void test_an_empty_directory_is_taken(void **state)
     in_work(dir, "empty");
     assert_int_equal(mkdir(dir, 0777), 0);
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
-    assert_int_equal(entries(dir), 5);
+    assert_int_equal(test_entries(dir), 5);
     test_remove_tree(dir);
 }
 
@@ -292,7 +272,7 @@ static void test_a_directory_with_something_in_it_is_refused_untouched(void **st
     snprintf(want, sizeof want, "%s: exists and is not empty (a plan goes into a new or empty "
              "directory; remove the old plan first)", dir);
     assert_string_equal(err, want);
-    assert_int_equal(entries(dir), 1);
+    assert_int_equal(test_entries(dir), 1);
     test_remove_tree(dir);
 
     /* a file, and a link to an empty directory, are not directories to use */
@@ -313,7 +293,7 @@ static void test_a_directory_with_something_in_it_is_refused_untouched(void **st
              "directory of yours, named by its own path: a link's owner could point it "
              "elsewhere after you plan)", dir);
     assert_string_equal(err, want);
-    assert_int_equal(entries(target), 0);
+    assert_int_equal(test_entries(target), 0);
     remove(dir);
     test_remove_tree(target);
 }
@@ -327,7 +307,7 @@ static void test_the_parent_must_exist(void **state)
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
     snprintf(want, sizeof want, "%s: cannot create the directory: No such file or directory", dir);
     assert_string_equal(err, want);
-    assert_false(exists(parent));
+    assert_false(test_exists(parent));
 }
 
 /* Refusals that come before anything is written: nothing is created. A
@@ -346,12 +326,12 @@ static void test_refusals_write_nothing(void **state)
              "files by absolute paths, or sweep a variable of another name (f = b.csv, ...) and "
              "write trace = $f in the file, where a relative path is the file's", dir);
     assert_string_equal(err, want);
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
     assert_int_equal(write_plan("[sweep]\nservers = 4, 8\nsplit_keys_file = k.txt\n"
                                 "[scheme s]\nkey = salt(2) ts\n",
                                 dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
     assert_contains(err, "/nowhere/sweep.ini:3: [sweep] split_keys_file: 'k.txt' is a relative");
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
 }
 
 /* A directory whose name holds a line break would split jobs.txt's lines:
@@ -364,7 +344,7 @@ static void test_a_line_break_in_the_directory_is_refused_leaving_nothing(void *
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
     snprintf(want, sizeof want, "%s: a plan's directory name must not hold a line break", dir);
     assert_string_equal(err, want);
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
 }
 
 /* ---- a directory that is yours alone ---- */
@@ -388,7 +368,7 @@ static void test_a_directory_others_can_write_is_refused_untouched(void **state)
                  "could change the jobs you then run; chmod go-w it, or plan into a new directory",
                  dir, who[i], (unsigned)modes[i]);
         assert_string_equal(err, want);
-        assert_int_equal(entries(dir), 0);
+        assert_int_equal(test_entries(dir), 0);
         struct stat st;
         assert_int_equal(stat(dir, &st), 0);
         assert_int_equal(st.st_mode & 07777, modes[i]); /* as it was */
@@ -412,7 +392,7 @@ static void test_another_user_s_directory_is_refused(void **state)
     assert_contains(err, ": belongs to ");
     assert_contains(err, "uid 65534), not to you (");
     assert_contains(err, "a plan's directory must be yours");
-    assert_int_equal(entries(dir), 0);
+    assert_int_equal(test_entries(dir), 0);
     char below[PATH_MAX];
     in_work(below, "theirs/plan");
     assert_int_equal(write_plan(small_text, below, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
@@ -421,7 +401,7 @@ static void test_another_user_s_directory_is_refused(void **state)
     snprintf(want, sizeof want, ": the directory %s above it belongs to ", dir);
     assert_contains(err, want);
     assert_contains(err, "not to you or root");
-    assert_false(exists(below)); /* made, then removed again */
+    assert_false(test_exists(below)); /* made, then removed again */
     test_remove_tree(dir);
 }
 
@@ -442,11 +422,11 @@ static void test_a_parent_others_can_write_is_refused(void **state)
              "place after you plan; plan into a directory whose every parent only you or root can "
              "change (as ssh wants of the path to its files)", dir, parent);
     assert_string_equal(err, want);
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
     assert_int_equal(mkdir(dir, 0755), 0); /* an existing one: the same, and left as it was */
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
     assert_string_equal(err, want);
-    assert_int_equal(entries(dir), 0);
+    assert_int_equal(test_entries(dir), 0);
     rmdir(dir);
     /* further up, and named through a link: the directory above it as it is */
     char deep[PATH_MAX], link[PATH_MAX];
@@ -458,7 +438,7 @@ static void test_a_parent_others_can_write_is_refused(void **state)
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), -1);
     snprintf(want, sizeof want, ": the directory %s above it is writable", parent);
     assert_contains(err, want);
-    assert_int_equal(entries(deep), 0);
+    assert_int_equal(test_entries(deep), 0);
     unlink(link);
     /* sticky: taken */
     assert_int_equal(chmod(parent, 01777), 0);
@@ -555,18 +535,18 @@ static void test_a_full_disk_leaves_no_plan(void **state)
             assert_contains(err, ": write failed: File too large; nothing of it was kept (");
             if (existing) {
                 assert_contains(err, "(the directory is empty again)");
-                assert_int_equal(entries(dir), 0);
+                assert_int_equal(test_entries(dir), 0);
                 rmdir(dir);
             } else {
                 assert_contains(err, "(the directory, which this run made, is removed)");
-                assert_false(exists(dir));
+                assert_false(test_exists(dir));
             }
         }
     /* copying the binary */
     in_work(dir, "full disk");
     assert_int_equal(write_plan_limited(4096, dir, NULL, err, sizeof err), -1);
     assert_contains(err, "the plan is incomplete: bin/regionsim: write failed: File too large");
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
 }
 
 /* An interrupt while the plan is written (SIGTERM pending when the first
@@ -596,7 +576,7 @@ static void test_an_interrupt_leaves_no_plan(void **state)
     snprintf(want, sizeof want, "%s: the plan is incomplete: interrupted; nothing of it was kept "
              "(the directory, which this run made, is removed)", dir);
     assert_string_equal(err, want);
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
 }
 
 /* ---- every path absolute, the binary the one that planned ---- */
@@ -710,7 +690,7 @@ static void test_relative_paths_become_absolute(void **state)
              "read '%s/sc', not '%s/sc ;n/data/a.csv' (name the file by an absolute path)",
              cwd, cwd);
     assert_string_equal(err, want);
-    assert_false(exists("plan"));
+    assert_false(test_exists("plan"));
     sweep_release(&sw);
     /* with a variable in the value, the comment takes its use away */
     scn_text = strdup(text);
@@ -719,7 +699,7 @@ static void test_relative_paths_become_absolute(void **state)
     free(scn_text);
     assert_int_equal(sweep_plan_write(&sw, &po, err, sizeof err), -1);
     assert_contains(err, "plan: at t=a servers=2: point 0's file does not read back as the point: ");
-    assert_false(exists("plan"));
+    assert_false(test_exists("plan"));
     sweep_release(&sw);
     assert_int_equal(chdir(old), 0);
     test_remove_tree(cwd);
@@ -854,13 +834,13 @@ static void test_a_line_break_in_a_job_is_refused(void **state)
     assert_int_equal(write_plan(small_text, dir, "/opt/region\nsim", 0, NULL, 0, err, sizeof err), -1);
     assert_contains(err, dir);
     assert_contains(err, "line break");
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
     const char *const args[] = { "assert", "write_max_mean <= 2\nfor tsdb" };
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, args, 2, err, sizeof err), -1);
     assert_contains(err, dir);
     assert_contains(err, "--assert");
     assert_contains(err, "line break");
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
 }
 
 /* ---- sweep.sbatch ---- */
@@ -976,7 +956,7 @@ static void test_sbatch_refuses_a_backslash(void **state)
     snprintf(want, sizeof want, "%s: --slurm: a plan's directory name must not hold a backslash "
              "(Slurm reads no %%a in a log's path that has one)", dir);
     assert_string_equal(err, want);
-    assert_false(exists(dir));
+    assert_false(test_exists(dir));
     assert_int_equal(write_plan(small_text, dir, "/bin/true", 0, NULL, 0, err, sizeof err), 0);
     test_remove_tree(dir);
 }
