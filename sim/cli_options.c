@@ -313,8 +313,8 @@ static void set_option(cli_options *o, const char *name, const char *value)
             cli_usage_error(o, "%s: only with watch%s", name, "");
         if (watch_parse_speed(value, &o->speed) < 0)
             cli_usage_error(o, "%s: expected simulated seconds a wall second (e.g. 60) or a "
-                        "simulated duration a wall second (e.g. 1m, 500ms), from 1ms to "
-                        "1000000s, found '%s'", name, value);
+                            "simulated duration a wall second (e.g. 1m, 500ms), from 1ms to "
+                            "1000000s, found '%s'", name, value);
         o->speed_given = 1;
     } else if (!strcmp(name, "-n")) {
         o->nkeys = parse_count(o, name, value, 1, 1000000);
@@ -322,7 +322,8 @@ static void set_option(cli_options *o, const char *name, const char *value)
         char prop[256], origin[300], err[640];
         const char *eq = strchr(value, '=');
         if (!eq || eq == value || (size_t)(eq - value) >= sizeof prop)
-            cli_usage_error(o, "-p: expected NAME=VALUE (a YCSB property), found '%s'%s", value, "");
+            cli_usage_error(o, "-p: expected NAME=VALUE (a YCSB property), found '%s'%s", value,
+                            "");
         memcpy(prop, value, (size_t)(eq - value));
         prop[eq - value] = '\0';
         snprintf(origin, sizeof origin, "-p %s", value);
@@ -343,12 +344,12 @@ static void set_option(cli_options *o, const char *name, const char *value)
         o->tolerance_given = 1;
         if (baseline_parse_tolerance(value, &o->checks.tolerance) < 0)
             cli_usage_error(o, "--tolerance: expected a relative change such as 0.05 (0 or more), "
-                        "found '%s'%s", value, "");
+                            "found '%s'%s", value, "");
     } else if (!strcmp(name, "--max-input")) {
         if (units_parse_size(value, &o->checks.max_input) < 0 || o->checks.max_input < 1 ||
             o->checks.max_input > JSON_READ_MAX_CEILING)
             cli_usage_error(o, "%s: expected a size from 1B to 1TiB (e.g. 1GiB), found '%s'", name,
-                        value);
+                            value);
         o->max_input_given = 1;
     } else if (!strcmp(name, "--write-trace")) {
         if (!value[0])
@@ -426,8 +427,8 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
     while (c < 4 && strcmp(argv[1], names[c]) != 0)
         c++;
     if (c == 4)
-        cli_usage_error(o, "unknown command '%s'; expected compare, run, keys, watch, sweep, merge, "
-                    "advise or figures%s", argv[1], "");
+        cli_usage_error(o, "unknown command '%s'; expected compare, run, keys, watch, sweep, "
+                        "merge, advise or figures%s", argv[1], "");
     o->cmd = (cli_command)c;
     o->cmd_name = names[c];
 
@@ -444,7 +445,8 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
         }
         if (arg[0] != '-') {
             if (file)
-                cli_usage_error(o, "unexpected argument '%s' after the scenario file '%s'", arg, file);
+                cli_usage_error(o, "unexpected argument '%s' after the scenario file '%s'", arg,
+                                file);
             file = arg;
         } else if (!strchr(arg, '=')) {
             if (i + 1 >= argc)
@@ -475,16 +477,17 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
         set_option(o, name, value);
     }
     if (o->fmt == FORMAT_CSV && !o->output)
-        cli_usage_error(o, "--format csv: expected -o DIR, the directory for the CSV files%s%s", "", "");
+        cli_usage_error(o, "--format csv: expected -o DIR, the directory for the CSV files%s%s",
+                        "", "");
     if (o->cmd == CMD_KEYS && (o->output || o->fmt != FORMAT_TEXT))
         cli_usage_error(o, "%s: not with keys (it prints keys as text)%s",
-                    o->output ? "-o" : "--format", "");
+                        o->output ? "-o" : "--format", "");
     if (o->cmd == CMD_WATCH && (o->output || o->fmt != FORMAT_TEXT || o->write_trace))
         cli_usage_error(o, "%s: not with watch (it draws on the terminal; use run)%s",
-                    o->output ? "-o" : o->write_trace ? "--write-trace" : "--format", "");
+                        o->output ? "-o" : o->write_trace ? "--write-trace" : "--format", "");
     if (o->cmd != CMD_COMPARE && o->sc.nschemes != 1)
         cli_usage_error(o, "expected exactly one --scheme, found %s%s",
-                    o->schemes_given ? "several" : "none", "");
+                        o->schemes_given ? "several" : "none", "");
     if (scenario_ycsb_build(&o->sc, err, sizeof err) < 0 ||
         scenario_validate(&o->sc, err, sizeof err) < 0 ||
         cli_checks_prepare(&o->checks, &o->sc, err, sizeof err) < 0)
@@ -493,18 +496,21 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
         cli_usage_error(o, "--tolerance: only with --baseline FILE%s%s", "", "");
     if (o->max_input_given && !o->checks.baseline_path)
         cli_usage_error(o, "--max-input: only with --baseline FILE (the only file of JSON %s "
-                    "reads)%s", o->cmd_name, "");
+                        "reads)%s", o->cmd_name, "");
     if (o->color_given && o->fmt != FORMAT_TEXT)
         cli_usage_error(o, "--color: only with --format text (%s has no colour)%s",
-                    o->fmt == FORMAT_JSON ? "json" : o->fmt == FORMAT_HTML ? "html" : "csv", "");
+                        o->fmt == FORMAT_JSON   ? "json"
+                        : o->fmt == FORMAT_HTML ? "html"
+                                                : "csv",
+                        "");
     if (o->json_windows_given && o->fmt != FORMAT_JSON)
-        cli_usage_error(o, "--json-windows: only with --format json (it shapes the JSON report)%s%s",
-                    "", "");
+        cli_usage_error(o, "--json-windows: only with --format json (it shapes the JSON "
+                        "report)%s%s", "", "");
     if ((o->cmd == CMD_KEYS || o->cmd == CMD_WATCH) &&
         (o->checks.nassertions || o->checks.junit_path || o->checks.baseline_path))
         cli_usage_error(o, o->cmd == CMD_KEYS ? "%s: not with keys (use compare or run)%s"
                                           : "%s: not with watch (use compare or run)%s",
-                    o->checks.nassertions ? "--assert" : o->checks.junit_path ? "--junit"
+                        o->checks.nassertions ? "--assert" : o->checks.junit_path ? "--junit"
                                                                               : "--baseline", "");
     /* every run (samples and reruns copy the scenario) reduces its window
      * counters at its end unless an output needs them */

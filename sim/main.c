@@ -376,12 +376,12 @@ static int run_simulation(cli_options *o)
     if (o->write_trace) {
         if (o->sc.nschemes != 1)
             cli_usage_error(o, "%s: needs exactly one --scheme (a trace is one scheme's keys)%s",
-                        "--write-trace", "");
+                            "--write-trace", "");
         if (o->sc.samples != 1) {
             char n[24];
             snprintf(n, sizeof n, "%u", (unsigned)o->sc.samples);
             cli_usage_error(o, "%s: records one run, but samples = %s asks for more: drop "
-                        "--samples (or set samples = 1)", "--write-trace", n);
+                            "--samples (or set samples = 1)", "--write-trace", n);
         }
     }
     int status = check_outputs(o); /* every output path, before anything runs */
