@@ -46,6 +46,15 @@ static uint64_t baseline_max(const cli_checks *ch)
     return ch->max_input ? ch->max_input : JSON_READ_MAX_DEFAULT;
 }
 
+int cli_checks_parse_max_input(const char *text, uint64_t *out)
+{
+    uint64_t v;
+    if (units_parse_size(text, &v) < 0 || v < 1 || v > JSON_READ_MAX_CEILING)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t errcap)
 {
     ch->nassertions = 0;

@@ -51,6 +51,11 @@ typedef struct cli_checks {
  * baseline. */
 int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t errcap);
 
+/* --max-input's text as a JSON input's size cap in bytes: a size as
+ * sim/units.h reads it, from 1B to JSON_READ_MAX_CEILING (1TiB). Returns
+ * 0 with *out set, or -1. The one rule of compare, run, sweep and merge. */
+int cli_checks_parse_max_input(const char *text, uint64_t *out);
+
 /* Frees what prepare and assert made (not the caller's fields). */
 void cli_checks_release(cli_checks *ch);
 

@@ -346,8 +346,7 @@ static void set_option(cli_options *o, const char *name, const char *value)
             cli_usage_error(o, "--tolerance: expected a relative change such as 0.05 (0 or more), "
                             "found '%s'%s", value, "");
     } else if (!strcmp(name, "--max-input")) {
-        if (units_parse_size(value, &o->checks.max_input) < 0 || o->checks.max_input < 1 ||
-            o->checks.max_input > JSON_READ_MAX_CEILING)
+        if (cli_checks_parse_max_input(value, &o->checks.max_input) < 0)
             cli_usage_error(o, "%s: expected a size from 1B to 1TiB (e.g. 1GiB), found '%s'", name,
                             value);
         o->max_input_given = 1;

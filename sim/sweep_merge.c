@@ -33,6 +33,7 @@
 #include "reports/json_read.h"
 #include "reports/sweep_baseline.h"
 #include "reports/sweep_report.h"
+#include "sim/cli_checks.h"
 #include "sim/sweep_checks.h"
 #include "sim/sweep_plan.h"
 #include "sim/sweep_run.h"
@@ -581,8 +582,7 @@ int merge_main(int argc, char **argv)
                                    "1e6), found '%s'%s", value, "");
             tolerance_given = 1;
         } else if (n == 11 && !strncmp(arg, "--max-input", 11)) {
-            if (units_parse_size(value, &max_input) < 0 || max_input < 1 ||
-                max_input > JSON_READ_MAX_CEILING)
+            if (cli_checks_parse_max_input(value, &max_input) < 0)
                 return merge_usage("--max-input: expected a size from 1B to 1TiB (e.g. 1GiB), "
                                    "found '%s'%s", value, "");
         } else {

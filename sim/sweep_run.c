@@ -232,8 +232,7 @@ static int parse_options(sweep_options *o, int argc, char **argv)
                              "found '%s'", value);
             o->tolerance_given = 1;
         } else if (!strcmp(name, "--max-input")) {
-            if (units_parse_size(value, &o->max_input) < 0 || o->max_input < 1 ||
-                o->max_input > JSON_READ_MAX_CEILING)
+            if (cli_checks_parse_max_input(value, &o->max_input) < 0)
                 return usage("--max-input: expected a size from 1B to 1TiB (e.g. 1GiB), "
                              "found '%s'", value);
             o->max_input_given = 1;
