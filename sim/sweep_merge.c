@@ -102,13 +102,6 @@ typedef struct sweep_merge {
     uint64_t max_input;  /* --max-input: each file's cap in bytes */
 } merge;
 
-/* s with its control bytes escaped, cut to max characters, into out (a
- * buffer of cap bytes: 4 * max + 1 hold any s); for messages. */
-static const char *shown(const char *s, size_t max, char *out, size_t cap)
-{
-    return escape_text(s ? s : "", max, out, cap);
-}
-
 
 static char *own(const char *s)
 {
@@ -120,8 +113,8 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
 {
     char path[4096], why[2048], sdir[1024], spath[1200];
     snprintf(path, sizeof path, "%s/plan.json", dir);
-    shown(dir, 240, sdir, sizeof sdir);
-    shown(path, 280, spath, sizeof spath);
+    escape_text(dir, 240, sdir, sizeof sdir);
+    escape_text(path, 280, spath, sizeof spath);
     int missing;
     m->plan = json_read_file(path, m->max_input, &missing, why, sizeof why);
     if (!m->plan) {
@@ -129,7 +122,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
             sweep_say(err, errcap, "%s/plan.json: no such file (is %s a plan written by 'regionsim "
                      "sweep FILE --plan DIR'?)", sdir, sdir);
         else
-            shown(why, errcap > 1 ? (errcap - 1) / 4 : 0, err, errcap);
+            escape_text(why, errcap > 1 ? (errcap - 1) / 4 : 0, err, errcap);
         return -1;
     }
     json_object *plan = json_member(m->plan, "plan", json_type_object);
@@ -210,7 +203,7 @@ static int read_plan(merge *m, const char *dir, char *err, size_t errcap)
             if (!val) {
                 char name[300];
                 sweep_say(err, errcap, "%s: points[%zu]: no value of '%s'", spath, p,
-                          shown(m->names[v], 64, name, sizeof name));
+                          escape_text(m->names[v], 64, name, sizeof name));
                 return -1;
             }
             m->values[p * nvars + v] = (char *)json_object_get_string(val);
@@ -245,10 +238,11 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         json_object *val = json_member(values, m->names[v], json_type_string);
         if (!val || strcmp(json_object_get_string(val), m->values[p * t->nvars + v])) {
             char name[300], got[300], want[300];
-            shown(m->names[v], 64, name, sizeof name);
+            escape_text(m->names[v], 64, name, sizeof name);
             sweep_say(err, errcap, "the result is for %s=%s, the plan's point has %s=%s", name,
-                      val ? shown(json_object_get_string(val), 64, got, sizeof got) : "(none)",
-                      name, shown(m->values[p * t->nvars + v], 64, want, sizeof want));
+                      val ? escape_text(json_object_get_string(val), 64, got, sizeof got)
+                          : "(none)",
+                      name, escape_text(m->values[p * t->nvars + v], 64, want, sizeof want));
             return -1;
         }
     }
@@ -263,7 +257,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         sweep_say(err, errcap, "a result of another scenario: its digest %s is not the plan's "
                   "%s for this point (the job read another point file, or ran with other "
                   "options, than the plan wrote): run its line of jobs.txt again",
-                  shown(json_object_get_string(digest), 64, got, sizeof got), m->digests[p]);
+                  escape_text(json_object_get_string(digest), 64, got, sizeof got), m->digests[p]);
         return -1;
     }
     size_t ns = json_object_array_length(schemes);
@@ -303,8 +297,8 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
                 strcmp(json_object_get_string(l), t->schemes[s])) {
                 char got[300], want[300];
                 sweep_say(err, errcap, "schemes[%zu] is '%s', but '%s' at the first point", s,
-                          shown(json_object_get_string(l), 64, got, sizeof got),
-                          shown(t->schemes[s], 64, want, sizeof want));
+                          escape_text(json_object_get_string(l), 64, got, sizeof got),
+                          escape_text(t->schemes[s], 64, want, sizeof want));
                 return -1;
             }
         }
@@ -440,15 +434,15 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
         char label[512], path[4096], msg[1024];
         char slabel[2048], spath[1200], smsg[2048]; /* as messages show them */
         sweep_table_point_label(&m->t, p, label, sizeof label);
-        shown(label, 300, slabel, sizeof slabel);
+        escape_text(label, 300, slabel, sizeof slabel);
         if (!rel || !rel[0] || rel[0] == '/' || strstr(rel, "..")) {
             sweep_say(err, errcap, "%s/plan.json: points[%zu]: expected \"result\": a path inside the "
-                     "plan", shown(dir, 240, spath, sizeof spath), p);
+                     "plan", escape_text(dir, 240, spath, sizeof spath), p);
             rc = -1;
             break;
         }
         snprintf(path, sizeof path, "%s/%s", dir, rel);
-        shown(path, 280, spath, sizeof spath);
+        escape_text(path, 280, spath, sizeof spath);
         int missing;
         json_object *doc = json_read_file(path, m->max_input, &missing, msg, sizeof msg);
         if (!doc && missing) {
@@ -459,10 +453,10 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
         if (!doc) {
             if (!bad[0])
                 sweep_say(bad, sizeof bad, "%s (point %zu: %s)",
-                          shown(msg, 400, smsg, sizeof smsg), p, slabel);
+                          escape_text(msg, 400, smsg, sizeof smsg), p, slabel);
         } else if (!nmissing && !bad[0] && take_result(m, p, doc, msg, sizeof msg) < 0) {
             sweep_say(bad, sizeof bad, "%s: point %zu (%s): %s", spath, p, slabel,
-                      shown(msg, 400, smsg, sizeof smsg));
+                      escape_text(msg, 400, smsg, sizeof smsg));
         }
         if (doc)
             json_object_put(doc);
@@ -472,7 +466,7 @@ static int read_results(merge *m, const char *dir, char *err, size_t errcap)
     if (rc == 0 && nmissing) {
         char sdir[1024];
         sweep_say(err, errcap, "%zu of %zu results missing (run their lines of %s/jobs.txt):\n%s%s%s",
-            nmissing, m->t.npoints, shown(dir, 240, sdir, sizeof sdir), list ? list : "",
+            nmissing, m->t.npoints, escape_text(dir, 240, sdir, sizeof sdir), list ? list : "",
             bad[0] ? "\nand " : "", bad);
         rc = -1;
     } else if (rc == 0 && bad[0]) {
@@ -513,7 +507,7 @@ static int merge_usage(const char *fmt, const char *a, const char *b)
 {
     char sa[1024], sb[1024];
     fputs("regionsim merge: ", stderr);
-    fprintf(stderr, fmt, shown(a, 240, sa, sizeof sa), shown(b, 240, sb, sizeof sb));
+    fprintf(stderr, fmt, escape_text(a, 240, sa, sizeof sa), escape_text(b, 240, sb, sizeof sb));
     fputs("\n(see 'regionsim merge --help')\n", stderr);
     return EXIT_USAGE;
 }
