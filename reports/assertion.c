@@ -14,7 +14,7 @@
  * module's test links its own layer), and the dozen lines below accept
  * exactly what units_parse_duration does (a whole number and a unit, us,
  * ms, s, m or h); test_assertion.c checks the two agree on the forms
- * users write. Messages escape control bytes as \xNN, as core/escape.h's
+ * users write. Messages escape control bytes as \xNN, as core/text.h's
  * escape_text does, but of a slice of the text (shown), not a whole string.
  *
  * Checking reads only the run: a figure through the registry

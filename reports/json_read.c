@@ -18,6 +18,7 @@
  * (a cap raised past 2 GiB) is fed to it in pieces, which it parses as one.
  */
 #include "reports/json_read.h"
+#include "core/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,20 +31,6 @@
 
 #define READ_BLOCK 65536
 #define PARSE_PIECE ((size_t)1 << 30) /* bytes handed to the tokener a call */
-
-const char *json_read_size_text(uint64_t bytes, char *out, size_t cap)
-{
-    static const char *const unit[] = { "TiB", "GiB", "MiB", "KiB" };
-    for (int i = 0; i < 4; i++) {
-        uint64_t scale = (uint64_t)1 << (10 * (4 - i));
-        if (bytes && bytes % scale == 0) {
-            snprintf(out, cap, "%llu%s", (unsigned long long)(bytes / scale), unit[i]);
-            return out;
-        }
-    }
-    snprintf(out, cap, "%lluB", (unsigned long long)bytes);
-    return out;
-}
 
 /* Grows *text (holding *size bytes) to at least need bytes, doubling,
  * never past limit. 0, or -1 when out of memory. */
@@ -99,7 +86,7 @@ static char *read_whole(const char *path, uint64_t max, size_t *len, int *missin
                         size_t cap)
 {
     char limit[32];
-    json_read_size_text(max, limit, sizeof limit);
+    size_text(max, limit, sizeof limit);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) < 0) {

@@ -46,11 +46,6 @@
 json_object *json_read_file(const char *path, uint64_t max, int *missing, char *err,
                             size_t cap);
 
-/* A size as --max-input takes it, in the largest binary unit that holds
- * it exactly ("256MiB", "1536KiB", "100B"), into out (cap bytes); returns
- * out. (sim/units.h's units_format_size, which reports/ does not link.) */
-const char *json_read_size_text(uint64_t bytes, char *out, size_t cap);
-
 /* o's member `name` when o is an object that has it with that type, else
  * NULL (o may be NULL: lookups chain). */
 json_object *json_member(json_object *o, const char *name, json_type type);

@@ -41,7 +41,7 @@
  * by sweep_baseline_write, so a caller refuses a baseline before writing
  * any report.
  */
-#include "core/escape.h"
+#include "core/text.h"
 #include "reports/sweep_baseline.h"
 
 #include <json-c/json.h>

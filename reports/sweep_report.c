@@ -12,10 +12,10 @@
  * leaves out the read kinds no run issued (a column of dashes says
  * nothing); JSON and CSV keep every column, so their shape depends only
  * on the registry. The text and the points' labels (messages, JUnit
- * names) show names and values with control bytes escaped (core/escape.h):
+ * names) show names and values with control bytes escaped (core/text.h):
  * a sweep's own file cannot hold them, but a merged plan's JSON can.
  */
-#include "core/escape.h"
+#include "core/text.h"
 #include "reports/sweep_report.h"
 
 #include <math.h>
@@ -138,7 +138,7 @@ static const char *cell(char *buf, const figure *f, double v)
 #define SCHEME_COLS 40
 
 /* The text of names and values a table holds, for the text report:
- * control bytes escaped (core/escape.h), so a merged plan's file cannot
+ * control bytes escaped (core/text.h), so a merged plan's file cannot
  * drive the terminal; each at most 4 x 63 characters (a value is at most
  * 63 bytes, SWEEP_VALUE_MAX; a longer name is cut). */
 #define SHOWN_CELL (4 * 63 + 1)

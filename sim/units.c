@@ -78,13 +78,5 @@ void units_format_duration(uint64_t us, char *out, size_t cap)
 
 void units_format_size(uint64_t bytes, char *out, size_t cap)
 {
-    static const char *const unit[] = { "TiB", "GiB", "MiB", "KiB" };
-    for (int i = 0; i < 4; i++) {
-        uint64_t scale = 1ull << (10 * (4 - i));
-        if (bytes && bytes % scale == 0) {
-            snprintf(out, cap, "%llu%s", (unsigned long long)(bytes / scale), unit[i]);
-            return;
-        }
-    }
-    snprintf(out, cap, "%lluB", (unsigned long long)bytes);
+    size_text(bytes, out, cap);
 }

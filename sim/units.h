@@ -20,14 +20,15 @@ int units_parse_size(const char *text, uint64_t *out);
 int units_parse_duration(const char *text, uint64_t *out_us);
 
 /* A size as a user would write it, in the largest unit that holds it
- * exactly (4MiB, 10GiB, 1536KiB, 100B), into out (cap bytes). */
+ * exactly (4MiB, 10GiB, 1536KiB, 100B), into out (cap bytes): what
+ * units_parse_size reads back (core/text.h's size_text). */
 void units_format_size(uint64_t bytes, char *out, size_t cap);
 
 /* A duration as a user would write it, in the largest unit that holds it
  * exactly (90s, 30m, 2h, 1500ms, 7us), into out (cap bytes). */
 void units_format_duration(uint64_t us, char *out, size_t cap);
 
-/* escaping user text for messages: core/escape.h's escape_text */
-#include "core/escape.h"
+/* escape_text (user text for messages) and size_text: core/text.h */
+#include "core/text.h"
 
 #endif

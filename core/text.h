@@ -1,18 +1,24 @@
-/* escape.h -- user text made safe to print on a terminal.
+/* text.h -- text forms that sim/ (messages) and reports/ (reports) both
+ * print, and link nothing of each other's to share: so they live here,
+ * below both, as a header with nothing to link.
  *
- * Text the program did not write itself (a scenario's name, a path, a
+ * escape_text: user text made safe to print on a terminal. Text the
+ * program did not write itself (a scenario's name, a path, a
  * value read from a plan's file, an argument) may hold control bytes: ESC
  * sequences that move the cursor or recolour the screen, a bell, a
  * carriage return that hides what came before. Every message and every
  * text report prints such text through escape_text, which writes each
- * control byte as \xNN. It is one function for both sim/ (messages) and
- * reports/ (text reports), which link nothing of each other's: so it lives
- * here, below both, as a header of its own with nothing to link.
+ * control byte as \xNN.
+ *
+ * size_text: a byte count in the largest binary unit that holds it
+ * exactly, as sizes are written in scenario files and options (10GiB,
+ * 1536KiB, 100B): what sim/units.h's units_parse_size reads back.
  */
-#ifndef REGIONSIM_ESCAPE_H
-#define REGIONSIM_ESCAPE_H
+#ifndef REGIONSIM_TEXT_H
+#define REGIONSIM_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +59,22 @@ static inline const char *escape_text(const char *s, size_t max, char *out, size
         n += w;
     }
     out[n] = '\0';
+    return out;
+}
+
+/* bytes as "NTiB", "NGiB", "NMiB" or "NKiB" in the largest unit that
+ * divides it, else "NB" ("0B" for 0), into out (cap bytes); returns out. */
+static inline const char *size_text(uint64_t bytes, char *out, size_t cap)
+{
+    static const char *const unit[] = { "TiB", "GiB", "MiB", "KiB" };
+    for (int i = 0; i < 4; i++) {
+        uint64_t scale = (uint64_t)1 << (10 * (4 - i));
+        if (bytes && bytes % scale == 0) {
+            snprintf(out, cap, "%llu%s", (unsigned long long)(bytes / scale), unit[i]);
+            return out;
+        }
+    }
+    snprintf(out, cap, "%lluB", (unsigned long long)bytes);
     return out;
 }
 
