@@ -155,7 +155,7 @@ printf '[cluster]\nservers = 4\n[event late]\nat = 2h\nadd_servers = 1\n' >"$tmp
 run_case "an event after the end of the run" 2 "late.ini:" -- \
     run "$tmp/late.ini" --scheme salted --duration 1h
 
-# --- wt-plan: sweep --plan directories that are yours (issue 27) -------------
+# --- sweep --plan: directories that are yours (issue 27) ----------------------
 # A plan is run later as you (parallel < jobs.txt, sbatch): DIR must be yours
 # alone, below directories no one else can change; a failure leaves nothing;
 # the jobs run the binary that planned, even once it was deleted.
@@ -194,7 +194,7 @@ plan_limited() {
     (
         trap '' XFSZ
         ulimit -f "$blocks"
-        exec timeout 60 "$bin" "$@"
+        exec timeout --foreground 60 "$bin" "$@"
     ) >"$tmp/out" 2>&1 </dev/null
     got=$?
     if [ "$got" != 2 ] || ! grep -qF "the plan is incomplete: " "$tmp/out" ||
@@ -225,7 +225,7 @@ if [ "$(id -u)" = 0 ] && [ -n "$prop" ] &&
         cases=$((cases + 1))
         # shellcheck disable=SC2086
         unshare -m --propagation "$prop" sh -c "mount -t tmpfs -o size=64k,mode=0700 tmpfs '$tmp/plan-full' &&
-            timeout 60 '$bin' sweep '$tmp/plan-big.ini' --plan '$tmp/plan-full/p' $binary --slurm;
+            timeout --foreground 60 '$bin' sweep '$tmp/plan-big.ini' --plan '$tmp/plan-full/p' $binary --slurm;
             echo \"exit \$?\"; ls -A '$tmp/plan-full'" >"$tmp/out" 2>&1 </dev/null
         if grep -q '^exit 2$' "$tmp/out" && grep -qF 'No space left on device; nothing of it was kept' "$tmp/out" &&
             [ "$(tail -n 1 "$tmp/out")" = "exit 2" ]; then
@@ -269,7 +269,7 @@ else
     failures=$((failures + 1))
 fi
 
-# --- wt-out (issue 27): every output through one module, the kernel's rules --
+# --- every output through one module, the kernel's rules (issue 27) -----------
 # The issue's reproductions as typed: a descriptor the shell opened for
 # appending is written through, never replaced; paths are checked before
 # the run; the kernel decides about links and read-only files.
@@ -282,7 +282,7 @@ out27() {
     cases=$((cases + 1))
     (
         if [ "$sanitized" != true ]; then ulimit -v 4194304; fi
-        exec timeout 60 "$bin" "$@"
+        exec timeout --foreground 60 "$bin" "$@"
     ) </dev/null
     got=$?
     if [ "$got" != "$want" ]; then
@@ -310,7 +310,7 @@ check "  ...keeps the first line" sh -c "head -n 1 '$o27/advise.log' | grep -qx 
 echo "first line" >"$o27/merge.log"
 out27 "merge -o /dev/stdout >> log" 0 -- merge "$o27/plan" -o /dev/stdout >>"$o27/merge.log"
 check "  ...keeps the first line" sh -c "head -n 2 '$o27/merge.log' | tr '\n' '|' | grep -q '^first line|sweep sweep-small'"
-{ timeout 60 "$bin" run --scheme salted --duration 1m -o /proc/self/fd/1 </dev/null 2>"$o27/err"
+{ timeout --foreground 60 "$bin" run --scheme salted --duration 1m -o /proc/self/fd/1 </dev/null 2>"$o27/err"
   echo $? >"$o27/status"; } | cat >"$o27/piped"
 check "run -o /proc/self/fd/1 | cat: exit 0" grep -qx 0 "$o27/status"
 check "  ...the report came down the pipe" grep -q "^scenario  default" "$o27/piped"
@@ -374,7 +374,7 @@ else
 fi
 exec 3>&-
 
-# --- Issue 27, wt-gates: baselines, JSON input caps, merge's checks, unused options ---
+# --- baselines, JSON input caps, merge's checks, unused options (issue 27) -----
 small=$(cd "$(dirname "$0")" && pwd)/data/sweep-small.ini
 run_case "compare --format json, the report" 0 "" -- \
     compare --duration 2m --format json -o "$tmp/base.json"
@@ -450,7 +450,7 @@ check "  ...escaped in the message" sh -c "! grep -q \"\$(printf '\\033')\" '$tm
 run_case "an option name with ESC" 2 '\x1B[2J' -- compare "$(printf -- '--x\033[2J')" 1
 check "  ...escaped in the message" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/out'"
 
-# --- Issue 27, wt-base: a baseline read once, before the run -------------------
+# --- a baseline read once, before the run (issue 27) ---------------------------
 # The baseline on a pipe (/dev/stdin, a shell's <(...)) or a FIFO written
 # once: read before the run and never again, so it compares as the file
 # (it was read again after the run: "not JSON (the file ends inside the
