@@ -122,6 +122,16 @@ static inline int test_have_xmllint(void)
     return system("command -v xmllint >/dev/null 2>&1") == 0;
 }
 
+/* The environment a test's output may depend on, made plain: LC_ALL=C,
+ * TZ=UTC, NO_COLOR=1, TERM=dumb (a test that needs another sets it after). */
+static inline void test_plain_env(void)
+{
+    setenv("LC_ALL", "C", 1);
+    setenv("TZ", "UTC", 1);
+    setenv("NO_COLOR", "1", 1);
+    setenv("TERM", "dumb", 1);
+}
+
 /* The entries of directory dir other than . and .. (-1: it cannot be
  * read). */
 static inline int test_entries(const char *dir)

@@ -670,10 +670,7 @@ int main(int argc, char **argv)
     }
     binary = argv[1];
     source_root = argv[2];
-    setenv("LC_ALL", "C", 1);
-    setenv("TZ", "UTC", 1);
-    setenv("TERM", "dumb", 1);
-    setenv("NO_COLOR", "1", 1);
+    test_plain_env();
     snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", source_root);
     const char *tmp = getenv("TMPDIR");
     snprintf(work, sizeof work, "%s/regionsim-gates-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");

@@ -269,10 +269,7 @@ int main(int argc, char **argv)
     if (as_root && geteuid() != 0)
         return test_cannot_run("plan_dir_root", "needs root (a directory of another user's)",
                                test_in_ci());
-    setenv("LC_ALL", "C", 1);
-    setenv("TZ", "UTC", 1);
-    setenv("NO_COLOR", "1", 1);
-    setenv("TERM", "dumb", 1);
+    test_plain_env();
     umask(022);
     if (test_make_work_dir(work, "plan-dir") < 0)
         return 1;

@@ -403,10 +403,7 @@ static void test_html_map_of_a_monotonic_run(void **state)
 static void test_text_map_of_a_monotonic_run(void **state)
 {
     (void)state;
-    setenv("TZ", "UTC", 1);
-    setenv("LC_ALL", "C", 1);
-    setenv("NO_COLOR", "1", 1);
-    setenv("TERM", "dumb", 1);
+    test_plain_env();
     mono *m = malloc(sizeof *m);
     assert_non_null(m);
     mono_init(m);

@@ -767,10 +767,7 @@ static void test_merge_writes_each_format_to_o(void **state)
 
 int main(int argc, char **argv)
 {
-    setenv("LC_ALL", "C", 1);
-    setenv("TZ", "UTC", 1);
-    setenv("NO_COLOR", "1", 1);
-    setenv("TERM", "dumb", 1);
+    test_plain_env();
     unsetenv("REGIONSIM_JOBS");
     snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", argc > 1 ? argv[1] : ".");
     if (test_make_work_dir(work, "sweep-merge") < 0) /* by its real path, as the plan names it */

@@ -1031,10 +1031,7 @@ int main(int argc, char **argv)
     if (as_root && geteuid() != 0)
         return test_cannot_run("sweep_plan_root", "needs root (a directory of another user's)",
                                test_in_ci());
-    setenv("LC_ALL", "C", 1);
-    setenv("TZ", "UTC", 1);
-    setenv("NO_COLOR", "1", 1);
-    setenv("TERM", "dumb", 1);
+    test_plain_env();
     unsetenv("PLAN_OFFSET");
     unsetenv("SLURM_ARRAY_TASK_ID");
     umask(022); /* what the directories the tests make get */
