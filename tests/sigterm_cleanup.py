@@ -50,25 +50,25 @@ def in_ci():
     return v not in ("", "false", "0")
 
 
-def proc_start(pid):
-    """The process's start time (clock ticks after boot), or None if gone."""
+def proc_stat_field(pid, n):
+    """Field n of /proc/PID/stat counted after the command's name (0: the
+    state), as an int, or None if the process is gone."""
     try:
         with open("/proc/%d/stat" % pid) as f:
             stat = f.read()
     except OSError:
         return None
     # comm may hold spaces and parentheses: the fields after the last ')'
-    fields = stat[stat.rfind(")") + 2:].split()
-    return int(fields[19])
+    return int(stat[stat.rfind(")") + 2:].split()[n])
+
+
+def proc_start(pid):
+    """The process's start time (clock ticks after boot), or None if gone."""
+    return proc_stat_field(pid, 19)
 
 
 def proc_ppid(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            stat = f.read()
-    except OSError:
-        return None
-    return int(stat[stat.rfind(")") + 2:].split()[1])
+    return proc_stat_field(pid, 1)
 
 
 def proc_cmdline(pid):
