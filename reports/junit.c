@@ -219,15 +219,19 @@ static size_t count_failures(const junit_suite *s)
 static void put_suite(FILE *out, const junit_suite *s)
 {
     char t[40];
+    int simulated = s->simulated_s > 0 && s->simulated_s <= 1e15;
     fputs("  <testsuite name=\"", out);
     put_text(out, s->name, TEXT_ATTR);
     fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" time=\"%s\"",
             s->nresults, count_failures(s), fmt_seconds(t, s->time_s));
-    if (s->nresults == 0) {
+    if (s->nresults == 0 && !simulated) {
         fputs("/>\n", out);
         return;
     }
     fputs(">\n", out);
+    if (simulated)
+        fprintf(out, "    <properties>\n      <property name=\"simulated_time_s\" value=\"%s\"/>\n"
+                "    </properties>\n", fmt_seconds(t, s->simulated_s));
     for (size_t i = 0; i < s->nresults; i++)
         put_case(out, s->name, &s->results[i], s->labels ? s->labels[i] : NULL);
     fputs("  </testsuite>\n", out);

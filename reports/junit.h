@@ -43,9 +43,13 @@
  * bytes that are not UTF-8, and U+FFFE/U+FFFF; a backslash itself stays as
  * it is. The output is always well-formed UTF-8.
  *
- * Deterministic: the output is a pure function of the arguments; no time
- * stamp, no host name; times are what the caller passes (the simulated
- * run's seconds, or 0) with three decimals; testcases' time is 0.
+ * A pure function of the arguments: no time stamp, no host name; times
+ * are what the caller passes with three decimals: a suite's `time` the
+ * wall time the job took (so the file changes from one run to the next in
+ * that attribute alone), its simulated time a property,
+ *     <properties><property name="simulated_time_s" value="3600.000"/></properties>
+ * first in the testsuite (both schemas allow it there); testcases' time
+ * is 0.
  */
 #ifndef REGIONSIM_JUNIT_H
 #define REGIONSIM_JUNIT_H
@@ -60,12 +64,16 @@ typedef struct junit_suite {
     const char *name;                   /* the scenario ("ci" for examples/ci.ini) */
     const assertion_result *results;    /* in the order they appear */
     size_t nresults;                    /* 0: an empty, valid testsuite */
-    double time_s;                      /* the suite's time in seconds (< 0, NAN: 0) */
+    double time_s;                      /* the suite's time in seconds (< 0, NAN: 0): the
+                                         * wall time the job took */
     /* NULL, or nresults labels (an entry may be NULL): result i's label
      * follows its assertion as " [LABEL]" in the testcase's name and in
      * its failure's text (a sweep's point: "write_max_mean <= 1.2
      * [buckets=8 servers=16]"), escaped like every name */
     const char *const *labels;
+    /* the simulated time of the runs, in seconds, written as the suite's
+     * property simulated_time_s; <= 0 or NAN: no property */
+    double simulated_s;
 } junit_suite;
 
 /* Writes nsuites suites (0: an empty <testsuites/>) as one JUnit XML

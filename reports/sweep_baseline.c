@@ -59,10 +59,11 @@ typedef struct old_point {
     size_t index;
 } old_point;
 
-/* A figure with a value: its registry index (figure_index) and value. */
+/* A figure with a value: its registry index (figure_index) and band
+ * (baseline_band_of: a run's value, or its samples' range). */
 typedef struct old_figure {
     uint32_t figure;
-    double value;
+    baseline_band band;
 } old_figure;
 
 struct sweep_baseline {
@@ -245,39 +246,6 @@ static int check_header(json_object *root, const char *path, const sweep_table *
     return 0;
 }
 
-/* Every registry figure in a run's "figures" a finite number or null
- * (a figure the registry has and the run lacks is allowed: a registry
- * grown since); *numbers counts those with a number. 0, or -1 with the
- * JSON path of the first that is neither. */
-static int check_figures(json_object *figures, const char *path, size_t p, size_t r,
-                         size_t *numbers, char *err, size_t errcap)
-{
-    for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f)) {
-        json_object *v;
-        if (!json_object_object_get_ex(figures, f->name, &v) || !v ||
-            json_object_is_type(v, json_type_null))
-            continue;
-        if ((json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) &&
-            isfinite(json_object_get_double(v))) {
-            ++*numbers;
-            continue;
-        }
-        if (json_object_is_type(v, json_type_string))
-            snprintf(err, errcap, "%s: points[%zu].runs[%zu].figures.%s: expected a number or "
-                     "null, found a string ('%.40s')", path, p, r, f->name,
-                     json_object_get_string(v));
-        else
-            snprintf(err, errcap, "%s: points[%zu].runs[%zu].figures.%s: expected a number or "
-                     "null, found %s", path, p, r, f->name,
-                     json_object_is_type(v, json_type_array)    ? "an array"
-                     : json_object_is_type(v, json_type_object) ? "an object"
-                     : json_object_is_type(v, json_type_boolean) ? "a boolean"
-                                                                 : "a number out of range");
-        return -1;
-    }
-    return 0;
-}
-
 /* The baseline's points sorted by key into *out (n of them), every run's
  * figures checked (*numbers: how many have a number); 0 or -1. */
 static int index_points(json_object *points, const char *path, const sweep_table *t,
@@ -313,7 +281,12 @@ static int index_points(json_object *points, const char *path, const sweep_table
                          "\"figures\": {...}}", path, i, r);
                 return -1;
             }
-            if (check_figures(figures, path, i, r, numbers, err, errcap) < 0)
+            char where[64];
+            size_t medians = 0; /* counted with the figures already */
+            snprintf(where, sizeof where, "points[%zu].runs[%zu]", i, r);
+            if (baseline_check_run(run, where, path, 0, numbers, err, errcap) < 0 ||
+                (json_object_object_get_ex(run, "spread", NULL) &&
+                 baseline_check_run(run, where, path, 1, &medians, err, errcap) < 0))
                 return -1;
         }
     }
@@ -433,14 +406,12 @@ static void take_figures(const loaded *L, const sweep_table *t, size_t p, size_t
 {
     json_object *run = L->match[p] && L->scheme_in_old[s] ? old_run(L->match[p], t->schemes[s])
                                                           : NULL;
-    json_object *figures = json_member(run, "figures", json_type_object);
-    for (const figure *f = figure_first(FIGURE_SCHEME); figures && f; f = figure_next(f)) {
-        json_object *v;
-        if (!json_object_object_get_ex(figures, f->name, &v) ||
-            !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+    for (const figure *f = figure_first(FIGURE_SCHEME); run && f; f = figure_next(f)) {
+        baseline_band band;
+        if (baseline_band_of(run, f, &band) < 0)
             continue;
         if (values)
-            values[*n] = (old_figure){ (uint32_t)figure_index(f), json_object_get_double(v) };
+            values[*n] = (old_figure){ (uint32_t)figure_index(f), band };
         ++*n;
     }
 }
@@ -519,34 +490,39 @@ static int add_change(sweep_baseline_report *r, size_t *cap, sweep_baseline_chan
     return 0;
 }
 
-/* Compares point p, scheme s of t with b's figures there; 0, or -1 when
- * out of memory. Both lists are in the registry's order: one cursor walks
- * the baseline's. */
+/* Compares point p, scheme s of t with b's figures there, those g
+ * judges; 0, or -1 when out of memory. Both lists are in the registry's
+ * order: one cursor walks the baseline's. */
 static int compare_pair(const sweep_baseline *b, const sweep_table *t, size_t p, size_t s,
-                        double tolerance, sweep_baseline_report *out, size_t *cap)
+                        const baseline_gate *g, sweep_baseline_report *out, size_t *cap)
 {
     size_t i = p * b->nschemes + s;
     const old_figure *v = b->values + b->first[i], *end = b->values + b->first[i + 1];
     for (const figure *f = figure_first(FIGURE_SCHEME); f && v < end; f = figure_next(f)) {
         if (v->figure != figure_index(f))
             continue; /* none in the baseline (null or missing) */
-        double old = (v++)->value;
+        baseline_band old = (v++)->band;
+        if (!baseline_gate_judges(g, f))
+            continue;
         double now = baseline_as_written(sweep_table_value(t, p, s, f));
-        if (!isfinite(old) || !isfinite(now))
+        if (!isfinite(old.min) || !isfinite(old.median) || !isfinite(old.max) ||
+            !isfinite(now))
             continue;
         out->compared++;
-        baseline_verdict verdict = baseline_judge(f, old, now, tolerance);
+        double limit;
+        baseline_verdict verdict = baseline_judge(f, old, now, baseline_gate_tol(g, f), &limit);
         if (verdict == BASELINE_SAME)
             continue;
         out->regressions += verdict == BASELINE_REGRESSION;
-        sweep_baseline_change c = { p, s, f, old, now, baseline_relative(old, now), verdict };
+        sweep_baseline_change c = { p, s, f, old, now, limit, baseline_relative(old.median, now),
+                                    verdict };
         if (add_change(out, cap, c) < 0)
             return -1;
     }
     return 0;
 }
 
-int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, double tolerance,
+int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, const baseline_gate *g,
                            sweep_baseline_report *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
@@ -561,14 +537,15 @@ int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, double
     int rc = 0;
     for (size_t p = 0; rc == 0 && p < t->npoints; p++)
         for (size_t s = 0; rc == 0 && s < t->nschemes; s++)
-            if (compare_pair(b, t, p, s, tolerance, out, &cap) < 0) {
+            if (compare_pair(b, t, p, s, g, out, &cap) < 0) {
                 snprintf(err, errcap, "out of memory comparing with %s", b->path);
                 rc = -1;
             }
     if (rc == 0 && out->compared == 0) {
-        snprintf(err, errcap, "%s: no figure compared: where this sweep has a value, the "
-                 "baseline's runs of the same points and schemes have none (null or "
-                 "missing); a baseline that compares nothing checks nothing", b->path);
+        snprintf(err, errcap, "%s: no figure compared: of the %zu figures judged "
+                 "(--baseline-figures), where this sweep has a value, the baseline's runs of "
+                 "the same points and schemes have none (null or missing); a baseline that "
+                 "compares nothing checks nothing", b->path, baseline_gate_count(g));
         rc = -1;
     }
     if (rc < 0)
@@ -582,8 +559,9 @@ void sweep_baseline_report_free(sweep_baseline_report *r)
     memset(r, 0, sizeof *r);
 }
 
-/* "(2 points of this sweep not in the baseline, ...)": the unmatched. */
-static void write_unmatched(FILE *out, const sweep_baseline_report *r)
+/* "(2 points of this sweep not in the baseline, ...)": the unmatched,
+ * into buf (cap; "" when all matched). */
+static const char *unmatched_text(char *buf, size_t cap, const sweep_baseline_report *r)
 {
     const struct { size_t n; const char *one, *many; } parts[] = {
         { r->points_new, "point of this sweep not in the baseline",
@@ -595,16 +573,18 @@ static void write_unmatched(FILE *out, const sweep_baseline_report *r)
         { r->schemes_old, "scheme of the baseline not in this sweep",
           "schemes of the baseline not in this sweep" },
     };
-    int any = 0;
-    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof parts / sizeof *parts && at < cap; i++) {
         if (!parts[i].n)
             continue;
-        fprintf(out, "%s%zu %s", any ? ", " : " (", parts[i].n,
-                parts[i].n == 1 ? parts[i].one : parts[i].many);
-        any = 1;
+        int k = snprintf(buf + at, cap - at, "%s%zu %s", at ? ", " : " (", parts[i].n,
+                         parts[i].n == 1 ? parts[i].one : parts[i].many);
+        at += k > 0 ? (size_t)k : 0;
     }
-    if (any)
-        fputc(')', out);
+    if (at && at + 1 < cap)
+        memcpy(buf + at, ")", 2);
+    return buf;
 }
 
 /* Changes in the order a reader wants them: regressions, then the rest. */
@@ -615,24 +595,23 @@ static void write_changes(FILE *out, const sweep_table *t, const sweep_baseline_
         const sweep_baseline_change *c = &r->changes[i];
         if ((c->verdict == BASELINE_REGRESSION) != regressions)
             continue;
-        char label[512], change[32], scheme[4 * 64];
-        fprintf(out, "  %-*s %-16s %-32s %14.6g %14.6g %9s  %s\n", width,
+        char label[512], cols[256], scheme[4 * 64];
+        fprintf(out, "  %-*s %-16s %s\n", width,
                 sweep_table_point_label(t, c->point, label, sizeof label),
                 escape_text(t->schemes[c->scheme], sizeof scheme - 1, scheme, sizeof scheme),
-                c->figure->name, c->old_value, c->new_value,
-                baseline_change_text(change, sizeof change, c->relative),
-                baseline_verdict_name(c->verdict));
+                baseline_change_columns(cols, sizeof cols, c->figure, c->old, c->new_value,
+                                        c->limit, c->relative, c->verdict));
     }
 }
 
 void sweep_baseline_write(FILE *out, const char *path, const sweep_table *t,
-                          const sweep_baseline_report *r, double tolerance)
+                          const sweep_baseline_report *r)
 {
-    fprintf(out, "baseline %s: %zu figures compared at %zu point%s, %zu regression%s beyond "
-            "%.6g%%", path, r->compared, r->points, r->points == 1 ? "" : "s", r->regressions,
-            r->regressions == 1 ? "" : "s", tolerance * 100);
-    write_unmatched(out, r);
-    fputc('\n', out);
+    fprintf(out, "baseline %s: %zu figures compared at %zu point%s, %zu regression%s", path,
+            r->compared, r->points, r->points == 1 ? "" : "s", r->regressions,
+            r->regressions == 1 ? "" : "s");
+    char unmatched[256];
+    fprintf(out, "%s\n", unmatched_text(unmatched, sizeof unmatched, r));
     if (r->nchanges == 0)
         return;
     int width = 5;
@@ -641,8 +620,19 @@ void sweep_baseline_write(FILE *out, const char *path, const sweep_table *t,
         size_t l = strlen(sweep_table_point_label(t, r->changes[i].point, label, sizeof label));
         width = l > (size_t)width ? (int)l : width;
     }
-    fprintf(out, "  %-*s %-16s %-32s %14s %14s %9s  %s\n", width, "point", "scheme", "figure",
-            "baseline", "now", "change", "verdict");
+    char head[256];
+    fprintf(out, "  %-*s %-16s %s\n", width, "point", "scheme",
+            baseline_change_header(head, sizeof head));
     write_changes(out, t, r, width, 1);
     write_changes(out, t, r, width, 0);
+}
+
+const char *sweep_baseline_passed_text(char *buf, size_t cap, const char *path,
+                                       const sweep_baseline_report *r)
+{
+    char unmatched[256];
+    snprintf(buf, cap, "%zu figure%s within baseline %s at %zu point%s%s", r->compared,
+             r->compared == 1 ? "" : "s", path, r->points, r->points == 1 ? "" : "s",
+             unmatched_text(unmatched, sizeof unmatched, r));
+    return buf;
 }

@@ -32,8 +32,10 @@ typedef struct sweep_baseline_change {
     size_t point;             /* this sweep's point */
     size_t scheme;            /* this sweep's scheme (t->schemes) */
     const figure *figure;
-    double old_value, new_value;
-    double relative;          /* baseline_relative */
+    baseline_band old;        /* the baseline's value (or its samples' range) */
+    double new_value;
+    double limit;             /* the edge of the widened band it crossed (baseline_judge) */
+    double relative;          /* baseline_relative to the old median */
     baseline_verdict verdict; /* never BASELINE_SAME */
 } sweep_baseline_change;
 
@@ -88,7 +90,7 @@ const char *sweep_baseline_path(const sweep_baseline *b);
  * in err (out of memory; no figure could be compared: every value this
  * sweep defines is null or missing in the baseline; t of another number
  * of points or schemes than at load); *out then holds nothing. */
-int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, double tolerance,
+int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, const baseline_gate *g,
                            sweep_baseline_report *out, char *err, size_t errcap);
 
 void sweep_baseline_report_free(sweep_baseline_report *r);
@@ -100,6 +102,12 @@ void sweep_baseline_report_free(sweep_baseline_report *r);
  * change (point label, scheme, figure, baseline, now, change, verdict),
  * regressions first. */
 void sweep_baseline_write(FILE *out, const char *path, const sweep_table *t,
-                          const sweep_baseline_report *r, double tolerance);
+                          const sweep_baseline_report *r);
+
+/* The one line of a comparison that passed: "312 figures within baseline
+ * OLD.json at 6 points", then what had no partner as sweep_baseline_write
+ * says it. Into buf (cap); returns buf. */
+const char *sweep_baseline_passed_text(char *buf, size_t cap, const char *path,
+                                       const sweep_baseline_report *r);
 
 #endif

@@ -24,7 +24,8 @@
 typedef struct cli_checks {
     const char *junit_path;    /* --junit FILE, or NULL (set by the caller) */
     const char *baseline_path; /* --baseline FILE, or NULL (set by the caller) */
-    double tolerance;          /* --tolerance, relative (set by the caller) */
+    baseline_gate gate;        /* --baseline-figures, --tolerance, --tolerance-abs
+                                * (baseline_gate_init, then the options; set by the caller) */
     uint64_t max_input;        /* --max-input: the baseline's size cap in bytes
                                 * (reports/json_read.h); 0 means JSON_READ_MAX_DEFAULT */
     /* told before sample k (k >= 1) runs, e.g. for a progress bar; may be
@@ -32,6 +33,7 @@ typedef struct cli_checks {
     void (*on_sample)(void *ctx, uint32_t k);
     void *sample_ctx;
     /* filled by cli_checks_prepare and cli_checks_assert */
+    double started_s;          /* the monotonic clock when prepare began: the job's start */
     baseline *baseline;        /* baseline_path's file, read once by prepare (NULL: none) */
     assertion *assertions;     /* parsed from the scenario's texts, in order */
     size_t nassertions;
@@ -74,8 +76,14 @@ int cli_checks_assert(cli_checks *ch, const scenario *sc, const engine_observer 
 /* Each failed result of ch as one line (assertion_describe) to out. */
 void cli_checks_print_failures(const cli_checks *ch, FILE *out);
 
+/* The monotonic clock in seconds (CLOCK_MONOTONIC): wall time that steps
+ * and slews of the system clock do not move. */
+double cli_checks_clock(void);
+
 /* The JUnit report of ch->results into *text (malloc'd, *len bytes), the
- * testsuite named after the scenario. Returns 0, or -1 with a message. */
+ * testsuite named after the scenario, its time the wall time since
+ * prepare began (monotonic clock), the runs' simulated seconds a property.
+ * Returns 0, or -1 with a message. */
 int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, size_t *len,
                      char *err, size_t errcap);
 

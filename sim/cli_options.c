@@ -82,7 +82,12 @@ static const char common_help[] =
     "  --junit FILE         write the assertions' results as JUnit XML to FILE\n"
     "  --baseline FILE      fail (exit 1) when a figure is worse than in FILE, an\n"
     "                       earlier --format json report of the same scenario\n"
-    "  --tolerance F        --baseline: relative change allowed (0.05)\n"
+    "  --baseline-figures LIST  --baseline: the figures judged, e.g.\n"
+    "                       headline,p999_latency_us, or all (headline)\n"
+    "  --tolerance F        --baseline: relative change allowed: F for every figure,\n"
+    "                       FIGURE=F for one; repeatable (docs/ci.md)\n"
+    "  --tolerance-abs A    --baseline: change always allowed, in the figure's unit:\n"
+    "                       A for every figure, FIGURE=A for one; repeatable\n"
     "  --max-input SIZE     --baseline: the most bytes FILE may hold (256MiB)\n"
     "  -h, --help           this help\n"
     "\n"
@@ -340,11 +345,16 @@ static void set_option(cli_options *o, const char *name, const char *value)
             o->checks.junit_path = value;
         else
             o->checks.baseline_path = value;
-    } else if (!strcmp(name, "--tolerance")) {
+    } else if (!strcmp(name, "--tolerance") || !strcmp(name, "--tolerance-abs") ||
+               !strcmp(name, "--baseline-figures")) {
+        char err[640];
         o->tolerance_given = 1;
-        if (baseline_parse_tolerance(value, &o->checks.tolerance) < 0)
-            cli_usage_error(o, "--tolerance: expected a relative change such as 0.05 (0 or more), "
-                            "found '%s'%s", value, "");
+        o->gate_option = name[2] == 'b' ? "--baseline-figures" : name[11] == '-' ? "--tolerance-abs"
+                                                                                  : "--tolerance";
+        if ((name[2] == 'b' ? baseline_gate_figures(&o->checks.gate, value, err, sizeof err)
+                            : baseline_gate_tolerance(&o->checks.gate, value,
+                                                      name[11] == '-', err, sizeof err)) < 0)
+            cli_usage_error(o, "%s%s", err, "");
     } else if (!strcmp(name, "--max-input")) {
         if (cli_checks_parse_max_input(value, &o->checks.max_input) < 0)
             cli_usage_error(o, "%s: expected a size from 1B to 1TiB (e.g. 1GiB), found '%s'", name,
@@ -407,7 +417,7 @@ static int needs_window_counters(const cli_options *o)
 void cli_options_parse(cli_options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
-    o->checks.tolerance = BASELINE_TOLERANCE;
+    baseline_gate_init(&o->checks.gate);
     o->checks.max_input = JSON_READ_MAX_DEFAULT;
     scenario_defaults(&o->sc);
     o->nkeys = 10;
@@ -492,7 +502,9 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
         cli_checks_prepare(&o->checks, &o->sc, err, sizeof err) < 0)
         cli_usage_error(o, "%s%s", err, "");
     if (o->tolerance_given && !o->checks.baseline_path)
-        cli_usage_error(o, "--tolerance: only with --baseline FILE%s%s", "", "");
+        cli_usage_error(o, "%s: only with --baseline FILE%s", o->gate_option, "");
+    if (baseline_gate_check(&o->checks.gate, err, sizeof err) < 0)
+        cli_usage_error(o, "%s%s", err, "");
     if (o->max_input_given && !o->checks.baseline_path)
         cli_usage_error(o, "--max-input: only with --baseline FILE (the only file of JSON %s "
                         "reads)%s", o->cmd_name, "");

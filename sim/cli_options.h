@@ -34,7 +34,8 @@ typedef struct cli_options {
     const char *write_trace;  /* --write-trace FILE */
     cli_checks checks;        /* --assert, --junit, --baseline, --tolerance, --max-input
                                * (sim/cli_checks.h) */
-    int tolerance_given;
+    int tolerance_given;      /* --tolerance, --tolerance-abs or --baseline-figures ... */
+    const char *gate_option;  /* ... the last of them, for a message */
     int max_input_given;
     int color_given, json_windows_given;
     int schemes_given;

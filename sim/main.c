@@ -303,6 +303,29 @@ static int end_trace(const cli_options *o, interrupts *ints, output_file *out, w
     return 0;
 }
 
+/* The one line of the checks that held, on stderr: "regionsim compare: 7
+ * assertions held; 21 figures within baseline main.json", either part
+ * alone when the other was not asked for or failed (its details are
+ * printed instead). assertions: whether they all held; base: a baseline
+ * comparison without a regression, or NULL. */
+static void passed_line(const cli_options *o, int assertions, const baseline_report *base)
+{
+    const cli_checks *ch = &o->checks;
+    char shown[2048], text[2200];
+    assertions = assertions && ch->nresults;
+    if (!assertions && !base)
+        return;
+    fprintf(stderr, "regionsim %s: ", o->cmd_name);
+    if (assertions)
+        fprintf(stderr, "%zu assertion%s held%s", ch->nresults, ch->nresults == 1 ? "" : "s",
+                base ? "; " : "");
+    if (base)
+        fputs(baseline_passed_text(text, sizeof text,
+                                   escape_text(ch->baseline_path, 512, shown, sizeof shown), base),
+              stderr);
+    fputc('\n', stderr);
+}
+
 /* The report with the CI checks (sim/cli_checks.h), whose results
  * (`failed` of them failed) are in res already: each failure as a line,
  * then the report, the JUnit file and the trace (trace: open, or NULL),
@@ -344,17 +367,16 @@ static int checked_report(cli_options *o, sim_results *res, interrupts *ints, in
         rc = EXIT_USAGE;
     }
     cli_outputs_free(&out);
-    int regressions = 0;
-    if (ch->baseline_path) {
-        if (rc == 0)
-            baseline_write(stderr, escape_text(ch->baseline_path, 512, shown, sizeof shown),
-                           &base, ch->tolerance);
-        regressions = (int)base.regressions;
-        baseline_report_free(&base);
-    }
+    int regressions = ch->baseline_path ? (int)base.regressions : 0;
+    if (rc == 0 && regressions)
+        baseline_write(stderr, escape_text(ch->baseline_path, 512, shown, sizeof shown), &base);
     if (rc == 0 && failed)
         fprintf(stderr, "regionsim %s: %d assertion%s failed\n", o->cmd_name, failed,
                 failed == 1 ? "" : "s");
+    if (rc == 0)
+        passed_line(o, !failed, ch->baseline_path && !regressions ? &base : NULL);
+    if (ch->baseline_path)
+        baseline_report_free(&base);
     return rc ? rc : failed || regressions ? EXIT_FAILED : 0;
 }
 

@@ -158,7 +158,7 @@ int sweep_junit(const sweep_table *t, char **text, size_t *len, char *err, size_
     for (size_t i = 0; i < t->nchecks; i++)
         labels[i] = jc.labels[t->check_point[i]];
     junit_suite suite = { t->scenario && t->scenario[0] ? t->scenario : "regionsim", jc.results,
-                          t->nchecks, 0, labels };
+                          t->nchecks, 0, labels, 0 };
     int rc = junit_write(f, &suite, 1, err, errcap);
     if (fclose(f) != 0 && rc == 0) {
         snprintf(err, errcap, "out of memory for the JUnit report");
@@ -195,8 +195,29 @@ int sweep_check_outputs(int format, const char *output, const char *junit, const
     return 0;
 }
 
+/* The one line of the checks that held, as compare prints it: "regionsim
+ * sweep: 12 assertion results held at 6 points; 312 figures within
+ * baseline main.json at 6 points", either part alone when the other was
+ * not asked for or failed. */
+static void passed_line(const sweep_table *t, const char *cmd, int assertions,
+                        const sweep_baseline_report *cmp, const char *path)
+{
+    char text[2200];
+    assertions = assertions && t->nchecks;
+    if (!assertions && !cmp)
+        return;
+    fprintf(stderr, "regionsim %s: ", cmd);
+    if (assertions)
+        fprintf(stderr, "%zu assertion result%s held at %zu point%s%s", t->nchecks,
+                t->nchecks == 1 ? "" : "s", t->npoints, t->npoints == 1 ? "" : "s",
+                cmp ? "; " : "");
+    if (cmp)
+        fputs(sweep_baseline_passed_text(text, sizeof text, path, cmp), stderr);
+    fputc('\n', stderr);
+}
+
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const sweep_baseline *baseline, double tolerance, const char *cmd)
+                 const sweep_baseline *baseline, const baseline_gate *gate, const char *cmd)
 {
     char err[1280];
     char *xml = NULL, *text = NULL;
@@ -209,7 +230,7 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     sweep_baseline_report cmp;
     memset(&cmp, 0, sizeof cmp);
     char shown[4 * sizeof err];
-    if (baseline && sweep_baseline_compare(baseline, t, tolerance, &cmp, err, sizeof err) < 0) {
+    if (baseline && sweep_baseline_compare(baseline, t, gate, &cmp, err, sizeof err) < 0) {
         /* the message quotes the file's path and its text: no control byte reaches stderr */
         fprintf(stderr, "regionsim %s: --baseline %s\n", cmd,
                 escape_text(err, sizeof shown - 1, shown, sizeof shown));
@@ -241,17 +262,19 @@ int sweep_finish(const sweep_table *t, int format, const char *output, const cha
     }
     free(text);
     free(xml);
-    if (status == 0 && baseline) {
-        sweep_baseline_write(stderr, escape_text(sweep_baseline_path(baseline), 512, shown,
-                                                  sizeof shown), t, &cmp, tolerance);
-        if (cmp.regressions)
-            status = EXIT_FAILED;
+    const char *path = baseline ? escape_text(sweep_baseline_path(baseline), 512, shown,
+                                              sizeof shown) : NULL;
+    if (status == 0 && baseline && cmp.regressions) {
+        sweep_baseline_write(stderr, path, t, &cmp);
+        status = EXIT_FAILED;
     }
-    sweep_baseline_report_free(&cmp);
     if (status != EXIT_USAGE && failed && format != FORMAT_EXACT) {
         fprintf(stderr, "regionsim %s: %ld assertion result%s failed at %zu point%s\n", cmd,
                 failed, failed == 1 ? "" : "s", points, points == 1 ? "" : "s");
         status = EXIT_FAILED;
     }
+    if (status != EXIT_USAGE && format != FORMAT_EXACT)
+        passed_line(t, cmd, !failed, baseline && !cmp.regressions ? &cmp : NULL, path);
+    sweep_baseline_report_free(&cmp);
     return status;
 }

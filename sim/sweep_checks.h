@@ -57,17 +57,19 @@ int sweep_check_outputs(int format, const char *output, const char *junit, const
  * JSON, through no link another user owns), the comparison with the
  * baseline when baseline is not NULL (reports/sweep_baseline.h: as the
  * caller loaded it for t, before the sweep ran or once the merge read
- * its results; the file is not read again here), at the relative
- * tolerance (its totals and table to stderr, as compare prints its own,
- * control bytes of its path or message escaped), then, unless format is
- * the exact JSON of a planned point, "regionsim CMD: N assertion results
- * failed at M points". The JUnit and the comparison are made before
+ * its results; the file is not read again here), the figures the gate
+ * judges at their tolerances (on a regression its totals and table to
+ * stderr, as compare prints its own, control bytes of its path or message
+ * escaped), then, unless format is the exact JSON of a planned point,
+ * "regionsim CMD: N assertion results failed at M points", and the one
+ * line of what held ("12 assertion results held at 6 points; 312 figures
+ * within baseline OLD.json at 6 points"). The JUnit and the comparison are made before
  * anything is written: a baseline refused (or JUnit not rendered) leaves
  * nothing on stdout. Returns the exit status: 2 when something could not
  * be written or the baseline is refused (nothing after it is), else 1
  * when a check failed (never for the exact JSON) or a figure regressed,
  * else 0. */
 int sweep_finish(const sweep_table *t, int format, const char *output, const char *junit,
-                 const sweep_baseline *baseline, double tolerance, const char *cmd);
+                 const sweep_baseline *baseline, const baseline_gate *gate, const char *cmd);
 
 #endif

@@ -57,7 +57,9 @@ static const char merge_help[] =
     "                 compare every figure with OLD.json, an earlier 'sweep\n"
     "                 --format json' (or 'merge --format json') of this sweep,\n"
     "                 as 'regionsim sweep FILE --baseline' does (docs/ci.md)\n"
-    "  --tolerance F  --baseline: relative change allowed (0.05)\n"
+    "  --baseline-figures LIST  --baseline: the figures judged (headline)\n"
+    "  --tolerance F  --baseline: relative change allowed, every figure's or one's\n"
+    "                 (FIGURE=F); --tolerance-abs A: the change always allowed\n"
     "  --max-input SIZE\n"
     "                 the most bytes plan.json, a result or the baseline may\n"
     "                 hold (256MiB)\n"
@@ -528,9 +530,11 @@ static int load_baseline(const char *path, const sweep_table *t, uint64_t max,
 int merge_main(int argc, char **argv)
 {
     const char *dir = NULL, *output = NULL, *junit = NULL, *baseline = NULL;
-    double tolerance = BASELINE_TOLERANCE;
+    baseline_gate gate;
+    baseline_gate_init(&gate);
     uint64_t max_input = JSON_READ_MAX_DEFAULT;
-    int tolerance_given = 0;
+    const char *gate_option = NULL; /* the last --tolerance, --tolerance-abs, --baseline-figures */
+    char gate_err[640];
     int fmt = 0;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -570,11 +574,15 @@ int merge_main(int argc, char **argv)
             if (!value[0])
                 return merge_usage("--baseline: expected a file name%s%s", "", "");
             baseline = value;
-        } else if (n == 11 && !strncmp(arg, "--tolerance", 11)) {
-            if (baseline_parse_tolerance(value, &tolerance) < 0)
-                return merge_usage("--tolerance: expected a relative change such as 0.05 (0 to "
-                                   "1e6), found '%s'%s", value, "");
-            tolerance_given = 1;
+        } else if ((n == 11 && !strncmp(arg, "--tolerance", 11)) ||
+                   (n == 15 && !strncmp(arg, "--tolerance-abs", 15)) ||
+                   (n == 18 && !strncmp(arg, "--baseline-figures", 18))) {
+            gate_option = n == 18 ? "--baseline-figures" : n == 15 ? "--tolerance-abs"
+                                                                   : "--tolerance";
+            if ((n == 18 ? baseline_gate_figures(&gate, value, gate_err, sizeof gate_err)
+                         : baseline_gate_tolerance(&gate, value, n == 15, gate_err,
+                                                   sizeof gate_err)) < 0)
+                return merge_usage("%s%s", gate_err, "");
         } else if (n == 11 && !strncmp(arg, "--max-input", 11)) {
             if (cli_checks_parse_max_input(value, &max_input) < 0)
                 return merge_usage("--max-input: expected a size from 1B to 1TiB (e.g. 1GiB), "
@@ -590,10 +598,12 @@ int merge_main(int argc, char **argv)
               stderr);
         return EXIT_USAGE;
     }
-    if (tolerance_given && !baseline) {
-        fputs("regionsim merge: --tolerance: only with --baseline FILE\n", stderr);
+    if (gate_option && !baseline) {
+        fprintf(stderr, "regionsim merge: %s: only with --baseline FILE\n", gate_option);
         return EXIT_USAGE;
     }
+    if (baseline_gate_check(&gate, gate_err, sizeof gate_err) < 0)
+        return merge_usage("%s%s", gate_err, "");
     sweep_merge *m = NULL;
     sweep_baseline *base = NULL;
     char err[1 << 16];
@@ -605,7 +615,7 @@ int merge_main(int argc, char **argv)
     } else if (baseline && load_baseline(baseline, &m->t, max_input, &base) < 0) {
         /* said */
     } else {
-        status = sweep_finish(&m->t, fmt, output, junit, base, tolerance, "merge");
+        status = sweep_finish(&m->t, fmt, output, junit, base, &gate, "merge");
     }
     sweep_baseline_free(base);
     sweep_merge_free(m);

@@ -102,8 +102,9 @@ typedef struct sweep_options {
     const char *output;
     const char *junit;             /* --junit FILE */
     const char *baseline;          /* --baseline FILE */
-    double tolerance;              /* --tolerance F (BASELINE_TOLERANCE) */
-    int tolerance_given;
+    baseline_gate gate;            /* --baseline-figures, --tolerance, --tolerance-abs */
+    int tolerance_given;           /* one of them given ... */
+    const char *gate_option;       /* ... the last, for a message */
     uint64_t max_input;            /* --max-input SIZE (JSON_READ_MAX_DEFAULT) */
     int max_input_given;
     const char *keys[MAX_OPTIONS], *values[MAX_OPTIONS]; /* scenario settings given as options */
@@ -138,7 +139,9 @@ static const char sweep_help[] =
     "                 --format json' of this sweep, point by point (matched by\n"
     "                 value) and scheme by scheme; a figure worse beyond the\n"
     "                 tolerance fails (exit 1); the table on stderr (docs/ci.md)\n"
-    "  --tolerance F  --baseline: relative change allowed (0.05)\n"
+    "  --baseline-figures LIST  --baseline: the figures judged (headline)\n"
+    "  --tolerance F  --baseline: relative change allowed, every figure's or one's\n"
+    "                 (FIGURE=F); --tolerance-abs A: the change always allowed\n"
     "  --max-input SIZE\n"
     "                 --baseline: the most bytes the file may hold (256MiB)\n"
     "  --KEY VALUE    any scenario setting, at every point (e.g. --jobs 2,\n"
@@ -181,7 +184,7 @@ static int usage(const char *fmt, const char *a)
 static int parse_options(sweep_options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
-    o->tolerance = BASELINE_TOLERANCE;
+    baseline_gate_init(&o->gate);
     o->max_input = JSON_READ_MAX_DEFAULT;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -226,11 +229,17 @@ static int parse_options(sweep_options *o, int argc, char **argv)
             if (!value[0])
                 return usage("%s: expected a file name", name);
             o->baseline = value;
-        } else if (!strcmp(name, "--tolerance")) {
-            if (baseline_parse_tolerance(value, &o->tolerance) < 0)
-                return usage("--tolerance: expected a relative change such as 0.05 (0 to 1e6), "
-                             "found '%s'", value);
+        } else if (!strcmp(name, "--tolerance") || !strcmp(name, "--tolerance-abs") ||
+                   !strcmp(name, "--baseline-figures")) {
+            char err[640];
+            if ((name[2] == 'b' ? baseline_gate_figures(&o->gate, value, err, sizeof err)
+                                : baseline_gate_tolerance(&o->gate, value, name[11] == '-', err,
+                                                          sizeof err)) < 0)
+                return usage("%s", err);
             o->tolerance_given = 1;
+            o->gate_option = name[2] == 'b'    ? "--baseline-figures"
+                             : name[11] == '-' ? "--tolerance-abs"
+                                               : "--tolerance";
         } else if (!strcmp(name, "--max-input")) {
             if (cli_checks_parse_max_input(value, &o->max_input) < 0)
                 return usage("--max-input: expected a size from 1B to 1TiB (e.g. 1GiB), "
@@ -277,7 +286,10 @@ static int parse_options(sweep_options *o, int argc, char **argv)
         return usage("--plan: the jobs write results, not JUnit: pass --junit %s to "
                      "'regionsim merge DIR', which reports the assertions", o->junit);
     if (o->tolerance_given && !o->baseline)
-        return usage("--tolerance: only with --baseline FILE%s", "");
+        return usage("%s: only with --baseline FILE", o->gate_option);
+    char gate_err[640];
+    if (baseline_gate_check(&o->gate, gate_err, sizeof gate_err) < 0)
+        return usage("%s", gate_err);
     if (o->max_input_given && !o->baseline)
         return usage("--max-input: only with --baseline FILE (the only JSON a sweep "
                      "reads)%s", "");
@@ -311,7 +323,6 @@ static int build_point(const sweep *sw, const sweep_options *o, size_t p, scenar
                        cli_checks *ch, char *err, size_t errcap)
 {
     memset(ch, 0, sizeof *ch);
-    ch->tolerance = 0.05;
     if (sweep_point_scenario(sw, p, o->keys, o->values, o->nset, sc, err, errcap) < 0)
         return -1;
     char label[512], msg[1024];
@@ -657,7 +668,7 @@ int sweep_main(int argc, char **argv)
         if (!t.checks || !t.check_point)
             fputs("regionsim sweep: out of memory\n", stderr);
         else
-            status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, base, o.tolerance, "sweep");
+            status = sweep_finish(&t, (int)o.fmt, o.output, o.junit, base, &o.gate, "sweep");
     } else if (err[0]) { /* (a baseline's message quotes its file: control bytes escaped) */
         char shown[4 * sizeof err];
         fprintf(stderr, "regionsim sweep: %s\n", escape_text(err, sizeof shown - 1, shown,

@@ -378,8 +378,9 @@ exec 3>&-
 small=$(cd "$(dirname "$0")" && pwd)/data/sweep-small.ini
 run_case "compare --format json, the report" 0 "" -- \
     compare --duration 2m --format json -o "$tmp/base.json"
-run_case "  ...as its own baseline at --tolerance 0" 0 "0 regressions beyond 0%" -- \
-    compare --duration 2m --baseline "$tmp/base.json" --tolerance 0
+run_case "  ...as its own baseline at --tolerance 0" 0 "figures within baseline" -- \
+    compare --duration 2m --baseline "$tmp/base.json" --baseline-figures all --tolerance 0 \
+    --tolerance-abs 0
 sed 's/"write_cov": [0-9.e+-]*/"write_cov": "x"/' "$tmp/base.json" >"$tmp/strings.json"
 run_case "a baseline figure that is a string" 2 "runs[0].figures.write_cov: expected a number" -- \
     compare --duration 2m --baseline "$tmp/strings.json"
@@ -418,8 +419,9 @@ run_case "--max-input without --baseline" 2 "only with --baseline" -- compare --
 run_case "keys --max-input" 2 "not used by keys" -- keys --scheme salted --max-input 1GiB
 run_case "sweep --format json, the report" 0 "" -- \
     sweep "$small" --format json -o "$tmp/sweep.json"
-run_case "  ...as its own baseline at --tolerance 0" 0 "0 regressions beyond 0%" -- \
-    sweep "$small" --baseline "$tmp/sweep.json" --tolerance 0
+run_case "  ...as its own baseline at --tolerance 0" 0 "figures within baseline" -- \
+    sweep "$small" --baseline "$tmp/sweep.json" --baseline-figures all --tolerance 0 \
+    --tolerance-abs 0
 run_case "sweep --baseline /dev/zero --max-input 1MiB" 2 "more than 1MiB" -- \
     sweep "$small" --baseline /dev/zero --max-input 1MiB
 run_case "a planned sweep" 0 "" -- \
@@ -459,23 +461,25 @@ check "  ...escaped in the message" sh -c "! grep -q \"\$(printf '\\033')\" '$tm
 printf '%s\n' 'feed=$1 prog=$2' 'shift 2' 'cat "$feed" | "$prog" "$@"' >"$tmp/piped"
 real_bin=$bin
 bin=sh
-run_case "compare --baseline /dev/stdin, fed by a pipe" 0 "baseline /dev/stdin: " -- \
+run_case "compare --baseline /dev/stdin, fed by a pipe" 0 "within baseline /dev/stdin" -- \
     "$tmp/piped" "$tmp/base.json" "$real_bin" compare --duration 2m --baseline /dev/stdin \
-    --tolerance 0
-check "  ...compared as the file" grep -q "^baseline /dev/stdin: .* 0 regressions beyond 0%" \
+    --baseline-figures all --tolerance 0 --tolerance-abs 0
+check "  ...compared as the file" \
+    grep -q "^regionsim compare: [0-9]* figures within baseline /dev/stdin$" \
     "$tmp/out"
 run_case "run --baseline /dev/stdin, a report of another scenario" 2 \
     "/dev/stdin: a baseline of another scenario" -- \
     "$tmp/piped" "$tmp/base.json" "$real_bin" run --scheme salted --duration 1m \
     --baseline /dev/stdin
-run_case "sweep --baseline /dev/stdin, fed by a pipe" 0 "0 regressions beyond 0%" -- \
+run_case "sweep --baseline /dev/stdin, fed by a pipe" 0 "figures within baseline" -- \
     "$tmp/piped" "$tmp/sweep.json" "$real_bin" sweep "$small" --baseline /dev/stdin \
-    --tolerance 0
+    --baseline-figures all --tolerance 0 --tolerance-abs 0
 bin=$real_bin
 mkfifo "$tmp/once"
 (cat "$tmp/base.json" >"$tmp/once") &
-run_case "compare --baseline a FIFO written once" 0 "0 regressions beyond 0%" -- \
-    compare --duration 2m --baseline "$tmp/once" --tolerance 0
+run_case "compare --baseline a FIFO written once" 0 "figures within baseline" -- \
+    compare --duration 2m --baseline "$tmp/once" --baseline-figures all --tolerance 0 \
+    --tolerance-abs 0
 kill $! 2>/dev/null
 wait
 

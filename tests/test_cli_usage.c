@@ -88,11 +88,13 @@ static void test_help_lists_every_setting(void **state)
         for (const char *q = p; q < close; q++) /* the last "(...)" of the entry */
             if (*q == '(')
                 open = q;
-        /* --tolerance and --max-input go only with --baseline, which keys
-         * refuses; test_baseline_exit_status gives them values */
+        /* --baseline-figures, --tolerance and --max-input go only with
+         * --baseline, which keys refuses; test_baseline_exit_status and
+         * test_cli_gates give them values */
         if (!open || sscanf(open, "(%63[^)])", value) != 1 || strchr(value, ' ') ||
             !strcmp(name, "--scheme") || !strcmp(name, "--format") || !strcmp(name, "--color") ||
-            !strcmp(name, "--tolerance") || !strcmp(name, "--max-input"))
+            !strcmp(name, "--tolerance") || !strcmp(name, "--max-input") ||
+            !strcmp(name, "--baseline-figures"))
             continue;
         /* what keys does not use it refuses (test_unused_options_are_refused):
          * those defaults go to compare */

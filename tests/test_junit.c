@@ -188,8 +188,9 @@ static void counts_init(counts_fixture *f)
     f->ci[4] = result(&f->a[2], "monotonic", 3, 0);
     f->ci[5] = result(&f->a[2], "salted", 12, 1);
     f->growth[0] = result(&f->a[3], "salted", 1.5, 1);
-    f->suites[0] = (junit_suite){ "ci", f->ci, 6, 3600, NULL };
-    f->suites[1] = (junit_suite){ "growth", f->growth, 1, 1800.25, NULL };
+    /* the wall times of the jobs, and the runs' simulated time */
+    f->suites[0] = (junit_suite){ "ci", f->ci, 6, 4.25, NULL, 3600 };
+    f->suites[1] = (junit_suite){ "growth", f->growth, 1, 0.5, NULL, 1800.25 };
 }
 
 /* Names built of what XML and reporters choke on. */
@@ -215,7 +216,7 @@ static void hostile_init(hostile_fixture *f)
     memset(f->a[1].name, 'n', sizeof f->a[1].name);
     f->r[0] = result(&f->a[0], HOSTILE_SCHEME, 2, 0);
     f->r[1] = result(&f->a[1], HOSTILE_SCHEME, 0.5, 1);
-    f->suite = (junit_suite){ HOSTILE_SCENARIO, f->r, 2, 0, NULL };
+    f->suite = (junit_suite){ HOSTILE_SCENARIO, f->r, 2, 0, NULL, 0 };
 }
 
 /* NAN, a value whose short forms all equal its bound, a tiny one, a
@@ -246,7 +247,7 @@ static void values_init(values_fixture *f)
     f->r[5] = result(&f->a[0], "salted", NAN, 0);
     f->r[5].why = "no window had a read";
     f->r[6] = result(&f->a[3], "salted", 50000.4, 0);
-    f->suite = (junit_suite){ "values", f->r, 7, NAN, NULL };
+    f->suite = (junit_suite){ "values", f->r, 7, NAN, NULL, NAN };
 }
 
 /* Renders fixture document `which` (malloc'd). */
@@ -255,7 +256,7 @@ static char *render_doc(int which)
     counts_fixture c;
     hostile_fixture h;
     values_fixture v;
-    junit_suite empty = { "empty", NULL, 0, 0, NULL };
+    junit_suite empty = { "empty", NULL, 0, 0, NULL, 0 };
     switch (which) {
     case DOC_COUNTS: counts_init(&c); return render(c.suites, 2);
     case DOC_HOSTILE: hostile_init(&h); return render(&h.suite, 1);
@@ -273,11 +274,19 @@ static void test_counts_names_and_failures(void **state)
     char *xml = render_doc(DOC_COUNTS);
     assert_xml_contains(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                          "<testsuites name=\"regionsim\" tests=\"7\" failures=\"2\" errors=\"0\""
-                         " time=\"5400.250\">\n");
+                         " time=\"4.750\">\n");
+    /* time: the job's wall time; the simulated time a property, first */
     assert_xml_contains(xml, "  <testsuite name=\"ci\" tests=\"6\" failures=\"2\" errors=\"0\""
-                         " skipped=\"0\" time=\"3600.000\">\n");
+                         " skipped=\"0\" time=\"4.250\">\n"
+                         "    <properties>\n"
+                         "      <property name=\"simulated_time_s\" value=\"3600.000\"/>\n"
+                         "    </properties>\n"
+                         "    <testcase ");
     assert_xml_contains(xml, "  <testsuite name=\"growth\" tests=\"1\" failures=\"0\" errors=\"0\""
-                         " skipped=\"0\" time=\"1800.250\">\n");
+                         " skipped=\"0\" time=\"0.500\">\n"
+                         "    <properties>\n"
+                         "      <property name=\"simulated_time_s\" value=\"1800.250\"/>\n");
+    assert_int_equal(count(xml, "<properties>"), 2);
     assert_int_equal(count(xml, "<testsuite "), 2);
     assert_int_equal(count(xml, "<testcase "), 7);
     assert_int_equal(count(xml, "<failure "), 2);
@@ -457,7 +466,7 @@ static void test_bad_arguments_write_nothing(void **state)
     assertion a;
     make_assertion(&a, "x <= 1", "x <= 1", 1);
     assertion_result r[2] = { result(&a, "s", 0, 1), result(NULL, "s", 0, 1) };
-    junit_suite s = { "ci", r, 2, 0, NULL };
+    junit_suite s = { "ci", r, 2, 0, NULL, 0 };
     char *buf = NULL, err[128];
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -490,7 +499,7 @@ static void test_labels_follow_the_assertion(void **state)
     make_assertion(&a, "x <= 1", "x <= 1", 1);
     assertion_result r[3] = { result(&a, "s", 2, 0), result(&a, "s", 0, 1), result(&a, "s", 0, 1) };
     const char *labels[3] = { "b=1 q=<2>", NULL, "b=\"2\"" };
-    junit_suite s = { "ci", r, 3, 0, labels };
+    junit_suite s = { "ci", r, 3, 0, labels, 0 };
     char *doc = render(&s, 1);
     assert_non_null(doc);
     assert_in(doc, "<testcase name=\"x &lt;= 1 [b=1 q=&lt;2&gt;]\" classname=\"ci.s\"");

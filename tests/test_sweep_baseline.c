@@ -106,12 +106,33 @@ static sweep_baseline *load(const char *path, const table *tb)
     return b;
 }
 
+/* A gate of every scheme figure at the relative tolerance rel, the
+ * floor rel too (0: no change in what the report shows). */
+static const baseline_gate *gate_all(double rel)
+{
+    static baseline_gate g; /* (a test's own: one at a time) */
+    char text[64], err[256];
+    baseline_gate_init(&g);
+    assert_int_equal(baseline_gate_figures(&g, "all", err, sizeof err), 0);
+    snprintf(text, sizeof text, "%.17g", rel);
+    assert_int_equal(baseline_gate_tolerance(&g, text, 0, err, sizeof err), 0);
+    assert_int_equal(baseline_gate_tolerance(&g, text, 1, err, sizeof err), 0);
+    return &g;
+}
+
+static void compare_gate(const sweep_baseline *b, const table *tb, const baseline_gate *g,
+                         sweep_baseline_report *r)
+{
+    char err[1024];
+    if (sweep_baseline_compare(b, &tb->t, g, r, err, sizeof err) < 0)
+        fail_msg("%s", err);
+}
+
+/* Every figure at the tolerance (gate_all). */
 static void compare(const sweep_baseline *b, const table *tb, double tolerance,
                     sweep_baseline_report *r)
 {
-    char err[1024];
-    if (sweep_baseline_compare(b, &tb->t, tolerance, r, err, sizeof err) < 0)
-        fail_msg("%s", err);
+    compare_gate(b, tb, gate_all(tolerance), r);
 }
 
 static void test_changes_are_the_figures_that_moved(void **state)
@@ -139,7 +160,8 @@ static void test_changes_are_the_figures_that_moved(void **state)
     assert_int_equal(c->point, 1);
     assert_int_equal(c->scheme, 0);
     assert_string_equal(c->figure->name, "write_max_mean");
-    assert_true(c->old_value == baseline_as_written(kept));
+    assert_true(c->old.median == baseline_as_written(kept));
+    assert_true(c->old.min == c->old.median && c->old.max == c->old.median); /* one run */
     assert_true(c->new_value == baseline_as_written(2 * kept));
     assert_int_equal(c->verdict, BASELINE_REGRESSION);
     sweep_baseline_report_free(&r);
@@ -209,7 +231,7 @@ static void test_baseline_from_a_pipe(void **state)
     assert_int_equal(a.nchanges, 1);
     assert_int_equal(b.nchanges, 1);
     assert_int_equal(a.changes[0].verdict, BASELINE_IMPROVEMENT);
-    assert_true(a.changes[0].old_value == b.changes[0].old_value);
+    assert_true(a.changes[0].old.median == b.changes[0].old.median);
     sweep_baseline_report_free(&a);
     sweep_baseline_report_free(&b);
     sweep_baseline_free(from_pipe);
@@ -229,12 +251,104 @@ static void test_another_table_is_refused(void **state)
     tb.t.npoints = 1; /* not the table it was loaded for */
     sweep_baseline_report r;
     char err[1024];
-    assert_int_equal(sweep_baseline_compare(b, &tb.t, 0, &r, err, sizeof err), -1);
+    assert_int_equal(sweep_baseline_compare(b, &tb.t, gate_all(0), &r, err, sizeof err), -1);
     assert_contains(err, path);
     assert_contains(err, "loaded for a sweep of 2 points and 2 schemes");
     assert_int_equal(r.nchanges, 0);
     assert_null(r.changes);
     sweep_baseline_free(b);
+    unlink(path);
+    free(tb.figures);
+}
+
+/* The default gate judges the headline figures only, by the same rule as
+ * compare (baseline_judge): a figure made worse that is not one of them
+ * is not a change; one that is, is. */
+static void test_default_gate_judges_the_headline(void **state)
+{
+    (void)state;
+    table tb;
+    make_table(&tb);
+    const char *path = json_of(&tb);
+    sweep_baseline *b = load(path, &tb);
+    baseline_gate g;
+    baseline_gate_init(&g);
+    sweep_baseline_report r;
+    *slot(&tb, 0, 0, "p999_latency_us") *= 100; /* a tail: not judged */
+    compare_gate(b, &tb, &g, &r);
+    assert_int_equal(r.compared, NPOINTS * NSCHEMES * baseline_gate_count(&g));
+    assert_int_equal(r.nchanges, 0);
+    sweep_baseline_report_free(&r);
+    *slot(&tb, 1, 1, "hottest_share") *= 2; /* a headline figure */
+    compare_gate(b, &tb, &g, &r);
+    assert_int_equal(r.regressions, 1);
+    assert_string_equal(r.changes[0].figure->name, "hottest_share");
+    sweep_baseline_report_free(&r);
+    sweep_baseline_free(b);
+    unlink(path);
+    free(tb.figures);
+}
+
+/* A sweep's baseline whose runs have a "spread" (several samples a point)
+ * is judged by it, as compare's: a value within the range passes, beyond
+ * it fails; a malformed spread is refused with its JSON path. */
+static void test_spread_of_a_sweep_baseline(void **state)
+{
+    (void)state;
+    table tb;
+    make_table(&tb);
+    double v = *slot(&tb, 0, 0, "write_max_mean");
+    const char *path = json_of(&tb);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    assert_non_null(text);
+    /* the first run of the first point: a spread of write_max_mean from
+     * v to 3v */
+    const char *at = strstr(text, "\"figures\": {");
+    assert_non_null(at);
+    char spread[256], *with = malloc(len + 512);
+    assert_non_null(with);
+    for (int bad = 0; bad < 2; bad++) {
+        snprintf(spread, sizeof spread, "\"spread\": {\"write_max_mean\": {\"min\": %.17g, "
+                 "\"median\": %.17g, \"max\": %s}}, ", v, 2 * v, bad ? "\"x\"" : "");
+        if (!bad)
+            snprintf(spread + strlen(spread) - 4, 64, "%.17g}}, ", 3 * v);
+        size_t head = (size_t)(at - text);
+        memcpy(with, text, head);
+        strcpy(with + head, spread);
+        strcat(with + head, at);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(with, f);
+        assert_int_equal(fclose(f), 0);
+        if (bad) {
+            sweep_baseline *none = NULL;
+            char err[1024];
+            assert_int_equal(sweep_baseline_load(path, &tb.t, JSON_READ_MAX_DEFAULT, &none, err,
+                                                 sizeof err), -1);
+            assert_contains(err, "points[0].runs[0].spread.write_max_mean.max: expected a "
+                                 "number or null, found a string ('x')");
+            break;
+        }
+        sweep_baseline *b = load(path, &tb);
+        baseline_gate g;
+        baseline_gate_init(&g);
+        sweep_baseline_report r;
+        *slot(&tb, 0, 0, "write_max_mean") = 3 * v; /* the range's top: passes */
+        compare_gate(b, &tb, &g, &r);
+        assert_int_equal(r.nchanges, 0);
+        sweep_baseline_report_free(&r);
+        *slot(&tb, 0, 0, "write_max_mean") = 3.5 * v; /* beyond it by more than 5% */
+        compare_gate(b, &tb, &g, &r);
+        assert_int_equal(r.regressions, 1);
+        assert_true(r.changes[0].old.min == v && r.changes[0].old.max == 3 * v);
+        assert_true(r.changes[0].old.median == 2 * v);
+        sweep_baseline_report_free(&r);
+        *slot(&tb, 0, 0, "write_max_mean") = v;
+        sweep_baseline_free(b);
+    }
+    free(with);
+    free(text);
     unlink(path);
     free(tb.figures);
 }
@@ -248,6 +362,8 @@ int main(void)
         cmocka_unit_test(test_loaded_baseline_outlives_its_file),
         cmocka_unit_test(test_baseline_from_a_pipe),
         cmocka_unit_test(test_another_table_is_refused),
+        cmocka_unit_test(test_default_gate_judges_the_headline),
+        cmocka_unit_test(test_spread_of_a_sweep_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
