@@ -17,7 +17,11 @@
  *    results with no schemes;
  *  - control bytes in arguments, a plan's scenario name or a plan's path
  *    reach neither messages nor merge's text raw; advise says "no metric
- *    reads measured", never "nan".
+ *    reads measured", never "nan";
+ *  - a gate that holds (issue 28): examples/ci.ini at another seed passes
+ *    its seed-42 baseline in one line, servers halved or a timestamp key
+ *    for salted fails it; the figures and tolerances chosen on the
+ *    command line, unknown names refused; JUnit's time is wall time.
  *
  *   test_cli_gates PATH-TO-REGIONSIM SOURCE-ROOT
  */
@@ -665,6 +669,162 @@ static void test_advise_says_no_reads_not_nan(void **state)
     output_free(&o);
 }
 
+/* ---- a gate that holds: a seed alone passes, a real change fails ---- */
+
+/* The line of text holding needle (which must be there), into line. */
+static const char *line_with(const char *text, const char *needle, char *line, size_t cap)
+{
+    const char *at = strstr(text, needle);
+    if (!at)
+        fail_msg("no '%s' in: %s", needle, text);
+    while (at > text && at[-1] != '\n')
+        at--;
+    size_t n = strcspn(at, "\n");
+    assert_true(n < cap);
+    memcpy(line, at, n);
+    line[n] = '\0';
+    return line;
+}
+
+/* examples/ci.ini with `from` replaced by `to` at path (from must be in it). */
+static void ci_with(const char *path, const char *from, const char *to)
+{
+    char ci[600];
+    snprintf(ci, sizeof ci, "%s/examples/ci.ini", source_root);
+    FILE *f = fopen(ci, "r");
+    assert_non_null(f);
+    char *text = slurp(f); /* closes f */
+    const char *at = strstr(text, from);
+    assert_non_null(at);
+    size_t head = (size_t)(at - text), len = strlen(text) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(len);
+    assert_non_null(out);
+    snprintf(out, len, "%.*s%s%s", (int)head, text, to, at + strlen(from));
+    spit(path, out);
+    free(out);
+    free(text);
+}
+
+/* Issue 28's done-when: examples/ci.ini at seed 50 against its seed-42
+ * report passes, in one line (before: exit 1, three "regressions" of
+ * write_cov, mean and p999 latency, each seed noise, all within the
+ * range of the baseline's five samples). A genuine change fails: the
+ * servers halved (the salted and hashed keys' busiest server takes twice
+ * the share), or the salted scheme given a timestamp key. */
+static void test_a_seed_alone_passes_a_real_change_fails(void **state)
+{
+    (void)state;
+    char ci[600], base[300], line[1024], ini[300];
+    snprintf(ci, sizeof ci, "%s/examples/ci.ini", source_root);
+    in_work(base, sizeof base, "ci-42.json");
+    output o = run("compare", ci, "--format", "json", "-o", base, NULL);
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+
+    o = run("compare", ci, "--seed", "50", "--baseline", base, NULL);
+    snprintf(line, sizeof line, "regionsim compare: 7 assertions held; 18 figures within "
+             "baseline %s\n", base); /* 6 headline figures (no reads) x 3 schemes */
+    if (o.status != 0 || strcmp(o.err, line))
+        fail_msg("ci.ini --seed 50 against seed 42: exit %d: %s", o.status, o.err);
+    output_free(&o);
+
+    o = run("compare", ci, "--servers", "4", "--baseline", base, NULL);
+    assert_int_equal(o.status, 1);
+    assert_contains(o.err, "regressions (the median of 5 samples against the range of the "
+                           "baseline's 5)\n");
+    line_with(o.err, " hottest_share   ", line, sizeof line);
+    assert_contains(line, "  salted ");
+    assert_contains(line, " REGRESSION");
+    output_free(&o);
+
+    in_work(ini, sizeof ini, "ci-monotonic.ini");
+    ci_with(ini, "[scheme salted]\nkey = salted\n", "[scheme salted]\nkey = monotonic\n");
+    o = run("compare", ini, "--baseline", base, NULL);
+    assert_int_equal(o.status, 1);
+    line_with(o.err, " write_max_mean   ", line, sizeof line); /* the table's, padded */
+    assert_contains(line, "  salted ");
+    assert_contains(line, " REGRESSION");
+    line_with(o.err, " write_window_max_mean   ", line, sizeof line);
+    assert_contains(line, " REGRESSION");
+    output_free(&o);
+
+    /* the figures and tolerances chosen on the command line: the balance
+     * is the same on 4 servers, and hottest_share allowed +150% (the
+     * monotonic key's hotspot assertion fails there, exit 1, but the
+     * baseline holds) */
+    o = run("compare", ci, "--servers", "4", "--baseline", base, "--baseline-figures",
+            "write_max_mean,write_window_max_mean", NULL);
+    assert_contains(o.err, "regionsim compare: 6 figures within baseline ");
+    assert_null(strstr(o.err, "REGRESSION"));
+    output_free(&o);
+    o = run("compare", ci, "--servers", "4", "--baseline", base, "--tolerance",
+            "hottest_share=1.5", NULL);
+    assert_contains(o.err, "regionsim compare: 18 figures within baseline ");
+    output_free(&o);
+    refused(run("compare", ci, "--baseline", base, "--baseline-figures", "write_max_mean,wrte_cov",
+                NULL), "--baseline-figures: unknown figure 'wrte_cov' (did you mean 'write_cov'?)",
+            NULL);
+    refused(run("compare", ci, "--baseline", base, "--tolerance", "p999_latency_us=0.5", NULL),
+            "p999_latency_us is not judged; add it with --baseline-figures "
+            "headline,p999_latency_us", NULL);
+    refused(run("compare", ci, "--tolerance-abs", "0.1", NULL), "--tolerance-abs: only with "
+            "--baseline FILE", NULL);
+    refused(run("compare", ci, "--baseline-figures", "all", NULL), "--baseline-figures: only "
+            "with --baseline FILE", NULL);
+    unlink(ini);
+    unlink(base);
+}
+
+/* The seconds of a <testsuite>'s time="...", or of its simulated_time_s
+ * property (prop), in the JUnit text xml. */
+static double junit_seconds(const char *xml, int prop)
+{
+    const char *at = prop ? strstr(xml, "<property name=\"simulated_time_s\" value=\"")
+                          : strstr(xml, "<testsuite ");
+    assert_non_null(at);
+    at = strstr(at, prop ? " value=\"" : " time=\"");
+    assert_non_null(at);
+    return strtod(strchr(at, '"') + 1, NULL);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* JUnit's time is the wall time the job took (a few seconds), not the
+ * simulated hour of examples/ci.ini's three 20-minute runs (before: time
+ * 3600.000 for a job of a second or two); that is a property. The value
+ * is not compared literally: it is at most the time the test saw the
+ * command take. */
+static void test_junit_time_is_wall_time(void **state)
+{
+    (void)state;
+    char ci[600], xml_path[300];
+    snprintf(ci, sizeof ci, "%s/examples/ci.ini", source_root);
+    in_work(xml_path, sizeof xml_path, "ci.xml");
+    double start = now_s();
+    output o = run("compare", ci, "--samples", "1", "--junit", xml_path, NULL);
+    double took = now_s() - start;
+    assert_int_equal(o.status, 0);
+    output_free(&o);
+    FILE *f = fopen(xml_path, "r");
+    assert_non_null(f);
+    char *xml = slurp(f);
+    double wall = junit_seconds(xml, 0), simulated = junit_seconds(xml, 1);
+    if (!(wall >= 0 && wall <= took + 0.0005))
+        fail_msg("JUnit time %.3f s, the job took %.3f s", wall, took);
+    assert_true(simulated == 3600); /* 3 schemes x 20 minutes */
+    assert_contains(xml, "<testsuites name=\"regionsim\" tests=\"7\" failures=\"0\" errors=\"0\" "
+                         "time=\"");
+    assert_contains(xml, "    <properties>\n      <property name=\"simulated_time_s\" "
+                         "value=\"3600.000\"/>\n    </properties>\n    <testcase ");
+    free(xml);
+    unlink(xml_path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -690,6 +850,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_merge_caps_and_escapes),
         cmocka_unit_test(test_messages_escape_control_bytes),
         cmocka_unit_test(test_advise_says_no_reads_not_nan),
+        cmocka_unit_test(test_a_seed_alone_passes_a_real_change_fails),
+        cmocka_unit_test(test_junit_time_is_wall_time),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     test_remove_tree(work);
