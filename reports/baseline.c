@@ -1,4 +1,5 @@
-/* baseline.c -- a run's figures against a previous run's JSON report.
+/* baseline.c -- a run's figures against a previous run's JSON report,
+ * and the gate: which figures, how far each may move.
  *
  * The baseline is read once, before the run (baseline_load), with json-c,
  * whole (reports/json_read.h: up to the --max-input cap), and checked
@@ -14,30 +15,45 @@
  * grown since) is not compared. What the comparison needs is then kept
  * and the document freed (json-c holds one in 7 to 23 times its bytes):
  * the scenario's name, the workload's description, "samples", and per
- * run its scheme and each figure with a value as (registry index, value)
- * in registry order, the medians of its "spread" likewise: 16 bytes a
- * figure, where the document spends at least its name, quotes and colon.
+ * run its scheme and each figure with a value as (registry index, band)
+ * in registry order, the band the value three times or, with samples, the
+ * min, median and max of its "spread": 32 bytes a figure, where the
+ * document spends at least its name, quotes and colon.
  * Nothing reads the file again, so a pipe or a FIFO is a baseline like a
  * file, and a file replaced during the run changes nothing.
  *
  * After the run (baseline_compare) it must be of the same scenario (the
  * same name and workload description: comparing a salted run of one
- * workload with another workload's says nothing). Then, for every run of
- * this result whose scheme the baseline also ran, every scheme-scope
- * figure of the registry is compared where both values are defined; if
- * that compares nothing at all, the baseline is refused too.
+ * workload with another workload's says nothing); either side may have
+ * any number of samples. Then, for every run of this result whose scheme
+ * the baseline also ran, every figure the gate judges is compared where
+ * both values are defined: this run's value, or with samples its median
+ * (reports/samples.h); if that compares nothing at all, the baseline is
+ * refused too.
  *
  * Like with like: the JSON report writes each figure as fmt_number does
  * (integers whole, others to 6 significant digits), so this run's value is
  * taken as the report would write it (baseline_as_written) before it is
- * judged; a report compared with itself is the same at --tolerance 0.
+ * judged; a report compared with itself is the same with no tolerance.
  *
- * The tolerance is relative: |new - old| <= tolerance x |old| is the same.
- * An old value of 0 has no relative scale; there any change of more than
- * the tolerance in absolute terms counts (a count going from 0 moves to 1
- * is a change; a ratio from 0 to 0.001 is not). Which way is worse comes
- * from the figure (figure.better); a figure without a direction is listed
- * as changed and never fails a run.
+ * The rule (baseline_judge): the band [min, max] of the baseline's
+ * samples (one run: its value), widened at each edge x by max(relative x
+ * |x|, absolute). A figure that moves with the seed passes wherever the
+ * baseline's own seeds put it; the floor keeps a figure near 0 (write_cov
+ * 0.00226 -> 0.00242: +7%, and nothing at the figure's scale) from
+ * failing on noise, and with a floor of 0 any change from 0 counts (a
+ * count from 0 to 1). Which way is worse comes from the figure
+ * (figure.better); a figure without a direction is listed as changed and
+ * never fails a run. The alternatives: a test of this run's samples
+ * against the baseline's (a t-test, Mann-Whitney) needs more samples
+ * than a CI job runs (5) to say anything and says "significant" of moves
+ * too small to matter; the band with a floor is what a person can check
+ * by hand from the table.
+ *
+ * The gate's defaults (the headline table below) say why each figure is
+ * in; the others get 5% and a floor by their unit. A gate is a plain
+ * value filled from the options (baseline_gate_figures,
+ * baseline_gate_tolerance), checked across them (baseline_gate_check).
  */
 #include "reports/baseline.h"
 

@@ -1,11 +1,17 @@
-/* baseline.h -- comparing a run's figures with a previous run's (issue 14).
+/* baseline.h -- comparing a run's figures with a previous run's (issues
+ * 14, 28).
  *
  * `--baseline OLD.json` reads the JSON report of an earlier run (the
- * "figures" of each of its runs) and compares every figure the registry
- * (reports/figures.h) knows, scheme by scheme, with this run's. A change
- * beyond the tolerance in the direction the figure calls worse is a
- * regression; beyond it the other way an improvement; figures without a
- * direction (counts) are listed when they change but never regress.
+ * "figures" of each of its runs, or with samples their "spread") and
+ * compares the figures a gate judges (baseline_gate: the headline figures
+ * unless --baseline-figures chose), scheme by scheme, with this run's.
+ * Each figure has a band: the baseline's value, or the range of its
+ * samples; widened at each edge by the larger of the figure's relative
+ * tolerance and its absolute floor, it holds this run's value (or median)
+ * or not (baseline_judge, the one rule of compare's and a sweep's
+ * baselines). Beyond it in the direction the figure calls worse is a
+ * regression; the other way an improvement; figures without a direction
+ * (counts) are listed when they change but never regress.
  *
  * The file is read once, before the run (baseline_load: a bad baseline
  * fails before any simulation), into a small value that the comparison

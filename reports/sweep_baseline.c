@@ -24,12 +24,15 @@
  * file replaced while the sweep runs changes nothing. The comparison
  * (sweep_baseline_compare) reads that value and the filled table.
  *
- * The verdicts are reports/baseline.c's (baseline_judge), so a sweep and
- * compare call the same move a regression. The new values are taken as
+ * The verdicts are reports/baseline.c's (baseline_judge, of the figures
+ * the gate judges: baseline_gate), so a sweep and compare call the same
+ * move a regression; a baseline run's band is its value, or the range of
+ * its "spread" when it has one (baseline_band_of, checked by
+ * baseline_check_run as compare's are). The new values are taken as
  * the sweep's JSON writes them (baseline_as_written: integers whole,
  * others to 6 significant digits, read back with strtod, as json-c reads
  * the old ones): the report compared with itself, or with a re-run that
- * matched it to those digits, shows no change even at --tolerance 0.
+ * matched it to those digits, shows no change even with no tolerance.
  * Figures the baseline does not have (a registry grown since) or either
  * side leaves undefined (null) are not compared, as compare does; a
  * figure of another type (a string, an array, ...) is refused with its

@@ -5,10 +5,12 @@
  * OLD.json is the `--format json` report of an earlier sweep (or merge)
  * of the same scenario and variables. Points are matched by their
  * variables' values, not by index (a sweep that adds a value to a list
- * still compares the points both have), schemes by name; every scheme
- * figure of the registry that both sides define is judged by
- * reports/baseline.h's rule (baseline_judge): a regression, an
- * improvement, a change of a figure without a direction, or the same.
+ * still compares the points both have), schemes by name; every figure the
+ * gate judges (reports/baseline.h's baseline_gate: the headline figures
+ * unless chosen) that both sides define is judged by baseline_judge, the
+ * rule of compare's baselines: a regression, an improvement, a change of
+ * a figure without a direction, or the same. A baseline run with a
+ * "spread" (several samples a point) gives the band its range.
  * This sweep's values are taken as its JSON writes them (6 significant
  * digits), so a report compared with itself shows no change.
  *
@@ -83,13 +85,14 @@ void sweep_baseline_free(sweep_baseline *b);
 /* The path b was read from, as given. */
 const char *sweep_baseline_path(const sweep_baseline *b);
 
-/* The comparison of every figure of every point and scheme that t and b
- * both have into *out (free with sweep_baseline_report_free). t must be
- * the table b was loaded for (the same points and schemes), now with its
- * figures. tolerance >= 0 is relative. Returns 0, or -1 with a message
- * in err (out of memory; no figure could be compared: every value this
- * sweep defines is null or missing in the baseline; t of another number
- * of points or schemes than at load); *out then holds nothing. */
+/* The comparison of every figure g judges (at its tolerances) of every
+ * point and scheme that t and b both have into *out (free with
+ * sweep_baseline_report_free). t must be the table b was loaded for (the
+ * same points and schemes), now with its figures. Returns 0, or -1 with
+ * a message in err (out of memory; no figure could be compared: every
+ * value g judges that this sweep defines is null or missing in the
+ * baseline; t of another number of points or schemes than at load);
+ * *out then holds nothing. */
 int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, const baseline_gate *g,
                            sweep_baseline_report *out, char *err, size_t errcap);
 

@@ -82,7 +82,8 @@ double cli_checks_clock(void);
 
 /* The JUnit report of ch->results into *text (malloc'd, *len bytes), the
  * testsuite named after the scenario, its time the wall time since
- * prepare began (monotonic clock), the runs' simulated seconds a property.
+ * prepare began (monotonic clock), the simulated seconds of the runs
+ * (every scheme's, times the samples) a property.
  * Returns 0, or -1 with a message. */
 int cli_checks_junit(const cli_checks *ch, const sim_results *res, char **text, size_t *len,
                      char *err, size_t errcap);
