@@ -54,7 +54,7 @@ static const char merge_help[] =
     "  --junit FILE   the assertions' results as JUnit XML to FILE, the bytes\n"
     "                 'regionsim sweep FILE --junit FILE' writes (docs/ci.md)\n"
     "  --baseline OLD.json\n"
-    "                 compare every figure with OLD.json, an earlier 'sweep\n"
+    "                 compare the headline figures with OLD.json, an earlier 'sweep\n"
     "                 --format json' (or 'merge --format json') of this sweep,\n"
     "                 as 'regionsim sweep FILE --baseline' does (docs/ci.md)\n"
     "  --baseline-figures LIST  --baseline: the figures judged (headline)\n"
