@@ -180,6 +180,8 @@ static const char *regime_run(char *buf, size_t cap, const advise_regime *r)
         snprintf(buf, cap, "not run");
     else if (r->kind == ADVISE_REGIME_LOAD)
         snprintf(buf, cap, "%.0f ops/s offered", r->offered[0].median);
+    else if (r->measure_from_us == 0)
+        snprintf(buf, cap, "%s, all of it", fmt_duration(d, r->duration_us));
     else
         snprintf(buf, cap, "%s from %s", fmt_duration(d, r->duration_us),
                  fmt_duration(f, r->measure_from_us));

@@ -51,14 +51,15 @@ static void test_sweep_bar_only_on_a_terminal(void **state)
 /* advise: a bar of candidates simulated of those it will simulate (6:
  * the budget), on a terminal only, erased at the end; the report the same
  * bytes with and without it. 6 candidates of 30 minutes on one thread take
- * about 1.5 s of CPU. */
+ * about 1.5 s of CPU (--no-check: the check's runs would take 20 times
+ * that). */
 static void test_advise_bar_only_on_a_terminal(void **state)
 {
     (void)state;
     char file[600];
     snprintf(file, sizeof file, "%s/examples/advise-tsdb.ini", source_root);
     const char *args[] = { "advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1",
-                           NULL };
+                           "--no-check", NULL };
     output tty = run_on_tty(2, &plain_env, args);
     assert_int_equal(tty.status, 0);
     assert_contains(tty.err, "regionsim: [");
@@ -67,7 +68,8 @@ static void test_advise_bar_only_on_a_terminal(void **state)
     size_t n = strlen(tty.err);
     assert_true(n >= 4);
     assert_string_equal(tty.err + n - 4, "\r\x1b[K");
-    output plain = run("advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1", NULL);
+    output plain = run("advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1",
+                       "--no-check", NULL);
     assert_int_equal(plain.status, 0);
     assert_string_equal(plain.err, "");
     assert_true(strlen(plain.out) > 100);
