@@ -469,7 +469,7 @@ static void write_check_json(FILE *out, const advise_check *chk, const advise_sp
                              const advise_outcome *oc)
 {
     static const char *const kinds[] = { "as_written", "duration", "load" };
-    if (!chk) {
+    if (!chk || !chk->ncand) { /* skipped, or nothing to check (no pick) */
         fputs("null", out);
         return;
     }

@@ -295,6 +295,7 @@ typedef struct check_grid {
     const advise_outcome *oc;
     size_t ncand, nseeds, nregimes, stride;
     double *values;             /* task x stride: the objectives, then EXTRAS */
+    const size_t *order;        /* the regimes, longest runs first (jobs take them in turn) */
     advise_check_progress_fn on_progress;
     void *ctx;
     pthread_mutex_t lock;
@@ -323,11 +324,14 @@ static void task_progress(void *ctx, size_t run, size_t nruns, uint64_t done_us,
     task_share(t->g, t->task, total_us ? (double)done_us / (double)total_us : 0);
 }
 
-/* Task i: regime i / (seeds x cand), seed (i / cand) % seeds, member i % cand. */
-static int run_task(void *ctx, size_t i, char *err, size_t errcap)
+/* Job j is task i: regime order[j / (seeds x cand)], seed (j / cand) %
+ * seeds, member j % cand; its figures go to slot i (regime-major), so the
+ * slots do not depend on the order the jobs are taken in. */
+static int run_task(void *ctx, size_t j, char *err, size_t errcap)
 {
     check_grid *g = ctx;
-    size_t regime = i / (g->nseeds * g->ncand), c = i % g->ncand;
+    size_t per = g->nseeds * g->ncand, regime = g->order[j / per];
+    size_t i = regime * per + j % per, c = i % g->ncand;
     double *v = g->values + i * g->stride;
     if (!g->regime_run[regime]) {
         task_share(g, i, 1);
@@ -524,10 +528,18 @@ int advise_check_run(const scenario *sc, store_mode store, const advise_space *s
         snprintf(err, errcap, "the check: %s", out->regime[0].why_not);
         goto done;
     }
+    /* the longest regimes first, so that no long run is left alone at the end */
+    size_t order[1 + 2 * ADVISE_CHECK_MAX_FACTORS];
+    for (size_t r = 0; r < out->nregimes; r++) {
+        size_t at = r;
+        for (; at > 0 && out->regime[order[at - 1]].factor < out->regime[r].factor; at--)
+            order[at] = order[at - 1];
+        order[at] = r;
+    }
     scenario jobs_of = *sc;
     jobs_of.nschemes = ntasks < SCENARIO_MAX_SCHEMES ? ntasks : SCENARIO_MAX_SCHEMES;
     check_grid g = { runs, regime_run, oc, out->ncand, out->nseeds, out->nregimes, stride,
-                     values, on_progress, ctx, PTHREAD_MUTEX_INITIALIZER };
+                     values, order, on_progress, ctx, PTHREAD_MUTEX_INITIALIZER };
     rc = jobs_run(ntasks, scenario_jobs(&jobs_of), run_task, &g, err, errcap);
     pthread_mutex_destroy(&g.lock);
     if (rc < 0)
