@@ -442,6 +442,8 @@ check "  ...escaped in merge's text" sh -c "! grep -q \"\$(printf '\\033')\" '$t
 run_case "advise --samples" 2 "not used by advise" -- advise --samples 3
 run_case "advise --fix ''" 2 "--fix: expected" -- advise --fix ''
 run_case "advise, a weight named twice" 2 "named twice" -- advise --weights reads=1,reads=2
+run_case "advise --check-loads 1x" 2 "--check-loads: expected a multiplier above 1" -- advise --check-loads 1x
+run_case "advise --no-check with a check list" 2 "--no-check: not with" -- advise --no-check --check-durations 2x
 run_case "keys --samples" 2 "not used by keys" -- keys --scheme salted --samples 2
 run_case "watch --samples" 2 "not used by watch" -- watch --scheme salted --samples 2
 run_case "run -n" 2 "not used by run" -- run --scheme salted -n 3
