@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "reports/advise_report.h"
+#include "reports/figures.h"
 #include "sim/advise.h"
 #include "sim/advise_check.h"
 #include "sim/advise_main.h"
@@ -524,6 +525,27 @@ static char *checked(int jobs, int worst, advise_check *chk_out, int *holds_ever
     assert_int_equal(chk.regime[1].measure_from_us, 2 * chk.regime[0].measure_from_us);
     assert_int_equal(chk.regime[2].kind, ADVISE_REGIME_LOAD);
     assert_true(fabs(chk.regime[2].offered[0].median / chk.regime[0].offered[0].median - 2) < 0.01);
+    /* the search's seed is one of the check's: its figures lie in the
+     * spread as written; and the pick run by hand twice as long (seed 7)
+     * lies in the 2x duration regime's */
+    scenario twice = sc;
+    twice.workload.duration_us *= 2;
+    twice.measure_from_us *= 2;
+    twice.nschemes = 1;
+    twice.schemes[0] = (scheme_choice){ s.cand[oc.pick].expr, s.cand[oc.pick].expr };
+    sim_results res;
+    assert_int_equal(engine_run_all(&twice, NULL, &res, err, sizeof err), 0);
+    for (size_t o = 0; o < oc.nobj; o++) {
+        for (size_t k = 0; k < chk.ncand; k++) {
+            double v = s.cand[chk.cand[k]].value[o];
+            const advise_spread *w = &chk.regime[0].fig[k][o];
+            assert_true(isnan(v) ? isnan(w->median) : v >= w->min && v <= w->max);
+        }
+        double v = figure_named(oc.obj[o].figure, &res.runs[0], 0);
+        const advise_spread *d = &chk.regime[1].fig[0][o];
+        assert_true(isnan(v) ? isnan(d->median) : v >= d->min && v <= d->max);
+    }
+    sim_results_free(&res);
     char *text;
     size_t len;
     FILE *m = open_memstream(&text, &len);
