@@ -159,8 +159,211 @@ static int by_score(const advise_space *s, size_t a, size_t b)
     return x < y || (x == y && a < b);
 }
 
+/* ---- the check ---- */
+
+/* "2x duration" / "3x load" / "as written" */
+static const char *regime_name(char *buf, size_t cap, const advise_regime *r)
+{
+    if (r->kind == ADVISE_REGIME_WRITTEN)
+        snprintf(buf, cap, "as written");
+    else
+        snprintf(buf, cap, "%gx %s", r->factor,
+                 r->kind == ADVISE_REGIME_DURATION ? "duration" : "load");
+    return buf;
+}
+
+/* What the regime ran: "30m, measured from 10m" or "1000 ops/s offered". */
+static const char *regime_run(char *buf, size_t cap, const advise_regime *r)
+{
+    char d[32], f[32];
+    if (!r->run)
+        snprintf(buf, cap, "not run");
+    else if (r->kind == ADVISE_REGIME_LOAD)
+        snprintf(buf, cap, "%.0f ops/s offered", r->offered[0].median);
+    else if (r->measure_from_us == 0)
+        snprintf(buf, cap, "%s, all of it", fmt_duration(d, r->duration_us));
+    else
+        snprintf(buf, cap, "%s from %s", fmt_duration(d, r->duration_us),
+                 fmt_duration(f, r->measure_from_us));
+    return buf;
+}
+
+/* How a spread is shown: a ratio or count, a share of time, a latency. */
+enum { SHOW_PLAIN = 0, SHOW_PERCENT, SHOW_LATENCY };
+
+static const char *one_value(char *buf, size_t cap, double v, int how)
+{
+    char lat[32];
+    if (how == SHOW_PERCENT)
+        snprintf(buf, cap, v < 0.1 ? "%.1f%%" : "%.0f%%", v * 100);
+    else if (how == SHOW_LATENCY)
+        snprintf(buf, cap, "%s", fmt_latency(lat, (uint64_t)llround(v)));
+    else
+        snprintf(buf, cap, v >= 1000 ? "%.0f" : "%.2f", v);
+    return buf;
+}
+
+/* "1.37 (1.21-1.52)": a median and its range over the seeds ("1.00" when
+ * every seed gave the same). */
+static const char *spread_text(char *buf, size_t cap, const advise_spread *v, int how)
+{
+    char m[18], lo[18], hi[18];
+    if (isnan(v->median)) {
+        snprintf(buf, cap, "-");
+        return buf;
+    }
+    one_value(m, sizeof m, v->median, how);
+    one_value(lo, sizeof lo, v->min, how);
+    one_value(hi, sizeof hi, v->max, how);
+    if (!strcmp(m, lo) && !strcmp(m, hi))
+        snprintf(buf, cap, "%s", m); /* the seeds agree as far as it is shown */
+    else
+        snprintf(buf, cap, "%s (%s%s%s)", m, lo, how == SHOW_LATENCY ? " to " : "-", hi);
+    return buf;
+}
+
+/* Why regime r's pick is not the search's: the figures that flipped it,
+ * the regions per server at the end and the busiest server's load, each
+ * against the regime as written (w; for w itself, against the search's
+ * own seed for the figures). */
+static void explain_change(FILE *out, const advise_check *chk, const advise_regime *r,
+                           const advise_regime *w, const advise_space *s,
+                           const advise_outcome *oc)
+{
+    char line[2048], name[64], a[64], b[64], c[64], d[64];
+    size_t at = 0, k = r->pick;
+    at += (size_t)snprintf(line + at, sizeof line - at, "%s: the pick is %s (the %s)",
+                           r == w ? "as written, over the seeds" : regime_name(name, sizeof name, r),
+                           s->cand[chk->cand[k]].expr, chk->role[k]);
+    for (int f = 0; f < 2 && r->flipped[f] >= 0 && at < sizeof line; f++) {
+        size_t o = (size_t)r->flipped[f];
+        int how = oc->obj[o].group == ADVISE_LATENCY ? SHOW_LATENCY : SHOW_PLAIN;
+        advise_spread was_new = w->fig[k][o], was_pick = w->fig[0][o];
+        if (r == w) { /* the search's one seed */
+            double v = s->cand[chk->cand[k]].value[o], p = s->cand[chk->cand[0]].value[o];
+            was_new = (advise_spread){ v, v, v };
+            was_pick = (advise_spread){ p, p, p };
+        }
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s %s %s %s, %s here (the search's "
+                               "pick %s and %s)", f ? ";" : "; what flipped it:",
+                               oc->obj[o].label, spread_text(a, sizeof a, &was_new, how),
+                               r == w ? "at the search's seed" : "as written",
+                               spread_text(b, sizeof b, &r->fig[k][o], how),
+                               spread_text(c, sizeof c, &was_pick, how),
+                               spread_text(d, sizeof d, &r->fig[0][o], how));
+    }
+    if (at < sizeof line)
+        at += (size_t)snprintf(line + at, sizeof line - at, "; regions per server at the end %s",
+                               spread_text(a, sizeof a, &r->regions_per_server[k], SHOW_PLAIN));
+    if (r != w && at < sizeof line)
+        at += (size_t)snprintf(line + at, sizeof line - at, ", as written %s",
+                               spread_text(a, sizeof a, &w->regions_per_server[k], SHOW_PLAIN));
+    if (at < sizeof line)
+        at += (size_t)snprintf(line + at, sizeof line - at, "; the search's pick's %s",
+                               spread_text(a, sizeof a, &r->regions_per_server[0], SHOW_PLAIN));
+    if (r != w && at < sizeof line)
+        at += (size_t)snprintf(line + at, sizeof line - at, ", as written %s",
+                               spread_text(a, sizeof a, &w->regions_per_server[0], SHOW_PLAIN));
+    if (at < sizeof line)
+        snprintf(line + at, sizeof line - at, "; busiest server %s busy (the search's pick %s)",
+                 spread_text(a, sizeof a, &r->busiest_busy[k], SHOW_PERCENT),
+                 spread_text(b, sizeof b, &r->busiest_busy[0], SHOW_PERCENT));
+    wrap(out, "  ", line, 4);
+}
+
+/* ", " between items, " and " before the last of n */
+static const char *joiner(size_t i, size_t n)
+{
+    return i == 0 ? "" : i + 1 == n ? " and " : ", ";
+}
+
+static void write_check_text(FILE *out, const advise_check *chk, const advise_space *s,
+                             const advise_outcome *oc)
+{
+    char line[2048], name[64], run[64], rps[64], busy[64];
+    if (!chk) {
+        fputc('\n', out);
+        wrap(out, "", "check: skipped (--no-check): the pick is one run's, at one seed, of "
+             "the scenario as written; it may not hold in a longer run, at a higher load or at "
+             "another seed (docs/advise.md#the-check)", 2);
+        return;
+    }
+    if (!chk->ncand)
+        return;
+    size_t at = (size_t)snprintf(line, sizeof line, "check: does the pick hold? %zu of the front "
+                                 "re-run at seeds %llu-%llu (%zu runs), each regime judged on "
+                                 "the median over the seeds:", chk->ncand,
+                                 (unsigned long long)chk->seed,
+                                 (unsigned long long)(chk->seed + chk->nseeds - 1), chk->runs);
+    for (size_t k = 0; k < chk->ncand && at < sizeof line; k++)
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s %s %s", k ? ";" : "",
+                               chk->role[k], s->cand[chk->cand[k]].expr);
+    fputc('\n', out);
+    wrap(out, "", line, 2);
+    fprintf(out, "  %-14s %-24s %-10s %-20s %-16s %s\n", "regime", "run", "seeds", "regions/server",
+            "busiest busy", "pick");
+    size_t holds = 0, ran = 0;
+    for (size_t r = 0; r < chk->nregimes; r++) {
+        const advise_regime *g = &chk->regime[r];
+        regime_name(name, sizeof name, g);
+        regime_run(run, sizeof run, g);
+        if (!g->run) {
+            fprintf(out, "  %-14s %-24s not run: %s\n", name, run, g->why_not);
+            continue;
+        }
+        ran++;
+        holds += advise_check_holds(g);
+        char seeds[32];
+        snprintf(seeds, sizeof seeds, "%u of %u", (unsigned)g->seeds_holding,
+                 (unsigned)chk->nseeds);
+        fprintf(out, "  %-14s %-24s %-10s %-20s %-16s %s%s\n", name, run, seeds,
+                spread_text(rps, sizeof rps, &g->regions_per_server[0], SHOW_PLAIN),
+                spread_text(busy, sizeof busy, &g->busiest_busy[0], SHOW_PERCENT),
+                advise_check_holds(g) ? "holds" : "changes to ",
+                advise_check_holds(g) ? "" : s->cand[chk->cand[g->pick]].expr);
+    }
+    /* the verdict: where it holds, where it changes */
+    size_t nhold = 0, nchange = 0;
+    if (holds == ran)
+        at = (size_t)snprintf(line, sizeof line, "the pick holds in every regime run (%zu)", ran);
+    else if (holds == 0)
+        at = (size_t)snprintf(line, sizeof line, "the pick holds in none of the %zu regimes run; "
+                              "it changes", ran);
+    else
+        at = (size_t)snprintf(line, sizeof line, "the pick holds");
+    for (size_t r = 0; holds && holds != ran && r < chk->nregimes && at < sizeof line; r++)
+        if (advise_check_holds(&chk->regime[r]))
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s%s",
+                                   nhold ? joiner(nhold, holds) : " ",
+                                   chk->regime[r].kind == ADVISE_REGIME_WRITTEN ? "" : "at ",
+                                   regime_name(name, sizeof name, &chk->regime[r])),
+                nhold++;
+    if (holds && holds != ran && at < sizeof line)
+        at += (size_t)snprintf(line + at, sizeof line - at, "; it changes");
+    for (size_t r = 0; r < chk->nregimes && at < sizeof line; r++) {
+        const advise_regime *g = &chk->regime[r];
+        if (!g->run || advise_check_holds(g))
+            continue;
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s%s%s",
+                               nchange ? joiner(nchange, ran - holds) : " ",
+                               g->kind == ADVISE_REGIME_WRITTEN ? "across the seeds as written"
+                                                                : "at ",
+                               g->kind == ADVISE_REGIME_WRITTEN ? ""
+                                   : regime_name(name, sizeof name, g));
+        nchange++;
+    }
+    if (ran < chk->nregimes && at < sizeof line)
+        snprintf(line + at, sizeof line - at, " (%zu of the %zu regimes could not be run)",
+                 chk->nregimes - ran, chk->nregimes);
+    wrap(out, "  ", line, 4);
+    for (size_t r = 0; r < chk->nregimes; r++)
+        if (chk->regime[r].run && !advise_check_holds(&chk->regime[r]) &&
+            chk->regime[r].pick != (size_t)-1)
+            explain_change(out, chk, &chk->regime[r], &chk->regime[0], s, oc);
+}
+
 void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *oc,
-                       const char *scenario_name, const scenario *sc)
+                       const advise_check *chk, const char *scenario_name, const scenario *sc)
 {
     size_t order[ADVISE_MAX_BUDGET + 64], n = 0;
     for (size_t i = 0; i < s->ncand && n < sizeof order / sizeof *order; i++)
@@ -240,6 +443,7 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
              oc->weights.w[ADVISE_WRITES], oc->weights.w[ADVISE_READS],
              oc->weights.w[ADVISE_LATENCY], oc->weights.w[ADVISE_KEYS]);
     wrap(out, "  ", line, 4);
+    write_check_text(out, chk, s, oc);
 }
 
 static void json_number(FILE *out, double v)
@@ -250,8 +454,88 @@ static void json_number(FILE *out, double v)
         fprintf(out, "%.17g", v);
 }
 
+static void json_spread(FILE *out, const advise_spread *v)
+{
+    fputs("{\"median\": ", out);
+    json_number(out, v->median);
+    fputs(", \"min\": ", out);
+    json_number(out, v->min);
+    fputs(", \"max\": ", out);
+    json_number(out, v->max);
+    fputc('}', out);
+}
+
+static void write_check_json(FILE *out, const advise_check *chk, const advise_space *s,
+                             const advise_outcome *oc)
+{
+    static const char *const kinds[] = { "as_written", "duration", "load" };
+    if (!chk || !chk->ncand) { /* skipped, or nothing to check (no pick) */
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"seeds\": [");
+    for (uint32_t k = 0; k < chk->nseeds; k++)
+        fprintf(out, "%s%llu", k ? ", " : "", (unsigned long long)(chk->seed + k));
+    fprintf(out, "], \"runs\": %zu,\n    \"shortlist\": [", chk->runs);
+    for (size_t k = 0; k < chk->ncand; k++) {
+        fprintf(out, "%s{\"scheme\": ", k ? ", " : "");
+        json_put_string(out, s->cand[chk->cand[k]].expr);
+        fprintf(out, ", \"role\": \"%s\"}", chk->role[k]);
+    }
+    size_t holds = 0, ran = 0;
+    fputs("],\n    \"regimes\": [", out);
+    for (size_t r = 0; r < chk->nregimes; r++) {
+        const advise_regime *g = &chk->regime[r];
+        ran += g->run != 0;
+        holds += advise_check_holds(g);
+        fprintf(out, "%s\n      {\"regime\": \"%s\", \"factor\": ", r ? "," : "",
+                kinds[g->kind]);
+        json_number(out, g->factor);
+        fprintf(out, ", \"run\": %s", g->run ? "true" : "false");
+        if (!g->run) {
+            fputs(", \"why_not\": ", out);
+            json_put_string(out, g->why_not);
+            fputc('}', out);
+            continue;
+        }
+        fprintf(out, ", \"duration_us\": %llu, \"measure_from_us\": %llu, \"holds\": %s, "
+                "\"pick\": ", (unsigned long long)g->duration_us,
+                (unsigned long long)g->measure_from_us, advise_check_holds(g) ? "true" : "false");
+        if (g->pick == (size_t)-1)
+            fputs("null", out);
+        else
+            json_put_string(out, s->cand[chk->cand[g->pick]].expr);
+        fprintf(out, ", \"seeds_holding\": %u, \"flipped_figures\": [",
+                (unsigned)g->seeds_holding);
+        for (int f = 0; f < 2 && g->flipped[f] >= 0; f++)
+            fprintf(out, "%s\"%s\"", f ? ", " : "", oc->obj[g->flipped[f]].figure);
+        fputc(']', out);
+        fputs(",\n       \"candidates\": [", out);
+        for (size_t k = 0; k < chk->ncand; k++) {
+            fprintf(out, "%s\n        {\"scheme\": ", k ? "," : "");
+            json_put_string(out, s->cand[chk->cand[k]].expr);
+            fprintf(out, ", \"front\": %s, \"score\": ", g->front[k] ? "true" : "false");
+            json_number(out, g->score[k]);
+            fputs(", \"regions_per_server\": ", out);
+            json_spread(out, &g->regions_per_server[k]);
+            fputs(", \"busiest_busy\": ", out);
+            json_spread(out, &g->busiest_busy[k]);
+            fputs(", \"offered_ops_per_s\": ", out);
+            json_spread(out, &g->offered[k]);
+            fputs(", \"figures\": {", out);
+            for (size_t o = 0; o < oc->nobj; o++) {
+                fprintf(out, "%s\"%s\": ", o ? ", " : "", oc->obj[o].figure);
+                json_spread(out, &g->fig[k][o]);
+            }
+            fputs("}}", out);
+        }
+        fputs("]}", out);
+    }
+    fprintf(out, "\n    ],\n    \"holds\": %s}", holds == ran ? "true" : "false");
+}
+
 void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *oc,
-                       const char *scenario_name, const scenario *sc)
+                       const advise_check *chk, const char *scenario_name, const scenario *sc)
 {
     fputs("{\n  \"scenario\": ", out);
     json_put_string(out, scenario_name);
@@ -295,5 +579,7 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
         }
         fputs("}}", out);
     }
-    fputs("\n  ]\n}\n", out);
+    fputs("\n  ],\n  \"check\": ", out);
+    write_check_json(out, chk, s, oc);
+    fputs("\n}\n", out);
 }

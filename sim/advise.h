@@ -14,8 +14,11 @@
  *     budget (sim/engine.h's multi-scheme run, all cores) and reads their
  *     objectives from the figure registry (reports/figures.h).
  *
+ * Then sim/advise_check.h checks the pick: a shortlist of the front
+ * re-run in longer runs, at higher loads and at other seeds.
+ *
  * docs/advise.md explains the grammar of the space, the stages, the
- * objectives, the normalisation and the words of the "why".
+ * objectives, the normalisation, the words of the "why" and the check.
  */
 #ifndef REGIONSIM_ADVISE_H
 #define REGIONSIM_ADVISE_H

@@ -5,6 +5,10 @@
  *   --fix PREFIX     only keys whose first fields are PREFIX
  *   --format F       text (default) or json
  *   -o PATH          the report to PATH instead of stdout
+ *   --check-durations LIST, --check-loads LIST, --no-check
+ *                    the check of the pick (sim/advise_check.h): longer runs
+ *                    (2x,4x or a duration such as 2h), higher loads (2x,4x),
+ *                    or none
  *   --SETTING V      any scenario setting, as for compare (--jobs, --seed, ...)
  *
  * Kept apart from sim/main.c (which only dispatches here) so that the
@@ -38,6 +42,7 @@
 
 #include "reports/advise_report.h"
 #include "sim/advise.h"
+#include "sim/advise_check.h"
 #include "sim/budget.h"
 #include "sim/output.h"
 #include "sim/progress.h"
@@ -61,11 +66,16 @@ static const char help[] =
     "  --fix PREFIX      only keys that start with these fields, e.g. 'osalt(20)'\n"
     "  --format F        text or json\n"
     "  -o PATH           write the report to PATH instead of stdout\n"
+    "  --check-durations LIST  re-run the pick and its rivals this many times\n"
+    "                    as long, e.g. 2x,4x (the default) or 2h\n"
+    "  --check-loads LIST      ... and at this many times the load (default 2x,4x)\n"
+    "  --no-check        skip that check (quicker; the pick is then one short\n"
+    "                    run's at one seed)\n"
     "  --SETTING VALUE   any scenario setting, as for compare (--jobs, --seed,\n"
     "                    --duration, ...; see 'regionsim compare --help')\n"
     "\n"
-    "The file's [advise] section may set budget, weights and fix; the options\n"
-    "replace them.\n"
+    "The file's [advise] section may set budget, weights, fix, check_durations\n"
+    "and check_loads; the options replace them.\n"
     "\n"
     "Exit status: 0 a recommendation was printed, 2 bad usage or input (or\n"
     "the report could not be written).\n";
@@ -82,12 +92,22 @@ static int usage(const char *fmt, const char *a, const char *b)
     return EXIT_USAGE;
 }
 
+/* The check's runs on the tasks bar: task i is share done. */
+static void check_progress(void *ctx, size_t task, size_t ntasks, double share)
+{
+    (void)ntasks;
+    progress_task(ctx, task, share);
+}
+
 int advise_main(int argc, char **argv)
 {
     scenario sc;
     scenario_defaults(&sc);
     const char *file = NULL, *fix = NULL, *fix_origin = NULL, *output = NULL;
-    int json = 0, rc = EXIT_USAGE, weights_given = 0;
+    /* the check's lists: text (and where a file's came from) until the
+     * scenario is complete, as "2h" is read against its duration */
+    const char *check_text[2] = { NULL, NULL }, *check_origin[2] = { NULL, NULL };
+    int json = 0, rc = EXIT_USAGE, weights_given = 0, check = 1, check_lists_given = 0;
     unsigned weights_named = 0; /* the weights the --weights options named so far */
     size_t budget = ADVISE_DEFAULT_BUDGET;
     advise_weights w;
@@ -99,6 +119,8 @@ int advise_main(int argc, char **argv)
             scenario_release(&sc);
             return 0;
         }
+        if (!strcmp(argv[i], "--no-check"))
+            continue; /* takes no value */
         if (argv[i][0] != '-') {
             if (file) {
                 rc = usage("unexpected argument '%s' after the scenario file '%s'", argv[i], file);
@@ -128,10 +150,18 @@ int advise_main(int argc, char **argv)
         fix = sc.advise.fix;
         fix_origin = sc.advise.fix_origin;
     }
+    for (int d = 0; d < 2; d++) {
+        check_text[d] = d ? sc.advise.check_loads : sc.advise.check_durations;
+        check_origin[d] = d ? sc.advise.check_loads_origin : sc.advise.check_durations_origin;
+    }
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-')
             continue;
+        if (!strcmp(arg, "--no-check")) {
+            check = 0;
+            continue;
+        }
         char name[64];
         const char *eq = strchr(arg, '=');
         size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -141,6 +171,10 @@ int advise_main(int argc, char **argv)
         }
         memcpy(name, arg, n);
         name[n] = '\0';
+        if (!strcmp(name, "--no-check")) { /* "--no-check=..." */
+            rc = usage("--no-check: takes no value, found '%s'%s", eq + 1, "");
+            goto out;
+        }
         const char *value = eq ? eq + 1 : argv[++i];
         if (!strcmp(name, "--budget")) {
             uint32_t b;
@@ -157,6 +191,11 @@ int advise_main(int argc, char **argv)
                 rc = usage("--weights: %s%s", err, "");
                 goto out;
             }
+        } else if (!strcmp(name, "--check-durations") || !strcmp(name, "--check-loads")) {
+            int d = !strcmp(name, "--check-loads");
+            check_text[d] = value;
+            check_origin[d] = NULL;
+            check_lists_given = 1;
         } else if (!strcmp(name, "--fix")) {
             if (!value[0]) {
                 rc = usage("--fix: expected the first fields of a key, e.g. 'osalt(20)', found "
@@ -204,11 +243,31 @@ int advise_main(int argc, char **argv)
         rc = usage("%s%s", err, "");
         goto out;
     }
+    advise_check_options copt;
+    advise_check_defaults(&sc, &copt);
+    for (int d = 0; d < 2; d++) {
+        if (check_text[d] &&
+            advise_check_parse_factors(check_text[d], &sc, !d, &copt, err, sizeof err) < 0) {
+            const char *key = d ? "check_loads" : "check_durations";
+            if (check_origin[d])
+                fprintf(stderr, "regionsim advise: %s: [advise] %s: %s\n", check_origin[d], key,
+                        err);
+            else
+                rc = usage(d ? "--check-loads: %s%s" : "--check-durations: %s%s", err, "");
+            goto out;
+        }
+    }
+    if (!check && check_lists_given) {
+        rc = usage("--no-check: not with --check-durations or --check-loads (which check the "
+                   "pick)%s%s", "", "");
+        goto out;
+    }
     if (output && output_check(output, 0, err, sizeof err) < 0) { /* before the search */
         fprintf(stderr, "regionsim advise: -o %s\n", err);
         goto out;
     }
     double exact = 0;
+    store_mode store_given = sc.store; /* the check resolves it again for its regimes */
     budget_resolve_store(&sc, &exact);
     sc.window_digest = 1;
     advise_space space;
@@ -233,20 +292,41 @@ int advise_main(int argc, char **argv)
         advise_space_free(&space);
         goto out;
     }
+    advise_check chk;
+    memset(&chk, 0, sizeof chk);
+    if (check && oc.pick != (size_t)-1) {
+        size_t idx[ADVISE_CHECK_MAX_CAND];
+        const char *role[ADVISE_CHECK_MAX_CAND];
+        size_t ncand = advise_check_shortlist(&space, &oc, idx, role);
+        progress_init_tasks(&bar, stderr, "checking the pick",
+                            (1 + copt.ndurations + copt.nloads) * copt.seeds * ncand);
+        int checked = advise_check_run(&sc, store_given, &space, &oc, &copt,
+                                       bar.enabled ? check_progress : NULL, &bar, &chk, err,
+                                       sizeof err);
+        progress_done(&bar);
+        if (checked < 0) {
+            fprintf(stderr, "regionsim advise: %s\n", err);
+            advise_space_free(&space);
+            goto out;
+        }
+    }
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (!m) {
         fputs("regionsim advise: out of memory\n", stderr);
+        advise_check_free(&chk);
         advise_space_free(&space);
         goto out;
     }
     const char *name = file ? file : "default";
     char shown[1024]; /* the file's path in the text, control bytes escaped */
+    const advise_check *shown_check = check ? &chk : NULL;
     if (json)
-        advise_write_json(m, &space, &oc, name, &sc);
+        advise_write_json(m, &space, &oc, shown_check, name, &sc);
     else
-        advise_write_text(m, &space, &oc, escape_text(name, 240, shown, sizeof shown), &sc);
+        advise_write_text(m, &space, &oc, shown_check,
+                          escape_text(name, 240, shown, sizeof shown), &sc);
     int bad = fclose(m) != 0;
     if (bad) {
         fputs("regionsim advise: out of memory\n", stderr);
@@ -259,6 +339,7 @@ int advise_main(int argc, char **argv)
         rc = 0;
     }
     free(text);
+    advise_check_free(&chk);
     advise_space_free(&space);
 out:
     scenario_release(&sc);

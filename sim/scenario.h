@@ -146,6 +146,10 @@ typedef struct scenario_advise {
     const char *weights_origin; /* "FILE:LINE" of the weights line */
     const char *fix;            /* a key prefix, "osalt(20)"; NULL: not set (owned) */
     const char *fix_origin;     /* "FILE:LINE" of the fix line */
+    const char *check_durations;        /* the check's longer runs, "2x,4x"; NULL: not set */
+    const char *check_durations_origin; /* "FILE:LINE" */
+    const char *check_loads;            /* its higher loads, "2x,3x,4x"; NULL: not set */
+    const char *check_loads_origin;
 } scenario_advise;
 
 typedef struct scenario {

@@ -6,7 +6,8 @@
  * of the workload, one [event NAME] per change to the cluster, one
  * [scheme NAME] per scheme with key = EXPR, one [assert NAME] per CI
  * assertion with expect = ASSERTION, and [advise] (budget, weights, fix:
- * what `regionsim advise` searches).
+ * what `regionsim advise` searches; check_durations, check_loads: how it
+ * checks its pick).
  *
  * Design: the reader checks each line before inih parses it, and stops at
  * the first mistake (what it checks is described below). inih then hands
@@ -27,8 +28,9 @@
  *    scenario's assertion NAME (scenario_add_assertion); the text is parsed
  *    by reports/assertion.h, not here (sim does not depend on reports), so
  *    a mistake in it is reported at that FILE:LINE once the options are in;
- *  - [advise]: budget (checked here), weights and fix (kept as text with
- *    their FILE:LINE, as an [assert]'s text is: sim/advise.c reads them,
+ *  - [advise]: budget (checked here), weights, fix, check_durations and
+ *    check_loads (kept as text with their FILE:LINE, as an [assert]'s text
+ *    is: sim/advise.c and sim/advise_check.c read them,
  *    and says what is wrong at that line); each key at most once.
  * A trace or split keys file a file names is relative to the file. What
  * needs the whole scenario (the run's length against its events, the
@@ -90,7 +92,8 @@ typedef struct file_reader {
     size_t nsections;
     keyed_section asserts[SCENARIO_MAX_ASSERTIONS];
     size_t nasserts;
-    int advise_lines[3];      /* [advise]: the line of budget, weights, fix (0: not yet) */
+    int advise_lines[5];      /* [advise]: the line of budget, weights, fix, check_durations,
+                               * check_loads (0: not yet) */
     char section[256];        /* the current section's name, as its header gives it */
     char prev_key[256];       /* the key of the last `key = value` in this section ... */
     int prev_key_line;        /* ... and its line: an indented line would continue it */
@@ -491,25 +494,29 @@ static int file_assert_entry(file_reader *fr, const char *key, const char *value
     return 1;
 }
 
-/* A line of [advise]: budget = N (1..4096), weights = LIST, fix = PREFIX;
- * the last two stored with their FILE:LINE for sim/advise.c to read. */
+/* A line of [advise]: budget = N (1..4096), weights = LIST, fix = PREFIX,
+ * check_durations = LIST, check_loads = LIST; all but the budget stored
+ * with their FILE:LINE for sim/advise*.c to read. */
 static int file_advise_entry(file_reader *fr, const char *key, const char *value)
 {
-    static const char *const keys[3] = { "budget", "weights", "fix" };
+    static const char *const keys[5] = { "budget", "weights", "fix", "check_durations",
+                                         "check_loads" };
     char shown[SHOWN + 1], origin[300], why[512];
     size_t k = 0;
-    while (k < 3 && strcmp(key, keys[k]))
+    while (k < 5 && strcmp(key, keys[k]))
         k++;
-    if (k == 3)
-        return file_fail(fr, fr->line, "unknown key '%s' in [advise]; expected budget, weights "
-                         "or fix (docs/advise.md)", escape_text(key, 64, shown, sizeof shown));
+    if (k == 5)
+        return file_fail(fr, fr->line, "unknown key '%s' in [advise]; expected budget, weights, "
+                         "fix, check_durations or check_loads (docs/advise.md)",
+                         escape_text(key, 64, shown, sizeof shown));
     if (fr->advise_lines[k])
         return file_fail(fr, fr->line, "[advise] has a second '%s' (the first is at line %d)",
                          keys[k], fr->advise_lines[k]);
     if (!value[0])
         return file_fail(fr, fr->line, "[advise] %s: expected %s, found nothing", keys[k],
                          k == 0 ? "a number of candidates 1..4096"
-                         : k == 1 ? "NAME=NUMBER[,NAME=NUMBER...]" : "a key prefix");
+                         : k == 1 ? "NAME=NUMBER[,NAME=NUMBER...]"
+                         : k == 2 ? "a key prefix" : "multipliers (2x,4x)");
     scenario_advise *a = &fr->sc->advise;
     if (k == 0) {
         if (scenario_advise_budget(value, &a->budget, why, sizeof why) < 0)
@@ -524,8 +531,12 @@ static int file_advise_entry(file_reader *fr, const char *key, const char *value
         const char *text = scenario_own(fr->sc, value), *where = scenario_own(fr->sc, origin);
         if (!text || !where)
             return file_fail(fr, fr->line, "out of memory");
-        *(k == 1 ? &a->weights : &a->fix) = text;
-        *(k == 1 ? &a->weights_origin : &a->fix_origin) = where;
+        const char **texts[5] = { NULL, &a->weights, &a->fix, &a->check_durations,
+                                  &a->check_loads };
+        const char **origins[5] = { NULL, &a->weights_origin, &a->fix_origin,
+                                    &a->check_durations_origin, &a->check_loads_origin };
+        *texts[k] = text;
+        *origins[k] = where;
     }
     fr->advise_lines[k] = fr->line;
     return 1;

@@ -303,7 +303,7 @@ out27 "--junit /dev/stderr 2>> ci.log" 0 -- run --scheme salted --duration 1m \
 check "  ...keeps ci.log's first line, the XML after it" \
     sh -c "head -n 2 '$o27/ci.log' | tr '\n' '|' | grep -q '^first line|<?xml'"
 echo "first line" >"$o27/advise.log"
-out27 "advise -o /dev/stdout >> log" 0 -- advise --budget 2 -o /dev/stdout >>"$o27/advise.log"
+out27 "advise -o /dev/stdout >> log" 0 -- advise --budget 2 --no-check -o /dev/stdout >>"$o27/advise.log"
 check "  ...keeps the first line" sh -c "head -n 1 '$o27/advise.log' | grep -qx 'first line' && [ \$(wc -l <'$o27/advise.log') -gt 5 ]"
 "$bin" sweep "${0%/*}/data/sweep-small.ini" --plan "$o27/plan" >/dev/null 2>&1 &&
     sh "$o27/plan/jobs.txt" >/dev/null 2>&1
@@ -444,6 +444,8 @@ check "  ...escaped in merge's text" sh -c "! grep -q \"\$(printf '\\033')\" '$t
 run_case "advise --samples" 2 "not used by advise" -- advise --samples 3
 run_case "advise --fix ''" 2 "--fix: expected" -- advise --fix ''
 run_case "advise, a weight named twice" 2 "named twice" -- advise --weights reads=1,reads=2
+run_case "advise --check-loads 1x" 2 "--check-loads: expected a multiplier above 1" -- advise --check-loads 1x
+run_case "advise --no-check with a check list" 2 "--no-check: not with" -- advise --no-check --check-durations 2x
 run_case "keys --samples" 2 "not used by keys" -- keys --scheme salted --samples 2
 run_case "watch --samples" 2 "not used by watch" -- watch --scheme salted --samples 2
 run_case "run -n" 2 "not used by run" -- run --scheme salted -n 3

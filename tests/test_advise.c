@@ -13,7 +13,9 @@
 #include <cmocka.h>
 
 #include "reports/advise_report.h"
+#include "reports/figures.h"
 #include "sim/advise.h"
+#include "sim/advise_check.h"
 #include "sim/advise_main.h"
 #include "workloads/keyscheme.h"
 
@@ -241,8 +243,8 @@ static char *search_json(int jobs, size_t budget, const char *weights)
     char *text;
     size_t len;
     FILE *m = open_memstream(&text, &len);
-    advise_write_json(m, &s, &oc, "tiny", &sc);
-    advise_write_text(m, &s, &oc, "tiny", &sc);
+    advise_write_json(m, &s, &oc, NULL, "tiny", &sc);
+    advise_write_text(m, &s, &oc, NULL, "tiny", &sc);
     fclose(m);
     advise_space_free(&s);
     scenario_release(&sc);
@@ -426,6 +428,246 @@ static void test_output_writes_the_same_bytes(void **state)
     unlink(path);
 }
 
+/* ---- the check of the pick (sim/advise_check.h) ---- */
+
+static void test_check_factors(void **state)
+{
+    (void)state;
+    scenario sc;
+    tiny(&sc); /* a 2-minute run */
+    advise_check_options o;
+    char err[512];
+    advise_check_defaults(&sc, &o);
+    assert_int_equal(o.ndurations, 2);
+    assert_int_equal(o.nloads, 2);
+    assert_true(o.durations[0] == 2 && o.durations[1] == 4 && o.loads[1] == 4);
+    assert_int_equal(o.seeds, 3);
+    assert_int_equal(advise_check_parse_factors("4, 2x ,2,3x", &sc, 0, &o, err, sizeof err), 0);
+    assert_int_equal(o.nloads, 3); /* sorted, the repeat dropped */
+    assert_true(o.loads[0] == 2 && o.loads[1] == 3 && o.loads[2] == 4);
+    /* a duration is its multiple of the scenario's: 1h over 2m is 30x */
+    assert_int_equal(advise_check_parse_factors("4m,1h", &sc, 1, &o, err, sizeof err), 0);
+    assert_int_equal(o.ndurations, 2);
+    assert_true(o.durations[0] == 2 && o.durations[1] == 30);
+    static const struct { const char *text; int durations; const char *want; } bad[] = {
+        { "1x", 1, "found '1x'" },         /* not longer */
+        { "0.5", 0, "found '0.5'" },
+        { "2h", 0, "found '2h'" },          /* a load is a multiplier */
+        { "1m", 1, "found '1m'" },          /* shorter than the run */
+        { "65x", 0, "found '65x'" },
+        { "3h", 1, "found '3h'" },          /* 90x */
+        { "2x,", 0, "found ''" },
+        { "", 1, "found ''" },
+        { "x", 0, "found 'x'" },
+        { "2y", 0, "found '2y'" },
+        { "2,3,4,5,6,7,8,9,10", 0, "at most 8" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        advise_check_defaults(&sc, &o);
+        assert_int_equal(advise_check_parse_factors(bad[i].text, &sc, bad[i].durations, &o, err,
+                                                    sizeof err), -1);
+        if (!strstr(err, bad[i].want))
+            fail_msg("'%s': missing \"%s\" in: %s", bad[i].text, bad[i].want, err);
+        assert_true(o.durations[1] == 4 && o.loads[1] == 4); /* left as they were */
+    }
+    scenario_release(&sc);
+}
+
+/* A search on tiny() (budget 10), then the check with durations 2x and
+ * loads 2x at 3 seeds; with worst, the pick is replaced first by the
+ * front member with the worst score (a pick the check must see change). */
+static char *checked(int jobs, int worst, advise_check *chk_out, int *holds_everywhere)
+{
+    scenario sc;
+    tiny(&sc);
+    sc.jobs = (uint32_t)jobs;
+    advise_space s;
+    advise_outcome oc;
+    advise_weights w;
+    advise_check_options o;
+    char err[512];
+    advise_default_weights(&w);
+    assert_int_equal(advise_space_build(&sc, NULL, &s, err, sizeof err), 0);
+    assert_int_equal(advise_search(&sc, &s, &w, 10, NULL, &oc, err, sizeof err), 0);
+    if (worst)
+        for (size_t i = 0; i < s.ncand; i++)
+            if (s.cand[i].front && s.cand[i].score > s.cand[oc.pick].score)
+                oc.pick = i;
+    advise_check_defaults(&sc, &o);
+    assert_int_equal(advise_check_parse_factors("2x", &sc, 1, &o, err, sizeof err), 0);
+    assert_int_equal(advise_check_parse_factors("2x", &sc, 0, &o, err, sizeof err), 0);
+    advise_check chk;
+    if (advise_check_run(&sc, sc.store, &s, &oc, &o, NULL, NULL, &chk, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    /* the shortlist: the pick first, no candidate twice, all simulated */
+    assert_true(chk.ncand >= 2 && chk.ncand <= ADVISE_CHECK_MAX_CAND);
+    assert_int_equal(chk.cand[0], oc.pick);
+    assert_string_equal(chk.role[0], "pick");
+    for (size_t a = 0; a < chk.ncand; a++) {
+        assert_true(s.cand[chk.cand[a]].stage > 0);
+        for (size_t b = a + 1; b < chk.ncand; b++)
+            assert_true(chk.cand[a] != chk.cand[b]);
+    }
+    assert_int_equal(chk.nseeds, 3);
+    assert_int_equal(chk.nregimes, 3);
+    assert_int_equal(chk.runs, 3 * 3 * chk.ncand);
+    *holds_everywhere = 1;
+    for (size_t r = 0; r < chk.nregimes; r++) {
+        const advise_regime *g = &chk.regime[r];
+        assert_true(g->run);
+        assert_true(g->pick < chk.ncand && g->front[g->pick]);
+        assert_true(g->seeds_holding <= 3);
+        *holds_everywhere &= advise_check_holds(g);
+    }
+    /* the regimes are what they say: twice as long, twice the load */
+    assert_int_equal(chk.regime[1].kind, ADVISE_REGIME_DURATION);
+    assert_int_equal(chk.regime[1].duration_us, 2 * chk.regime[0].duration_us);
+    assert_int_equal(chk.regime[1].measure_from_us, 2 * chk.regime[0].measure_from_us);
+    assert_int_equal(chk.regime[2].kind, ADVISE_REGIME_LOAD);
+    assert_true(fabs(chk.regime[2].offered[0].median / chk.regime[0].offered[0].median - 2) < 0.01);
+    /* the search's seed is one of the check's: its figures lie in the
+     * spread as written; and the pick run by hand twice as long (seed 7)
+     * lies in the 2x duration regime's */
+    scenario twice = sc;
+    twice.workload.duration_us *= 2;
+    twice.measure_from_us *= 2;
+    twice.nschemes = 1;
+    twice.schemes[0] = (scheme_choice){ s.cand[oc.pick].expr, s.cand[oc.pick].expr };
+    sim_results res;
+    assert_int_equal(engine_run_all(&twice, NULL, &res, err, sizeof err), 0);
+    for (size_t o = 0; o < oc.nobj; o++) {
+        for (size_t k = 0; k < chk.ncand; k++) {
+            double v = s.cand[chk.cand[k]].value[o];
+            const advise_spread *w = &chk.regime[0].fig[k][o];
+            assert_true(isnan(v) ? isnan(w->median) : v >= w->min && v <= w->max);
+        }
+        double v = figure_named(oc.obj[o].figure, &res.runs[0], 0);
+        const advise_spread *d = &chk.regime[1].fig[0][o];
+        assert_true(isnan(v) ? isnan(d->median) : v >= d->min && v <= d->max);
+    }
+    sim_results_free(&res);
+    char *text;
+    size_t len;
+    FILE *m = open_memstream(&text, &len);
+    advise_write_json(m, &s, &oc, &chk, "tiny", &sc);
+    advise_write_text(m, &s, &oc, &chk, "tiny", &sc);
+    fclose(m);
+    if (chk_out)
+        *chk_out = chk;
+    else
+        advise_check_free(&chk);
+    advise_space_free(&s);
+    scenario_release(&sc);
+    return text;
+}
+
+/* The check runs, is the same bytes whatever the threads, and says where
+ * the pick holds. */
+static void test_check_runs_and_is_deterministic(void **state)
+{
+    (void)state;
+    int holds1, holds2;
+    char *a = checked(1, 0, NULL, &holds1), *b = checked(2, 0, NULL, &holds2);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "\"check\": {\"seeds\": [7, 8, 9]"));
+    assert_non_null(strstr(a, "check: does the pick hold? "));
+    assert_non_null(strstr(a, "  2x duration "));
+    assert_non_null(strstr(a, "  2x load "));
+    if (holds1) {
+        assert_non_null(strstr(a, "the pick holds in every regime run (3)"));
+        assert_non_null(strstr(a, "],\n    \"holds\": true}"));
+    }
+    free(a);
+    free(b);
+}
+
+/* A pick that is not the best (the front's worst score) is reported as
+ * changing, with what it changes to and the figures that flipped it, in the
+ * text and the JSON. */
+static void test_check_reports_a_pick_that_changes(void **state)
+{
+    (void)state;
+    advise_check chk;
+    int holds;
+    char *text = checked(1, 1, &chk, &holds);
+    assert_false(holds);
+    const advise_regime *w = &chk.regime[0];
+    assert_false(advise_check_holds(w));
+    assert_true(w->pick != 0);
+    assert_true(w->seeds_holding < 3);
+    assert_non_null(strstr(text, "\"holds\": false"));
+    assert_non_null(strstr(text, "it changes"));
+    assert_non_null(strstr(text, "changes to "));
+    assert_non_null(strstr(text, "as written, over the seeds: the pick is "));
+    if (w->flipped[0] >= 0)
+        assert_non_null(strstr(text, "what flipped it: "));
+    assert_non_null(strstr(text, "regions per server at the end "));
+    assert_null(strstr(text, "nan"));
+    advise_check_free(&chk);
+    free(text);
+}
+
+/* --no-check, the check's options and [advise] keys, through advise_main. */
+static void test_check_options(void **state)
+{
+    (void)state;
+    char *out, *err;
+    const char *path = tiny_file("[advise]\nbudget = 3\ncheck_loads = 3x\n");
+    const char *skip[] = { path, "--no-check", NULL };
+    assert_int_equal(advise_run(skip, &out, &err), 0);
+    assert_non_null(strstr(out, "check: skipped (--no-check)"));
+    assert_null(strstr(out, "does the pick hold"));
+    free(out);
+    free(err);
+    const char *skip_json[] = { path, "--no-check", "--format", "json", NULL };
+    assert_int_equal(advise_run(skip_json, &out, &err), 0);
+    assert_non_null(strstr(out, "\"check\": null\n}"));
+    free(out);
+    free(err);
+    /* the file's check_loads, replaced by the option */
+    const char *file_lists[] = { path, "--check-durations", "4m", NULL };
+    assert_int_equal(advise_run(file_lists, &out, &err), 0);
+    assert_non_null(strstr(out, "  3x load "));
+    assert_non_null(strstr(out, "  2x duration "));
+    assert_null(strstr(out, "  4x duration "));
+    free(out);
+    free(err);
+    const char *over[] = { path, "--check-loads", "5x", NULL };
+    assert_int_equal(advise_run(over, &out, &err), 0);
+    assert_non_null(strstr(out, "  5x load "));
+    assert_null(strstr(out, "  3x load "));
+    free(out);
+    free(err);
+    unlink(path);
+    static const struct { const char *args[4]; const char *want; } bad[] = {
+        { { "--check-loads", "1x" }, "--check-loads: expected a multiplier above 1" },
+        { { "--check-durations", "1m" }, "--check-durations: expected a multiplier above 1 and "
+          "at most 64 (2x) or a duration longer than the scenario's (2m), found '1m'" },
+        { { "--no-check", "--check-loads", "2x" }, "--no-check: not with" },
+        { { "--no-check=1" }, "--no-check: takes no value" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        path = tiny_file("");
+        const char *args[6] = { path, bad[i].args[0], bad[i].args[1], bad[i].args[2], NULL };
+        assert_int_equal(advise_run(args, &out, &err), 2);
+        assert_string_equal(out, "");
+        if (!strstr(err, bad[i].want))
+            fail_msg("case %zu: missing '%s' in: %s", i, bad[i].want, err);
+        free(out);
+        free(err);
+        unlink(path);
+    }
+    path = tiny_file("[advise]\ncheck_loads = 2x, 0.5\n");
+    const char *file_bad[] = { path, NULL };
+    assert_int_equal(advise_run(file_bad, &out, &err), 2);
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err, ".ini:16: [advise] check_loads: expected a multiplier above 1 "
+                                "and at most 64 (2x), found '0.5'"));
+    free(out);
+    free(err);
+    unlink(path);
+}
+
 static void test_help_says_exit_status(void **state)
 {
     (void)state;
@@ -452,6 +694,10 @@ int main(void)
         cmocka_unit_test(test_advise_section_bad_values_name_the_line),
         cmocka_unit_test(test_output_writes_the_same_bytes),
         cmocka_unit_test(test_help_says_exit_status),
+        cmocka_unit_test(test_check_factors),
+        cmocka_unit_test(test_check_runs_and_is_deterministic),
+        cmocka_unit_test(test_check_reports_a_pick_that_changes),
+        cmocka_unit_test(test_check_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,14 +51,15 @@ static void test_sweep_bar_only_on_a_terminal(void **state)
 /* advise: a bar of candidates simulated of those it will simulate (6:
  * the budget), on a terminal only, erased at the end; the report the same
  * bytes with and without it. 6 candidates of 30 minutes on one thread take
- * about 1.5 s of CPU. */
+ * about 1.5 s of CPU (--no-check: the check's runs would take 20 times
+ * that). */
 static void test_advise_bar_only_on_a_terminal(void **state)
 {
     (void)state;
     char file[600];
     snprintf(file, sizeof file, "%s/examples/advise-tsdb.ini", source_root);
     const char *args[] = { "advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1",
-                           NULL };
+                           "--no-check", NULL };
     output tty = run_on_tty(2, &plain_env, args);
     assert_int_equal(tty.status, 0);
     assert_contains(tty.err, "regionsim: [");
@@ -67,10 +68,38 @@ static void test_advise_bar_only_on_a_terminal(void **state)
     size_t n = strlen(tty.err);
     assert_true(n >= 4);
     assert_string_equal(tty.err + n - 4, "\r\x1b[K");
-    output plain = run("advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1", NULL);
+    output plain = run("advise", file, "--budget", "6", "--duration", "30m", "--jobs", "1",
+                       "--no-check", NULL);
     assert_int_equal(plain.status, 0);
     assert_string_equal(plain.err, "");
     assert_true(strlen(plain.out) > 100);
+    assert_string_equal(tty.out, plain.out);
+    output_free(&tty);
+    output_free(&plain);
+}
+
+/* advise's check: a bar of its runs (2 candidates x 3 seeds x 3 regimes
+ * = 18 of 15 minutes or more, about 4 s of CPU on one thread), after the
+ * search's, on a terminal only; the report the same bytes without it. */
+static void test_advise_check_bar_only_on_a_terminal(void **state)
+{
+    (void)state;
+    char file[600];
+    snprintf(file, sizeof file, "%s/examples/advise-tsdb.ini", source_root);
+    const char *args[] = { "advise", file, "--budget", "2", "--jobs", "1", "--check-durations",
+                           "2x", "--check-loads", "2x", NULL };
+    output tty = run_on_tty(2, &plain_env, args);
+    assert_int_equal(tty.status, 0);
+    assert_contains(tty.err, "%  checking the pick ");
+    assert_contains(tty.err, "/18");
+    size_t n = strlen(tty.err);
+    assert_true(n >= 4);
+    assert_string_equal(tty.err + n - 4, "\r\x1b[K");
+    output plain = run("advise", file, "--budget", "2", "--jobs", "1", "--check-durations", "2x",
+                       "--check-loads", "2x", NULL);
+    assert_int_equal(plain.status, 0);
+    assert_string_equal(plain.err, "");
+    assert_contains(plain.out, "check: does the pick hold? 2 of the front");
     assert_string_equal(tty.out, plain.out);
     output_free(&tty);
     output_free(&plain);
@@ -87,6 +116,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweep_bar_only_on_a_terminal),
         cmocka_unit_test(test_advise_bar_only_on_a_terminal),
+        cmocka_unit_test(test_advise_check_bar_only_on_a_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -631,8 +631,9 @@ static void test_load_assert_sections(void **state)
     scenario_release(&sc);
 }
 
-/* [advise]: the budget read and range-checked, the weights and fix kept as
- * text with their FILE:LINE (sim/advise.c reads them); each key once. */
+/* [advise]: the budget read and range-checked, the weights, fix and the
+ * check's lists kept as text with their FILE:LINE (sim/advise*.c read
+ * them); each key once. */
 static void test_load_advise_section(void **state)
 {
     (void)state;
@@ -646,6 +647,13 @@ static void test_load_advise_section(void **state)
     assert_non_null(strstr(sc.advise.weights_origin, ":5"));
     assert_non_null(strstr(sc.advise.fix_origin, ":6"));
     assert_int_equal(sc.servers, 3);
+    scenario_release(&sc);
+    assert_int_equal(load("[advise]\ncheck_loads = 2x, 3x\ncheck_durations = 2h\n", &sc, err,
+                          sizeof err), 0);
+    assert_string_equal(sc.advise.check_loads, "2x, 3x");
+    assert_string_equal(sc.advise.check_durations, "2h");
+    assert_non_null(strstr(sc.advise.check_loads_origin, ":2"));
+    assert_non_null(strstr(sc.advise.check_durations_origin, ":3"));
     scenario_release(&sc);
     assert_int_equal(load("[cluster]\nservers = 3\n", &sc, err, sizeof err), 0);
     assert_int_equal(sc.advise.budget, 0); /* not set: advise's default */
@@ -672,7 +680,11 @@ static void test_load_advise_section(void **state)
         { "[advise]\nfix = salt(4)\n[cluster]\nservers = 3\n[advise]\nfix = salt(8)\n",
           ":6: [advise] has a second 'fix' (the first is at line 2)" },
         { "[advise]\nbudjet = 4\n", ":2: unknown key 'budjet' in [advise]; expected budget, "
-          "weights or fix" },
+          "weights, fix, check_durations or check_loads" },
+        { "[advise]\ncheck_loads =\n", ":2: [advise] check_loads: expected multipliers (2x,4x), "
+          "found nothing" },
+        { "[advise]\ncheck_durations = 2x\ncheck_durations = 4x\n",
+          ":3: [advise] has a second 'check_durations' (the first is at line 2)" },
         { "[advise]\nservers = 4\n", ":2: unknown key 'servers' in [advise]" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
