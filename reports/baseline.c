@@ -72,6 +72,8 @@ struct baseline {
     int samples_int;           /* "samples" is an integer */
     int samples_given;         /* "samples" is there and not null ... */
     int64_t samples;           /* ... with json-c's reading of it as an integer */
+    int measure_auto;          /* "measure_auto" true (a report before it existed: false) */
+    uint64_t measure_from_us;  /* "measure_from_us" (0 when missing) */
     size_t nruns;
     old_run *runs;
     old_value *values;
@@ -121,7 +123,24 @@ static int readable(json_object *root, const char *path, char *err, size_t errca
         snprintf(err, errcap, "%s: no \"runs\" in the report", path);
         return 0;
     }
+    json_object *m;
+    if (json_object_object_get_ex(root, "measure_auto", &m) &&
+        !json_object_is_type(m, json_type_boolean)) {
+        snprintf(err, errcap, "%s: \"measure_auto\": expected true or false", path);
+        return 0;
+    }
     return 1;
+}
+
+/* How a report was measured, in words: "from each run's warm-up
+ * (measure_from = auto)" or "from 10 min (measure_from)". */
+static void measured_words(int automatic, uint64_t from_us, char *out, size_t cap)
+{
+    char d[CELL];
+    if (automatic)
+        snprintf(out, cap, "%s", "from each run's warm-up (measure_from = auto)");
+    else
+        snprintf(out, cap, "from %s (measure_from)", from_us ? fmt_duration(d, from_us) : "0");
 }
 
 /* Whether b can be compared with res: the same scenario and samples;
@@ -134,6 +153,18 @@ static int comparable(const baseline *b, const sim_results *res, char *err, size
                  "'%s'; this run: '%s', '%s'): compare runs of the same scenario", b->path,
                  b->scenario, b->workload, res->scenario ? res->scenario : "",
                  res->workload ? res->workload : "");
+        return 0;
+    }
+    /* Like with like: the figures of a run measured past its warm-up and of
+     * one measured from 0 differ by the growing table, not by the change. */
+    if (b->measure_auto != res->measure_auto ||
+        (!b->measure_auto && b->measure_from_us != res->measure_from_us)) {
+        char was[2 * CELL], now_from[2 * CELL];
+        measured_words(b->measure_auto, b->measure_from_us, was, sizeof was);
+        measured_words(res->measure_auto, res->measure_from_us, now_from, sizeof now_from);
+        snprintf(err, errcap, "%s: a baseline measured %s; this run is measured %s: compare runs "
+                 "measured alike (set measure_from to match, or make the baseline again)",
+                 b->path, was, now_from);
         return 0;
     }
     uint32_t now = res->nsamples ? res->nsamples : 1;
@@ -303,6 +334,12 @@ static int keep(json_object *root, const char *path, baseline *b)
         b->samples_int = json_object_is_type(samples, json_type_int);
         b->samples = json_object_get_int64(samples);
     }
+    json_object *m;
+    b->measure_auto = json_object_object_get_ex(root, "measure_auto", &m) &&
+                      json_object_is_type(m, json_type_boolean) && json_object_get_boolean(m);
+    if (json_object_object_get_ex(root, "measure_from_us", &m) &&
+        json_object_is_type(m, json_type_int))
+        b->measure_from_us = (uint64_t)json_object_get_int64(m);
     b->nruns = json_object_array_length(runs);
     size_t nvalues = 0, nnames = 0;
     for (size_t i = 0; i < b->nruns; i++) {
