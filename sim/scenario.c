@@ -469,8 +469,9 @@ static const setting settings[] = {
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL,
       "D", "report window: a column of the heatmaps" },
     { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL,
-      "D", "figures count only operations issued from D on (0: all); auto (the default): from "
-      "the end of each run's warm-up, when the table first has a region per server" },
+      "D", "figures count only operations issued from D on (0s: all); auto (the default): "
+      "from the end of each run's warm-up, the first balancer run at which its table has a "
+      "region per server" },
     { "workload", "key_buckets", SET_COUNT, 1, 1000, SC(key_buckets), NULL,
       "N", "rows of the key space heatmap" },
     { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL,
