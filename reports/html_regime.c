@@ -1,6 +1,9 @@
 /* html_regime.c -- the HTML report's regime: what its figures measured.
  *
- * Below the summary, one table (id="regime"), a row per scheme
+ * Below the summary, folded under a line that says how the span was
+ * chosen (a <details>, so that the panels stay where a reader looks
+ * first; each panel says its own regime in words), one table
+ * (id="regime"), a row per scheme
  * (<tr data-scheme="NAME">): the warm-up, the growing table, as a phase of
  * its own (when it ended, its regions then, the servers' write max/mean
  * during it), then the span every figure counts (from, to: from is the
@@ -54,15 +57,17 @@ void html_write_regime(FILE *out, const sim_results *res)
     if (res->nruns == 0)
         return;
     stats_measured_note(res, measured, sizeof measured);
-    fputs("<h2>The regime measured</h2>\n<p>Every figure counts ", out);
+    fputs("<details class=\"regime\"><summary><strong>The regime measured:</strong> every figure "
+          "counts ", out);
     html_put_text(out, measured);
-    fputs(". The warm-up, the growing table before a region per server, is a phase of its own "
-          "(veiled in the heatmaps).</p>\n<table id=\"regime\">\n<tr><th rowspan=\"2\">scheme</th>"
+    fputs(". The warm-up, the growing table before it, is a phase of its own (veiled on the "
+          "heatmaps): each scheme's below.</summary>\n<table id=\"regime\">\n"
+          "<tr><th rowspan=\"2\">scheme</th>"
           "<th colspan=\"3\">warm-up (the growing table)</th><th colspan=\"6\">measured span</th>"
           "</tr>\n<tr><th>ended</th><th>regions then</th><th>write max/mean in it</th>"
           "<th>from (table age)</th><th>to</th><th>regions per server at the start</th>"
           "<th>at the end</th><th>table bytes at the start</th><th>at the end</th></tr>\n", out);
     for (size_t r = 0; r < res->nruns; r++)
         write_row(out, &res->runs[r], r);
-    fputs("</table>\n", out);
+    fputs("</table></details>\n", out);
 }
