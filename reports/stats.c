@@ -484,8 +484,8 @@ void stats_measured_note(const sim_results *res, char *out, size_t cap)
                  none ? "when its table first had a region per server"
                       : "the first balancer run at which its table had a region per server");
     else if (res->measure_from_us)
-        snprintf(out, cap, "from %s on (measure_from): the warm-up before it is left out of "
-                 "every figure", fmt_duration(from, res->measure_from_us));
+        snprintf(out, cap, "from %s on (measure_from): what came before is left out of every "
+                 "figure", fmt_duration(from, res->measure_from_us));
     else
         snprintf(out, cap, "%s", "the whole run, the growing table included (measure_from = 0)");
 }
