@@ -494,6 +494,19 @@ static void test_baseline_refused(void **state)
         assert_int_equal(access(out, F_OK), -1); /* no report written */
         free(bad);
     }
+    /* measured otherwise (known once the sweep has run): refused, no report */
+    temp_file(path, sizeof path, "measured.json", json);
+    output m = run("sweep", small, "--baseline", path, "--measure-from", "auto", "-o", out, NULL);
+    assert_contains(m.err, "a baseline measured from 2 min (measure_from); this sweep is measured "
+                           "from each run's warm-up (measure_from = auto): compare sweeps "
+                           "measured alike");
+    assert_usage_error(m, "regionsim sweep: --baseline ", path);
+    assert_int_equal(access(out, F_OK), -1);
+    char *bad = edit(json, "", NULL, "\"measure_auto\": false", "\"measure_auto\": 0");
+    temp_file(path, sizeof path, "bad.json", bad);
+    assert_usage_error(run("sweep", small, "--baseline", path, NULL),
+                       "\"measure_auto\": expected true or false", path);
+    free(bad);
     /* no point in common */
     char *b1 = json, *b2 = NULL;
     const char *const values[] = { "\"b\": \"1\"", "\"b\": \"2\"", "\"b\": \"4\"" };
