@@ -32,9 +32,13 @@
  * leaves its warm-up (too short, too few writes to split, a balancer period
  * longer than the run) is measured whole, and says so (run_result's
  * warmup_ended = 0): figures of the growing table, labelled as such, tell a
- * user more than no figures at all. To get the whole run in any case
- * (measuring everything happens whenever the warm-up never ends), the engine
- * measures from 0 under auto and starts over when the warm-up ends.
+ * user more than no figures at all. Whether it ends is known only at the
+ * end, so under auto the engine measures from 0 and starts over (every
+ * measured count and latency back to zero, the servers' counters kept as
+ * the baseline to subtract) when the warm-up ends: the same figures as a
+ * run measured from that moment, and the whole run's when it never does.
+ * The warm-up's end is checked before the balancer runs at that tick, so
+ * the moves that spread the regions, and their pauses, are measured.
  *
  * The warm-up is detected whatever measure_from says, so a report measured
  * from an explicit time still shows where the growing table ended.
