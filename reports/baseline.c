@@ -87,6 +87,8 @@ struct baseline {
     char *path;
     char *scenario, *workload; /* "scenario" and "workload"."description"; "" when none */
     uint32_t samples;          /* "samples" (1 when absent or null) */
+    int measure_auto;          /* "measure_auto" true (a report before it existed: false) */
+    uint64_t measure_from_us;  /* "measure_from_us" (0 when missing) */
     size_t nruns;
     old_run *runs;
     old_value *values;
@@ -136,12 +138,27 @@ static int readable(json_object *root, const char *path, char *err, size_t errca
         snprintf(err, errcap, "%s: no \"runs\" in the report", path);
         return 0;
     }
+    json_object *m;
+    if (json_object_object_get_ex(root, "measure_auto", &m) &&
+        !json_object_is_type(m, json_type_boolean)) {
+        snprintf(err, errcap, "%s: \"measure_auto\": expected true or false", path);
+        return 0;
+    }
     return 1;
 }
 
-/* Whether b can be compared with res: the same scenario; else a message
- * in err. (Any numbers of samples compare: this run's median against the
- * baseline's range.) */
+void baseline_measured_words(int automatic, uint64_t from_us, char *out, size_t cap)
+{
+    char d[CELL];
+    if (automatic)
+        snprintf(out, cap, "%s", "from each run's warm-up (measure_from = auto)");
+    else
+        snprintf(out, cap, "from %s (measure_from)", from_us ? fmt_duration(d, from_us) : "0");
+}
+
+/* Whether b can be compared with res: the same scenario, measured alike;
+ * else a message in err. (Any numbers of samples compare: this run's
+ * median against the baseline's range.) */
 static int comparable(const baseline *b, const sim_results *res, char *err, size_t errcap)
 {
     if (strcmp(b->scenario, res->scenario ? res->scenario : "") != 0 ||
@@ -150,6 +167,18 @@ static int comparable(const baseline *b, const sim_results *res, char *err, size
                  "'%s'; this run: '%s', '%s'): compare runs of the same scenario", b->path,
                  b->scenario, b->workload, res->scenario ? res->scenario : "",
                  res->workload ? res->workload : "");
+        return 0;
+    }
+    /* Like with like: the figures of a run measured past its warm-up and of
+     * one measured from 0 differ by the growing table, not by the change. */
+    if (b->measure_auto != res->measure_auto ||
+        (!b->measure_auto && b->measure_from_us != res->measure_from_us)) {
+        char was[2 * CELL], now_from[2 * CELL];
+        baseline_measured_words(b->measure_auto, b->measure_from_us, was, sizeof was);
+        baseline_measured_words(res->measure_auto, res->measure_from_us, now_from, sizeof now_from);
+        snprintf(err, errcap, "%s: a baseline measured %s; this run is measured %s: compare runs "
+                 "measured alike (set measure_from to match, or make the baseline again)",
+                 b->path, was, now_from);
         return 0;
     }
     return 1;
@@ -358,6 +387,12 @@ static int keep(json_object *root, const char *path, baseline *b)
     b->scenario = copy(string_at(root, "scenario", NULL));
     b->workload = copy(string_at(root, "workload", "description"));
     check_samples(root, path, &b->samples, unused, sizeof unused); /* checked: cannot fail */
+    json_object *m;
+    b->measure_auto = json_object_object_get_ex(root, "measure_auto", &m) &&
+                      json_object_is_type(m, json_type_boolean) && json_object_get_boolean(m);
+    if (json_object_object_get_ex(root, "measure_from_us", &m) &&
+        json_object_is_type(m, json_type_int))
+        b->measure_from_us = (uint64_t)json_object_get_int64(m);
     b->nruns = json_object_array_length(runs);
     size_t nvalues = 0, nnames = 0;
     for (size_t i = 0; i < b->nruns; i++) {

@@ -179,6 +179,12 @@ int baseline_load(const char *path, uint64_t max, baseline **out, char *err, siz
 
 void baseline_free(baseline *b);
 
+/* How a report was measured, in words, into out (cap bytes): "from each
+ * run's warm-up (measure_from = auto)" when automatic, else "from 10 min
+ * (measure_from)" (from_us 0: "from 0"). The baseline gates refuse
+ * reports measured otherwise with these words. */
+void baseline_measured_words(int automatic, uint64_t from_us, char *out, size_t cap);
+
 /* Compares res with b (baseline_load; messages name its path), the
  * figures g judges, each by baseline_judge: this run's value (with
  * samples, its median across them) against the baseline's band (with

@@ -72,6 +72,44 @@ RUN_COUNT(records_returned)
 RUN_COUNT(full_scans)
 RUN_COUNT(nservers)
 
+/* The warm-up (sim/engine_warmup.c): undefined when the run never left it. */
+static double v_warmup_us(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return run->warmup_ended ? (double)run->warmup_us : NAN;
+}
+
+static double v_warmup_regions(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return run->warmup_ended ? (double)run->warmup_regions : NAN;
+}
+
+static double v_warmup_write_max_mean(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return run->warmup_us ? stats_warmup_writes(run).max_mean : NAN;
+}
+
+/* The regime measured: the table when the measured span began and ended. */
+static double v_rps_start(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return stats_regions_per_server_start(run);
+}
+
+static double v_rps_end(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return stats_regions_per_server_end(run);
+}
+
+static double v_table_bytes_start(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return (double)run->bytes_start;
+}
+
 /* Rates need simulated time: a run that covered none has none. */
 static double v_offered(const run_result *run, int kind, size_t index)
 {
@@ -292,7 +330,23 @@ static const figure FIGURES[] = {
     FIG("servers", "count", NEITHER, 0, v_nservers, "Region servers the run reports on (those that joined during it included).")
     FIG("duration_us", "us", NEITHER, 0, v_duration_us, "Simulated time the run covered, warm-up included.")
     FIG("measure_from_us", "us", NEITHER, 0, v_measure_from_us,
-        "When the measured run began: operations before it are in no figure.")
+        "When the measured run began: operations before it are in no figure (measure_from = auto: "
+        "the end of the warm-up; 0 when the run never left it).")
+    FIG("warmup_us", "us", NEITHER, 0, v_warmup_us,
+        "When the warm-up (the growing table) ended: the first balancer run at which the table had a "
+        "region per online server (balancer none: the first such moment; 0: pre-split into a region "
+        "a server); undefined when the run never left it.")
+    FIG("warmup_regions", "count", NEITHER, 0, v_warmup_regions,
+        "Regions when the warm-up ended; undefined when the run never left it.")
+    FIG("warmup_write_max_mean", "", NEITHER, 2, v_warmup_write_max_mean,
+        "Writes of the busiest server over the mean server's during the warm-up (the whole run when "
+        "it never ended); undefined when there was none (pre-split).")
+    FIG("regions_per_server_start", "", NEITHER, 2, v_rps_start,
+        "Regions per online server when the measured run began.")
+    FIG("regions_per_server_end", "", NEITHER, 2, v_rps_end,
+        "Regions per online server at the end of the run.")
+    FIG("table_bytes_start", "bytes", NEITHER, 0, v_table_bytes_start,
+        "Cell bytes the table stored when the measured run began (bytes: at the end).")
 
     /* where the writes land */
     FIG("write_max_mean", "", LOWER, 2, v_write_max_mean,

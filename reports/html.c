@@ -370,7 +370,10 @@ static void write_config(FILE *out, const sim_results *res)
         html_put_text(out, store);
         fputs("</td></tr>\n", out);
     }
-    fputs("</table>\n", out);
+    stats_measured_note(res, store, sizeof store);
+    fputs("<tr><th>measured</th><td>", out);
+    html_put_text(out, store);
+    fputs("</td></tr>\n</table>\n", out);
 }
 
 /* What each shared scale measures, indexed by STATS_SERVER_WRITES ... */
@@ -471,6 +474,7 @@ static void write_header(const page *pg, const sim_results *res)
     fputs("</h1>\n", out);
     write_config(out, res);
     html_write_summary(out, res);
+    html_write_regime(out, res);
     if (res->nruns >= 2)
         fprintf(out, "<p>One panel per row-key scheme (%zu). <strong>Every heatmap of one kind "
                 "shares ONE colour scale across all panels</strong>, so schemes compare "

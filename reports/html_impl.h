@@ -211,6 +211,10 @@ void html_write_figure_cell(FILE *out, const run_result *run, const char *name);
  * verdict); nothing when there is no run. */
 void html_write_summary(FILE *out, const sim_results *res);
 
+/* The regime table (id="regime", html_regime.c): a row per scheme, its
+ * warm-up and its measured span; nothing when there is no run. */
+void html_write_regime(FILE *out, const sim_results *res);
+
 /* A run's verdict in plain words into buf (cap bytes), from its figures
  * and html_summary.c's thresholds: "even", "one server takes the writes
  * (max/mean 5.33 of 8)", ... */

@@ -89,15 +89,26 @@ void html_write_panel_head(FILE *out, const run_result *run)
     html_put_text(out, fmt_cut(a, run->key_example, 40));
     fputs("</code></p>\n<p>pre-split ", out);
     html_put_text(out, run->presplit);
-    fprintf(out, "</p>\n<p>%" PRIu64 " writes, %" PRIu64 " reads in %s</p>\n", run->writes,
-            run->reads, fmt_duration(a, run->duration_us));
+    if (run->measure_from_us)
+        fprintf(out, "</p>\n<p>%" PRIu64 " writes, %" PRIu64 " reads in the %s measured (of %s)"
+                "</p>\n", run->writes, run->reads,
+                fmt_duration(a, run->duration_us - run->measure_from_us),
+                fmt_duration(b, run->duration_us));
+    else
+        fprintf(out, "</p>\n<p>%" PRIu64 " writes, %" PRIu64 " reads in %s</p>\n", run->writes,
+                run->reads, fmt_duration(a, run->duration_us));
     fprintf(out, "<p>regions %" PRIu64 " &#8594; %" PRIu64 "; %" PRIu64 " splits, %" PRIu64
             " moves</p>\n<p>key bytes %s mean</p>\n",
             run->regions_start, run->regions, run->splits, run->moves,
             fmt_fixed(b, run->key_bytes_mean, 1));
-    if (run->measure_from_us)
-        fprintf(out, "<p>measured from %s (the veiled warm-up is in no figure)</p>\n",
-                fmt_duration(a, run->measure_from_us));
+    char regime[512];
+    stats_warmup_note(run, regime, sizeof regime);
+    fputs("<p class=\"regime\">", out);
+    html_put_text(out, regime);
+    fputs("</p>\n<p class=\"regime\">", out);
+    stats_regime_note(run, regime, sizeof regime);
+    html_put_text(out, regime);
+    fputs(run->measure_from_us ? " (the veiled warm-up is in no figure)</p>\n" : "</p>\n", out);
     steady_state st = stats_steady(run);
     if (!st.steady) {
         char note[256];

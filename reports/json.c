@@ -450,6 +450,36 @@ static void write_steady(jw *w, const run_result *run)
     close_(w, '}');
 }
 
+/* "regime": what the run's figures measured (the span, the table then) and
+ * the warm-up before it (the growing table), as stats_regime_note says it. */
+static void write_regime(jw *w, const run_result *run)
+{
+    key(w, "regime");
+    open_(w, '{');
+    key_u64(w, "from_us", run->measure_from_us);
+    key_u64(w, "to_us", run->duration_us);
+    key_bool(w, "auto", run->measure_auto);
+    key_u64(w, "table_age_us", run->measure_from_us); /* the table is created at 0 */
+    key_u64(w, "regions_start", run->measure_regions);
+    key_u64(w, "servers_start", run->measure_servers);
+    key_double(w, "regions_per_server_start", stats_regions_per_server_start(run));
+    key_u64(w, "regions_end", run->regions);
+    key_u64(w, "servers_end", run->servers_end);
+    key_double(w, "regions_per_server_end", stats_regions_per_server_end(run));
+    key_u64(w, "bytes_start", run->bytes_start);
+    key_u64(w, "bytes_end", run->bytes);
+    key(w, "warmup");
+    open_(w, '{');
+    key_bool(w, "ended", run->warmup_ended);
+    key_u64(w, "end_us", run->warmup_us);
+    key_u64(w, "regions", run->warmup_regions);
+    key_u64(w, "servers", run->warmup_servers);
+    key_double(w, "write_max_mean",
+               run->warmup_us ? stats_warmup_writes(run).max_mean : NAN);
+    close_(w, '}');
+    close_(w, '}');
+}
+
 /* "latency_us": count, mean and quantiles, or null when nothing was timed. */
 static void write_latency(jw *w, const latency_summary *l)
 {
@@ -551,6 +581,7 @@ static void write_run(jw *w, const sim_results *res, size_t r)
     key_u64(w, "writes", run->writes);
     key_u64(w, "reads", run->reads);
     key_u64(w, "duration_us", run->duration_us);
+    write_regime(w, run);
     write_servers(w, run);
     write_balance(w, run);
     write_steady(w, run);
@@ -653,6 +684,7 @@ void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
     key_u64(&w, "seed", res->seed);
     key_u64(&w, "samples", res->nsamples ? res->nsamples : 1);
     key_u64(&w, "measure_from_us", res->measure_from_us);
+    key_bool(&w, "measure_auto", res->measure_auto); /* each run's: its "regime" */
     if (res->store_sampled) { /* absent with the exact store */
         key(&w, "store");
         open_(&w, '{');

@@ -15,9 +15,11 @@
 #include "sim/windows.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int compare_u64(const void *a, const void *b)
 {
@@ -94,13 +96,15 @@ imbalance stats_imbalance(const uint64_t *x, size_t n)
     return im;
 }
 
-/* The server counts picked by `reads` (0 = writes), as a malloc'd vector. */
+/* The server counts picked by `reads` (0 = writes, 2 = writes during the
+ * warm-up), as a malloc'd vector. */
 static imbalance server_imbalance(const run_result *run, int reads)
 {
     if (run->nservers == 0) return undefined_imbalance();
     uint64_t *x = alloc_counts(run->nservers);
     for (uint32_t s = 0; s < run->nservers; s++)
-        x[s] = reads ? run->servers[s].reads : run->servers[s].writes;
+        x[s] = reads == 2 ? run->servers[s].warmup_writes
+               : reads    ? run->servers[s].reads : run->servers[s].writes;
     imbalance im = stats_imbalance(x, run->nservers);
     free(x);
     return im;
@@ -108,6 +112,17 @@ static imbalance server_imbalance(const run_result *run, int reads)
 
 imbalance stats_server_writes(const run_result *run) { return server_imbalance(run, 0); }
 imbalance stats_server_reads(const run_result *run) { return server_imbalance(run, 1); }
+imbalance stats_warmup_writes(const run_result *run) { return server_imbalance(run, 2); }
+
+double stats_regions_per_server_start(const run_result *run)
+{
+    return stats_per(run->measure_regions, run->measure_servers);
+}
+
+double stats_regions_per_server_end(const run_result *run)
+{
+    return stats_per(run->regions, run->servers_end);
+}
 
 uint64_t stats_server_writes_total(const run_result *run)
 {
@@ -458,4 +473,53 @@ void stats_store_note(const sim_results *res, char *out, size_t cap)
              "costs are estimates",
              res->store_auto ? " (store = auto: the exact store would not fit in memory)" : "",
              (unsigned)res->sample_keys);
+}
+
+void stats_measured_note(const sim_results *res, char *out, size_t cap)
+{
+    char from[CELL];
+    int none = res->balancer && strcmp(res->balancer, "none") == 0;
+    if (res->measure_auto)
+        snprintf(out, cap, "from the end of each run's warm-up (measure_from = auto): %s",
+                 none ? "when its table first had a region per server"
+                      : "the first balancer run at which its table had a region per server");
+    else if (res->measure_from_us)
+        snprintf(out, cap, "from %s on (measure_from): what came before is left out of every "
+                 "figure", fmt_duration(from, res->measure_from_us));
+    else
+        snprintf(out, cap, "%s", "the whole run, the growing table included (measure_from = 0)");
+}
+
+void stats_warmup_note(const run_result *run, char *out, size_t cap)
+{
+    char a[CELL], b[CELL];
+    if (!run->warmup_ended)
+        snprintf(out, cap, "never left the warm-up: %" PRIu64 " regions on %" PRIu64 " servers at "
+                 "the end; every figure is of the growing table", run->warmup_regions,
+                 run->warmup_servers);
+    else if (run->warmup_us == 0)
+        snprintf(out, cap, "no warm-up: the table started with %" PRIu64 " regions on %" PRIu64
+                 " servers", run->warmup_regions, run->warmup_servers);
+    else
+        snprintf(out, cap, "warm-up (the growing table) 0-%s: %" PRIu64 " regions on %" PRIu64
+                 " servers at its end, write max/mean %s during it",
+                 fmt_duration(a, run->warmup_us), run->warmup_regions, run->warmup_servers,
+                 fmt_fixed(b, stats_warmup_writes(run).max_mean, 2));
+}
+
+void stats_regime_note(const run_result *run, char *out, size_t cap)
+{
+    char from[CELL], to[CELL], age[CELL], rps0[CELL], rps1[CELL], b0[CELL], b1[CELL];
+    if (run->measure_from_us) {
+        snprintf(age, sizeof age, "the table %s old at its start",
+                 fmt_duration(from, run->measure_from_us));
+    } else {
+        snprintf(from, sizeof from, "%s", "0");
+        snprintf(age, sizeof age, "%s", "a new table");
+    }
+    snprintf(out, cap, "measured %s-%s (%s): %s -> %s regions per server, %s -> %s stored", from,
+             fmt_duration(to, run->duration_us), age,
+             fmt_fixed(rps0, stats_regions_per_server_start(run), 2),
+             fmt_fixed(rps1, stats_regions_per_server_end(run), 2), fmt_bytes(b0, run->bytes_start),
+             fmt_bytes(b1, run->bytes));
 }

@@ -39,6 +39,16 @@ imbalance stats_imbalance(const uint64_t *x, size_t n);
 imbalance stats_server_writes(const run_result *run);
 imbalance stats_server_reads(const run_result *run);
 
+/* The imbalance of a run's per-server writes during its warm-up (the whole
+ * run when it never ended: run->warmup_ended 0), over the same servers as
+ * stats_server_writes. */
+imbalance stats_warmup_writes(const run_result *run);
+
+/* Regions per online server when the measured span began, and at the end
+ * of the run (NAN without servers). */
+double stats_regions_per_server_start(const run_result *run);
+double stats_regions_per_server_end(const run_result *run);
+
 /* The sum of a run's per-server writes / reads: stats_server_writes(run)
  * .total without the sort (one pass, O(n)), for a server's share. */
 uint64_t stats_server_writes_total(const run_result *run);
@@ -137,6 +147,21 @@ uint64_t stats_longest_queue(const run_result *run);
 
 /* The largest cell of a heatmap matrix of `cells` counts (0 when empty). */
 uint64_t stats_matrix_max(const uint64_t *m, size_t cells);
+
+/* How the measured span was chosen, for a human, e.g. "from the end of
+ * each run's warm-up (measure_from = auto): the first balancer run at
+ * which its table had a region per server"; into out (cap bytes). */
+void stats_measured_note(const sim_results *res, char *out, size_t cap);
+
+/* A run's warm-up in one phrase: "warm-up (the growing table) 0-10 min: 10
+ * regions on 8 servers at its end, write max/mean 3.00 during it", "no
+ * warm-up: ..." (pre-split) or "never left the warm-up: ..."; into out. */
+void stats_warmup_note(const run_result *run, char *out, size_t cap);
+
+/* The regime a run's figures measured, in one phrase: "measured 10 min-30
+ * min (the table 10 min old at its start): 1.25 -> 4.12 regions per
+ * server, 22.8 MiB -> 66.9 MiB stored"; into out. */
+void stats_regime_note(const run_result *run, char *out, size_t cap);
 
 /* The largest cell over every run's heatmaps of one kind, so that panels
  * share one colour scale: `which` is STATS_SERVER_WRITES ... */

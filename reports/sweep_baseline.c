@@ -40,6 +40,12 @@
  * figure with a value, or none where this sweep has one): a gate that
  * compares nothing must not pass.
  *
+ * Like with like: a baseline measured otherwise ("measure_auto",
+ * "measure_from_us": past each run's warm-up against a fixed start, or two
+ * fixed starts) is refused in sweep_baseline_compare, when the sweep's
+ * own measuring is known (its first point's), before any report is
+ * written: the figures would differ by the growing table, not a change.
+ *
  * Messages name the file and what differs; nothing is printed here but
  * by sweep_baseline_write, so a caller refuses a baseline before writing
  * any report.
@@ -77,6 +83,8 @@ struct sweep_baseline {
                                 * (none: no run of the scheme at a matched point) */
     old_figure *values;
     sweep_baseline_report counts; /* the points and schemes matched */
+    int measure_auto;          /* "measure_auto" true (a report before it existed: false) */
+    uint64_t measure_from_us;  /* "measure_from_us" */
 };
 
 /* The baseline's document, read and checked against t. */
@@ -207,6 +215,12 @@ static int check_header(json_object *root, const char *path, const sweep_table *
         snprintf(err, errcap, "%s: a sweep report of version %lld; this regionsim writes "
                  "version %d: make the baseline again with this version", path,
                  (long long)json_object_get_int64(version), SWEEP_JSON_VERSION);
+        return -1;
+    }
+    json_object *automatic;
+    if (json_object_object_get_ex(sw, "measure_auto", &automatic) &&
+        !json_object_is_type(automatic, json_type_boolean)) {
+        snprintf(err, errcap, "%s: \"measure_auto\": expected true or false", path);
         return -1;
     }
     json_object *scenario = json_member(sw, "scenario", json_type_string);
@@ -427,6 +441,12 @@ static int keep(const loaded *L, const char *path, const sweep_table *t, sweep_b
     b->npoints = t->npoints;
     b->nschemes = t->nschemes;
     b->counts = L->counts;
+    json_object *sw = json_member(L->root, "sweep", json_type_object), *m;
+    b->measure_auto = json_object_object_get_ex(sw, "measure_auto", &m) &&
+                      json_object_get_boolean(m);
+    if (json_object_object_get_ex(sw, "measure_from_us", &m) &&
+        json_object_is_type(m, json_type_int))
+        b->measure_from_us = (uint64_t)json_object_get_int64(m);
     for (size_t i = 0; i < npairs; i++)
         take_figures(L, t, i / t->nschemes, i % t->nschemes, NULL, &n);
     size_t len = strlen(path) + 1;
@@ -533,6 +553,17 @@ int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, const 
         snprintf(err, errcap, "%s: loaded for a sweep of %zu points and %zu schemes, compared "
                  "with one of %zu and %zu", b->path, b->npoints, b->nschemes, t->npoints,
                  t->nschemes);
+        return -1;
+    }
+    /* like with like: known once the sweep has run (its first point's) */
+    if (b->measure_auto != t->measure_auto ||
+        (!b->measure_auto && b->measure_from_us != t->measure_from_us)) {
+        char was[2 * CELL], now[2 * CELL];
+        baseline_measured_words(b->measure_auto, b->measure_from_us, was, sizeof was);
+        baseline_measured_words(t->measure_auto, t->measure_from_us, now, sizeof now);
+        snprintf(err, errcap, "%s: a baseline measured %s; this sweep is measured %s: compare "
+                 "sweeps measured alike (set measure_from to match, or make the baseline "
+                 "again)", b->path, was, now);
         return -1;
     }
     *out = b->counts;

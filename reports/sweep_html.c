@@ -453,7 +453,10 @@ void sweep_write_html(FILE *out, const sweep_table *t)
         html_put_text(out, t->var_names[v]);
         fputs("</code>", out);
     }
-    if (t->measure_from_us)
+    if (t->measure_auto)
+        fputs(". Figures count the measured run, from the end of each run's warm-up "
+              "(measure_from = auto)", out);
+    else if (t->measure_from_us)
         fprintf(out, ". Figures count the measured run, from %s on (measure_from)",
                 fmt_duration(buf, t->measure_from_us));
     x_axis ax = make_axis(t);

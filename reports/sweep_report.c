@@ -155,7 +155,9 @@ void sweep_write_text(FILE *out, const sweep_table *t)
     fprintf(out, "sweep %s: %zu point%s x %zu scheme%s",
             escape_text(t->scenario, sizeof name - 1, name, sizeof name), t->npoints,
             t->npoints == 1 ? "" : "s", t->nschemes, t->nschemes == 1 ? "" : "s");
-    if (t->measure_from_us)
+    if (t->measure_auto)
+        fputs(", figures from the end of each run's warm-up (measure_from = auto)", out);
+    else if (t->measure_from_us)
         fprintf(out, ", figures from %s on (measure_from)", fmt_duration(buf, t->measure_from_us));
     fputs("\n\n", out);
 
@@ -274,8 +276,9 @@ static void write_json(FILE *out, const sweep_table *t, int exact)
         fputs(",\n    \"digest\": ", out);
         json_string(out, t->point_digest);
     }
-    fprintf(out, ",\n    \"measure_from_us\": %llu,\n    \"variables\": [",
-            (unsigned long long)t->measure_from_us);
+    fprintf(out, ",\n    \"measure_from_us\": %llu,\n    \"measure_auto\": %s,\n    "
+            "\"variables\": [", (unsigned long long)t->measure_from_us,
+            t->measure_auto ? "true" : "false");
     for (size_t v = 0; v < t->nvars; v++) {
         fprintf(out, "%s\n      {\"name\": ", v ? "," : "");
         json_string(out, t->var_names[v]);

@@ -34,6 +34,8 @@ typedef struct sweep_table {
     const char *const *schemes;    /* nschemes: each scheme's label at the first point */
     char **run_names;              /* npoints x nschemes: the run's scheme name at the point */
     uint64_t measure_from_us;      /* the first point's (the figures' steady state) */
+    int measure_auto;              /* measure_from = auto: each run's own warm-up's end (its
+                                    * figures' measure_from_us and warmup_us) */
     size_t nfigures;               /* sweep_figure_count() */
     double *figures;               /* npoints x nschemes x nfigures, registry order (NAN: undefined) */
     const char *point_digest;      /* a planned point's job: its scenario's digest

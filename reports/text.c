@@ -77,9 +77,9 @@ static void write_config(FILE *out, const sim_results *res)
     stats_store_note(res, store, sizeof store);
     if (*store)
         fprintf(out, "store     %s\n", store);
-    if (res->measure_from_us)
-        fprintf(out, "measured  from %s on: the warm-up before it is left out of every figure "
-                "(heatmaps show it)\n", fmt_duration(a, res->measure_from_us));
+    char measured[256];
+    stats_measured_note(res, measured, sizeof measured);
+    fprintf(out, "measured  %s\n", measured);
 }
 
 /* The runs that did not reach a steady state, a line each. */
@@ -378,6 +378,11 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     if (run->left_out)
         fprintf(out, "  %" PRIu64 " operations of the trace came after the duration: left out\n",
                 run->left_out);
+    char regime[512];
+    stats_warmup_note(run, regime, sizeof regime);
+    fprintf(out, "  %s\n", regime);
+    stats_regime_note(run, regime, sizeof regime);
+    fprintf(out, "  %s\n", regime);
     if (run->latency.count)
         fprintf(out, "  latency p50 %s  p99 %s  p99.9 %s  max %s\n",
                 fmt_latency(a, run->latency.p50_us), fmt_latency(b, run->latency.p99_us),
@@ -515,6 +520,41 @@ static void format_cost_row(const run_result *run, char cell[MAX_COLS][CELL])
 
 static const table cost_table = { NCCOLS, 1, cost_title, format_cost_row };
 
+/* The regime measured: the warm-up (the growing table) apart, then the
+ * span the figures count (stats_regime_note in a row). */
+enum { GCOL_SCHEME, GCOL_WARMUP, GCOL_WREGIONS, GCOL_WMAXMEAN, GCOL_FROM, GCOL_TO,
+       GCOL_RPS, GCOL_BYTES, NGCOLS };
+
+static const char *const regime_title[NGCOLS] = {
+    "scheme", "warm-up", "regions", "max/mean", "from", "to", "regions/server",
+    "table bytes",
+};
+
+static void format_regime_row(const run_result *run, char cell[MAX_COLS][CELL])
+{
+    char a[CELL], b[CELL];
+    fmt_cut(cell[GCOL_SCHEME], run->scheme_name, SCHEME_COLS);
+    if (!run->warmup_ended)
+        strcpy(cell[GCOL_WARMUP], "never");
+    else if (run->warmup_us == 0)
+        strcpy(cell[GCOL_WARMUP], "none"); /* pre-split: a region a server from the start */
+    else
+        fmt_duration(cell[GCOL_WARMUP], run->warmup_us);
+    fmt_fixed(cell[GCOL_WREGIONS], (double)run->warmup_regions, 0);
+    fmt_fixed(cell[GCOL_WMAXMEAN], fig(run, "warmup_write_max_mean"), 2);
+    if (run->measure_from_us)
+        fmt_duration(cell[GCOL_FROM], run->measure_from_us);
+    else
+        strcpy(cell[GCOL_FROM], "0");
+    fmt_duration(cell[GCOL_TO], run->duration_us);
+    snprintf(cell[GCOL_RPS], CELL, "%s -> %s", fmt_fixed(a, fig(run, "regions_per_server_start"), 2),
+             fmt_fixed(b, fig(run, "regions_per_server_end"), 2));
+    snprintf(cell[GCOL_BYTES], CELL, "%s -> %s", fmt_bytes(a, run->bytes_start),
+             fmt_bytes(b, run->bytes));
+}
+
+static const table regime_table = { NGCOLS, 1, regime_title, format_regime_row };
+
 /* What reads cost: RPCs per read by kind, rows read per record returned.
  * One column per read kind (query_kind), titled with its name. */
 enum { RCOL_SCHEME, RCOL_READS, RCOL_RPCS, RCOL_KIND, RCOL_ROWS = RCOL_KIND + QUERY_KINDS,
@@ -638,6 +678,9 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
         for (size_t r = 0; r < res->nruns; r++)
             write_unsteady(out, &res->runs[r], 1);
     }
+    fputs("\nthe regime measured: the warm-up (the growing table: when it ended, its regions then,\n"
+          "its write max/mean), then the span every figure counts (from = the table's age)\n", out);
+    write_table(out, res, &regime_table);
     write_panels(out, res, color);
     fputs("\nwhat it costs (latency: arrival to reply, incl. queueing and regions offline)\n", out);
     write_table(out, res, &cost_table);

@@ -16,7 +16,9 @@
  *    over the measured windows up to the current one, and stats_windows'
  *    mean of per-window max/mean over them, the same functions the text
  *    report uses, so the last frame shows the report's max/mean and
- *    window figures (when measuring starts at a window's start).
+ *    window figures (when measuring starts at a window's start); before
+ *    the first measured window the line says "warm-up" (or "not measured
+ *    yet" for an explicit measure_from) and from when figures count.
  * Lines are built in a fixed buffer that counts columns (a UTF-8 sequence
  * is one column, an escape none) and stops at the screen's width, so a
  * narrow terminal cuts lines instead of wrapping them and scrolling the
@@ -453,10 +455,17 @@ int watchview_frame(FILE *out, const watchview *v)
     line_start(l, width, v->color);
     emit(out, l, &lines);
     line_start(l, width, v->color);
-    putf(l, "so far: max/mean %s  window max/mean %s   hot %s: %s of the window",
-         fmt_fixed(a, st.max_mean, 2), fmt_fixed(b, st.window_max_mean, 2),
-         st.hot_defined ? run->servers[st.hot].name : "-",
-         st.hot_defined ? fmt_percent(c, st.hot_share) : "-");
+    if (st.window < stats_first_measured_window(run)) /* before the measured span */
+        putf(l, "so far: %s, figures from %s   hot %s: %s of the window",
+             run->measure_from_us == run->warmup_us ? "warm-up" : "not measured yet",
+             fmt_duration(a, run->measure_from_us),
+             st.hot_defined ? run->servers[st.hot].name : "-",
+             st.hot_defined ? fmt_percent(c, st.hot_share) : "-");
+    else
+        putf(l, "so far: max/mean %s  window max/mean %s   hot %s: %s of the window",
+             fmt_fixed(a, st.max_mean, 2), fmt_fixed(b, st.window_max_mean, 2),
+             st.hot_defined ? run->servers[st.hot].name : "-",
+             st.hot_defined ? fmt_percent(c, st.hot_share) : "-");
     emit(out, l, &lines);
     line_start(l, width, v->color);
     putf(l, "regions %" PRIu64 "  splits %" PRIu64 "  moves %" PRIu64 "  balancer runs %" PRIu64,

@@ -133,10 +133,14 @@ static const sim_results *measured_for(cli_checks *ch, const assertion *a, const
 {
     uint64_t end = res->nruns ? res->runs[0].duration_us : 0;
     uint64_t from = assertion_measure_from(a, end, sc->measure_from_us);
-    if (from == sc->measure_from_us)
+    /* measure_from = auto: each run from its own warm-up's end, which is
+     * never "the last D": an "over last" bound always runs again */
+    int over_last = a->kind == ASSERTION_BOUND && a->over_last_us;
+    if (from == sc->measure_from_us && !(sc->measure_auto && over_last))
         return res;
     for (size_t i = 0; i < ch->nreruns; i++)
-        if (ch->reruns[i].measure_from_us == from && ch->reruns[i].seed == sc->seed)
+        if (ch->reruns[i].measure_from_us == from && !ch->reruns[i].measure_auto &&
+            ch->reruns[i].seed == sc->seed)
             return &ch->reruns[i];
     sim_results *more = realloc(ch->reruns, (ch->nreruns + 1) * sizeof *more);
     if (!more) {
@@ -146,6 +150,7 @@ static const sim_results *measured_for(cli_checks *ch, const assertion *a, const
     ch->reruns = more;
     scenario again = *sc; /* borrows sc's strings; nothing of it is freed */
     again.measure_from_us = from;
+    again.measure_auto = 0;
     char why[1024];
     if (engine_run_all(&again, NULL, &ch->reruns[ch->nreruns], why, sizeof why) < 0) {
         snprintf(err, errcap, "the run measured over the last part (for '%s'): %s", a->text, why);

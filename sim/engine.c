@@ -299,7 +299,6 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     st->baseline = calloc(scenario_max_servers(sc), sizeof *st->baseline);
     if (!st->balancer || !st->baseline)
         return engine_fail(err, errcap, "out of memory for the balancer");
-    st->measuring = sc->measure_from_us == 0;
     st->end_us = UINT64_MAX;
     truth_init(&st->written);
     plan_init(&st->read_plan);
@@ -351,12 +350,19 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
          eventq_push(&st->ticks, sc->balancer_period_us, TICK_BALANCER, 0) < 0) ||
         (sc->balancer == BALANCER_STOCHASTIC &&
          eventq_push(&st->ticks, STATUS_PERIOD_US, TICK_STATUS, 0) < 0) ||
-        (sc->measure_from_us && eventq_push(&st->ticks, sc->measure_from_us, TICK_MEASURE, 0) < 0) ||
+        (!sc->measure_auto && sc->measure_from_us &&
+         eventq_push(&st->ticks, sc->measure_from_us, TICK_MEASURE, 0) < 0) ||
         eventq_push(&st->ticks, sc->window_us, TICK_WINDOW, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the event queue");
     for (size_t i = 0; i < sc->nevents; i++)
         if (eventq_push(&st->ticks, sc->events[i].at_us, TICK_EVENT, (uint32_t)i) < 0)
             return engine_fail(err, errcap, "out of memory for the event queue");
+    /* measure_from = auto measures from 0 until the warm-up ends (a run that
+     * never leaves it is measured whole); a table pre-split into a region a
+     * server has none (engine_warmup.c) */
+    if (sc->measure_auto || sc->measure_from_us == 0)
+        engine_start_measuring(st, out, 0);
+    engine_warmup_check(st, out, 0);
     return phase_begin(st, 0, 0, err, errcap);
 }
 
@@ -422,8 +428,8 @@ static int run_client(run_state *st, run_result *out, const event *ev,
 }
 
 /* A cluster event at t_us: servers join, are drained, or fail. */
-static int run_cluster_event(run_state *st, const cluster_event *e, uint64_t t_us,
-                             char *err, size_t errcap)
+static int run_cluster_event(run_state *st, run_result *out, const cluster_event *e,
+                             uint64_t t_us, char *err, size_t errcap)
 {
     cluster *c = st->table;
     c->now_us = t_us;
@@ -459,6 +465,8 @@ static int run_cluster_event(run_state *st, const cluster_event *e, uint64_t t_u
     }
     if (cluster_retire_server(c, i, back) < 0)
         return engine_fail(err, errcap, "out of memory retiring a server");
+    if (st->sc->balancer == BALANCER_NONE) /* fewer servers: a region each, maybe */
+        engine_warmup_check(st, out, t_us);
     return 0;
 }
 
@@ -492,27 +500,6 @@ static int run_balancer(run_state *st, uint64_t t)
     return 0;
 }
 
-/* measure_from: from now on operations count. The servers' counters are
- * kept as a baseline to subtract, their latency and the run's start over. */
-static void start_measuring(run_state *st)
-{
-    cluster *c = st->table;
-    for (int pass = 0; pass < 2; pass++) {
-        server *sv = pass ? c->retired : c->servers;
-        uint32_t n = pass ? c->nretired : c->nservers;
-        for (uint32_t s = 0; s < n; s++) {
-            st->baseline[sv[s].id] = (server_baseline){ sv[s].writes, sv[s].reads, sv[s].bytes,
-                                                        sv[s].rows_scanned, sv[s].rpcs,
-                                                        sv[s].busy_us };
-            histogram_clear(&sv[s].latency);
-            sv[s].longest_queue = 0;
-        }
-    }
-    histogram_clear(&st->latency);
-    histogram_clear(&st->read_latency);
-    st->measuring = 1;
-}
-
 static int run_tick(run_state *st, run_result *out, const event *ev,
                     const engine_observer *obs, char *err, size_t errcap)
 {
@@ -521,7 +508,7 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
     case TICK_CLIENT:
         return run_client(st, out, ev, obs, err, errcap);
     case TICK_EVENT:
-        return run_cluster_event(st, &sc->events[ev->arg], ev->t_us, err, errcap);
+        return run_cluster_event(st, out, &sc->events[ev->arg], ev->t_us, err, errcap);
     case TICK_PHASE_END:
         if (TICK_PHASE(ev->kind) != st->phase || ev->t_us != st->phase_end_us)
             return 0; /* a phase that ended already, or its duration's end after an early one */
@@ -536,6 +523,7 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
     case TICK_BALANCER:
         if (!inside_run(st, ev->t_us))
             return 0; /* at or past the run's end: not run, not rescheduled */
+        engine_warmup_check(st, out, ev->t_us); /* before it spreads the regions */
         if (run_balancer(st, ev->t_us) < 0)
             return engine_fail(err, errcap, "out of memory in the balancer");
         if (eventq_push(&st->ticks, ev->t_us + sc->balancer_period_us, TICK_BALANCER, 0) < 0)
@@ -549,7 +537,7 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
             return engine_fail(err, errcap, "out of memory in the balancer's status");
         return 0;
     case TICK_MEASURE:
-        start_measuring(st);
+        engine_start_measuring(st, out, ev->t_us);
         return 0;
     case TICK_WINDOW:
         out->window_regions[st->window] = regionmap_count(st->table->map);
@@ -639,8 +627,19 @@ static void collect_server(const run_state *st, const server *sv, run_result *ou
 static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
 {
     cluster *c = st->table;
-    out->measure_from_us = st->sc->measure_from_us < out->duration_us ? st->sc->measure_from_us
-                                                                      : out->duration_us;
+    if (st->sc->measure_auto)
+        out->measure_from_us = st->measure_from_us; /* the warm-up's end, or 0 */
+    else
+        out->measure_from_us = st->sc->measure_from_us < out->duration_us
+                                   ? st->sc->measure_from_us : out->duration_us;
+    if (!st->measuring) { /* measure_from past a trace's end: nothing measured */
+        out->measure_regions = regionmap_count(c->map);
+        out->measure_servers = c->nservers;
+        out->bytes_start = cluster_bytes(c);
+    }
+    out->measure_auto = st->sc->measure_auto;
+    out->servers_end = c->nservers;
+    engine_warmup_finish(st, out);
     for (uint32_t s = 0; s < out->nservers; s++)
         snprintf(out->servers[s].name, sizeof out->servers[s].name, "rs%u", s);
     for (uint32_t s = 0; s < c->nservers; s++)
@@ -885,6 +884,7 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->balancer_period_us = sc->balancer_period_us;
     out->window_us = sc->window_us;
     out->measure_from_us = sc->measure_from_us;
+    out->measure_auto = sc->measure_auto;
     /* A YCSB workload sizes its own values (fieldlength, in its
      * description): the overhead is the cell's framing alone. */
     out->store_sampled = sc->store == STORE_MODE_SAMPLED;

@@ -76,6 +76,8 @@ typedef struct run_state {
     balancer_report *balancer_log; /* every balancer run, for the report */
     size_t nbalancer, balancer_cap;
     int measuring;            /* operations issued now count in the figures */
+    uint64_t measure_from_us; /* since when (engine_start_measuring) */
+    int warmup_done;          /* the warm-up has ended (engine_warmup.c) */
     server_baseline *baseline;/* per server id, from when measuring began */
     histogram latency;        /* of every operation */
     histogram read_latency;   /* of logical reads */
@@ -121,6 +123,23 @@ int engine_run_schemes(const scenario *sc, const engine_observer *obs, run_resul
  * key too long. */
 int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
               const engine_observer *obs, uint64_t *reply_us);
+
+/* From t on, operations count (measure_from, or the warm-up's end under
+ * measure_from = auto): the servers' counters kept as a baseline to
+ * subtract, latencies and the run's counts started over, the table's
+ * regions, online servers and bytes noted (engine_warmup.c). */
+void engine_start_measuring(run_state *st, run_result *out, uint64_t t_us);
+
+/* Ends the warm-up at t if it has not ended and the table has a region per
+ * online server; the caller calls it where the definition looks (at a
+ * balancer run, at time 0, and with balancer = none after each operation
+ * and each server that leaves). Under measure_from = auto, measuring starts
+ * over there. */
+void engine_warmup_check(run_state *st, run_result *out, uint64_t t_us);
+
+/* At the end of a run (duration_us set): a warm-up that never ended is
+ * recorded as the whole run (warmup_ended 0, each server's writes). */
+void engine_warmup_finish(run_state *st, run_result *out);
 
 /* Forgets the operations whose replies came by `now`: what is left at the
  * end of the run is the unfinished work. */

@@ -398,6 +398,8 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     if (st->measuring)
         histogram_record(&st->latency, *reply_us - t_us);
     st->measured_ops += st->measuring;
+    if (!st->warmup_done && st->sc->balancer == BALANCER_NONE) /* after its split, if any */
+        engine_warmup_check(st, out, t_us);
     return rc;
 }
 

@@ -36,6 +36,8 @@ typedef struct server_result {
     double busy;            /* utilisation: service time / run time (may pass 1 when overloaded) */
     uint64_t longest_queue; /* most RPCs in the server at once */
     latency_summary latency;
+    uint64_t warmup_writes; /* cells written during the warm-up (the whole run when it never
+                             * ended), measured or not */
 } server_result;
 
 /* One region of the run, from when it opened (table creation or a split)
@@ -127,6 +129,19 @@ typedef struct run_result {
      * space heatmap and the region log cover the whole run, and window
      * figures use the windows that start at or after it. */
     uint64_t measure_from_us;
+    int measure_auto;       /* measure_from = auto: measure_from_us is warmup_us, detected in
+                             * this run (0 when the warm-up never ended: the whole run) */
+    uint64_t measure_regions, measure_servers; /* regions and online servers when the
+                             * measured span began (the end of the run if it never did) */
+    uint64_t bytes_start;   /* cell bytes stored then */
+    uint32_t servers_end;   /* online servers at the end */
+    /* The warm-up (sim/engine_warmup.c): the growing table, from its
+     * creation until it first has a region per online server (at a balancer
+     * run; at once with balancer = none; at 0 for a table pre-split into a
+     * region a server), detected whatever measure_from says. */
+    int warmup_ended;       /* 0: the run never left it (then warmup_us = duration_us) */
+    uint64_t warmup_us;     /* when it ended: the growing table's span is [0, warmup_us) */
+    uint64_t warmup_regions, warmup_servers; /* regions and online servers then */
     uint64_t writes, reads;
     uint64_t duration_us;   /* simulated time the run covered */
     double offered_per_s;   /* operations issued per simulated second */
@@ -203,6 +218,8 @@ typedef struct sim_results {
     uint64_t balancer_period_us;
     uint64_t window_us;
     uint64_t measure_from_us;    /* figures count operations from here (0: all) */
+    int measure_auto;            /* measure_from = auto: each run's from its warm-up's end
+                                  * (run_result's measure_from_us; this one is 0) */
     char *workload;              /* one-line description of the workload (owned) */
     uint64_t cell_overhead_bytes;/* bytes per cell beyond the row key */
     /* The row store: sampled (store = sampled, or auto when the exact store

@@ -96,6 +96,7 @@ void scenario_defaults(scenario *sc)
     sc->qualifier_bytes = 2;
     w->value_bytes = 8;
     sc->window_us = MINUTE_US;
+    sc->measure_auto = 1; /* figures past the warm-up unless asked otherwise */
     sc->key_buckets = 20;
     sc->start_ms = 1704067200000ull; /* 2024-01-01T00:00:00Z */
     for (size_t i = 0; i < keyscheme_preset_count(); i++)
@@ -468,7 +469,9 @@ static const setting settings[] = {
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL,
       "D", "report window: a column of the heatmaps" },
     { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL,
-      "D", "figures count only operations issued from D on (the warm-up is left out)" },
+      "D", "figures count only operations issued from D on (0s: all); auto (the default): "
+      "from the end of each run's warm-up, the first balancer run at which its table has a "
+      "region per server" },
     { "workload", "key_buckets", SET_COUNT, 1, 1000, SC(key_buckets), NULL,
       "N", "rows of the key space heatmap" },
     { "workload", "family_bytes", SET_COUNT, 1, 255, SC(family_bytes), NULL,
@@ -544,6 +547,12 @@ static int parse_fraction(const char *text, double *out)
     return 0;
 }
 
+/* Whether s is measure_from, which takes "auto" besides a duration. */
+static int is_measure_from(const setting *s)
+{
+    return s->target == IN_SCENARIO && s->offset == offsetof(scenario, measure_from_us);
+}
+
 static int setting_expected(const setting *s, char *err, size_t cap, const char *text)
 {
     char value[SHOWN + 1], lo[32], hi[32];
@@ -562,8 +571,8 @@ static int setting_expected(const setting *s, char *err, size_t cap, const char 
     case SET_DURATION:
         units_format_duration(s->lo, lo, sizeof lo);
         units_format_duration(s->hi, hi, sizeof hi);
-        snprintf(err, cap, "expected a duration from %s to %s with a unit (us, ms, s, m, h), "
-                 "found '%s'", lo, hi, value);
+        snprintf(err, cap, "expected %sa duration from %s to %s with a unit (us, ms, s, m, h), "
+                 "found '%s'", is_measure_from(s) ? "auto or " : "", lo, hi, value);
         break;
     case SET_RATE:
         snprintf(err, cap, "expected a rate such as 5000/s (1 to 1000000000 per s, m "
@@ -683,12 +692,19 @@ static int setting_store(scenario *sc, void *base, const setting *s, const char 
     case SET_COUNT:
     case SET_SIZE:
     case SET_DURATION: {
+        if (is_measure_from(s) && !strcmp(value, "auto")) {
+            ((scenario *)base)->measure_auto = 1;
+            ((scenario *)base)->measure_from_us = 0;
+            return 0;
+        }
         int rc = s->kind == SET_COUNT ? units_parse_count(value, &v)
                  : s->kind == SET_SIZE ? units_parse_size(value, &v)
                                        : units_parse_duration(value, &v);
         if (rc < 0 || v < s->lo || v > s->hi)
             return setting_expected(s, err, errcap, value);
         store_integer(base, s, v);
+        if (is_measure_from(s))
+            ((scenario *)base)->measure_auto = 0; /* a duration, 0 included: from there */
         if (s->offset == offsetof(phase, duration_us) && s->target == IN_PHASE)
             ((phase *)base)->duration_given = 1;
         if (is_read_weight(s))
@@ -846,6 +862,10 @@ int scenario_format_value(const scenario *sc, const char *key, char *out, size_t
     uint64_t v = 0;
     if (is_read_weight(s) && !sc->workload.reads.weights_given) { /* unset: the pattern's mix */
         snprintf(out, cap, "%s", "");
+        return 0;
+    }
+    if (is_measure_from(s) && sc->measure_auto) {
+        snprintf(out, cap, "%s", "auto");
         return 0;
     }
     if (s->kind == SET_COUNT || s->kind == SET_SIZE || s->kind == SET_DURATION) {

@@ -210,6 +210,9 @@ typedef struct scenario {
     uint32_t family_bytes, qualifier_bytes;
     uint64_t window_us;           /* report window */
     uint64_t measure_from_us;     /* figures count operations issued from here (0: all) */
+    int measure_auto;             /* measure_from = auto (the default): from the end of each
+                                   * run's warm-up, detected by the engine (engine_warmup.c);
+                                   * measure_from_us is then 0 */
     uint32_t key_buckets;         /* rows of the key space x time heatmap */
     uint64_t start_ms;            /* the timestamp at simulated time 0 */
 

@@ -359,7 +359,7 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
         known &= ph->pattern.kind != PATTERN_TRACE || ph->duration_given;
         planned += ph->duration_us;
     }
-    if (known && sc->measure_from_us >= planned) {
+    if (known && !sc->measure_auto && sc->measure_from_us >= planned) {
         char from[32], len[32];
         units_format_duration(sc->measure_from_us, from, sizeof from);
         units_format_duration(planned, len, sizeof len);

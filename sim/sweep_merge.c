@@ -230,10 +230,11 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
     json_object *asserts = json_member(pt, "assertions", json_type_array);
     json_object *scen = json_member(sw, "scenario", json_type_string);
     json_object *from = json_member(sw, "measure_from_us", json_type_int);
-    if (!pt || !schemes || !values || !runs || !asserts || !scen || !from) {
+    json_object *automatic = json_member(sw, "measure_auto", json_type_boolean);
+    if (!pt || !schemes || !values || !runs || !asserts || !scen || !from || !automatic) {
         sweep_say(err, errcap, "expected a point's result (regionsim sweep POINT.ini --result): "
-                 "{\"sweep\": {\"scenario\", \"measure_from_us\", \"schemes\", \"points\": "
-                 "[one point]}}");
+                 "{\"sweep\": {\"scenario\", \"measure_from_us\", \"measure_auto\", "
+                 "\"schemes\", \"points\": [one point]}}");
         return -1;
     }
     for (size_t v = 0; v < t->nvars; v++) {
@@ -272,6 +273,7 @@ static int take_result(merge *m, size_t p, json_object *doc, char *err, size_t e
         t->nschemes = ns;
         (void)scen; /* the point file's name when the file sets none: the plan's is the sweep's */
         t->measure_from_us = json_object_get_uint64(from);
+        t->measure_auto = json_object_get_boolean(automatic);
         char **labels = calloc(ns ? ns : 1, sizeof *labels);
         t->schemes = (const char *const *)labels;
         t->figures = calloc(t->npoints * (ns ? ns : 1) * t->nfigures, sizeof *t->figures);

@@ -60,8 +60,9 @@
  * (sim/sweep_checks.c); --result never through a link another user owns.
  *
  * Steady state: the figures count the measured run, from measure_from on,
- * which the scenario sets (docs/scenarios.md#sweeps); nothing is measured
- * differently here. samples > 1 is refused (a point is one seed's run).
+ * which the scenario sets (docs/scenarios.md#sweeps; auto, the default:
+ * each run from its own warm-up's end); nothing is measured differently
+ * here. samples > 1 is refused (a point is one seed's run).
  */
 #include "sim/sweep_run.h"
 #include "sim/jobs.h"
@@ -457,6 +458,7 @@ static uint32_t check_points(const sweep *sw, const sweep_options *o, sweep_tabl
                 jobs = (uint32_t)sw->npoints;
             t->nschemes = sc.nschemes;
             t->measure_from_us = sc.measure_from_us;
+            t->measure_auto = sc.measure_auto;
             t->scenario = strdup(sc.name ? sc.name : "");
             char **labels = calloc(sc.nschemes ? sc.nschemes : 1, sizeof *labels);
             t->schemes = (const char *const *)labels;

@@ -234,6 +234,34 @@ static void test_refusals(void **state)
     assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
     assert_contains(err, "no figure to compare");
     unlink(path);
+    /* measured otherwise: from 0 against past each run's warm-up (auto,
+     * the default), two fixed starts, or "measure_auto" not a boolean */
+    scenario_release(&other);
+    small_scenario(&other, "salt(4) ts");
+    assert_int_equal(scenario_set(&other, NULL, "measure_from", "0s", err, sizeof err), 0);
+    path = report_of(&other);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, "a baseline measured from 0 (measure_from); this run is measured from "
+                         "each run's warm-up (measure_from = auto): compare runs measured alike");
+    sim_results fixed;
+    run_all(&other, &fixed); /* measured alike: compared */
+    assert_int_equal(compare_with(path, &fixed, 0.05, &r, err, sizeof err), 0);
+    assert_true(r.compared > 10);
+    baseline_report_free(&r);
+    sim_results_free(&fixed);
+    assert_int_equal(scenario_set(&other, NULL, "measure_from", "1m", err, sizeof err), 0);
+    run_all(&other, &fixed);
+    assert_int_equal(compare_with(path, &fixed, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, "a baseline measured from 0 (measure_from); this run is measured from "
+                         "1 min (measure_from)");
+    sim_results_free(&fixed);
+    unlink(path);
+    snprintf(text, sizeof text, "{\"regionsim\": %d, \"measure_auto\": 1, \"runs\": [{\"scheme\": "
+             "\"mine\", \"figures\": {\"write_cov\": 0.5}}]}\n", REPORT_JSON_SCHEMA);
+    path = test_temp_file("baseline-auto", text);
+    assert_int_equal(compare_with(path, &res, 0.05, &r, err, sizeof err), -1);
+    assert_contains(err, "\"measure_auto\": expected true or false");
+    unlink(path);
     /* over the size cap */
     path = report_of(&sc);
     assert_int_equal(baseline_load(path, 100, &b, err, sizeof err), -1);

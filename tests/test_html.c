@@ -459,7 +459,7 @@ static void test_warm_up_and_steady_state(void **state)
     f.runs[0].window_regions = regions;
     html = render(&f.res);
     char *run0 = panel(html, 0), *run1 = panel(html, 1);
-    assert_non_null(strstr(run0, "measured from 2 min"));
+    assert_non_null(strstr(run0, "measured 2 min-4 min (the table 2 min old at its start)"));
     assert_non_null(strstr(run0, "class=\"warm\""));
     assert_non_null(strstr(run0, "class=\"measure\""));
     assert_null(strstr(run1, "class=\"warm\""));
@@ -1028,7 +1028,9 @@ static void test_summary_table_at_the_top(void **state)
             free(got);
         }
     }
-    assert_int_equal(count(table, "<tr data-scheme="), 3);
+    char *summary = strndup(table, (size_t)(end - table));
+    assert_int_equal(count(summary, "<tr data-scheme="), 3);
+    free(summary);
     /* Verdicts. Run 0: 700/600/450 writes (max/mean 1.20) but a window's
      * writes on one server at a time (window max/mean 2.81 of 3, at least
      * half the servers); run 2 wrote nothing. */
@@ -1122,6 +1124,66 @@ static void test_latency_throughput_and_read_cost(void **state)
     free(html);
 }
 
+/* The regime table: how the span was chosen, and a row per scheme with
+ * its warm-up (when it ended, or none, or never) and its measured span;
+ * each panel says the same in words. */
+static void test_regime_table_and_panel_words(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.res.measure_auto = 1;
+    f.res.balancer = "simple";
+    f.runs[0].warmup_ended = 1; /* ended at 2 min with 4 regions on 3 servers */
+    f.runs[0].warmup_us = f.runs[0].measure_from_us = 120000000;
+    f.runs[0].warmup_regions = 4;
+    f.runs[0].warmup_servers = 3;
+    f.runs[0].measure_regions = 4;
+    f.runs[0].measure_servers = f.runs[0].servers_end = 3;
+    f.runs[0].bytes_start = 1024;
+    f.runs[0].bytes = 4096;
+    f.sv[0][0].warmup_writes = 400; /* all on rs0: max/mean 3.00 of 3 */
+    f.runs[1].warmup_ended = 1;     /* pre-split: none */
+    f.runs[1].warmup_regions = 3;
+    f.runs[1].warmup_servers = 3;
+    f.runs[2].warmup_ended = 0;     /* never */
+    f.runs[2].warmup_us = f.runs[2].duration_us;
+    char *html = render(&f.res);
+    assert_non_null(strstr(html, "<tr><th>measured</th><td>from the end of each run&#39;s warm-up "
+                                 "(measure_from = auto): the first balancer run"));
+    const char *table = strstr(html, "<table id=\"regime\">");
+    assert_non_null(table);
+    assert_true(table < strstr(html, "<section class=\"panel\""));
+    char *regime = strndup(table, (size_t)(strstr(table, "</table>") - table));
+    assert_int_equal(count(regime, "<tr data-scheme="), 3);
+    char *row0 = element_text(regime, "<tr data-scheme=\"monotonic\">", "</tr>");
+    assert_non_null(strstr(row0, "<td data-figure=\"warmup_us\">2 min</td><td>4</td>"
+                                 "<td data-figure=\"warmup_write_max_mean\">3.00</td>"
+                                 "<td data-figure=\"measure_from_us\">2 min</td><td>4 min</td>"
+                                 "<td data-figure=\"regions_per_server_start\">1.33</td>"
+                                 "<td data-figure=\"regions_per_server_end\">1.00</td>"
+                                 "<td data-figure=\"table_bytes_start\">1 KiB</td>"
+                                 "<td data-figure=\"bytes\">4 KiB</td>"));
+    char *row1 = element_text(regime, "<tr data-scheme=\"" NASTY_ESCAPED "\">", "</tr>");
+    assert_non_null(strstr(row1, "<td data-figure=\"warmup_us\">none</td>"));
+    assert_non_null(strstr(row1, "<td data-figure=\"warmup_write_max_mean\">-</td>"));
+    char *row2 = element_text(regime, "<tr data-scheme=\"idle\">", "</tr>");
+    assert_non_null(strstr(row2, "<td data-figure=\"warmup_us\">never</td>"));
+    char *run0 = panel(html, 0), *run2 = panel(html, 2);
+    assert_non_null(strstr(run0, "warm-up (the growing table) 0-2 min: 4 regions on 3 servers at "
+                                 "its end, write max/mean 3.00 during it"));
+    assert_non_null(strstr(run0, "measured 2 min-4 min (the table 2 min old at its start): 1.33 "
+                                 "-&gt; 1.00 regions per server, 1 KiB -&gt; 4 KiB stored"));
+    assert_non_null(strstr(run2, "never left the warm-up"));
+    free(run0);
+    free(run2);
+    free(row0);
+    free(row1);
+    free(row2);
+    free(regime);
+    free(html);
+}
+
 /* One run uses the page's width and does not speak of comparing schemes. */
 static void test_a_single_run_page(void **state)
 {
@@ -1137,7 +1199,7 @@ static void test_a_single_run_page(void **state)
     assert_non_null(strstr(html, ".runs.one{display:block}"));
     assert_null(strstr(html, "compare directly"));
     assert_int_equal(count(html, "<section class=\"panel\""), 1);
-    assert_int_equal(count(html, "<tr data-scheme="), 1);
+    assert_int_equal(count(html, "<tr data-scheme="), 2); /* the summary's, the regime's */
     if (xmllint_on(state)) assert_well_formed(html);
     free(html);
 }
@@ -1180,6 +1242,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_summary_table_at_the_top),
         cmocka_unit_test(test_latency_throughput_and_read_cost),
         cmocka_unit_test(test_a_single_run_page),
+        cmocka_unit_test(test_regime_table_and_panel_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

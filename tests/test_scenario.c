@@ -855,6 +855,50 @@ static void test_long_schemes(void **state)
 /* An event at or after the end of the run would never happen (it used to
  * make phantom servers in a report): refused with its line, its time and
  * the run's end, where the end is known. */
+/* measure_from: auto by default (the end of each run's warm-up); a
+ * duration, 0s included, measures from there and turns auto off; "auto"
+ * turns it back on; anything else names both forms. */
+static void test_measure_from_auto_or_a_duration(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG], shown[64];
+    scenario_defaults(&sc);
+    assert_true(sc.measure_auto);
+    assert_int_equal(sc.measure_from_us, 0);
+    assert_int_equal(scenario_format_value(&sc, "measure_from", shown, sizeof shown), 0);
+    assert_string_equal(shown, "auto");
+    assert_int_equal(scenario_set(&sc, NULL, "measure_from", "0s", err, sizeof err), 0);
+    assert_false(sc.measure_auto);
+    assert_int_equal(sc.measure_from_us, 0);
+    assert_int_equal(scenario_format_value(&sc, "measure_from", shown, sizeof shown), 0);
+    assert_string_equal(shown, "0s");
+    assert_int_equal(scenario_set(&sc, NULL, "measure_from", "10m", err, sizeof err), 0);
+    assert_false(sc.measure_auto);
+    assert_int_equal(sc.measure_from_us, 600000000);
+    assert_int_equal(scenario_set(&sc, NULL, "measure_from", "auto", err, sizeof err), 0);
+    assert_true(sc.measure_auto);
+    assert_int_equal(sc.measure_from_us, 0);
+    assert_int_equal(scenario_set(&sc, NULL, "measure_from", "Auto", err, sizeof err), -1);
+    assert_contains(err, "expected auto or a duration");
+    assert_contains(err, "'Auto'");
+    assert_true(sc.measure_auto); /* nothing changed on an error */
+    /* auto is never "past the end of the run"; a duration there is refused */
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "5m", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "measure_from", "5m", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "measure_from: 5m is not before the end of the run");
+    /* from a file */
+    scenario_release(&sc);
+    assert_int_equal(load("[workload]\nmeasure_from = auto\n", &sc, err, sizeof err), 0);
+    assert_true(sc.measure_auto);
+    scenario_release(&sc);
+    assert_int_equal(load("[workload]\nmeasure_from = 0s\n", &sc, err, sizeof err), 0);
+    assert_false(sc.measure_auto);
+    scenario_release(&sc);
+}
+
 static void test_events_after_the_end(void **state)
 {
     (void)state;
@@ -1080,6 +1124,7 @@ int main(void)
         cmocka_unit_test(test_load_refuses_continuation_lines),
         cmocka_unit_test(test_control_bytes),
         cmocka_unit_test(test_long_schemes),
+        cmocka_unit_test(test_measure_from_auto_or_a_duration),
         cmocka_unit_test(test_events_after_the_end),
         cmocka_unit_test(test_servers_over_the_run),
         cmocka_unit_test(test_presets_on_many_servers),

@@ -194,6 +194,7 @@ static void fill_point(point_table *pt, size_t p, size_t nschemes)
     }
     t->run_names = pt->run_names;
     t->measure_from_us = 60000000;
+    t->measure_auto = 1; /* read back as written (a real point has from 0 with auto) */
     t->nfigures = sweep_figure_count();
     pt->figures = calloc(nschemes * t->nfigures, sizeof *pt->figures);
     assert_non_null(pt->figures);
@@ -311,6 +312,7 @@ static void test_every_double_reads_back_bit_for_bit(void **state)
     assert_string_equal(t->schemes[0], "tsdb");
     assert_string_equal(t->schemes[1], "plain");
     assert_int_equal(t->measure_from_us, 60000000);
+    assert_true(t->measure_auto);
     assert_int_equal(t->nfigures, sweep_figure_count());
     size_t c = 0;
     for (size_t p = 0; p < 6; p++) {
@@ -521,7 +523,7 @@ static void test_missing_results_are_named_past_a_malformed_one(void **state)
 static void test_malformed_and_truncated_results_are_refused(void **state)
 {
     (void)state;
-    char dir[PATH_MAX], path[PATH_MAX + 64], want[PATH_MAX + 200];
+    char dir[PATH_MAX], path[PATH_MAX + 64], want[PATH_MAX + 256];
     fixture(dir, "malformed");
     under(path, dir, "results/0003.json");
     size_t len;
@@ -561,7 +563,8 @@ static void test_malformed_and_truncated_results_are_refused(void **state)
     spit(path, "{\"sweep\": {}}", 13);
     snprintf(want, sizeof want, "%s/results/0003.json: point 3 (b=2 servers=8): expected a "
              "point's result (regionsim sweep POINT.ini --result): {\"sweep\": {\"scenario\", "
-             "\"measure_from_us\", \"schemes\", \"points\": [one point]}}", dir);
+             "\"measure_from_us\", \"measure_auto\", \"schemes\", \"points\": [one point]}}",
+             dir);
     assert_merge_refused(dir, want, NULL);
     /* a figure written as no number the writer writes */
     spit(path, good, len);

@@ -12,6 +12,7 @@
 #include "reports/figures.h"
 #include "reports/report.h"
 #include "reports/samples.h"
+#include "tests/support.h"
 
 /* Two runs on 4 servers: a hot-tail monotonic run and an all-idle run. */
 typedef struct fixture {
@@ -355,6 +356,55 @@ static void test_measured_run_is_marked(void **state)
     free(text);
 }
 
+/* The regime: the header says how the span was chosen (auto: each run's
+ * warm-up's end), the compare report has a row per scheme (its warm-up:
+ * when it ended, or none, or never; its span, regions per server and
+ * bytes), the run view two lines under its counts. */
+static void test_regime_is_stated(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.res.measure_auto = 1;
+    run_result *hot = &f.runs[0], *idle = &f.runs[1];
+    hot->measure_auto = idle->measure_auto = 1;
+    hot->warmup_ended = 1; /* ended at 1 s with 4 regions on 4 servers */
+    hot->warmup_us = hot->measure_from_us = 1000000;
+    hot->warmup_regions = hot->measure_regions = 4;
+    hot->warmup_servers = hot->measure_servers = hot->servers_end = 4;
+    hot->bytes_start = 2048;
+    hot->bytes = 8192;
+    f.hot[1].warmup_writes = 300; /* rs0 100, rs1 300: max/mean 300 / 100 = 3.00 */
+    f.hot[0].warmup_writes = 100;
+    idle->warmup_ended = 0;       /* never: measured whole */
+    idle->warmup_regions = 8;
+    idle->warmup_servers = idle->measure_servers = idle->servers_end = 4;
+    char *text = capture(write_compare, &f);
+    assert_contains(text, "\nmeasured  from the end of each run's warm-up (measure_from = auto): "
+                          "the first balancer run at which its table had a region per server\n");
+    char *regime = strstr(text, "\nthe regime measured");
+    assert_non_null(regime);
+    char *hot_row = line_starting(regime, "monotonic ");
+    assert_non_null(hot_row);
+    assert_contains(hot_row, " 1 s       4     3.00  1 s  2 s   1.00 -> 1.00 2 KiB -> 8 KiB");
+    char *idle_row = line_starting(regime, "a-very-long-");
+    assert_non_null(idle_row);
+    assert_contains(idle_row, "    never       8");
+    free(hot_row);
+    free(idle_row);
+    free(text);
+    text = capture(write_hot_run, &f);
+    assert_contains(text, "\n  warm-up (the growing table) 0-1 s: 4 regions on 4 servers at its "
+                          "end, write max/mean 3.00 during it\n  measured 1 s-2 s (the table 1 s "
+                          "old at its start): 1.00 -> 1.00 regions per server, 2 KiB -> 8 KiB "
+                          "stored\n");
+    free(text);
+    text = capture(write_idle_run, &f);
+    assert_contains(text, "\n  never left the warm-up: 8 regions on 4 servers at the end; every "
+                          "figure is of the growing table\n");
+    free(text);
+}
+
 /* Colour: escapes only when asked, always reset on the same line. */
 static void test_color_only_when_asked(void **state)
 {
@@ -664,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_compare_echoes_config_and_aligns_rows),
         cmocka_unit_test(test_run_draws_key_space_regions_and_timeline),
         cmocka_unit_test(test_measured_run_is_marked),
+        cmocka_unit_test(test_regime_is_stated),
         cmocka_unit_test(test_color_only_when_asked),
         cmocka_unit_test(test_compare_draws_panels_on_one_scale),
         cmocka_unit_test(test_output_is_deterministic),

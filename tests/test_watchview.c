@@ -272,6 +272,30 @@ static void test_bars_scale_to_the_largest_window_count(void **state)
     free(text);
 }
 
+/* Before the measured span (the warm-up, measure_from = auto) the frame
+ * says so and from when figures count, instead of figures of nothing;
+ * from it on, the figures so far. */
+static void test_warmup_is_named_before_the_measured_span(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.run.warmup_ended = 1;
+    f.run.warmup_us = f.run.measure_from_us = 60 * S;
+    char *text = frame(&f, 30 * S, 0, 80, 24);
+    char *l = line_starting(text, "so far: ");
+    assert_non_null(l);
+    assert_non_null(strstr(l, "so far: warm-up, figures from 1 min   hot rs0: 100.0% of the window"));
+    free(l);
+    free(text);
+    text = frame(&f, 90 * S, 0, 80, 24);
+    l = line_starting(text, "so far: ");
+    assert_non_null(l);
+    assert_non_null(strstr(l, "so far: max/mean "));
+    free(l);
+    free(text);
+}
+
 static void test_clock(void **state)
 {
     (void)state;
@@ -392,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_few_lines_show_the_busiest_servers),
         cmocka_unit_test(test_latest_events_newest_first),
         cmocka_unit_test(test_plain_line),
+        cmocka_unit_test(test_warmup_is_named_before_the_measured_span),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

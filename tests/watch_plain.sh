@@ -31,7 +31,9 @@ cmp -s "$dir/a" "$dir/b" || fail "two runs printed different lines"
 if grep -q "$(printf '\033')" "$dir/a"; then fail "an escape in the plain lines"; fi
 lines=$(wc -l <"$dir/a")
 [ "$lines" -eq 30 ] || fail "expected 30 lines (30 one-minute windows), found $lines"
-bad=$(grep -cvE '^[0-9]{2}:[0-9]{2}:[0-9]{2} hot rs[0-9]+ \([0-9.]+%\) max/mean [0-9.]+ window [0-9.]+ regions [0-9]+ splits [0-9]+ moves [0-9]+$' "$dir/a" || true)
+# before the measured run (the warm-up, measure_from = auto) nothing is
+# measured yet: its figures are "-", counted below against the run's start
+bad=$(grep -cvE '^[0-9]{2}:[0-9]{2}:[0-9]{2} hot rs[0-9]+ \([0-9.]+%\) max/mean ([0-9.]+ window [0-9.]+|- window -) regions [0-9]+ splits [0-9]+ moves [0-9]+$' "$dir/a" || true)
 [ "$bad" -eq 0 ] || fail "$bad lines not of the form expected:
 $(head -3 "$dir/a")"
 [ "$(head -1 "$dir/a" | cut -d' ' -f1)" = 00:01:00 ] || fail "the first line is not at 00:01:00"
@@ -45,6 +47,12 @@ rs run --scheme monotonic >"$dir/run" 2>/dev/null
 run_mm=$(sed -n 's/^  max\/mean \([0-9.]*\) .*/\1/p' "$dir/run" | head -1)
 run_wm=$(sed -n 's/^  per-window max\/mean: mean \([0-9.]*\),.*/\1/p' "$dir/run" | head -1)
 [ -n "$run_mm" ] && [ -n "$run_wm" ] || fail "no max/mean figures in the run report"
+# the lines of the warm-up (figures "-") are the minutes before the run's
+# measured span ("measured 10 min-30 min" in its report)
+from=$(sed -n 's/^  measured \([0-9]*\) min-.*/\1/p' "$dir/run")
+[ -n "$from" ] || fail "no measured span in the run report"
+warm=$(grep -c ' max/mean - window - ' "$dir/a" || true)
+[ "$warm" -eq "$from" ] || fail "$warm lines without figures, the run measured from $from min"
 tail -1 "$dir/a" | grep -q " max/mean $run_mm window $run_wm " ||
     fail "last line '$(tail -1 "$dir/a")' differs from the run's max/mean $run_mm, window $run_wm"
 

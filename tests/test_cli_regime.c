@@ -1,0 +1,172 @@
+/* test_cli_regime.c -- the steady state by default, end to end.
+ *
+ * argv[1] is the path of the built binary, argv[2] the source tree. The
+ * default `regionsim compare` measures each run from its own warm-up's
+ * end (measure_from = auto, sim/engine_warmup.c) and every format states
+ * the regime it measured (docs/reports.md#the-regime-measured): the JSON
+ * per run, the text's header line and regime table, the HTML's table and
+ * verdicts. Issue 28's check: on the default compare md5, reversed and
+ * opentsdb are even, and monotonic's window max/mean is 8.00 of 8.
+ * `--measure-from 0s` (the old default) measures the whole run again.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "tests/cli_support.h"
+#include "tests/support.h"
+
+/* The run of `scheme` in a JSON report's "runs". */
+static json_object *run_of(json_object *root, const char *scheme)
+{
+    json_object *runs = member(root, "runs");
+    for (size_t i = 0; i < json_object_array_length(runs); i++) {
+        json_object *r = json_object_array_get_idx(runs, i);
+        if (!strcmp(json_object_get_string(member(r, "scheme")), scheme))
+            return r;
+    }
+    fail_msg("no run of %s", scheme);
+    return NULL;
+}
+
+static double figure(json_object *run, const char *name)
+{
+    return json_object_get_double(member(member(run, "figures"), name));
+}
+
+static int64_t regime_int(json_object *run, const char *name)
+{
+    return json_object_get_int64(member(member(run, "regime"), name));
+}
+
+/* JSON: every run is measured from its own warm-up's end, which its
+ * regime states; the tables that start as one region leave it at a
+ * balancer run (a multiple of 5 minutes) with a region per server, the
+ * pre-split ones have none; md5, reversed and opentsdb are even past it
+ * and monotonic one server at a time. */
+static void test_default_compare_measures_past_each_warmup(void **state)
+{
+    (void)state;
+    output o = run("compare", "--format", "json", NULL);
+    assert_int_equal(o.status, 0);
+    json_object *root = json_tokener_parse(o.out);
+    assert_non_null(root);
+    assert_true(json_object_get_boolean(member(root, "measure_auto")));
+    json_object *runs = member(root, "runs");
+    assert_int_equal(json_object_array_length(runs), 12);
+    for (size_t i = 0; i < json_object_array_length(runs); i++) {
+        json_object *r = json_object_array_get_idx(runs, i);
+        json_object *regime = member(r, "regime"), *warmup = member(regime, "warmup");
+        assert_true(json_object_get_boolean(member(regime, "auto")));
+        assert_true(json_object_get_boolean(member(warmup, "ended")));
+        int64_t from = regime_int(r, "from_us"), end = json_object_get_int64(member(warmup, "end_us"));
+        assert_int_equal(from, end);
+        assert_int_equal(regime_int(r, "table_age_us"), from);
+        assert_int_equal(regime_int(r, "to_us"), 1800000000);
+        assert_int_equal(from % 300000000, 0); /* at a balancer run, or 0 */
+        assert_true(json_object_get_int64(member(warmup, "regions")) >= 8);
+        assert_true(regime_int(r, "regions_start") >= regime_int(r, "servers_start"));
+        assert_int_equal(figure(r, "measure_from_us"), (double)from);
+        assert_int_equal(figure(r, "warmup_us"), (double)end);
+        /* the figures count from there: 1,000 writes a second */
+        assert_int_equal(json_object_get_int64(member(r, "writes")), (1800000000 - from) / 1000);
+        const char *presplit = json_object_get_string(member(r, "presplit"));
+        if (strcmp(presplit, "none") != 0) { /* pre-split a region a server: no warm-up */
+            assert_int_equal(from, 0);
+            assert_true(json_object_is_type(member(warmup, "write_max_mean"), json_type_null));
+        } else {
+            assert_true(from > 0);
+            assert_true(json_object_get_double(member(warmup, "write_max_mean")) >= 4.0);
+        }
+    }
+    static const char *const even[] = { "md5", "reversed", "opentsdb" };
+    for (size_t i = 0; i < 3; i++) {
+        json_object *r = run_of(root, even[i]);
+        assert_int_equal(regime_int(r, "from_us"), 600000000); /* 10 min */
+        assert_true(figure(r, "write_max_mean") <= 1.10); /* verdict.h's VERDICT_EVEN */
+        assert_true(figure(r, "write_window_max_mean") <= 1.10);
+    }
+    json_object *mono = run_of(root, "monotonic");
+    assert_true(figure(mono, "write_window_max_mean") == 8.0);
+    assert_true(figure(mono, "regions_per_server_start") >= 1.0);
+    json_object_put(root);
+    output_free(&o);
+}
+
+/* Text and HTML say what they measured, and the verdicts follow. */
+static void test_default_compare_states_its_regime(void **state)
+{
+    (void)state;
+    output t = run("compare", NULL);
+    assert_int_equal(t.status, 0);
+    assert_contains(t.out, "\nmeasured  from the end of each run's warm-up (measure_from = auto): "
+                           "the first balancer run at which its table had a region per server\n");
+    assert_contains(t.out, "\nthe regime measured: the warm-up");
+    assert_contains(t.out, "\nmd5               10 min       8     5.00 10 min 30 min   1.00 -> 4.00");
+    assert_contains(t.out, "\nsalted              none       8        -      0 30 min");
+    output_free(&t);
+
+    output h = run("compare", "--format", "html", NULL);
+    assert_int_equal(h.status, 0);
+    assert_contains(h.out, "<table id=\"regime\">");
+    static const char *const even[] = { "md5", "reversed", "opentsdb" };
+    for (size_t i = 0; i < 3; i++) {
+        char row[64];
+        snprintf(row, sizeof row, "<tr data-scheme=\"%s\">", even[i]);
+        const char *summary = strstr(h.out, row);
+        assert_non_null(summary);
+        const char *verdict = strstr(summary, "<td class=\"verdict\">");
+        assert_non_null(verdict);
+        assert_true(!strncmp(verdict, "<td class=\"verdict\">writes even</td>", 36));
+    }
+    output_free(&h);
+}
+
+/* --measure-from 0s measures the whole run (the old default), the
+ * warm-up still shown apart; a run too short to leave its warm-up is
+ * measured whole and says so. */
+static void test_explicit_zero_and_a_warmup_that_never_ends(void **state)
+{
+    (void)state;
+    output o = run("run", "--scheme", "md5", "--measure-from", "0s", "--format", "json", NULL);
+    assert_int_equal(o.status, 0);
+    json_object *root = json_tokener_parse(o.out);
+    assert_false(json_object_get_boolean(member(root, "measure_auto")));
+    json_object *r = run_of(root, "md5");
+    assert_int_equal(regime_int(r, "from_us"), 0);
+    assert_int_equal(json_object_get_int64(member(r, "writes")), 1800000);
+    assert_true(figure(r, "write_max_mean") > 2.0); /* the growing table's */
+    assert_int_equal(figure(r, "warmup_us"), 600000000.0);
+    json_object_put(root);
+    output_free(&o);
+
+    output t = run("run", "--scheme", "md5", "--duration", "3m", NULL);
+    assert_int_equal(t.status, 0);
+    assert_contains(t.out, "\n  never left the warm-up: 3 regions on 8 servers at the end; every "
+                           "figure is of the growing table\n");
+    assert_contains(t.out, "\n  measured 0-3 min (a new table): 0.12 -> 0.38 regions per server");
+    output_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_cli_regime PATH-TO-REGIONSIM SOURCE-ROOT\n");
+        return 2;
+    }
+    binary = argv[1];
+    source_root = argv[2];
+    test_plain_env();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_compare_measures_past_each_warmup),
+        cmocka_unit_test(test_default_compare_states_its_regime),
+        cmocka_unit_test(test_explicit_zero_and_a_warmup_that_never_ends),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
