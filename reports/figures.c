@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "reports/stats.h"
+#include "reports/verdict.h"
 
 /* The read kinds, for families. Its count must match QUERY_KINDS (checked
  * below) and its names query_kind_name's (checked by tests/test_figures.c). */
@@ -209,6 +210,12 @@ static double v_busiest(const run_result *run, int kind, size_t index)
     return stats_busiest(run);
 }
 
+static double v_overloaded(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return verdict_overloaded(run) ? 1 : 0;
+}
+
 static double v_longest_queue(const run_result *run, int kind, size_t index)
 {
     UNUSED_ARGS;
@@ -354,6 +361,9 @@ static const figure FIGURES[] = {
         "Trace operations after a phase's duration: never issued.")
     FIG("busiest_busy", "share", LOWER, 3, v_busiest,
         "The most loaded server's service time over the run time (over 1: more than it can do).")
+    FIG("overloaded", "", LOWER, 0, v_overloaded,
+        "1 when the run was overloaded (busiest_busy over 1, or achieved under 99% of offered), "
+        "0 when not.")
     FIG("longest_queue", "count", LOWER, 0, v_longest_queue, "Most RPCs in one server at once.")
     FIG("mean_latency_us", "us", LOWER, 0, v_mean,
         "Mean latency of every operation, arrival to reply (queueing and offline regions included).")

@@ -22,6 +22,7 @@
 #include "reports/samples.h"
 #include "reports/servers.h"
 #include "reports/stats.h"
+#include "reports/verdict.h"
 
 /* ---- a panel: figures ---- */
 
@@ -98,6 +99,12 @@ void html_write_panel_head(FILE *out, const run_result *run)
     if (run->measure_from_us)
         fprintf(out, "<p>measured from %s (the veiled warm-up is in no figure)</p>\n",
                 fmt_duration(a, run->measure_from_us));
+    char over[256];
+    if (verdict_overload_note(over, sizeof over, run)) {
+        fputs("<p class=\"unsteady overloaded\">", out);
+        html_put_text(out, over);
+        fputs("</p>\n", out);
+    }
     steady_state st = stats_steady(run);
     if (!st.steady) {
         char note[256];
@@ -167,7 +174,14 @@ void html_write_costs(FILE *out, const run_result *run)
         for (size_t c = 0; c < NLATENCY; c++) html_write_figure_cell(out, run, LATENCY_COLUMNS[c][2]);
         fputs("</tr>\n", out);
     }
-    fputs("</table>\n<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
+    fputs("</table>\n", out);
+    char note[512];
+    if (verdict_drain_note(note, sizeof note, run)) {
+        fputs("<p class=\"note drained\">", out);
+        html_put_text(out, note);
+        fputs(".</p>\n", out);
+    }
+    fputs("<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
           "included. busiest: the busiest server's work over the run's time (over 100%: more "
           "than it can do); queue: the most RPCs in one server at once.</p>\n", out);
     if (!reads)

@@ -1087,6 +1087,59 @@ static void test_summary_table_at_the_top(void **state)
     }
 }
 
+/* An overloaded run is called so first, in the summary's verdict and at
+ * the head of its panel, with done/offered; a p99 longer than the run is
+ * explained under the summary and under the panel's latency table. A run
+ * that keeps up says neither. */
+static void test_an_overloaded_run_is_called_so_first(void **state)
+{
+    (void)state;
+    even_fixture e;
+    even_fixture_init(&e);
+    run_result *salted = &e.runs[1];
+    salted->offered_per_s = 1000, salted->achieved_per_s = 316;
+    salted->unfinished = 1231362;
+    for (int s = 0; s < EV_SERVERS; s++) e.sv[1][s].busy = s == 3 ? 9.294 : 9.0;
+    salted->latency = (latency_summary){ .count = 100, .p50_us = 3490000000ull,
+                                         .p99_us = 14630000000ull, .p999_us = 14898000000ull,
+                                         .max_us = 14975000000ull };
+    run_result *mono = &e.runs[0]; /* keeps up: 99% done, 100% busy at most */
+    mono->offered_per_s = 1000, mono->achieved_per_s = 990;
+    e.sv[0][0].busy = 1.0;
+    mono->latency = (latency_summary){ .count = 100, .p99_us = 5000, .max_us = 200000000 };
+    char *html = render(&e.res);
+    char *v = element_text(strstr(html, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">",
+                           "</td>");
+    assert_string_equal(v, "overloaded: 316 of 1000 ops/s done, busiest server 929.4% busy; "
+                           "writes even");
+    free(v);
+    v = element_text(strstr(html, "<tr data-scheme=\"monotonic\">"), "<td class=\"verdict\">",
+                     "</td>");
+    assert_string_equal(v, "one server takes the writes (max/mean 8.00 of 8)");
+    free(v);
+    const char *summary_end = strstr(html, "</table>");
+    assert_non_null(summary_end);
+    char *drained = element_text(summary_end, "<p class=\"note drained\">", "</p>");
+    assert_string_equal(drained, "salted: p99 14630 s is longer than the 4 min run: 1231362 "
+                                 "operations were still queued at its end and drained after "
+                                 "it, with no new arrivals.");
+    free(drained);
+    assert_int_equal(count(html, "<p class=\"note drained\">"), 2); /* summary, salted's panel */
+    char *p0 = panel(html, 0), *p1 = panel(html, 1);
+    assert_null(strstr(p0, "overloaded"));
+    assert_null(strstr(p0, "drained"));
+    char *head = element_text(p1, "<p class=\"unsteady overloaded\">", "</p>");
+    assert_string_equal(head, "overloaded: 316 of 1000 ops/s done, busiest server 929.4% busy");
+    assert_true(strstr(p1, "unsteady overloaded") < strstr(p1, "<h3>Throughput and latency</h3>"));
+    assert_true(strstr(p1, "note drained") > strstr(p1, "<h3>Throughput and latency</h3>"));
+    assert_non_null(strstr(p1, "<th>overloaded</th><td>1</td>")); /* every figure */
+    assert_null(strstr(p0, "<th>overloaded</th>")); /* 0: not listed */
+    free(head);
+    free(p0);
+    free(p1);
+    free(html);
+}
+
 /* A panel's throughput, latency and read cost, from the registry. */
 static void test_latency_throughput_and_read_cost(void **state)
 {
@@ -1179,6 +1232,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_region_table_keys_differ),
         cmocka_unit_test(test_summary_table_at_the_top),
         cmocka_unit_test(test_latency_throughput_and_read_cost),
+        cmocka_unit_test(test_an_overloaded_run_is_called_so_first),
         cmocka_unit_test(test_a_single_run_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
