@@ -13,8 +13,8 @@
  * `kind` (a family's read kind) or by small wrappers. Undefined values are
  * NAN: ratios over nothing, latency of nothing timed, rates over no time.
  *
- * figure_nearest is Levenshtein distance against every name, in two rows
- * of a small stack array (names are shorter than 48 bytes).
+ * figure_nearest offers every name to core/nearest.h, the one edit
+ * distance of every "did you mean" (names are shorter than 48 bytes).
  */
 #include "reports/figures.h"
 
@@ -22,6 +22,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/nearest.h"
 #include "reports/stats.h"
 #include "reports/verdict.h"
 
@@ -492,43 +493,12 @@ const char *figure_better_name(figure_better better)
 
 /* ---- did you mean ---- */
 
-#define NAME_MAX_LEN (sizeof FIGURES[0].name)
-
-/* Levenshtein distance between s (any length) and a registry name t. */
-static size_t edit_distance(const char *s, const char *t)
-{
-    size_t m = strlen(t), row[NAME_MAX_LEN + 1];
-    assert(m < NAME_MAX_LEN + 1);
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; s[i - 1]; i++) {
-        size_t diag = row[0]; /* row[i-1][j-1] */
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t best = diag + (s[i - 1] != t[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[m];
-}
-
 const char *figure_nearest(const char *name)
 {
     if (!name)
         return NULL;
-    size_t len = strlen(name), limit = len / 3 > 2 ? len / 3 : 2;
-    const char *best = NULL;
-    size_t best_d = limit + 1;
-    for (size_t i = 0; i < NFIGURES; i++) {
-        size_t d = edit_distance(name, FIGURES[i].name);
-        if (d < best_d) {
-            best_d = d;
-            best = FIGURES[i].name;
-        }
-    }
-    return best;
+    nearest n = nearest_start(name, nearest_limit(name), 0);
+    for (size_t i = 0; i < NFIGURES; i++)
+        nearest_offer(&n, FIGURES[i].name);
+    return n.best;
 }
