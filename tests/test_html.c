@@ -1166,6 +1166,24 @@ static void test_latency_throughput_and_read_cost(void **state)
     assert_non_null(strstr(run1, "<td data-figure=\"rpcs_per_read_scan\">3.00</td>"));
     assert_non_null(strstr(run1, "<td data-figure=\"read_share_get\">79.4%</td>")); /* 100 / 126 */
     assert_null(strstr(run1, "<tr><th>range</th>")); /* no range reads: no row */
+    /* The read cost table fits a panel of the two-column grid (640 px at
+     * the least): six columns (kind, reads, share, RPCs/read, rows read,
+     * rows/record; measured in headless Chromium, 528 px with 11-digit
+     * row counts in a 599 px box), and a box that scrolls (.wide) should
+     * a count be longer still, never spilling past the panel's edge. */
+    assert_non_null(strstr(html, ".wide{overflow-x:auto}"));
+    const char *reads = strstr(run1, "<h3>Read cost</h3>\n<div class=\"wide\"><table class=\"figs "
+                                     "costs reads\">");
+    assert_non_null(reads);
+    char *table = element_text(reads, "<table class=\"figs costs reads\">", "</table>");
+    assert_non_null(table);
+    char *heads = element_text(table, "<tr>", "</tr>");
+    assert_int_equal(count(heads, "<th>"), 6);
+    assert_null(strstr(table, "read_rpcs_")); /* totals: in the Figures table */
+    assert_null(strstr(table, "records_returned_"));
+    assert_non_null(strstr(reads, "</table></div>"));
+    free(heads);
+    free(table);
     /* Run 0 did not read: latency of every operation only, no read cost. */
     assert_non_null(strstr(run0, "<h3>Throughput and latency</h3>"));
     assert_null(strstr(run0, "read_p99_latency_us"));
