@@ -20,6 +20,7 @@
 #include "tests/support.h"
 #include "reports/figures.h"
 #include "reports/format.h"
+#include "reports/html_impl.h"
 #include "reports/report.h"
 #include "reports/samples.h"
 
@@ -1140,6 +1141,41 @@ static void test_an_overloaded_run_is_called_so_first(void **state)
     free(html);
 }
 
+/* The region map's server colours are never the heatmaps' "grey =
+ * nothing": none is ZERO_COLOUR, and none is a grey at all (its channels
+ * within 24 of each other, where the palest colour, lavender #c5b0d5,
+ * spans 37; the palette had #7f7f7f and #c7c7c7, which a reader of the
+ * heatmaps beside it takes for no server). */
+static void test_server_colours_are_not_the_empty_grey(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    unsigned zr, zg, zb;
+    assert_int_equal(sscanf(ZERO_COLOUR, "#%2x%2x%2x", &zr, &zg, &zb), 3);
+    assert_true(zr == zg && zg == zb); /* the empty cells' colour is a grey */
+    size_t n = 0;
+    for (int k = 0;; k++) {
+        char rule[32];
+        snprintf(rule, sizeof rule, ".sv%d{fill:#", k);
+        const char *at = strstr(html, rule);
+        if (!at)
+            break;
+        unsigned r, g, b;
+        assert_int_equal(sscanf(at + strlen(rule), "%2x%2x%2x", &r, &g, &b), 3);
+        unsigned hi = r > g ? (r > b ? r : b) : (g > b ? g : b);
+        unsigned lo = r < g ? (r < b ? r : b) : (g < b ? g : b);
+        if (hi - lo < 24)
+            fail_msg(".sv%d is #%02x%02x%02x, a grey: the heatmaps' grey means nothing", k, r,
+                     g, b);
+        assert_false(r == zr && g == zg && b == zb);
+        n++;
+    }
+    assert_int_equal(n, 20); /* every colour of the palette was checked */
+    free(html);
+}
+
 /* A panel's throughput, latency and read cost, from the registry. */
 static void test_latency_throughput_and_read_cost(void **state)
 {
@@ -1251,6 +1287,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_summary_table_at_the_top),
         cmocka_unit_test(test_latency_throughput_and_read_cost),
         cmocka_unit_test(test_an_overloaded_run_is_called_so_first),
+        cmocka_unit_test(test_server_colours_are_not_the_empty_grey),
         cmocka_unit_test(test_a_single_run_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
