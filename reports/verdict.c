@@ -79,16 +79,22 @@ int verdict_overloaded(const run_result *run)
            run->achieved_per_s < VERDICT_OVERLOAD_DONE * run->offered_per_s;
 }
 
-int verdict_overload_note(char *buf, size_t cap, const run_result *run)
+void verdict_overload_words(char *buf, size_t cap, double achieved, double offered,
+                            double busiest)
 {
     char a[CELL], b[CELL], c[CELL];
+    snprintf(buf, cap, "overloaded: %s of %s ops/s done, busiest server %s busy",
+             fmt_fixed(a, achieved, 0), fmt_fixed(b, offered, 0), fmt_percent(c, busiest));
+}
+
+int verdict_overload_note(char *buf, size_t cap, const run_result *run)
+{
     if (cap)
         buf[0] = '\0';
     if (!verdict_overloaded(run))
         return 0;
-    snprintf(buf, cap, "overloaded: %s of %s ops/s done, busiest server %s busy",
-             fmt_fixed(a, run->achieved_per_s, 0), fmt_fixed(b, run->offered_per_s, 0),
-             fmt_percent(c, stats_busiest(run)));
+    verdict_overload_words(buf, cap, run->achieved_per_s, run->offered_per_s,
+                           stats_busiest(run));
     return 1;
 }
 

@@ -79,6 +79,12 @@ int verdict_overloaded(const run_result *run);
  * overloaded, else ""; returns whether it was. */
 int verdict_overload_note(char *buf, size_t cap, const run_result *run);
 
+/* The same words from the figures achieved_ops_per_s, offered_ops_per_s
+ * and busiest_busy (what a sweep's table keeps of a run), for a run the
+ * figure `overloaded` called so. */
+void verdict_overload_words(char *buf, size_t cap, double achieved, double offered,
+                            double busiest);
+
 /* Why a latency is longer than the measured run, when one is (max latency
  * over duration - measure_from), into buf (cap bytes), else "": the
  * first of p99, p99.9 and max that is, e.g. "p99 14630 s is longer than
