@@ -356,7 +356,8 @@ static const figure FIGURES[] = {
     /* throughput and latency */
     FIG("offered_ops_per_s", "ops/s", NEITHER, 0, v_offered, "Operations issued per simulated second.")
     FIG("achieved_ops_per_s", "ops/s", HIGHER, 0, v_achieved,
-        "Operations completed within the run per simulated second.")
+        "Operations completed within the measured run per simulated second (those that "
+        "arrived before it included).")
     FIG("unfinished", "count", LOWER, 0, v_unfinished, "Operations still queued when the run ended.")
     FIG("left_out", "count", NEITHER, 0, v_left_out,
         "Trace operations after a phase's duration: never issued.")
