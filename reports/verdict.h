@@ -18,9 +18,9 @@
  * the registry's `overloaded` figure) says "overloaded" first. A run is
  * overloaded when its busiest server had more work than time (busy over
  * VERDICT_OVERLOAD_BUSY, 100%), or when it completed less than
- * VERDICT_OVERLOAD_DONE of what it was offered (more than 1% of the
- * measured operations still queued at its end: a healthy run has only the
- * few in flight). An operation's reply time is fixed when it is issued
+ * VERDICT_OVERLOAD_DONE of what it was offered (its replies within the
+ * measured run fell short of its arrivals by more than 1%: the queue grew
+ * by that much, where a run that keeps up has only the few in flight). An operation's reply time is fixed when it is issued
  * (core/server.h's FIFO queues, sim/engine_ops.c), so what is still
  * queued at the end is served after it, with no new arrivals, and its
  * latency runs to that reply: a latency can be longer than the run, and
