@@ -13,8 +13,8 @@
  * `kind` (a family's read kind) or by small wrappers. Undefined values are
  * NAN: ratios over nothing, latency of nothing timed, rates over no time.
  *
- * figure_nearest is Levenshtein distance against every name, in two rows
- * of a small stack array (names are shorter than 48 bytes).
+ * figure_nearest offers every name to core/nearest.h, the one edit
+ * distance of every "did you mean" (names are shorter than 48 bytes).
  */
 #include "reports/figures.h"
 
@@ -22,7 +22,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/nearest.h"
 #include "reports/stats.h"
+#include "reports/verdict.h"
 
 /* The read kinds, for families. Its count must match QUERY_KINDS (checked
  * below) and its names query_kind_name's (checked by tests/test_figures.c). */
@@ -247,6 +249,12 @@ static double v_busiest(const run_result *run, int kind, size_t index)
     return stats_busiest(run);
 }
 
+static double v_overloaded(const run_result *run, int kind, size_t index)
+{
+    UNUSED_ARGS;
+    return verdict_overloaded(run) ? 1 : 0;
+}
+
 static double v_longest_queue(const run_result *run, int kind, size_t index)
 {
     UNUSED_ARGS;
@@ -402,12 +410,16 @@ static const figure FIGURES[] = {
     /* throughput and latency */
     FIG("offered_ops_per_s", "ops/s", NEITHER, 0, v_offered, "Operations issued per simulated second.")
     FIG("achieved_ops_per_s", "ops/s", HIGHER, 0, v_achieved,
-        "Operations completed within the run per simulated second.")
+        "Operations completed within the measured run per simulated second (those that "
+        "arrived before it included).")
     FIG("unfinished", "count", LOWER, 0, v_unfinished, "Operations still queued when the run ended.")
     FIG("left_out", "count", NEITHER, 0, v_left_out,
         "Trace operations after a phase's duration: never issued.")
     FIG("busiest_busy", "share", LOWER, 3, v_busiest,
         "The most loaded server's service time over the run time (over 1: more than it can do).")
+    FIG("overloaded", "", LOWER, 0, v_overloaded,
+        "1 when the run was overloaded (busiest_busy over 1, or achieved under 99% of offered), "
+        "0 when not.")
     FIG("longest_queue", "count", LOWER, 0, v_longest_queue, "Most RPCs in one server at once.")
     FIG("mean_latency_us", "us", LOWER, 0, v_mean,
         "Mean latency of every operation, arrival to reply (queueing and offline regions included).")
@@ -536,43 +548,12 @@ const char *figure_better_name(figure_better better)
 
 /* ---- did you mean ---- */
 
-#define NAME_MAX_LEN (sizeof FIGURES[0].name)
-
-/* Levenshtein distance between s (any length) and a registry name t. */
-static size_t edit_distance(const char *s, const char *t)
-{
-    size_t m = strlen(t), row[NAME_MAX_LEN + 1];
-    assert(m < NAME_MAX_LEN + 1);
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; s[i - 1]; i++) {
-        size_t diag = row[0]; /* row[i-1][j-1] */
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t best = diag + (s[i - 1] != t[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[m];
-}
-
 const char *figure_nearest(const char *name)
 {
     if (!name)
         return NULL;
-    size_t len = strlen(name), limit = len / 3 > 2 ? len / 3 : 2;
-    const char *best = NULL;
-    size_t best_d = limit + 1;
-    for (size_t i = 0; i < NFIGURES; i++) {
-        size_t d = edit_distance(name, FIGURES[i].name);
-        if (d < best_d) {
-            best_d = d;
-            best = FIGURES[i].name;
-        }
-    }
-    return best;
+    nearest n = nearest_start(name, nearest_limit(name), 0);
+    for (size_t i = 0; i < NFIGURES; i++)
+        nearest_offer(&n, FIGURES[i].name);
+    return n.best;
 }

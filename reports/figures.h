@@ -80,9 +80,10 @@ const char *figure_scope_name(figure_scope scope);
 const char *figure_better_name(figure_better better);
 
 /* The name of the registry figure nearest to `name` (for "did you mean"),
- * or NULL when none is near: the fewest single-character edits
- * (Levenshtein), at most 2 or a third of name's length, whichever is more;
- * the earlier figure on ties. An exact name returns itself. */
+ * or NULL when none is near: the fewest single-character edits or swaps
+ * of two neighbours (core/nearest.h), at most 2 or a third of name's
+ * length, whichever is more; the earlier figure on ties. An exact name
+ * returns itself. */
 const char *figure_nearest(const char *name);
 
 #endif

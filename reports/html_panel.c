@@ -22,6 +22,7 @@
 #include "reports/samples.h"
 #include "reports/servers.h"
 #include "reports/stats.h"
+#include "reports/verdict.h"
 
 /* ---- a panel: figures ---- */
 
@@ -109,6 +110,12 @@ void html_write_panel_head(FILE *out, const run_result *run)
     stats_regime_note(run, regime, sizeof regime);
     html_put_text(out, regime);
     fputs(run->measure_from_us ? " (the veiled warm-up is in no figure)</p>\n" : "</p>\n", out);
+    char over[256];
+    if (verdict_overload_note(over, sizeof over, run)) {
+        fputs("<p class=\"unsteady overloaded\">", out);
+        html_put_text(out, over);
+        fputs("</p>\n", out);
+    }
     steady_state st = stats_steady(run);
     if (!st.steady) {
         char note[256];
@@ -145,14 +152,18 @@ static const char *const LATENCY_COLUMNS[][3] = {
 };
 #define NLATENCY (sizeof LATENCY_COLUMNS / sizeof LATENCY_COLUMNS[0])
 
-/* Read cost columns: heading and family prefix (or the run's figure). */
+/* Read cost columns: heading and family prefix (or the run's figure).
+ * Six of them, so that the table fits a panel of the two-column grid (640
+ * pixels at the least) with eleven-digit row counts: the totals the
+ * ratios come from (read RPCs, records returned) are in the Figures table,
+ * JSON and CSV, as the text report's read table leaves them out too; and
+ * the table sits in a .wide box that scrolls rather than spill over the
+ * panel's edge should a count be longer still. */
 static const char *const READ_COLUMNS[][3] = {
     { "reads", "reads_", "reads" },
     { "share", "read_share_", NULL },
-    { "RPCs", "read_rpcs_", "read_rpcs" },
     { "RPCs/read", "rpcs_per_read_", "rpcs_per_read" },
     { "rows read", "rows_scanned_", "rows_scanned" },
-    { "records", "records_returned_", "records_returned" },
     { "rows/record", "rows_scanned_per_row_", "rows_scanned_per_row" },
 };
 
@@ -178,12 +189,20 @@ void html_write_costs(FILE *out, const run_result *run)
         for (size_t c = 0; c < NLATENCY; c++) html_write_figure_cell(out, run, LATENCY_COLUMNS[c][2]);
         fputs("</tr>\n", out);
     }
-    fputs("</table>\n<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
+    fputs("</table>\n", out);
+    char note[512];
+    if (verdict_drain_note(note, sizeof note, run)) {
+        fputs("<p class=\"note drained\">", out);
+        html_put_text(out, note);
+        fputs(".</p>\n", out);
+    }
+    fputs("<p class=\"note\">Latency: arrival to reply, queueing and regions offline "
           "included. busiest: the busiest server's work over the run's time (over 100%: more "
           "than it can do); queue: the most RPCs in one server at once.</p>\n", out);
     if (!reads)
         return;
-    fputs("<h3>Read cost</h3>\n<table class=\"figs costs\">\n<tr><th>kind</th>", out);
+    fputs("<h3>Read cost</h3>\n<div class=\"wide\"><table class=\"figs costs reads\">\n"
+          "<tr><th>kind</th>", out);
     for (size_t c = 0; c < sizeof READ_COLUMNS / sizeof READ_COLUMNS[0]; c++)
         fprintf(out, "<th>%s</th>", READ_COLUMNS[c][0]);
     fputs("</tr>\n", out);
@@ -202,7 +221,7 @@ void html_write_costs(FILE *out, const run_result *run)
         if (READ_COLUMNS[c][2]) html_write_figure_cell(out, run, READ_COLUMNS[c][2]);
         else fputs("<td></td>", out);
     }
-    fputs("</tr>\n</table>\n<table class=\"figs costs\">\n<tr><th>full scans</th>", out);
+    fputs("</tr>\n</table></div>\n<table class=\"figs costs\">\n<tr><th>full scans</th>", out);
     html_write_figure_cell(out, run, "full_scans");
     fputs("<th>read max/mean</th>", out);
     html_write_figure_cell(out, run, "read_max_mean");

@@ -12,8 +12,12 @@
  * region(s), keys, server and times.
  *
  * Colours: a categorical palette of PALETTE colours (Tableau's 20: ten
- * strong, then ten light), server id modulo PALETTE; the legend names
- * the servers up to LEGEND_MAX and says when colours repeat.
+ * strong, then ten light; but its two greys, #7f7f7f and #c7c7c7, are
+ * replaced by category20b's dark indigo and dark olive, because on this
+ * page grey means "nothing" (the heatmaps' empty cells, ZERO_COLOUR): a
+ * grey server would read as no server), server id modulo PALETTE; the
+ * legend names the servers up to LEGEND_MAX and says when colours repeat.
+ * No colour is achromatic (tests/test_html.c checks each one's channels).
  *
  * Size: bands are coarsened to a half-pixel grid (regionbands_coarsen),
  * then halved until at most BANDS_MAX remain, so a map costs at most
@@ -54,8 +58,8 @@
 
 static const char *const COLOURS[PALETTE] = {
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-    "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
-    "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+    "#393b79", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
+    "#c5b0d5", "#c49c94", "#f7b6d2", "#637939", "#dbdb8d", "#9edae5",
 };
 
 void html_write_regionmap_css(FILE *out)

@@ -13,7 +13,12 @@
  * the first sample's, the run the panels draw.
  *
  * The verdict is derived from the figures alone, with the thresholds of
- * reports/verdict.h that every report's words use (no text per scheme):
+ * reports/verdict.h that every report's words use (no text per scheme).
+ * An overloaded run (verdict_overloaded: a server over 100% busy, or less
+ * than 99% of what was offered done) is called so first, with done/offered
+ * and the busiest server's busy share, before its spread; a run whose
+ * latency is longer than its measured span gets verdict_drain_note under
+ * the table, beside the p99 column it explains. Then the spread:
  * n is the run's servers, max/mean the servers' writes over the measured
  * run, window max/mean its mean over the report windows (stats.h).
  *   max/mean >= VERDICT_ONE_SERVER * n    "one server takes the writes" (and
@@ -54,11 +59,15 @@ static const char *const COLUMNS[][2] = {
 void html_verdict(char *buf, size_t cap, const run_result *run)
 {
     double mm = figure_named("write_max_mean", run, 0);
-    buf[0] = '\0';
+    if (verdict_overload_note(buf, cap, run)) {
+        size_t at = strlen(buf);
+        snprintf(buf + at, cap - at, "; ");
+    }
+    size_t at = strlen(buf);
     if (run->nservers < 2)
-        snprintf(buf, cap, "one server: nothing to balance");
+        snprintf(buf + at, cap - at, "one server: nothing to balance");
     else if (!isfinite(mm))
-        snprintf(buf, cap, "no writes");
+        snprintf(buf + at, cap - at, "no writes");
     else
         verdict_spread_words(buf, cap, "writes", mm,
                              figure_named("write_window_max_mean", run, 0),
@@ -101,8 +110,20 @@ void html_write_summary(FILE *out, const sim_results *res)
         html_put_text(out, verdict);
         fputs("</td></tr>\n", out);
     }
-    fprintf(out, "</table>\n<p class=\"note\">max/mean: 1.00 = even, the number of servers = "
-            "everything on one. Verdicts: even up to %.2f, uneven from %.2f, one server from "
-            "half the servers; a scheme's name leads to its panel.</p>\n", VERDICT_EVEN,
+    fputs("</table>\n", out);
+    for (size_t r = 0; r < res->nruns; r++) {
+        if (!verdict_drain_note(verdict, sizeof verdict, &res->runs[r]))
+            continue;
+        fputs("<p class=\"note drained\">", out);
+        html_put_text(out, res->runs[r].scheme_name);
+        fputs(": ", out);
+        html_put_text(out, verdict);
+        fputs(".</p>\n", out);
+    }
+    fprintf(out, "<p class=\"note\">max/mean: 1.00 = even, the number of servers = "
+            "everything on one. Verdicts: overloaded first when a server is over %.0f%% busy "
+            "or under %.0f%% of the offered operations are done; even up to %.2f, uneven from "
+            "%.2f, one server from half the servers; a scheme's name leads to its panel.</p>\n",
+            100 * VERDICT_OVERLOAD_BUSY, 100 * VERDICT_OVERLOAD_DONE, VERDICT_EVEN,
             VERDICT_UNEVEN);
 }

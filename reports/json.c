@@ -23,6 +23,7 @@
 #include "reports/format.h"
 #include "reports/samples.h"
 #include "reports/stats.h"
+#include "reports/verdict.h"
 
 /* How many regions "hot_regions" lists. */
 #define HOT_REGIONS 10
@@ -480,6 +481,28 @@ static void write_regime(jw *w, const run_result *run)
     close_(w, '}');
 }
 
+/* "overload": whether the run was overloaded (reports/verdict.h), and its
+ * note ("overloaded: 316 of 1000 ops/s done, ..."; null when not). */
+static void write_overload(jw *w, const run_result *run)
+{
+    char note[256];
+    int over = verdict_overload_note(note, sizeof note, run);
+    key(w, "overload");
+    open_(w, '{');
+    key(w, "overloaded");
+    fputs(over ? "true" : "false", w->out);
+    key_string(w, "note", over ? note : NULL);
+    close_(w, '}');
+}
+
+/* "latency_note": why a latency is longer than the measured run (what was
+ * queued at its end was drained after it), or null when none is. */
+static void write_latency_note(jw *w, const run_result *run)
+{
+    char note[512];
+    key_string(w, "latency_note", verdict_drain_note(note, sizeof note, run) ? note : NULL);
+}
+
 /* "latency_us": count, mean and quantiles, or null when nothing was timed. */
 static void write_latency(jw *w, const latency_summary *l)
 {
@@ -584,6 +607,7 @@ static void write_run(jw *w, const sim_results *res, size_t r)
     write_regime(w, run);
     write_servers(w, run);
     write_balance(w, run);
+    write_overload(w, run);
     write_steady(w, run);
 
     key(w, "regions");
@@ -619,6 +643,7 @@ static void write_run(jw *w, const sim_results *res, size_t r)
 
     write_read_cost(w, run);
     write_latency(w, &run->latency);
+    write_latency_note(w, run);
     write_figures(w, run);
     write_spread(w, res, r);
     write_windows(w, run);

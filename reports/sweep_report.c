@@ -25,6 +25,7 @@
 
 #include "reports/format.h"
 #include "reports/report.h"
+#include "reports/verdict.h"
 
 size_t sweep_figure_count(void)
 {
@@ -198,6 +199,27 @@ void sweep_write_text(FILE *out, const sweep_table *t)
                 fprintf(out, "  %*s", (int)wfig[k],
                         cell(buf, shown[k], sweep_table_value(t, p, s, shown[k])));
             fputc('\n', out);
+        }
+    /* the overloaded runs, named after the table as compare names them
+     * before its own (reports/verdict.h): their figures measured a queue */
+    const figure *over = figure_find("overloaded");
+    int any = 0;
+    for (size_t p = 0; p < t->npoints; p++)
+        for (size_t s = 0; s < t->nschemes; s++) {
+            if (sweep_table_value(t, p, s, over) != 1)
+                continue;
+            char label[512], words[256];
+            if (!any)
+                fprintf(out, "\noverloaded (a server over %.0f%% busy, or under %.0f%% of the "
+                        "offered operations done):\n", 100 * VERDICT_OVERLOAD_BUSY,
+                        100 * VERDICT_OVERLOAD_DONE);
+            any = 1;
+            verdict_overload_words(words, sizeof words,
+                                   sweep_table_value(t, p, s, figure_find("achieved_ops_per_s")),
+                                   sweep_table_value(t, p, s, figure_find("offered_ops_per_s")),
+                                   sweep_table_value(t, p, s, figure_find("busiest_busy")));
+            fprintf(out, "  at %s: %s: %s\n", sweep_table_point_label(t, p, label, sizeof label),
+                    cell_text(esc, t->run_names[p * t->nschemes + s]), words);
         }
     /* the headers' registry names, wrapped at 79 columns */
     fputs("\ncolumns (docs/figures.md):", out);

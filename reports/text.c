@@ -35,6 +35,7 @@
 #include "reports/servers.h"
 #include "reports/text_impl.h"
 #include "reports/textmap.h"
+#include "reports/verdict.h"
 
 #define KEY_COLS_TABLE 18 /* example key width in the compare table */
 #define KEY_COLS_RUN 64   /* example key width in a run's section */
@@ -94,6 +95,44 @@ static void write_unsteady(FILE *out, const run_result *run, int with_name)
         fprintf(out, "  %s: %s\n", run->scheme_name ? run->scheme_name : "-", note);
     else
         fprintf(out, "  %s (figures still depend on the run's length)\n", note);
+}
+
+/* The overloaded runs (reports/verdict.h), a line each under a heading,
+ * before any table: their figures measured a queue that kept growing. */
+static void write_overloaded(FILE *out, const sim_results *res)
+{
+    char note[256];
+    int any = 0;
+    for (size_t r = 0; r < res->nruns; r++) {
+        if (!verdict_overload_note(note, sizeof note, &res->runs[r]))
+            continue;
+        if (!any)
+            fprintf(out, "\noverloaded (a server over %.0f%% busy, or under %.0f%% of the offered "
+                    "operations done):\n", 100 * VERDICT_OVERLOAD_BUSY,
+                    100 * VERDICT_OVERLOAD_DONE);
+        any = 1;
+        fprintf(out, "  %s: %s\n", res->runs[r].scheme_name ? res->runs[r].scheme_name : "-",
+                note);
+    }
+}
+
+/* Why a latency of the run is longer than the run, when one is. */
+static void write_drained(FILE *out, const run_result *run, int with_name)
+{
+    char note[512];
+    if (!verdict_drain_note(note, sizeof note, run))
+        return;
+    /* two lines, at the colon between the claim and why (verdict.h) */
+    char *why = strstr(note, ": ");
+    if (why)
+        *why = '\0';
+    if (with_name)
+        fprintf(out, "  %s: ", run->scheme_name ? run->scheme_name : "-");
+    else
+        fputs("  ", out);
+    fprintf(out, "%s%s\n", note, why ? ":" : "");
+    if (why)
+        fprintf(out, "    %s\n", why + 2);
 }
 
 /* Balancer runs listed in the run view (the rest counted). */
@@ -360,6 +399,9 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     write_config(out, res);
     fprintf(out, "\n%s: %s (pre-split %s)\n", run->scheme_name ? run->scheme_name : "-",
             run->scheme_expr ? run->scheme_expr : "-", run->presplit ? run->presplit : "none");
+    char over[256];
+    if (verdict_overload_note(over, sizeof over, run))
+        fprintf(out, "  %s\n", over);
     fprintf(out, "  example key %s  (%" PRIu64 "-%" PRIu64 " bytes, mean %s)\n",
             fmt_cut(a, run->key_example, KEY_COLS_RUN), run->key_bytes_min, run->key_bytes_max,
             fmt_fixed(b, run->key_bytes_mean, 1));
@@ -387,6 +429,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
         fprintf(out, "  latency p50 %s  p99 %s  p99.9 %s  max %s\n",
                 fmt_latency(a, run->latency.p50_us), fmt_latency(b, run->latency.p99_us),
                 fmt_latency(c, run->latency.p999_us), fmt_latency(d, run->latency.max_us));
+    write_drained(out, run, 0);
 
     write_histogram(out, run, &im, width, servers_count_writes, 1);
     write_server_heatmap(out, run, 0, color);
@@ -668,6 +711,7 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
 {
     assert(out && res && (res->runs || res->nruns == 0));
     write_config(out, res);
+    write_overloaded(out, res);
     fputs("\nwhere the writes land\n", out);
     write_table(out, res, &balance_table);
     int unsteady = 0;
@@ -684,6 +728,8 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
     write_panels(out, res, color);
     fputs("\nwhat it costs (latency: arrival to reply, incl. queueing and regions offline)\n", out);
     write_table(out, res, &cost_table);
+    for (size_t r = 0; r < res->nruns; r++)
+        write_drained(out, &res->runs[r], 1);
     int reads = 0;
     for (size_t r = 0; r < res->nruns; r++)
         reads |= res->runs[r].reads > 0;

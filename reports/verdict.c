@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "reports/format.h"
+#include "reports/stats.h"
 
 spread_class verdict_spread(double max_mean, uint32_t nservers)
 {
@@ -68,4 +69,57 @@ void verdict_spread_words(char *buf, size_t cap, const char *what, double mm, do
     else
         snprintf(buf + at, cap - at, "%s nearly even (max/mean %s)", what,
                  fmt_fixed(a, isfinite(wm) && wm > mm ? wm : mm, 2));
+}
+
+int verdict_overloaded(const run_result *run)
+{
+    if (!run->duration_us || run->offered_per_s <= 0)
+        return 0;
+    return stats_busiest(run) > VERDICT_OVERLOAD_BUSY ||
+           run->achieved_per_s < VERDICT_OVERLOAD_DONE * run->offered_per_s;
+}
+
+void verdict_overload_words(char *buf, size_t cap, double achieved, double offered,
+                            double busiest)
+{
+    char a[CELL], b[CELL], c[CELL];
+    snprintf(buf, cap, "overloaded: %s of %s ops/s done, busiest server %s busy",
+             fmt_fixed(a, achieved, 0), fmt_fixed(b, offered, 0), fmt_percent(c, busiest));
+}
+
+int verdict_overload_note(char *buf, size_t cap, const run_result *run)
+{
+    if (cap)
+        buf[0] = '\0';
+    if (!verdict_overloaded(run))
+        return 0;
+    verdict_overload_words(buf, cap, run->achieved_per_s, run->offered_per_s,
+                           stats_busiest(run));
+    return 1;
+}
+
+int verdict_drain_note(char *buf, size_t cap, const run_result *run)
+{
+    static const char *const names[] = { "p99", "p99.9", "max" };
+    const latency_summary *l = &run->latency;
+    uint64_t quantiles[] = { l->p99_us, l->p999_us, l->max_us };
+    uint64_t span = run->duration_us - run->measure_from_us;
+    char a[CELL], b[CELL];
+    if (cap)
+        buf[0] = '\0';
+    if (l->count == 0 || l->max_us <= span)
+        return 0;
+    size_t q = 0;
+    while (quantiles[q] <= span) /* the max is longer: it ends the loop */
+        q++;
+    const char *were = run->unfinished == 1 ? "operation was" : "operations were";
+    if (run->measure_from_us)
+        snprintf(buf, cap, "%s %s is longer than the %s measured: %" PRIu64 " %s still queued "
+                 "at the run's end and drained after it, with no new arrivals", names[q],
+                 fmt_latency(a, quantiles[q]), fmt_duration(b, span), run->unfinished, were);
+    else
+        snprintf(buf, cap, "%s %s is longer than the %s run: %" PRIu64 " %s still queued at its "
+                 "end and drained after it, with no new arrivals", names[q],
+                 fmt_latency(a, quantiles[q]), fmt_duration(b, span), run->unfinished, were);
+    return 1;
 }

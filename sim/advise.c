@@ -591,8 +591,10 @@ static int simulate(const scenario *sc, advise_space *s, const size_t *idx, size
         size_t m = n - at < SCENARIO_MAX_SCHEMES ? n - at : SCENARIO_MAX_SCHEMES;
         scenario run = *sc; /* shares sc's owned strings: never released */
         run.nschemes = m;
-        for (size_t i = 0; i < m; i++)
-            run.schemes[i] = (scheme_choice){ s->cand[idx[at + i]].expr, s->cand[idx[at + i]].expr };
+        for (size_t i = 0; i < m; i++) {
+            const char *expr = s->cand[idx[at + i]].expr;
+            run.schemes[i] = (scheme_choice){ expr, expr, NULL };
+        }
         sim_results res;
         if (obs && obs->on_batch)
             obs->on_batch(obs->ctx, tried);

@@ -510,7 +510,7 @@ int advise_check_run(const scenario *sc, store_mode store, const advise_space *s
         base->nschemes = out->ncand;
         for (size_t k = 0; k < out->ncand; k++)
             base->schemes[k] = (scheme_choice){ s->cand[out->cand[k]].expr,
-                                                s->cand[out->cand[k]].expr };
+                                                s->cand[out->cand[k]].expr, NULL };
         char why[512];
         if (budget_admit(base, why, sizeof why) < 0) {
             snprintf(g->why_not, sizeof g->why_not, "%s", why);

@@ -99,6 +99,18 @@ static void check_progress(void *ctx, size_t task, size_t ntasks, double share)
     progress_task(ctx, task, share);
 }
 
+/* advise's own options, and whether it takes a setting's option: for
+ * the nearest option to an unknown one ("did you mean"). */
+static const char *const advise_options[] = { "--budget", "--weights", "--fix", "--format", "-o",
+                                              "--output", "--help", "--no-check",
+                                              "--check-durations", "--check-loads" };
+
+static int advise_takes(const char *option, void *ctx)
+{
+    (void)ctx;
+    return !scenario_option_is(option, "samples") && !scenario_option_is(option, "key_buckets");
+}
+
 int advise_main(int argc, char **argv)
 {
     scenario sc;
@@ -229,7 +241,12 @@ int advise_main(int argc, char **argv)
             char serr[640];
             int r = scenario_set_option(&sc, name, value, serr, sizeof serr);
             if (r == -2) {
-                rc = usage("unknown option '%s'%s", name, "");
+                char best[128], hint[160] = "";
+                if (scenario_option_nearest(name, advise_options, sizeof advise_options /
+                                            sizeof *advise_options, advise_takes, NULL, best,
+                                            sizeof best))
+                    snprintf(hint, sizeof hint, " (did you mean '%s'?)", best);
+                rc = usage("unknown option '%s'%s", name, hint);
                 goto out;
             }
             if (r < 0) {

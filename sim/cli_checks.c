@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/nearest.h"
 #include "reports/baseline.h"
 #include "reports/json_read.h"
 #include "reports/junit.h"
@@ -100,9 +101,16 @@ int cli_checks_prepare(cli_checks *ch, const scenario *sc, char *err, size_t err
             for (size_t s = 0; s < sc->nschemes && !runs; s++)
                 runs = !strcmp(scenario_scheme_label(sc, s), a->schemes[k]);
             if (!runs) {
+                nearest n = nearest_start(a->schemes[k], nearest_limit(a->schemes[k]), 0);
+                for (size_t s = 0; s < sc->nschemes; s++)
+                    nearest_offer(&n, scenario_scheme_label(sc, s));
+                char near[NEAREST_MAX_LEN + 32] = "";
+                if (n.best)
+                    snprintf(near, sizeof near, "did you mean '%s'? ", n.best);
                 escape_text(a->schemes[k], 60, shown, sizeof shown);
-                snprintf(err, errcap, "%s: assertion '%s': no scheme '%s' in this run "
-                         "(--scheme or [scheme NAME] gives them)", sa->origin, a->text, shown);
+                snprintf(err, errcap, "%s: assertion '%s': no scheme '%s' in this run (%s"
+                         "--scheme or [scheme NAME] gives them)", sa->origin, a->text, shown,
+                         near);
                 return -1;
             }
         }

@@ -5,7 +5,9 @@
  * it stands), and the checks across options: an option a command does
  * not use is refused (option_uses), never ignored. Bad usage is one
  * message naming the option, what was found and what was expected, exit
- * status 2, before anything is written to stdout.
+ * status 2, before anything is written to stdout. An unknown option names
+ * the nearest one the command takes (core/nearest.h): "unknown option
+ * '--sed' (did you mean '--seed'?)".
  */
 #include "sim/cli_options.h"
 
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nearest.h"
 #include "reports/baseline.h"
 #include "reports/json_read.h"
 #include "sim/units.h"
@@ -232,12 +235,13 @@ static void add_scheme(cli_options *o, const char *text)
     if (!o->schemes_given)
         sc->nschemes = 0; /* the first --scheme replaces the scenario's list */
     o->schemes_given = 1;
-    scheme_choice pick = { NULL, text };
+    scheme_choice pick = { NULL, text, NULL };
     for (size_t i = 0; i < o->nnamed; i++)
         if (o->named[i].label && !strcmp(o->named[i].label, text))
             pick = o->named[i]; /* --scheme NAME picks the file's [scheme NAME] */
     if (scenario_add_scheme(sc, pick.label, pick.text) < 0)
         cli_usage_error(o, "%s: at most 64 schemes, found one more: '%s'", "--scheme", text);
+    sc->schemes[sc->nschemes - 1].origin = pick.origin;
 }
 
 /* Options, and settings given as options, that only some of the commands
@@ -263,18 +267,53 @@ static const struct option_use {
     { "--color", 1u << CMD_COMPARE | 1u << CMD_RUN | 1u << CMD_WATCH, "keys prints no colour" },
 };
 
-/* Refuses option `name` if this command does not use it. */
-static void check_used(const cli_options *o, const char *name)
+/* The entry of option_uses that refuses option `name` to this command,
+ * or NULL when the command may use it. */
+static const struct option_use *refused_use(const cli_options *o, const char *name)
 {
     for (size_t i = 0; i < sizeof option_uses / sizeof *option_uses; i++) {
         const struct option_use *u = &option_uses[i];
         int same = u->name[0] == '-' ? !strcmp(name, u->name) : scenario_option_is(name, u->name);
-        if (same && !(u->used_by & 1u << o->cmd)) {
-            char msg[320];
-            snprintf(msg, sizeof msg, "%%s: not used by %s (%s)%%s", o->cmd_name, u->why);
-            cli_usage_error(o, msg, name, "");
-        }
+        if (same && !(u->used_by & 1u << o->cmd))
+            return u;
     }
+    return NULL;
+}
+
+/* Refuses option `name` if this command does not use it. */
+static void check_used(const cli_options *o, const char *name)
+{
+    const struct option_use *u = refused_use(o, name);
+    if (u) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "%%s: not used by %s (%s)%%s", o->cmd_name, u->why);
+        cli_usage_error(o, msg, name, "");
+    }
+}
+
+/* The options set_option takes besides the settings' --KEY options. */
+static const char *const own_options[] = {
+    "--scheme", "--format", "-o", "--output", "--color", "--json-windows", "--speed", "-n",
+    "-p", "--assert", "--junit", "--baseline", "--tolerance", "--max-input", "--write-trace",
+    "--help",
+};
+
+/* Whether this command (ctx: its cli_options) takes `option`. */
+static int command_takes(const char *option, void *ctx)
+{
+    const cli_options *o = ctx;
+    return !refused_use(o, option) && (strcmp(option, "--speed") || o->cmd == CMD_WATCH);
+}
+
+/* "unknown option 'NAME'", with the nearest option this command takes
+ * (its own and every setting's --KEY) when one is near. */
+static _Noreturn void unknown_option(const cli_options *o, const char *name)
+{
+    char best[NEAREST_MAX_LEN + 1], hint[NEAREST_MAX_LEN + 40] = "";
+    if (scenario_option_nearest(name, own_options, sizeof own_options / sizeof *own_options,
+                                command_takes, (void *)o, best, sizeof best))
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", best);
+    cli_usage_error(o, "unknown option '%s'%s", name, hint);
 }
 
 /* Sets the option `name` from `value`: the command's own options here,
@@ -371,7 +410,7 @@ static void set_option(cli_options *o, const char *name, const char *value)
                      ? -2
                      : scenario_set_option(&o->sc, name, value, err, sizeof err);
         if (rc == -2)
-            cli_usage_error(o, "unknown option '%s'%s", name, "");
+            unknown_option(o, name);
         if (rc < 0)
             cli_usage_error(o, "%s: %s", name, err);
     }

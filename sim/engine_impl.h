@@ -87,6 +87,7 @@ typedef struct run_state {
     uint8_t *key;             /* KEYSCHEME_MAX_KEY bytes: the key being written */
     uint64_t *replies;        /* min-heap: reply times of operations not done yet */
     size_t nreplies, replies_cap;
+    uint64_t done_measured;   /* replies that came from measure_from on (done/s) */
     plan read_plan;           /* reused by every read */
     uint64_t *window_reads;   /* the read under way: this window's read RPCs per server */
     history log;              /* regions that closed, and the timeline */
@@ -141,8 +142,9 @@ void engine_warmup_check(run_state *st, run_result *out, uint64_t t_us);
  * recorded as the whole run (warmup_ended 0, each server's writes). */
 void engine_warmup_finish(run_state *st, run_result *out);
 
-/* Forgets the operations whose replies came by `now`: what is left at the
- * end of the run is the unfinished work. */
+/* Forgets the operations whose replies came by `now`, counting those that
+ * came from measure_from on (done_measured): what is left at the end of
+ * the run is the unfinished work. */
 void engine_replies_done(run_state *st, uint64_t now);
 
 #endif

@@ -66,6 +66,7 @@ void engine_replies_done(run_state *st, uint64_t now)
 {
     uint64_t *h = st->replies;
     while (st->nreplies && h[0] <= now) {
+        st->done_measured += st->measuring && h[0] >= st->measure_from_us;
         uint64_t last = h[--st->nreplies];
         size_t i = 0, n = st->nreplies;
         for (;;) {

@@ -66,6 +66,7 @@ static void reset_counts(run_state *st, run_result *out)
     memset(out->records_returned_by_kind, 0, sizeof out->records_returned_by_kind);
     out->rows_scanned = out->records_returned = out->full_scans = 0;
     st->measured_ops = 0;
+    st->done_measured = 0;
 }
 
 void engine_start_measuring(run_state *st, run_result *out, uint64_t t_us)

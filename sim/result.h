@@ -145,7 +145,7 @@ typedef struct run_result {
     uint64_t writes, reads;
     uint64_t duration_us;   /* simulated time the run covered */
     double offered_per_s;   /* operations issued per simulated second */
-    double achieved_per_s;  /* operations completed within the run per second */
+    double achieved_per_s;  /* replies within the measured span, per second */
     uint64_t unfinished;    /* operations still queued when the run ended */
     uint64_t left_out;      /* trace operations after a phase's duration: never issued */
     latency_summary latency;       /* every operation */

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nearest.h"
 #include "sim/scenario_impl.h"
 #include "sim/units.h"
 #include "workloads/keyscheme.h"
@@ -171,6 +172,7 @@ int scenario_add_scheme(scenario *sc, const char *label, const char *text)
     }
     sc->schemes[sc->nschemes].label = label;
     sc->schemes[sc->nschemes].text = text;
+    sc->schemes[sc->nschemes].origin = NULL;
     sc->nschemes++;
     return 0;
 }
@@ -747,6 +749,39 @@ int scenario_option_is(const char *name, const char *key)
         if (*name != *key && !(*name == '-' && *key == '_'))
             return 0;
     return !*name && !*key;
+}
+
+const char *scenario_option_nearest(const char *name, const char *const *extra, size_t nextra,
+                                    int (*keep)(const char *option, void *ctx), void *ctx,
+                                    char *out, size_t cap)
+{
+    /* a third of the word past its dashes, at least 1: two edits of a
+     * short option ("--name", "--rate") make another word; none for one
+     * letter ("-x" is one edit from every one-letter option) */
+    size_t len = strnlen(name + strspn(name, "-"), NEAREST_MAX_LEN + 1);
+    nearest n = nearest_start(name, len < 2 ? 0 : len / 3 > 1 ? len / 3 : 1, 0);
+    char option[NEAREST_MAX_LEN + 1];
+    size_t nsettings = scenario_setting_count();
+    for (size_t i = 0; i < nextra + nsettings; i++) {
+        const char *candidate = i < nextra ? extra[i] : option;
+        if (i >= nextra) {
+            const char *key = scenario_setting_doc(i - nextra).key;
+            if (!strcmp(key, "name") || strlen(key) + 2 > NEAREST_MAX_LEN)
+                continue; /* a file names itself: not an option */
+            snprintf(option, sizeof option, "--%s", key);
+            for (char *c = option; *c; c++)
+                *c = *c == '_' ? '-' : *c;
+        }
+        if (keep && !keep(candidate, ctx))
+            continue;
+        const char *before = n.best;
+        nearest_offer(&n, candidate);
+        if (n.best != before) { /* kept in out: option is a scratch buffer */
+            snprintf(out, cap, "%s", n.best);
+            n.best = out;
+        }
+    }
+    return n.best;
 }
 
 int scenario_set(scenario *sc, const char *section, const char *key, const char *value,

@@ -53,6 +53,7 @@ typedef enum presplit_kind {
 typedef struct scheme_choice {
     const char *label;   /* the name reports use; NULL = derive from text */
     const char *text;    /* a preset name or a scheme expression */
+    const char *origin;  /* "FILE:LINE" of a file's `key =`, for messages; NULL else */
 } scheme_choice;
 
 typedef struct phase phase;
@@ -284,6 +285,17 @@ int scenario_set_option(scenario *sc, const char *name, const char *value, char 
 /* Whether the option name ("--KEY", '-' or '_' between KEY's words, as
  * scenario_set_option takes it) names the setting key ("key_buckets"). */
 int scenario_option_is(const char *name, const char *key);
+
+/* The option nearest the unknown option `name` (core/nearest.h's distance,
+ * within a third of name's length past its dashes, at least 1; 0 for a
+ * one-letter name) among `extra` (a command's own options, nextra of them) and
+ * every setting's "--KEY" ('-' for '_'; not the file-only `name`) for
+ * which keep(option, ctx) is nonzero (keep NULL: every one), written into
+ * out (cap bytes); returns out, or NULL when none is near. The first
+ * nearest wins a tie, the extras before the settings. For "did you mean". */
+const char *scenario_option_nearest(const char *name, const char *const *extra, size_t nextra,
+                                    int (*keep)(const char *option, void *ctx), void *ctx,
+                                    char *out, size_t cap);
 
 /* A setting as --help and docs/scenarios.md document it: its section ("" for the
  * top level), its key (the option is --KEY with '-' for '_'), what it

@@ -18,7 +18,8 @@
  *    run (when it is known: a trace replayed to its end does not know it);
  *  - the pre-split keys, made or read once (scenario_split_keys, which
  *    the engine calls again for the run);
- *  - split restrictions, and each scheme's syntax (keyscheme_parse).
+ *  - split restrictions, and each scheme's syntax (keyscheme_parse; a
+ *    scheme that is a misspelt preset is told the preset's name).
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT: the cores this process may use */
 #include "sim/scenario.h"
@@ -382,16 +383,24 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
     for (size_t i = 0; i < sc->nschemes; i++) {
         char buf[SCENARIO_PRESET_EXPR], why[512], label[SHOWN + 1], reason[512];
         keyscheme *ks;
+        const char *near;
         int is_preset;
         const char *expr = scenario_scheme_text(sc, i, buf, sizeof buf, &is_preset);
         if (keyscheme_parse(expr, &ks, why, sizeof why) < 0) {
             escape_text(scenario_scheme_label(sc, i), 60, label, sizeof label);
             escape_text(why, sizeof reason - 1, reason, sizeof reason);
+            /* a file's scheme: at the line of its `key =` */
+            const char *origin = sc->schemes[i].origin;
+            int at = origin ? snprintf(err, errcap, "%s: ", origin) : 0;
+            size_t off = at > 0 && (size_t)at < errcap ? (size_t)at : 0;
             if (is_preset)
-                snprintf(err, errcap, "scheme '%s' (the preset with one bucket per server, "
-                         "servers = %u: %s): %s", label, sc->servers, expr, reason);
+                snprintf(err + off, errcap - off, "scheme '%s' (the preset with one bucket per "
+                         "server, servers = %u: %s): %s", label, sc->servers, expr, reason);
+            else if ((near = keyscheme_preset_nearest(expr)) != NULL)
+                snprintf(err + off, errcap - off, "scheme '%s': %s (did you mean the preset "
+                         "'%s'?)", label, reason, near);
             else
-                snprintf(err, errcap, "scheme '%s': %s", label, reason);
+                snprintf(err + off, errcap - off, "scheme '%s': %s", label, reason);
             return -1;
         }
         keyscheme_free(ks);

@@ -68,7 +68,13 @@
  *    continuation of that value and hand the key over again, silently
  *    replacing its value.
  * The reader also keeps the section name itself: inih cuts section names
- * to 49 characters, which would merge two long phase or scheme names. */
+ * to 49 characters, which would merge two long phase or scheme names.
+ *
+ * A sweep file (one with a [sweep] section, as sim/sweep.c recognises it)
+ * is `regionsim sweep`'s, and its $NAME values mean nothing here: when
+ * reading stops, at its [sweep] header or at an earlier line (a `servers =
+ * $n`), the rest of the file is scanned for that header, and if there is
+ * one the message says which command runs the file (sweep_message). */
 
 /* A [scheme NAME] or [assert NAME] header, so that one without its key
  * (key, expect) can be reported, and a second one of it refused. */
@@ -85,6 +91,8 @@ typedef struct file_reader {
     scenario *sc;
     int line;                 /* line the reader handed out last */
     int failed;
+    int sweep_line;           /* the [sweep] header's line, once seen (0: none) */
+    int not_text;             /* reading stopped at what a text file lacks: no [sweep] scan */
     char *err;
     size_t errcap;
     int file_has_schemes;     /* the first scheme section replaces the defaults */
@@ -152,6 +160,60 @@ static cluster_event *file_event(file_reader *fr, const char *name);
 static phase *file_phase(file_reader *fr, const char *name, size_t *index);
 static int file_assert_section(file_reader *fr, const char *name);
 
+/* Whether the header text between '[' and ']' (n bytes) is "sweep",
+ * spaces allowed around it, as sim/sweep.c's is_sweep_header reads it. */
+static int is_sweep_section(const char *s, size_t n)
+{
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    return n == 5 && !memcmp(s, "sweep", 5);
+}
+
+/* The line of the first "[sweep]" header in the rest of f, counting the
+ * lines on from `line` (the line read last), or 0 when there is none
+ * (within SCENARIO_MAX_LINES lines of at most SWEEP_SCAN_LINE bytes, and
+ * before a NUL byte: what the reader itself would take for text). */
+#define SWEEP_SCAN_LINE 65536
+static int find_sweep_header(FILE *f, int line)
+{
+    char head[16];
+    size_t n = 0, col = 0;
+    int c, start = 1, in_header = 0;
+    while ((c = getc(f)) != EOF && c != '\0' && line < SCENARIO_MAX_LINES) {
+        if (++col > SWEEP_SCAN_LINE)
+            return 0;
+        if (c == '\n') {
+            line++, start = 1, in_header = 0, col = 0;
+        } else if (start && (c == ' ' || c == '\t')) {
+            continue;
+        } else if (start && c == '[') {
+            start = 0, in_header = 1, n = 0;
+        } else if (in_header && c == ']') {
+            if (is_sweep_section(head, n))
+                return line + 1;
+            in_header = 0;
+        } else if (in_header) {
+            if (n == sizeof head)
+                in_header = 0;
+            else
+                head[n++] = (char)c;
+        } else {
+            start = 0;
+        }
+    }
+    return 0;
+}
+
+/* err (errcap bytes) becomes "FILE:LINE: [sweep] makes this a sweep file:
+ * run it with 'regionsim sweep FILE'". */
+static void sweep_message(file_reader *fr, int line)
+{
+    snprintf(fr->err, fr->errcap, "%s:%d: [sweep] makes this a sweep file: run it with "
+             "'regionsim sweep %s'", fr->shown_path, line, fr->shown_path);
+}
+
 /* A "[section]" line (trimmed, starting with '['). Returns 0, or -1 when it
  * failed. */
 static int file_header(file_reader *fr, const char *start)
@@ -173,6 +235,10 @@ static int file_header(file_reader *fr, const char *start)
     if (bad)
         return file_fail(fr, fr->line, "control byte \\x%02X in a section name: expected "
                          "printable characters", (unsigned char)*bad) - 1;
+    if (is_sweep_section(start + 1, len)) {
+        fr->sweep_line = fr->line;
+        return file_fail(fr, fr->line, "[sweep]: a sweep file") - 1; /* sweep_message's */
+    }
     snprintf(fr->section, sizeof fr->section, "%.*s", (int)len, start + 1);
     fr->prev_key[0] = '\0'; /* a header ends inih's continuation */
     const char *s = fr->section;
@@ -253,6 +319,7 @@ static char *file_read_line(char *buf, int size, void *stream)
         int c = getc(fr->f);
         if (c == EOF && !ferror(fr->f))
             return NULL;
+        fr->not_text = 1;
         file_fail(fr, fr->line + 1, "more than %d lines: a scenario file has a few hundred "
                   "(is this the right file?)", SCENARIO_MAX_LINES);
         return NULL;
@@ -261,17 +328,20 @@ static char *file_read_line(char *buf, int size, void *stream)
     int c;
     while ((c = getc(fr->f)) != EOF && c != '\n') {
         if (c == '\0') {
+            fr->not_text = 1;
             file_fail(fr, fr->line + 1, "NUL byte at column %zu: expected text (is this a "
                       "scenario file?)", n + 1);
             return NULL;
         }
         if (n == max + 1) { /* max characters and a '\r' before the "\n" would fit */
+            fr->not_text = 1;
             file_fail(fr, fr->line + 1, "line too long: expected at most %zu characters", max);
             return NULL;
         }
         buf[n++] = (char)c;
     }
     if (c == EOF && ferror(fr->f)) {
+        fr->not_text = 1;
         file_fail(fr, fr->line + 1, "read error: %s", strerror(errno));
         return NULL;
     }
@@ -325,9 +395,12 @@ static int file_scheme_entry(file_reader *fr, const char *name, const char *key,
     if (!fr->file_has_schemes)
         fr->sc->nschemes = 0;
     fr->file_has_schemes = 1;
-    const char *text = scenario_own(fr->sc, value);
-    if (!text || scenario_add_scheme(fr->sc, ss->name, text) < 0)
+    char origin[300];
+    snprintf(origin, sizeof origin, "%s:%d", fr->shown_path, fr->line);
+    const char *text = scenario_own(fr->sc, value), *where = scenario_own(fr->sc, origin);
+    if (!text || !where || scenario_add_scheme(fr->sc, ss->name, text) < 0)
         return file_fail(fr, fr->line, "out of memory");
+    fr->sc->schemes[fr->sc->nschemes - 1].origin = where; /* its errors name the line */
     ss->has_key = 1;
     return 1;
 }
@@ -670,7 +743,13 @@ static int load_stream(scenario *sc, const char *path, FILE *f, char *err, size_
     }
     const char *name_before = sc->name;
     int line = ini_parse_stream(file_read_line, &fr, file_entry, &fr);
+    if (fr.failed && !fr.sweep_line && !fr.not_text) /* stopped before a [sweep]? */
+        fr.sweep_line = find_sweep_header(fr.f, fr.line);
     fclose(fr.f);
+    if (fr.sweep_line) {
+        sweep_message(&fr, fr.sweep_line);
+        return -1;
+    }
     if (line != 0 && !fr.failed) /* not expected: the reader checks lines first */
         file_fail(&fr, line, "expected '[section]' or 'key = value'");
     if (!fr.failed)

@@ -183,6 +183,41 @@ static int usage(const char *fmt, const char *a)
     return EXIT_USAGE;
 }
 
+/* sweep's own options, and whether it takes a setting's option (not
+ * key_buckets, not name or scheme): for the nearest option to an unknown
+ * one ("did you mean"). */
+static const char *const sweep_own_options[] = {
+    "--format", "-o", "--output", "--junit", "--baseline", "--tolerance", "--max-input",
+    "--assert", "--plan", "--binary", "--result", "--slurm", "--help",
+};
+
+static int sweep_takes(const char *option, void *ctx)
+{
+    (void)ctx;
+    return !scenario_option_is(option, "key_buckets") && !scenario_option_is(option, "scheme");
+}
+
+/* Whether option `name` is a setting's --KEY (the file's name aside). */
+static int is_setting_option(const char *name)
+{
+    for (size_t i = 0; i < scenario_setting_count(); i++) {
+        const char *key = scenario_setting_doc(i).key;
+        if (strcmp(key, "name") && scenario_option_is(name, key))
+            return 1;
+    }
+    return 0;
+}
+
+/* "unknown option 'NAME'", with the nearest option sweep takes. */
+static int unknown_option(const char *name)
+{
+    char best[128], msg[256] = "unknown option '%s'";
+    if (scenario_option_nearest(name, sweep_own_options, sizeof sweep_own_options /
+                                sizeof *sweep_own_options, sweep_takes, NULL, best, sizeof best))
+        snprintf(msg, sizeof msg, "unknown option '%%s' (did you mean '%s'?)", best);
+    return usage(msg, name);
+}
+
 static int parse_options(sweep_options *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
@@ -263,6 +298,8 @@ static int parse_options(sweep_options *o, int argc, char **argv)
                          "no report of a sweep draws)", name);
         } else if (!strncmp(name, "--", 2) && name[2] && strcmp(name + 2, "name") &&
                    strcmp(name + 2, "scheme")) {
+            if (!is_setting_option(name))
+                return unknown_option(name);
             if (scenario_option_is(name, "jobs"))
                 o->jobs_given = 1;
             if (o->nset == MAX_OPTIONS)
@@ -277,7 +314,7 @@ static int parse_options(sweep_options *o, int argc, char **argv)
             o->baked[o->nbaked++] = o->keys[o->nset - 1];
             o->baked[o->nbaked++] = value;
         } else {
-            return usage("unknown option '%s'", name);
+            return unknown_option(name);
         }
     }
     if (!o->file)

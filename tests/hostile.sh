@@ -127,6 +127,17 @@ printf '[cluster]\nservers = 4\n   8\n' >"$tmp/continued.ini"
 run_case "indented continuation line" 2 "continued.ini:3" -- run "$tmp/continued.ini" --scheme salted
 printf '[cluster]\nserv\000ers = 4\n' >"$tmp/nul.ini"
 run_case "NUL byte in a scenario" 2 "NUL" -- run "$tmp/nul.ini" --scheme salted
+# A sweep file run by compare: the message names [sweep]'s line even when an
+# earlier $NAME stopped the reader; the scan for it ends (at NUL, or after
+# the reader's line limit) on a file that has none.
+printf '[cluster]\nservers = $n\n[sweep]\nn = 4, 8\n' >"$tmp/early-sweep.ini"
+run_case "compare on a sweep file, \$n before [sweep]" 2 "early-sweep.ini:3: [sweep]" -- \
+    compare "$tmp/early-sweep.ini"
+{ printf 'servers = x\n'; awk 'BEGIN { for (i = 0; i < 200000; i++) print "; [sweep"; }'; } \
+    >"$tmp/no-sweep.ini"
+run_case "an error, then 200,000 lines without [sweep]" 2 "no-sweep.ini:1: servers" -- \
+    compare "$tmp/no-sweep.ini"
+run_case "compare /dev/urandom" 2 "/dev/urandom:" -- compare /dev/urandom
 { i=0; while [ $i -lt 65 ]; do printf '[scheme s%d]\nkey = ts\n' $i; i=$((i + 1)); done; } >"$tmp/schemes.ini"
 run_case "a 65th [scheme]" 2 "64" -- compare "$tmp/schemes.ini"
 printf '1\tput\tk\t10\n18446744073709551615\tput\tk\t10\n' >"$tmp/late.tsv"

@@ -532,7 +532,7 @@ static char *checked(int jobs, int worst, advise_check *chk_out, int *holds_ever
     twice.workload.duration_us *= 2;
     twice.measure_from_us *= 2;
     twice.nschemes = 1;
-    twice.schemes[0] = (scheme_choice){ s.cand[oc.pick].expr, s.cand[oc.pick].expr };
+    twice.schemes[0] = (scheme_choice){ s.cand[oc.pick].expr, s.cand[oc.pick].expr, NULL };
     sim_results res;
     assert_int_equal(engine_run_all(&twice, NULL, &res, err, sizeof err), 0);
     for (size_t o = 0; o < oc.nobj; o++) {

@@ -673,6 +673,48 @@ static void test_assertions_exit_status(void **state)
 /* --baseline: an identical run exits 0; a worse key under the same scheme
  * name exits 1 and names the regression; another scenario exits 2 with
  * no report; a file that is no baseline exits 2 before the run. */
+/* The issue's case, shortened: 5% of the default scenario's operations
+ * dashboard reads, whole-hour metric scans, on a salted key for 5 minutes.
+ * Its busiest server is over 100% busy; the JSON says so (busiest_busy
+ * over 1 and the figure overloaded 1 agree, the note and latency_note
+ * say why), the text names it overloaded before any table and explains a
+ * p99 past the run, and an assertion on the figure fails. */
+static void test_a_server_over_100_percent_is_overloaded(void **state)
+{
+    (void)state;
+    output j = run("compare", "--scheme", "salted", "--read-fraction", "0.05", "--duration",
+                   "5m", "--format", "json", NULL);
+    assert_int_equal(j.status, 0);
+    json_object *root = json_tokener_parse(j.out);
+    assert_non_null(root);
+    json_object *r = json_object_array_get_idx(member(root, "runs"), 0);
+    json_object *figs = member(r, "figures");
+    double busy = json_object_get_double(member(figs, "busiest_busy"));
+    double p99 = json_object_get_double(member(figs, "p99_latency_us"));
+    double span = json_object_get_double(member(figs, "duration_us")) -
+                  json_object_get_double(member(figs, "measure_from_us"));
+    assert_true(busy > 1);
+    assert_int_equal(json_object_get_int(member(figs, "overloaded")), 1);
+    assert_true(json_object_get_boolean(member(member(r, "overload"), "overloaded")));
+    assert_true(!strncmp(json_object_get_string(member(member(r, "overload"), "note")),
+                         "overloaded: ", 12));
+    json_object *drain = member(r, "latency_note");
+    assert_int_equal(p99 > span, drain != NULL);
+    if (drain)
+        assert_true(strstr(json_object_get_string(drain), "drained after it") != NULL);
+    json_object_put(root);
+    output_free(&j);
+
+    output o = run("compare", "--scheme", "salted", "--read-fraction", "0.05", "--duration", "5m",
+                   "--assert", "overloaded == 0", NULL);
+    assert_int_equal(o.status, 1);
+    const char *over = strstr(o.out, "\n  salted: overloaded: ");
+    assert_non_null(over);
+    assert_true(over < strstr(o.out, "where the writes land"));
+    assert_non_null(strstr(o.err, "FAILED overloaded == 0 for salted: value 1"));
+    output_free(&o);
+}
+
 static void test_baseline_exit_status(void **state)
 {
     (void)state;
@@ -891,6 +933,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_csv_files_match_the_run),
         cmocka_unit_test(test_ycsb_c_command),
         cmocka_unit_test(test_assertions_exit_status),
+        cmocka_unit_test(test_a_server_over_100_percent_is_overloaded),
         cmocka_unit_test(test_baseline_exit_status),
         cmocka_unit_test(test_samples_exit_status),
         cmocka_unit_test(test_jobs_do_not_change_the_output),

@@ -82,6 +82,35 @@ static void test_json_follows_the_buckets(void **state)
     output_free(&o);
 }
 
+/* A point whose servers cannot keep up is named overloaded after the
+ * table, with done/offered; one that keeps up is not, and a sweep that
+ * keeps up everywhere has no such block. At 60 ms an RPC a server serves
+ * 16.7 a second: one salt bucket's server takes all 40 (2.4 s of work a
+ * second: 240.0%, and the queue never empties), two take 20 each plus
+ * their scans, four keep up. */
+static void test_overloaded_points_are_named(void **state)
+{
+    (void)state;
+    output o = run("sweep", small, "--rpc-time", "60ms", NULL);
+    assert_int_equal(o.status, 0);
+    const char *block = strstr(o.out, "\noverloaded (a server over 100% busy, or under 99% of "
+                                      "the offered operations done):\n");
+    assert_non_null(block);
+    assert_true(block > strstr(o.out, "scheme"));
+    /* done: what the one server serves, 1 / 60 ms = 16.7 a second, though
+     * its queue began in the warm-up (before measure_from) */
+    assert_contains(block, "  at b=1 servers=4: tsdb: overloaded: 17 of 40 ops/s done, busiest "
+                           "server 240.0% busy\n");
+    assert_contains(block, "  at b=2 servers=8: tsdb: overloaded: "); /* half each: 120%+ */
+    assert_null(strstr(block, "at b=4 servers=4: tsdb"));
+    assert_contains(block, "at b=4 servers=4: plain: overloaded");
+    output_free(&o);
+    o = run("sweep", small, NULL);
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.out, "overloaded ("));
+    output_free(&o);
+}
+
 static void test_csv_is_one_row_per_point_and_scheme(void **state)
 {
     (void)state;
@@ -755,6 +784,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_every_format_is_the_same_whatever_the_jobs),
         cmocka_unit_test(test_json_follows_the_buckets),
         cmocka_unit_test(test_csv_is_one_row_per_point_and_scheme),
+        cmocka_unit_test(test_overloaded_points_are_named),
         cmocka_unit_test(test_assertions_apply_at_every_point),
         cmocka_unit_test(test_junit_has_a_case_per_point),
         cmocka_unit_test(test_bad_input_exits_2_naming_the_line),

@@ -185,6 +185,92 @@ static void test_unused_options_are_refused(void **state)
     }
 }
 
+/* A scenario file of `text` in a new temporary file; its path into path
+ * (a "/tmp/regionsim-msg-XXXXXX" buffer). */
+static void write_scenario(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t n = strlen(text);
+    assert_int_equal(write(fd, text, n), (ssize_t)n);
+    close(fd);
+}
+
+/* Messages that say what was meant and where: a misspelt preset names the
+ * preset (and, in a file, its FILE:LINE); an unknown option the nearest
+ * option the command takes; a sweep file run by another command the
+ * command that runs it; an [assert] naming a scheme the run lacks its
+ * FILE:LINE and the nearest scheme. Every one exits 2 with nothing on
+ * stdout. */
+static void test_messages_suggest_what_was_meant(void **state)
+{
+    (void)state;
+    assert_usage_error(run("compare", "--scheme", "monotnic", NULL), "scheme 'monotnic'",
+                       "(did you mean the preset 'monotonic'?)");
+    assert_usage_error(run("run", "--scheme", "seq_reversed", NULL),
+                       "(did you mean the preset 'seq-reversed'?)", NULL);
+    output o = run("compare", "--scheme", "salt(8) tss", NULL); /* an expression: no preset */
+    assert_int_equal(o.status, 2);
+    assert_null(strstr(o.err, "did you mean"));
+    output_free(&o);
+
+    char path[] = "/tmp/regionsim-msg-XXXXXX", want[1400];
+    write_scenario(path, "seed = 7\n[scheme mine]\nkey = hahsed\n");
+    snprintf(want, sizeof want, "%s:3: scheme 'mine': ", path);
+    assert_usage_error(run("compare", path, NULL), want, "(did you mean the preset 'hashed'?)");
+    assert_usage_error(run("compare", path, "--scheme", "mine", NULL), want, "hashed");
+    unlink(path);
+
+    /* options: the nearest one this command takes */
+    assert_usage_error(run("compare", "--sed", "5", NULL), "unknown option '--sed' (did you "
+                       "mean '--seed'?)", NULL);
+    assert_usage_error(run("compare", "--read-fracton", "0.1", NULL),
+                       "(did you mean '--read-fraction'?)", NULL);
+    assert_usage_error(run("compare", "--formt", "json", NULL), "(did you mean '--format'?)",
+                       NULL);
+    assert_usage_error(run("watch", "--sped", "5", NULL), "(did you mean '--speed'?)", NULL);
+    assert_usage_error(run("keys", "--sped", "5", NULL), "(did you mean '--seed'?)", NULL);
+    o = run("run", "--jbos", "2", "--scheme", "salted", NULL); /* --jobs is compare's */
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "unknown option '--jbos'"));
+    assert_null(strstr(o.err, "did you mean"));
+    output_free(&o);
+    o = run("compare", "-x", "1", NULL); /* one letter is one edit from -o, -n, -p */
+    assert_int_equal(o.status, 2);
+    assert_null(strstr(o.err, "did you mean"));
+    output_free(&o);
+    char small[512];
+    snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", source_root);
+    assert_usage_error(run("sweep", small, "--sed", "5", NULL), "unknown option '--sed' (did "
+                       "you mean '--seed'?)", NULL);
+    assert_usage_error(run("sweep", "--formt", "json", small, NULL), "(did you mean '--format'?)",
+                       NULL);
+    assert_usage_error(run("advise", "--budgte", "3", NULL), "(did you mean '--budget'?)", NULL);
+
+    /* a sweep file: run by sweep, at its [sweep] line, even when an earlier
+     * line holds a $NAME the scenario reader cannot take */
+    static const char *const cmds[] = { "compare", "run", "keys", "watch", "advise" };
+    snprintf(want, sizeof want, "%s:5: [sweep] makes this a sweep file: run it with 'regionsim "
+             "sweep %s'", small, small);
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        assert_usage_error(run(cmds[i], small, "--scheme", "salted", NULL), want, NULL);
+    char early[] = "/tmp/regionsim-msg-XXXXXX";
+    write_scenario(early, "[cluster]\nservers = $n\n\n  [ sweep ]\nn = 4, 8\n");
+    snprintf(want, sizeof want, "%s:4: [sweep] makes this a sweep file: run it with 'regionsim "
+             "sweep %s'", early, early);
+    assert_usage_error(run("compare", early, NULL), want, NULL);
+    unlink(early);
+
+    /* [assert] naming a scheme the run does not have: FILE:LINE, the nearest */
+    char asserts[] = "/tmp/regionsim-msg-XXXXXX";
+    write_scenario(asserts, "[assert even]\nexpect = write_max_mean <= 1.2 for salt\n");
+    snprintf(want, sizeof want, "%s:2: assertion 'write_max_mean <= 1.2': no scheme 'salt' in "
+             "this run (did you mean 'salted'?", asserts);
+    assert_usage_error(run("compare", asserts, "--scheme", "salted", "--duration", "1m", NULL),
+                       want, NULL);
+    unlink(asserts);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -198,6 +284,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_help_lists_every_setting),
         cmocka_unit_test(test_bad_usage_exits_2_with_a_named_error),
         cmocka_unit_test(test_unused_options_are_refused),
+        cmocka_unit_test(test_messages_suggest_what_was_meant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

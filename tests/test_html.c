@@ -20,6 +20,7 @@
 #include "tests/support.h"
 #include "reports/figures.h"
 #include "reports/format.h"
+#include "reports/html_impl.h"
 #include "reports/report.h"
 #include "reports/samples.h"
 
@@ -1089,6 +1090,94 @@ static void test_summary_table_at_the_top(void **state)
     }
 }
 
+/* An overloaded run is called so first, in the summary's verdict and at
+ * the head of its panel, with done/offered; a p99 longer than the run is
+ * explained under the summary and under the panel's latency table. A run
+ * that keeps up says neither. */
+static void test_an_overloaded_run_is_called_so_first(void **state)
+{
+    (void)state;
+    even_fixture e;
+    even_fixture_init(&e);
+    run_result *salted = &e.runs[1];
+    salted->offered_per_s = 1000, salted->achieved_per_s = 316;
+    salted->unfinished = 1231362;
+    for (int s = 0; s < EV_SERVERS; s++) e.sv[1][s].busy = s == 3 ? 9.294 : 9.0;
+    salted->latency = (latency_summary){ .count = 100, .p50_us = 3490000000ull,
+                                         .p99_us = 14630000000ull, .p999_us = 14898000000ull,
+                                         .max_us = 14975000000ull };
+    run_result *mono = &e.runs[0]; /* keeps up: 99% done, 100% busy at most */
+    mono->offered_per_s = 1000, mono->achieved_per_s = 990;
+    e.sv[0][0].busy = 1.0;
+    mono->latency = (latency_summary){ .count = 100, .p99_us = 5000, .max_us = 200000000 };
+    char *html = render(&e.res);
+    char *v = element_text(strstr(html, "<tr data-scheme=\"salted\">"), "<td class=\"verdict\">",
+                           "</td>");
+    assert_string_equal(v, "overloaded: 316 of 1000 ops/s done, busiest server 929.4% busy; "
+                           "writes even");
+    free(v);
+    v = element_text(strstr(html, "<tr data-scheme=\"monotonic\">"), "<td class=\"verdict\">",
+                     "</td>");
+    assert_string_equal(v, "one server takes the writes (max/mean 8.00 of 8)");
+    free(v);
+    const char *summary_end = strstr(html, "</table>");
+    assert_non_null(summary_end);
+    char *drained = element_text(summary_end, "<p class=\"note drained\">", "</p>");
+    assert_string_equal(drained, "salted: p99 14630 s is longer than the 4 min run: 1231362 "
+                                 "operations were still queued at its end and drained after "
+                                 "it, with no new arrivals.");
+    free(drained);
+    assert_int_equal(count(html, "<p class=\"note drained\">"), 2); /* summary, salted's panel */
+    char *p0 = panel(html, 0), *p1 = panel(html, 1);
+    assert_null(strstr(p0, "overloaded"));
+    assert_null(strstr(p0, "drained"));
+    char *head = element_text(p1, "<p class=\"unsteady overloaded\">", "</p>");
+    assert_string_equal(head, "overloaded: 316 of 1000 ops/s done, busiest server 929.4% busy");
+    assert_true(strstr(p1, "unsteady overloaded") < strstr(p1, "<h3>Throughput and latency</h3>"));
+    assert_true(strstr(p1, "note drained") > strstr(p1, "<h3>Throughput and latency</h3>"));
+    assert_non_null(strstr(p1, "<th>overloaded</th><td>1</td>")); /* every figure */
+    assert_null(strstr(p0, "<th>overloaded</th>")); /* 0: not listed */
+    free(head);
+    free(p0);
+    free(p1);
+    free(html);
+}
+
+/* The region map's server colours are never the heatmaps' "grey =
+ * nothing": none is ZERO_COLOUR, and none is a grey at all (its channels
+ * within 24 of each other, where the palest colour, lavender #c5b0d5,
+ * spans 37; the palette had #7f7f7f and #c7c7c7, which a reader of the
+ * heatmaps beside it takes for no server). */
+static void test_server_colours_are_not_the_empty_grey(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    char *html = render(&f.res);
+    unsigned zr, zg, zb;
+    assert_int_equal(sscanf(ZERO_COLOUR, "#%2x%2x%2x", &zr, &zg, &zb), 3);
+    assert_true(zr == zg && zg == zb); /* the empty cells' colour is a grey */
+    size_t n = 0;
+    for (int k = 0;; k++) {
+        char rule[32];
+        snprintf(rule, sizeof rule, ".sv%d{fill:#", k);
+        const char *at = strstr(html, rule);
+        if (!at)
+            break;
+        unsigned r, g, b;
+        assert_int_equal(sscanf(at + strlen(rule), "%2x%2x%2x", &r, &g, &b), 3);
+        unsigned hi = r > g ? (r > b ? r : b) : (g > b ? g : b);
+        unsigned lo = r < g ? (r < b ? r : b) : (g < b ? g : b);
+        if (hi - lo < 24)
+            fail_msg(".sv%d is #%02x%02x%02x, a grey: the heatmaps' grey means nothing", k, r,
+                     g, b);
+        assert_false(r == zr && g == zg && b == zb);
+        n++;
+    }
+    assert_int_equal(n, 20); /* every colour of the palette was checked */
+    free(html);
+}
+
 /* A panel's throughput, latency and read cost, from the registry. */
 static void test_latency_throughput_and_read_cost(void **state)
 {
@@ -1115,6 +1204,24 @@ static void test_latency_throughput_and_read_cost(void **state)
     assert_non_null(strstr(run1, "<td data-figure=\"rpcs_per_read_scan\">3.00</td>"));
     assert_non_null(strstr(run1, "<td data-figure=\"read_share_get\">79.4%</td>")); /* 100 / 126 */
     assert_null(strstr(run1, "<tr><th>range</th>")); /* no range reads: no row */
+    /* The read cost table fits a panel of the two-column grid (640 px at
+     * the least): six columns (kind, reads, share, RPCs/read, rows read,
+     * rows/record; measured in headless Chromium, 528 px with 11-digit
+     * row counts in a 599 px box), and a box that scrolls (.wide) should
+     * a count be longer still, never spilling past the panel's edge. */
+    assert_non_null(strstr(html, ".wide{overflow-x:auto}"));
+    const char *reads = strstr(run1, "<h3>Read cost</h3>\n<div class=\"wide\"><table class=\"figs "
+                                     "costs reads\">");
+    assert_non_null(reads);
+    char *table = element_text(reads, "<table class=\"figs costs reads\">", "</table>");
+    assert_non_null(table);
+    char *heads = element_text(table, "<tr>", "</tr>");
+    assert_int_equal(count(heads, "<th>"), 6);
+    assert_null(strstr(table, "read_rpcs_")); /* totals: in the Figures table */
+    assert_null(strstr(table, "records_returned_"));
+    assert_non_null(strstr(reads, "</table></div>"));
+    free(heads);
+    free(table);
     /* Run 0 did not read: latency of every operation only, no read cost. */
     assert_non_null(strstr(run0, "<h3>Throughput and latency</h3>"));
     assert_null(strstr(run0, "read_p99_latency_us"));
@@ -1241,6 +1348,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_region_table_keys_differ),
         cmocka_unit_test(test_summary_table_at_the_top),
         cmocka_unit_test(test_latency_throughput_and_read_cost),
+        cmocka_unit_test(test_an_overloaded_run_is_called_so_first),
+        cmocka_unit_test(test_server_colours_are_not_the_empty_grey),
         cmocka_unit_test(test_a_single_run_page),
         cmocka_unit_test(test_regime_table_and_panel_words),
     };

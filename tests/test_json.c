@@ -518,6 +518,36 @@ static void test_figure_list(void **state)
     free(buf);
 }
 
+/* "overload" says first (before "steady") whether the run was overloaded,
+ * with the reports' note; "latency_note" explains a p99 longer than the
+ * run; the figure "overloaded" is 1. An idle run: false, nulls and 0. */
+static void test_overload_and_latency_note(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    run_result *r = &f.runs[0];
+    r->offered_per_s = 1000, r->achieved_per_s = 316, r->unfinished = 2736;
+    f.sv0[1].busy = 9.294;
+    r->latency = (latency_summary){ 50, 3e6, 2000000, 5000000, 5500000, 6000000 };
+    char *text = render(&f);
+    assert_true(strstr(text, "\"overload\"") < strstr(text, "\"steady\""));
+    json_object *root = parse(text);
+    assert_true(json_object_get_boolean(at(root, "runs/0/overload/overloaded")));
+    assert_string_equal(str_at(root, "runs/0/overload/note"),
+                        "overloaded: 316 of 1000 ops/s done, busiest server 929.4% busy");
+    assert_string_equal(str_at(root, "runs/0/latency_note"),
+                        "p99 5 s is longer than the 4 s run: 2736 operations were still queued "
+                        "at its end and drained after it, with no new arrivals");
+    assert_int_equal(int_at(root, "runs/0/figures/overloaded"), 1);
+    assert_false(json_object_get_boolean(at(root, "runs/1/overload/overloaded")));
+    assert_true(is_null_at(root, "runs/1/overload/note"));
+    assert_true(is_null_at(root, "runs/1/latency_note"));
+    assert_int_equal(int_at(root, "runs/1/figures/overloaded"), 0);
+    json_object_put(root);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_run_round_trips),
         cmocka_unit_test(test_undefined_figures_are_null),
         cmocka_unit_test(test_reads_and_latency_round_trip),
+        cmocka_unit_test(test_overload_and_latency_note),
         cmocka_unit_test(test_heatmap_regions_and_timeline_round_trip),
         cmocka_unit_test(test_decisions_round_trip),
         cmocka_unit_test(test_output_is_byte_identical),

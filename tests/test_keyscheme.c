@@ -919,6 +919,23 @@ static void test_presets(void **state)
     assert_null(keyscheme_preset_name(NPRESETS));
 }
 
+/* A misspelt preset finds its preset; a word far from every one, or an
+ * expression, finds none; a preset finds itself. */
+static void test_preset_nearest(void **state)
+{
+    (void)state;
+    assert_string_equal(keyscheme_preset_nearest("monotnic"), "monotonic");
+    assert_string_equal(keyscheme_preset_nearest("hahsed"), "hashed");
+    assert_string_equal(keyscheme_preset_nearest("salt"), "salted");
+    assert_string_equal(keyscheme_preset_nearest("opentsdb-slated"), "opentsdb-salted");
+    assert_string_equal(keyscheme_preset_nearest("seq_reversed"), "seq-reversed");
+    for (size_t i = 0; i < NPRESETS; i++)
+        assert_string_equal(keyscheme_preset_nearest(PRESETS8[i].name), PRESETS8[i].name);
+    assert_null(keyscheme_preset_nearest("salt(8) tss"));
+    assert_null(keyscheme_preset_nearest("nosuchfield"));
+    assert_null(keyscheme_preset_nearest(NULL));
+}
+
 /* --servers allows 100,000 but a bucket prefix holds 65,536 buckets: a
  * bucketed preset on more servers than that is capped, never an
  * expression (salt(70000)) the parser refuses. */
@@ -2595,6 +2612,7 @@ int main(void)
         cmocka_unit_test(test_letters),
         cmocka_unit_test(test_bucket_prefix_new_fields),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_preset_nearest),
         cmocka_unit_test(test_preset_buckets_capped_at_65536),
         cmocka_unit_test(test_preset_is_its_expression),
         cmocka_unit_test(test_preset_bytes),

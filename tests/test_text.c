@@ -210,6 +210,53 @@ static void test_trace_left_out_is_said(void **state)
     free(text);
 }
 
+/* An overloaded run is named before every table of the compare report and
+ * under its heading in the run view, with done/offered; a p99 longer than
+ * the run is explained beside the latency figures. One that keeps up says
+ * neither. */
+static void test_overload_first_and_latency_past_the_run(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f); /* monotonic: 275 of 300 ops/s done, 3 unfinished in 2 s */
+    f.hot[1].busy = 1.5;
+    f.runs[0].latency.p99_us = 3000000;
+    f.runs[0].latency.p999_us = f.runs[0].latency.max_us = 3100000;
+    char *text = capture(write_compare, &f);
+    const char *block = strstr(text, "\noverloaded (a server over 100% busy, or under 99% of the "
+                                     "offered operations done):\n  monotonic: overloaded: 275 of "
+                                     "300 ops/s done, busiest server 150.0% busy\n\n");
+    assert_non_null(block);
+    assert_true(block < strstr(text, "where the writes land"));
+    const char *cost = strstr(text, "what it costs");
+    const char *note = strstr(text, "\n  monotonic: p99 3 s is longer than the 2 s run:\n    3 "
+                                    "operations were still queued at its end and drained after "
+                                    "it, with no new arrivals\n");
+    assert_non_null(note);
+    assert_true(cost < note && note < strstr(text, "every figure"));
+    free(text);
+    text = capture(write_hot_run, &f);
+    assert_non_null(strstr(text, "(pre-split none)\n  overloaded: 275 of 300 ops/s done, "
+                                 "busiest server 150.0% busy\n  example key"));
+    assert_non_null(strstr(text, "max 3.1 s\n  p99 3 s is longer than the 2 s run:\n    3 "
+                                 "operations were"));
+    free(text);
+
+    /* keeping up: 297 of 300 done (99%), 100% busy, every latency within the run */
+    f.runs[0].achieved_per_s = 297;
+    f.hot[1].busy = 1.0;
+    f.runs[0].latency.p99_us = f.runs[0].latency.p999_us = f.runs[0].latency.max_us = 2000000;
+    text = capture(write_compare, &f);
+    assert_null(strstr(text, "overloaded ("));
+    assert_null(strstr(text, "overloaded:"));
+    assert_null(strstr(text, "longer than"));
+    free(text);
+    text = capture(write_hot_run, &f);
+    assert_null(strstr(text, "overloaded:"));
+    assert_null(strstr(text, "longer than"));
+    free(text);
+}
+
 static void test_idle_run_prints_dashes(void **state)
 {
     (void)state;
@@ -236,9 +283,13 @@ static void test_compare_echoes_config_and_aligns_rows(void **state)
     assert_non_null(strstr(text, "4 = all writes on one server"));
     assert_non_null(strstr(text, "time series, 10 metrics at 300/s"));
 
-    char *header = line_starting(text, "scheme");
-    char *hot = line_starting(text, "monotonic");
-    char *idle = line_starting(text, "a-very-long");
+    /* the first table (the fixture's monotonic is overloaded: a line
+     * before it names it too) */
+    const char *table = strstr(text, "where the writes land");
+    assert_non_null(table);
+    char *header = line_starting(table, "scheme");
+    char *hot = line_starting(table, "monotonic");
+    char *idle = line_starting(table, "a-very-long");
     assert_non_null(header);
     assert_non_null(hot);
     assert_non_null(idle);
@@ -711,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_run_has_a_line_per_server_and_the_hottest_bar_is_longest),
         cmocka_unit_test(test_idle_run_prints_dashes),
         cmocka_unit_test(test_trace_left_out_is_said),
+        cmocka_unit_test(test_overload_first_and_latency_past_the_run),
         cmocka_unit_test(test_compare_echoes_config_and_aligns_rows),
         cmocka_unit_test(test_run_draws_key_space_regions_and_timeline),
         cmocka_unit_test(test_measured_run_is_marked),

@@ -1,5 +1,5 @@
 /* test_verdict.c -- a spread's class and words at and around every
- * threshold of reports/verdict.h. */
+ * threshold of reports/verdict.h; overload and the drain note at theirs. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,6 +90,86 @@ static void test_words_append_and_truncate(void **state)
     assert_string_equal(full, "abc");
 }
 
+/* A run of 2 servers over `minutes` minutes offering 1000 ops/s, achieving
+ * `done`, its busier server `busy` busy (the other half that). */
+static run_result overload_run(server_result sv[2], double done, double busy, uint64_t minutes)
+{
+    memset(sv, 0, 2 * sizeof *sv);
+    sv[0].busy = busy / 2;
+    sv[1].busy = busy;
+    return (run_result){ .nservers = 2, .servers = sv, .duration_us = minutes * 60000000,
+                         .offered_per_s = 1000, .achieved_per_s = done };
+}
+
+static void test_overloaded_at_its_thresholds(void **state)
+{
+    (void)state;
+    server_result sv[2];
+    run_result r = overload_run(sv, 1000, VERDICT_OVERLOAD_BUSY, 30);
+    assert_false(verdict_overloaded(&r)); /* exactly 100% busy, everything done */
+    sv[1].busy = nextafter(VERDICT_OVERLOAD_BUSY, 2);
+    assert_true(verdict_overloaded(&r));
+    r = overload_run(sv, 1000 * VERDICT_OVERLOAD_DONE, 0.5, 30);
+    assert_false(verdict_overloaded(&r)); /* 99% done */
+    r.achieved_per_s = nextafter(1000 * VERDICT_OVERLOAD_DONE, 0);
+    assert_true(verdict_overloaded(&r));
+    r = overload_run(sv, 0, 0, 0); /* no time: not judged */
+    assert_false(verdict_overloaded(&r));
+    r = overload_run(sv, 0, 0, 30);
+    r.offered_per_s = 0; /* nothing offered */
+    assert_false(verdict_overloaded(&r));
+}
+
+static void test_overload_note_says_done_of_offered(void **state)
+{
+    (void)state;
+    server_result sv[2];
+    char b[256];
+    run_result r = overload_run(sv, 316.2, 9.294, 30);
+    assert_true(verdict_overload_note(b, sizeof b, &r));
+    assert_string_equal(b, "overloaded: 316 of 1000 ops/s done, busiest server 929.4% busy");
+    r = overload_run(sv, 1000, 1.05, 30); /* busy alone */
+    assert_true(verdict_overload_note(b, sizeof b, &r));
+    assert_string_equal(b, "overloaded: 1000 of 1000 ops/s done, busiest server 105.0% busy");
+    r = overload_run(sv, 999, 0.6, 30);
+    assert_false(verdict_overload_note(b, sizeof b, &r));
+    assert_string_equal(b, "");
+}
+
+static void test_drain_note_when_a_latency_is_longer_than_the_run(void **state)
+{
+    (void)state;
+    server_result sv[2];
+    char b[512];
+    run_result r = overload_run(sv, 316, 9.3, 30);
+    r.unfinished = 1231362;
+    r.latency = (latency_summary){ .count = 10, .p50_us = 3490000000ull,
+                                   .p99_us = 14630000000ull, .p999_us = 14898000000ull,
+                                   .max_us = 14975000000ull };
+    assert_true(verdict_drain_note(b, sizeof b, &r));
+    assert_string_equal(b, "p99 14630 s is longer than the 30 min run: 1231362 operations were "
+                           "still queued at its end and drained after it, with no new arrivals");
+    /* only the max is: the max is named */
+    r.latency.p99_us = r.latency.p999_us = 60000000;
+    r.latency.max_us = 1800000001;
+    r.unfinished = 1;
+    assert_true(verdict_drain_note(b, sizeof b, &r));
+    assert_non_null(strstr(b, "max 1800 s is longer than the 30 min run: 1 operation was still"));
+    /* measured from 10 min: the span is 20 min, and the p99.9 is past it */
+    r.measure_from_us = 600000000;
+    r.latency.p999_us = 1200000001;
+    assert_true(verdict_drain_note(b, sizeof b, &r));
+    assert_string_equal(b, "p99.9 1200 s is longer than the 20 min measured: 1 operation was "
+                           "still queued at the run's end and drained after it, with no new "
+                           "arrivals");
+    /* no latency longer than the span (the max equal to it): no note */
+    r.latency.p999_us = r.latency.max_us = 1200000000;
+    assert_false(verdict_drain_note(b, sizeof b, &r));
+    assert_string_equal(b, "");
+    r.latency = (latency_summary){ 0 }; /* nothing timed */
+    assert_false(verdict_drain_note(b, sizeof b, &r));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -98,6 +178,9 @@ int main(void)
         cmocka_unit_test(test_words_name_the_class),
         cmocka_unit_test(test_sentences),
         cmocka_unit_test(test_words_append_and_truncate),
+        cmocka_unit_test(test_overloaded_at_its_thresholds),
+        cmocka_unit_test(test_overload_note_says_done_of_offered),
+        cmocka_unit_test(test_drain_note_when_a_latency_is_longer_than_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nearest.h"
 #include "workloads/keyscheme_impl.h"
 
 /* ------------------------------------------------------------------------
@@ -946,6 +947,16 @@ size_t keyscheme_preset_count(void)
 const char *keyscheme_preset_name(size_t i)
 {
     return i < PRESETS ? presets[i].name : NULL;
+}
+
+const char *keyscheme_preset_nearest(const char *word)
+{
+    if (!word)
+        return NULL;
+    nearest n = nearest_start(word, nearest_limit(word), 0);
+    for (size_t i = 0; i < PRESETS; i++)
+        nearest_offer(&n, presets[i].name);
+    return n.best;
 }
 
 /* Also returns -1 when the expression does not fit in cap. A bucket count

@@ -49,6 +49,11 @@ const char *keyscheme_expr(const keyscheme *ks);
 size_t keyscheme_preset_count(void);
 const char *keyscheme_preset_name(size_t i);
 
+/* The preset nearest `word` (a misspelt preset: "monotnic", "hahsed"), by
+ * core/nearest.h's distance within its usual limit, or NULL when none is
+ * near; a preset's own name returns itself. For "did you mean". */
+const char *keyscheme_preset_nearest(const char *word);
+
 /* Writes the expression of preset `name` with `buckets` as its bucket count
  * (at most 65536, what a 2-byte bucket prefix holds: more is capped) into
  * out (cap bytes). Returns 0, or -1 if no such preset. */

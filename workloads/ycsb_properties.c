@@ -28,6 +28,8 @@
  */
 #include "workloads/ycsb_workload_impl.h"
 
+#include "core/nearest.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,50 +100,17 @@ static bool is_known_name(const char *name)
     return false;
 }
 
-/* Levenshtein distance, case-insensitive, capped: names longer than 64
- * bytes are far from every known name anyway. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return (size_t)-1;
-    size_t row[65];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]);
-            size_t best = diag + cost;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            if (up + 1 < best)
-                best = up + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* The known name nearest `name`, if at most half its letters differ. */
+/* The known name nearest `name` (letters' case aside: core/nearest.h),
+ * if at most half its letters differ. */
 static const char *nearest_known_name(const char *name)
 {
-    const char *best = NULL;
-    size_t bestd = (size_t)-1;
-    for (size_t i = 0; i < NKNOWN; i++) {
-        size_t d = edit_distance(name, known_names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = known_names[i];
-        }
-    }
-    if (!best || bestd == (size_t)-1)
+    nearest n = nearest_start(name, NEAREST_MAX_LEN, 1);
+    for (size_t i = 0; i < NKNOWN; i++)
+        nearest_offer(&n, known_names[i]);
+    if (!n.best)
         return NULL;
-    size_t longer = strlen(name) > strlen(best) ? strlen(name) : strlen(best);
-    return 2 * bestd <= longer ? best : NULL;
+    size_t longer = strlen(name) > strlen(n.best) ? strlen(name) : strlen(n.best);
+    return 2 * n.distance <= longer ? n.best : NULL;
 }
 
 /* ---- messages ------------------------------------------------------------ */
