@@ -233,7 +233,7 @@ static void test_overload_first_and_latency_past_the_run(void **state)
                                     "operations were still queued at its end and drained after "
                                     "it, with no new arrivals\n");
     assert_non_null(note);
-    assert_true(cost < note && note < strstr(text, "every figure"));
+    assert_true(cost < note && note < strstr(text, "\nevery figure, a column"));
     free(text);
     text = capture(write_hot_run, &f);
     assert_non_null(strstr(text, "(pre-split none)\n  overloaded: 275 of 300 ops/s done, "
