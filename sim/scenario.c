@@ -311,6 +311,8 @@ static const choice restriction_choices[] = {
     { "delimited", RESTRICT_DELIMITED }, { NULL, 0 } };
 static const choice service_choices[] = {
     { "fixed", 0 }, { "exponential", 1 }, { NULL, 0 } };
+static const choice bool_choices[] = {
+    { "false", 0 }, { "true", 1 }, { NULL, 0 } };
 static const choice get_choices[] = {
     { "recent", 0 }, { "any", 1 }, { NULL, 0 } };
 static const choice store_choices[] = {
@@ -465,6 +467,9 @@ static const setting settings[] = {
       "D", "window reads: the last D" },
     { "reads", "metric_length", SET_DURATION, 1, UINT64_MAX, PH(reads.metric_us), NULL,
       "D", "metric reads: the last D" },
+    { "reads", "multi_get", SET_CHOICE, 0, 0, PH(reads.multi_get), bool_choices,
+      "B", "range reads on an osalt key: OpenTSDB's tsd.query.multi_get.enable (false: scan "
+      "every salt bucket, OpenTSDB's default; true: one get per hour row of the series)" },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL,
       "D", "report window: a column of the heatmaps" },
     { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL,

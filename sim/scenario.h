@@ -68,6 +68,8 @@ typedef struct read_mix {
     uint32_t scan_rows;       /* scan: N rows from the entity's on, in name order */
     uint64_t window_us;       /* window: every entity's last window_us */
     uint64_t metric_us;       /* metric: every series of a metric, its last metric_us */
+    int multi_get;            /* range on an osalt key: OpenTSDB's tsd.query.multi_get.enable
+                               * (0, its default: every salt bucket scanned) */
 } read_mix;
 
 /* The read mix's weights: as set, or, when no read_<kind> was set, the

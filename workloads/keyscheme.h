@@ -123,6 +123,9 @@ typedef struct query {
                                * METRIC: rec.metric; the planner reads nothing else of it */
     uint64_t from_ms, to_ms;  /* RANGE, WINDOW, METRIC: inclusive */
     uint32_t limit;           /* LATEST, SCAN */
+    uint8_t multi_get;        /* RANGE on a key with osalt: OpenTSDB's tsd.query.multi_get.enable
+                               * (0, its default: every salt bucket scanned; 1: one get per
+                               * hour row of the series; keyscheme_plan.c) */
 } query;
 
 typedef struct key_range {
