@@ -224,7 +224,7 @@ int cluster_add_servers(cluster *c, uint32_t n)
         if (histogram_init(&fresh->latency, SERVER_LATENCY_SUB_BITS) < 0)
             return -1; /* the servers added so far stay */
         fresh->id = c->next_id++;
-        fresh->start_ms = c->now_us / 1000;
+        fresh->start_ms = c->epoch_ms + c->now_us / 1000;
         c->nservers++;
     }
     return 0;

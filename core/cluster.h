@@ -52,6 +52,8 @@ typedef struct cluster {
     uint64_t now_us;            /* the time of the operation under way */
     uint64_t split_offline_us;  /* a split takes both daughters offline this long */
     uint64_t move_offline_us;   /* a move takes the region offline this long */
+    uint64_t epoch_ms;          /* epoch ms of now_us 0: a server added at now_us gets start
+                                 * code epoch_ms + now_us / 1000 (0 until set) */
     uint64_t split_limit;       /* hbase.regionserver.regionSplitLimit: a server with this
                                  * many regions splits no more (0: no limit) */
     cluster_journal_fn journal; /* NULL: nobody watches */

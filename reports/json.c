@@ -165,7 +165,17 @@ static void write_cluster(jw *w, const sim_results *res)
     key_u64(w, "region_max_bytes", res->region_max_bytes);
     key_string(w, "balancer", res->balancer);
     key_u64(w, "balancer_period_us", res->balancer_period_us);
+    key_u64(w, "balancer_first_us", res->balancer_first_us);
+    key_u64(w, "status_first_us", res->status_first_us);
     key_u64(w, "window_us", res->window_us);
+    /* the start codes of the servers (by id): drawn from the seed, so
+     * the same in every run of the file (a server that never ran: 0) */
+    key(w, "start_codes");
+    fputc('[', w->out);
+    const run_result *run0 = res->nruns ? &res->runs[0] : NULL;
+    for (uint32_t s = 0; run0 && s < run0->nservers; s++)
+        fprintf(w->out, "%s%" PRIu64, s ? ", " : "", run0->servers[s].start_code);
+    fputc(']', w->out);
     close_(w, '}');
 
     key(w, "workload");

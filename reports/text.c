@@ -69,7 +69,8 @@ static void write_config(FILE *out, const sim_results *res)
     if (!res->balancer || strcmp(res->balancer, "none") == 0)
         fprintf(out, "no balancer");
     else
-        fprintf(out, "balancer %s every %s", res->balancer, fmt_duration(b, res->balancer_period_us));
+        fprintf(out, "balancer %s every %s, first at %s", res->balancer,
+                fmt_duration(b, res->balancer_period_us), fmt_duration(a, res->balancer_first_us));
     fprintf(out, "; window %s\n", fmt_duration(c, res->window_us));
     fprintf(out, "workload  %s; %" PRIu64 " B per cell beyond the key\n",
             res->workload ? res->workload : "-", res->cell_overhead_bytes);

@@ -35,6 +35,7 @@ typedef struct server_result {
     uint64_t rpcs;          /* RPCs served */
     double busy;            /* utilisation: service time / run time (may pass 1 when overloaded) */
     uint64_t longest_queue; /* most RPCs in the server at once */
+    uint64_t start_code;    /* its ServerName's start code: epoch ms it started (0: never ran) */
     latency_summary latency;
 } server_result;
 
@@ -201,6 +202,8 @@ typedef struct sim_results {
     uint64_t region_max_bytes;   /* split threshold */
     const char *balancer;        /* "region-count" or "none" */
     uint64_t balancer_period_us;
+    uint64_t balancer_first_us;  /* the balancer chore's first run (sim/hbase_inputs.c) */
+    uint64_t status_first_us;    /* the cluster status chore's first run */
     uint64_t window_us;
     uint64_t measure_from_us;    /* figures count operations from here (0: all) */
     char *workload;              /* one-line description of the workload (owned) */

@@ -375,6 +375,9 @@ static const setting settings[] = {
       "C", "delimited restriction: split points end before this character" },
     { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices,
       "B", "simple (SimpleLoadBalancer), stochastic (StochasticLoadBalancer) or none" },
+    { "cluster", "balancer_phase", SET_DURATION, 0, UINT64_MAX, SC(balancer_phase_us), NULL,
+      "D", "the balancer's first run, at most balancer_period in (0: drawn from the seed, as "
+      "the master's start time makes it)" },
     { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, SC(balancer_period_us), NULL,
       "D", "hbase.balancer.period: it runs at every multiple inside the run" },
     { "cluster", "slop", SET_FRACTION, 0, 0, SC(slop), NULL,

@@ -184,6 +184,8 @@ typedef struct scenario {
     balancer_kind balancer;
     double slop;                  /* hbase.regions.slop */
     uint64_t balancer_period_us;  /* HBase's hbase.balancer.period */
+    uint64_t balancer_phase_us;   /* the balancer's first run (0: drawn from the seed;
+                                   * sim/hbase_inputs.c) */
     presplit_kind presplit;
     uint32_t presplit_regions;    /* hex, decimal, uniform: how many regions */
     const char *split_keys;       /* keys in shell form, separated by spaces or commas */

@@ -13,7 +13,8 @@
  *  - each phase: its pattern, built once (pattern_new checks its numbers);
  *    its reads against its pattern; a closed loop replaying a trace needs
  *    a duration; at most 1,000,000 report windows;
- *  - measure_from against the end of the run, the servers events add
+ *  - measure_from against the end of the run, balancer_phase against
+ *    balancer_period, the servers events add
  *    against SCENARIO_MAX_SERVERS, and every event against the end of the
  *    run (when it is known: a trace replayed to its end does not know it);
  *  - the pre-split keys, made or read once (scenario_split_keys, which
@@ -365,6 +366,14 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
         units_format_duration(planned, len, sizeof len);
         snprintf(err, errcap, "measure_from: %s is not before the end of the run (%s): "
                  "nothing would be measured", from, len);
+        return -1;
+    }
+    if (sc->balancer_phase_us > sc->balancer_period_us) {
+        char phase[32], period[32];
+        units_format_duration(sc->balancer_phase_us, phase, sizeof phase);
+        units_format_duration(sc->balancer_period_us, period, sizeof period);
+        snprintf(err, errcap, "balancer_phase: %s is longer than balancer_period (%s): the "
+                 "balancer's first run falls within its first period", phase, period);
         return -1;
     }
     if (events_problem(sc, known, planned, err, errcap) < 0)

@@ -88,9 +88,10 @@ static void test_windows_and_ticks(void **state)
     run_result_free(&r);
 }
 
-/* The balancer runs at every multiple of its period strictly inside the
- * run: one more run for each extra period, none at the run's end; the
- * timeline has an entry for each and balancer_runs counts them. */
+/* With balancer_phase = balancer_period the balancer runs at every
+ * multiple of its period strictly inside the run: one more run for each
+ * extra period, none at the run's end; the timeline has an entry for each
+ * and balancer_runs counts them. */
 static void test_balancer_runs_once_per_period(void **state)
 {
     (void)state;
@@ -98,6 +99,7 @@ static void test_balancer_runs_once_per_period(void **state)
     for (uint64_t periods = 1; periods <= 4; periods++) {
         scenario sc;
         short_scenario(&sc, "salted");
+        sc.balancer_phase_us = sc.balancer_period_us;
         sc.workload.duration_us = periods * sc.balancer_period_us;
         run_result r;
         assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
@@ -121,6 +123,81 @@ static void test_balancer_runs_once_per_period(void **state)
 }
 
 /* measure_from: the figures count only what was issued from it on. */
+/* HBase's own random inputs come from the seed (sim/hbase_inputs.c): the
+ * balancer's first run falls anywhere in its first period and then every
+ * period; the servers' start codes are epoch milliseconds before the
+ * table's creation, distinct and increasing, and a server that joins gets
+ * the epoch millisecond it joined. Another seed draws other ones; the
+ * same seed the same ones. */
+static void test_hbase_inputs_from_the_seed(void **state)
+{
+    (void)state;
+    char err[256];
+    uint64_t firsts[8], code0[8];
+    for (uint64_t seed = 0; seed < 8; seed++) {
+        scenario sc;
+        short_scenario(&sc, "salted");
+        sc.workload.duration_us = 4 * sc.balancer_period_us;
+        sc.seed = seed;
+        run_result r;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        uint64_t first = 0, runs = 0;
+        for (size_t i = 0; i < r.nevents; i++) {
+            if (r.events[i].kind != TIMELINE_BALANCER)
+                continue;
+            if (runs++ == 0)
+                first = r.events[i].t_us;
+            assert_int_equal(r.events[i].t_us, first + (runs - 1) * sc.balancer_period_us);
+        }
+        assert_true(first > 0 && first <= sc.balancer_period_us);
+        assert_int_equal(runs, (sc.workload.duration_us - first - 1) / sc.balancer_period_us + 1);
+        firsts[seed] = first;
+        for (uint32_t s = 0; s < sc.servers; s++) {
+            uint64_t code = r.servers[s].start_code;
+            assert_true(code < sc.start_ms);
+            assert_true(code > sc.start_ms - 2 * 3600000ull);
+            if (s > 0) {
+                assert_true(code > r.servers[s - 1].start_code);
+                assert_true(code <= r.servers[s - 1].start_code + 5000);
+            }
+        }
+        code0[seed] = r.servers[0].start_code;
+        run_result_free(&r);
+    }
+    for (int a = 0; a < 8; a++)
+        for (int b = a + 1; b < 8; b++) {
+            assert_true(firsts[a] != firsts[b]);
+            assert_true(code0[a] != code0[b]);
+        }
+
+    /* the same seed: the same draws; a given balancer_phase: that phase */
+    scenario sc;
+    short_scenario(&sc, "salted");
+    sc.workload.duration_us = 4 * sc.balancer_period_us;
+    sc.seed = 3;
+    sc.balancer_phase_us = 7000000;
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.servers[0].start_code, code0[3]);
+    for (size_t i = 0; i < r.nevents; i++)
+        if (r.events[i].kind == TIMELINE_BALANCER) {
+            assert_int_equal(r.events[i].t_us, 7000000);
+            break;
+        }
+    run_result_free(&r);
+
+    /* a server that joins at 90 s starts then */
+    short_scenario(&sc, "salted");
+    sc.nevents = 1;
+    sc.events[0].at_us = 90000000;
+    sc.events[0].action = EVENT_ADD_SERVERS;
+    sc.events[0].servers = 1;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.nservers, sc.servers + 1);
+    assert_int_equal(r.servers[sc.servers].start_code, sc.start_ms + 90000);
+    run_result_free(&r);
+}
+
 static void test_measure_from_counts_the_second_half(void **state)
 {
     (void)state;
@@ -705,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_runs_are_values),
         cmocka_unit_test(test_windows_and_ticks),
         cmocka_unit_test(test_balancer_runs_once_per_period),
+        cmocka_unit_test(test_hbase_inputs_from_the_seed),
         cmocka_unit_test(test_measure_from_counts_the_second_half),
         cmocka_unit_test(test_observer_sees_every_write_and_can_stop),
         cmocka_unit_test(test_progress_ends_at_the_whole_run),
