@@ -756,12 +756,12 @@ static uint64_t max_steps(const stochastic_config *s, size_t regions, uint32_t s
 static int needs_balance(const balancer_config *cfg, const cluster *c, double total,
                          float sum_mult, balancer_report *report)
 {
-    int sloppy = balancer_sloppy_server(cfg->slop, c, report); /* fills the figures */
+    int sloppy = balancer_sloppy_server(cfg->slop, c, 0, report); /* fills the figures */
     if (c->nservers < MIN_SERVER_BALANCE) {
         report->reason = BALANCER_FEW_SERVERS;
         return 0;
     }
-    if (balancer_idle_server(c)) {
+    if (balancer_idle_server(c, 0)) {
         report->reason = BALANCER_IDLE_SERVER;
         return 1;
     }
@@ -830,7 +830,7 @@ static int prepare(const balancer_config *cfg, const stochastic_state *s, const 
     report_costs(w, report, 0);
     report->steps = max_steps(&cfg->stochastic, w->nregions, w->nservers);
     if (!(sum > 0)) {
-        balancer_sloppy_server(cfg->slop, c, report);
+        balancer_sloppy_server(cfg->slop, c, 0, report);
         report->reason = BALANCER_NO_COSTS;
         return 0;
     }

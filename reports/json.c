@@ -206,9 +206,10 @@ static void write_servers(jw *w, const run_result *run)
         fputs("{\"name\": ", w->out);
         json_put_string(w->out, sv->name);
         fprintf(w->out, ", \"writes\": %" PRIu64 ", \"reads\": %" PRIu64 ", \"regions\": %" PRIu64
-                ", \"rows_scanned\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"rpcs\": %" PRIu64
-                ", \"busy\": ",
-                sv->writes, sv->reads, sv->regions, sv->rows_scanned, sv->bytes, sv->rpcs);
+                ", \"system_regions\": %" PRIu64 ", \"rows_scanned\": %" PRIu64
+                ", \"bytes\": %" PRIu64 ", \"rpcs\": %" PRIu64 ", \"busy\": ",
+                sv->writes, sv->reads, sv->regions, sv->system_regions, sv->rows_scanned,
+                sv->bytes, sv->rpcs);
         put_double(w->out, sv->busy);
         fprintf(w->out, ", \"longest_queue\": %" PRIu64 ", \"latency_us\": ", sv->longest_queue);
         put_latency_inline(w->out, &sv->latency);

@@ -191,7 +191,8 @@ static void write_rest_of_servers(FILE *out, const run_result *run, const imbala
 }
 
 /* One bar per server for what `count` picks (writes or read RPCs); the
- * write histogram also shows each server's regions, busy share and p99.
+ * write histogram also shows each server's regions (the table's; "+
+ * hbase:meta" on the server hosting meta), busy share and p99.
  * Past SERVERS_LISTED servers, the busiest SERVERS_BUSIEST and a line for
  * the rest. */
 static void write_histogram(FILE *out, const run_result *run, const imbalance *im, int width,
@@ -215,9 +216,10 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
         fprintf(out, " %*" PRIu64 " %6s", count_cols, n,
                 fmt_percent(share, im->defined ? (double)n / (double)im->total : NAN));
         if (details)
-            fprintf(out, "  %3" PRIu64 " region%s  busy %6s  p99 %s", sv->regions,
+            fprintf(out, "  %3" PRIu64 " region%s  busy %6s  p99 %s%s", sv->regions,
                     sv->regions == 1 ? " " : "s", fmt_percent(busy, sv->busy),
-                    fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
+                    fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX),
+                    sv->system_regions ? "  + hbase:meta" : "");
         fputc('\n', out);
     }
     if (nshown < run->nservers)

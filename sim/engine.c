@@ -286,7 +286,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     st->table->split_limit = sc->split_limit;
     st->table->epoch_ms = sc->start_ms;
     hbase_inputs_draw(sc->seed, sc->start_ms, sc->balancer_period_us, STATUS_PERIOD_US,
-                      sc->balancer_phase_us, &st->inputs);
+                      sc->balancer_phase_us, sc->servers, &st->inputs);
+    if (sc->system_regions)
+        cluster_place_meta(st->table, st->inputs.meta_server);
     uint64_t *codes = malloc((size_t)sc->servers * sizeof *codes);
     if (!codes)
         return engine_fail(err, errcap, "out of memory creating the table");
@@ -658,6 +660,8 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
         collect_server(st, &c->servers[s], out);
     for (uint32_t s = 0; s < c->nretired; s++)
         collect_server(st, &c->retired[s], out);
+    if (c->meta_server != CLUSTER_NO_META)
+        out->servers[c->servers[c->meta_server].id].system_regions = 1;
     out->servers_added = c->next_id - st->sc->servers;
     out->decommissions = c->decommissions;
     out->failures = c->failures;
@@ -896,7 +900,7 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->balancer_period_us = sc->balancer_period_us;
     hbase_inputs in;
     hbase_inputs_draw(sc->seed, sc->start_ms, sc->balancer_period_us, STATUS_PERIOD_US,
-                      sc->balancer_phase_us, &in);
+                      sc->balancer_phase_us, sc->servers, &in);
     out->balancer_first_us = in.balancer_first_us;
     out->status_first_us = in.status_first_us;
     out->window_us = sc->window_us;

@@ -7,8 +7,11 @@
  * (hbase.balancer.period, 300000 ms) to ScheduledChore, whose constructor
  * without an initial delay uses DEFAULT_INITIAL_DELAY = 0 (hbase-common/
  * .../ScheduledChore.java); so does ClusterStatusChore (hbase.balancer.
- * statusPeriod, 60000 ms). Each runs when the master becomes active and
- * then once a period: their phase against a table created later is the
+ * statusPeriod, 60000 ms). Each is run when the master becomes active
+ * (its first run calls initialChore(), a no-op by default, instead of
+ * chore()) and then once a period, at a fixed rate (ChoreService
+ * .scheduleChore: scheduleAtFixedRate): their phase against a table
+ * created later is the
  * master's start time modulo the period, which nothing ties to the
  * workload. It is drawn uniformly here: the master became active at
  * -(period - u) for u uniform in (0, period], so the balancer first runs
@@ -27,6 +30,13 @@
  * codes are distinct and vary with the seed: ServerName.hashCode hashes
  * them, and SimpleLoadBalancer's HashMaps iterate in hash order. A server
  * that joins during the run starts when it joins (core/cluster.c).
+ *
+ * Where hbase:meta opens. On a new cluster the master's InitMetaProcedure
+ * assigns meta with no previous location, which the AssignmentManager
+ * hands to the balancer's roundRobinAssignment: for one region, the
+ * server at a random start index of the online servers
+ * (BaseLoadBalancer.roundRobinAssignment, serverIdx from a Random). So
+ * it is drawn uniformly over the servers the run starts with.
  */
 #include "sim/hbase_inputs.h"
 
@@ -39,7 +49,7 @@
 #define STAGGER_MS 5000ull
 
 void hbase_inputs_draw(uint64_t seed, uint64_t epoch_ms, uint64_t period_us, uint64_t status_us,
-                       uint64_t balancer_first_us, hbase_inputs *out)
+                       uint64_t balancer_first_us, uint32_t nservers, hbase_inputs *out)
 {
     rng r = rng_stream(seed, HBASE_INPUTS_STREAM);
     uint64_t u = rng_below(&r, period_us) + 1; /* (0, period] */
@@ -53,6 +63,7 @@ void hbase_inputs_draw(uint64_t seed, uint64_t epoch_ms, uint64_t period_us, uin
     uint64_t before_ms = rng_below(&r, HOUR_MS) + period_us / 1000; /* not on u: a given
                                                                       * phase keeps the codes */
     out->cluster_start_ms = epoch_ms > before_ms + 1 ? epoch_ms - before_ms - 1 : 0;
+    out->meta_server = (uint32_t)rng_below(&r, nservers);
 }
 
 void hbase_inputs_start_codes(uint64_t seed, const hbase_inputs *in, uint64_t *codes, uint32_t n)

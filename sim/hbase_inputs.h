@@ -18,6 +18,7 @@ typedef struct hbase_inputs {
     uint64_t balancer_first_us; /* the BalancerChore's first run after time 0, in (0, period] */
     uint64_t status_first_us;   /* the ClusterStatusChore's, in (0, 60 s] */
     uint64_t cluster_start_ms;  /* epoch ms the first region server started */
+    uint32_t meta_server;       /* the server the master assigned hbase:meta to at startup */
 } hbase_inputs;
 
 /* Draws the chores' phase from `seed` (its own stream: other consumers of
@@ -25,9 +26,10 @@ typedef struct hbase_inputs {
  * period_us (> 0) and a status period of status_us (> 0), the master
  * having become active before epoch_ms (the epoch of simulated time 0).
  * A balancer_first_us other than 0 is taken as given (the scenario's
- * balancer_phase) instead of drawn. */
+ * balancer_phase) instead of drawn. meta_server: uniform over the
+ * nservers (>= 1) servers the run starts with. */
 void hbase_inputs_draw(uint64_t seed, uint64_t epoch_ms, uint64_t period_us, uint64_t status_us,
-                       uint64_t balancer_first_us, hbase_inputs *out);
+                       uint64_t balancer_first_us, uint32_t nservers, hbase_inputs *out);
 
 /* The start codes (epoch ms) of the n region servers the run starts with,
  * by id: the first at cluster_start_ms, each next one 1 to 5000 ms after

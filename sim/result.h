@@ -31,7 +31,8 @@ typedef struct server_result {
     uint64_t reads;         /* read RPCs served (a logical read sends one per region it touches) */
     uint64_t rows_scanned;  /* rows scanned for reads (0 until reads exist) */
     uint64_t bytes;         /* cell bytes written (KeyValue serialized size) */
-    uint64_t regions;       /* regions hosted at the end of the run */
+    uint64_t regions;       /* the table's regions hosted at the end of the run */
+    uint64_t system_regions;/* system regions hosted then (hbase:meta: 0 or 1), not in `regions` */
     uint64_t rpcs;          /* RPCs served */
     double busy;            /* utilisation: service time / run time (may pass 1 when overloaded) */
     uint64_t longest_queue; /* most RPCs in the server at once */

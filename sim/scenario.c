@@ -58,6 +58,7 @@ void scenario_defaults(scenario *sc)
     sc->balancer = BALANCER_SIMPLE;
     sc->slop = 0.2; /* hbase.regions.slop (BaseLoadBalancer) */
     sc->balancer_period_us = 5 * MINUTE_US;
+    sc->system_regions = 1; /* HBase 3: hbase:meta (the namespace table is folded into it) */
     sc->presplit = PRESPLIT_BUCKETS;
     sc->presplit_regions = 8;
     /* Service times: a small write costs ~50 us of a region server's
@@ -311,6 +312,8 @@ static const choice restriction_choices[] = {
     { "delimited", RESTRICT_DELIMITED }, { NULL, 0 } };
 static const choice service_choices[] = {
     { "fixed", 0 }, { "exponential", 1 }, { NULL, 0 } };
+static const choice system_choices[] = {
+    { "none", 0 }, { "meta", 1 }, { NULL, 0 } };
 static const choice bool_choices[] = {
     { "false", 0 }, { "true", 1 }, { NULL, 0 } };
 static const choice get_choices[] = {
@@ -375,6 +378,9 @@ static const setting settings[] = {
       "C", "delimited restriction: split points end before this character" },
     { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices,
       "B", "simple (SimpleLoadBalancer), stochastic (StochasticLoadBalancer) or none" },
+    { "cluster", "system_regions", SET_CHOICE, 0, 0, SC(system_regions), system_choices,
+      "R", "meta (hbase:meta's region on a server drawn from the seed, counted and moved by "
+      "the simple balancer, as HBase's ensemble does) or none" },
     { "cluster", "balancer_phase", SET_DURATION, 0, UINT64_MAX, SC(balancer_phase_us), NULL,
       "D", "the balancer's first run, at most balancer_period in (0: drawn from the seed, as "
       "the master's start time makes it)" },

@@ -184,6 +184,7 @@ typedef struct scenario {
     balancer_kind balancer;
     double slop;                  /* hbase.regions.slop */
     uint64_t balancer_period_us;  /* HBase's hbase.balancer.period */
+    int system_regions;           /* 1: hbase:meta in the cluster (the balancer counts it) */
     uint64_t balancer_phase_us;   /* the balancer's first run (0: drawn from the seed;
                                    * sim/hbase_inputs.c) */
     presplit_kind presplit;

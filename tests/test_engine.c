@@ -198,6 +198,43 @@ static void test_hbase_inputs_from_the_seed(void **state)
     run_result_free(&r);
 }
 
+/* hbase:meta (system_regions = meta, the default) opens on a server the
+ * seed draws and stays there without a balancer; the servers report it
+ * apart from the table's regions; system_regions = none has none. */
+static void test_meta_from_the_seed(void **state)
+{
+    (void)state;
+    char err[256];
+    int on[8] = { 0 };
+    for (uint64_t seed = 0; seed < 16; seed++) {
+        scenario sc;
+        short_scenario(&sc, "salted");
+        sc.balancer = BALANCER_NONE;
+        sc.seed = seed;
+        run_result r;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        uint64_t hosts = 0, table = 0;
+        for (uint32_t s = 0; s < r.nservers; s++) {
+            hosts += r.servers[s].system_regions;
+            table += r.servers[s].regions;
+            if (r.servers[s].system_regions)
+                on[s] = 1;
+        }
+        assert_int_equal(hosts, 1);
+        assert_int_equal(table, r.regions); /* meta is not among the table's */
+        run_result_free(&r);
+        sc.system_regions = 0;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        for (uint32_t s = 0; s < r.nservers; s++)
+            assert_int_equal(r.servers[s].system_regions, 0);
+        run_result_free(&r);
+    }
+    int servers = 0;
+    for (int s = 0; s < 8; s++)
+        servers += on[s];
+    assert_true(servers >= 4);
+}
+
 static void test_measure_from_counts_the_second_half(void **state)
 {
     (void)state;
@@ -783,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_windows_and_ticks),
         cmocka_unit_test(test_balancer_runs_once_per_period),
         cmocka_unit_test(test_hbase_inputs_from_the_seed),
+        cmocka_unit_test(test_meta_from_the_seed),
         cmocka_unit_test(test_measure_from_counts_the_second_half),
         cmocka_unit_test(test_observer_sees_every_write_and_can_stop),
         cmocka_unit_test(test_progress_ends_at_the_whole_run),
