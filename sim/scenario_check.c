@@ -19,7 +19,8 @@
  *    run (when it is known: a trace replayed to its end does not know it);
  *  - the pre-split keys, made or read once (scenario_split_keys, which
  *    the engine calls again for the run);
- *  - split restrictions, and each scheme's syntax (keyscheme_parse).
+ *  - split restrictions, and each scheme's syntax (keyscheme_parse);
+ *  - multi_get where it has an effect: range reads on OpenTSDB's salted key.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT: the cores this process may use */
 #include "sim/scenario.h"
@@ -287,6 +288,30 @@ static int settings_without_effect(const scenario *sc, char *err, size_t errcap)
     return 0;
 }
 
+/* multi_get changes only range reads on OpenTSDB's salted key
+ * (keyscheme_opentsdb_salted): set where no scheme is one, or in a phase
+ * without range reads, it has no effect, and is refused. */
+static int multi_get_problem(const scenario *sc, size_t tsdb_salted, char *err, size_t errcap)
+{
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (!scenario_phase_given(ph, "multi_get"))
+            continue;
+        uint32_t weight[QUERY_KINDS];
+        scenario_read_weights(ph, weight);
+        const char *why = !tsdb_salted ? "no scheme is OpenTSDB's salted key (osalt(N) on hour(ts) "
+                                         "rows, as opentsdb-salted)"
+                          : ph->reads.fraction <= 0 || !weight[QUERY_RANGE]
+                              ? "the phase has no range reads (read_fraction, read_range)"
+                              : NULL;
+        if (why) {
+            snprintf(err, errcap, "%s: multi_get has no effect: %s", ph->name, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int scenario_validate(const scenario *sc, char *err, size_t errcap)
 {
     assert(sc->samples >= 1);
@@ -388,6 +413,7 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                     "split_delimiter");
     if (sc->nschemes == 0)
         return fail(err, errcap, "schemes: expected at least one");
+    size_t tsdb_salted = 0; /* schemes whose range reads multi_get changes */
     for (size_t i = 0; i < sc->nschemes; i++) {
         char buf[SCENARIO_PRESET_EXPR], why[512], label[SHOWN + 1], reason[512];
         keyscheme *ks;
@@ -403,7 +429,8 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                 snprintf(err, errcap, "scheme '%s': %s", label, reason);
             return -1;
         }
+        tsdb_salted += keyscheme_opentsdb_salted(ks);
         keyscheme_free(ks);
     }
-    return 0;
+    return multi_get_problem(sc, tsdb_salted, err, errcap);
 }

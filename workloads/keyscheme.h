@@ -173,4 +173,10 @@ void plan_release(plan *p);
  * allocate beyond growing out's buffers. */
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out);
 
+/* Whether ks is OpenTSDB's salted key for its reads: a top-level osalt of
+ * more than one bucket, on hour rows (its first top-level time field is
+ * hour(ts)), so that a RANGE scans every bucket unless query.multi_get
+ * (keyscheme_plan.c). */
+int keyscheme_opentsdb_salted(const keyscheme *ks);
+
 #endif

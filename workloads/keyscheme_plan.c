@@ -881,6 +881,14 @@ static int plan_multi_get(planner *pl, const query *q, plan *out)
     return rc;
 }
 
+int keyscheme_opentsdb_salted(const keyscheme *ks)
+{
+    for (size_t i = 0; i < ks->nfields; i += ks->fields[i].span)
+        if ((ks->fields[i].def->flags & F_SKIPS_TIME) && ks->fields[i].n > 1)
+            return hour_rows(ks);
+    return 0;
+}
+
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
 {
     const keyscheme *ks = ke->ks;
