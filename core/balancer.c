@@ -118,8 +118,7 @@ int64_t balancer_run(balancer *b, cluster *c, balancer_report *report)
     memset(report, 0, sizeof *report);
     report->kind = b->cfg.kind;
     report->servers = c->nservers;
-    report->regions = b->cfg.kind == BALANCER_SIMPLE ? cluster_balanced_regions(c)
-                                                     : regionmap_count(c->map);
+    report->regions = cluster_balanced_regions(c);
     if (b->cfg.kind == BALANCER_NONE)
         return 0;
     report->in_transition = regions_in_transition(c);

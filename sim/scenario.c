@@ -380,7 +380,7 @@ static const setting settings[] = {
       "B", "simple (SimpleLoadBalancer), stochastic (StochasticLoadBalancer) or none" },
     { "cluster", "system_regions", SET_CHOICE, 0, 0, SC(system_regions), system_choices,
       "R", "meta (hbase:meta's region on a server drawn from the seed, counted and moved by "
-      "the simple balancer, as HBase's ensemble does) or none" },
+      "the balancer, as HBase's ensemble does) or none" },
     { "cluster", "balancer_phase", SET_DURATION, 0, UINT64_MAX, SC(balancer_phase_us), NULL,
       "D", "the balancer's first run, at most balancer_period in (0: drawn from the seed, as "
       "the master's start time makes it)" },
