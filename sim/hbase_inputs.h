@@ -31,6 +31,14 @@ typedef struct hbase_inputs {
 void hbase_inputs_draw(uint64_t seed, uint64_t epoch_ms, uint64_t period_us, uint64_t status_us,
                        uint64_t balancer_first_us, uint32_t nservers, hbase_inputs *out);
 
+/* How many balancer runs fall strictly before end_us, the first at
+ * first_us and then every period_us (> 0). */
+static inline uint64_t hbase_inputs_balancer_runs(uint64_t first_us, uint64_t period_us,
+                                                  uint64_t end_us)
+{
+    return end_us > first_us ? (end_us - 1 - first_us) / period_us + 1 : 0;
+}
+
 /* The start codes (epoch ms) of the n region servers the run starts with,
  * by id: the first at cluster_start_ms, each next one 1 to 5000 ms after
  * the one before, drawn from the seed. Strictly increasing in id. */

@@ -150,7 +150,7 @@ typedef struct run_result {
     uint64_t regions_start; /* regions when the run began (pre-split) */
     uint64_t regions;       /* regions at the end */
     uint64_t splits, moves;
-    uint64_t balancer_runs; /* runs at every multiple of the period inside the run */
+    uint64_t balancer_runs; /* runs inside the run: from the first (balancer_first_us) on, one a period */
     balancer_report *balancer_log; /* balancer_runs entries, in time order */
     uint64_t servers_added, decommissions, failures; /* cluster events */
     uint64_t reassigned;    /* regions reopened elsewhere after a decommission or failure */

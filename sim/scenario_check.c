@@ -288,14 +288,15 @@ static int settings_without_effect(const scenario *sc, char *err, size_t errcap)
     return 0;
 }
 
-/* multi_get changes only range reads on OpenTSDB's salted key
+/* multi_get = true changes only range reads on OpenTSDB's salted key
  * (keyscheme_opentsdb_salted): set where no scheme is one, or in a phase
- * without range reads, it has no effect, and is refused. */
+ * without range reads, it has no effect, and is refused (false, the
+ * default, states what happens anyway). */
 static int multi_get_problem(const scenario *sc, size_t tsdb_salted, char *err, size_t errcap)
 {
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         const phase *ph = scenario_phase(sc, i);
-        if (!scenario_phase_given(ph, "multi_get"))
+        if (!ph->reads.multi_get)
             continue;
         uint32_t weight[QUERY_KINDS];
         scenario_read_weights(ph, weight);
