@@ -116,7 +116,7 @@ static void fixture_init(fixture *f)
     f->res = (sim_results){
         .scenario = "lab\x01 \xC3\xA9 \xFF", .seed = 42, .servers = SERVERS,
         .split_policy = "size", .region_max_bytes = 4u << 20, .balancer = "region-count",
-        .balancer_period_us = 300000000, .window_us = 60000000,
+        .balancer_period_us = 300000000, .balancer_first_us = 184230954, .window_us = 60000000,
         .workload = "time series <10 metrics>", .cell_overhead_bytes = 31, .nruns = 3,
         .runs = f->runs };
 }
@@ -239,7 +239,7 @@ static void test_every_scheme_and_the_config_appear_escaped(void **state)
     /* The scenario: control character and invalid byte replaced, é kept. */
     assert_non_null(strstr(html, "lab\xEF\xBF\xBD \xC3\xA9 \xEF\xBF\xBD (seed 42)"));
     assert_non_null(strstr(html, "3 servers; size split at 4 MiB; balancer region-count every "
-                                 "5 min; window 1 min"));
+                                 "5 min, first at 3.1 min; window 1 min"));
     assert_non_null(strstr(html, "time series &lt;10 metrics&gt;; 31 B per cell beyond the key"));
     assert_non_null(strstr(html, "ONE colour scale"));
     assert_non_null(strstr(html, "darker = more"));
