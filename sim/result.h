@@ -74,7 +74,9 @@ typedef struct timeline_event {
     timeline_kind kind;
     uint32_t from, to;      /* server ids (see the kinds); unused ones are 0 */
     char *key;              /* split: the split key; move, reassign: the region's start
-                             * key ("" = the first region); NULL for the others */
+                             * key ("" = the first region), or "hbase:meta,,1" for meta's
+                             * region (meta = 1); NULL for the others */
+    int meta;               /* move, reassign: of hbase:meta, not of a region of the table */
     split_why split;        /* TIMELINE_SPLIT: what the split policy saw */
     size_t balancer;        /* TIMELINE_BALANCER: its run in run_result.balancer_log */
 } timeline_event;
