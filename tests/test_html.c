@@ -647,6 +647,10 @@ static void test_many_servers_are_binned_and_summed(void **state)
         for (int w = 0; w < W; w++) sw[(size_t)w * SV + s] = (uint64_t)((s + w) % 10);
     }
     sw[(size_t)5 * SV + 100] = 1000; /* one hot cell: server 100 (bin 1), window 5 */
+    int top = 0; /* the busiest server hosts hbase:meta, shown apart from its regions */
+    for (int s = 1; s < SV; s++) top = servers[s].writes > servers[top].writes ? s : top;
+    servers[top].regions = 3;
+    servers[top].system_regions = 1;
     for (int r = 0; r < RUNS; r++)
         runs[r] = (run_result){ .scheme_name = "scheme", .scheme_expr = "salt(8) ts",
             .nservers = SV, .servers = servers, .writes = total,
@@ -672,6 +676,8 @@ static void test_many_servers_are_binned_and_summed(void **state)
     /* the busiest 16 and the rest: the rest's writes = total - the busiest's */
     char *run0 = panel(html, 0);
     assert_non_null(strstr(run0, "<h3>The 16 busiest of 2000 servers</h3>"));
+    assert_int_equal(count(run0, "<td class=\"n\">3 + hbase:meta</td>"), 1);
+    assert_int_equal(count(run0, "hbase:meta"), 1);
     uint64_t busiest = 0;
     const char *p = strstr(run0, "busiest\">");
     assert_non_null(p);
