@@ -66,26 +66,32 @@ int balancer_observe(balancer *b, const cluster *c)
     return b->stochastic ? stochastic_observe(b->stochastic, c) : 0;
 }
 
-int balancer_idle_server(const cluster *c)
+static uint64_t load_of(const cluster *c, uint32_t s, int meta)
+{
+    return meta ? cluster_server_load(c, s) : c->servers[s].regions;
+}
+
+int balancer_idle_server(const cluster *c, int meta)
 {
     int more = 0, zero = 0;
     for (uint32_t s = 0; s < c->nservers; s++) {
-        more |= c->servers[s].regions > 1;
-        zero |= c->servers[s].regions == 0;
+        more |= load_of(c, s, meta) > 1;
+        zero |= load_of(c, s, meta) == 0;
     }
     return more && zero;
 }
 
-int balancer_sloppy_server(double slop, const cluster *c, balancer_report *r)
+int balancer_sloppy_server(double slop, const cluster *c, int meta, balancer_report *r)
 {
     uint64_t most = 0, least = UINT64_MAX;
     for (uint32_t s = 0; s < c->nservers; s++) {
-        uint64_t n = c->servers[s].regions;
+        uint64_t n = load_of(c, s, meta);
         most = n > most ? n : most;
         least = n < least ? n : least;
     }
     /* HBase computes in float: (float) regions / servers, a float slop. */
-    float avg = (float)regionmap_count(c->map) / (float)c->nservers;
+    uint64_t regions = meta ? cluster_balanced_regions(c) : regionmap_count(c->map);
+    float avg = (float)regions / (float)c->nservers;
     float sl = (float)slop;
     r->average = avg;
     r->floor = (int64_t)floor((double)(avg * (1.0f - sl)));
@@ -97,10 +103,11 @@ int balancer_sloppy_server(double slop, const cluster *c, balancer_report *r)
     return (int64_t)most > r->ceiling || (int64_t)least < r->floor;
 }
 
-/* Regions in transition: offline after a split, move or reassignment. */
+/* Regions in transition: offline after a split, move or reassignment;
+ * hbase:meta's too (HMaster.balance counts every region in transition). */
 static uint64_t regions_in_transition(const cluster *c)
 {
-    uint64_t n = 0;
+    uint64_t n = c->meta_server != CLUSTER_NO_META && c->meta_offline_until_us > c->now_us;
     for (size_t i = 0; i < regionmap_count(c->map); i++)
         n += regionmap_get(c->map, i)->offline_until_us > c->now_us;
     return n;
@@ -111,7 +118,7 @@ int64_t balancer_run(balancer *b, cluster *c, balancer_report *report)
     memset(report, 0, sizeof *report);
     report->kind = b->cfg.kind;
     report->servers = c->nservers;
-    report->regions = regionmap_count(c->map);
+    report->regions = cluster_balanced_regions(c);
     if (b->cfg.kind == BALANCER_NONE)
         return 0;
     report->in_transition = regions_in_transition(c);

@@ -24,9 +24,10 @@
  * Server names. HBase orders servers by ServerName (hostname, then port,
  * then start code) and hashes them by the string "host,port,startcode".
  * A simulated server with id N is host "rsN", port 16020 (HBase's default
- * hbase.regionserver.port) and start code = the simulated millisecond it
- * joined (0 for the servers the run starts with). So rs10 sorts before
- * rs9, as it would in HBase.
+ * hbase.regionserver.port) and start code = server.start_ms, the epoch
+ * millisecond it started (HRegionServer: System.currentTimeMillis(); the
+ * engine draws the first servers' from the seed, sim/hbase_inputs.c). So
+ * rs10 sorts before rs9, as it would in HBase.
  */
 #ifndef REGIONSIM_BALANCER_H
 #define REGIONSIM_BALANCER_H

@@ -21,14 +21,17 @@ struct balancer {
 };
 
 /* BaseLoadBalancer.idleRegionServerExist: a server with no region while
- * another has more than one. */
-int balancer_idle_server(const cluster *c);
+ * another has more than one. With meta, hbase:meta counts as a region of
+ * its server (the simple balancer's ensemble); without, the table's
+ * regions alone (the stochastic balancer, which leaves meta out). */
+int balancer_idle_server(const cluster *c, int meta);
 
 /* BaseLoadBalancer.sloppyRegionServerExist (and SimpleLoadBalancer's own
  * copy in needsBalance): fills report's average, floor, ceiling, least and
  * most; returns 1 when some server is above the ceiling or below the
- * floor. A negative slop never finds one (HBase: "not checking"). */
-int balancer_sloppy_server(double slop, const cluster *c, balancer_report *report);
+ * floor. A negative slop never finds one (HBase: "not checking"). `meta`
+ * as for balancer_idle_server. */
+int balancer_sloppy_server(double slop, const cluster *c, int meta, balancer_report *report);
 
 /* SimpleLoadBalancer.balanceTable (balancer_simple.c). */
 int64_t simple_balance(const balancer_config *cfg, cluster *c, balancer_report *report);

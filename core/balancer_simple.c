@@ -47,7 +47,26 @@
  * whose destination is its source (step 5's folding could make one) moves
  * nothing. With one table the fold never happens: a destination of steps
  * 3-4 ends at min, never at max, so balanceOverall never takes a plan from
- * it. Meta regions and replicas do not exist here.
+ * it. Replicas do not exist here.
+ *
+ * hbase:meta. With hbase.master.loadbalance.bytable = false (HBase's
+ * default) BaseLoadBalancer.balanceCluster hands balanceTable one ensemble
+ * of every table's regions (toEnsumbleTableLoad merges the per-table maps
+ * RegionStates.getAssignmentsForBalancer made, hbase:meta's among them:
+ * it skips only disabled tables and regions not OPEN or OPENING). So when
+ * the cluster models meta (cluster.meta_server), its region counts on its
+ * server, in the average and the slop test, and may be offered and moved
+ * like any other. Where it sorts: region names compare as bytes
+ * ("hbase:meta,,1" against "<table>,<start>,<id>."), RegionInfo.COMPARATOR
+ * compares table names first, and the user table's name is taken to sort
+ * after "hbase:meta" (OpenTSDB's "tsdb", YCSB's "usertable" do): meta is
+ * first in region-name order and the least region of its source in the
+ * plans' order. RegionInfoComparator puts the larger regionId first:
+ * meta's is 1 (FIRST_META_REGIONINFO), a user region's its creation time
+ * in epoch ms, so meta is a server's oldest region, offered last. With
+ * the (hbase:meta, hbase:namespace) pair of HBase 2 this would be two
+ * regions; HBase 3 folded the namespace table into meta's "ns" family
+ * (HBASE-21154), and this port follows HBase 3.
  *
  * tests/test_balancer_simple.c replays clusters that HBase's own code
  * balanced (tests/data/hbase_simple_balancer.txt) and requires the same
@@ -70,6 +89,7 @@
 #include "core/javaorder.h"
 
 #define NO_SERVER UINT32_MAX
+#define META_REGION SIZE_MAX  /* hbase:meta's region in region lists and plans */
 
 /* One server as the balancer sees it: ServerAndLoad plus BalanceInfo. */
 typedef struct sb_server {
@@ -207,6 +227,14 @@ static int region_info_cmp(const region *a, const region *b)
     return (a->id > b->id) - (a->id < b->id);
 }
 
+/* RegionInfo.COMPARATOR with hbase:meta (top comment): meta first. */
+static int region_index_cmp(const regionmap *m, size_t a, size_t b)
+{
+    if (a == META_REGION || b == META_REGION)
+        return (a != META_REGION) - (b != META_REGION);
+    return region_info_cmp(regionmap_get(m, a), regionmap_get(m, b));
+}
+
 /* RegionPlanComparator on plans of the queue: source ServerName, region,
  * destination (null first). */
 static int plan_cmp(void *ctx, size_t x, size_t y)
@@ -216,8 +244,7 @@ static int plan_cmp(void *ctx, size_t x, size_t y)
     int d = server_name_cmp(&run->sv[a->src], &run->sv[b->src]);
     if (d != 0)
         return d;
-    d = region_info_cmp(regionmap_get(run->c->map, a->region),
-                        regionmap_get(run->c->map, b->region));
+    d = region_index_cmp(run->c->map, a->region, b->region);
     if (d != 0)
         return d;
     if (a->dest == NO_SERVER || b->dest == NO_SERVER)
@@ -237,7 +264,11 @@ static int by_region_name(const void *a, const void *b)
 {
     const sort_item *x = a, *y = b;
     const regionmap *m = x->ctx;
-    int d = region_name_cmp(regionmap_get(m, x->value), regionmap_get(m, y->value));
+    int d;
+    if (x->value == META_REGION || y->value == META_REGION) /* "hbase:meta,,1" first */
+        d = (x->value != META_REGION) - (y->value != META_REGION);
+    else
+        d = region_name_cmp(regionmap_get(m, x->value), regionmap_get(m, y->value));
     return d ? d : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
@@ -246,9 +277,15 @@ static int by_newest(const void *a, const void *b)
 {
     const sort_item *x = a, *y = b;
     const regionmap *m = x->ctx;
-    uint64_t ix = regionmap_get(m, x->value)->id, iy = regionmap_get(m, y->value)->id;
-    if (ix != iy)
-        return ix > iy ? -1 : 1;
+    if (x->value == META_REGION || y->value == META_REGION) { /* regionId 1: the oldest */
+        int d = (x->value == META_REGION) - (y->value == META_REGION);
+        if (d)
+            return d;
+    } else {
+        uint64_t ix = regionmap_get(m, x->value)->id, iy = regionmap_get(m, y->value)->id;
+        if (ix != iy)
+            return ix > iy ? -1 : 1;
+    }
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
@@ -314,7 +351,7 @@ static int sb_init(sb_run *run, cluster *c)
     memset(run, 0, sizeof *run);
     run->c = c;
     run->nservers = c->nservers;
-    size_t R = regionmap_count(c->map);
+    size_t T = regionmap_count(c->map), R = cluster_balanced_regions(c);
     mmpq_init(&run->queue, plan_cmp, run);
     run->sv = calloc(c->nservers, sizeof *run->sv);
     run->by_load = malloc(c->nservers * sizeof *run->by_load);
@@ -331,13 +368,17 @@ static int sb_init(sb_run *run, cluster *c)
         v->host_len = (size_t)snprintf(v->host, sizeof v->host, "rs%" PRIu32, c->servers[s].id);
         v->start_ms = c->servers[s].start_ms;
         v->regions = run->region_pool + used;
-        used += (size_t)c->servers[s].regions;
+        used += (size_t)cluster_server_load(c, s);
         run->by_load[s] = s;
     }
     assert(used == R);
-    for (size_t i = 0; i < R; i++) {
+    for (size_t i = 0; i < T; i++) {
         sb_server *v = &run->sv[regionmap_get(c->map, i)->server];
         v->regions[v->nregions++] = i;
+    }
+    if (c->meta_server != CLUSTER_NO_META) {
+        sb_server *v = &run->sv[c->meta_server];
+        v->regions[v->nregions++] = META_REGION;
     }
     for (uint32_t s = 0; s < c->nservers; s++)
         if (sort_values(run->sv[s].regions, run->sv[s].nregions, c->map, by_region_name) < 0)
@@ -591,6 +632,12 @@ static int64_t apply_plans(sb_run *run)
         uint32_t from = run->sv[p->src].live, to = run->sv[p->dest].live;
         if (from == to)
             continue;
+        if (p->region == META_REGION) {
+            assert(run->c->meta_server == from);
+            cluster_move_meta(run->c, to);
+            moved++;
+            continue;
+        }
         assert(regionmap_get(run->c->map, p->region)->server == from);
         cluster_move(run->c, p->region, to);
         moved++;
@@ -600,19 +647,19 @@ static int64_t apply_plans(sb_run *run)
 
 int64_t simple_balance(const balancer_config *cfg, cluster *c, balancer_report *report)
 {
-    int sloppy = balancer_sloppy_server(cfg->slop, c, report);
+    int sloppy = balancer_sloppy_server(cfg->slop, c, 1, report);
     if (c->nservers < MIN_SERVER_BALANCE) {
         report->reason = BALANCER_FEW_SERVERS;
         return 0;
     }
-    int idle = balancer_idle_server(c);
+    int idle = balancer_idle_server(c, 1);
     if (!idle && !sloppy) {
         report->reason = BALANCER_BALANCED;
         return 0;
     }
     report->ran = 1;
     report->reason = idle ? BALANCER_IDLE_SERVER : BALANCER_OUT_OF_SLOP;
-    float average = (float)regionmap_count(c->map) / (float)c->nservers;
+    float average = (float)cluster_balanced_regions(c) / (float)c->nservers;
     int64_t max = (int64_t)ceil((double)average), min = (int64_t)average;
     report->target_min = min;
     report->target_max = max;
@@ -620,7 +667,7 @@ int64_t simple_balance(const balancer_config *cfg, cluster *c, balancer_report *
     sb_run run;
     int64_t needed, moved = -1;
     if (sb_init(&run, c) < 0 || offload_overloaded(&run, max, report) < 0 ||
-        fill_underloaded(&run, cfg, min, (int64_t)regionmap_count(c->map), report, &needed) < 0 ||
+        fill_underloaded(&run, cfg, min, (int64_t)cluster_balanced_regions(c), report, &needed) < 0 ||
         take_needed(&run, needed) < 0)
         goto done;
     fill_to_min(&run, min);

@@ -62,6 +62,17 @@
  * RegionReplicaRackCostFunction (replicas; HBase's isNeeded is false
  * without them, so they are not in its sumMultiplier either).
  *
+ * hbase:meta. With hbase.master.loadbalance.bytable = false (the default)
+ * BaseLoadBalancer.balanceCluster balances one ensemble of every table
+ * (toEnsumbleTableLoad): when the cluster models meta (cluster.meta_server)
+ * it is the walk's last region, counted in the region count vector, in
+ * numRegions (MoveCostFunction's maxMoves, calculateMaxSteps) and in the
+ * slop test, and the walk may move it. BalancerClusterState then knows two
+ * tables: TableSkewCostFunction.cost sums a DoubleArrayCost per table, the
+ * user table's counts (vector V_TABLE, meta weighing 0) and meta's table
+ * of one region, whose cost is 0 (its best and worst are the same). Meta's
+ * loads are 0: its own requests are not modelled.
+ *
  * Region loads (StochasticLoadBalancer.updateRegionLoad). Each observation
  * (ClusterStatusChore every 60 s, and HMaster.balance before every run)
  * appends one BalancerRegionLoad per region to its history, keeping the
@@ -253,7 +264,7 @@ double balancer_array_cost(const double *stats, size_t n)
 /* ---- the cost functions ---------------------------------------------- */
 
 /* Per-server vectors; several functions share one. */
-enum { V_COUNT, V_STOREFILE, V_READ, V_WRITE, V_MEMSTORE, NVEC, V_NONE = -1, V_ZERO = -2 };
+enum { V_COUNT, V_STOREFILE, V_READ, V_WRITE, V_MEMSTORE, V_TABLE, NVEC, V_NONE = -1, V_ZERO = -2 };
 
 /* In StochasticLoadBalancer.createCostFunctions' order. */
 enum {
@@ -275,7 +286,7 @@ static const struct {
      * weighs HBase's Locality generator, which at 0 is never picked. */
     [F_SERVER_LOCALITY] = { "ServerLocalityCostFunction", V_ZERO, 0 },
     [F_RACK_LOCALITY] = { "RackLocalityCostFunction", V_ZERO, 0 },
-    [F_TABLE_SKEW] = { "TableSkewCostFunction", V_COUNT, 0 },
+    [F_TABLE_SKEW] = { "TableSkewCostFunction", V_COUNT, 0 }, /* V_TABLE with meta: vec_of */
     [F_STOREFILE_TABLE_SKEW] = { "StoreFileTableSkewCostFunction", V_STOREFILE, 0 },
     [F_READ] = { "ReadRequestCostFunction", V_READ, 0 },
     [F_CP] = { "CPRequestCostFunction", V_ZERO, 0 },
@@ -316,7 +327,7 @@ static float multiplier_sum(const double m[NFUNC])
 
 typedef struct vec_state {
     int used;                 /* some kept function reads it */
-    double *rv;               /* per region (NULL for V_COUNT: 1 each) */
+    double *rv;               /* per region (NULL for V_COUNT: 1 each; V_TABLE: 1, meta 0) */
     double *x;                /* per server */
     double mean, dev, dev_ref, min, max, cost;
 } vec_state;
@@ -324,7 +335,9 @@ typedef struct vec_state {
 typedef struct walk {
     const balancer_config *cfg;
     uint32_t nservers;
-    size_t nregions;
+    size_t nregions;                 /* the table's, and hbase:meta last when modelled */
+    size_t meta;                     /* meta's index (nregions - 1), or SIZE_MAX */
+    int table_vec;                   /* TableSkewCostFunction's vector: V_COUNT, V_TABLE */
     double mult[NFUNC];
     double cost[NFUNC];
     vec_state v[NVEC];
@@ -357,6 +370,14 @@ static void walk_free(walk *w)
     free(w->sorted);
     free(w->spos);
     free(w->bstart);
+}
+
+/* The vector function f reads: TableSkewCostFunction sums a DoubleArrayCost
+ * per table; with meta, the user table's counts (V_TABLE) plus meta's own
+ * table, one region, whose cost is always 0 (best and worst are one). */
+static int vec_of(const walk *w, int f)
+{
+    return f == F_TABLE_SKEW ? w->table_vec : functions[f].vec;
 }
 
 static double rval(const walk *w, int k, uint32_t r)
@@ -454,7 +475,7 @@ static double total_of(walk *w, const double cost[NFUNC], int set_weights)
 static double walk_costs(walk *w)
 {
     for (int f = 0; f < NFUNC; f++) {
-        int k = functions[f].vec;
+        int k = vec_of(w, f);
         w->cost[f] = k >= 0 ? w->v[k].cost : k == V_NONE ? move_cost(w, w->moved) : 0;
     }
     return total_of(w, w->cost, 1);
@@ -464,15 +485,17 @@ static int walk_init(walk *w, const balancer_config *cfg, const stochastic_state
                      const cluster *c, const uint32_t *initial)
 {
     memset(w, 0, sizeof *w);
-    size_t R = regionmap_count(c->map);
+    size_t T = regionmap_count(c->map), R = cluster_balanced_regions(c);
     uint32_t S = c->nservers;
     w->cfg = cfg;
     w->nregions = R;
+    w->meta = R > T ? T : SIZE_MAX;
+    w->table_vec = R > T ? V_TABLE : V_COUNT;
     w->nservers = S;
     multipliers(&cfg->stochastic, w->mult);
     for (int f = 0; f < NFUNC; f++)
-        if (w->mult[f] > 0 && functions[f].vec >= 0)
-            w->v[functions[f].vec].used = 1;
+        if (w->mult[f] > 0 && vec_of(w, f) >= 0)
+            w->v[vec_of(w, f)].used = 1;
     int ok = R < UINT32_MAX;
     for (int k = 0; ok && k < NVEC; k++) {
         if (!w->v[k].used)
@@ -495,16 +518,15 @@ static int walk_init(walk *w, const balancer_config *cfg, const stochastic_state
         !w->sorted || !w->spos || !w->bstart)
         goto fail;
     for (size_t r = 0; r < R; r++) {
-        const region *reg = regionmap_get(c->map, r);
-        uint32_t srv = reg->server;
+        uint32_t srv = r < T ? regionmap_get(c->map, r)->server : c->meta_server;
         w->server_of[r] = srv;
-        w->initial[r] = initial ? initial[r] : srv;
+        w->initial[r] = initial && r < T ? initial[r] : srv;
         w->moved += w->initial[r] != srv;
         if (list_push(w, srv, (uint32_t)r) < 0)
             goto fail;
-        double vals[NVEC] = { 1, 0, 0, 0, 0 };
+        double vals[NVEC] = { 1, 0, 0, 0, 0, r < T }; /* meta: no loads here */
         region_load_values lv;
-        if (s && region_loads_values(s, r, &lv)) {
+        if (s && r < T && region_loads_values(s, r, &lv)) {
             vals[V_READ] = lv.read;
             vals[V_WRITE] = lv.write;
             vals[V_MEMSTORE] = lv.memstore;
@@ -591,7 +613,7 @@ static double candidate(walk *w, const action *a, double cost[NFUNC], double dev
         change += moved_change(w, a->r2, a->to, a->from);
     double mc = move_cost(w, (size_t)((long)w->moved + change));
     for (int f = 0; f < NFUNC; f++) {
-        int k = functions[f].vec;
+        int k = vec_of(w, f);
         cost[f] = k >= 0 ? vcost[k] : k == V_NONE ? mc : 0;
     }
     return total_of(w, cost, 0);
@@ -756,12 +778,12 @@ static uint64_t max_steps(const stochastic_config *s, size_t regions, uint32_t s
 static int needs_balance(const balancer_config *cfg, const cluster *c, double total,
                          float sum_mult, balancer_report *report)
 {
-    int sloppy = balancer_sloppy_server(cfg->slop, c, report); /* fills the figures */
+    int sloppy = balancer_sloppy_server(cfg->slop, c, 1, report); /* fills the figures */
     if (c->nservers < MIN_SERVER_BALANCE) {
         report->reason = BALANCER_FEW_SERVERS;
         return 0;
     }
-    if (balancer_idle_server(c)) {
+    if (balancer_idle_server(c, 1)) {
         report->reason = BALANCER_IDLE_SERVER;
         return 1;
     }
@@ -830,7 +852,7 @@ static int prepare(const balancer_config *cfg, const stochastic_state *s, const 
     report_costs(w, report, 0);
     report->steps = max_steps(&cfg->stochastic, w->nregions, w->nservers);
     if (!(sum > 0)) {
-        balancer_sloppy_server(cfg->slop, c, report);
+        balancer_sloppy_server(cfg->slop, c, 1, report);
         report->reason = BALANCER_NO_COSTS;
         return 0;
     }
@@ -863,11 +885,15 @@ int64_t stochastic_balance(const balancer_config *cfg, stochastic_state *state, 
             report->cost_after = final / report->sum_multipliers;
             report_costs(&w, report, 1);
             for (size_t r = 0; r < w.nregions; r++) {
-                if (w.server_of[r] != w.initial[r]) {
+                if (w.server_of[r] == w.initial[r])
+                    continue;
+                if (r == w.meta) {
+                    cluster_move_meta(c, w.server_of[r]);
+                } else {
                     cluster_move(c, r, w.server_of[r]);
                     region_loads_note_move(state, c, r);
-                    moved++;
                 }
+                moved++;
             }
         }
     }
@@ -882,7 +908,7 @@ int stochastic_evaluate(const balancer_config *cfg, const stochastic_state *s, c
     memset(report, 0, sizeof *report);
     report->kind = BALANCER_STOCHASTIC;
     report->servers = c->nservers;
-    report->regions = regionmap_count(c->map);
+    report->regions = cluster_balanced_regions(c);
     walk w;
     double total;
     int due = prepare(cfg, s, c, initial, &w, &total, report);

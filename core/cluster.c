@@ -24,6 +24,7 @@ cluster *cluster_new(uint32_t nservers, const keyref *splits, size_t nsplits,
     }
     c->nservers = nservers;
     c->next_id = nservers;
+    c->meta_server = CLUSTER_NO_META;
     c->policy = policy;
     for (uint32_t s = 0; s < nservers; s++) {
         c->servers[s].id = s;
@@ -208,6 +209,33 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
     c->moves++;
 }
 
+void cluster_place_meta(cluster *c, uint32_t s)
+{
+    assert(s < c->nservers);
+    c->meta_server = s;
+}
+
+void cluster_move_meta(cluster *c, uint32_t s)
+{
+    assert(s < c->nservers && c->meta_server != CLUSTER_NO_META);
+    if (c->meta_server == s)
+        return;
+    uint32_t from = c->meta_server;
+    c->meta_server = s;
+    if (c->journal) {
+        keyref name = keyref_of(CLUSTER_META_NAME, sizeof CLUSTER_META_NAME - 1);
+        c->journal(c->journal_ctx, CLUSTER_MOVE, NULL, name, c->servers[from].id,
+                   c->servers[s].id, NULL);
+    }
+    c->meta_offline_until_us = c->now_us + c->move_offline_us;
+    c->moves++;
+}
+
+uint64_t cluster_balanced_regions(const cluster *c)
+{
+    return regionmap_count(c->map) + (c->meta_server != CLUSTER_NO_META);
+}
+
 int cluster_add_servers(cluster *c, uint32_t n)
 {
     if (n == 0)
@@ -224,7 +252,7 @@ int cluster_add_servers(cluster *c, uint32_t n)
         if (histogram_init(&fresh->latency, SERVER_LATENCY_SUB_BITS) < 0)
             return -1; /* the servers added so far stay */
         fresh->id = c->next_id++;
-        fresh->start_ms = c->now_us / 1000;
+        fresh->start_ms = c->epoch_ms + c->now_us / 1000;
         c->nservers++;
     }
     return 0;
@@ -238,12 +266,14 @@ uint32_t cluster_server_index(const cluster *c, uint32_t id)
     return UINT32_MAX;
 }
 
-/* The live server other than `skip` hosting the fewest regions. */
+/* The live server other than `skip` hosting the fewest regions (hbase:meta
+ * counted). */
 static uint32_t least_loaded_except(const cluster *c, uint32_t skip)
 {
     uint32_t best = UINT32_MAX;
     for (uint32_t s = 0; s < c->nservers; s++)
-        if (s != skip && (best == UINT32_MAX || c->servers[s].regions < c->servers[best].regions))
+        if (s != skip &&
+            (best == UINT32_MAX || cluster_server_load(c, s) < cluster_server_load(c, best)))
             best = s;
     return best;
 }
@@ -255,6 +285,18 @@ int cluster_retire_server(cluster *c, uint32_t i, uint64_t back_us)
     if (!r)
         return -1;
     c->retired = r;
+    if (c->meta_server == i) { /* meta first, as ServerCrashProcedure assigns it */
+        uint32_t to = least_loaded_except(c, i);
+        c->meta_server = to;
+        if (back_us > c->meta_offline_until_us)
+            c->meta_offline_until_us = back_us;
+        c->reassigned++;
+        if (c->journal) {
+            keyref name = keyref_of(CLUSTER_META_NAME, sizeof CLUSTER_META_NAME - 1);
+            c->journal(c->journal_ctx, CLUSTER_REASSIGN, NULL, name, c->servers[i].id,
+                       c->servers[to].id, NULL);
+        }
+    }
     /* Reassign its regions, each to the least loaded of the others. */
     for (size_t k = 0; k < regionmap_count(c->map); k++) {
         region *g = regionmap_at(c->map, k);
@@ -276,6 +318,8 @@ int cluster_retire_server(cluster *c, uint32_t i, uint64_t back_us)
     uint32_t last = c->nservers - 1;
     if (i != last) {
         c->servers[i] = c->servers[last];
+        if (c->meta_server == last)
+            c->meta_server = i;
         for (size_t k = 0; k < regionmap_count(c->map); k++) {
             region *g = regionmap_at(c->map, k);
             if (g->server == last)

@@ -52,11 +52,20 @@ typedef struct cluster {
     uint64_t now_us;            /* the time of the operation under way */
     uint64_t split_offline_us;  /* a split takes both daughters offline this long */
     uint64_t move_offline_us;   /* a move takes the region offline this long */
+    uint32_t meta_server;       /* live index of the server hosting hbase:meta's one region,
+                                 * or CLUSTER_NO_META (not modelled: the default of
+                                 * cluster_new); see cluster_move_meta */
+    uint64_t meta_offline_until_us; /* a move takes it offline as any region's */
+    uint64_t epoch_ms;          /* epoch ms of now_us 0: a server added at now_us gets start
+                                 * code epoch_ms + now_us / 1000 (0 until set) */
     uint64_t split_limit;       /* hbase.regionserver.regionSplitLimit: a server with this
                                  * many regions splits no more (0: no limit) */
     cluster_journal_fn journal; /* NULL: nobody watches */
     void *journal_ctx;
 } cluster;
+
+#define CLUSTER_NO_META UINT32_MAX
+#define CLUSTER_META_NAME "hbase:meta,,1" /* its region name (RegionInfoBuilder.FIRST_META_REGIONINFO) */
 
 /* A cluster of nservers (>= 1) servers and a table cut at the given split
  * keys (none: one region), regions assigned round-robin from server 0 (as
@@ -110,13 +119,35 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
  * offline for move_offline_us from now_us. */
 void cluster_move(cluster *c, size_t i, uint32_t s);
 
+/* hbase:meta, a region of its own table that takes no user writes or
+ * reads here. The balancer counts it with the table's regions on its
+ * server (hbase.master.loadbalance.bytable = false merges every table's
+ * regions into one ensemble) and may move it. cluster_place_meta puts it
+ * on live server s (no journal: the master assigned it before the run);
+ * cluster_move_meta moves it to s (a no-op when there), offline for
+ * move_offline_us, counted in `moves` and told to the journal as a move
+ * of a NULL region whose key is CLUSTER_META_NAME. */
+void cluster_place_meta(cluster *c, uint32_t s);
+void cluster_move_meta(cluster *c, uint32_t s);
+
+/* The regions on live server s the balancer counts: the table's, and
+ * hbase:meta when it is there. */
+static inline uint64_t cluster_server_load(const cluster *c, uint32_t s)
+{
+    return c->servers[s].regions + (c->meta_server == s);
+}
+
+/* The regions the balancer counts: the table's and hbase:meta's. */
+uint64_t cluster_balanced_regions(const cluster *c);
+
 /* Adds n empty servers with the next ids. Returns 0, or -1 if out of
  * memory (c unchanged). */
 int cluster_add_servers(cluster *c, uint32_t n);
 
 /* Takes live server i out of the cluster (it failed or is decommissioned):
  * each of its regions goes to the live server then hosting the fewest
- * (lowest index on ties) and is offline until back_us; the server's
+ * (lowest index on ties) and is offline until back_us, hbase:meta first
+ * when it is there (ServerCrashProcedure assigns meta before the rest); the server's
  * counters move to `retired`. The last live server takes index i. Requires
  * at least two live servers. Returns 0, or -1 if out of memory. */
 int cluster_retire_server(cluster *c, uint32_t i, uint64_t back_us);

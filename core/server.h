@@ -29,7 +29,8 @@
 
 typedef struct server {
     uint32_t id;             /* its name in reports (rs<id>); kept when others leave */
-    uint64_t start_ms;       /* simulated ms it joined: its ServerName's start code */
+    uint64_t start_ms;       /* its ServerName's start code: epoch ms it started (the owner
+                              * sets the first servers'; an added one: when it joined) */
     uint64_t regions;        /* regions hosted now */
     uint64_t writes;         /* cells written to regions while hosted here */
     uint64_t reads;          /* read RPCs served */

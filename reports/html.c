@@ -357,7 +357,8 @@ static void write_config(FILE *out, const sim_results *res)
     } else {
         fputs("balancer ", out);
         html_put_text(out, res->balancer);
-        fprintf(out, " every %s", fmt_duration(b, res->balancer_period_us));
+        fprintf(out, " every %s, first at %s", fmt_duration(b, res->balancer_period_us),
+                fmt_duration(a, res->balancer_first_us));
     }
     fprintf(out, "; window %s</td></tr>\n<tr><th>workload</th><td>", fmt_duration(c, res->window_us));
     html_put_text(out, res->workload);

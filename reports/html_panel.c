@@ -249,9 +249,9 @@ void html_write_busiest_servers(FILE *out, const run_result *run)
         fputs("<tr><td>", out);
         html_put_text(out, sv->name);
         fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>"
-                "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>",
-                sv->writes, fmt_percent(a, stats_per(sv->writes, total)),
-                sv->regions, fmt_percent(b, sv->busy));
+                "<td class=\"n\">%" PRIu64 "%s</td><td class=\"n\">%s</td>",
+                sv->writes, fmt_percent(a, stats_per(sv->writes, total)), sv->regions,
+                sv->system_regions ? " + hbase:meta" : "", fmt_percent(b, sv->busy));
         fprintf(out, "<td class=\"n\">%s</td></tr>\n",
                 fmt_latency(a, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
     }

@@ -166,7 +166,17 @@ static void write_cluster(jw *w, const sim_results *res)
     key_u64(w, "region_max_bytes", res->region_max_bytes);
     key_string(w, "balancer", res->balancer);
     key_u64(w, "balancer_period_us", res->balancer_period_us);
+    key_u64(w, "balancer_first_us", res->balancer_first_us);
+    key_u64(w, "status_first_us", res->status_first_us);
     key_u64(w, "window_us", res->window_us);
+    /* the start codes of the servers (by id): drawn from the seed, so
+     * the same in every run of the file (a server that never ran: 0) */
+    key(w, "start_codes");
+    fputc('[', w->out);
+    const run_result *run0 = res->nruns ? &res->runs[0] : NULL;
+    for (uint32_t s = 0; run0 && s < run0->nservers; s++)
+        fprintf(w->out, "%s%" PRIu64, s ? ", " : "", run0->servers[s].start_code);
+    fputc(']', w->out);
     close_(w, '}');
 
     key(w, "workload");
@@ -197,9 +207,10 @@ static void write_servers(jw *w, const run_result *run)
         fputs("{\"name\": ", w->out);
         json_put_string(w->out, sv->name);
         fprintf(w->out, ", \"writes\": %" PRIu64 ", \"reads\": %" PRIu64 ", \"regions\": %" PRIu64
-                ", \"rows_scanned\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"rpcs\": %" PRIu64
-                ", \"busy\": ",
-                sv->writes, sv->reads, sv->regions, sv->rows_scanned, sv->bytes, sv->rpcs);
+                ", \"system_regions\": %" PRIu64 ", \"rows_scanned\": %" PRIu64
+                ", \"bytes\": %" PRIu64 ", \"rpcs\": %" PRIu64 ", \"busy\": ",
+                sv->writes, sv->reads, sv->regions, sv->system_regions, sv->rows_scanned,
+                sv->bytes, sv->rpcs);
         put_double(w->out, sv->busy);
         fprintf(w->out, ", \"longest_queue\": %" PRIu64 ", \"latency_us\": ", sv->longest_queue);
         put_latency_inline(w->out, &sv->latency);

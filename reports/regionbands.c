@@ -376,8 +376,8 @@ region_bands regionbands_of(const run_result *run)
             r.done[p] = 1;
             r.live[a] = r.live[b] = 1;
             r.since[a] = r.since[b] = ev->t_us;
-        } else if (ev->kind == TIMELINE_MOVE || ev->kind == TIMELINE_REASSIGN) {
-            size_t i = find_live(&r, str(ev->key));
+        } else if ((ev->kind == TIMELINE_MOVE || ev->kind == TIMELINE_REASSIGN) && !ev->meta) {
+            size_t i = find_live(&r, str(ev->key)); /* hbase:meta is no region of the map */
             if (i == SIZE_MAX) {
                 out.unmatched++;
                 continue;

@@ -70,7 +70,8 @@ static void write_config(FILE *out, const sim_results *res)
     if (!res->balancer || strcmp(res->balancer, "none") == 0)
         fprintf(out, "no balancer");
     else
-        fprintf(out, "balancer %s every %s", res->balancer, fmt_duration(b, res->balancer_period_us));
+        fprintf(out, "balancer %s every %s, first at %s", res->balancer,
+                fmt_duration(b, res->balancer_period_us), fmt_duration(a, res->balancer_first_us));
     fprintf(out, "; window %s\n", fmt_duration(c, res->window_us));
     fprintf(out, "workload  %s; %" PRIu64 " B per cell beyond the key\n",
             res->workload ? res->workload : "-", res->cell_overhead_bytes);
@@ -229,7 +230,8 @@ static void write_rest_of_servers(FILE *out, const run_result *run, const imbala
 }
 
 /* One bar per server for what `count` picks (writes or read RPCs); the
- * write histogram also shows each server's regions, busy share and p99.
+ * write histogram also shows each server's regions (the table's; "+
+ * hbase:meta" on the server hosting meta), busy share and p99.
  * Past SERVERS_LISTED servers, the busiest SERVERS_BUSIEST and a line for
  * the rest. */
 static void write_histogram(FILE *out, const run_result *run, const imbalance *im, int width,
@@ -253,9 +255,10 @@ static void write_histogram(FILE *out, const run_result *run, const imbalance *i
         fprintf(out, " %*" PRIu64 " %6s", count_cols, n,
                 fmt_percent(share, im->defined ? (double)n / (double)im->total : NAN));
         if (details)
-            fprintf(out, "  %3" PRIu64 " region%s  busy %6s  p99 %s", sv->regions,
+            fprintf(out, "  %3" PRIu64 " region%s  busy %6s  p99 %s%s", sv->regions,
                     sv->regions == 1 ? " " : "s", fmt_percent(busy, sv->busy),
-                    fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX));
+                    fmt_latency(p99, sv->latency.count ? sv->latency.p99_us : UINT64_MAX),
+                    sv->system_regions ? "  + hbase:meta" : "");
         fputc('\n', out);
     }
     if (nshown < run->nservers)

@@ -82,6 +82,8 @@ int watchview_state(const run_result *run, uint64_t t_us, watch_state *st)
             break;
         case TIMELINE_MOVE:
         case TIMELINE_REASSIGN:
+            if (e->meta) /* regions counts the table's; meta is apart */
+                break;
             if (e->from < n) regions[e->from]++;
             if (e->to < n) regions[e->to]--;
             break;

@@ -88,6 +88,7 @@
 #include "core/regionmap.h"
 #include "core/server.h"
 #include "sim/eventq.h"
+#include "sim/hbase_inputs.h"
 #include "sim/result.h"
 #include "sim/windows.h"
 #include "workloads/keyscheme.h"
@@ -136,6 +137,16 @@
 #define TRACE_MIN_LINE 8.0      /* "0,put,k\n": the shortest line of a record */
 
 static double max2(double a, double b) { return a > b ? a : b; }
+
+/* The balancer's first run, as the engine draws it from the seed
+ * (sim/hbase_inputs.c; the status chore's phase is not needed here). */
+static uint64_t first_balancer_run(const scenario *sc)
+{
+    hbase_inputs in;
+    hbase_inputs_draw(sc->seed, sc->start_ms, sc->balancer_period_us, sc->balancer_period_us,
+                      sc->balancer_phase_us, sc->servers, &in);
+    return in.balancer_first_us;
+}
 static double min2(double a, double b) { return a < b ? a : b; }
 
 /* What malloc hands out for n bytes: jemalloc's small classes are 8, 16,
@@ -789,7 +800,9 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
         s->work[BUDGET_NAMES] = s->names * NAME_BYTES + 5 * 520.0;
 
     if (sc->balancer != BALANCER_NONE) {
-        double runs = floor(max2(0, start - 1) / (double)sc->balancer_period_us);
+        double runs = (double)hbase_inputs_balancer_runs(first_balancer_run(sc),
+                                                         sc->balancer_period_us,
+                                                         start > 0 ? (uint64_t)start : 0);
         s->kept[BUDGET_BALANCER] = runs * 2 * (sizeof(balancer_report) + sizeof(timeline_event));
     }
     s->work[BUDGET_WORKLOAD] = 24 * s->series + (trace ? TRACE_BUFFERS : 0) + RUN_FIXED;
@@ -840,7 +853,8 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     }
     out->windows = window_count(sc, total);
     if (sc->balancer != BALANCER_NONE)
-        out->balancer_runs = floor(max2(0, total - 1) / (double)sc->balancer_period_us);
+        out->balancer_runs = (double)hbase_inputs_balancer_runs(
+            first_balancer_run(sc), sc->balancer_period_us, total > 0 ? (uint64_t)total : 0);
 
     uint8_t *buffers = malloc(2 * (size_t)KEYSCHEME_MAX_KEY);
     if (!buffers)

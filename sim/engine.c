@@ -284,6 +284,18 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     st->table->split_offline_us = sc->split_pause_us;
     st->table->move_offline_us = sc->move_pause_us;
     st->table->split_limit = sc->split_limit;
+    st->table->epoch_ms = sc->start_ms;
+    hbase_inputs_draw(sc->seed, sc->start_ms, sc->balancer_period_us, STATUS_PERIOD_US,
+                      sc->balancer_phase_us, sc->servers, &st->inputs);
+    if (sc->system_regions)
+        cluster_place_meta(st->table, st->inputs.meta_server);
+    uint64_t *codes = malloc((size_t)sc->servers * sizeof *codes);
+    if (!codes)
+        return engine_fail(err, errcap, "out of memory creating the table");
+    hbase_inputs_start_codes(sc->seed, &st->inputs, codes, sc->servers);
+    for (uint32_t s = 0; s < sc->servers; s++)
+        st->table->servers[s].start_ms = codes[s];
+    free(codes);
     history_init(&st->log, st->table);
     st->table->journal = history_journal;
     st->table->journal_ctx = &st->log;
@@ -347,9 +359,9 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     st->cell_overhead = 20ull + sc->family_bytes + sc->qualifier_bytes;
     eventq_init(&st->ticks);
     if ((sc->balancer != BALANCER_NONE &&
-         eventq_push(&st->ticks, sc->balancer_period_us, TICK_BALANCER, 0) < 0) ||
+         eventq_push(&st->ticks, st->inputs.balancer_first_us, TICK_BALANCER, 0) < 0) ||
         (sc->balancer == BALANCER_STOCHASTIC &&
-         eventq_push(&st->ticks, STATUS_PERIOD_US, TICK_STATUS, 0) < 0) ||
+         eventq_push(&st->ticks, st->inputs.status_first_us, TICK_STATUS, 0) < 0) ||
         (!sc->measure_auto && sc->measure_from_us &&
          eventq_push(&st->ticks, sc->measure_from_us, TICK_MEASURE, 0) < 0) ||
         eventq_push(&st->ticks, sc->window_us, TICK_WINDOW, 0) < 0)
@@ -620,6 +632,7 @@ static void collect_server(const run_state *st, const server *sv, run_result *ou
     sr->rows_scanned = sv->rows_scanned - b->rows_scanned;
     sr->rpcs = sv->rpcs - b->rpcs;
     sr->longest_queue = sv->longest_queue;
+    sr->start_code = sv->start_ms;
     sr->busy = measured_us ? (double)(sv->busy_us - b->busy_us) / (double)measured_us : 0;
     sr->latency = summarise(&sv->latency);
 }
@@ -646,6 +659,8 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
         collect_server(st, &c->servers[s], out);
     for (uint32_t s = 0; s < c->nretired; s++)
         collect_server(st, &c->retired[s], out);
+    if (c->meta_server != CLUSTER_NO_META)
+        out->servers[c->servers[c->meta_server].id].system_regions = 1;
     out->servers_added = c->next_id - st->sc->servers;
     out->decommissions = c->decommissions;
     out->failures = c->failures;
@@ -885,6 +900,11 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->region_max_bytes = sc->region_max_bytes;
     out->balancer = scenario_choice_name("balancer", sc->balancer);
     out->balancer_period_us = sc->balancer_period_us;
+    hbase_inputs in;
+    hbase_inputs_draw(sc->seed, sc->start_ms, sc->balancer_period_us, STATUS_PERIOD_US,
+                      sc->balancer_phase_us, sc->servers, &in);
+    out->balancer_first_us = in.balancer_first_us;
+    out->status_first_us = in.status_first_us;
     out->window_us = sc->window_us;
     out->measure_from_us = sc->measure_from_us;
     out->measure_auto = sc->measure_auto;

@@ -11,6 +11,7 @@
 #include "core/balancer.h"
 #include "sim/engine.h"
 #include "sim/eventq.h"
+#include "sim/hbase_inputs.h"
 #include "sim/history.h"
 #include "sim/keyspace.h"
 #include "sim/truth.h"
@@ -51,6 +52,7 @@ typedef struct run_state {
     uint64_t planned_us;      /* the phases' total duration; 0 if a trace runs to its end */
     keyscheme *scheme;
     keyencoder *encoder;
+    hbase_inputs inputs;      /* the chores' phase and the start codes' epoch, from the seed */
     cluster *table;
     eventq ticks;
     /* the current phase */

@@ -149,6 +149,7 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
     case QUERY_RANGE:
         q->from_ms = now > rm->range_us / 1000 ? now - rm->range_us / 1000 : 0;
         q->to_ms = now;
+        q->multi_get = (uint8_t)rm->multi_get;
         return truth_count_range(&st->written, rec->entity, q->from_ms, q->to_ms);
     case QUERY_LATEST:
         q->limit = rm->latest_rows;

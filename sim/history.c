@@ -87,6 +87,7 @@ void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
         return;
     e->from = from;
     e->to = to;
+    e->meta = what != CLUSTER_SPLIT && r == NULL; /* cluster_move_meta, cluster_retire_server */
     if (why)
         e->split = *why;
     e->key = key_format_alloc(at);

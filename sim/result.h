@@ -31,10 +31,12 @@ typedef struct server_result {
     uint64_t reads;         /* read RPCs served (a logical read sends one per region it touches) */
     uint64_t rows_scanned;  /* rows scanned for reads (0 until reads exist) */
     uint64_t bytes;         /* cell bytes written (KeyValue serialized size) */
-    uint64_t regions;       /* regions hosted at the end of the run */
+    uint64_t regions;       /* the table's regions hosted at the end of the run */
+    uint64_t system_regions;/* system regions hosted then (hbase:meta: 0 or 1), not in `regions` */
     uint64_t rpcs;          /* RPCs served */
     double busy;            /* utilisation: service time / run time (may pass 1 when overloaded) */
     uint64_t longest_queue; /* most RPCs in the server at once */
+    uint64_t start_code;    /* its ServerName's start code: epoch ms it started (0: never ran) */
     latency_summary latency;
     uint64_t warmup_writes; /* cells written during the warm-up (the whole run when it never
                              * ended), measured or not */
@@ -74,7 +76,9 @@ typedef struct timeline_event {
     timeline_kind kind;
     uint32_t from, to;      /* server ids (see the kinds); unused ones are 0 */
     char *key;              /* split: the split key; move, reassign: the region's start
-                             * key ("" = the first region); NULL for the others */
+                             * key ("" = the first region), or "hbase:meta,,1" for meta's
+                             * region (meta = 1); NULL for the others */
+    int meta;               /* move, reassign: of hbase:meta, not of a region of the table */
     split_why split;        /* TIMELINE_SPLIT: what the split policy saw */
     size_t balancer;        /* TIMELINE_BALANCER: its run in run_result.balancer_log */
 } timeline_event;
@@ -163,7 +167,7 @@ typedef struct run_result {
     uint64_t regions_start; /* regions when the run began (pre-split) */
     uint64_t regions;       /* regions at the end */
     uint64_t splits, moves;
-    uint64_t balancer_runs; /* runs at every multiple of the period inside the run */
+    uint64_t balancer_runs; /* runs inside the run: from the first (balancer_first_us) on, one a period */
     balancer_report *balancer_log; /* balancer_runs entries, in time order */
     uint64_t servers_added, decommissions, failures; /* cluster events */
     uint64_t reassigned;    /* regions reopened elsewhere after a decommission or failure */
@@ -216,6 +220,8 @@ typedef struct sim_results {
     uint64_t region_max_bytes;   /* split threshold */
     const char *balancer;        /* "region-count" or "none" */
     uint64_t balancer_period_us;
+    uint64_t balancer_first_us;  /* the balancer chore's first run (sim/hbase_inputs.c) */
+    uint64_t status_first_us;    /* the cluster status chore's first run */
     uint64_t window_us;
     uint64_t measure_from_us;    /* figures count operations from here (0: all) */
     int measure_auto;            /* measure_from = auto: each run's from its warm-up's end

@@ -59,6 +59,7 @@ void scenario_defaults(scenario *sc)
     sc->balancer = BALANCER_SIMPLE;
     sc->slop = 0.2; /* hbase.regions.slop (BaseLoadBalancer) */
     sc->balancer_period_us = 5 * MINUTE_US;
+    sc->system_regions = 1; /* HBase 3: hbase:meta (the namespace table is folded into it) */
     sc->presplit = PRESPLIT_BUCKETS;
     sc->presplit_regions = 8;
     /* Service times: a small write costs ~50 us of a region server's
@@ -314,6 +315,10 @@ static const choice restriction_choices[] = {
     { "delimited", RESTRICT_DELIMITED }, { NULL, 0 } };
 static const choice service_choices[] = {
     { "fixed", 0 }, { "exponential", 1 }, { NULL, 0 } };
+static const choice system_choices[] = {
+    { "none", 0 }, { "meta", 1 }, { NULL, 0 } };
+static const choice bool_choices[] = {
+    { "false", 0 }, { "true", 1 }, { NULL, 0 } };
 static const choice get_choices[] = {
     { "recent", 0 }, { "any", 1 }, { NULL, 0 } };
 static const choice store_choices[] = {
@@ -376,6 +381,12 @@ static const setting settings[] = {
       "C", "delimited restriction: split points end before this character" },
     { "cluster", "balancer", SET_CHOICE, 0, 0, SC(balancer), balancer_choices,
       "B", "simple (SimpleLoadBalancer), stochastic (StochasticLoadBalancer) or none" },
+    { "cluster", "system_regions", SET_CHOICE, 0, 0, SC(system_regions), system_choices,
+      "R", "meta (hbase:meta's region on a server drawn from the seed, counted and moved by "
+      "the balancer, as HBase's ensemble does) or none" },
+    { "cluster", "balancer_phase", SET_DURATION, 0, UINT64_MAX, SC(balancer_phase_us), NULL,
+      "D", "the balancer's first run, at most balancer_period in (0: drawn from the seed, as "
+      "the master's start time makes it)" },
     { "cluster", "balancer_period", SET_DURATION, 1, UINT64_MAX, SC(balancer_period_us), NULL,
       "D", "hbase.balancer.period: it runs at every multiple inside the run" },
     { "cluster", "slop", SET_FRACTION, 0, 0, SC(slop), NULL,
@@ -468,6 +479,9 @@ static const setting settings[] = {
       "D", "window reads: the last D" },
     { "reads", "metric_length", SET_DURATION, 1, UINT64_MAX, PH(reads.metric_us), NULL,
       "D", "metric reads: the last D" },
+    { "reads", "multi_get", SET_CHOICE, 0, 0, PH(reads.multi_get), bool_choices,
+      "B", "range reads on an osalt key: OpenTSDB's tsd.query.multi_get.enable (false: scan "
+      "every salt bucket, OpenTSDB's default; true: one get per hour row of the series)" },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL,
       "D", "report window: a column of the heatmaps" },
     { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL,

@@ -69,6 +69,8 @@ typedef struct read_mix {
     uint32_t scan_rows;       /* scan: N rows from the entity's on, in name order */
     uint64_t window_us;       /* window: every entity's last window_us */
     uint64_t metric_us;       /* metric: every series of a metric, its last metric_us */
+    int multi_get;            /* range on an osalt key: OpenTSDB's tsd.query.multi_get.enable
+                               * (0, its default: every salt bucket scanned) */
 } read_mix;
 
 /* The read mix's weights: as set, or, when no read_<kind> was set, the
@@ -187,6 +189,9 @@ typedef struct scenario {
     balancer_kind balancer;
     double slop;                  /* hbase.regions.slop */
     uint64_t balancer_period_us;  /* HBase's hbase.balancer.period */
+    int system_regions;           /* 1: hbase:meta in the cluster (the balancer counts it) */
+    uint64_t balancer_phase_us;   /* the balancer's first run (0: drawn from the seed;
+                                   * sim/hbase_inputs.c) */
     presplit_kind presplit;
     uint32_t presplit_regions;    /* hex, decimal, uniform: how many regions */
     const char *split_keys;       /* keys in shell form, separated by spaces or commas */

@@ -13,13 +13,15 @@
  *  - each phase: its pattern, built once (pattern_new checks its numbers);
  *    its reads against its pattern; a closed loop replaying a trace needs
  *    a duration; at most 1,000,000 report windows;
- *  - measure_from against the end of the run, the servers events add
+ *  - measure_from against the end of the run, balancer_phase against
+ *    balancer_period, the servers events add
  *    against SCENARIO_MAX_SERVERS, and every event against the end of the
  *    run (when it is known: a trace replayed to its end does not know it);
  *  - the pre-split keys, made or read once (scenario_split_keys, which
  *    the engine calls again for the run);
  *  - split restrictions, and each scheme's syntax (keyscheme_parse; a
- *    scheme that is a misspelt preset is told the preset's name).
+ *    scheme that is a misspelt preset is told the preset's name);
+ *  - multi_get where it has an effect: range reads on OpenTSDB's salted key.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT: the cores this process may use */
 #include "sim/scenario.h"
@@ -287,6 +289,31 @@ static int settings_without_effect(const scenario *sc, char *err, size_t errcap)
     return 0;
 }
 
+/* multi_get = true changes only range reads on OpenTSDB's salted key
+ * (keyscheme_opentsdb_salted): set where no scheme is one, or in a phase
+ * without range reads, it has no effect, and is refused (false, the
+ * default, states what happens anyway). */
+static int multi_get_problem(const scenario *sc, size_t tsdb_salted, char *err, size_t errcap)
+{
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (!ph->reads.multi_get)
+            continue;
+        uint32_t weight[QUERY_KINDS];
+        scenario_read_weights(ph, weight);
+        const char *why = !tsdb_salted ? "no scheme is OpenTSDB's salted key (osalt(N) on hour(ts) "
+                                         "rows, as opentsdb-salted)"
+                          : ph->reads.fraction <= 0 || !weight[QUERY_RANGE]
+                              ? "the phase has no range reads (read_fraction, read_range)"
+                              : NULL;
+        if (why) {
+            snprintf(err, errcap, "%s: multi_get has no effect: %s", ph->name, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int scenario_validate(const scenario *sc, char *err, size_t errcap)
 {
     assert(sc->samples >= 1);
@@ -368,6 +395,14 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                  "nothing would be measured", from, len);
         return -1;
     }
+    if (sc->balancer_phase_us > sc->balancer_period_us) {
+        char phase[32], period[32];
+        units_format_duration(sc->balancer_phase_us, phase, sizeof phase);
+        units_format_duration(sc->balancer_period_us, period, sizeof period);
+        snprintf(err, errcap, "balancer_phase: %s is longer than balancer_period (%s): the "
+                 "balancer's first run falls within its first period", phase, period);
+        return -1;
+    }
     if (events_problem(sc, known, planned, err, errcap) < 0)
         return -1;
     if (scenario_presplit_check(sc, err, errcap) < 0)
@@ -380,6 +415,7 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                     "split_delimiter");
     if (sc->nschemes == 0)
         return fail(err, errcap, "schemes: expected at least one");
+    size_t tsdb_salted = 0; /* schemes whose range reads multi_get changes */
     for (size_t i = 0; i < sc->nschemes; i++) {
         char buf[SCENARIO_PRESET_EXPR], why[512], label[SHOWN + 1], reason[512];
         keyscheme *ks;
@@ -403,7 +439,8 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                 snprintf(err + off, errcap - off, "scheme '%s': %s", label, reason);
             return -1;
         }
+        tsdb_salted += keyscheme_opentsdb_salted(ks);
         keyscheme_free(ks);
     }
-    return 0;
+    return multi_get_problem(sc, tsdb_salted, err, errcap);
 }

@@ -165,6 +165,14 @@ run_case "--split-keys and --split-keys-file" 2 "split" -- \
 printf '[cluster]\nservers = 4\n[event late]\nat = 2h\nadd_servers = 1\n' >"$tmp/late.ini"
 run_case "an event after the end of the run" 2 "late.ini:" -- \
     run "$tmp/late.ini" --scheme salted --duration 1h
+run_case "--balancer-phase past the period" 2 \
+    "balancer_phase: 6m is longer than balancer_period (5m)" -- \
+    run --scheme salted --duration 1m --balancer-phase 6m
+run_case "--system-regions namespace (HBase 3 folds it into meta)" 2 \
+    "--system-regions: expected none or meta, found 'namespace'" -- \
+    run --scheme salted --duration 1m --system-regions namespace
+run_case "--multi-get on a key OpenTSDB does not read" 2 "multi_get has no effect" -- \
+    run --scheme monotonic --duration 1m --read-fraction 0.01 --multi-get true
 
 # --- sweep --plan: directories that are yours (issue 27) ----------------------
 # A plan is run later as you (parallel < jobs.txt, sbatch): DIR must be yours

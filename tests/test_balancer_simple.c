@@ -504,6 +504,100 @@ static int moved_newest(const cluster *c, const journal *jn, const uint32_t *sta
     return 1;
 }
 
+/* hbase:meta counts in the ensemble (hbase.master.loadbalance.bytable =
+ * false): rs0 with the table's only region and meta beside an empty rs1 is
+ * an idle server beside one of two regions; without meta there is nothing
+ * to balance. avg = 1: rs0 offers its newest region, the table's (meta's
+ * regionId 1 makes it the oldest), and keeps meta. */
+static void test_meta_counts_and_is_oldest(void **state)
+{
+    (void)state;
+    uint64_t counts[2] = { 1, 0 }, ids[1] = { 5 };
+    cluster *c = cluster_with(2, 1, counts, ids);
+    java_random r;
+    jr_init(&r, 1);
+    balancer_config cfg = simple_config(&r, 0.2);
+    balancer_report report;
+    assert_int_equal(run_once(&cfg, c, &report), 0);
+    assert_false(report.ran);
+    assert_int_equal(report.regions, 1);
+    cluster_place_meta(c, 0);
+    assert_int_equal(run_once(&cfg, c, &report), 1);
+    assert_true(report.ran);
+    assert_int_equal(report.reason, BALANCER_IDLE_SERVER);
+    assert_int_equal(report.regions, 2);
+    assert_int_equal(report.most, 2);
+    assert_int_equal(regionmap_get(c->map, 0)->server, 1);
+    assert_int_equal(c->meta_server, 0);
+    cluster_free(c);
+
+    /* rs0: 3 of the table's 4 regions, rs1: 1. Without meta: avg 2,
+     * ceiling 3, within the slop. With meta on rs0 its 4 pass the
+     * ceiling of avg 2.5 (3); after the run every server holds 2 or 3
+     * counting meta, and meta, rs0's oldest region, stays. */
+    uint64_t counts4[2] = { 3, 1 }, ids4[4] = { 10, 20, 30, 40 };
+    c = cluster_with(2, 4, counts4, ids4);
+    assert_int_equal(run_once(&cfg, c, &report), 0);
+    assert_false(report.ran);
+    cluster_place_meta(c, 0);
+    assert_true(run_once(&cfg, c, &report) > 0);
+    assert_true(report.ran);
+    assert_int_equal(report.reason, BALANCER_OUT_OF_SLOP);
+    assert_int_equal(report.target_min, 2);
+    assert_int_equal(report.target_max, 3);
+    assert_int_equal(c->meta_server, 0);
+    assert_int_equal(regionmap_get(c->map, 2)->server, 1); /* rs0's newest (id 30) */
+    for (uint32_t s = 0; s < 2; s++)
+        assert_true(cluster_server_load(c, s) >= 2 && cluster_server_load(c, s) <= 3);
+    cluster_free(c);
+}
+
+/* Random clusters with meta on a random server: whenever a run leaves
+ * servers more than one region apart, it ends with every server at
+ * floor(avg) or ceil(avg) regions counting meta (BalancerTestBase
+ * .assertClusterAsBalanced over the ensemble), and meta is among the
+ * regions that move (balanceOverall and neededRegions take a server's
+ * first region in region-name order, and "hbase:meta,,1" comes first). */
+static void test_meta_balanced_with_the_table(void **state)
+{
+    (void)state;
+    java_random g;
+    jr_init(&g, 28);
+    int moved_meta = 0, ran = 0;
+    for (int round = 0; round < 300; round++) {
+        uint32_t servers = 2 + jr_below(&g, 8);
+        size_t regions = 1 + jr_below(&g, 40);
+        uint64_t counts[16] = { 0 }, *ids = malloc(regions * sizeof *ids);
+        assert_non_null(ids);
+        for (size_t i = 0; i < regions; i++) {
+            counts[jr_below(&g, 3) == 0 ? 0 : jr_below(&g, servers)]++;
+            ids[i] = 1000 + jr_below(&g, 50);
+        }
+        cluster *c = cluster_with(servers, regions, counts, ids);
+        uint32_t meta = jr_below(&g, servers);
+        cluster_place_meta(c, meta);
+        java_random r;
+        jr_init(&r, round);
+        balancer_config cfg = simple_config(&r, 0.2);
+        balancer_report report;
+        assert_true(run_once(&cfg, c, &report) >= 0);
+        assert_int_equal(report.regions, regions + 1);
+        if (report.ran) {
+            ran++;
+            uint64_t n = regions + 1, min = n / servers, max = min + (n % servers != 0);
+            for (uint32_t s = 0; s < servers; s++) {
+                assert_true(cluster_server_load(c, s) >= min);
+                assert_true(cluster_server_load(c, s) <= max);
+            }
+        }
+        moved_meta += c->meta_server != meta;
+        free(ids);
+        cluster_free(c);
+    }
+    assert_true(ran >= 100);
+    assert_true(moved_meta >= 10);
+}
+
 static void test_overloaded_servers_shed_newest_regions(void **state)
 {
     (void)state;
@@ -570,6 +664,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hbase_mock_clusters_end_balanced),
         cmocka_unit_test(test_hbase_uniform_cluster_with_idle_server),
         cmocka_unit_test(test_overloaded_servers_shed_newest_regions),
+        cmocka_unit_test(test_meta_counts_and_is_oldest),
+        cmocka_unit_test(test_meta_balanced_with_the_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

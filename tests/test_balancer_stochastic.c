@@ -783,6 +783,55 @@ static void test_report_is_complete(void **state)
     cluster_free(c);
 }
 
+/* hbase:meta in the ensemble: its region counts in RegionCountSkew (rs0
+ * with 2 of the table's regions, rs1 with 1, rs2 with meta: counts 2, 1,
+ * 1, the best there is, cost 0) but not in the user table's TableSkew (2,
+ * 1, 0), meta's own table costing 0; without meta both see 2, 1, 0. A run over a table all
+ * on rs0 with meta there too moves regions until the counts, meta
+ * included, are even, and may move meta: over seeds it does. */
+static void test_meta_in_the_ensemble(void **state)
+{
+    (void)state;
+    uint64_t seed = 7;
+    balancer_config cfg = config(&seed);
+    uint64_t counts[3] = { 2, 1, 0 };
+    cluster *c = cluster_with(3, 3, counts, NULL);
+    balancer_report rep;
+    balancer *b = balancer_new(&cfg);
+    assert_int_equal(stochastic_evaluate(&cfg, b->stochastic, c, NULL, &rep), 0);
+    double table_skew = cost_of(&rep, "TableSkewCostFunction", 0);
+    assert_true(cost_of(&rep, "RegionCountSkewCostFunction", 0) > 0);
+    assert_float_equal(cost_of(&rep, "RegionCountSkewCostFunction", 0), table_skew, 1e-12);
+    assert_int_equal(rep.regions, 3);
+    assert_int_equal(rep.reason, BALANCER_IDLE_SERVER);
+    cluster_place_meta(c, 2);
+    assert_int_equal(stochastic_evaluate(&cfg, b->stochastic, c, NULL, &rep), 0);
+    assert_int_equal(rep.regions, 4);
+    assert_int_equal(rep.most, 2);
+    assert_int_equal(rep.least, 1); /* no idle server now: meta is rs2's region */
+    assert_float_equal(cost_of(&rep, "RegionCountSkewCostFunction", 0), 0, 1e-12);
+    assert_float_equal(cost_of(&rep, "TableSkewCostFunction", 0), table_skew, 1e-12);
+    balancer_free(b);
+    cluster_free(c);
+
+    int meta_moved = 0;
+    for (uint64_t s = 1; s <= 10; s++) {
+        seed = s;
+        cfg = config(&seed);
+        c = cluster_with(4, 11, NULL, NULL); /* 11 regions and meta on rs0: 3 each */
+        cluster_place_meta(c, 0);
+        b = balancer_new(&cfg);
+        assert_true(run_once(b, c, &rep) > 0);
+        assert_int_equal(rep.regions, 12);
+        for (uint32_t k = 0; k < 4; k++)
+            assert_int_equal(cluster_server_load(c, k), 3);
+        meta_moved += c->meta_server != 0;
+        balancer_free(b);
+        cluster_free(c);
+    }
+    assert_true(meta_moved > 0);
+}
+
 static void test_move_cost_can_forbid_moves(void **state)
 {
     (void)state;
@@ -940,6 +989,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_needs_balance_reasons),
         cmocka_unit_test(test_report_is_complete),
         cmocka_unit_test(test_move_cost_can_forbid_moves),
+        cmocka_unit_test(test_meta_in_the_ensemble),
         cmocka_unit_test(test_never_increases_cost),
         cmocka_unit_test(test_is_deterministic),
         cmocka_unit_test(test_hot_server_sheds_writes),

@@ -131,6 +131,82 @@ static void test_move_updates_counts(void **state)
     cluster_free(c);
 }
 
+/* What the journal was told of hbase:meta. */
+typedef struct meta_journal {
+    int moves, reassigns;
+    uint32_t from, to;
+    char key[32];
+} meta_journal;
+
+static void meta_record(void *ctx, cluster_change what, const region *r, keyref at,
+                        uint32_t from, uint32_t to, const split_why *why)
+{
+    (void)why;
+    meta_journal *j = ctx;
+    if (r)
+        return; /* a region of the table */
+    j->moves += what == CLUSTER_MOVE;
+    j->reassigns += what == CLUSTER_REASSIGN;
+    j->from = from;
+    j->to = to;
+    assert_true(at.len < sizeof j->key);
+    memcpy(j->key, at.data, at.len);
+    j->key[at.len] = 0;
+}
+
+/* hbase:meta: none until placed; placed, it counts on its server's load
+ * (not in its table regions) and in the balanced total; a move takes it
+ * offline for the move pause, counts as a move and is journalled under
+ * its region name; a retired server hands it on first, to the least
+ * loaded other server (meta counted), and a server taking the retired
+ * one's index keeps it. */
+static void test_meta_region(void **state)
+{
+    (void)state;
+    keyref splits[] = { S("m") };
+    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
+    size_t bad;
+    cluster *c = cluster_new(4, splits, 1, p, &bad); /* regions on rs0, rs1 */
+    assert_int_equal(c->meta_server, CLUSTER_NO_META);
+    assert_int_equal(cluster_balanced_regions(c), 2);
+    assert_int_equal(cluster_server_load(c, 0), 1);
+    cluster_place_meta(c, 0);
+    assert_int_equal(cluster_balanced_regions(c), 3);
+    assert_int_equal(cluster_server_load(c, 0), 2);
+    assert_int_equal(c->servers[0].regions, 1);
+    assert_int_equal(c->moves, 0);
+
+    meta_journal j = { 0 };
+    c->journal = meta_record;
+    c->journal_ctx = &j;
+    c->move_offline_us = 1000;
+    c->now_us = 5000;
+    cluster_move_meta(c, 0); /* already there */
+    assert_int_equal(c->moves, 0);
+    cluster_move_meta(c, 3);
+    assert_int_equal(c->meta_server, 3);
+    assert_int_equal(c->meta_offline_until_us, 6000);
+    assert_int_equal(c->moves, 1);
+    assert_int_equal(j.moves, 1);
+    assert_int_equal(j.from, 0);
+    assert_int_equal(j.to, 3);
+    assert_string_equal(j.key, "hbase:meta,,1");
+    assert_int_equal(cluster_server_load(c, 3), 1);
+
+    /* rs3 fails: meta goes to the least loaded other live server, rs2 */
+    assert_int_equal(cluster_retire_server(c, 3, 90000), 0);
+    assert_int_equal(c->meta_server, 2);
+    assert_int_equal(c->meta_offline_until_us, 90000);
+    assert_int_equal(j.reassigns, 1);
+    assert_int_equal(j.to, 2);
+    assert_int_equal(c->reassigned, 1);
+    /* rs0 leaves: rs2, the last live server, takes its index 0 with meta */
+    assert_int_equal(cluster_retire_server(c, 0, 90000), 0);
+    assert_int_equal(c->servers[c->meta_server].id, 2);
+    assert_int_equal(c->meta_server, 0);
+    cluster_free(c);
+}
+
 /* A read RPC's service: 10 us plus 1 us a row. */
 static uint64_t ten_plus_row(void *ctx, uint64_t rows)
 {
@@ -301,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_ascending_writes_split_and_daughters_stay),
         cmocka_unit_test(test_daughter_ids_follow_hbase),
         cmocka_unit_test(test_move_updates_counts),
+        cmocka_unit_test(test_meta_region),
         cmocka_unit_test(test_rpcs_queue_fifo),
         cmocka_unit_test(test_offline_regions_delay_replies),
         cmocka_unit_test(test_scans_touch_regions_and_count_rows),

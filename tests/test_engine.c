@@ -89,9 +89,10 @@ static void test_windows_and_ticks(void **state)
     run_result_free(&r);
 }
 
-/* The balancer runs at every multiple of its period strictly inside the
- * run: one more run for each extra period, none at the run's end; the
- * timeline has an entry for each and balancer_runs counts them. */
+/* With balancer_phase = balancer_period the balancer runs at every
+ * multiple of its period strictly inside the run: one more run for each
+ * extra period, none at the run's end; the timeline has an entry for each
+ * and balancer_runs counts them. */
 static void test_balancer_runs_once_per_period(void **state)
 {
     (void)state;
@@ -99,6 +100,7 @@ static void test_balancer_runs_once_per_period(void **state)
     for (uint64_t periods = 1; periods <= 4; periods++) {
         scenario sc;
         short_scenario(&sc, "salted");
+        sc.balancer_phase_us = sc.balancer_period_us;
         sc.workload.duration_us = periods * sc.balancer_period_us;
         run_result r;
         assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
@@ -122,6 +124,118 @@ static void test_balancer_runs_once_per_period(void **state)
 }
 
 /* measure_from: the figures count only what was issued from it on. */
+/* HBase's own random inputs come from the seed (sim/hbase_inputs.c): the
+ * balancer's first run falls anywhere in its first period and then every
+ * period; the servers' start codes are epoch milliseconds before the
+ * table's creation, distinct and increasing, and a server that joins gets
+ * the epoch millisecond it joined. Another seed draws other ones; the
+ * same seed the same ones. */
+static void test_hbase_inputs_from_the_seed(void **state)
+{
+    (void)state;
+    char err[256];
+    uint64_t firsts[8], code0[8];
+    for (uint64_t seed = 0; seed < 8; seed++) {
+        scenario sc;
+        short_scenario(&sc, "salted");
+        sc.workload.duration_us = 4 * sc.balancer_period_us;
+        sc.seed = seed;
+        run_result r;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        uint64_t first = 0, runs = 0;
+        for (size_t i = 0; i < r.nevents; i++) {
+            if (r.events[i].kind != TIMELINE_BALANCER)
+                continue;
+            if (runs++ == 0)
+                first = r.events[i].t_us;
+            assert_int_equal(r.events[i].t_us, first + (runs - 1) * sc.balancer_period_us);
+        }
+        assert_true(first > 0 && first <= sc.balancer_period_us);
+        assert_int_equal(runs, (sc.workload.duration_us - first - 1) / sc.balancer_period_us + 1);
+        firsts[seed] = first;
+        for (uint32_t s = 0; s < sc.servers; s++) {
+            uint64_t code = r.servers[s].start_code;
+            assert_true(code < sc.start_ms);
+            assert_true(code > sc.start_ms - 2 * 3600000ull);
+            if (s > 0) {
+                assert_true(code > r.servers[s - 1].start_code);
+                assert_true(code <= r.servers[s - 1].start_code + 5000);
+            }
+        }
+        code0[seed] = r.servers[0].start_code;
+        run_result_free(&r);
+    }
+    for (int a = 0; a < 8; a++)
+        for (int b = a + 1; b < 8; b++) {
+            assert_true(firsts[a] != firsts[b]);
+            assert_true(code0[a] != code0[b]);
+        }
+
+    /* the same seed: the same draws; a given balancer_phase: that phase */
+    scenario sc;
+    short_scenario(&sc, "salted");
+    sc.workload.duration_us = 4 * sc.balancer_period_us;
+    sc.seed = 3;
+    sc.balancer_phase_us = 7000000;
+    run_result r;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.servers[0].start_code, code0[3]);
+    for (size_t i = 0; i < r.nevents; i++)
+        if (r.events[i].kind == TIMELINE_BALANCER) {
+            assert_int_equal(r.events[i].t_us, 7000000);
+            break;
+        }
+    run_result_free(&r);
+
+    /* a server that joins at 90 s starts then */
+    short_scenario(&sc, "salted");
+    sc.nevents = 1;
+    sc.events[0].at_us = 90000000;
+    sc.events[0].action = EVENT_ADD_SERVERS;
+    sc.events[0].servers = 1;
+    assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.nservers, sc.servers + 1);
+    assert_int_equal(r.servers[sc.servers].start_code, sc.start_ms + 90000);
+    run_result_free(&r);
+}
+
+/* hbase:meta (system_regions = meta, the default) opens on a server the
+ * seed draws and stays there without a balancer; the servers report it
+ * apart from the table's regions; system_regions = none has none. */
+static void test_meta_from_the_seed(void **state)
+{
+    (void)state;
+    char err[256];
+    int on[8] = { 0 };
+    for (uint64_t seed = 0; seed < 16; seed++) {
+        scenario sc;
+        short_scenario(&sc, "salted");
+        sc.balancer = BALANCER_NONE;
+        sc.seed = seed;
+        run_result r;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        uint64_t hosts = 0, table = 0;
+        for (uint32_t s = 0; s < r.nservers; s++) {
+            hosts += r.servers[s].system_regions;
+            table += r.servers[s].regions;
+            if (r.servers[s].system_regions)
+                on[s] = 1;
+        }
+        assert_int_equal(hosts, 1);
+        assert_int_equal(table, r.regions); /* meta is not among the table's */
+        run_result_free(&r);
+        sc.system_regions = 0;
+        assert_int_equal(engine_run(&sc, 0, NULL, &r, err, sizeof err), 0);
+        for (uint32_t s = 0; s < r.nservers; s++)
+            assert_int_equal(r.servers[s].system_regions, 0);
+        run_result_free(&r);
+    }
+    int servers = 0;
+    for (int s = 0; s < 8; s++)
+        servers += on[s];
+    assert_true(servers >= 4);
+}
+
 static void test_measure_from_counts_the_second_half(void **state)
 {
     (void)state;
@@ -188,6 +302,7 @@ static void warmup_scenario(scenario *sc, const char *scheme)
     short_scenario(sc, scheme);
     sc->measure_auto = 1;
     sc->balancer_period_us = 10ull * 1000000; /* the first runs find fewer regions than servers */
+    sc->balancer_phase_us = sc->balancer_period_us; /* runs at whole periods, not a drawn phase */
 }
 
 static uint64_t sum_warmup_writes(const run_result *r)
@@ -229,10 +344,13 @@ static void test_warmup_ends_at_the_first_balancer_run_with_a_region_a_server(vo
     assert_int_equal(r.warmup_us % sc.balancer_period_us, 0);
     size_t k = r.warmup_us / sc.balancer_period_us - 1; /* that run in the log */
     assert_true(k < r.balancer_runs);
-    assert_true(r.balancer_log[k].regions >= sc.servers);
+    /* a balancer run counts hbase:meta with the table's regions; the
+     * warm-up asks for the table's own */
+    uint64_t meta = (uint64_t)sc.system_regions;
+    assert_true(r.balancer_log[k].regions - meta >= sc.servers);
     for (size_t i = 0; i < k; i++)
-        assert_true(r.balancer_log[i].regions < sc.servers);
-    assert_int_equal(r.warmup_regions, r.balancer_log[k].regions);
+        assert_true(r.balancer_log[i].regions - meta < sc.servers);
+    assert_int_equal(r.warmup_regions, r.balancer_log[k].regions - meta);
     assert_int_equal(r.warmup_servers, sc.servers);
     assert_int_equal(r.measure_regions, r.warmup_regions);
     assert_int_equal(r.measure_servers, sc.servers);
@@ -893,6 +1011,8 @@ int main(void)
         cmocka_unit_test(test_runs_are_values),
         cmocka_unit_test(test_windows_and_ticks),
         cmocka_unit_test(test_balancer_runs_once_per_period),
+        cmocka_unit_test(test_hbase_inputs_from_the_seed),
+        cmocka_unit_test(test_meta_from_the_seed),
         cmocka_unit_test(test_measure_from_counts_the_second_half),
         cmocka_unit_test(test_done_counts_the_replies_in_the_measured_span),
         cmocka_unit_test(test_warmup_ends_at_the_first_balancer_run_with_a_region_a_server),

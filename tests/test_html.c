@@ -117,7 +117,7 @@ static void fixture_init(fixture *f)
     f->res = (sim_results){
         .scenario = "lab\x01 \xC3\xA9 \xFF", .seed = 42, .servers = SERVERS,
         .split_policy = "size", .region_max_bytes = 4u << 20, .balancer = "region-count",
-        .balancer_period_us = 300000000, .window_us = 60000000,
+        .balancer_period_us = 300000000, .balancer_first_us = 184230954, .window_us = 60000000,
         .workload = "time series <10 metrics>", .cell_overhead_bytes = 31, .nruns = 3,
         .runs = f->runs };
 }
@@ -240,7 +240,7 @@ static void test_every_scheme_and_the_config_appear_escaped(void **state)
     /* The scenario: control character and invalid byte replaced, é kept. */
     assert_non_null(strstr(html, "lab\xEF\xBF\xBD \xC3\xA9 \xEF\xBF\xBD (seed 42)"));
     assert_non_null(strstr(html, "3 servers; size split at 4 MiB; balancer region-count every "
-                                 "5 min; window 1 min"));
+                                 "5 min, first at 3.1 min; window 1 min"));
     assert_non_null(strstr(html, "time series &lt;10 metrics&gt;; 31 B per cell beyond the key"));
     assert_non_null(strstr(html, "ONE colour scale"));
     assert_non_null(strstr(html, "darker = more"));
@@ -648,6 +648,10 @@ static void test_many_servers_are_binned_and_summed(void **state)
         for (int w = 0; w < W; w++) sw[(size_t)w * SV + s] = (uint64_t)((s + w) % 10);
     }
     sw[(size_t)5 * SV + 100] = 1000; /* one hot cell: server 100 (bin 1), window 5 */
+    int top = 0; /* the busiest server hosts hbase:meta, shown apart from its regions */
+    for (int s = 1; s < SV; s++) top = servers[s].writes > servers[top].writes ? s : top;
+    servers[top].regions = 3;
+    servers[top].system_regions = 1;
     for (int r = 0; r < RUNS; r++)
         runs[r] = (run_result){ .scheme_name = "scheme", .scheme_expr = "salt(8) ts",
             .nservers = SV, .servers = servers, .writes = total,
@@ -673,6 +677,8 @@ static void test_many_servers_are_binned_and_summed(void **state)
     /* the busiest 16 and the rest: the rest's writes = total - the busiest's */
     char *run0 = panel(html, 0);
     assert_non_null(strstr(run0, "<h3>The 16 busiest of 2000 servers</h3>"));
+    assert_int_equal(count(run0, "<td class=\"n\">3 + hbase:meta</td>"), 1);
+    assert_int_equal(count(run0, "hbase:meta"), 1);
     uint64_t busiest = 0;
     const char *p = strstr(run0, "busiest\">");
     assert_non_null(p);

@@ -34,6 +34,9 @@ static void fixture_init(fixture *f)
     f->sv0[0].writes = 10, f->sv0[0].bytes = 500, f->sv0[0].regions = 1;
     f->sv0[1].writes = 30, f->sv0[1].bytes = 1500, f->sv0[1].regions = 2;
     f->sv0[1].rows_scanned = 7;
+    f->sv0[1].system_regions = 1; /* hbase:meta */
+    f->sv0[0].start_code = 1704063865335, f->sv0[1].start_code = 1704063867100;
+    f->sv0[2].start_code = 1704063869322;
     const uint64_t ww[6] = { 10, 10, 0, 0, 20, 0 };
     memcpy(f->win_writes, ww, sizeof ww);
 
@@ -50,8 +53,8 @@ static void fixture_init(fixture *f)
     f->res = (sim_results){
         .scenario = "tab\there \x01 and \xC3\xA9 and bad \xFF", .seed = 42, .servers = 3,
         .split_policy = "size", .region_max_bytes = 1u << 20, .balancer = "none",
-        .balancer_period_us = 300000000, .window_us = 2000000,
-        .workload = "sequence", .cell_overhead_bytes = 40, .nruns = 2, .runs = f->runs };
+        .balancer_period_us = 300000000, .balancer_first_us = 184230954,
+        .status_first_us = 4230954, .window_us = 2000000, .workload = "sequence", .cell_overhead_bytes = 40, .nruns = 2, .runs = f->runs };
 }
 
 static char *render(const fixture *f)
@@ -120,6 +123,16 @@ static void test_configuration_round_trips(void **state)
     assert_int_equal(int_at(root, "cluster/region_max_bytes"), 1 << 20);
     assert_string_equal(str_at(root, "cluster/balancer"), "none");
     assert_int_equal(int_at(root, "cluster/balancer_period_us"), 300000000);
+    /* HBase's drawn inputs: the chores' first runs, the servers' start codes by id */
+    assert_int_equal(int_at(root, "cluster/balancer_first_us"), 184230954);
+    assert_int_equal(int_at(root, "cluster/status_first_us"), 4230954);
+    assert_int_equal(json_object_array_length(at(root, "cluster/start_codes")), 3);
+    assert_int_equal(int_at(root, "cluster/start_codes/0"), 1704063865335);
+    assert_int_equal(int_at(root, "cluster/start_codes/2"), 1704063869322);
+    /* regions: the table's; hbase:meta apart */
+    assert_int_equal(int_at(root, "runs/0/servers/1/regions"), 2);
+    assert_int_equal(int_at(root, "runs/0/servers/1/system_regions"), 1);
+    assert_int_equal(int_at(root, "runs/0/servers/0/system_regions"), 0);
     assert_int_equal(int_at(root, "cluster/window_us"), 2000000);
     assert_string_equal(str_at(root, "workload/description"), "sequence");
     assert_int_equal(int_at(root, "workload/cell_overhead_bytes"), 40);

@@ -1289,7 +1289,7 @@ static void test_plan_presets(void **state)
         { "revts",           1, 1,    1,    FULL, FULL, 0 },
         { "md5",             1, FULL, FULL, FULL, FULL, 0 },
         { "opentsdb",        1, 1,    1,    FULL, 1,    1 },
-        { "opentsdb-salted", 1, 1,    1,    FULL, 8,    1 },
+        { "opentsdb-salted", 1, 8,    1,    FULL, 8,    1 },
         { "revdomain",       1, 1,    1,    FULL, FULL, 1 },
         { "seq",             1, FULL, FULL, FULL, FULL, 0 },
         { "seq-reversed",    1, FULL, FULL, FULL, FULL, 0 },
@@ -1514,13 +1514,56 @@ static void test_plan_opentsdb(void **state)
     /* hour(to) = 0x65920080 + 7200 = 0x65921CA0; the next key past it */
     expect_range(&p, 0, "\x00\x00\x01" "\x65\x92\x00\x80", 7, "\x00\x00\x01" "\x65\x92\x1C\xA1", 7);
 
+    /* OpenTSDB's one-series query on its salted key: TsdbQuery.findSpans
+     * scans every salt bucket (multi_get off, its default), the same
+     * metric and hours in each, the series' tags filtered */
     uint8_t key[16];
     assert_int_equal(encode_once("osalt(8) uid(metric, 3) hour(ts) tags", &r, key), 14);
     plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 8);
+    assert_false(p.full_scan);
+    assert_false(p.exact);
+    for (uint8_t b = 0; b < 8; b++) {
+        uint8_t lo[8] = { b, 0, 0, 1, 0x65, 0x92, 0x00, 0x80 };
+        uint8_t hi[8] = { b, 0, 0, 1, 0x65, 0x92, 0x1C, 0xA1 };
+        expect_range(&p, b, lo, 8, hi, 8);
+    }
+    /* multi_get: MultiGetQuery's gets, one row of the series per hour from
+     * from's hour to getScanEndTimeSeconds (to + 1 s, rounded up to the
+     * next hour) inclusive: hours 0 .. 3, each the series' salted key */
+    q.multi_get = 1;
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 4);
+    assert_false(p.exact);
+    for (uint64_t h = 0; h < 4; h++) {
+        record at = r;
+        at.ts_ms = TS0 + h * 3600000;
+        uint8_t row[16];
+        assert_int_equal(encode_once("osalt(8) uid(metric, 3) hour(ts) tags", &at, row), 14);
+        assert_int_equal(row[0], key[0]); /* the series' salt leaves the time out */
+        row[14] = 0;
+        expect_range(&p, h, row, 14, row, 15);
+    }
+    q.to_ms = TS0 + 3 * UINT64_C(3600000) - 1000; /* to + 1 s starts hour 3: 0 .. 4 */
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 5);
+    q.to_ms = TS0 + 3 * UINT64_C(3600000) - 2000; /* hours 0 .. 3 */
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 4);
+    q.to_ms = TS0 + 2 * UINT64_C(3600000) - 2000; /* hours 0 .. 2 */
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 3);
+    /* a key of hour rows with a field a series' query does not know:
+     * scanned per bucket; a key of other rows is no OpenTSDB table: its
+     * reader computes the salt (one range, multi_get or not) */
+    plan_after("osalt(8) uid(metric, 3) hour(ts) tags seq", &r, &q, &p);
+    assert_int_equal(p.nranges, 8);
+    plan_after("osalt(8) uid(metric, 3) ts tags", &r, &q, &p);
     assert_int_equal(p.nranges, 1);
-    uint8_t lo[8] = { key[0], 0, 0, 1, 0x65, 0x92, 0x00, 0x80 };
-    uint8_t hi[8] = { key[0], 0, 0, 1, 0x65, 0x92, 0x1C, 0xA1 };
-    expect_range(&p, 0, lo, 8, hi, 8);
+    /* unsalted, multi_get or not: the one scan */
+    plan_after("uid(metric, 3) hour(ts) tags", &r, &q, &p);
+    assert_int_equal(p.nranges, 1);
+    q = range_of(QUERY_RANGE, r, from, to);
     q = range_of(QUERY_WINDOW, r, from, to);
     plan_after("osalt(8) uid(metric, 3) hour(ts) tags", &r, &q, &p);
     assert_true(p.full_scan); /* every metric: the metric leads */

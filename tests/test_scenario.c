@@ -922,6 +922,49 @@ static void test_events_after_the_end(void **state)
     scenario_release(&sc);
 }
 
+/* The balancer's first run falls in its first period: balancer_phase up
+ * to balancer_period (0: drawn from the seed) and no more; system_regions
+ * is meta (the default) or none. */
+static void test_balancer_phase_and_system_regions(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG];
+    assert_int_equal(load("[cluster]\nbalancer_phase = 5m\nsystem_regions = none\n", &sc, err,
+                          sizeof err), 0);
+    assert_int_equal(sc.balancer_phase_us, 300000000);
+    assert_int_equal(sc.system_regions, 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "balancer_phase", "301s", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "balancer_phase: 301s is longer than balancer_period (5m)");
+    assert_int_equal(scenario_set(&sc, NULL, "balancer_period", "10m", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "system_regions", "namespace", err, sizeof err), -1);
+    assert_contains(err, "namespace");
+    scenario_release(&sc);
+
+    /* multi_get acts on range reads of OpenTSDB's salted key only */
+    assert_int_equal(load("[reads]\nmulti_get = true\nread_fraction = 0.1\n", &sc, err,
+                          sizeof err), 0);
+    sc.nschemes = 0;
+    scenario_add_scheme(&sc, NULL, "monotonic");
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "multi_get has no effect: no scheme is OpenTSDB's salted key");
+    scenario_add_scheme(&sc, NULL, "opentsdb-salted");
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "read_range", "0", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "read_metric", "1", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
+    assert_contains(err, "multi_get has no effect: the phase has no range reads");
+    scenario_release(&sc);
+
+    scenario_defaults(&sc);
+    assert_int_equal(sc.system_regions, 1);
+    assert_int_equal(sc.balancer_phase_us, 0);
+    scenario_release(&sc);
+}
+
 /* At most 100,000 servers over the whole run, counting those events add. */
 static void test_servers_over_the_run(void **state)
 {
@@ -1126,6 +1169,7 @@ int main(void)
         cmocka_unit_test(test_long_schemes),
         cmocka_unit_test(test_measure_from_auto_or_a_duration),
         cmocka_unit_test(test_events_after_the_end),
+        cmocka_unit_test(test_balancer_phase_and_system_regions),
         cmocka_unit_test(test_servers_over_the_run),
         cmocka_unit_test(test_presets_on_many_servers),
         cmocka_unit_test(test_range_messages_state_both_ends),

@@ -82,7 +82,7 @@ static void fixture_init(fixture *f)
     f->res = (sim_results){
         .scenario = "default", .seed = 42, .servers = 4, .split_policy = "size",
         .region_max_bytes = 4u << 20, .balancer = "region-count",
-        .balancer_period_us = 300000000, .window_us = 1000000,
+        .balancer_period_us = 300000000, .balancer_first_us = 184230954, .window_us = 1000000,
         .workload = "time series, 10 metrics at 300/s", .cell_overhead_bytes = 40,
         .nruns = 2, .runs = f->runs };
 }
@@ -257,6 +257,25 @@ static void test_overload_first_and_latency_past_the_run(void **state)
     free(text);
 }
 
+/* The bars count the table's regions; hbase:meta's server says so at the
+ * end of its line, no other does. */
+static void test_meta_is_shown_apart(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    f.hot[2].system_regions = 1;
+    char *text = capture(write_hot_run, &f);
+    const char *line = strstr(text, "\n  rs2 ");
+    assert_non_null(line);
+    const char *end = strchr(line + 1, '\n');
+    const char *meta = strstr(text, "  + hbase:meta\n");
+    assert_non_null(meta);
+    assert_true(meta > line && meta < end);
+    assert_null(strstr(meta + strlen("  + hbase:meta"), "hbase:meta"));
+    free(text);
+}
+
 static void test_idle_run_prints_dashes(void **state)
 {
     (void)state;
@@ -277,7 +296,7 @@ static void test_compare_echoes_config_and_aligns_rows(void **state)
     char *text = capture(write_compare, &f);
     assert_non_null(strstr(text, "4 servers"));
     assert_non_null(strstr(text, "4 MiB"));
-    assert_non_null(strstr(text, "every 5 min"));
+    assert_non_null(strstr(text, "every 5 min, first at 3.1 min;")); /* the chores' phase */
     assert_non_null(strstr(text, "window 1 s"));
     assert_non_null(strstr(text, "seed 42"));
     assert_non_null(strstr(text, "4 = all writes on one server"));
@@ -760,6 +779,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_has_a_line_per_server_and_the_hottest_bar_is_longest),
+        cmocka_unit_test(test_meta_is_shown_apart),
         cmocka_unit_test(test_idle_run_prints_dashes),
         cmocka_unit_test(test_trace_left_out_is_said),
         cmocka_unit_test(test_overload_first_and_latency_past_the_run),

@@ -128,6 +128,9 @@ typedef struct query {
                                * METRIC: rec.metric; the planner reads nothing else of it */
     uint64_t from_ms, to_ms;  /* RANGE, WINDOW, METRIC: inclusive */
     uint32_t limit;           /* LATEST, SCAN */
+    uint8_t multi_get;        /* RANGE on a key with osalt: OpenTSDB's tsd.query.multi_get.enable
+                               * (0, its default: every salt bucket scanned; 1: one get per
+                               * hour row of the series; keyscheme_plan.c) */
 } query;
 
 typedef struct key_range {
@@ -174,5 +177,11 @@ void plan_release(plan *p);
  * Reads the encoder's UID tables and nothing else of it; does not
  * allocate beyond growing out's buffers. */
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out);
+
+/* Whether ks is OpenTSDB's salted key for its reads: a top-level osalt of
+ * more than one bucket, on hour rows (its first top-level time field is
+ * hour(ts)), so that a RANGE scans every bucket unless query.multi_get
+ * (keyscheme_plan.c). */
+int keyscheme_opentsdb_salted(const keyscheme *ks);
 
 #endif

@@ -42,6 +42,32 @@
  * of its time field gives what it gives a WINDOW: one range per bucket
  * ahead of the time field, or a full scan.
  *
+ * A RANGE on a key with an osalt field is OpenTSDB's query of one series
+ * (a metric and every tag named), and OpenTSDB serves it as it serves a
+ * METRIC: with its defaults (tsd.query.multi_get.enable = false,
+ * src/utils/Config.java setDefaults) TsdbQuery.findSpans opens
+ * getScanner(i) for every i in 0 .. SALT_BUCKETS - 1 and merges them in a
+ * SaltScanner, each scanner's row filter picking the series' tags
+ * (createAndSetFilter). It never computes the series' salt, though the
+ * query knows every value the salt hashes; so the planner takes the osalt
+ * of a RANGE as unknown: one range per bucket, the series filtered. With
+ * q->multi_get (tsd.query.multi_get.enable = true) TsdbQuery.runAsync
+ * takes findSpansWithMultiGetter instead: MultiGetQuery.prepareRequests
+ * makes one GetRequest per series per row base time, the key salted with
+ * the series' own salt (RowKey.prefixKeyWithSalt; get_all_salts false by
+ * default), for the base times prepareRowBaseTimes lists: from the start's
+ * hour to end_row_time inclusive, end_row_time being getScanEndTimeSeconds
+ * (the end in seconds, plus the one second its ms branch adds, rounded up
+ * to the next hour). Each get is a range of one row here, one RPC each
+ * (asynchbase's batching of a multi-get per server is not modelled); a
+ * key with a field the series' query does not know is scanned per
+ * bucket as without it. This is OpenTSDB's reader, so it applies to keys
+ * of hour rows (the first time field hour(ts)), OpenTSDB's; an osalt key
+ * of other rows is taken to be read by a client that computes the salt
+ * (one range). GET and LATEST keep the salt they can compute (a client
+ * that knows the row; /api/query/last salts its gets with the series'
+ * salt).
+ *
  * A SCAN is YCSB's scan (CoreWorkload.doTransactionScan: DB.scan(table,
  * startkey, recordcount); its HBase client scans from startRow = the row
  * key, `recordcount` rows): the first `limit` rows, in name order, of the
@@ -807,6 +833,62 @@ static int plan_scan(planner *pl, const query *q, plan *out)
     return plan_each_candidate(pl, &cs, &s, out);
 }
 
+/* Whether the key's rows are OpenTSDB's hour rows: its first top-level
+ * time field is hour(ts). */
+static int hour_rows(const keyscheme *ks)
+{
+    size_t t = 0;
+    while (t < ks->nfields && !(ks->fields[t].def->flags & F_TIME))
+        t += ks->fields[t].span;
+    return t < ks->nfields && ks->fields[t].def->op == OP_HOUR;
+}
+
+/* OpenTSDB's query of one series: a RANGE, f an osalt of N > 1 buckets,
+ * on a key of hour rows (what OpenTSDB writes and reads); scanned per
+ * bucket unless multi_get (top comment). */
+static int opentsdb_series(const planner *pl, const query *q, const field *f)
+{
+    return q->kind == QUERY_RANGE && (f->def->flags & F_SKIPS_TIME) && f->n > 1 &&
+           hour_rows(pl->ks);
+}
+
+/* MultiGetQuery's gets for a RANGE (top comment): one row per hour from
+ * the start's hour to end_row_time inclusive, every field evaluated with
+ * the hour as the time. Returns 0 (planned), 1 when the key has a field
+ * the series' query cannot give (nothing planned), -1 if out of memory. */
+static int plan_multi_get(planner *pl, const query *q, plan *out)
+{
+    const keyscheme *ks = pl->ks;
+    uint64_t start_s = q->from_ms / 1000, end_s = q->to_ms / 1000 + 1;
+    uint64_t first = start_s - start_s % 3600;          /* getScanStartTimeSeconds */
+    uint64_t last = end_s + (3600 - end_s % 3600);      /* getScanEndTimeSeconds */
+    uint16_t knows = pl->knows;
+    pl->knows |= R_TIME;
+    range_shape s = { .hi_key_successor = 1 };
+    int rc = 0;
+    for (uint64_t h = first; h <= last && rc == 0; h += 3600) {
+        size_t p = 0;
+        pl->rec.ts_ms = h * 1000;
+        if (!eval_seq(pl, 0, ks->nfields, &p))
+            rc = 1;
+        else if (plan_candidate_range(out, pl->k, p, &s) < 0)
+            rc = -1;
+    }
+    pl->knows = knows;
+    if (rc == 1)
+        out->nranges = out->nbytes = 0;
+    out->exact = 0; /* whole hour rows: times around the bounds */
+    return rc;
+}
+
+int keyscheme_opentsdb_salted(const keyscheme *ks)
+{
+    for (size_t i = 0; i < ks->nfields; i += ks->fields[i].span)
+        if ((ks->fields[i].def->flags & F_SKIPS_TIME) && ks->fields[i].n > 1)
+            return hour_rows(ks);
+    return 0;
+}
+
 int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
 {
     const keyscheme *ks = ke->ks;
@@ -824,8 +906,13 @@ int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
     if (!names_known(&pl))
         return 0;
 
-    candidates cs = { .count = 1 };
     const field *fs = ks->fields;
+    for (size_t i = 0; q->multi_get && i < ks->nfields; i += fs[i].span) {
+        int rc = opentsdb_series(&pl, q, &fs[i]) ? plan_multi_get(&pl, q, out) : 1;
+        if (rc <= 0)
+            return rc;
+    }
+    candidates cs = { .count = 1 };
     for (size_t i = 0; i < ks->nfields; i += fs[i].span) {
         const field *f = &fs[i];
         if ((f->def->flags & F_TIME) && !(pl.knows & R_TIME)) {
@@ -833,7 +920,9 @@ int keyencoder_plan(keyencoder *ke, const query *q, plan *out)
             return plan_time_range(&pl, q, &cs, i, out);
         }
         if (f->def->flags & F_BUCKET_PREFIX) {
-            if (!bucket_known(&pl, i, ks->nfields, cs.len) && !add_slot(&cs, f, k))
+            if (opentsdb_series(&pl, q, f) ? !add_slot(&cs, f, k)
+                                      : !bucket_known(&pl, i, ks->nfields, cs.len) &&
+                                            !add_slot(&cs, f, k))
                 return plan_full_scan(out);
             cs.len += f->width;
         } else if (!eval_field(&pl, i, &cs.len)) {
