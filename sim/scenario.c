@@ -56,7 +56,9 @@ void scenario_defaults(scenario *sc)
     sc->split_jitter = SPLIT_DEFAULT_JITTER;
     sc->size_scale = 2560; /* 10 GiB / 2560 = 4 MiB */
     sc->split_limit = 1000; /* hbase.regionserver.regionSplitLimit's default */
-    sc->balancer = BALANCER_SIMPLE;
+    /* hbase.master.loadbalancer.class's default (hbase-default.xml):
+     * StochasticLoadBalancer */
+    sc->balancer = BALANCER_STOCHASTIC;
     sc->slop = 0.2; /* hbase.regions.slop (BaseLoadBalancer) */
     sc->balancer_period_us = 5 * MINUTE_US;
     sc->system_regions = 1; /* HBase 3: hbase:meta (the namespace table is folded into it) */

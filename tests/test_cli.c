@@ -436,8 +436,8 @@ static void test_balancer_moves_the_newest_regions(void **state)
     (void)state;
     char dir[64], path[128];
     snprintf(dir, sizeof dir, "/tmp/regionsim-newest-%d", (int)getpid());
-    output o = run("run", "--scheme", "monotonic", "--servers", "2", "--format", "csv", "-o",
-                   dir, NULL);
+    output o = run("run", "--scheme", "monotonic", "--servers", "2", "--balancer", "simple",
+                   "--format", "csv", "-o", dir, NULL);
     assert_int_equal(o.status, 0);
     output_free(&o);
     snprintf(path, sizeof path, "%s/events.csv", dir);
