@@ -376,6 +376,20 @@ static size_t gallop_after(const exact_store *s, size_t i, const pkey *k)
     return lo;
 }
 
+/* First row in [0, i) > k: the rows just below i one by one, then by
+ * galloping. Out-of-order pending keys are dense in main (a merge comes
+ * every rows / 8 puts: about 8 rows between two random pending keys), so
+ * most searches end within MERGE_LINEAR rows, which the merge then moves
+ * anyway; the gallop keeps long stretches (streams) O(log distance). */
+static size_t row_after(const exact_store *s, size_t i, const pkey *k)
+{
+    size_t stop = i > MERGE_LINEAR ? i - MERGE_LINEAR : 0;
+    for (; i > stop; i--)
+        if (row_compare(s, i - 1, k) <= 0)
+            return i;
+    return gallop_after(s, i, k);
+}
+
 static void write_record(uint8_t *p, const uint8_t *k, size_t n, uint32_t bytes)
 {
     wr16(p, (uint16_t)n);
@@ -493,9 +507,12 @@ static void merge_pending_into_main(exact_store *s, int keep_buffers)
         /* Sorted pending keys sit all over the arena: fetch them early. */
         if (j >= PREFETCH_AHEAD)
             prefetch(s->pk + s->pe[j - PREFETCH_AHEAD].off);
+        /* And main's records below i, which the search reads next. */
+        if (i >= MAIN_AHEAD)
+            prefetch(s->rec + s->idx[i - MAIN_AHEAD]);
         const pend *p = &s->pe[j];
         pkey k = { s->pk + p->off, p->len, p->prefix };
-        size_t lo = gallop_after(s, i, &k);
+        size_t lo = row_after(s, i, &k);
         move_rows_up(s, lo, i, &w, &wi);
         i = lo;
         if (i > 0 && row_compare(s, i - 1, &k) == 0) {
