@@ -45,9 +45,9 @@
  * Merge into main (on a put past the bound, and before store_rows,
  * store_row_at, store_middle_key, store_first_last and store_split, which
  * are rare: a split check or split, the end of a run): sort all of pending
- * unless it is ascending (one stable counting-sort pass on the first byte
- * where the prefixes differ, then a bottom-up merge sort of each bucket not
- * yet in order), combine equal keys, then merge into main from the back, IN
+ * unless it is ascending (store_sort.c: stable counting-sort passes on the
+ * bytes where the prefixes differ, a bottom-up merge sort of each small
+ * bucket not yet in order), combine equal keys, then merge into main from the back, IN
  * PLACE. store_put has already reserved room in main's arrays for every
  * pending entry (that is where running out of memory can be reported;
  * queries have no error return, so they must not depend on allocating:
