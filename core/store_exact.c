@@ -507,9 +507,6 @@ static void merge_pending_into_main(exact_store *s, int keep_buffers)
         /* Sorted pending keys sit all over the arena: fetch them early. */
         if (j >= PREFETCH_AHEAD)
             prefetch(s->pk + s->pe[j - PREFETCH_AHEAD].off);
-        /* And main's records below i, which the search reads next. */
-        if (i >= MAIN_AHEAD)
-            prefetch(s->rec + s->idx[i - MAIN_AHEAD]);
         const pend *p = &s->pe[j];
         pkey k = { s->pk + p->off, p->len, p->prefix };
         size_t lo = row_after(s, i, &k);

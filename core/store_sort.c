@@ -12,7 +12,8 @@
  * shared a first byte or their first 8 bytes, as entity-first and
  * revdomain keys do, were merge sorted, 9% of `regionsim compare`'s time);
  * random keys are sorted in buckets that fit in cache. Recursion is
- * bounded: at most 8 cuts a word, RADIX_WORDS words, 2 KiB of stack a cut.
+ * bounded: at most 8 cuts a word (each on a lower byte), RADIX_WORDS words:
+ * 32 levels of about 4 KiB of stack at the most.
  */
 #include "core/store_exact.h"
 
