@@ -45,9 +45,9 @@
  * Merge into main (on a put past the bound, and before store_rows,
  * store_row_at, store_middle_key, store_first_last and store_split, which
  * are rare: a split check or split, the end of a run): sort all of pending
- * unless it is ascending (one stable counting-sort pass on the first byte
- * where the prefixes differ, then a bottom-up merge sort of each bucket not
- * yet in order), combine equal keys, then merge into main from the back, IN
+ * unless it is ascending (store_sort.c: stable counting-sort passes on the
+ * bytes where the prefixes differ, a bottom-up merge sort of each small
+ * bucket not yet in order), combine equal keys, then merge into main from the back, IN
  * PLACE. store_put has already reserved room in main's arrays for every
  * pending entry (that is where running out of memory can be reported;
  * queries have no error return, so they must not depend on allocating:
@@ -376,6 +376,20 @@ static size_t gallop_after(const exact_store *s, size_t i, const pkey *k)
     return lo;
 }
 
+/* First row in [0, i) > k: the rows just below i one by one, then by
+ * galloping. Out-of-order pending keys are dense in main (a merge comes
+ * every rows / 8 puts: about 8 rows between two random pending keys), so
+ * most searches end within MERGE_LINEAR rows, which the merge then moves
+ * anyway; the gallop keeps long stretches (streams) O(log distance). */
+static size_t row_after(const exact_store *s, size_t i, const pkey *k)
+{
+    size_t stop = i > MERGE_LINEAR ? i - MERGE_LINEAR : 0;
+    for (; i > stop; i--)
+        if (row_compare(s, i - 1, k) <= 0)
+            return i;
+    return gallop_after(s, i, k);
+}
+
 static void write_record(uint8_t *p, const uint8_t *k, size_t n, uint32_t bytes)
 {
     wr16(p, (uint16_t)n);
@@ -495,7 +509,7 @@ static void merge_pending_into_main(exact_store *s, int keep_buffers)
             prefetch(s->pk + s->pe[j - PREFETCH_AHEAD].off);
         const pend *p = &s->pe[j];
         pkey k = { s->pk + p->off, p->len, p->prefix };
-        size_t lo = gallop_after(s, i, &k);
+        size_t lo = row_after(s, i, &k);
         move_rows_up(s, lo, i, &w, &wi);
         i = lo;
         if (i > 0 && row_compare(s, i - 1, &k) == 0) {
@@ -666,12 +680,13 @@ int exact_middle_key(exact_store *s, keyref *mid)
         *mid = row_key(s, s->rows / 2);
         return 0;
     }
+    /* Through the index, not record after record: the loads do not wait
+     * for the previous record's length, so they overlap. */
     uint64_t half = s->bytes / 2, sum = 0;
-    const uint8_t *p = s->rec;
-    for (size_t r = 0; r < s->rows; r++, p += rec_size_at(p)) {
-        sum += rd32(p + 2);
+    for (size_t r = 0; r < s->rows; r++) {
+        sum += rd32(s->rec + s->idx[r] + 2);
         if (sum > half) {
-            *mid = keyref_of(p + REC_HDR, rd16(p));
+            *mid = row_key(s, r);
             return 0;
         }
     }

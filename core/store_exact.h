@@ -15,7 +15,10 @@
 #define REC_HDR 6         /* u16 key length + u32 row bytes */
 #define PEND_MIN 4096     /* merge pending no sooner than this many entries */
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
+#define RADIX_MIN 64      /* larger buckets of a sort are cut by a byte again */
+#define RADIX_WORDS 4     /* key words (8 bytes) a sort cuts by, at most */
 #define PREFETCH_AHEAD 8  /* pending keys fetched ahead of the merge */
+#define MERGE_LINEAR 8    /* main rows compared one by one before galloping */
 #define GROW_SLOW_BYTES (1u << 20) /* arrays past this grow by x1.25 */
 #define MAP_MIN_BYTES (1u << 18) /* arrays grown this big become mappings */
 #define MAPPED_REC 1u

@@ -1,8 +1,9 @@
 /* jemalloc_conf.c -- how the program asks jemalloc to behave.
  *
- * jemalloc reads the string `malloc_conf` at start-up. dirty_decay_ms:0
- * returns freed pages to the kernel at once instead of keeping them for
- * reuse (10 s by jemalloc's default); retain:false unmaps what it frees
+ * jemalloc reads the string `malloc_conf` at start-up. dirty_decay_ms:1000
+ * keeps freed pages for reuse about a second before returning them to the
+ * kernel (10 s by jemalloc's default; it was 0, at once, until issue 28:
+ * the end of this comment); retain:false unmaps what it frees
  * instead of keeping the address range for later. Linked into the program
  * and the benchmarks, not into a library: an archive member nobody
  * references would be dropped.
@@ -54,9 +55,29 @@
  * are first touches of memory the run keeps, and in compare the realloc
  * of arrays under 256 KiB (a lower threshold, 64 KiB: 204,000 faults,
  * 0.7 s, for four times the mappings against vm.max_map_count).
+ *
+ * Then (issue 28: several seeds by default, so compare's wall time counts
+ * five times) dirty_decay_ms went from 0 to 1000. What was left in the
+ * kernel was no longer the big arrays' faults but the small ones': the
+ * row stores' arrays under 256 KiB grow by realloc, and with nothing kept
+ * each growth was a fresh mmap, a copy and a munmap (about 1,600 of each
+ * in one run of revdomain: strace -k), and every munmap in a process whose
+ * other thread runs on the other core is a TLB shootdown (an IPI: perf
+ * showed native_write_msr and smp_call_function_many_cond, 5% of
+ * compare's samples). Kept for a second, freed pages are reused by the
+ * next growth. The objection above (memory kept, the budget's estimates)
+ * weighs less now that the big arrays are mappings of their own, which
+ * the decay does not keep. Measured (2-core VM, loaded, medians of 5 runs of
+ * `regionsim compare`, same binary, MALLOC_CONF): dirty_decay_ms 0:
+ * 0.51 s in the kernel, peak RSS 142 MB (122-143); 200: 0.37 s, 150 MB
+ * (124-160); 1000: 0.36 s, 144 MB (129-155); `compare --samples 5`: 3.03
+ * to 1.94 s in the kernel, peak 151 to 162 MB. The peak's spread (the
+ * threads' timing) is wider than the change. retain stays false (the
+ * address space, above). Arrays mapped from 1 MiB instead of 256 KiB
+ * (so that more of them reuse kept pages): no gain, peak +10%.
  */
 #ifdef REGIONSIM_JEMALLOC
-const char *malloc_conf = "dirty_decay_ms:0,retain:false";
+const char *malloc_conf = "dirty_decay_ms:1000,retain:false";
 #else
 typedef int regionsim_no_jemalloc_conf;
 #endif

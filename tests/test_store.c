@@ -300,6 +300,65 @@ static void test_random_against_reference(void **state)
     }
 }
 
+/* Keys that share their first 8 or 16 bytes (zero bytes and keys that end
+ * inside them included), put in random order and as interleaved streams:
+ * the sort cuts such pending entries by their key's later bytes, which must
+ * give key order whatever the lengths (store_sort.c, sort_bucket). */
+static size_t shared_prefix_key(uint64_t *x, uint8_t *out)
+{
+    static const uint8_t base[3][16] = {
+        { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { 'm', 'e', 't', 'r', 'i', 'c', '.', 'a', 0, 0, 0, 1, 0xFF, 0, 0, 0 },
+        { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0 },
+    };
+    static const size_t lens[] = { 3, 7, 8, 9, 12, 15, 16, 17, 20, 24 };
+    static const uint8_t alphabet[] = { 0x00, 0x01, 0xFF };
+    const uint8_t *b = base[xorshift(x) % 3];
+    size_t len = lens[xorshift(x) % (sizeof lens / sizeof lens[0])];
+    for (size_t i = 0; i < len; i++)
+        out[i] = i < 16 ? b[i] : alphabet[xorshift(x) % sizeof alphabet];
+    if (len > 8 && xorshift(x) % 4 == 0) /* a few differ inside the second word */
+        out[8 + xorshift(x) % (len - 8 < 8 ? len - 8 : 8)] = alphabet[xorshift(x) % 3];
+    return len;
+}
+
+static void test_shared_prefixes(void **state)
+{
+    (void)state;
+    size_t n = 40000;
+    ref_row *r = calloc(n, sizeof *r);
+    assert_non_null(r);
+    uint64_t x = 12345;
+    for (size_t i = 0; i < n; i++) {
+        r[i].len = shared_prefix_key(&x, r[i].key);
+        r[i].bytes = 1 + xorshift(&x) % 100;
+    }
+    /* random order, a store_rows (a merge) now and then */
+    store *s = store_new();
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(store_put(s, keyref_of(r[i].key, r[i].len), (uint32_t)r[i].bytes), 0);
+        if (i % 7919 == 0)
+            (void)store_rows(s);
+    }
+    size_t u = ref_unique(r, n);
+    check_rows(s, r, u);
+    store_free(s);
+    /* 97 ascending streams of the sorted keys, round-robin */
+    ref_row *seq = calloc(u, sizeof *seq);
+    assert_non_null(seq);
+    size_t chunk = (u + 96) / 97, k = 0;
+    for (size_t t = 0; t < chunk; t++)
+        for (size_t st = 0; st < 97; st++)
+            if (st * chunk + t < u)
+                seq[k++] = r[st * chunk + t];
+    assert_int_equal(k, u);
+    s = store_of(seq, u);
+    check_rows(s, r, u);
+    store_free(s);
+    free(seq);
+    free(r);
+}
+
 /* Ascending, descending and interleaved put orders give the same store. */
 static void test_put_orders(void **state)
 {
@@ -841,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_saturation_and_long_keys),
         cmocka_unit_test(test_random_against_reference),
         cmocka_unit_test(test_put_orders),
+        cmocka_unit_test(test_shared_prefixes),
         cmocka_unit_test(test_middle_key),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_large),
