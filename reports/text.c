@@ -349,6 +349,52 @@ static void write_timeline(FILE *out, const run_result *run)
 }
 
 
+/* Figure `name` of run r across res's samples as "median [min-max]"
+ * (the median alone when they print alike, the run's value with one
+ * sample), in the style of fmt_fixed's decimals, or a percent. */
+static const char *fmt_median(char *buf, const sim_results *res, size_t r, const char *name,
+                              int percent, int decimals)
+{
+    const figure *f = figure_find(name);
+    assert(f && f->scope == FIGURE_SCHEME);
+    figure_spread sp = samples_spread(f, res, r);
+    char mid[CELL], lo[CELL], hi[CELL];
+    if (percent) {
+        fmt_percent(mid, sp.median);
+        fmt_percent(lo, sp.min);
+        fmt_percent(hi, sp.max);
+    } else {
+        fmt_fixed(mid, sp.median, decimals);
+        fmt_fixed(lo, sp.min, decimals);
+        fmt_fixed(hi, sp.max, decimals);
+    }
+    if (!sp.defined || !strcmp(lo, hi) || snprintf(buf, CELL, "%s [%s-%s]", mid, lo, hi) >= CELL)
+        strcpy(buf, mid);
+    return buf;
+}
+
+/* With samples, the run's headline figures as medians across them with
+ * their ranges (the lines above them are the first seed's run). */
+static void write_run_medians(FILE *out, const sim_results *res, const run_result *run)
+{
+    if (res->nsamples <= 1)
+        return;
+    size_t r = (size_t)(run - res->runs);
+    char a[CELL], b[CELL], c[CELL], d[CELL], e[CELL];
+    fprintf(out, "  across %" PRIu32 " seeds (%" PRIu64 "..%" PRIu64 "), median [min-max]:\n",
+            res->nsamples, res->seed, text_last_seed(res));
+    fprintf(out, "    max/mean %s  CoV %s  Gini %s  Jain %s  hottest %s\n",
+            fmt_median(a, res, r, "write_max_mean", 0, 2), fmt_median(b, res, r, "write_cov", 0, 2),
+            fmt_median(c, res, r, "write_gini", 0, 2), fmt_median(d, res, r, "write_jain", 0, 2),
+            fmt_median(e, res, r, "hottest_share", 1, 0));
+    fprintf(out, "    per-window max/mean: mean %s, worst %s\n",
+            fmt_median(a, res, r, "write_window_max_mean", 0, 2),
+            fmt_median(b, res, r, "write_worst_window_max_mean", 0, 2));
+    fprintf(out, "    regions %s, %s splits, %s moves; done/s %s\n",
+            fmt_median(a, res, r, "regions", 0, 0), fmt_median(b, res, r, "splits", 0, 0),
+            fmt_median(c, res, r, "moves", 0, 0), fmt_median(d, res, r, "achieved_ops_per_s", 0, 0));
+}
+
 void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width,
                     int color)
 {
@@ -363,6 +409,9 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     fprintf(out, "  example key %s  (%" PRIu64 "-%" PRIu64 " bytes, mean %s)\n",
             fmt_cut(a, run->key_example, KEY_COLS_RUN), run->key_bytes_min, run->key_bytes_max,
             fmt_fixed(b, run->key_bytes_mean, 1));
+    if (res->nsamples > 1)
+        fprintf(out, "  seed %" PRIu64 "'s run (its figures across every seed after it):\n",
+                res->seed);
     if (run->measure_from_us)
         fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in the %s measured (of %s): %s "
                 "ops/s offered, %s done (%" PRIu64 " unfinished)\n", run->writes, run->reads,
@@ -396,6 +445,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
             fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
     fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
             run->regions_start, run->regions, run->splits, run->moves);
+    write_run_medians(out, res, run);
     write_unsteady(out, run, 0);
     write_split_thresholds(out, run);
     write_balancer_runs(out, run);
