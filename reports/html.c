@@ -290,7 +290,7 @@ static void write_css(FILE *out)
           "overflow-wrap:anywhere}\n"
           "table{border-collapse:collapse}th,td{padding:2px 10px 2px 0;vertical-align:top}\n"
           "th{text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-          ".config th{padding-right:16px}.note{font-size:16px;color:#333;margin:2px 0}.range{color:#555;white-space:nowrap}\n"
+          ".config th{padding-right:16px}.note{font-size:16px;color:#333;margin:2px 0}\n"
           ".scales{display:flex;flex-wrap:wrap;gap:8px 40px}"
           ".scales .legend{display:block;max-width:620px;margin:0}\n"
           ".runs{display:grid;grid-template-columns:repeat(auto-fill,minmax(640px,1fr));"

@@ -11,7 +11,7 @@
  * shares as percentages, else the registry's decimals; "-" when undefined),
  * and the verdict in <td class="verdict">. With samples, a value is the
  * median across them (the JSON report's "spread"), followed by its range
- * in <span class="range"> when the seeds print apart, and the verdict is
+ * in <small> (as the panels' Figures) when the seeds print apart, and the verdict is
  * the medians' with how many seeds share it; the panels below draw the
  * first seed's run.
  *
@@ -129,7 +129,7 @@ static void summary_cell(FILE *out, const sim_results *res, size_t r, const char
     html_format_figure(hi, f, sp.max);
     fprintf(out, "<td data-figure=\"%s\">%s", name, mid);
     if (res->nsamples > 1 && sp.defined && strcmp(lo, hi))
-        fprintf(out, " <span class=\"range\">%s-%s</span>", lo, hi);
+        fprintf(out, " <small>%s&#8211;%s</small>", lo, hi);
     fputs("</td>", out);
 }
 
