@@ -29,6 +29,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "sim/scenario.h" /* SCENARIO_DEFAULT_SAMPLES */
 #include "tests/cli_support.h"
 
 static void test_run_prints_every_server(void **state)
@@ -860,6 +861,81 @@ static void test_samples_exit_status(void **state)
     assert_int_equal(access("/tmp/regionsim-never-written", F_OK), -1);
 }
 
+/* Several seeds by default (issue 28): run and compare report
+ * SCENARIO_DEFAULT_SAMPLES seeds without being asked, their figures'
+ * spread in the JSON and the medians with a range line in the text; the
+ * samples after the first run side by side (a task per seed and scheme),
+ * and the bytes are the same whatever the threads; --samples 1 is one
+ * run as before; --write-trace without --samples records seed 42 alone
+ * and says so, with --samples 2 it is refused. */
+static void test_samples_by_default(void **state)
+{
+    (void)state;
+    output o = run("run", "--duration", "2m", "--scheme", "ts", "--format", "json", NULL);
+    assert_int_equal(o.status, 0);
+    json_object *root = json_tokener_parse(o.out);
+    assert_non_null(root);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), SCENARIO_DEFAULT_SAMPLES);
+    assert_true(SCENARIO_DEFAULT_SAMPLES > 1);
+    json_object *run0 = json_object_array_get_idx(member(root, "runs"), 0), *spread = NULL;
+    assert_true(json_object_object_get_ex(run0, "spread", &spread));
+    json_object_put(root);
+    output_free(&o);
+
+    o = run("run", "--duration", "2m", "--scheme", "ts", "--samples", "1", "--format", "json",
+            NULL);
+    assert_int_equal(o.status, 0);
+    root = json_tokener_parse(o.out);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), 1);
+    run0 = json_object_array_get_idx(member(root, "runs"), 0);
+    assert_false(json_object_object_get_ex(run0, "spread", &spread));
+    json_object_put(root);
+    output_free(&o);
+    o = run("compare", "--duration", "2m", "--samples", "1", NULL);
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.out, "\nsamples "));
+    assert_null(strstr(o.out, "range:"));
+    output_free(&o);
+
+    /* the default compare's text: medians of the seeds, a range line where
+     * they differ; the same bytes on 1 thread and on 2 */
+    output one = run("compare", "--duration", "10m", "--jobs", "1", NULL);
+    output two = run("compare", "--duration", "10m", "--jobs", "2", NULL);
+    assert_int_equal(one.status, 0);
+    assert_int_equal(two.status, 0);
+    char note[160];
+    snprintf(note, sizeof note, "\nwhere the writes land\n(each figure the median of %d seeds, "
+             "42..%d; range: min-max of those the seed moves)\n", SCENARIO_DEFAULT_SAMPLES,
+             42 + SCENARIO_DEFAULT_SAMPLES - 1);
+    assert_non_null(strstr(one.out, note));
+    assert_non_null(strstr(one.out, "\n  range: "));
+    assert_string_equal(one.out, two.out);
+    output_free(&one);
+    output_free(&two);
+
+    char trace[] = "/tmp/regionsim-trace-XXXXXX";
+    int fd = mkstemp(trace);
+    assert_true(fd >= 0);
+    close(fd);
+    o = run("run", "--duration", "1m", "--scheme", "ts", "--write-trace", trace, "--format",
+            "json", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.err, "--write-trace records one run: seed 42 alone"));
+    root = json_tokener_parse(o.out);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), 1);
+    json_object_put(root);
+    struct stat st;
+    assert_int_equal(stat(trace, &st), 0);
+    assert_true(st.st_size > 0);
+    output_free(&o);
+    o = run("run", "--duration", "1m", "--scheme", "ts", "--samples", "1", "--write-trace",
+            trace, NULL); /* asked for one: nothing to say */
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.err, "records one run"));
+    output_free(&o);
+    unlink(trace);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -885,6 +961,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_assertions_exit_status),
         cmocka_unit_test(test_baseline_exit_status),
         cmocka_unit_test(test_samples_exit_status),
+        cmocka_unit_test(test_samples_by_default),
         cmocka_unit_test(test_jobs_do_not_change_the_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
