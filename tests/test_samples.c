@@ -252,7 +252,7 @@ static void test_samples_are_the_seeds_own_runs(void **state)
 }
 
 /* engine_run_seeds' on_run: into res's (k, scheme) slots. */
-static void record(void *ctx, uint32_t k, size_t scheme, const run_result *run)
+static void record_seed(void *ctx, uint32_t k, size_t scheme, const run_result *run)
 {
     samples_record_run(ctx, k, scheme, run);
 }
@@ -282,7 +282,7 @@ static void test_seeds_side_by_side_are_the_seeds_runs(void **state)
         sc.jobs = threads[t];
         assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), 0);
         assert_int_equal(samples_begin(&res, 4), 0);
-        engine_seed_observer obs = { record, NULL, &res };
+        engine_seed_observer obs = { record_seed, NULL, &res };
         assert_int_equal(engine_run_seeds(&sc, 1, 4, &obs, err, sizeof err), 0);
         size_t n = (size_t)4 * res.nruns * res.nvalues;
         for (size_t i = 0; i < n; i++) {
