@@ -383,10 +383,10 @@ static void write_run_medians(FILE *out, const sim_results *res, const run_resul
     char a[CELL], b[CELL], c[CELL], d[CELL], e[CELL];
     fprintf(out, "  across %" PRIu32 " seeds (%" PRIu64 "..%" PRIu64 "), median [min-max]:\n",
             res->nsamples, res->seed, text_last_seed(res));
-    fprintf(out, "    max/mean %s  CoV %s  Gini %s  Jain %s  hottest %s\n",
+    fprintf(out, "    max/mean %s  CoV %s  hottest %s\n    Gini %s  Jain %s\n",
             fmt_median(a, res, r, "write_max_mean", 0, 2), fmt_median(b, res, r, "write_cov", 0, 2),
-            fmt_median(c, res, r, "write_gini", 0, 2), fmt_median(d, res, r, "write_jain", 0, 2),
-            fmt_median(e, res, r, "hottest_share", 1, 0));
+            fmt_median(e, res, r, "hottest_share", 1, 0), fmt_median(c, res, r, "write_gini", 0, 2),
+            fmt_median(d, res, r, "write_jain", 0, 2));
     fprintf(out, "    per-window max/mean: mean %s, worst %s\n",
             fmt_median(a, res, r, "write_window_max_mean", 0, 2),
             fmt_median(b, res, r, "write_worst_window_max_mean", 0, 2));
