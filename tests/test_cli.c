@@ -9,6 +9,7 @@
  * test_cli_usage.c has help and bad usage; test_cli_files.c the terminal
  * and what -o and --write-trace do to files; they run side by side.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -937,6 +938,42 @@ static void test_samples_by_default(void **state)
     unlink(trace);
 }
 
+/* advise scores each candidate on the median across the seeds: with
+ * --samples 3 a candidate's figures are what compare --samples 3 gives
+ * as that scheme's spread median, not the first seed's value. */
+static void test_advise_scores_the_median(void **state)
+{
+    (void)state;
+    output a = run("advise", "--budget", "3", "--duration", "2m", "--samples", "3", "--format",
+                   "json", NULL);
+    assert_int_equal(a.status, 0);
+    json_object *root = json_tokener_parse(a.out);
+    assert_non_null(root);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), 3);
+    json_object *cands = member(root, "candidates");
+    size_t checked = 0;
+    for (size_t i = 0; i < json_object_array_length(cands); i++) {
+        json_object *c = json_object_array_get_idx(cands, i);
+        const char *scheme = json_object_get_string(member(c, "scheme"));
+        double got = json_object_get_double(member(member(c, "figures"), "write_max_mean"));
+        output cmp = run("compare", "--scheme", scheme, "--duration", "2m", "--samples", "3",
+                         "--format", "json", NULL);
+        assert_int_equal(cmp.status, 0);
+        json_object *doc = json_tokener_parse(cmp.out);
+        double median = run_number(doc, "spread", "write_max_mean", "median");
+        double first = run_number(doc, "figures", "write_max_mean", NULL);
+        if (fabs(got - median) > 1e-5 * fabs(median)) /* the report prints 6 digits */
+            fail_msg("%s: advise scored write_max_mean %.17g, the seeds' median is %.17g (seed "
+                     "42's %.17g)", scheme, got, median, first);
+        checked += first != median; /* a candidate where the two differ */
+        json_object_put(doc);
+        output_free(&cmp);
+    }
+    assert_true(checked >= 1);
+    json_object_put(root);
+    output_free(&a);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -963,6 +1000,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_baseline_exit_status),
         cmocka_unit_test(test_samples_exit_status),
         cmocka_unit_test(test_samples_by_default),
+        cmocka_unit_test(test_advise_scores_the_median),
         cmocka_unit_test(test_jobs_do_not_change_the_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
