@@ -68,8 +68,11 @@ typedef struct engine_seed_observer {
 /* Runs every scheme of sc once with seed sc->seed + k for each k in
  * [from, to) (to > from; the seeds must not pass 2^64-1: scenario_validate
  * checks that for k < sc->samples): (to - from) x nschemes runs, taken
- * seed by seed, scheme by scheme, by scenario_jobs(sc) threads, so the
- * samples of a scenario use every core however few schemes it has. Each
+ * seed by seed, scheme by scheme, by sc's jobs (0: one per core) threads
+ * up to the runs, so the samples of a scenario use every core however few
+ * schemes it has (more threads than schemes only when the memory budget
+ * admits that many runs of its largest scheme at once; else
+ * scenario_jobs(sc)'s). Each
  * run is handed to obs->on_run, then freed; nothing else of it is kept, so
  * memory is that of the runs in flight (what engine_run_all admits).
  * Whatever the threads, obs->on_run sees the same runs (each (k, scheme)

@@ -139,11 +139,49 @@ static int run_seed_scheme(void *ctx, size_t i, char *err, size_t errcap)
     return 0;
 }
 
+/* The threads for n tasks of sc's seeds: --jobs, or the cores, up to n,
+ * which may be more than sc's schemes (a run of one scheme still has its
+ * seeds to share out). More runs of a scheme at once than sc has schemes
+ * need their memory: the budget is asked for J runs of each scheme (the
+ * list repeated J times, so its J largest are J of the largest scheme);
+ * when that does not fit, or the list would pass SCENARIO_MAX_SCHEMES,
+ * the threads are scenario_jobs(sc)'s, as for one sample. 0, or -1 with
+ * the budget's message when not even that fits. */
+static int seed_threads(const scenario *sc, size_t n, uint32_t *threads, char *err,
+                        size_t errcap)
+{
+    scenario cores = *sc; /* scenario_jobs counts the cores up to the schemes */
+    cores.nschemes = SCENARIO_MAX_SCHEMES;
+    uint32_t want = scenario_jobs(&cores);
+    if (want > n)
+        want = (uint32_t)n;
+    if (want > sc->nschemes && (size_t)want * sc->nschemes <= SCENARIO_MAX_SCHEMES) {
+        scenario *admit = malloc(sizeof *admit);
+        if (!admit)
+            return engine_fail(err, errcap, "out of memory");
+        *admit = *sc; /* borrows sc's strings */
+        for (size_t i = 0; i < (size_t)want * sc->nschemes; i++)
+            admit->schemes[i] = sc->schemes[i % sc->nschemes];
+        admit->nschemes = (size_t)want * sc->nschemes;
+        admit->jobs = want;
+        char why[1024];
+        int fits = budget_admit(admit, why, sizeof why) == 0;
+        free(admit);
+        if (fits) {
+            *threads = want;
+            return 0;
+        }
+    }
+    *threads = scenario_jobs(sc);
+    return budget_admit(sc, err, errcap);
+}
+
 int engine_run_seeds(const scenario *sc, uint32_t from, uint32_t to,
                      const engine_seed_observer *obs, char *err, size_t errcap)
 {
     assert(to > from && obs && obs->on_run);
-    if (budget_admit(sc, err, errcap) < 0)
+    uint32_t threads;
+    if (seed_threads(sc, (size_t)(to - from) * sc->nschemes, &threads, err, errcap) < 0)
         return -1;
     scenario *seeded = malloc((size_t)(to - from) * sizeof *seeded);
     if (!seeded)
@@ -153,8 +191,8 @@ int engine_run_seeds(const scenario *sc, uint32_t from, uint32_t to,
         seeded[k - from].seed = sc->seed + k;
     }
     seed_runs w = { seeded, sc->nschemes, from, obs, PTHREAD_MUTEX_INITIALIZER };
-    int rc = jobs_run((size_t)(to - from) * sc->nschemes, scenario_jobs(sc), run_seed_scheme,
-                      &w, err, errcap);
+    int rc = jobs_run((size_t)(to - from) * sc->nschemes, threads, run_seed_scheme, &w, err,
+                      errcap);
     pthread_mutex_destroy(&w.lock);
     free(seeded);
     return rc;
