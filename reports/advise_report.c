@@ -375,8 +375,13 @@ void advise_write_text(FILE *out, const advise_space *s, const advise_outcome *o
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    fprintf(out, "advise: %s, %u servers, seed %llu\n", scenario_name, (unsigned)sc->servers,
-            (unsigned long long)sc->seed);
+    if (sc->samples > 1)
+        fprintf(out, "advise: %s, %u servers, seeds %llu..%llu (each figure the median of %u)\n",
+                scenario_name, (unsigned)sc->servers, (unsigned long long)sc->seed,
+                (unsigned long long)(sc->seed + sc->samples - 1), (unsigned)sc->samples);
+    else
+        fprintf(out, "advise: %s, %u servers, seed %llu\n", scenario_name,
+                (unsigned)sc->servers, (unsigned long long)sc->seed);
     char summary[512];
     snprintf(summary, sizeof summary, "tried %zu of %zu candidate keys: stage 1, %zu layouts%s; "
              "stage 2, %zu salted at %u buckets; stage 3, %zu more (other bucket counts "
@@ -539,9 +544,11 @@ void advise_write_json(FILE *out, const advise_space *s, const advise_outcome *o
 {
     fputs("{\n  \"scenario\": ", out);
     json_put_string(out, scenario_name);
-    fprintf(out, ",\n  \"servers\": %u,\n  \"seed\": %llu,\n  \"candidates_in_space\": %zu,\n"
+    fprintf(out, ",\n  \"servers\": %u,\n  \"seed\": %llu,\n  \"samples\": %u,\n"
+            "  \"candidates_in_space\": %zu,\n"
             "  \"tried\": %zu,\n  \"stages\": [%zu, %zu, %zu],\n  \"stage1_sampled\": %s,\n",
-            (unsigned)sc->servers, (unsigned long long)sc->seed, s->ncand, oc->tried,
+            (unsigned)sc->servers, (unsigned long long)sc->seed,
+            (unsigned)(sc->samples > 1 ? sc->samples : 1), s->ncand, oc->tried,
             oc->stage_tried[1], oc->stage_tried[2], oc->stage_tried[3],
             oc->sampled ? "true" : "false");
     fputs("  \"weights\": {", out);

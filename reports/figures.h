@@ -65,6 +65,25 @@ size_t figure_index(const figure *f);
 const figure *figure_first(figure_scope scope);
 const figure *figure_next(const figure *f);
 
+/* How a figure behaves across seeds (samples), as measured on 20 seeds
+ * (42..61) of the default compare, every scheme (docs/figures.md#across-seeds):
+ * FIXED the same in every seed; ROBUST its range within 10% of its median
+ * in every scheme; MOVES more than that in some scheme, so a single seed's
+ * value says little (the reports show its median and range);
+ * UNMEASURED the default scenario does not exercise it (it reads nothing)
+ * or it is one seed's by design (server figures). */
+typedef enum figure_seeds {
+    FIGURE_SEEDS_UNMEASURED = 0,
+    FIGURE_SEEDS_FIXED,
+    FIGURE_SEEDS_ROBUST,
+    FIGURE_SEEDS_MOVES,
+} figure_seeds;
+
+figure_seeds figure_seed_class(const figure *f);
+
+/* "fixed", "robust", "moves", "-". */
+const char *figure_seeds_name(figure_seeds s);
+
 /* The figure named `name`, or NULL. */
 const figure *figure_find(const char *name);
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "reports/figures.h"
 #include "sim/result.h"
 
 #define LEVELS 16            /* colour steps of a scale */
@@ -205,6 +206,10 @@ void html_write_player_script(FILE *out);
  * fmt_percent for shares; else the figure's decimals; "-" undefined). */
 void html_write_figure_cell(FILE *out, const run_result *run, const char *name);
 
+/* Value v of figure f into buf (CELL bytes) as html_write_figure_cell
+ * prints it; returns buf. */
+const char *html_format_figure(char *buf, const figure *f, double v);
+
 /* ---- the summary (html_summary.c) ---- */
 
 /* The summary table (id="summary": a row per scheme, its figures and a
@@ -215,9 +220,11 @@ void html_write_summary(FILE *out, const sim_results *res);
  * warm-up and its measured span; nothing when there is no run. */
 void html_write_regime(FILE *out, const sim_results *res);
 
-/* A run's verdict in plain words into buf (cap bytes), from its figures
+/* Run r's verdict in plain words into buf (cap bytes), from its figures
  * and html_summary.c's thresholds: "even", "one server takes the writes
- * (max/mean 5.33 of 8)", ... */
-void html_verdict(char *buf, size_t cap, const run_result *run);
+ * (max/mean 5.33 of 8)", ...; with samples, on the medians across them,
+ * followed by how many seeds earn the same words ("; so in 3 of 5 seeds
+ * (max/mean 1.33-5.33)"). */
+void html_verdict(char *buf, size_t cap, const sim_results *res, size_t r);
 
 #endif

@@ -131,15 +131,19 @@ void html_write_panel_head(FILE *out, const run_result *run)
 
 /* ---- a panel: throughput, latency and read cost ---- */
 
+const char *html_format_figure(char *buf, const figure *f, double v)
+{
+    if (!strcmp(f->unit, "us")) return fmt_latency(buf, isfinite(v) ? (uint64_t)v : UINT64_MAX);
+    if (!strcmp(f->unit, "share")) return fmt_percent(buf, v);
+    return fmt_figure(buf, f, v);
+}
+
 void html_write_figure_cell(FILE *out, const run_result *run, const char *name)
 {
     char a[CELL];
     const figure *f = figure_find(name);
-    double v = figure_value(f, run, 0);
-    if (!strcmp(f->unit, "us")) fmt_latency(a, isfinite(v) ? (uint64_t)v : UINT64_MAX);
-    else if (!strcmp(f->unit, "share")) fmt_percent(a, v);
-    else fmt_figure(a, f, v);
-    fprintf(out, "<td data-figure=\"%s\">%s</td>", name, a);
+    fprintf(out, "<td data-figure=\"%s\">%s</td>", name,
+            html_format_figure(a, f, figure_value(f, run, 0)));
 }
 
 /* Latency columns: heading, every operation's figure, the reads'. */

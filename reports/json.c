@@ -756,8 +756,9 @@ void json_write_figure_list(FILE *out)
         json_put_string(out, f->name);
         fputs(", \"unit\": ", out);
         json_put_string(out, f->unit);
-        fprintf(out, ", \"scope\": \"%s\", \"better\": \"%s\", \"read_kind\": ",
-                figure_scope_name(f->scope), figure_better_name(f->better));
+        fprintf(out, ", \"scope\": \"%s\", \"better\": \"%s\", \"seeds\": \"%s\", "
+                "\"read_kind\": ", figure_scope_name(f->scope), figure_better_name(f->better),
+                figure_seeds_name(figure_seed_class(f)));
         json_put_string(out, f->kind >= 0 ? query_kind_name((query_kind)f->kind) : NULL);
         fputs(", \"meaning\": ", out);
         json_put_string(out, f->meaning);

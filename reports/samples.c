@@ -22,16 +22,20 @@ static double *slot(const sim_results *res, uint32_t k, size_t run)
     return res->sample_values + ((size_t)k * res->nruns + run) * res->nvalues;
 }
 
+static void record_run(sim_results *res, uint32_t k, size_t i, const run_result *run)
+{
+    double *v = slot(res, k, i);
+    for (size_t j = 0; j < res->nvalues; j++) {
+        const figure *f = figure_get(j);
+        v[j] = f->scope == FIGURE_SCHEME ? figure_value(f, run, 0) : NAN;
+    }
+}
+
 static void record_runs(sim_results *res, uint32_t k, const sim_results *from)
 {
     assert(from->nruns == res->nruns);
-    for (size_t i = 0; i < res->nruns; i++) {
-        double *v = slot(res, k, i);
-        for (size_t j = 0; j < res->nvalues; j++) {
-            const figure *f = figure_get(j);
-            v[j] = f->scope == FIGURE_SCHEME ? figure_value(f, &from->runs[i], 0) : NAN;
-        }
-    }
+    for (size_t i = 0; i < res->nruns; i++)
+        record_run(res, k, i, &from->runs[i]);
 }
 
 int samples_begin(sim_results *res, uint32_t n)
@@ -59,6 +63,13 @@ void samples_record(sim_results *res, uint32_t k, const sim_results *sample)
     for (size_t i = 0; i < res->nruns; i++)
         assert(!strcmp(res->runs[i].scheme_name, sample->runs[i].scheme_name));
     record_runs(res, k, sample);
+}
+
+void samples_record_run(sim_results *res, uint32_t k, size_t scheme, const run_result *run)
+{
+    assert(res->sample_values && k > 0 && k < res->nsamples && scheme < res->nruns);
+    assert(!strcmp(res->runs[scheme].scheme_name, run->scheme_name));
+    record_run(res, k, scheme, run);
 }
 
 double samples_value(const figure *f, const sim_results *res, size_t run, uint32_t k)

@@ -31,6 +31,13 @@ int samples_begin(sim_results *res, uint32_t n);
  * k of res (0 < k < res->nsamples). `sample` may be freed afterwards. */
 void samples_record(sim_results *res, uint32_t k, const sim_results *sample);
 
+/* The same for one run: records `run`, scheme `scheme` of the scenario run
+ * with seed res->seed + k, as sample k's figures of res's run `scheme`
+ * (0 < k < res->nsamples, scheme < res->nruns, the same scheme: asserted).
+ * Writes only that (k, scheme)'s slots: runs of different (k, scheme) may
+ * be recorded from different threads at once. */
+void samples_record_run(sim_results *res, uint32_t k, size_t scheme, const run_result *run);
+
 typedef struct figure_spread {
     double min, median, max; /* over the samples where the figure is defined; NAN if none */
     uint32_t defined;        /* how many samples had it defined */

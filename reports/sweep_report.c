@@ -236,6 +236,7 @@ void sweep_write_text(FILE *out, const sweep_table *t)
         at += 1 + n;
     }
     fputc('\n', out);
+    fputs("each figure: its median across the point's seeds (the scenario's samples)\n", out);
     if (t->nchecks) {
         size_t failed = 0;
         for (size_t i = 0; i < t->nchecks; i++)

@@ -391,6 +391,52 @@ static void write_timeline(FILE *out, const run_result *run)
 }
 
 
+/* Figure `name` of run r across res's samples as "median [min-max]"
+ * (the median alone when they print alike, the run's value with one
+ * sample), in the style of fmt_fixed's decimals, or a percent. */
+static const char *fmt_median(char *buf, const sim_results *res, size_t r, const char *name,
+                              int percent, int decimals)
+{
+    const figure *f = figure_find(name);
+    assert(f && f->scope == FIGURE_SCHEME);
+    figure_spread sp = samples_spread(f, res, r);
+    char mid[CELL], lo[CELL], hi[CELL];
+    if (percent) {
+        fmt_percent(mid, sp.median);
+        fmt_percent(lo, sp.min);
+        fmt_percent(hi, sp.max);
+    } else {
+        fmt_fixed(mid, sp.median, decimals);
+        fmt_fixed(lo, sp.min, decimals);
+        fmt_fixed(hi, sp.max, decimals);
+    }
+    if (!sp.defined || !strcmp(lo, hi) || snprintf(buf, CELL, "%s [%s-%s]", mid, lo, hi) >= CELL)
+        strcpy(buf, mid);
+    return buf;
+}
+
+/* With samples, the run's headline figures as medians across them with
+ * their ranges (the lines above them are the first seed's run). */
+static void write_run_medians(FILE *out, const sim_results *res, const run_result *run)
+{
+    if (res->nsamples <= 1)
+        return;
+    size_t r = (size_t)(run - res->runs);
+    char a[CELL], b[CELL], c[CELL], d[CELL], e[CELL];
+    fprintf(out, "  across %" PRIu32 " seeds (%" PRIu64 "..%" PRIu64 "), median [min-max]:\n",
+            res->nsamples, res->seed, text_last_seed(res));
+    fprintf(out, "    max/mean %s  CoV %s  hottest %s\n    Gini %s  Jain %s\n",
+            fmt_median(a, res, r, "write_max_mean", 0, 2), fmt_median(b, res, r, "write_cov", 0, 2),
+            fmt_median(e, res, r, "hottest_share", 1, 0), fmt_median(c, res, r, "write_gini", 0, 2),
+            fmt_median(d, res, r, "write_jain", 0, 2));
+    fprintf(out, "    per-window max/mean: mean %s, worst %s\n",
+            fmt_median(a, res, r, "write_window_max_mean", 0, 2),
+            fmt_median(b, res, r, "write_worst_window_max_mean", 0, 2));
+    fprintf(out, "    regions %s, %s splits, %s moves; done/s %s\n",
+            fmt_median(a, res, r, "regions", 0, 0), fmt_median(b, res, r, "splits", 0, 0),
+            fmt_median(c, res, r, "moves", 0, 0), fmt_median(d, res, r, "achieved_ops_per_s", 0, 0));
+}
+
 void text_write_run(FILE *out, const sim_results *res, const run_result *run, int width,
                     int color)
 {
@@ -408,6 +454,9 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
     fprintf(out, "  example key %s  (%" PRIu64 "-%" PRIu64 " bytes, mean %s)\n",
             fmt_cut(a, run->key_example, KEY_COLS_RUN), run->key_bytes_min, run->key_bytes_max,
             fmt_fixed(b, run->key_bytes_mean, 1));
+    if (res->nsamples > 1)
+        fprintf(out, "  seed %" PRIu64 "'s run (its figures across every seed after it):\n",
+                res->seed);
     if (run->measure_from_us)
         fprintf(out, "  %" PRIu64 " writes, %" PRIu64 " reads in the %s measured (of %s): %s "
                 "ops/s offered, %s done (%" PRIu64 " unfinished)\n", run->writes, run->reads,
@@ -447,6 +496,7 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
             fmt_fixed(a, ws.mean_max_mean, 2), fmt_fixed(b, ws.worst_max_mean, 2), ws.windows);
     fprintf(out, "  regions %" PRIu64 " -> %" PRIu64 ", %" PRIu64 " splits, %" PRIu64 " moves\n",
             run->regions_start, run->regions, run->splits, run->moves);
+    write_run_medians(out, res, run);
     write_unsteady(out, run, 0);
     write_split_thresholds(out, run);
     write_balancer_runs(out, run);
@@ -497,12 +547,71 @@ void text_write_run(FILE *out, const sim_results *res, const run_result *run, in
 #define MAX_COLS 16
 
 /* A table: its column titles, how many leading columns are text (left
- * aligned), and how one run fills a row. */
+ * aligned), and how run r of res fills a row. With samples a scheme's row
+ * holds each figure's median across them, and a range line after it the
+ * min-max of those that differ (table_row's range: the same cells as
+ * ranges, empty where the samples agree). */
+typedef struct table_row {
+    const sim_results *res;
+    size_t r;
+    int range; /* 0: the medians (a run's values with one sample); 1: the ranges */
+} table_row;
+
 typedef struct table {
     int ncols, text_cols;
     const char *const *title;
-    void (*format)(const run_result *run, char cell[MAX_COLS][CELL]);
+    void (*format)(const table_row *row, char cell[MAX_COLS][CELL]);
 } table;
+
+/* How a figure prints in a table cell. */
+typedef enum cell_style { CELL_FIXED, CELL_PERCENT, CELL_LATENCY, CELL_DURATION,
+                          CELL_BYTES } cell_style;
+
+static const char *fmt_style(char *buf, double v, cell_style st, int decimals)
+{
+    if (st == CELL_PERCENT)
+        return fmt_percent(buf, v);
+    if ((st == CELL_DURATION || st == CELL_BYTES) && !isfinite(v))
+        return strcpy(buf, "-");
+    if (st == CELL_DURATION)
+        return v == 0 ? strcpy(buf, "0") : fmt_duration(buf, (uint64_t)v);
+    if (st == CELL_BYTES)
+        return fmt_bytes(buf, (uint64_t)v);
+    if (st == CELL_LATENCY)
+        return fmt_latency(buf, isfinite(v) ? (uint64_t)v : UINT64_MAX);
+    return fmt_fixed(buf, v, decimals);
+}
+
+/* Figure `name` of row's run: the median across the samples (the run's
+ * value with one), or on the range row "min-max" when they print apart
+ * (else empty). */
+static void put(char *cell, const table_row *row, const char *name, cell_style st,
+                int decimals)
+{
+    const figure *f = figure_find(name);
+    assert(f && f->scope == FIGURE_SCHEME);
+    figure_spread sp = samples_spread(f, row->res, row->r);
+    if (!row->range) {
+        fmt_style(cell, sp.median, st, decimals);
+        return;
+    }
+    char lo[CELL], hi[CELL];
+    fmt_style(lo, sp.min, st, decimals);
+    fmt_style(hi, sp.max, st, decimals);
+    cell[0] = '\0';
+    if (sp.defined && strcmp(lo, hi) && snprintf(cell, CELL, "%s-%s", lo, hi) >= CELL)
+        cell[0] = '\0';
+}
+
+/* The text columns of a row: the scheme's, or on the range row "range". */
+static void put_scheme(char cell[MAX_COLS][CELL], const table_row *row, int text_cols)
+{
+    const run_result *run = &row->res->runs[row->r];
+    for (int c = 0; c < text_cols; c++)
+        cell[c][0] = '\0';
+    if (!row->range)
+        fmt_cut(cell[0], run->scheme_name, SCHEME_COLS);
+}
 
 /* Where the writes land. */
 enum { COL_SCHEME, COL_KEY, COL_KEYB, COL_REGIONS, COL_SPLITS, COL_MOVES, COL_MAXMEAN,
@@ -513,30 +622,22 @@ static const char *const balance_title[NCOLS] = {
     "window", "CoV", "Gini", "Jain", "hottest",
 };
 
-/* A registry figure of run, by name. */
-static double fig(const run_result *run, const char *name) { return figure_named(name, run, 0); }
-
-/* A latency figure for fmt_latency: UINT64_MAX when undefined. */
-static uint64_t fig_us(const run_result *run, const char *name)
+static void format_balance_row(const table_row *row, char cell[MAX_COLS][CELL])
 {
-    double v = fig(run, name);
-    return isfinite(v) ? (uint64_t)v : UINT64_MAX;
-}
-
-static void format_balance_row(const run_result *run, char cell[MAX_COLS][CELL])
-{
-    fmt_cut(cell[COL_SCHEME], run->scheme_name, SCHEME_COLS);
-    fmt_cut(cell[COL_KEY], run->key_example, KEY_COLS_TABLE);
-    fmt_fixed(cell[COL_KEYB], run->key_bytes_mean, 1);
-    fmt_fixed(cell[COL_REGIONS], fig(run, "regions"), 0);
-    fmt_fixed(cell[COL_SPLITS], fig(run, "splits"), 0);
-    fmt_fixed(cell[COL_MOVES], fig(run, "moves"), 0);
-    fmt_fixed(cell[COL_MAXMEAN], fig(run, "write_max_mean"), 2);
-    fmt_fixed(cell[COL_WINDOW], fig(run, "write_window_max_mean"), 2);
-    fmt_fixed(cell[COL_COV], fig(run, "write_cov"), 2);
-    fmt_fixed(cell[COL_GINI], fig(run, "write_gini"), 2);
-    fmt_fixed(cell[COL_JAIN], fig(run, "write_jain"), 2);
-    fmt_percent(cell[COL_HOT], fig(run, "hottest_share"));
+    const run_result *run = &row->res->runs[row->r];
+    put_scheme(cell, row, 2);
+    if (!row->range)
+        fmt_cut(cell[COL_KEY], run->key_example, KEY_COLS_TABLE);
+    put(cell[COL_KEYB], row, "key_bytes_mean", CELL_FIXED, 1);
+    put(cell[COL_REGIONS], row, "regions", CELL_FIXED, 0);
+    put(cell[COL_SPLITS], row, "splits", CELL_FIXED, 0);
+    put(cell[COL_MOVES], row, "moves", CELL_FIXED, 0);
+    put(cell[COL_MAXMEAN], row, "write_max_mean", CELL_FIXED, 2);
+    put(cell[COL_WINDOW], row, "write_window_max_mean", CELL_FIXED, 2);
+    put(cell[COL_COV], row, "write_cov", CELL_FIXED, 2);
+    put(cell[COL_GINI], row, "write_gini", CELL_FIXED, 2);
+    put(cell[COL_JAIN], row, "write_jain", CELL_FIXED, 2);
+    put(cell[COL_HOT], row, "hottest_share", CELL_PERCENT, 0);
 }
 
 static const table balance_table = { NCOLS, 2, balance_title, format_balance_row };
@@ -550,18 +651,18 @@ static const char *const cost_title[NCCOLS] = {
     "unfinished",
 };
 
-static void format_cost_row(const run_result *run, char cell[MAX_COLS][CELL])
+static void format_cost_row(const table_row *row, char cell[MAX_COLS][CELL])
 {
-    fmt_cut(cell[CCOL_SCHEME], run->scheme_name, SCHEME_COLS);
-    fmt_fixed(cell[CCOL_OFFERED], run->offered_per_s, 0);
-    fmt_fixed(cell[CCOL_ACHIEVED], run->achieved_per_s, 0);
-    fmt_latency(cell[CCOL_P50], fig_us(run, "p50_latency_us"));
-    fmt_latency(cell[CCOL_P99], fig_us(run, "p99_latency_us"));
-    fmt_latency(cell[CCOL_P999], fig_us(run, "p999_latency_us"));
-    fmt_latency(cell[CCOL_MAX], fig_us(run, "max_latency_us"));
-    fmt_percent(cell[CCOL_BUSY], fig(run, "busiest_busy"));
-    fmt_fixed(cell[CCOL_QUEUE], fig(run, "longest_queue"), 0);
-    fmt_fixed(cell[CCOL_LEFT], fig(run, "unfinished"), 0);
+    put_scheme(cell, row, 1);
+    put(cell[CCOL_OFFERED], row, "offered_ops_per_s", CELL_FIXED, 0);
+    put(cell[CCOL_ACHIEVED], row, "achieved_ops_per_s", CELL_FIXED, 0);
+    put(cell[CCOL_P50], row, "p50_latency_us", CELL_LATENCY, 0);
+    put(cell[CCOL_P99], row, "p99_latency_us", CELL_LATENCY, 0);
+    put(cell[CCOL_P999], row, "p999_latency_us", CELL_LATENCY, 0);
+    put(cell[CCOL_MAX], row, "max_latency_us", CELL_LATENCY, 0);
+    put(cell[CCOL_BUSY], row, "busiest_busy", CELL_PERCENT, 0);
+    put(cell[CCOL_QUEUE], row, "longest_queue", CELL_FIXED, 0);
+    put(cell[CCOL_LEFT], row, "unfinished", CELL_FIXED, 0);
 }
 
 static const table cost_table = { NCCOLS, 1, cost_title, format_cost_row };
@@ -576,27 +677,44 @@ static const char *const regime_title[NGCOLS] = {
     "table bytes",
 };
 
-static void format_regime_row(const run_result *run, char cell[MAX_COLS][CELL])
+/* "a -> b" of two figures of row's run (medians), or on the range row
+ * "lo-hi -> lo-hi" when either's samples print apart (else empty). */
+static void put_pair(char *cell, const table_row *row, const char *from, const char *to,
+                     cell_style st, int decimals)
 {
     char a[CELL], b[CELL];
-    fmt_cut(cell[GCOL_SCHEME], run->scheme_name, SCHEME_COLS);
-    if (!run->warmup_ended)
-        strcpy(cell[GCOL_WARMUP], "never");
-    else if (run->warmup_us == 0)
+    put(a, row, from, st, decimals);
+    put(b, row, to, st, decimals);
+    cell[0] = '\0';
+    if (row->range && !a[0] && !b[0])
+        return;
+    if (row->range) {
+        if (!a[0])
+            put(a, &(table_row){ row->res, row->r, 0 }, from, st, decimals);
+        if (!b[0])
+            put(b, &(table_row){ row->res, row->r, 0 }, to, st, decimals);
+    }
+    if (snprintf(cell, CELL, "%s -> %s", a, b) >= CELL)
+        cell[0] = '\0';
+}
+
+static void format_regime_row(const table_row *row, char cell[MAX_COLS][CELL])
+{
+    put_scheme(cell, row, 1);
+    figure_spread w = samples_spread(figure_find("warmup_us"), row->res, row->r);
+    if (!row->range && !w.defined)
+        strcpy(cell[GCOL_WARMUP], "never"); /* in no seed did the table leave it */
+    else if (!row->range && w.median == 0)
         strcpy(cell[GCOL_WARMUP], "none"); /* pre-split: a region a server from the start */
     else
-        fmt_duration(cell[GCOL_WARMUP], run->warmup_us);
-    fmt_fixed(cell[GCOL_WREGIONS], (double)run->warmup_regions, 0);
-    fmt_fixed(cell[GCOL_WMAXMEAN], fig(run, "warmup_write_max_mean"), 2);
-    if (run->measure_from_us)
-        fmt_duration(cell[GCOL_FROM], run->measure_from_us);
-    else
-        strcpy(cell[GCOL_FROM], "0");
-    fmt_duration(cell[GCOL_TO], run->duration_us);
-    snprintf(cell[GCOL_RPS], CELL, "%s -> %s", fmt_fixed(a, fig(run, "regions_per_server_start"), 2),
-             fmt_fixed(b, fig(run, "regions_per_server_end"), 2));
-    snprintf(cell[GCOL_BYTES], CELL, "%s -> %s", fmt_bytes(a, run->bytes_start),
-             fmt_bytes(b, run->bytes));
+        put(cell[GCOL_WARMUP], row, "warmup_us", CELL_DURATION, 0);
+    put(cell[GCOL_WREGIONS], row, "warmup_regions", CELL_FIXED, 0);
+    put(cell[GCOL_WMAXMEAN], row, "warmup_write_max_mean", CELL_FIXED, 2);
+    put(cell[GCOL_FROM], row, "measure_from_us", CELL_DURATION, 0);
+    put(cell[GCOL_TO], row, "duration_us", CELL_DURATION, 0);
+    put_pair(cell[GCOL_RPS], row, "regions_per_server_start", "regions_per_server_end",
+             CELL_FIXED, 2);
+    put_pair(cell[GCOL_BYTES], row, "table_bytes_start", "bytes", CELL_BYTES, 0);
 }
 
 static const table regime_table = { NGCOLS, 1, regime_title, format_regime_row };
@@ -621,20 +739,20 @@ static void read_titles(const char *title[NRCOLS])
     title[RCOL_P99] = "read p99";
 }
 
-static void format_read_row(const run_result *run, char cell[MAX_COLS][CELL])
+static void format_read_row(const table_row *row, char cell[MAX_COLS][CELL])
 {
-    fmt_cut(cell[RCOL_SCHEME], run->scheme_name, SCHEME_COLS);
-    fmt_fixed(cell[RCOL_READS], fig(run, "reads"), 0);
-    fmt_fixed(cell[RCOL_RPCS], fig(run, "rpcs_per_read"), 1);
+    put_scheme(cell, row, 1);
+    put(cell[RCOL_READS], row, "reads", CELL_FIXED, 0);
+    put(cell[RCOL_RPCS], row, "rpcs_per_read", CELL_FIXED, 1);
     for (int k = 0; k < QUERY_KINDS; k++) {
         char name[64];
         snprintf(name, sizeof name, "rpcs_per_read_%s", query_kind_name((query_kind)k));
-        fmt_fixed(cell[RCOL_KIND + k], fig(run, name), 1);
+        put(cell[RCOL_KIND + k], row, name, CELL_FIXED, 1);
     }
-    fmt_fixed(cell[RCOL_ROWS], fig(run, "rows_scanned_per_row"), 2);
-    fmt_fixed(cell[RCOL_FULL], fig(run, "full_scans"), 0);
-    fmt_fixed(cell[RCOL_MAXMEAN], fig(run, "read_max_mean"), 2);
-    fmt_latency(cell[RCOL_P99], fig_us(run, "read_p99_latency_us"));
+    put(cell[RCOL_ROWS], row, "rows_scanned_per_row", CELL_FIXED, 2);
+    put(cell[RCOL_FULL], row, "full_scans", CELL_FIXED, 0);
+    put(cell[RCOL_MAXMEAN], row, "read_max_mean", CELL_FIXED, 2);
+    put(cell[RCOL_P99], row, "read_p99_latency_us", CELL_LATENCY, 0);
 }
 
 
@@ -652,7 +770,39 @@ static void write_row(FILE *out, const table *t, char cell[MAX_COLS][CELL], cons
     fputc('\n', out);
 }
 
-/* Sizes the columns to their widest cell, then prints title and rows. */
+#define RANGE_LINE_COLS 100 /* a range line wraps before this column */
+
+/* A scheme's range line: "  range: TITLE MIN-MAX, ..." for each figure
+ * column whose samples print apart, wrapped at RANGE_LINE_COLS; nothing
+ * when none does. The table keeps its width: a range would double a
+ * column's. */
+static void write_range_line(FILE *out, const table *t, char cell[MAX_COLS][CELL])
+{
+    int col = 0;
+    for (int c = t->text_cols; c < t->ncols; c++) {
+        if (!cell[c][0])
+            continue;
+        char item[2 * CELL];
+        int n = snprintf(item, sizeof item, "%s %s", t->title[c], cell[c]);
+        if (col == 0) {
+            fputs("  range:", out);
+            col = 8;
+        } else if (col + 2 + n >= RANGE_LINE_COLS) {
+            fputs(",\n        ", out);
+            col = 8;
+        } else {
+            fputc(',', out);
+            col++;
+        }
+        fprintf(out, " %s", item);
+        col += 1 + n;
+    }
+    if (col)
+        fputc('\n', out);
+}
+
+/* Sizes the columns to their widest cell, then prints title and rows
+ * (with samples, each scheme's medians, then its range line). */
 static void write_table(FILE *out, const sim_results *res, const table *t)
 {
     char cell[MAX_COLS][CELL];
@@ -660,16 +810,32 @@ static void write_table(FILE *out, const sim_results *res, const table *t)
     assert(t->ncols <= MAX_COLS);
     for (int c = 0; c < t->ncols; c++) cols[c] = (int)strlen(t->title[c]);
     for (size_t r = 0; r < res->nruns; r++) {
-        t->format(&res->runs[r], cell);
+        const table_row row = { res, r, 0 };
+        t->format(&row, cell);
         for (int c = 0; c < t->ncols; c++)
             if ((int)strlen(cell[c]) > cols[c]) cols[c] = (int)strlen(cell[c]);
     }
     for (int c = 0; c < t->ncols; c++) strcpy(cell[c], t->title[c]);
     write_row(out, t, cell, cols);
     for (size_t r = 0; r < res->nruns; r++) {
-        t->format(&res->runs[r], cell);
+        const table_row row = { res, r, 0 };
+        t->format(&row, cell);
         write_row(out, t, cell, cols);
+        if (res->nsamples > 1) {
+            const table_row range = { res, r, 1 };
+            t->format(&range, cell);
+            write_range_line(out, t, cell);
+        }
     }
+}
+
+/* With samples, what a compare table's cells are; nothing for one. */
+static void write_table_note(FILE *out, const sim_results *res)
+{
+    if (res->nsamples > 1)
+        fprintf(out, "(each figure the median of %" PRIu32 " seeds, %" PRIu64 "..%" PRIu64
+                "; range: min-max of those the seed moves)\n", res->nsamples, res->seed,
+                text_last_seed(res));
 }
 
 /* One panel per run: its server x time heatmap of writes, all on one
@@ -695,12 +861,15 @@ static void write_panels(FILE *out, const sim_results *res, int color)
         snprintf(subtitles[r], CELL, "max/mean %s", fmt_fixed(mm, stats_server_writes(run).max_mean, 2));
         subtitle_ptrs[r] = subtitles[r];
     }
+    char whose[64] = "";
+    if (res->nsamples > 1)
+        snprintf(whose, sizeof whose, "seed %" PRIu64 "'s run; ", res->seed);
     if (grouped > 1)
-        fprintf(out, "\nwrites per server over time, one panel per scheme (rows: groups of up "
-                "to %" PRIu32 " servers, shaded by the busiest; columns: time)\n", grouped);
+        fprintf(out, "\nwrites per server over time, one panel per scheme (%srows: groups of up "
+                "to %" PRIu32 " servers, shaded by the busiest; columns: time)\n", whose, grouped);
     else
-        fputs("\nwrites per server over time, one panel per scheme (rows: servers; "
-              "columns: time)\n", out);
+        fprintf(out, "\nwrites per server over time, one panel per scheme (%srows: servers; "
+                "columns: time)\n", whose);
     textmap_write_panels(out, maps, titles, subtitle_ptrs, res->nruns, 80, 30, color);
     for (size_t r = 0; r < res->nruns; r++) server_rows_free(&rows[r]);
     free(rows);
@@ -716,12 +885,17 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
     write_config(out, res);
     write_overloaded(out, res);
     fputs("\nwhere the writes land\n", out);
+    write_table_note(out, res);
     write_table(out, res, &balance_table);
     int unsteady = 0;
     for (size_t r = 0; r < res->nruns; r++)
         unsteady |= !stats_steady(&res->runs[r]).steady;
     if (unsteady) {
-        fputs("not steady (judged on the measured run's last quarter; see --measure-from):\n", out);
+        char whose[64] = "";
+        if (res->nsamples > 1)
+            snprintf(whose, sizeof whose, "seed %" PRIu64 "'s run; ", res->seed);
+        fprintf(out, "not steady (%sjudged on the measured run's last quarter; see "
+                "--measure-from):\n", whose);
         for (size_t r = 0; r < res->nruns; r++)
             write_unsteady(out, &res->runs[r], 1);
     }
@@ -745,8 +919,12 @@ void text_write_compare(FILE *out, const sim_results *res, int color)
     }
     if (res->nruns) {
         const figure_matrix m = { FIGURE_SCHEME, res, NULL, 1, 0, NULL, 0 };
-        fputs("\nevery figure, a column per scheme (regionsim figures says what each means)\n",
-              out);
+        if (res->nsamples > 1)
+            fprintf(out, "\nevery figure of seed %" PRIu64 "'s run, a column per scheme "
+                    "(regionsim figures says what each means)\n", res->seed);
+        else
+            fputs("\nevery figure, a column per scheme (regionsim figures says what each "
+                  "means)\n", out);
         text_write_figure_matrix(out, &m);
     }
     text_write_samples_section(out, res, NULL, "\n");

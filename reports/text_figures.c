@@ -277,15 +277,20 @@ void text_write_figure_list(FILE *out)
     int name_cols = figure_name_cols(FIGURE_SCHEME);
     if (figure_name_cols(FIGURE_SERVER) > name_cols)
         name_cols = figure_name_cols(FIGURE_SERVER);
-    fprintf(out, "%-*s %-6s %-7s %-8s %s\n", name_cols, "figure", "unit", "scope", "better",
-            "meaning");
+    fprintf(out, "%-*s %-6s %-7s %-8s %-6s %s\n", name_cols, "figure", "unit", "scope", "better",
+            "seeds", "meaning");
     for (size_t i = 0; i < figure_count(); i++) {
         const figure *f = figure_get(i);
-        fprintf(out, "%-*s %-6s %-7s %-8s %s\n", name_cols, f->name, f->unit[0] ? f->unit : "-",
-                figure_scope_name(f->scope), figure_better_name(f->better), f->meaning);
+        fprintf(out, "%-*s %-6s %-7s %-8s %-6s %s\n", name_cols, f->name,
+                f->unit[0] ? f->unit : "-", figure_scope_name(f->scope),
+                figure_better_name(f->better), figure_seeds_name(figure_seed_class(f)),
+                f->meaning);
     }
     fputs("\nunit -: a ratio.  scope scheme: one run (a scheme) of the scenario; server: one\n"
-          "server of a run.  Figures count the measured operations (from measure_from on).\n"
+          "server of a run.  seeds: across seeds of the default scenario the figure is\n"
+          "fixed, robust (within 10% of its median) or moves (read its median and range;\n"
+          "docs/figures.md#across-seeds).\n"
+          "Figures count the measured operations (from measure_from on).\n"
           "Names are the same in the JSON (\"figures\"), the CSV (figures.csv,\n"
           "server_figures.csv), the HTML and --assert.\n", out);
 }

@@ -42,6 +42,31 @@ const char *verdict_spread_word(spread_class c)
     return "unmeasured";
 }
 
+/* Which of verdict_spread_words' phrases max/mean mm and window max/mean
+ * wm earn on n servers: the one rule its words and the seeds' count share. */
+typedef enum phrase {
+    PHRASE_UNMEASURED, PHRASE_ONE_SERVER, PHRASE_ONE_AT_A_TIME, PHRASE_UNEVEN,
+    PHRASE_UNEVEN_WINDOWS, PHRASE_EVEN, PHRASE_NEARLY_EVEN,
+} phrase;
+
+static phrase phrase_of(double mm, double wm, uint32_t n)
+{
+    spread_class run = verdict_spread(mm, n), window = verdict_spread(wm, n);
+    if (run == SPREAD_UNDEFINED)
+        return PHRASE_UNMEASURED;
+    if (run == SPREAD_ONE_SERVER)
+        return PHRASE_ONE_SERVER;
+    if (window == SPREAD_ONE_SERVER)
+        return PHRASE_ONE_AT_A_TIME;
+    if (run == SPREAD_UNEVEN)
+        return PHRASE_UNEVEN;
+    if (window == SPREAD_UNEVEN)
+        return PHRASE_UNEVEN_WINDOWS;
+    if (run == SPREAD_EVEN && window != SPREAD_NEARLY_EVEN)
+        return PHRASE_EVEN;
+    return PHRASE_NEARLY_EVEN;
+}
+
 void verdict_spread_words(char *buf, size_t cap, const char *what, double mm, double wm,
                           double hottest, uint32_t n)
 {
@@ -49,26 +74,61 @@ void verdict_spread_words(char *buf, size_t cap, const char *what, double mm, do
     size_t at = strnlen(buf, cap);
     if (at >= cap)
         return;
-    spread_class run = verdict_spread(mm, n), window = verdict_spread(wm, n);
-    if (run == SPREAD_UNDEFINED)
+    switch (phrase_of(mm, wm, n)) {
+    case PHRASE_UNMEASURED:
         snprintf(buf + at, cap - at, "%s unmeasured", what);
-    else if (run == SPREAD_ONE_SERVER)
+        break;
+    case PHRASE_ONE_SERVER:
         snprintf(buf + at, cap - at, "one server takes the %s (max/mean %s of %" PRIu32 ")", what,
                  fmt_fixed(a, mm, 2), n);
-    else if (window == SPREAD_ONE_SERVER)
+        break;
+    case PHRASE_ONE_AT_A_TIME:
         snprintf(buf + at, cap - at, "one server at a time takes the %s (window max/mean %s of %"
                  PRIu32 ")", what, fmt_fixed(a, wm, 2), n);
-    else if (run == SPREAD_UNEVEN)
+        break;
+    case PHRASE_UNEVEN:
         snprintf(buf + at, cap - at, "%s uneven: the busiest server takes %s (max/mean %s)", what,
                  fmt_percent(b, hottest), fmt_fixed(a, mm, 2));
-    else if (window == SPREAD_UNEVEN)
+        break;
+    case PHRASE_UNEVEN_WINDOWS:
         snprintf(buf + at, cap - at, "%s even over the run, uneven in each window (window "
                  "max/mean %s)", what, fmt_fixed(a, wm, 2));
-    else if (run == SPREAD_EVEN && window != SPREAD_NEARLY_EVEN)
+        break;
+    case PHRASE_EVEN:
         snprintf(buf + at, cap - at, "%s even", what);
-    else
+        break;
+    case PHRASE_NEARLY_EVEN:
         snprintf(buf + at, cap - at, "%s nearly even (max/mean %s)", what,
                  fmt_fixed(a, isfinite(wm) && wm > mm ? wm : mm, 2));
+        break;
+    }
+}
+
+void verdict_seeds_words(char *buf, size_t cap, const double *mm, const double *wm,
+                         size_t nseeds, double med_mm, double med_wm, uint32_t n)
+{
+    size_t at = strnlen(buf, cap);
+    if (nseeds < 2 || at >= cap)
+        return;
+    phrase median = phrase_of(med_mm, med_wm, n);
+    size_t same = 0;
+    double lo = NAN, hi = NAN;
+    for (size_t i = 0; i < nseeds; i++) {
+        same += phrase_of(mm[i], wm ? wm[i] : NAN, n) == median;
+        if (!isnan(mm[i])) {
+            lo = isnan(lo) || mm[i] < lo ? mm[i] : lo;
+            hi = isnan(hi) || mm[i] > hi ? mm[i] : hi;
+        }
+    }
+    char a[CELL], b[CELL], range[3 * CELL] = "";
+    fmt_fixed(a, lo, 2);
+    fmt_fixed(b, hi, 2);
+    if (!isnan(lo) && strcmp(a, b))
+        snprintf(range, sizeof range, " (max/mean %s-%s)", a, b);
+    if (same == nseeds)
+        snprintf(buf + at, cap - at, "; so in all %zu seeds%s", nseeds, range);
+    else
+        snprintf(buf + at, cap - at, "; so in %zu of %zu seeds%s", same, nseeds, range);
 }
 
 int verdict_overloaded(const run_result *run)

@@ -94,4 +94,14 @@ void verdict_overload_words(char *buf, size_t cap, double achieved, double offer
  * whether one is. */
 int verdict_drain_note(char *buf, size_t cap, const run_result *run);
 
+/* Across seeds (samples): the verdict is the median's, and this says how
+ * far it holds. Appends to buf (as verdict_spread_words) "; so in k of N
+ * seeds (max/mean LO-HI)", k the seeds whose own max/mean mm[i] and
+ * window max/mean wm[i] (NAN when there is none) earn the same words'
+ * class as the medians med_mm and med_wm, LO-HI the range of mm (the
+ * range is left out when it prints as one value; "in all N seeds" when k
+ * is N). Nothing when nseeds < 2. */
+void verdict_seeds_words(char *buf, size_t cap, const double *mm, const double *wm,
+                         size_t nseeds, double med_mm, double med_wm, uint32_t n);
+
 #endif

@@ -32,7 +32,8 @@
  * all under a small budget; the report says how many were tried.
  *
  * Scores come only from the figure registry (figure_named): the same
- * numbers `compare` prints. Everything is ordered by generation index, so
+ * numbers `compare` prints, each the median across the scenario's seeds
+ * (samples, 5 by default) so that a pick is not one seed's luck. Everything is ordered by generation index, so
  * the result is a function of the scenario, its seed and the options.
  */
 #include "sim/advise.h"
@@ -578,9 +579,49 @@ size_t advise_pick(advise_candidate *c, size_t n, const advise_objective *obj, s
 
 /* ---- the search ------------------------------------------------------- */
 
-/* Simulates candidates idx[0..n) under sc, filling their values; obs
- * hears of them as the candidates after those the earlier stages tried
- * (out->stage_tried). */
+/* The other seeds of a batch (engine_run_seeds' on_run): each run's
+ * objective values into vals[((k - 1) * m + scheme) * nobj + o]. */
+typedef struct seed_values {
+    const advise_outcome *out;
+    size_t m;
+    double *vals;
+} seed_values;
+
+static void record_seed(void *ctx, uint32_t k, size_t scheme, const run_result *run)
+{
+    seed_values *sv = ctx;
+    double *v = &sv->vals[((size_t)(k - 1) * sv->m + scheme) * sv->out->nobj];
+    for (size_t o = 0; o < sv->out->nobj; o++)
+        v[o] = figure_named(sv->out->obj[o].figure, run, 0);
+}
+
+/* The median of the defined values among v[0], v[stride], ... (n of
+ * them); NAN when none is. Sorts a copy (n <= SCENARIO_MAX_SAMPLES). */
+static double median_of(const double *v, size_t n, size_t stride)
+{
+    double sorted[SCENARIO_MAX_SAMPLES];
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i * stride];
+        if (isnan(x))
+            continue;
+        size_t at = d++;
+        while (at > 0 && sorted[at - 1] > x) {
+            sorted[at] = sorted[at - 1];
+            at--;
+        }
+        sorted[at] = x;
+    }
+    if (d == 0)
+        return NAN;
+    return d % 2 ? sorted[d / 2] : (sorted[d / 2 - 1] + sorted[d / 2]) / 2;
+}
+
+/* Simulates candidates idx[0..n) under sc, filling their values: with
+ * samples (sc->samples seeds, 5 by default) each value is the median of
+ * its figure across the seeds, the other seeds run side by side
+ * (engine_run_seeds); obs hears of the first seed's runs as the
+ * candidates after those the earlier stages tried (out->stage_tried). */
 static int simulate(const scenario *sc, advise_space *s, const size_t *idx, size_t n, int stage,
                     const advise_outcome *out, const advise_observer *obs, char *err,
                     size_t errcap)
@@ -601,13 +642,30 @@ static int simulate(const scenario *sc, advise_space *s, const size_t *idx, size
         if (engine_run_all(&run, eo.on_progress ? &eo : NULL, &res, err, errcap) < 0)
             return -1;
         tried += m;
+        uint32_t seeds = sc->samples > 1 ? sc->samples : 1;
+        double *vals = calloc((size_t)seeds * m * out->nobj, sizeof *vals);
+        if (!vals) {
+            sim_results_free(&res);
+            snprintf(err, errcap, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < m; i++) /* seed 0: the batch's own runs */
+            for (size_t o = 0; o < out->nobj; o++)
+                vals[i * out->nobj + o] = figure_named(out->obj[o].figure, &res.runs[i], 0);
+        sim_results_free(&res);
+        seed_values sv = { out, m, vals + m * out->nobj };
+        engine_seed_observer so = { record_seed, NULL, &sv };
+        if (seeds > 1 && engine_run_seeds(&run, 1, seeds, &so, err, errcap) < 0) {
+            free(vals);
+            return -1;
+        }
         for (size_t i = 0; i < m; i++) {
             advise_candidate *c = &s->cand[idx[at + i]];
             c->stage = stage;
             for (size_t o = 0; o < out->nobj; o++)
-                c->value[o] = figure_named(out->obj[o].figure, &res.runs[i], 0);
+                c->value[o] = median_of(&vals[i * out->nobj + o], seeds, m * out->nobj);
         }
-        sim_results_free(&res);
+        free(vals);
     }
     return 0;
 }

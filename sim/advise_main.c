@@ -25,8 +25,7 @@
  * options replace every other setting (--weights replaces the file's
  * weights whole: the names the options leave out take their defaults;
  * several --weights add up, as before, each weight named once). Options
- * advise would ignore are refused: --samples (each candidate runs once),
- * --key-buckets (no heatmap), --scheme, an empty --fix. The file's
+ * advise would ignore are refused: --key-buckets (no heatmap), --scheme, an empty --fix. The file's
  * weights and fix are checked whether or not an option replaces them, as
  * a file's settings are, and a mistake in them names its FILE:LINE.
  *
@@ -231,11 +230,8 @@ int advise_main(int argc, char **argv)
         } else if (!strcmp(name, "--scheme")) {
             rc = usage("--scheme: not with advise (it chooses the schemes)%s%s", "", "");
             goto out;
-        } else if (scenario_option_is(name, "samples") || scenario_option_is(name, "key_buckets")) {
-            rc = usage("%s: not used by advise (%s)", name,
-                       scenario_option_is(name, "samples")
-                           ? "it simulates each candidate once, at the scenario's seed"
-                           : "it draws no key space heatmap");
+        } else if (scenario_option_is(name, "key_buckets")) {
+            rc = usage("%s: not used by advise (%s)", name, "it draws no key space heatmap");
             goto out;
         } else {
             char serr[640];

@@ -13,7 +13,11 @@
  * main run's windows.
  *
  * Samples (samples = N): the caller ran the first (the scenario's seed);
- * the others are run here one at a time, seed+1 .. seed+N-1, each with its
+ * the others, seed+1 .. seed+N-1, are run here. With no assertion only
+ * their figures are wanted: every (seed, scheme) is a task of one pool
+ * (engine_run_seeds), each recording its run's figures into its own slots
+ * and freeing the run, so all cores stay busy and memory is that of the
+ * runs in flight. With assertions they run one at a time, each with its
  * own reruns. Of each only its figures (reports/samples.h) and its
  * assertions' results outlive it: every result is folded into the first
  * sample's (assertion_merge), so an assertion passes only if it passed in
@@ -222,6 +226,52 @@ static int run_sample(cli_checks *ch, const scenario *sc, uint32_t k,
     return rc;
 }
 
+/* engine_run_seeds' on_run: the run's figures into its (k, scheme) slots. */
+static void record_seed_run(void *ctx, uint32_t k, size_t scheme, const run_result *run)
+{
+    samples_record_run(ctx, k, scheme, run);
+}
+
+/* The same with the caller's progress callback beside res. */
+typedef struct seed_progress {
+    const cli_checks *ch;
+    sim_results *res;
+} seed_progress;
+
+static void record_seed_run_p(void *ctx, uint32_t k, size_t scheme, const run_result *run)
+{
+    samples_record_run(((seed_progress *)ctx)->res, k, scheme, run);
+}
+
+static void seed_progress_fn(void *ctx, uint32_t k, size_t scheme, uint64_t done_us,
+                             uint64_t total_us)
+{
+    const cli_checks *ch = ((seed_progress *)ctx)->ch;
+    ch->on_seed_progress(ch->sample_ctx, k, scheme, done_us, total_us);
+}
+
+/* Samples 1..N-1 of sc side by side, their figures recorded in res. */
+static int run_samples_at_once(cli_checks *ch, const scenario *sc, sim_results *res,
+                               char *err, size_t errcap)
+{
+    if (ch->on_seeds)
+        ch->on_seeds(ch->sample_ctx, 1, sc->samples, sc->nschemes);
+    /* the progress callback's ctx is the caller's; the runs' is res */
+    engine_seed_observer so = { record_seed_run, NULL, res };
+    seed_progress sp = { ch, res };
+    if (ch->on_seed_progress) {
+        so.on_run = record_seed_run_p;
+        so.on_progress = seed_progress_fn;
+        so.ctx = &sp;
+    }
+    char why[1024];
+    if (engine_run_seeds(sc, 1, sc->samples, &so, why, sizeof why) < 0) {
+        snprintf(err, errcap, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_checks_assert(cli_checks *ch, const scenario *sc, const engine_observer *obs,
                       sim_results *res, char *err, size_t errcap)
 {
@@ -246,7 +296,10 @@ int cli_checks_assert(cli_checks *ch, const scenario *sc, const engine_observer 
             return -1;
         }
     }
-    for (uint32_t k = 1; k < sc->samples; k++) {
+    if (sc->samples > 1 && ch->nassertions == 0 &&
+        run_samples_at_once(ch, sc, res, err, errcap) < 0)
+        return -1;
+    for (uint32_t k = 1; k < sc->samples && ch->nassertions; k++) {
         if (ch->on_sample)
             ch->on_sample(ch->sample_ctx, k);
         if (run_sample(ch, sc, k, obs, res, scratch, err, errcap) < 0) {

@@ -31,6 +31,12 @@ typedef struct cli_checks {
     /* told before sample k (k >= 1) runs, e.g. for a progress bar; may be
      * NULL (set by the caller) */
     void (*on_sample)(void *ctx, uint32_t k);
+    /* with no assertion the samples after the first run side by side
+     * (engine_run_seeds): told once before they start, then how far each
+     * (sample k, scheme) has got; either may be NULL (set by the caller) */
+    void (*on_seeds)(void *ctx, uint32_t from, uint32_t to, size_t nschemes);
+    void (*on_seed_progress)(void *ctx, uint32_t k, size_t scheme, uint64_t done_us,
+                             uint64_t total_us);
     void *sample_ctx;
     /* filled by cli_checks_prepare and cli_checks_assert */
     double started_s;          /* the monotonic clock when prepare began: the job's start */
@@ -64,7 +70,10 @@ void cli_checks_release(cli_checks *ch);
 /* Runs the scenario's other samples (sc->samples > 1: seeds sc->seed+1 ..
  * sc->seed+samples-1; res is the first, run with sc->seed), each watched
  * by obs (may be NULL), and records every sample's figures in res
- * (reports/samples.h). Evaluates the assertions on every sample, running
+ * (reports/samples.h). Without assertions they run side by side, every
+ * (seed, scheme) a task on scenario_jobs(sc) threads (engine_run_seeds;
+ * the figures are the same whatever the threads); with assertions one
+ * sample at a time, its schemes side by side. Evaluates the assertions on every sample, running
  * sc again measured from later for each distinct "over last" of a figure
  * bound; a result passes only if it passed in every sample. Stores every
  * result in ch->results and res->checks (so the reports show them).

@@ -563,6 +563,8 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
                                           : "%s: not with watch (use compare or run)%s",
                         o->checks.nassertions ? "--assert" : o->checks.junit_path ? "--junit"
                                                                               : "--baseline", "");
+    if (o->cmd == CMD_KEYS || o->cmd == CMD_WATCH)
+        o->sc.samples = 1; /* one run (a file's samples serve compare and run) */
     /* every run (samples and reruns copy the scenario) reduces its window
      * counters at its end unless an output needs them */
     o->sc.window_digest = o->cmd != CMD_KEYS && o->cmd != CMD_WATCH && !needs_window_counters(o);

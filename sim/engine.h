@@ -53,6 +53,34 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
 int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *out,
                    char *err, size_t errcap);
 
+/* Seeds of a scenario's samples, run side by side (engine_run_seeds).
+ * on_run hears of each finished run on the thread that made it, with no
+ * lock held: it may write only what belongs to (k, scheme), and the run is
+ * freed when it returns. on_progress (may be NULL) is engine_progress_fn's
+ * report for run (k, scheme), called under a mutex. */
+typedef struct engine_seed_observer {
+    void (*on_run)(void *ctx, uint32_t k, size_t scheme, const run_result *run);
+    void (*on_progress)(void *ctx, uint32_t k, size_t scheme, uint64_t done_us,
+                        uint64_t total_us);
+    void *ctx;
+} engine_seed_observer;
+
+/* Runs every scheme of sc once with seed sc->seed + k for each k in
+ * [from, to) (to > from; the seeds must not pass 2^64-1: scenario_validate
+ * checks that for k < sc->samples): (to - from) x nschemes runs, taken
+ * seed by seed, scheme by scheme, by sc's jobs (0: one per core) threads
+ * up to the runs, so the samples of a scenario use every core however few
+ * schemes it has (more threads than schemes only when the memory budget
+ * admits that many runs of its largest scheme at once; else
+ * scenario_jobs(sc)'s). Each
+ * run is handed to obs->on_run, then freed; nothing else of it is kept, so
+ * memory is that of the runs in flight (what engine_run_all admits).
+ * Whatever the threads, obs->on_run sees the same runs (each (k, scheme)
+ * once); once a run fails none starts, and err holds the message of the
+ * first failed in that order ("seed N: ..."). Returns 0 or -1. */
+int engine_run_seeds(const scenario *sc, uint32_t from, uint32_t to,
+                     const engine_seed_observer *obs, char *err, size_t errcap);
+
 void run_result_free(run_result *r);
 void sim_results_free(sim_results *res);
 

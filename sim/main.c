@@ -383,6 +383,12 @@ static int checked_report(cli_options *o, sim_results *res, interrupts *ints, in
 /* cli_checks' on_sample: the progress bar moves on to sample k. */
 static void next_sample(void *ctx, uint32_t k) { progress_sample(ctx, k); }
 
+/* cli_checks' on_seeds: the samples after the first run side by side. */
+static void seeds_begin(void *ctx, uint32_t from, uint32_t to, size_t nschemes)
+{
+    progress_seeds(ctx, from, to, nschemes);
+}
+
 /* Runs the scenario (its first sample, watched: a trace, the progress
  * bar), then its other samples and the assertions (cli_checks_assert),
  * then reports. */
@@ -399,12 +405,17 @@ static int run_simulation(cli_options *o)
         if (o->sc.nschemes != 1)
             cli_usage_error(o, "%s: needs exactly one --scheme (a trace is one scheme's keys)%s",
                             "--write-trace", "");
-        if (o->sc.samples != 1) {
+        if (o->sc.samples != 1 && o->sc.samples_given) {
             char n[24];
             snprintf(n, sizeof n, "%u", (unsigned)o->sc.samples);
             cli_usage_error(o, "%s: records one run, but samples = %s asks for more: drop "
                             "--samples (or set samples = 1)", "--write-trace", n);
         }
+        if (o->sc.samples != 1) /* the default's seeds: one run, and the user told so */
+            fprintf(stderr, "regionsim %s: --write-trace records one run: seed %llu alone, "
+                    "not the default %u seeds (figures without their spread)\n", o->cmd_name,
+                    (unsigned long long)o->sc.seed, (unsigned)o->sc.samples);
+        o->sc.samples = 1;
     }
     int status = check_outputs(o); /* every output path, before anything runs */
     if (status)
@@ -441,6 +452,8 @@ static int run_simulation(cli_options *o)
     if (rc == 0) {
         obs.on_op = NULL;
         o->checks.on_sample = next_sample;
+        o->checks.on_seeds = seeds_begin;
+        o->checks.on_seed_progress = progress_seed_update;
         o->checks.sample_ctx = &w.bar;
         failed = cli_checks_assert(&o->checks, &o->sc, &obs, &res, err, sizeof err);
         if (failed < 0) {

@@ -104,6 +104,31 @@ void progress_task(progress *p, size_t i, double share)
     fflush(p->out);
 }
 
+void progress_seeds(progress *p, uint32_t from, uint32_t to, size_t nschemes)
+{
+    assert(to > from);
+    p->sc = NULL;
+    p->noun = "runs";
+    p->ntasks = (size_t)(to - from) * nschemes;
+    p->seeds_from = from;
+    p->seeds_nschemes = nschemes;
+    p->tasks_sum = 0;
+    p->tasks_finished = 0;
+    free(p->task_done);
+    p->task_done = p->enabled && p->ntasks ? calloc(p->ntasks, sizeof *p->task_done) : NULL;
+}
+
+void progress_seed_update(void *ctx, uint32_t k, size_t scheme, uint64_t done_us,
+                          uint64_t total_us)
+{
+    progress *p = ctx;
+    if (k < p->seeds_from || scheme >= p->seeds_nschemes)
+        return;
+    progress_task(p, (size_t)(k - p->seeds_from) * p->seeds_nschemes + scheme,
+                  total_us == 0 ? 0 : done_us < total_us ? (double)done_us / (double)total_us
+                                                         : 1.0);
+}
+
 void progress_batch(void *ctx, size_t first)
 {
     progress *p = ctx;

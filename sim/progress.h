@@ -42,6 +42,8 @@ typedef struct progress {
     double tasks_sum;         /* their sum */
     size_t tasks_finished;    /* tasks done in full */
     size_t batch_first;       /* progress_update's run 0 is this task */
+    uint32_t seeds_from;      /* progress_seeds: task (k - seeds_from) * nschemes + scheme */
+    size_t seeds_nschemes;
 } progress;
 
 /* A bar on `out` for the runs of sc, enabled when `out` is a terminal and
@@ -55,6 +57,17 @@ void progress_update(void *ctx, size_t run, size_t nruns, uint64_t done_us, uint
 /* Sample k of the scenario's samples runs next (0 first: progress_init's
  * default); the bar covers all of them. */
 void progress_sample(progress *p, uint32_t k);
+
+/* The scenario's samples from..to-1 now run side by side, nschemes runs
+ * each (engine_run_seeds): the bar becomes a tasks bar over those runs
+ * ("runs 13/48"), keeping what is on the screen and when it was drawn;
+ * progress_seed_update reports each run. */
+void progress_seeds(progress *p, uint32_t from, uint32_t to, size_t nschemes);
+
+/* Run (sample k, scheme) of those is done_us of total_us along (an
+ * engine_seed_observer's on_progress; ctx is the progress). */
+void progress_seed_update(void *ctx, uint32_t k, size_t scheme, uint64_t done_us,
+                          uint64_t total_us);
 
 /* A bar on `out` for `total` tasks, the line naming them `noun` (a static
  * string: "points", "candidates"); enabled as progress_init's (and not for

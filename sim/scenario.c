@@ -44,7 +44,7 @@ void scenario_defaults(scenario *sc)
     memset(sc, 0, sizeof *sc);
     sc->name = "default";
     sc->seed = 42;
-    sc->samples = 1;
+    sc->samples = SCENARIO_DEFAULT_SAMPLES;
     sc->servers = 8;
     sc->store = STORE_MODE_AUTO;
     sc->sample_keys = STORE_SAMPLE_KEYS_DEFAULT;
@@ -725,6 +725,8 @@ static int setting_store(scenario *sc, void *base, const setting *s, const char 
             ((scenario *)base)->measure_auto = 0; /* a duration, 0 included: from there */
         if (s->offset == offsetof(phase, duration_us) && s->target == IN_PHASE)
             ((phase *)base)->duration_given = 1;
+        if (s->offset == offsetof(scenario, samples) && s->target == IN_SCENARIO)
+            ((scenario *)base)->samples_given = 1;
         if (is_read_weight(s))
             ((phase *)base)->reads.weights_given = 1; /* the mix is the user's now */
         return 0;

@@ -41,6 +41,14 @@ typedef enum presplit_kind {
 #define SCENARIO_MAX_JOBS 1024
 /* --samples: seeds per scheme (each sample is a whole run of the scenario) */
 #define SCENARIO_MAX_SAMPLES RESULT_MAX_SAMPLES
+/* samples unless set: run, compare, sweep and advise run this many seeds
+ * (seed .. seed+2) and report the median and range of each figure, since
+ * one seed of a chaotic process can be its luckiest or unluckiest (issue
+ * 28); keys and watch make one run. Three, not more: each seed is a whole
+ * run, and the default compare on 2 cores must stay near twice the time
+ * of one seed (docs/performance.md); ask for more with samples = N (CI's
+ * examples/ci.ini runs 5). The one place the number lives. */
+#define SCENARIO_DEFAULT_SAMPLES 3
 /* Servers a run can have in all: the initial ones plus every one events
  * add (docs/scenarios.md). */
 #define SCENARIO_MAX_SERVERS 100000
@@ -161,6 +169,7 @@ typedef struct scenario {
     uint64_t seed;
     uint32_t samples;             /* run every scheme with seeds seed .. seed+samples-1 (>= 1;
                                    * the program runs them: sim/cli_checks.h) */
+    int samples_given;            /* samples was set (a file or --samples), not the default */
     uint32_t jobs;                /* schemes run at once, in threads; 0: one per core
                                    * available (scenario_jobs); output is the same either way */
     uint64_t max_memory;          /* refuse a run estimated to need more bytes (sim/budget.h);

@@ -62,7 +62,14 @@
  * Steady state: the figures count the measured run, from measure_from on,
  * which the scenario sets (docs/scenarios.md#sweeps; auto, the default:
  * each run from its own warm-up's end); nothing is measured differently
- * here. samples > 1 is refused (a point is one seed's run).
+ * here.
+ *
+ * Seeds: a point runs the scenario's samples (SCENARIO_DEFAULT_SAMPLES
+ * unless set), one after the other in its thread (cli_checks_assert), and
+ * its figures in the table are each figure's median across them
+ * (reports/samples.h), so a point's number is not one seed's luck; its
+ * assertions hold only if they hold in every seed. The table keeps no
+ * range: the JSON, CSV and a merge carry the medians as the figures.
  */
 #include "sim/sweep_run.h"
 #include "sim/jobs.h"
@@ -77,6 +84,7 @@
 #include "reports/assertion.h"
 #include "reports/baseline.h"
 #include "reports/figures.h"
+#include "reports/samples.h"
 #include "reports/json_read.h"
 #include "reports/sweep_baseline.h"
 #include "reports/sweep_report.h"
@@ -371,11 +379,6 @@ static int build_point(const sweep *sw, const sweep_options *o, size_t p, scenar
             sweep_say(err, errcap, "--assert: %s", msg);
             return -1;
         }
-    if (sc->samples > 1) {
-        sweep_say(err, errcap, "%s: at %s: samples = %u: a sweep runs one seed a point; set "
-                 "samples = 1 (or sweep seed)", sw->shown_path, label, (unsigned)sc->samples);
-        return -1;
-    }
     if (cli_checks_prepare(ch, sc, msg, sizeof msg) < 0) {
         sweep_say(err, errcap, "at %s: %s", label, msg);
         return -1;
@@ -454,7 +457,8 @@ static int run_point(void *ctx, size_t p, char *err, size_t errcap)
             double *slot = &t->figures[(p * t->nschemes + s) * t->nfigures];
             size_t k = 0;
             for (const figure *f = figure_first(FIGURE_SCHEME); f; f = figure_next(f))
-                slot[k++] = figure_value(f, run, 0);
+                slot[k++] = res.nsamples > 1 ? samples_spread(f, &res, s).median
+                                             : figure_value(f, run, 0);
             t->run_names[p * t->nschemes + s] = strdup(run->scheme_name);
             if (!t->run_names[p * t->nschemes + s]) {
                 sweep_say(err, errcap, "out of memory");

@@ -14,7 +14,8 @@ naming the scheme, figure and both values:
     summary for (write and read max/mean, window max/mean, p99 latency,
     RPCs per read, splits, moves), each cell (td[data-figure]) agreeing
     with the JSON's figures within the precision it is printed with (a
-    figure the JSON has as null must show no number), and a verdict;
+    figure the JSON has as null must show no number; with samples the
+    cell's first number is the median, the JSON's "spread"), and a verdict;
   - there is one panel (section.panel[data-scheme]) per run, same names;
   - there is a legend (.legend[data-scale]) for the server writes and the
     key writes scales.
@@ -137,7 +138,9 @@ def main(argv):
     for scheme, cells, verdict in dom.rows:
         if scheme not in names:
             continue
-        figures = runs[names.index(scheme)]["figures"]
+        run = runs[names.index(scheme)]
+        figures = run["figures"]
+        spread = run.get("spread")
         for want in SUMMARY_FIGURES:
             if want not in cells:
                 failures.append("%s: the summary has no %s cell" % (scheme, want))
@@ -146,7 +149,8 @@ def main(argv):
                 failures.append("%s: summary cell %r is no figure of the JSON report" % (scheme, name))
                 continue
             unit = "us" if name.endswith("_us") else ""
-            ok, why = agrees(text, figures[name], unit)
+            value = spread[name]["median"] if spread else figures[name]
+            ok, why = agrees(text, value, unit)
             checked += 1
             if not ok:
                 failures.append("%s: %s: %s" % (scheme, name, why))

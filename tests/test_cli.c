@@ -9,6 +9,7 @@
  * test_cli_usage.c has help and bad usage; test_cli_files.c the terminal
  * and what -o and --write-trace do to files; they run side by side.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "sim/scenario.h" /* SCENARIO_DEFAULT_SAMPLES */
 #include "tests/cli_support.h"
 
 static void test_run_prints_every_server(void **state)
@@ -867,7 +869,8 @@ static void test_samples_exit_status(void **state)
     else
         snprintf(expr, sizeof expr, "write_max_mean >= %.17g",
                  (value + (mid < value ? mid : lo)) / 2);
-    output one = run("run", "--duration", "3m", scheme, "--assert", expr, NULL);
+    output one = run("run", "--duration", "3m", scheme, "--samples", "1", "--assert", expr,
+                     NULL); /* the seed's run alone */
     assert_int_equal(one.status, 0);
     output_free(&one);
     output three = run("run", "--duration", "3m", scheme, "--samples", "3", "--assert", expr,
@@ -892,7 +895,7 @@ static void test_samples_exit_status(void **state)
     output_free(&o);
     /* one run (seed 42, one of the baseline's samples) is within the
      * baseline's range: any numbers of samples compare (this was refused) */
-    o = run("run", "--duration", "3m", scheme, "--baseline", base, NULL);
+    o = run("run", "--duration", "3m", scheme, "--samples", "1", "--baseline", base, NULL);
     assert_int_equal(o.status, 0);
     assert_non_null(strstr(o.err, "figures within baseline"));
     output_free(&o);
@@ -911,6 +914,117 @@ static void test_samples_exit_status(void **state)
                            "--write-trace", "/tmp/regionsim-never-written", NULL),
                        "--write-trace", "samples");
     assert_int_equal(access("/tmp/regionsim-never-written", F_OK), -1);
+}
+
+/* Several seeds by default (issue 28): run and compare report
+ * SCENARIO_DEFAULT_SAMPLES seeds without being asked, their figures'
+ * spread in the JSON and the medians with a range line in the text; the
+ * samples after the first run side by side (a task per seed and scheme),
+ * and the bytes are the same whatever the threads; --samples 1 is one
+ * run as before; --write-trace without --samples records seed 42 alone
+ * and says so, with --samples 2 it is refused. */
+static void test_samples_by_default(void **state)
+{
+    (void)state;
+    output o = run("run", "--duration", "2m", "--scheme", "ts", "--format", "json", NULL);
+    assert_int_equal(o.status, 0);
+    json_object *root = json_tokener_parse(o.out);
+    assert_non_null(root);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), SCENARIO_DEFAULT_SAMPLES);
+    assert_true(SCENARIO_DEFAULT_SAMPLES > 1);
+    json_object *run0 = json_object_array_get_idx(member(root, "runs"), 0), *spread = NULL;
+    assert_true(json_object_object_get_ex(run0, "spread", &spread));
+    json_object_put(root);
+    output_free(&o);
+
+    o = run("run", "--duration", "2m", "--scheme", "ts", "--samples", "1", "--format", "json",
+            NULL);
+    assert_int_equal(o.status, 0);
+    root = json_tokener_parse(o.out);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), 1);
+    run0 = json_object_array_get_idx(member(root, "runs"), 0);
+    assert_false(json_object_object_get_ex(run0, "spread", &spread));
+    json_object_put(root);
+    output_free(&o);
+    o = run("compare", "--duration", "2m", "--samples", "1", NULL);
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.out, "\nsamples "));
+    assert_null(strstr(o.out, "range:"));
+    output_free(&o);
+
+    /* the default compare's text: medians of the seeds, a range line where
+     * they differ; the same bytes on 1 thread and on 2 */
+    output one = run("compare", "--duration", "10m", "--jobs", "1", NULL);
+    output two = run("compare", "--duration", "10m", "--jobs", "2", NULL);
+    assert_int_equal(one.status, 0);
+    assert_int_equal(two.status, 0);
+    char note[160];
+    snprintf(note, sizeof note, "\nwhere the writes land\n(each figure the median of %d seeds, "
+             "42..%d; range: min-max of those the seed moves)\n", SCENARIO_DEFAULT_SAMPLES,
+             42 + SCENARIO_DEFAULT_SAMPLES - 1);
+    assert_non_null(strstr(one.out, note));
+    assert_non_null(strstr(one.out, "\n  range: "));
+    assert_string_equal(one.out, two.out);
+    output_free(&one);
+    output_free(&two);
+
+    char trace[] = "/tmp/regionsim-trace-XXXXXX";
+    int fd = mkstemp(trace);
+    assert_true(fd >= 0);
+    close(fd);
+    o = run("run", "--duration", "1m", "--scheme", "ts", "--write-trace", trace, "--format",
+            "json", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.err, "--write-trace records one run: seed 42 alone"));
+    root = json_tokener_parse(o.out);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), 1);
+    json_object_put(root);
+    struct stat st;
+    assert_int_equal(stat(trace, &st), 0);
+    assert_true(st.st_size > 0);
+    output_free(&o);
+    o = run("run", "--duration", "1m", "--scheme", "ts", "--samples", "1", "--write-trace",
+            trace, NULL); /* asked for one: nothing to say */
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.err, "records one run"));
+    output_free(&o);
+    unlink(trace);
+}
+
+/* advise scores each candidate on the median across the seeds: with
+ * --samples 3 a candidate's figures are what compare --samples 3 gives
+ * as that scheme's spread median, not the first seed's value. */
+static void test_advise_scores_the_median(void **state)
+{
+    (void)state;
+    output a = run("advise", "--budget", "3", "--duration", "2m", "--samples", "3", "--format",
+                   "json", NULL);
+    assert_int_equal(a.status, 0);
+    json_object *root = json_tokener_parse(a.out);
+    assert_non_null(root);
+    assert_int_equal(json_object_get_int64(member(root, "samples")), 3);
+    json_object *cands = member(root, "candidates");
+    size_t checked = 0;
+    for (size_t i = 0; i < json_object_array_length(cands); i++) {
+        json_object *c = json_object_array_get_idx(cands, i);
+        const char *scheme = json_object_get_string(member(c, "scheme"));
+        double got = json_object_get_double(member(member(c, "figures"), "write_max_mean"));
+        output cmp = run("compare", "--scheme", scheme, "--duration", "2m", "--samples", "3",
+                         "--format", "json", NULL);
+        assert_int_equal(cmp.status, 0);
+        json_object *doc = json_tokener_parse(cmp.out);
+        double median = run_number(doc, "spread", "write_max_mean", "median");
+        double first = run_number(doc, "figures", "write_max_mean", NULL);
+        if (fabs(got - median) > 1e-5 * fabs(median)) /* the report prints 6 digits */
+            fail_msg("%s: advise scored write_max_mean %.17g, the seeds' median is %.17g (seed "
+                     "42's %.17g)", scheme, got, median, first);
+        checked += first != median; /* a candidate where the two differ */
+        json_object_put(doc);
+        output_free(&cmp);
+    }
+    assert_true(checked >= 1);
+    json_object_put(root);
+    output_free(&a);
 }
 
 int main(int argc, char **argv)
@@ -939,6 +1053,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_server_over_100_percent_is_overloaded),
         cmocka_unit_test(test_baseline_exit_status),
         cmocka_unit_test(test_samples_exit_status),
+        cmocka_unit_test(test_samples_by_default),
+        cmocka_unit_test(test_advise_scores_the_median),
         cmocka_unit_test(test_jobs_do_not_change_the_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -502,8 +502,9 @@ static void test_figure_lists(void **state)
 /* docs/figures.md's row for f, as the registry describes it. */
 static void doc_row(char *buf, size_t cap, const figure *f)
 {
-    snprintf(buf, cap, "| `%s` | %s | %s | %s | %s |", f->name, f->unit[0] ? f->unit : "-",
-             figure_scope_name(f->scope), figure_better_name(f->better), f->meaning);
+    snprintf(buf, cap, "| `%s` | %s | %s | %s | %s | %s |", f->name, f->unit[0] ? f->unit : "-",
+             figure_scope_name(f->scope), figure_better_name(f->better),
+             figure_seeds_name(figure_seed_class(f)), f->meaning);
 }
 
 static void test_docs_list_every_figure(void **state)

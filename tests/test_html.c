@@ -723,6 +723,8 @@ static void test_page_is_well_formed_xml(void **state)
     free(html);
 }
 
+static char *element_text(const char *after, const char *open, const char *close);
+
 /* With three samples (seeds 42..44) the configuration says so and each
  * panel's Figures table shows the median, then min-max: run 0's servers
  * wrote {700, 600, 450} (max/mean 1.20), then {583, 583, 584} (1.00) and
@@ -759,6 +761,18 @@ static void test_figures_across_samples(void **state)
     assert_non_null(strstr(run0, want));
     assert_non_null(strstr(run0, "<th>writes</th><td>1750</td>")); /* 1750 in every sample */
     free(run0);
+    /* The summary: the median (1.20) with the seeds' range, and the
+     * verdict on the medians (window max/mean 2.81 in every seed), in 2
+     * of the 3 seeds: seed 44's 3.00 is one server outright. */
+    const char *sum = strstr(html, "<tr data-scheme=\"monotonic\">");
+    assert_non_null(sum);
+    assert_non_null(strstr(sum, "<td data-figure=\"write_max_mean\">1.20 <small>1.00&#8211;3.00"
+                                "</small></td>"));
+    char *verdict = element_text(sum, "<td class=\"verdict\">", "</td>");
+    assert_string_equal(verdict, "one server at a time takes the writes (window max/mean 2.81 "
+                                 "of 3); so in 2 of 3 seeds (max/mean 1.00-3.00)");
+    free(verdict);
+    assert_non_null(strstr(html, "Each figure is the median of 3 seeds (42..44)"));
     if (xmllint_on(state)) assert_well_formed(html);
 
     assert_null(strstr(single, "<th>samples</th>"));

@@ -251,6 +251,52 @@ static void test_samples_are_the_seeds_own_runs(void **state)
     scenario_release(&sc);
 }
 
+/* engine_run_seeds' on_run: into res's (k, scheme) slots. */
+static void record_seed(void *ctx, uint32_t k, size_t scheme, const run_result *run)
+{
+    samples_record_run(ctx, k, scheme, run);
+}
+
+/* The samples run side by side (engine_run_seeds, a task per seed and
+ * scheme, recorded run by run) hold exactly what running each seed whole
+ * and recording it gives, on one thread and on three. */
+static void test_seeds_side_by_side_are_the_seeds_runs(void **state)
+{
+    (void)state;
+    scenario sc;
+    small_scenario(&sc);
+    char err[512];
+    sim_results serial, again;
+    assert_int_equal(engine_run_all(&sc, NULL, &serial, err, sizeof err), 0);
+    assert_int_equal(samples_begin(&serial, 4), 0);
+    for (uint32_t k = 1; k < 4; k++) {
+        scenario other = sc;
+        other.seed = sc.seed + k;
+        assert_int_equal(engine_run_all(&other, NULL, &again, err, sizeof err), 0);
+        samples_record(&serial, k, &again);
+        sim_results_free(&again);
+    }
+    const uint32_t threads[] = { 1, 3 };
+    for (size_t t = 0; t < 2; t++) {
+        sim_results res;
+        sc.jobs = threads[t];
+        assert_int_equal(engine_run_all(&sc, NULL, &res, err, sizeof err), 0);
+        assert_int_equal(samples_begin(&res, 4), 0);
+        engine_seed_observer obs = { record_seed, NULL, &res };
+        assert_int_equal(engine_run_seeds(&sc, 1, 4, &obs, err, sizeof err), 0);
+        size_t n = (size_t)4 * res.nruns * res.nvalues;
+        for (size_t i = 0; i < n; i++) {
+            double a = serial.sample_values[i], b = res.sample_values[i];
+            if (!(isnan(a) && isnan(b)) && a != b)
+                fail_msg("jobs %u: value %zu is %.17g, the seed's own run %.17g",
+                         (unsigned)threads[t], i, b, a);
+        }
+        sim_results_free(&res);
+    }
+    sim_results_free(&serial);
+    scenario_release(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_merge_keeps_the_worst),
         cmocka_unit_test(test_merge_follows_the_operator),
         cmocka_unit_test(test_samples_are_the_seeds_own_runs),
+        cmocka_unit_test(test_seeds_side_by_side_are_the_seeds_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

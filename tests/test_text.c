@@ -775,6 +775,56 @@ static void test_no_samples_section_for_one_sample(void **state)
     free(f.res.sample_values);
 }
 
+/* With samples, the compare tables hold each figure's median across the
+ * seeds, not the first seed's value, and a range line under a scheme
+ * names the figures the seeds move; the run view adds its headline
+ * figures as "median [min-max]". Here seeds 43 and 44 spread the hot
+ * run's writes evenly (1.00) while seed 42 has them 2.91: the median is
+ * 1.00. */
+static void test_tables_show_the_median(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    assert_int_equal(samples_begin(&f.res, 3), 0);
+    for (int k = 0; k < 2; k++) {
+        fixture other;
+        fixture_init(&other);
+        for (int s = 0; s < 4; s++) other.hot[s].writes = 100;
+        samples_record(&f.res, (uint32_t)k + 1, &other.res);
+    }
+    char *cmp = capture(write_compare, &f);
+    assert_non_null(strstr(cmp, "\nwhere the writes land\n(each figure the median of 3 seeds, "
+                                "42..44; range: min-max of those the seed moves)\n"));
+    char *line = line_starting(cmp, "monotonic ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, " 1.00 "));
+    assert_null(strstr(line, " 2.91 ")); /* not the first seed's */
+    free(line);
+    const char *after = strstr(cmp, "\nmonotonic ");
+    assert_non_null(after);
+    after = strchr(after + 1, '\n');
+    assert_true(!strncmp(after, "\n  range: max/mean 1.00-2.91, ", 30));
+    assert_non_null(strstr(cmp, "one panel per scheme (seed 42's run; "));
+    free(cmp);
+
+    char *run = capture(write_hot_run, &f);
+    assert_non_null(strstr(run, "\n  seed 42's run (its figures across every seed after it):\n"));
+    assert_non_null(strstr(run, "\n  across 3 seeds (42..44), median [min-max]:\n"
+                                "    max/mean 1.00 [1.00-2.91]  "));
+    assert_non_null(strstr(run, "max/mean 2.91  CoV")); /* seed 42's own line stays */
+    free(run);
+    free(f.res.sample_values);
+
+    fixture one; /* one sample: neither */
+    fixture_init(&one);
+    cmp = capture(write_compare, &one);
+    assert_null(strstr(cmp, "range:"));
+    assert_null(strstr(cmp, "median"));
+    assert_null(strstr(cmp, "seed 42's run"));
+    free(cmp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -792,6 +842,7 @@ int main(void)
         cmocka_unit_test(test_output_is_deterministic),
         cmocka_unit_test(test_figures_tables),
         cmocka_unit_test(test_samples_section),
+        cmocka_unit_test(test_tables_show_the_median),
         cmocka_unit_test(test_no_samples_section_for_one_sample),
         cmocka_unit_test(test_many_servers_are_summed_up),
     };

@@ -170,6 +170,33 @@ static void test_drain_note_when_a_latency_is_longer_than_the_run(void **state)
     assert_false(verdict_drain_note(b, sizeof b, &r));
 }
 
+/* Across seeds the words are the medians', then how many seeds earn the
+ * same words and the range of max/mean: monotonic's 20 seeds in issue 28
+ * run 1.33-5.33 around a median of 2.67. */
+static void test_seeds_words(void **state)
+{
+    (void)state;
+    const double mm[5] = { 2.67, 1.33, 5.33, 2.67, 4.00 }, wm[5] = { 8, 8, 8, 8, 8 };
+    char b[256] = "";
+    verdict_spread_words(b, sizeof b, "writes", 2.67, 8, 0.33, 8);
+    verdict_seeds_words(b, sizeof b, mm, wm, 5, 2.67, 8, 8);
+    /* window 8.00 of 8 in every seed: "one server at a time" but for 5.33
+     * and 4.00 (at least half of 8: one server outright) */
+    assert_string_equal(b, "one server at a time takes the writes (window max/mean 8.00 of 8); "
+                           "so in 3 of 5 seeds (max/mean 1.33-5.33)");
+    const double even[3] = { 1.00, 1.01, 1.00 };
+    char e[128] = "writes even";
+    verdict_seeds_words(e, sizeof e, even, NULL, 3, 1.00, NAN, 8);
+    assert_string_equal(e, "writes even; so in all 3 seeds (max/mean 1.00-1.01)");
+    const double flat[2] = { 1.00, 1.00 };
+    char f[64] = "x";
+    verdict_seeds_words(f, sizeof f, flat, NULL, 2, 1.00, NAN, 8);
+    assert_string_equal(f, "x; so in all 2 seeds"); /* no range when it prints as one */
+    char g[64] = "x";
+    verdict_seeds_words(g, sizeof g, flat, NULL, 1, 1.00, NAN, 8);
+    assert_string_equal(g, "x"); /* one seed: nothing to say */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_overloaded_at_its_thresholds),
         cmocka_unit_test(test_overload_note_says_done_of_offered),
         cmocka_unit_test(test_drain_note_when_a_latency_is_longer_than_the_run),
+        cmocka_unit_test(test_seeds_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
