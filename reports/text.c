@@ -574,7 +574,7 @@ static const char *fmt_style(char *buf, double v, cell_style st, int decimals)
     if ((st == CELL_DURATION || st == CELL_BYTES) && !isfinite(v))
         return strcpy(buf, "-");
     if (st == CELL_DURATION)
-        return v == 0 ? strcpy(buf, "0") : fmt_duration(buf, (uint64_t)v);
+        return fmt_duration(buf, (uint64_t)v);
     if (st == CELL_BYTES)
         return fmt_bytes(buf, (uint64_t)v);
     if (st == CELL_LATENCY)
@@ -711,6 +711,8 @@ static void format_regime_row(const table_row *row, char cell[MAX_COLS][CELL])
     put(cell[GCOL_WREGIONS], row, "warmup_regions", CELL_FIXED, 0);
     put(cell[GCOL_WMAXMEAN], row, "warmup_write_max_mean", CELL_FIXED, 2);
     put(cell[GCOL_FROM], row, "measure_from_us", CELL_DURATION, 0);
+    if (!row->range && samples_spread(figure_find("measure_from_us"), row->res, row->r).median == 0)
+        strcpy(cell[GCOL_FROM], "0"); /* from the table's creation */
     put(cell[GCOL_TO], row, "duration_us", CELL_DURATION, 0);
     put_pair(cell[GCOL_RPS], row, "regions_per_server_start", "regions_per_server_end",
              CELL_FIXED, 2);

@@ -459,7 +459,7 @@ static void test_regime_is_stated(void **state)
     assert_contains(hot_row, " 1 s       4     3.00  1 s  2 s   1.00 -> 1.00 2 KiB -> 8 KiB");
     char *idle_row = line_starting(regime, "a-very-long-");
     assert_non_null(idle_row);
-    assert_contains(idle_row, "    never       8");
+    assert_contains(idle_row, "    never       -"); /* warmup_regions: undefined when it never ended */
     free(hot_row);
     free(idle_row);
     free(text);
