@@ -40,6 +40,12 @@ static double figure(json_object *run, const char *name)
     return json_object_get_double(member(member(run, "figures"), name));
 }
 
+/* The median of a figure across the run's seeds ("spread"). */
+static double median(json_object *run, const char *name)
+{
+    return json_object_get_double(member(member(member(run, "spread"), name), "median"));
+}
+
 static int64_t regime_int(json_object *run, const char *name)
 {
     return json_object_get_int64(member(member(run, "regime"), name));
@@ -47,9 +53,9 @@ static int64_t regime_int(json_object *run, const char *name)
 
 /* JSON: every run is measured from its own warm-up's end, which its
  * regime states; the tables that start as one region leave it at a
- * balancer run (a multiple of 5 minutes) with a region per server, the
- * pre-split ones have none; md5, reversed and opentsdb are even past it
- * and monotonic one server at a time. */
+ * balancer run (the drawn first run plus whole periods) with a region per
+ * server, the pre-split ones have none; md5, reversed and opentsdb are
+ * even past it (medians of the seeds) and monotonic one server at a time. */
 static void test_default_compare_measures_past_each_warmup(void **state)
 {
     (void)state;
@@ -60,6 +66,8 @@ static void test_default_compare_measures_past_each_warmup(void **state)
     assert_true(json_object_get_boolean(member(root, "measure_auto")));
     json_object *runs = member(root, "runs");
     assert_int_equal(json_object_array_length(runs), 12);
+    int64_t first = json_object_get_int64(member(member(root, "cluster"), "balancer_first_us"));
+    assert_true(first > 0 && first <= 300000000);
     for (size_t i = 0; i < json_object_array_length(runs); i++) {
         json_object *r = json_object_array_get_idx(runs, i);
         json_object *regime = member(r, "regime"), *warmup = member(regime, "warmup");
@@ -69,7 +77,7 @@ static void test_default_compare_measures_past_each_warmup(void **state)
         assert_int_equal(from, end);
         assert_int_equal(regime_int(r, "table_age_us"), from);
         assert_int_equal(regime_int(r, "to_us"), 1800000000);
-        assert_int_equal(from % 300000000, 0); /* at a balancer run, or 0 */
+        assert_true(from == 0 || (from >= first && (from - first) % 300000000 == 0)); /* a run */
         assert_true(json_object_get_int64(member(warmup, "regions")) >= 8);
         assert_true(regime_int(r, "regions_start") >= regime_int(r, "servers_start"));
         assert_int_equal(figure(r, "measure_from_us"), (double)from);
@@ -88,12 +96,15 @@ static void test_default_compare_measures_past_each_warmup(void **state)
     static const char *const even[] = { "md5", "reversed", "opentsdb" };
     for (size_t i = 0; i < 3; i++) {
         json_object *r = run_of(root, even[i]);
-        assert_int_equal(regime_int(r, "from_us"), 600000000); /* 10 min */
-        assert_true(figure(r, "write_max_mean") <= 1.10); /* verdict.h's VERDICT_EVEN */
-        assert_true(figure(r, "write_window_max_mean") <= 1.10);
+        assert_true(regime_int(r, "from_us") > 0);
+        assert_true(median(r, "write_max_mean") <= 1.10); /* verdict.h's VERDICT_EVEN */
+        assert_true(median(r, "write_window_max_mean") <= 1.10);
     }
+    /* each minute one server takes every write: 8 of 8, but in a minute in
+     * which the balancer moved the hot region, which two servers share */
     json_object *mono = run_of(root, "monotonic");
-    assert_true(figure(mono, "write_window_max_mean") == 8.0);
+    assert_true(median(mono, "write_window_max_mean") >= 7.5);
+    assert_true(figure(mono, "write_worst_window_max_mean") == 8.0);
     assert_true(figure(mono, "regions_per_server_start") >= 1.0);
     json_object_put(root);
     output_free(&o);
@@ -108,8 +119,14 @@ static void test_default_compare_states_its_regime(void **state)
     assert_contains(t.out, "\nmeasured  from the end of each run's warm-up (measure_from = auto): "
                            "the first balancer run at which its table had a region per server\n");
     assert_contains(t.out, "\nthe regime measured: the warm-up");
-    assert_contains(t.out, "\nmd5               10 min       8     5.00 10 min 30 min   1.00 -> 4.00");
-    assert_contains(t.out, "\nsalted              none       8        -      0 30 min");
+    const char *md5 = strstr(t.out, "\nthe regime measured");
+    assert_non_null(md5);
+    md5 = strstr(md5, "\nmd5 ");
+    assert_non_null(md5);
+    const char *md5_end = strchr(md5 + 1, '\n');
+    const char *span = strstr(md5, " min 30 min   1.00 -> 4.00 ");
+    assert_true(span && span < md5_end); /* from its warm-up's end, in minutes, to 30 */
+    assert_contains(t.out, "\nsalted              none       8        -       0 30 min");
     output_free(&t);
 
     output h = run("compare", "--format", "html", NULL);
@@ -123,7 +140,8 @@ static void test_default_compare_states_its_regime(void **state)
         assert_non_null(summary);
         const char *verdict = strstr(summary, "<td class=\"verdict\">");
         assert_non_null(verdict);
-        assert_true(!strncmp(verdict, "<td class=\"verdict\">writes even</td>", 36));
+        static const char even_words[] = "<td class=\"verdict\">writes even; so in all 3 seeds";
+        assert_true(!strncmp(verdict, even_words, sizeof even_words - 1));
     }
     output_free(&h);
 }
@@ -141,8 +159,10 @@ static void test_explicit_zero_and_a_warmup_that_never_ends(void **state)
     json_object *r = run_of(root, "md5");
     assert_int_equal(regime_int(r, "from_us"), 0);
     assert_int_equal(json_object_get_int64(member(r, "writes")), 1800000);
-    assert_true(figure(r, "write_max_mean") > 2.0); /* the growing table's */
-    assert_int_equal(figure(r, "warmup_us"), 600000000.0);
+    assert_true(figure(r, "write_max_mean") > 1.5); /* the growing table's (past it: 1.01) */
+    int64_t first = json_object_get_int64(member(member(root, "cluster"), "balancer_first_us"));
+    int64_t warm = (int64_t)figure(r, "warmup_us");
+    assert_true(warm > first && (warm - first) % 300000000 == 0);
     json_object_put(root);
     output_free(&o);
 

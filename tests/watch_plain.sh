@@ -24,8 +24,12 @@ trap 'exit 1' HUP INT TERM
 rs() { env -u NO_COLOR TERM=xterm-256color LC_ALL=C TZ=UTC "$regionsim" "$@"; }
 fail() { echo "watch_plain: FAIL: $*" >&2; exit 1; }
 
-rs watch --scheme monotonic >"$dir/a" 2>"$dir/a.err" || fail "exit $? (stderr: $(cat "$dir/a.err"))"
-rs watch --scheme monotonic >"$dir/b" 2>/dev/null
+# the balancer at whole periods (5, 10, .. min): the warm-up then ends on a
+# window's edge, where the watch's window sums and the run's counts agree
+# (a drawn phase measures from mid-window, which windows cannot split)
+rs watch --scheme monotonic --balancer-phase 5m >"$dir/a" 2>"$dir/a.err" ||
+    fail "exit $? (stderr: $(cat "$dir/a.err"))"
+rs watch --scheme monotonic --balancer-phase 5m >"$dir/b" 2>/dev/null
 cmp -s "$dir/a" "$dir/b" || fail "two runs printed different lines"
 [ ! -s "$dir/a.err" ] || fail "stderr: $(cat "$dir/a.err")"
 if grep -q "$(printf '\033')" "$dir/a"; then fail "an escape in the plain lines"; fi
@@ -43,14 +47,16 @@ hot=$(sed 's/.* hot \(rs[0-9]*\) .*/\1/' "$dir/a" | sort -u | wc -l)
 [ "$hot" -ge 2 ] || fail "the hot server never moved"
 
 # the last line's figures are the run's report's
-rs run --scheme monotonic >"$dir/run" 2>/dev/null
+rs run --scheme monotonic --balancer-phase 5m --samples 1 >"$dir/run" 2>/dev/null # one seed, as watch
 run_mm=$(sed -n 's/^  max\/mean \([0-9.]*\) .*/\1/p' "$dir/run" | head -1)
 run_wm=$(sed -n 's/^  per-window max\/mean: mean \([0-9.]*\),.*/\1/p' "$dir/run" | head -1)
 [ -n "$run_mm" ] && [ -n "$run_wm" ] || fail "no max/mean figures in the run report"
 # the lines of the warm-up (figures "-") are the minutes before the run's
-# measured span ("measured 10 min-30 min" in its report)
-from=$(sed -n 's/^  measured \([0-9]*\) min-.*/\1/p' "$dir/run")
+# measured span ("measured 10 min-30 min" in its report; a span from
+# 8.1 min would leave the 9 windows that start before it unmeasured)
+from=$(sed -n 's/^  measured \([0-9.]*\) min-.*/\1/p' "$dir/run")
 [ -n "$from" ] || fail "no measured span in the run report"
+from=$(awk -v m="$from" 'BEGIN { c = int(m); if (c < m) c++; print c }')
 warm=$(grep -c ' max/mean - window - ' "$dir/a" || true)
 [ "$warm" -eq "$from" ] || fail "$warm lines without figures, the run measured from $from min"
 tail -1 "$dir/a" | grep -q " max/mean $run_mm window $run_wm " ||
