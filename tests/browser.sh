@@ -25,7 +25,7 @@
 set -eu
 
 WIDTH=1400
-HEIGHT=2400
+HEIGHT=2800 # the summary (a range line a scheme), the regime statement, then the first two panels
 
 if [ $# -ne 3 ]; then
     echo "usage: sh browser.sh REGIONSIM PNG_CHECK DIR" >&2
