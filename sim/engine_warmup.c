@@ -93,13 +93,13 @@ void engine_start_measuring(run_state *st, run_result *out, uint64_t t_us)
     out->bytes_start = cluster_bytes(c);
 }
 
-/* The warm-up ends at t: what the table was then, each server's writes so
- * far, and (measure_from = auto) measuring from here. */
-static void warmup_end(run_state *st, run_result *out, uint64_t t_us)
+/* What the table was when the warm-up ended at t (ended: 1), or when the
+ * run ended still in it (ended: 0, t the run's end): its regions, online
+ * servers and each server's writes so far. */
+static void warmup_record(run_state *st, run_result *out, uint64_t t_us, int ended)
 {
     cluster *c = st->table;
-    st->warmup_done = 1;
-    out->warmup_ended = 1;
+    out->warmup_ended = ended;
     out->warmup_us = t_us;
     out->warmup_regions = regionmap_count(c->map);
     out->warmup_servers = c->nservers;
@@ -109,6 +109,14 @@ static void warmup_end(run_state *st, run_result *out, uint64_t t_us)
         for (uint32_t s = 0; s < n; s++)
             out->servers[sv[s].id].warmup_writes = sv[s].writes;
     }
+}
+
+/* The warm-up ends at t: what the table was then, and (measure_from =
+ * auto) measuring from here. */
+static void warmup_end(run_state *st, run_result *out, uint64_t t_us)
+{
+    st->warmup_done = 1;
+    warmup_record(st, out, t_us, 1);
     if (st->sc->measure_auto)
         engine_start_measuring(st, out, t_us);
 }
@@ -121,17 +129,6 @@ void engine_warmup_check(run_state *st, run_result *out, uint64_t t_us)
 
 void engine_warmup_finish(run_state *st, run_result *out)
 {
-    if (st->warmup_done)
-        return;
-    cluster *c = st->table;
-    out->warmup_ended = 0;
-    out->warmup_us = out->duration_us;
-    out->warmup_regions = regionmap_count(c->map);
-    out->warmup_servers = c->nservers;
-    for (int pass = 0; pass < 2; pass++) {
-        const server *sv = pass ? c->retired : c->servers;
-        uint32_t n = pass ? c->nretired : c->nservers;
-        for (uint32_t s = 0; s < n; s++)
-            out->servers[sv[s].id].warmup_writes = sv[s].writes;
-    }
+    if (!st->warmup_done)
+        warmup_record(st, out, out->duration_us, 0);
 }
