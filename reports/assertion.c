@@ -673,8 +673,13 @@ int assertion_check(const assertion *a, const sim_results *res, assertion_result
  * larger triple is worse. */
 static int worse(const assertion_result *x, const assertion_result *y)
 {
-    if (x->passed != y->passed)
-        return !x->passed;
+    const assertion *b = x->assertion;
+    /* each side's own value against the bound: a merged result passes
+     * by its majority, while its value is its worst sample's */
+    int xp = !isnan(x->value) && compare(x->value, b->op, b->bound);
+    int yp = !isnan(y->value) && compare(y->value, b->op, b->bound);
+    if (xp != yp)
+        return !xp;
     if (isnan(x->value) || isnan(y->value))
         return isnan(x->value) && !isnan(y->value);
     const assertion *a = x->assertion;
@@ -697,7 +702,7 @@ void assertion_merge(assertion_result *into, const assertion_result *sample)
     assert(into->scheme && sample->scheme && !strcmp(into->scheme, sample->scheme));
     uint32_t samples = into->samples + sample->samples;
     uint32_t failed = into->samples_failed + sample->samples_failed;
-    int passed = into->passed && sample->passed;
+    int passed = (uint64_t)failed * 2 < samples; /* the median sample's verdict */
     if (worse(sample, into)) {
         const char *scheme = into->scheme; /* keep the first sample's (borrowed) name */
         *into = *sample;
@@ -741,8 +746,9 @@ void assertion_describe(const assertion_result *r, char *out, size_t cap)
     int named = strcmp(a->name, a->text) != 0;
     char samples[96] = "";
     if (r->samples > 1)
-        snprintf(samples, sizeof samples, " (seed %llu, the worst of %u samples; %u failed)",
-                 (unsigned long long)r->seed, (unsigned)r->samples, (unsigned)r->samples_failed);
+        snprintf(samples, sizeof samples, " (seed %llu, the worst of %u samples; %u failed%s)",
+                 (unsigned long long)r->seed, (unsigned)r->samples, (unsigned)r->samples_failed,
+                 r->passed && r->samples_failed ? ", fewer than half" : "");
     snprintf(out, cap, "%s %s%s%s for %s: value %s%s%s%s, bound %s%s",
              r->passed ? "passed" : "FAILED", named ? a->name : "", named ? ": " : "", a->text,
              r->scheme ? r->scheme : "?", value, r->why ? " (" : "", r->why ? r->why : "",

@@ -134,8 +134,11 @@ int assertion_check(const assertion *a, const sim_results *res, assertion_result
                     char *err, size_t errcap);
 
 /* Folds the result of the same assertion and scheme on another sample
- * (a run with another seed) into *into: it passes only if both do, counts
- * the samples and the failed ones, and keeps the worse value with its seed
+ * (a run with another seed) into *into: counts the samples and the failed
+ * ones, and passes while most samples pass (failed * 2 < samples: the
+ * verdict of the median sample, as the reports' verdicts are the medians';
+ * one sample's luck can neither pass nor fail the job, issue 28; a tie
+ * fails), and keeps the worst value with its seed
  * and why: a failure before a pass, an undefined value before a defined
  * one, then the value farthest on the failing side (the highest for < and
  * <=, the lowest for > and >=, the farthest from the bound for ==); on a

@@ -753,16 +753,15 @@ static void test_a_seed_alone_passes_a_real_change_fails(void **state)
 
     /* the figures and tolerances chosen on the command line: the balance
      * is the same on 4 servers, and hottest_share allowed +150% (the
-     * monotonic key's hotspot assertion fails there, exit 1, but the
-     * baseline holds) */
+     * baseline holds, whatever the assertions say there) */
     o = run("compare", ci, "--servers", "4", "--baseline", base, "--baseline-figures",
             "write_max_mean,write_window_max_mean", NULL);
-    assert_contains(o.err, "regionsim compare: 6 figures within baseline ");
+    assert_contains(o.err, " 6 figures within baseline ");
     assert_null(strstr(o.err, "REGRESSION"));
     output_free(&o);
     o = run("compare", ci, "--servers", "4", "--baseline", base, "--tolerance",
             "hottest_share=1.5", NULL);
-    assert_contains(o.err, "regionsim compare: 18 figures within baseline ");
+    assert_contains(o.err, " 18 figures within baseline ");
     output_free(&o);
     refused(run("compare", ci, "--baseline", base, "--baseline-figures", "write_max_mean,wrte_cov",
                 NULL), "--baseline-figures: unknown figure 'wrte_cov' (did you mean 'write_cov'?)",

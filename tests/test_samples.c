@@ -159,29 +159,40 @@ static void test_merge_keeps_the_worst(void **state)
     assert_double_equal(r.value, 1.15, 0);
     assert_int_equal(r.seed, 43);
     x = one(&le, 1.3, 0, 44);
-    assertion_merge(&r, &x); /* a failure wins */
-    assert_false(r.passed);
+    assertion_merge(&r, &x); /* a failure: the worst value, and 1 of 3 failed: it holds */
+    assert_true(r.passed);
     assert_double_equal(r.value, 1.3, 0);
     assert_int_equal(r.seed, 44);
     x = one(&le, 1.1, 1, 45);
     assertion_merge(&r, &x); /* a later pass changes neither verdict nor value */
-    assert_false(r.passed);
+    assert_true(r.passed);
     assert_int_equal(r.seed, 44);
     x = one(&le, 1.3, 0, 46);
-    assertion_merge(&r, &x); /* a tie keeps the earlier seed */
+    assertion_merge(&r, &x); /* a tie keeps the earlier seed; 2 of 5 failed: it holds */
     assert_int_equal(r.seed, 44);
     assert_int_equal(r.samples, 5);
     assert_int_equal(r.samples_failed, 2);
+    assert_true(r.passed);
+    char held[512];
+    assertion_describe(&r, held, sizeof held);
+    if (!strstr(held, "passed ") || !strstr(held, "(seed 44, the worst of 5 samples; 2 failed, "
+                                                  "fewer than half)"))
+        fail_msg("%s", held);
     x = one(&le, NAN, 0, 47);
     x.why = "nothing was read";
     assertion_merge(&r, &x); /* undefined is worse than any value */
     assert_true(isnan(r.value));
     assert_string_equal(r.why, "nothing was read");
     assert_int_equal(r.samples_failed, 3);
+    assert_false(r.passed); /* 3 of 6: not most of them passed (a tie fails) */
+    x = one(&le, 1.3, 0, 48);
+    assertion_merge(&r, &x);
+    assert_false(r.passed); /* 4 of 7 failed */
+    assert_int_equal(r.samples, 7);
 
     char line[512];
     assertion_describe(&r, line, sizeof line);
-    if (!strstr(line, "(seed 47, the worst of 6 samples; 3 failed)"))
+    if (!strstr(line, "(seed 47, the worst of 7 samples; 4 failed)"))
         fail_msg("%s", line);
 }
 
