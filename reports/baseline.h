@@ -72,6 +72,16 @@ typedef struct baseline_gate {
     double fig_relative[BASELINE_MAX_FIGURES], fig_absolute[BASELINE_MAX_FIGURES];
 } baseline_gate;
 
+/* Whether the default gate leaves f of one scheme unjudged: its
+ * baseline's samples spread wider than twice f's tolerance at their median
+ * (max - min > 2 x max(relative x |median|, absolute)). Such a figure
+ * moves with the seed more than any change the tolerance guards against
+ * (a timestamp key's whole-run max/mean, 2.05-8.00 over 20 seeds), and a
+ * few baseline seeds do not pin it down; the robust figures beside it (the
+ * window max/mean) are judged. Never with --baseline-figures (the user's
+ * set is judged whole) or with one sample (no spread). */
+int baseline_moves(const baseline_gate *g, const figure *f, baseline_band old);
+
 /* The default gate: the headline figures, each with its default
  * tolerance. */
 void baseline_gate_init(baseline_gate *g);
@@ -129,6 +139,7 @@ typedef struct baseline_report {
     size_t nchanges;         /* every figure beyond its tolerance, in scheme then registry order */
     baseline_change *changes;
     size_t compared;         /* figure values compared (both defined) */
+    size_t moving;           /* not judged: the baseline's own seeds moved them (baseline_moves) */
     size_t regressions;
     size_t schemes_missing;  /* this run's schemes the baseline does not have */
     uint32_t samples;        /* this run's samples: above 1, its medians were compared */

@@ -531,6 +531,10 @@ static int compare_pair(const sweep_baseline *b, const sweep_table *t, size_t p,
         if (!isfinite(old.min) || !isfinite(old.median) || !isfinite(old.max) ||
             !isfinite(now))
             continue;
+        if (baseline_moves(g, f, old)) {
+            out->moving++;
+            continue;
+        }
         out->compared++;
         double limit;
         baseline_verdict verdict = baseline_judge(f, old, now, baseline_gate_tol(g, f), &limit);
@@ -665,8 +669,11 @@ const char *sweep_baseline_passed_text(char *buf, size_t cap, const char *path,
                                        const sweep_baseline_report *r)
 {
     char unmatched[256];
-    snprintf(buf, cap, "%zu figure%s within baseline %s at %zu point%s%s", r->compared,
-             r->compared == 1 ? "" : "s", path, r->points, r->points == 1 ? "" : "s",
-             unmatched_text(unmatched, sizeof unmatched, r));
+    int n = snprintf(buf, cap, "%zu figure%s within baseline %s at %zu point%s%s", r->compared,
+                     r->compared == 1 ? "" : "s", path, r->points, r->points == 1 ? "" : "s",
+                     unmatched_text(unmatched, sizeof unmatched, r));
+    if (r->moving && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " (%zu not judged: %s moved with the seed in "
+                 "the baseline)", r->moving, r->moving == 1 ? "it" : "they");
     return buf;
 }

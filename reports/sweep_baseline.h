@@ -45,6 +45,7 @@ typedef struct sweep_baseline_report {
     size_t nchanges;          /* every figure beyond the tolerance: point, scheme, registry order */
     sweep_baseline_change *changes;
     size_t compared;          /* figure values compared (both defined) */
+    size_t moving;            /* not judged: the baseline's own seeds moved them (baseline_moves) */
     size_t regressions;
     size_t points;            /* points both sweeps have */
     size_t points_new;        /* this sweep's points the baseline does not have */

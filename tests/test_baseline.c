@@ -469,19 +469,20 @@ static void test_judge_spread(void **state)
     baseline_band seeds = band(2, 2, 4);
     assert_int_equal(baseline_judge(wmm, seeds, 4, t, NULL), BASELINE_SAME);
     assert_int_equal(baseline_judge(wmm, one(2), 4, t, NULL), BASELINE_REGRESSION);
-    assert_int_equal(baseline_judge(wmm, seeds, 4.2, t, NULL), BASELINE_SAME); /* 4 + 5% */
-    assert_int_equal(baseline_judge(wmm, seeds, 4.21, t, &limit), BASELINE_REGRESSION);
-    assert_true(limit == 4.2);
-    assert_int_equal(baseline_judge(wmm, seeds, 1.9, t, NULL), BASELINE_SAME); /* 2 - 5% */
-    assert_int_equal(baseline_judge(wmm, seeds, 1.89, t, &limit), BASELINE_IMPROVEMENT);
-    assert_true(limit == 1.9);
+    /* the seeds' band 2..4 widened by half its width (1) at each edge, then 5% */
+    assert_int_equal(baseline_judge(wmm, seeds, 5.25, t, NULL), BASELINE_SAME); /* 5 + 5% */
+    assert_int_equal(baseline_judge(wmm, seeds, 5.26, t, &limit), BASELINE_REGRESSION);
+    assert_true(limit == 5.25);
+    assert_int_equal(baseline_judge(wmm, seeds, 0.95, t, NULL), BASELINE_SAME); /* 1 - 0.05 */
+    assert_int_equal(baseline_judge(wmm, seeds, 0.94, t, &limit), BASELINE_IMPROVEMENT);
+    assert_true(limit == 0.95);
     /* higher is better: the low edge is the one that fails */
     baseline_tol done_tol = baseline_default_tol(done);
     assert_true(done_tol.relative == 0.02 && done_tol.absolute == 1);
     baseline_band rate = band(999.25, 1000, 1000);
-    assert_int_equal(baseline_judge(done, rate, 980, done_tol, NULL), BASELINE_SAME);
-    assert_int_equal(baseline_judge(done, rate, 979, done_tol, &limit), BASELINE_REGRESSION);
-    assert_true(limit == 999.25 - 0.02 * 999.25);
+    assert_int_equal(baseline_judge(done, rate, 979, done_tol, NULL), BASELINE_SAME);
+    assert_int_equal(baseline_judge(done, rate, 978, done_tol, &limit), BASELINE_REGRESSION);
+    assert_true(limit == 998.875 - 0.02 * 998.875); /* 999.25 less half the band's 0.75 */
     assert_int_equal(baseline_judge(done, rate, 1030, done_tol, NULL), BASELINE_IMPROVEMENT);
 }
 
@@ -640,19 +641,34 @@ static void test_baseline_of_samples(void **state)
     baseline *b;
     baseline_report r;
     char err[1024];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (k == 1)
             fake_samples(path, 3, 1, 1);  /* a spread as narrow as one run */
         if (k == 2)
             fake_samples(path, 3, 0.5, 20); /* wide enough for the timestamp key */
+        if (k == 3) /* the same, the headline chosen: every figure judged */
+            assert_int_equal(baseline_gate_figures(&g, "headline", err, sizeof err), 0);
         assert_int_equal(baseline_load(path, JSON_READ_MAX_DEFAULT, &b, err, sizeof err), 0);
+        if (k == 2) { /* the default gate leaves figures that wide unjudged */
+            int rc = baseline_compare(b, &res, &g, &r, err, sizeof err);
+            if (rc == 0) {
+                assert_int_equal(r.regressions, 0);
+                assert_true(r.moving >= 4);
+                baseline_report_free(&r);
+            } else {
+                assert_non_null(strstr(err, "no figure compared"));
+            }
+            baseline_free(b);
+            continue;
+        }
         assert_int_equal(baseline_compare(b, &res, &g, &r, err, sizeof err), 0);
         assert_int_equal(r.samples, 1);
         assert_int_equal(r.old_samples, k ? 3 : 1);
+        assert_int_equal(r.moving, 0);
         assert_true(r.compared >= 4);
         if (k < 2 && r.regressions == 0)
             fail_msg("case %d: the timestamp key passed against the salted key", k);
-        if (k == 2 && r.regressions)
+        if (k == 3 && r.regressions)
             fail_msg("within the spread: %zu regressions, the first %s", r.regressions,
                      r.changes[0].figure->name);
         for (size_t i = 0; i < r.nchanges; i++) /* only the gate's figures */

@@ -338,7 +338,18 @@ static void test_spread_of_a_sweep_baseline(void **state)
         compare_gate(b, &tb, &g, &r);
         assert_int_equal(r.nchanges, 0);
         sweep_baseline_report_free(&r);
-        *slot(&tb, 0, 0, "write_max_mean") = 3.5 * v; /* beyond it by more than 5% */
+        *slot(&tb, 0, 0, "write_max_mean") = 4.5 * v; /* the default gate: a band this wide */
+        compare_gate(b, &tb, &g, &r);                 /* moved with the seed: not judged */
+        assert_int_equal(r.nchanges, 0);
+        assert_int_equal(r.moving, 1);
+        sweep_baseline_report_free(&r);
+        char gerr[256];
+        assert_int_equal(baseline_gate_figures(&g, "headline", gerr, sizeof gerr), 0);
+        *slot(&tb, 0, 0, "write_max_mean") = 3.5 * v; /* chosen: within it widened by half */
+        compare_gate(b, &tb, &g, &r);
+        assert_int_equal(r.nchanges, 0);
+        sweep_baseline_report_free(&r);
+        *slot(&tb, 0, 0, "write_max_mean") = 4.5 * v; /* beyond 4v by more than 5% */
         compare_gate(b, &tb, &g, &r);
         assert_int_equal(r.regressions, 1);
         assert_true(r.changes[0].old.min == v && r.changes[0].old.max == 3 * v);
