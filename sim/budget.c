@@ -138,6 +138,14 @@
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
+/* A time in us held as a double, as a whole number of us: 0 below 1,
+ * UINT64_MAX from 2^64 on (a cast out of range is undefined behaviour: a
+ * trace's period of a billion hours gives 3.6e24). */
+static uint64_t us_of(double t)
+{
+    return t <= 0 ? 0 : t >= 0x1p64 ? UINT64_MAX : (uint64_t)t;
+}
+
 /* The balancer's first run, as the engine draws it from the seed
  * (sim/hbase_inputs.c; the status chore's phase is not needed here). */
 static uint64_t first_balancer_run(const scenario *sc)
@@ -802,7 +810,7 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
     if (sc->balancer != BALANCER_NONE) {
         double runs = (double)hbase_inputs_balancer_runs(first_balancer_run(sc),
                                                          sc->balancer_period_us,
-                                                         start > 0 ? (uint64_t)start : 0);
+                                                         us_of(start));
         s->kept[BUDGET_BALANCER] = runs * 2 * (sizeof(balancer_report) + sizeof(timeline_event));
     }
     s->work[BUDGET_WORKLOAD] = 24 * s->series + (trace ? TRACE_BUFFERS : 0) + RUN_FIXED;
@@ -854,7 +862,8 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
     out->windows = window_count(sc, total);
     if (sc->balancer != BALANCER_NONE)
         out->balancer_runs = (double)hbase_inputs_balancer_runs(
-            first_balancer_run(sc), sc->balancer_period_us, total > 0 ? (uint64_t)total : 0);
+            first_balancer_run(sc), sc->balancer_period_us,
+            us_of(total));
 
     uint8_t *buffers = malloc(2 * (size_t)KEYSCHEME_MAX_KEY);
     if (!buffers)
