@@ -147,13 +147,30 @@ static int readable(json_object *root, const char *path, char *err, size_t errca
     return 1;
 }
 
-void baseline_measured_words(int automatic, uint64_t from_us, char *out, size_t cap)
+/* How a report was measured, in words: "from each run's warm-up
+ * (measure_from = auto)" or "from 10 min (measure_from)". */
+static void measured_words(int automatic, uint64_t from_us, char *out, size_t cap)
 {
     char d[CELL];
     if (automatic)
         snprintf(out, cap, "%s", "from each run's warm-up (measure_from = auto)");
     else
         snprintf(out, cap, "from %s (measure_from)", from_us ? fmt_duration(d, from_us) : "0");
+}
+
+int baseline_measured_alike(const char *path, const char *noun, int old_auto,
+                            uint64_t old_from_us, int now_auto, uint64_t now_from_us, char *err,
+                            size_t errcap)
+{
+    if (old_auto == now_auto && (old_auto || old_from_us == now_from_us))
+        return 1;
+    char was[2 * CELL], now[2 * CELL];
+    measured_words(old_auto, old_from_us, was, sizeof was);
+    measured_words(now_auto, now_from_us, now, sizeof now);
+    snprintf(err, errcap, "%s: a baseline measured %s; this %s is measured %s: compare %ss "
+             "measured alike (set measure_from to match, or make the baseline again)", path, was,
+             noun, now, noun);
+    return 0;
 }
 
 /* Whether b can be compared with res: the same scenario, measured alike;
@@ -171,17 +188,8 @@ static int comparable(const baseline *b, const sim_results *res, char *err, size
     }
     /* Like with like: the figures of a run measured past its warm-up and of
      * one measured from 0 differ by the growing table, not by the change. */
-    if (b->measure_auto != res->measure_auto ||
-        (!b->measure_auto && b->measure_from_us != res->measure_from_us)) {
-        char was[2 * CELL], now_from[2 * CELL];
-        baseline_measured_words(b->measure_auto, b->measure_from_us, was, sizeof was);
-        baseline_measured_words(res->measure_auto, res->measure_from_us, now_from, sizeof now_from);
-        snprintf(err, errcap, "%s: a baseline measured %s; this run is measured %s: compare runs "
-                 "measured alike (set measure_from to match, or make the baseline again)",
-                 b->path, was, now_from);
-        return 0;
-    }
-    return 1;
+    return baseline_measured_alike(b->path, "run", b->measure_auto, b->measure_from_us,
+                                   res->measure_auto, res->measure_from_us, err, errcap);
 }
 
 /* What a JSON value is, for a message: "a string ('abc')", "an array". */

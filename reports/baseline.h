@@ -190,11 +190,16 @@ int baseline_load(const char *path, uint64_t max, baseline **out, char *err, siz
 
 void baseline_free(baseline *b);
 
-/* How a report was measured, in words, into out (cap bytes): "from each
- * run's warm-up (measure_from = auto)" when automatic, else "from 10 min
- * (measure_from)" (from_us 0: "from 0"). The baseline gates refuse
- * reports measured otherwise with these words. */
-void baseline_measured_words(int automatic, uint64_t from_us, char *out, size_t cap);
+/* Whether a baseline at path measured (old_auto, old_from_us) compares
+ * with this run or sweep (noun: "run" or "sweep") measured (now_auto,
+ * now_from_us): both measure_from = auto, or both the same fixed
+ * measure_from. 1 if so; else 0 with the message the gates refuse with in
+ * err: "PATH: a baseline measured from each run's warm-up (measure_from =
+ * auto); this run is measured from 0 (measure_from): compare runs measured
+ * alike (...)". */
+int baseline_measured_alike(const char *path, const char *noun, int old_auto,
+                            uint64_t old_from_us, int now_auto, uint64_t now_from_us, char *err,
+                            size_t errcap);
 
 /* Compares res with b (baseline_load; messages name its path), the
  * figures g judges, each by baseline_judge: this run's value (with

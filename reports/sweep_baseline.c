@@ -560,16 +560,9 @@ int sweep_baseline_compare(const sweep_baseline *b, const sweep_table *t, const 
         return -1;
     }
     /* like with like: known once the sweep has run (its first point's) */
-    if (b->measure_auto != t->measure_auto ||
-        (!b->measure_auto && b->measure_from_us != t->measure_from_us)) {
-        char was[2 * CELL], now[2 * CELL];
-        baseline_measured_words(b->measure_auto, b->measure_from_us, was, sizeof was);
-        baseline_measured_words(t->measure_auto, t->measure_from_us, now, sizeof now);
-        snprintf(err, errcap, "%s: a baseline measured %s; this sweep is measured %s: compare "
-                 "sweeps measured alike (set measure_from to match, or make the baseline "
-                 "again)", b->path, was, now);
+    if (!baseline_measured_alike(b->path, "sweep", b->measure_auto, b->measure_from_us,
+                                 t->measure_auto, t->measure_from_us, err, errcap))
         return -1;
-    }
     *out = b->counts;
     size_t cap = 0;
     int rc = 0;

@@ -21,6 +21,16 @@
 const char *binary;
 const char *source_root;
 
+void cli_args(int argc, char **argv)
+{
+    if (argc < 2 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: %s PATH-TO-REGIONSIM [SOURCE-ROOT]\n", argc ? argv[0] : "test");
+        exit(2);
+    }
+    binary = argv[1];
+    source_root = argc > 2 && argv[2][0] != '-' ? argv[2] : ".";
+}
+
 
 char *slurp(FILE *f)
 {

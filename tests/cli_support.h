@@ -19,9 +19,15 @@
 #include <json-c/json.h>
 
 /* The binary under test and the source tree (for examples/ and tests/data/),
- * set once by the test program's main from its arguments. */
+ * set once by the test program's main from its arguments (cli_args). */
 extern const char *binary;
 extern const char *source_root;
+
+/* Sets binary and source_root from a test program's arguments,
+ * PATH-TO-REGIONSIM [SOURCE-ROOT] (an argument from '-' on is an option of
+ * the program's, and the root is then "."); without the binary, prints the
+ * usage line naming argv[0] and exits 2. */
+void cli_args(int argc, char **argv);
 
 /* What a run printed, and its exit status (128 if a signal ended it). */
 typedef struct output {

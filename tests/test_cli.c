@@ -828,12 +828,7 @@ static void test_jobs_do_not_change_the_output(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_cli PATH-TO-REGIONSIM [SOURCE-ROOT]\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argc > 2 ? argv[2] : ".";
+    cli_args(argc, argv);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_prints_every_server),
         cmocka_unit_test(test_keys_prints_n_keys_and_regions),

@@ -788,12 +788,7 @@ static void test_closed_stdout(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_cli_files PATH-TO-REGIONSIM [SOURCE-ROOT]\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argc > 2 ? argv[2] : ".";
+    cli_args(argc, argv);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_bar_only_on_a_terminal),
         cmocka_unit_test(test_color_follows_the_terminal_and_no_color),

@@ -833,12 +833,7 @@ static void test_junit_time_is_wall_time(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: test_cli_gates PATH-TO-REGIONSIM SOURCE-ROOT\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argv[2];
+    cli_args(argc, argv);
     test_plain_env();
     snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", source_root);
     const char *tmp = getenv("TMPDIR");

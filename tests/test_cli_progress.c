@@ -107,12 +107,7 @@ static void test_advise_check_bar_only_on_a_terminal(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: test_cli_progress PATH-TO-REGIONSIM SOURCE-ROOT\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argv[2];
+    cli_args(argc, argv);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweep_bar_only_on_a_terminal),
         cmocka_unit_test(test_advise_bar_only_on_a_terminal),

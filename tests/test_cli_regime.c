@@ -176,12 +176,7 @@ static void test_explicit_zero_and_a_warmup_that_never_ends(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: test_cli_regime PATH-TO-REGIONSIM SOURCE-ROOT\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argv[2];
+    cli_args(argc, argv);
     test_plain_env();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_compare_measures_past_each_warmup),

@@ -234,12 +234,7 @@ static void test_advise_scores_the_median(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_cli_samples PATH-TO-REGIONSIM [SOURCE-ROOT]\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argc > 2 ? argv[2] : ".";
+    cli_args(argc, argv);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_samples_exit_status),
         cmocka_unit_test(test_samples_by_default),

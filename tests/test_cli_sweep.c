@@ -764,12 +764,7 @@ static void test_plan_on_a_full_disk_leaves_nothing(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_cli_sweep PATH-TO-REGIONSIM [SOURCE-ROOT]\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argc > 2 && argv[2][0] != '-' ? argv[2] : ".";
+    cli_args(argc, argv);
     snprintf(small, sizeof small, "%s/tests/data/sweep-small.ini", source_root);
     /* `cli_sweep_root` (--as-root): what only root can set up; without root
      * it exits 77, skipped, or fails under CI (tests/support.h) */

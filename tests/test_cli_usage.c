@@ -273,12 +273,7 @@ static void test_messages_suggest_what_was_meant(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_cli_usage PATH-TO-REGIONSIM [SOURCE-ROOT]\n");
-        return 2;
-    }
-    binary = argv[1];
-    source_root = argc > 2 ? argv[2] : ".";
+    cli_args(argc, argv);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_help_lists_every_setting),

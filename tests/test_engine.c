@@ -14,18 +14,7 @@
 
 #include "tests/support.h"
 
-#include "sim/engine.h"
-
-static void short_scenario(scenario *sc, const char *scheme)
-{
-    scenario_defaults(sc);
-    sc->workload.duration_us = 150ull * 1000000; /* 2.5 min: the last window is half */
-    sc->region_max_bytes = 256 * 1024;
-    sc->balancer_period_us = 60ull * 1000000;
-    sc->measure_auto = 0; /* these tests count the whole run: the warm-up's are test_engine_warmup.c's */
-    sc->nschemes = 0;
-    scenario_add_scheme(sc, NULL, scheme);
-}
+#include "tests/engine_support.h"
 
 static void assert_same_result(const run_result *a, const run_result *b)
 {

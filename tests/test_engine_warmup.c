@@ -14,19 +14,7 @@
 
 #include "tests/support.h"
 
-#include "sim/engine.h"
-
-/* A 2.5-minute run of 256 KiB regions, the balancer every minute. */
-static void short_scenario(scenario *sc, const char *scheme)
-{
-    scenario_defaults(sc);
-    sc->workload.duration_us = 150ull * 1000000; /* 2.5 min: the last window is half */
-    sc->region_max_bytes = 256 * 1024;
-    sc->balancer_period_us = 60ull * 1000000;
-    sc->measure_auto = 0;
-    sc->nschemes = 0;
-    scenario_add_scheme(sc, NULL, scheme);
-}
+#include "tests/engine_support.h"
 
 /* A run of short_scenario's under measure_from = auto (the default). */
 static void warmup_scenario(scenario *sc, const char *scheme)

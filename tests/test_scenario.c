@@ -11,9 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tests/support.h"
-
-#include "sim/scenario.h"
+#include "tests/scenario_support.h"
 
 static void test_defaults_are_valid(void **state)
 {
@@ -97,23 +95,6 @@ static void test_set_rejects_with_what_was_expected(void **state)
     assert_int_equal(sc.servers, 8); /* nothing changed on errors */
     assert_int_equal(sc.region_max_bytes, 4u << 20);
 }
-
-static const char *scenario_file(const char *text)
-{
-    return test_temp_file("regionsim-test", text);
-}
-
-static int load(const char *text, scenario *sc, char *err, size_t cap)
-{
-    scenario_defaults(sc);
-    const char *path = scenario_file(text);
-    int rc = scenario_load(sc, path, err, cap);
-    unlink(path);
-    return rc;
-}
-
-/* Messages are read in full: main's buffer for them is 768 bytes. */
-#define MSG 768
 
 static void test_load_a_file(void **state)
 {

@@ -13,23 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tests/support.h"
-
-#include "sim/scenario.h"
-
-static const char *scenario_file(const char *text)
-{
-    return test_temp_file("regionsim-test", text);
-}
-
-static int load(const char *text, scenario *sc, char *err, size_t cap)
-{
-    scenario_defaults(sc);
-    const char *path = scenario_file(text);
-    int rc = scenario_load(sc, path, err, cap);
-    unlink(path);
-    return rc;
-}
+#include "tests/scenario_support.h"
 
 static void test_trace_path_is_relative_to_the_file(void **state)
 {
@@ -44,9 +28,6 @@ static void test_trace_path_is_relative_to_the_file(void **state)
     assert_string_equal(sc.workload.pattern.trace_path, "/data/x.tsv");
     scenario_release(&sc);
 }
-
-/* Messages are read in full: main's buffer for them is 768 bytes. */
-#define MSG 768
 
 static void assert_no_control_bytes(const char *text)
 {
