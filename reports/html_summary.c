@@ -97,10 +97,7 @@ void html_verdict(char *buf, size_t cap, const sim_results *res, size_t r)
     double mm = median_of(res, r, "write_max_mean");
     buf[0] = '\0';
     /* overloaded first: on the medians across seeds, as the rest */
-    if (median_of(res, r, "overloaded") >= 0.5) {
-        verdict_overload_words(buf, cap, median_of(res, r, "achieved_ops_per_s"),
-                               median_of(res, r, "offered_ops_per_s"),
-                               median_of(res, r, "busiest_busy"));
+    if (samples_overloaded(buf, cap, res, r)) {
         size_t n = strlen(buf);
         snprintf(buf + n, cap - n, "; ");
     }

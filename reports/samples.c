@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/verdict.h"
+
 static double *slot(const sim_results *res, uint32_t k, size_t run)
 {
     return res->sample_values + ((size_t)k * res->nruns + run) * res->nvalues;
@@ -105,4 +107,22 @@ figure_spread samples_spread(const figure *f, const sim_results *res, size_t run
         s.median = s.defined % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     }
     return s;
+}
+
+/* The median across res's samples of scheme figure `name` of run i. */
+static double median_named(const sim_results *res, size_t i, const char *name)
+{
+    return samples_spread(figure_find(name), res, i).median;
+}
+
+int samples_overloaded(char *buf, size_t cap, const sim_results *res, size_t i)
+{
+    if (cap)
+        buf[0] = '\0';
+    if (!(median_named(res, i, "overloaded") >= 0.5))
+        return 0;
+    verdict_overload_words(buf, cap, median_named(res, i, "achieved_ops_per_s"),
+                           median_named(res, i, "offered_ops_per_s"),
+                           median_named(res, i, "busiest_busy"));
+    return 1;
 }

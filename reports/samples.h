@@ -48,6 +48,14 @@ typedef struct figure_spread {
  * (or none recorded) all three are the run's own value. */
 figure_spread samples_spread(const figure *f, const sim_results *res, size_t run);
 
+/* Whether run i of res was overloaded on the median across its samples
+ * (the figure `overloaded`'s median at least 0.5; with one sample, the
+ * run's own verdict_overloaded), with the words of verdict_overload_words
+ * on the medians of achieved and offered ops/s and the busiest server's
+ * busy share into buf (cap bytes; "" when not). The one overload verdict
+ * of a compare's text and HTML summary. */
+int samples_overloaded(char *buf, size_t cap, const sim_results *res, size_t i);
+
 /* Sample k's value of scheme figure f for run i (k < res->nsamples). */
 double samples_value(const figure *f, const sim_results *res, size_t run, uint32_t k);
 

@@ -98,14 +98,15 @@ static void write_unsteady(FILE *out, const run_result *run, int with_name)
         fprintf(out, "  %s (figures still depend on the run's length)\n", note);
 }
 
-/* The overloaded runs (reports/verdict.h), a line each under a heading,
- * before any table: their figures measured a queue that kept growing. */
+/* The overloaded runs (reports/samples.h: on the medians across seeds, as
+ * the HTML summary's verdict), a line each under a heading, before any
+ * table: their figures measured a queue that kept growing. */
 static void write_overloaded(FILE *out, const sim_results *res)
 {
     char note[256];
     int any = 0;
     for (size_t r = 0; r < res->nruns; r++) {
-        if (!verdict_overload_note(note, sizeof note, &res->runs[r]))
+        if (!samples_overloaded(note, sizeof note, res, r))
             continue;
         if (!any)
             fprintf(out, "\noverloaded (a server over %.0f%% busy, or under %.0f%% of the offered "
