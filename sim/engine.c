@@ -898,6 +898,8 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->servers = sc->servers;
     out->split_policy = scenario_choice_name("split_policy", sc->split_policy);
     out->region_max_bytes = sc->region_max_bytes;
+    out->flush_bytes = sc->flush_bytes ? sc->flush_bytes : sc->region_max_bytes / 80;
+    out->split_jitter = sc->split_jitter;
     out->balancer = scenario_choice_name("balancer", sc->balancer);
     out->balancer_period_us = sc->balancer_period_us;
     hbase_inputs in;
