@@ -11,6 +11,10 @@
         re-run regionsim as each reference's command says, compute the
         distances of docs/validation.md against HBase's records, print
         them, and with --check exit 1 when one is outside its range.
+    paired.py recheck REF.json ...
+        run each reference's pair again on a new mini cluster and check that
+        the new HBase run is within the ranges of the committed one and of
+        regionsim (the slow suite's test).
     paired.py list
         the workloads.
 
@@ -304,13 +308,10 @@ def judge(d, workload, balancer):
 
 # ---------------------------------------------------------------- commands
 
-def cmd_record(a):
-    if a.name not in WORKLOADS:
-        die("record: no workload '%s' (paired.py list)" % a.name)
-    binary = os.path.abspath(a.regionsim)
-    args = regionsim_args(a.name, a.balancer)
-    speed = a.speed or WORKLOADS[a.name]["speed"]
-    os.makedirs(a.out, exist_ok=True)
+def record(binary, name, balancer, speed, path):
+    """Run the pair for workload NAME under BALANCER; write the reference
+    to PATH (through a temporary file beside it: a failed run leaves none)."""
+    args = regionsim_args(name, balancer)
     with tempfile.TemporaryDirectory(prefix="paired.") as tmp:
         report, trace = run_regionsim(binary, args, tmp)
         c = report["cluster"]
@@ -325,7 +326,7 @@ def cmd_record(a):
             "--region-size", str(c["region_max_bytes"]),
             "--flush-size", str(c["flush_bytes"]),
             "--split-jitter", str(c["split_jitter"]),
-            "--split-policy", c["split_policy"], "--balancer", a.balancer,
+            "--split-policy", c["split_policy"], "--balancer", balancer,
             "--balancer-times-us", ",".join(str(t) for t in times),
             "--window-us", str(c["window_us"]), "--speed", str(speed),
             "--out", out,
@@ -340,10 +341,10 @@ def cmd_record(a):
         with open(out) as f:
             hbase = json.load(f)
     ref = {
-        "workload": a.name,
-        "balancer": a.balancer,
-        "made_by": "python3 tests/hbase/paired.py record %s --balancer %s --speed %s"
-                   % (a.name, a.balancer, speed),
+        "workload": name,
+        "balancer": balancer,
+        "made_by": "python3 tests/hbase/paired.py record %s --balancer %s --speed %g"
+                   % (name, balancer, speed),
         "regionsim_args": args,
         "split_keys": splits,
         "balancer_times_us": times,
@@ -351,13 +352,54 @@ def cmd_record(a):
                          for x in harness],
         "hbase": hbase,
     }
-    path = os.path.join(a.out, "%s-%s.json" % (a.name, a.balancer))
     tmp_path = path + ".tmp"
     with open(tmp_path, "w") as f:
         json.dump(ref, f, indent=1, sort_keys=True)
         f.write("\n")
     os.replace(tmp_path, path)
+    return ref
+
+
+def cmd_record(a):
+    if a.name not in WORKLOADS:
+        die("record: no workload '%s' (paired.py list)" % a.name)
+    speed = a.speed or WORKLOADS[a.name]["speed"]
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, "%s-%s.json" % (a.name, a.balancer))
+    record(os.path.abspath(a.regionsim), a.name, a.balancer, speed, path)
     print(path)
+
+
+def cmd_recheck(a):
+    """Run HBase again for each reference and check, within the ranges,
+    that the new run is as far from the committed one and from regionsim
+    as the ranges allow: HBase is not deterministic, so not byte for byte."""
+    binary = os.path.abspath(a.regionsim)
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="paired-recheck.") as tmp:
+        for path in a.refs:
+            with open(path) as f:
+                old = json.load(f)
+            speed = float(old["made_by"].rsplit(" ", 1)[1])
+            fresh_path = os.path.join(tmp, os.path.basename(path))
+            fresh = record(binary, old["workload"], old["balancer"], speed, fresh_path)
+            _, d_sim, bad_sim = compare_one(binary, fresh_path)
+            with tempfile.TemporaryDirectory(prefix="paired.") as t2:
+                _, trace = run_regionsim(binary, old["regionsim_args"], t2)
+                rows = trace_rows(trace)
+            d_hb = distances(hbase_view(old["hbase"]), hbase_view(fresh["hbase"]), rows,
+                             old["balancer"])
+            bad_hb = judge(d_hb, old["workload"], old["balancer"])
+            for what, d, bad in (("HBase again vs the committed HBase", d_hb, bad_hb),
+                                 ("HBase again vs regionsim", d_sim, bad_sim)):
+                print("%s %s: %s: share %s pp, window %s pp, regions %d:%d, split rank %s%%%s"
+                      % (old["workload"], old["balancer"], what, fmt(d["share_pp"], "%.1f"),
+                         fmt(d["window_pp"], "%.1f"), d["regions"][0], d["regions"][1],
+                         fmt(d["split_rank_pct"]), "" if not bad else
+                         " OUTSIDE: " + "; ".join(bad)))
+                failed += bool(bad)
+    if failed:
+        sys.exit(1)
 
 
 def compare_one(binary, path):
@@ -380,7 +422,16 @@ def cmd_compare(a):
     binary = os.path.abspath(a.regionsim)
     results = []
     failed = 0
+    refs = []
     for path in a.refs:
+        if os.path.isdir(path):
+            found = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".json"))
+            if not found:
+                die("compare: no reference (*.json) in %s" % path)
+            refs += found
+        else:
+            refs.append(path)
+    for path in refs:
         ref, d, bad = compare_one(binary, path)
         results.append({"file": path, "workload": ref["workload"],
                         "balancer": ref["balancer"], "distances": d, "outside": bad})
@@ -421,12 +472,17 @@ def main():
     c.add_argument("--check", action="store_true")
     c.add_argument("--json", action="store_true")
     c.add_argument("--regionsim", default=os.path.join(ROOT, "build", "regionsim"))
+    k = sub.add_parser("recheck")
+    k.add_argument("refs", nargs="+")
+    k.add_argument("--regionsim", default=os.path.join(ROOT, "build", "regionsim"))
     sub.add_parser("list")
     a = ap.parse_args()
     if a.cmd == "record":
         cmd_record(a)
     elif a.cmd == "compare":
         cmd_compare(a)
+    elif a.cmd == "recheck":
+        cmd_recheck(a)
     else:
         for n, w in WORKLOADS.items():
             print("%-16s %s" % (n, " ".join(w["args"])))
