@@ -36,5 +36,10 @@ public final class Main {
         YcsbKeys.write(dir);
         YcsbZipfian.write(dir);
         YcsbScrambled.write(dir);
+        YcsbLatest.write(dir);
+        YcsbHotspot.write(dir);
+        YcsbExponential.write(dir);
+        YcsbUniform.write(dir);
+        YcsbWorkloadC.write(dir);
     }
 }

@@ -1,8 +1,8 @@
 /* YcsbKeys -- ycsb_keys.tsv: YCSB's row key names.
  *
  * Upstream called (site.ycsb:core): site.ycsb.Utils.fnvhash64(long), and
- * site.ycsb.workloads.CoreWorkload.buildKeyName(long) -- protected, so this
- * class subclasses CoreWorkload and calls it after CoreWorkload.init(Properties)
+ * site.ycsb.workloads.CoreWorkload.buildKeyName(long) -- protected, so it is
+ * called through the subclass YcsbWorkload after CoreWorkload.init(Properties)
  * with insertorder (hashed/ordered) and zeropadding (1/10/20) set; init reads
  * both into the fields buildKeyName uses. */
 package regionsim.reference;
@@ -10,7 +10,6 @@ package regionsim.reference;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 import site.ycsb.Utils;
 import site.ycsb.WorkloadException;
@@ -20,20 +19,6 @@ final class YcsbKeys {
     private static final int[] PADDINGS = { 1, 10, 20 };
 
     private YcsbKeys() {
-    }
-
-    /* A CoreWorkload whose key naming can be asked for directly. */
-    static final class Namer extends CoreWorkload {
-        Namer(boolean ordered, int zeropadding) throws WorkloadException {
-            Properties p = new Properties();
-            p.setProperty(CoreWorkload.INSERT_ORDER_PROPERTY, ordered ? "ordered" : "hashed");
-            p.setProperty(CoreWorkload.ZERO_PADDING_PROPERTY, Integer.toString(zeropadding));
-            init(p);
-        }
-
-        String name(long keynum) {
-            return buildKeyName(keynum);
-        }
     }
 
     /* 0..299, then edges: around 10^3, 10^5, 2^31, 2^32, 2^53, 2^63, and negatives. */
@@ -51,17 +36,18 @@ final class YcsbKeys {
     }
 
     static void write(Path dir) throws WorkloadException {
-        Namer[] hashed = new Namer[PADDINGS.length], ordered = new Namer[PADDINGS.length];
+        YcsbWorkload[] hashed = new YcsbWorkload[PADDINGS.length], ordered = new YcsbWorkload[PADDINGS.length];
         for (int i = 0; i < PADDINGS.length; i++) {
-            hashed[i] = new Namer(false, PADDINGS[i]);
-            ordered[i] = new Namer(true, PADDINGS[i]);
+            String zp = Integer.toString(PADDINGS[i]);
+            hashed[i] = new YcsbWorkload(CoreWorkload.INSERT_ORDER_PROPERTY, "hashed", CoreWorkload.ZERO_PADDING_PROPERTY, zp);
+            ordered[i] = new YcsbWorkload(CoreWorkload.INSERT_ORDER_PROPERTY, "ordered", CoreWorkload.ZERO_PADDING_PROPERTY, zp);
         }
         try (Tsv t = new Tsv(dir, "ycsb_keys.tsv", Main.MADE_BY + " (YcsbKeys); see ycsb_reference.md")) {
             t.comment("keynum; Utils.fnvhash64(keynum) (=Utils.hash); CoreWorkload.buildKeyName(keynum) after CoreWorkload.init with insertorder=hashed or ordered, zeropadding 1/10/20");
             t.header("keynum", "fnvhash64", "hashed_zp1", "hashed_zp10", "hashed_zp20", "ordered_zp1", "ordered_zp10", "ordered_zp20");
             for (long k : keynums())
-                t.row(k, Utils.fnvhash64(k), hashed[0].name(k), hashed[1].name(k), hashed[2].name(k),
-                      ordered[0].name(k), ordered[1].name(k), ordered[2].name(k));
+                t.row(k, Utils.fnvhash64(k), hashed[0].keyName(k), hashed[1].keyName(k), hashed[2].keyName(k),
+                      ordered[0].keyName(k), ordered[1].keyName(k), ordered[2].keyName(k));
         }
     }
 }

@@ -7,41 +7,21 @@
  * lastValue() is not it: ZipfianGenerator.nextLong returns base and base+1
  * without setting lastValue); min and max are read back from the
  * generator's private fields. The three CoreWorkload cases take the generator CoreWorkload.init
- * (Properties) built as its keychooser (a protected field, read by a
- * subclass), so the bounds are CoreWorkload's own. */
+ * (Properties) built as its keychooser (YcsbWorkload), so the bounds are
+ * CoreWorkload's own. */
 package regionsim.reference;
 
 import java.nio.file.Path;
-import java.util.Properties;
 
 import site.ycsb.WorkloadException;
 import site.ycsb.generator.NumberGenerator;
 import site.ycsb.generator.ScrambledZipfianGenerator;
 import site.ycsb.generator.ZipfianGenerator;
-import site.ycsb.workloads.CoreWorkload;
 
 final class YcsbScrambled {
     private static final int ROWS = 500;
 
     private YcsbScrambled() {
-    }
-
-    /* The key chooser CoreWorkload.init builds from these properties. */
-    static final class Chooser extends CoreWorkload {
-        Chooser(Properties p) throws WorkloadException {
-            init(p);
-        }
-
-        NumberGenerator keychooser() {
-            return keychooser;
-        }
-    }
-
-    static Properties props(String... kv) {
-        Properties p = new Properties();
-        for (int i = 0; i < kv.length; i += 2)
-            p.setProperty(kv[i], kv[i + 1]);
-        return p;
     }
 
     static void write(Path dir) throws WorkloadException {
@@ -50,18 +30,20 @@ final class YcsbScrambled {
             t.comment("inner = inner zipfian value drawn with u (computed by a second ZipfianGenerator(0, 10^10, 0.99, ZETAN) fed the same seed); output = min + fnvhash64(inner) % (max-min+1)");
             t.comment("cases: min=0,max=99999 (plain); the keychooser of CoreWorkload.init with requestdistribution=zipfian recordcount=100000 operationcount=200000 insertproportion=0 -> (0, 100000); insertproportion=0.05 -> expectednewkeys=(int)(200000*0.05*2.0)=20000 -> (0, 120000); insertstart=50000 insertcount=50000 -> (50000, 100000)");
             t.header("min", "max", "seed", "i", "u", "u_hex", "inner", "output");
-            String[] zipf = { "requestdistribution", "zipfian", "recordcount", "100000", "operationcount", "200000" };
             cases(t, new ScrambledZipfianGenerator(0, 99999), 3000);
-            cases(t, new Chooser(props(concat(zipf, "insertproportion", "0"))).keychooser(), 3001);
-            cases(t, new Chooser(props(concat(zipf, "insertproportion", "0.05"))).keychooser(), 3002);
-            cases(t, new Chooser(props(concat(zipf, "insertproportion", "0", "insertstart", "50000", "insertcount", "50000"))).keychooser(), 3003);
+            cases(t, zipfian("insertproportion", "0"), 3001);
+            cases(t, zipfian("insertproportion", "0.05"), 3002);
+            cases(t, zipfian("insertproportion", "0", "insertstart", "50000", "insertcount", "50000"), 3003);
         }
     }
 
-    static String[] concat(String[] a, String... b) {
-        String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, c, a.length, b.length);
-        return c;
+    /* CoreWorkload's keychooser for requestdistribution=zipfian, recordcount
+     * 100000, operationcount 200000 and the given properties. */
+    private static NumberGenerator zipfian(String... more) throws WorkloadException {
+        String[] kv = { "requestdistribution", "zipfian", "recordcount", "100000", "operationcount", "200000" };
+        String[] all = java.util.Arrays.copyOf(kv, kv.length + more.length);
+        System.arraycopy(more, 0, all, kv.length, more.length);
+        return new YcsbWorkload(all).keychooser();
     }
 
     private static void cases(Tsv t, NumberGenerator chooser, long seed) {
