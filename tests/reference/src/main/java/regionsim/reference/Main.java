@@ -14,7 +14,10 @@ import java.util.Properties;
 import site.ycsb.measurements.Measurements;
 
 public final class Main {
-    static final String MADE_BY = "tests/reference (make.sh) calling site.ycsb:core:0.17.0";
+    /* The released artifacts, as the pom names them. */
+    static final String YCSB = "site.ycsb:core:0.17.0";
+    static final String OPENTSDB = "net.opentsdb:opentsdb:2.4.1";
+    static final String PHOENIX = "org.apache.phoenix:phoenix-core-client:5.2.1";
 
     private Main() {
     }
@@ -41,5 +44,8 @@ public final class Main {
         YcsbExponential.write(dir);
         YcsbUniform.write(dir);
         YcsbWorkloadC.write(dir);
+        PhoenixSalt.write(dir);
+        OpenTsdbSalt.write(dir);
+        System.exit(0); /* the HBase clients' threads are not daemons */
     }
 }

@@ -13,14 +13,22 @@ import java.nio.file.Path;
 final class Tsv implements AutoCloseable {
     private final BufferedWriter out;
 
-    Tsv(Path dir, String name, String madeBy) {
+    /* The first line names what made the file: the artifact (madeBy), the
+     * class, the JVM, and the .md that describes it. */
+    Tsv(Path dir, String name, String artifact, String md) {
         try {
             out = Files.newBufferedWriter(dir.resolve(name), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve(name), e);
         }
-        comment("made by " + madeBy + " on " + System.getProperty("java.vm.name") + " "
-                + System.getProperty("java.runtime.version"));
+        comment("made by tests/reference/make.sh (" + callerClass() + ") calling " + artifact + " on "
+                + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + "; see " + md);
+    }
+
+    private static String callerClass() {
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+                .walk(frames -> frames.skip(2).findFirst().orElseThrow().getDeclaringClass().getSimpleName());
     }
 
     void comment(String text) {

@@ -33,7 +33,7 @@ final class YcsbExponential {
             new Case(pct, 1000 * frac, 999, 6001, "1000"),
             new Case(90, 100, 99, 6002, null),
         };
-        try (Tsv t = new Tsv(dir, "ycsb_exponential.tsv", Main.MADE_BY + " (YcsbExponential); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_exponential.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("ExponentialGenerator(percentile, range) gamma = -log(1 - percentile/100)/range; value = -log(u)/gamma; CoreWorkload: percentile=95 (exponential.percentile), range = recordcount * 0.8571428571 (exponential.frac)");
             t.comment("CoreWorkload.nextKeynum with exponential: keynum = transactioninsertkeysequence.lastValue() - value.intValue(), redrawn while keynum < 0; keynum_if_last column uses lastValue = recordcount-1 (no redraw applied: may be negative)");
             t.header("gamma", "percentile", "range", "range_hex", "gamma", "gamma_hex   (gamma read from the private field)");

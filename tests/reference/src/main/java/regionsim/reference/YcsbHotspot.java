@@ -21,7 +21,7 @@ final class YcsbHotspot {
     }
 
     static void write(Path dir) throws WorkloadException {
-        try (Tsv t = new Tsv(dir, "ycsb_hotspot.tsv", Main.MADE_BY + " (YcsbHotspot); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_hotspot.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("HotspotIntegerGenerator(lb, ub, hotsetfraction, hotopnfraction): u1 = nextDouble(), l2 = nextLong(); hotInterval = (int)(interval*hotset); hot if u1 < hotopn: lb + abs(l2) % hotInterval else lb + hotInterval + abs(l2) % coldInterval");
             t.comment("CoreWorkload defaults hotspotdatafraction=0.2 hotspotopnfraction=0.8, range insertstart..insertstart+insertcount-1 (the first case is CoreWorkload.init's keychooser for requestdistribution=hotspot recordcount=100000)");
             t.header("lb", "ub", "hotset", "hotopn", "seed", "i", "u1", "u1_hex", "l2", "output");

@@ -42,7 +42,7 @@ final class YcsbKeys {
             hashed[i] = new YcsbWorkload(CoreWorkload.INSERT_ORDER_PROPERTY, "hashed", CoreWorkload.ZERO_PADDING_PROPERTY, zp);
             ordered[i] = new YcsbWorkload(CoreWorkload.INSERT_ORDER_PROPERTY, "ordered", CoreWorkload.ZERO_PADDING_PROPERTY, zp);
         }
-        try (Tsv t = new Tsv(dir, "ycsb_keys.tsv", Main.MADE_BY + " (YcsbKeys); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_keys.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("keynum; Utils.fnvhash64(keynum) (=Utils.hash); CoreWorkload.buildKeyName(keynum) after CoreWorkload.init with insertorder=hashed or ordered, zeropadding 1/10/20");
             t.header("keynum", "fnvhash64", "hashed_zp1", "hashed_zp10", "hashed_zp20", "ordered_zp1", "ordered_zp10", "ordered_zp20");
             for (long k : keynums())

@@ -21,7 +21,7 @@ final class YcsbLatest {
     }
 
     static void write(Path dir) throws WorkloadException {
-        try (Tsv t = new Tsv(dir, "ycsb_latest.tsv", Main.MADE_BY + " (YcsbLatest); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_latest.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("SkewedLatestGenerator(basis): inner zipfian = new ZipfianGenerator(basis.lastValue()) i.e. items = lastValue (not lastValue+1); nextValue: max = basis.lastValue(); output = max - zipfian.nextLong(max)");
             t.comment("basis: counter = CounterGenerator(start) (lastValue = counter-1), acked = AcknowledgedCounterGenerator(recordcount) (lastValue = recordcount-1 until acknowledged): CoreWorkload.init's keychooser and transactioninsertkeysequence for requestdistribution=latest recordcount=100000");
             t.comment("rows in order per block; seed set after construction; growth: before the row, basis advanced (counter.nextValue() / nextValue()+acknowledge()) so that lastValue = basis_last");

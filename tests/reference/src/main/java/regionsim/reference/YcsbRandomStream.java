@@ -15,7 +15,7 @@ final class YcsbRandomStream {
     }
 
     static void write(Path dir) {
-        try (Tsv t = new Tsv(dir, "ycsb_tlr.tsv", Main.MADE_BY + " (YcsbRandomStream); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_tlr.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("ThreadLocalRandom.current() after Thread.threadLocalRandomSeed := seed. kind=long: i-th nextLong(); kind=double: i-th nextDouble() (fresh from the seed each kind)");
             t.comment("harness thread: Thread.currentThread().getId() = " + Thread.currentThread().getId()
                     + " (JDK 17 steps the seed by 0x9e3779b97f4a7c15 + 2*threadId per draw; nextLong = mixMurmur64(seed); nextDouble takes two steps: ((mix32(s1)>>>6)<<27 + (mix32(s2)>>>5)) * 2^-53, mix32(z): z = (z ^ (z>>>33)) * 0xff51afd7ed558ccdL; return (int)(((z ^ (z>>>33)) * 0xc4ceb9fe1a85ec53L) >>> 32); checked against these rows)");

@@ -25,7 +25,7 @@ final class YcsbScrambled {
     }
 
     static void write(Path dir) throws WorkloadException {
-        try (Tsv t = new Tsv(dir, "ycsb_scrambled.tsv", Main.MADE_BY + " (YcsbScrambled); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_scrambled.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("new ScrambledZipfianGenerator(min, max) (theta 0.99 -> inner ZipfianGenerator(0, ITEM_COUNT=10^10, 0.99, ZETAN=26.46902820178302)); seed set after construction;");
             t.comment("inner = inner zipfian value drawn with u (computed by a second ZipfianGenerator(0, 10^10, 0.99, ZETAN) fed the same seed); output = min + fnvhash64(inner) % (max-min+1)");
             t.comment("cases: min=0,max=99999 (plain); the keychooser of CoreWorkload.init with requestdistribution=zipfian recordcount=100000 operationcount=200000 insertproportion=0 -> (0, 100000); insertproportion=0.05 -> expectednewkeys=(int)(200000*0.05*2.0)=20000 -> (0, 120000); insertstart=50000 insertcount=50000 -> (50000, 100000)");

@@ -26,7 +26,7 @@ final class YcsbUniform {
         YcsbWorkload w = new YcsbWorkload("requestdistribution", "uniform", "recordcount", "100000");
         YcsbWorkload half = new YcsbWorkload("requestdistribution", "uniform", "recordcount", "100000",
                                              "insertstart", "50000", "insertcount", "50000");
-        try (Tsv t = new Tsv(dir, "ycsb_uniform.tsv", Main.MADE_BY + " (YcsbUniform); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_uniform.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("UniformLongGenerator(lb, ub): l = ThreadLocalRandom nextLong(); output = Math.abs(l) % (ub-lb+1) + lb (Math.abs(Long.MIN_VALUE) stays negative)");
             t.comment("cases: keychooser uniform (0, 99999), fieldchooser (0, fieldcount-1=9), scanlength (minscanlength 1, maxscanlength 1000), fieldlength uniform (1, 100), (50000, 99999): each the generator CoreWorkload.init (or getFieldLengthGenerator) builds");
             t.header("lb", "ub", "seed", "i", "l", "output");

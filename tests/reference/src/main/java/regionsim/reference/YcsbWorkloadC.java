@@ -72,7 +72,7 @@ final class YcsbWorkloadC {
     }
 
     static void write(Path dir) throws WorkloadException {
-        try (Tsv t = new Tsv(dir, "ycsb_c_popularity.tsv", Main.MADE_BY + " (YcsbWorkloadC); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_c_popularity.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("Workload C key choice: recordcount=100000 operationcount=200000 requestdistribution=zipfian readproportion=1 insertproportion=0 insertstart=0");
             t.comment("keychooser = new ScrambledZipfianGenerator(0, 0+100000+0) ; transactioninsertkeysequence = new AcknowledgedCounterGenerator(100000) (lastValue 99999);");
             t.comment("per op, CoreWorkload.doTransactionRead (the released class; insertorder=ordered so the key names its keynum): CoreWorkload.nextKeynum does keynum = keychooser.nextValue().intValue() while (keynum > lastValue). Seed set (Thread.threadLocalRandomSeed) after CoreWorkload.init.");

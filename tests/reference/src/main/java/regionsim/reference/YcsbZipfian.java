@@ -35,7 +35,7 @@ final class YcsbZipfian {
     }
 
     static void write(Path dir) {
-        try (Tsv t = new Tsv(dir, "ycsb_zipfian.tsv", Main.MADE_BY + " (YcsbZipfian); see ycsb_reference.md")) {
+        try (Tsv t = new Tsv(dir, "ycsb_zipfian.tsv", Main.YCSB, "ycsb_reference.md")) {
             t.comment("zeta rows: ZipfianGenerator.zetastatic(n, theta)");
             t.header("zeta", "n", "theta", "zeta", "zeta_hex");
             for (double theta : THETAS)
