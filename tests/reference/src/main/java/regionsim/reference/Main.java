@@ -14,7 +14,8 @@ import java.util.Properties;
 import site.ycsb.measurements.Measurements;
 
 public final class Main {
-    /* The released artifacts, as the pom names them. */
+    /* The released artifacts, as pom.xml names them (keep the two in step):
+     * each file's first line names the one it was made with. */
     static final String YCSB = "site.ycsb:core:0.17.0";
     static final String OPENTSDB = "net.opentsdb:opentsdb:2.4.1";
     static final String PHOENIX = "org.apache.phoenix:phoenix-core-client:5.2.1";

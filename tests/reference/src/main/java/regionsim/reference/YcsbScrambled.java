@@ -6,9 +6,9 @@
  * USED_ZIPFIAN_CONSTANT, ZETAN), fed the same seed (the inner generator's
  * lastValue() is not it: ZipfianGenerator.nextLong returns base and base+1
  * without setting lastValue); min and max are read back from the
- * generator's private fields. The three CoreWorkload cases take the generator CoreWorkload.init
- * (Properties) built as its keychooser (YcsbWorkload), so the bounds are
- * CoreWorkload's own. */
+ * generator's private fields. The three CoreWorkload cases take the
+ * generator CoreWorkload.init(Properties) built as its keychooser
+ * (YcsbWorkload), so the bounds are CoreWorkload's own. */
 package regionsim.reference;
 
 import java.nio.file.Path;
