@@ -121,7 +121,8 @@ static void test_reverse(void **state)
  *   (an unsigned byte would give 923649 % 20 = 9).
  * TS0's 8 bytes hash to -1887723321 (the int wraps): |h| % 8 = 1,
  * % 256 = 57; TS0+1 hashes to -1887723320: % 8 = 0. These agree with
- * SaltingUtil.getSaltingByte run under Java. */
+ * SaltingUtil.getSaltingByte of the released Phoenix jar: each key is in
+ * tests/data/phoenix_salt.tsv (test_salt_reference.c checks them all). */
 static void test_hash_phoenix_vectors(void **state)
 {
     (void)state;
