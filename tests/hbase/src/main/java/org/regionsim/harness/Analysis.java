@@ -103,8 +103,21 @@ public final class Analysis {
           d.addProperty("start", kids.get(k).start);
           d.addProperty("end", kids.get(k).end);
           d.addProperty("server", kids.get(k).server);
+          d.addProperty("encoded", kids.get(k).encoded);
+          RequestTracker.Entry seen = cur.tracked.get(kids.get(k).encoded + "@" + kids.get(k).server);
+          if (seen != null) {
+            d.addProperty("first_seen_trace_us", seen.firstSeenUs);
+          }
           daughters.add(d);
           explained.add(kids.get(k));
+        }
+        long seen = Long.MAX_VALUE;
+        for (Snapshot.Region kid : kids) {
+          RequestTracker.Entry e = cur.tracked.get(kid.encoded + "@" + kid.server);
+          seen = Math.min(seen, e == null ? Long.MAX_VALUE : e.firstSeenUs);
+        }
+        if (seen != Long.MAX_VALUE) {
+          o.addProperty("seen_trace_us", seen);
         }
         o.add("split_keys", keys);
         o.add("daughters", daughters);

@@ -153,13 +153,14 @@ public final class Replay {
     cluster.util.waitTableAvailable(table);
 
     List<ServerName> servers = cluster.sortedServerNames();
-    RequestTracker tracker = new RequestTracker(cluster.sortedServers(), o.sampleMs);
+    Replayer replayer = new Replayer(o, trace, cluster.connection(), table);
+    RequestTracker tracker = new RequestTracker(cluster.sortedServers(), o.sampleMs,
+      replayer::traceClockUs);
     tracker.start();
     Snapshotter snaps = new Snapshotter(admin, servers, tracker);
     Balancing balancing = new Balancing(admin, snaps, o.ritTimeoutMs, o.statusIntervalMs);
     balancing.waitNoRegionInTransition();
     snaps.take("start", 0);
-    Replayer replayer = new Replayer(o, trace, cluster.connection(), table);
     replayer.run((window, traceUs) -> {
       if (window) {
         snaps.take("window", traceUs);

@@ -68,6 +68,7 @@ public final class Replayer {
   private final AtomicLong rowsScanned = new AtomicLong();
   private final AtomicLong mutationsSent = new AtomicLong();
   private final AtomicLong cellsSent = new AtomicLong();
+  private volatile long clockUs;
   private double behindMaxMs;
   private double behindSumMs;
   private long behindCount;
@@ -136,6 +137,7 @@ public final class Replayer {
         behindMaxMs = Math.max(behindMaxMs, behind);
         behindSumMs += behind;
         behindCount++;
+        clockUs = t;
         issue(i, mutator, readers, inFlight, tables);
       }
       activeSeconds += (System.nanoTime() - base) / 1e9;
@@ -153,6 +155,7 @@ public final class Replayer {
   private void pause(BufferedMutator mutator, Semaphore inFlight, PauseHandler handler,
     boolean window, long traceUs) throws IOException, InterruptedException {
     long t0 = System.nanoTime();
+    clockUs = traceUs;
     drain(mutator, inFlight);
     handler.pause(window, traceUs);
     pausedSeconds += (System.nanoTime() - t0) / 1e9;
@@ -270,6 +273,11 @@ public final class Replayer {
     r.addProperty("behind_max_ms", behindMaxMs);
     r.addProperty("behind_mean_ms", behindCount > 0 ? behindSumMs / behindCount : 0);
     return r;
+  }
+
+  /** The trace time of the operation issued last (or of the pause under way). */
+  public long traceClockUs() {
+    return clockUs;
   }
 
   public long mutationsSent() {

@@ -30,6 +30,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * the max file size) and memstore data bytes, since RegionMetrics gives
  * those in whole megabytes.
  *
+ * Each instance's first sighting is stamped with the replay's trace time
+ * (the time of the operation issued last), which dates a split to within
+ * a sample period instead of a window.
+ *
  * A region instance is keyed "ENCODED@SERVER_INDEX". take() returns every
  * instance seen since the previous take() with its latest values and
  * forgets those no longer open.
@@ -49,16 +53,21 @@ public final class RequestTracker implements AutoCloseable {
     public long memstoreBytes;
     public int storeFiles;
     public boolean open;
+    /** The replay's trace time when the tracker first saw this instance open. */
+    public long firstSeenUs;
   }
 
   private final List<HRegionServer> servers;
+  private final java.util.function.LongSupplier traceClock;
   private final Map<String, Entry> entries = new HashMap<>();
   private final Thread thread;
   private volatile boolean stopping;
   public long samples;
 
-  public RequestTracker(List<HRegionServer> sortedServers, int periodMs) {
+  public RequestTracker(List<HRegionServer> sortedServers, int periodMs,
+    java.util.function.LongSupplier traceClock) {
     this.servers = sortedServers;
+    this.traceClock = traceClock;
     this.thread = new Thread(() -> loop(periodMs), "regionsim-request-tracker");
     this.thread.setDaemon(true);
   }
@@ -96,6 +105,7 @@ public final class RequestTracker implements AutoCloseable {
           e.end = Bytes.toStringBinary(ri.getEndKey());
           e.encoded = ri.getEncodedName();
           e.server = i;
+          e.firstSeenUs = traceClock.getAsLong();
           entries.put(key, e);
         }
         e.read = r.getReadRequestsCount();
@@ -135,6 +145,7 @@ public final class RequestTracker implements AutoCloseable {
       copy.memstoreBytes = e.memstoreBytes;
       copy.storeFiles = e.storeFiles;
       copy.open = e.open;
+      copy.firstSeenUs = e.firstSeenUs;
       out.put(me.getKey(), copy);
     }
     entries.values().removeIf(e -> !e.open);
