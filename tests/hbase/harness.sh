@@ -37,4 +37,6 @@ if [ "${1:-}" = probe-counters ]; then
     shift
     main=org.regionsim.harness.CounterProbe
 fi
-exec java -Xmx2g -cp "$target/classes:$(cat "$target/classpath")" "$main" "$@"
+# --add-opens: HBase's Bytes checks java.nio.Bits.unaligned() by reflection and logs a
+# stack trace (and falls back to slower code) when Java 17 forbids it.
+exec java -Xmx2g --add-opens java.base/java.nio=ALL-UNNAMED -cp "$target/classes:$(cat "$target/classpath")" "$main" "$@"

@@ -71,7 +71,8 @@ public final class Replay {
     try {
       lines = Files.readAllLines(Paths.get(path), StandardCharsets.ISO_8859_1);
     } catch (IOException e) {
-      throw new BadArgument("--split-keys-file: " + path + ": " + e.getMessage());
+      throw new BadArgument("--split-keys-file: " + path + ": cannot read ("
+        + e.getClass().getSimpleName() + ")");
     }
     for (int i = 0; i < lines.size(); i++) {
       String l = lines.get(i);

@@ -81,7 +81,8 @@ public final class Trace {
         t.add(path, lineno, split(path, lineno, line, delim));
       }
     } catch (IOException e) {
-      throw new BadArgument("--trace: " + path + ": " + e.getMessage());
+      throw new BadArgument("--trace: " + path + ": cannot read (" + e.getClass().getSimpleName()
+        + ")");
     }
     if (t.size == 0) {
       throw new BadArgument("--trace: " + path + ": no operations");
