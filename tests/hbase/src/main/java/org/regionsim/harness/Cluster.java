@@ -37,6 +37,9 @@ import org.apache.hadoop.hbase.util.JVMClusterUtil;
  * (HBaseCommonTestingUtility.getBaseTestDir), set here to a fresh temp
  * dir that close() removes, also after a failure.
  *
+ * The region servers are ClosingRegionServer: HBase's own mini cluster
+ * server, which also tells the request tracker of every region it closes.
+ *
  * Configuration: what the run sets is in `set` (recorded in the report with
  * its values); everything else is HBase's default, and the defaults the
  * comparison relies on are read back from the running configuration into
@@ -117,7 +120,8 @@ public final class Cluster implements AutoCloseable {
       c.util.startMiniZKCluster();
       c.zkStarted = true;
       StartMiniClusterOption option = StartMiniClusterOption.builder().numMasters(1)
-        .numRegionServers(o.servers).numDataNodes(0).createRootDir(true).build();
+        .numRegionServers(o.servers).numDataNodes(0).createRootDir(true)
+        .rsClass(ClosingRegionServer.class).build();
       c.util.startMiniHBaseCluster(option);
       c.hbaseStarted = true;
       c.startSeconds = (System.nanoTime() - t0) / 1e9;

@@ -32,7 +32,7 @@ public final class Options {
     "  --qualifier-bytes N     each cell's qualifier length (default 2, regionsim's)",
     "  --max-ops N             refuse a trace of more operations (default 2000000)",
     "  --threads N             reader threads for gets and scans (default 4)",
-    "  --flush-ms MS           the BufferedMutator's periodic flush (default 50)",
+    "  --flush-ms MS           flush the buffered writes every MS (default 50)",
     "  --sample-ms MS          the request-counter sampler's period (default 100)",
     "  --rit-timeout-ms MS     longest wait for no region in transition (default 60000)",
     "  --command TEXT          the command line to record (default: this one)");

@@ -21,9 +21,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * are the ones RegionMetrics reports (HRegion.getReadRequestsCount and
  * getWriteRequestsCount, which RSRpcServices/HRegionServer.createRegionLoad
  * puts in the RegionLoad), read directly from the HRegion objects of the
- * mini cluster's servers (no RPC). What a region did after the last sample
- * and before it closed is lost: at most --sample-ms of its requests
- * (the replay is paused at snapshots, so nothing is lost there).
+ * mini cluster's servers (no RPC). A region closing is reported by its
+ * server (ClosingRegionServer) with its final counts, so nothing is lost
+ * to the sampling period; the samples date new regions and keep the sizes.
  *
  * Also sampled: each region's exact store file bytes (the sum of
  * HStore.getSize(), the figure ConstantSizeRegionSplitPolicy compares with
@@ -38,7 +38,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * instance seen since the previous take() with its latest values and
  * forgets those no longer open.
  */
-public final class RequestTracker implements AutoCloseable {
+public final class RequestTracker implements AutoCloseable, ClosingRegionServer.Listener {
   /** One region instance's latest values. */
   public static final class Entry {
     public String table;
@@ -55,6 +55,8 @@ public final class RequestTracker implements AutoCloseable {
     public boolean open;
     /** The replay's trace time when the tracker first saw this instance open. */
     public long firstSeenUs;
+    /** Closed, and its counts read at the close (not only at the last sample). */
+    public boolean closedExactly;
   }
 
   private final List<HRegionServer> servers;
@@ -73,6 +75,7 @@ public final class RequestTracker implements AutoCloseable {
   }
 
   public void start() {
+    ClosingRegionServer.listener = this;
     sample();
     thread.start();
   }
@@ -88,6 +91,17 @@ public final class RequestTracker implements AutoCloseable {
     }
   }
 
+  /** A region closed on a server: its counts are final (ClosingRegionServer). */
+  @Override
+  public synchronized void regionClosed(ClosingRegionServer server, HRegion r) {
+    int i = servers.indexOf(server);
+    if (i >= 0) {
+      Entry e = read(i, r);
+      e.open = false;
+      e.closedExactly = true;
+    }
+  }
+
   /** Reads every open region's counters now. */
   public synchronized void sample() {
     for (Entry e : entries.values()) {
@@ -95,35 +109,43 @@ public final class RequestTracker implements AutoCloseable {
     }
     for (int i = 0; i < servers.size(); i++) {
       for (HRegion r : servers.get(i).getRegions()) {
-        RegionInfo ri = r.getRegionInfo();
-        String key = ri.getEncodedName() + "@" + i;
-        Entry e = entries.get(key);
-        if (e == null) {
-          e = new Entry();
-          e.table = ri.getTable().getNameAsString();
-          e.start = Bytes.toStringBinary(ri.getStartKey());
-          e.end = Bytes.toStringBinary(ri.getEndKey());
-          e.encoded = ri.getEncodedName();
-          e.server = i;
-          e.firstSeenUs = traceClock.getAsLong();
-          entries.put(key, e);
+        if (r.isClosed()) {
+          continue;
         }
-        e.read = r.getReadRequestsCount();
-        e.write = r.getWriteRequestsCount();
-        e.filtered = r.getFilteredReadRequestsCount();
-        long bytes = 0;
-        int files = 0;
-        for (HStore s : r.getStores()) {
-          bytes += s.getSize();
-          files += s.getStorefilesCount();
-        }
-        e.storeBytes = bytes;
-        e.storeFiles = files;
-        e.memstoreBytes = r.getMemStoreDataSize();
-        e.open = true;
+        read(i, r).open = true;
       }
     }
     samples++;
+  }
+
+  /** The entry of region r on server i, its values read now. */
+  private Entry read(int i, HRegion r) {
+    RegionInfo ri = r.getRegionInfo();
+    String key = ri.getEncodedName() + "@" + i;
+    Entry e = entries.get(key);
+    if (e == null) {
+      e = new Entry();
+      e.table = ri.getTable().getNameAsString();
+      e.start = Bytes.toStringBinary(ri.getStartKey());
+      e.end = Bytes.toStringBinary(ri.getEndKey());
+      e.encoded = ri.getEncodedName();
+      e.server = i;
+      e.firstSeenUs = traceClock.getAsLong();
+      entries.put(key, e);
+    }
+    e.read = r.getReadRequestsCount();
+    e.write = r.getWriteRequestsCount();
+    e.filtered = r.getFilteredReadRequestsCount();
+    long bytes = 0;
+    int files = 0;
+    for (HStore s : r.getStores()) {
+      bytes += s.getSize();
+      files += s.getStorefilesCount();
+    }
+    e.storeBytes = bytes;
+    e.storeFiles = files;
+    e.memstoreBytes = r.getMemStoreDataSize();
+    return e;
   }
 
   /** Samples now, returns every instance seen since the previous take, forgets the closed. */
@@ -146,6 +168,7 @@ public final class RequestTracker implements AutoCloseable {
       copy.storeFiles = e.storeFiles;
       copy.open = e.open;
       copy.firstSeenUs = e.firstSeenUs;
+      copy.closedExactly = e.closedExactly;
       out.put(me.getKey(), copy);
     }
     entries.values().removeIf(e -> !e.open);
@@ -154,6 +177,7 @@ public final class RequestTracker implements AutoCloseable {
 
   @Override
   public void close() {
+    ClosingRegionServer.listener = null;
     stopping = true;
     thread.interrupt();
     try {

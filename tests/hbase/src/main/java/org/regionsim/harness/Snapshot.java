@@ -115,6 +115,7 @@ public final class Snapshot {
         c.addProperty("read_requests", e.read);
         c.addProperty("write_requests", e.write);
         c.addProperty("store_bytes_exact", e.storeBytes);
+        c.addProperty("counted_at_close", e.closedExactly);
         closed.add(c);
       }
     }
