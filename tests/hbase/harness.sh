@@ -22,7 +22,8 @@ needs_build() {
 if needs_build; then
     log=$(mktemp)
     if ! mvn -B -q -f "$here/pom.xml" package -DskipTests \
-            dependency:build-classpath -Dmdep.outputFile="$target/classpath.new" >"$log" 2>&1; then
+            dependency:build-classpath -Dmdep.includeScope=runtime \
+            -Dmdep.outputFile="$target/classpath.new" >"$log" 2>&1; then
         cat "$log" >&2
         rm -f "$log"
         echo "harness.sh: the Maven build failed" >&2
