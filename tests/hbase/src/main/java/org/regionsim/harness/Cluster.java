@@ -83,6 +83,7 @@ public final class Cluster implements AutoCloseable {
   public double startSeconds;
   private boolean zkStarted;
   private boolean hbaseStarted;
+  private boolean closed;
 
   private Cluster(Options o) throws IOException {
     dataDir = Files.createTempDirectory("regionsim-hbase-");
@@ -175,8 +176,13 @@ public final class Cluster implements AutoCloseable {
     return out;
   }
 
+  /** Stops HBase and ZooKeeper and removes the data dir; once, whoever calls first. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       if (hbaseStarted) {
         util.shutdownMiniHBaseCluster();
@@ -194,10 +200,25 @@ public final class Cluster implements AutoCloseable {
     removeTree(dataDir);
   }
 
+  /** Removes a directory tree; tries again a few times while files still appear in it. */
   static void removeTree(Path root) {
-    if (root == null || !Files.exists(root)) {
-      return;
+    for (int attempt = 0; attempt < 5 && root != null && Files.exists(root); attempt++) {
+      if (attempt > 0) {
+        try {
+          Thread.sleep(500);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      removeOnce(root);
     }
+    if (root != null && Files.exists(root)) {
+      System.err.println("harness: could not remove " + root);
+    }
+  }
+
+  private static void removeOnce(Path root) {
     try {
       Files.walkFileTree(root, new SimpleFileVisitor<Path>() {
         @Override
@@ -207,13 +228,22 @@ public final class Cluster implements AutoCloseable {
         }
 
         @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-          Files.deleteIfExists(d);
+        public FileVisitResult visitFileFailed(Path f, IOException e) {
+          return FileVisitResult.CONTINUE; // gone meanwhile
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path d, IOException e) {
+          try {
+            Files.deleteIfExists(d);
+          } catch (IOException x) {
+            // not empty: a file appeared meanwhile; removeTree tries again
+          }
           return FileVisitResult.CONTINUE;
         }
       });
     } catch (IOException e) {
-      System.err.println("harness: could not remove " + root + ": " + e);
+      // a file appeared or went meanwhile: removeTree tries again
     }
   }
 }

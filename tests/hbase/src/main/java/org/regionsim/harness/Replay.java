@@ -108,14 +108,25 @@ public final class Replay {
       + "region servers%n", trace.size, trace.lastTimeUs() / 1e6, o.servers);
     long wall0 = System.nanoTime();
     Cluster[] holder = new Cluster[1];
+    // On SIGTERM/SIGINT: stop the cluster (bounded: HBase's threads would write into the
+    // data dir while it is removed), then remove the data dir and the partial report.
     Thread hook = new Thread(() -> {
       try {
         Files.deleteIfExists(tmp);
       } catch (IOException e) {
         // nothing more to do on the way out
       }
-      if (holder[0] != null) {
-        Cluster.removeTree(holder[0].dataDir);
+      Cluster c = holder[0];
+      if (c != null) {
+        Thread stop = new Thread(c::close, "regionsim-stop");
+        stop.setDaemon(true);
+        stop.start();
+        try {
+          stop.join(30_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        Cluster.removeTree(c.dataDir);
       }
     });
     Runtime.getRuntime().addShutdownHook(hook);
