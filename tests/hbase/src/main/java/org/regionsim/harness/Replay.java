@@ -32,7 +32,8 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
  * cluster starts (a bad one: exit 2, message naming it); then the cluster
  * (Cluster), the table (one family 't', no compression, no data block
  * encoding, pre-split at the keys given), the request tracker, a start
- * snapshot; the replay (Replayer) with a snapshot at every window's end and
+ * snapshot; the replay (Replayer) with a snapshot at every window's end (after
+ * a bounded wait for no region in transition) and
  * a balancer run (Balancing) at every balancer time; at the end a flush, a
  * wait for no region in transition, a final snapshot; then the analysis
  * (Analysis: splits, windows), and the report, written to a temp file
@@ -175,6 +176,9 @@ public final class Replay {
     snaps.take("start", 0);
     replayer.run((window, traceUs) -> {
       if (window) {
+        // A region in transition (a split under way) is in no server's list: wait, so that
+        // each snapshot's regions tile the table.
+        balancing.waitNoRegionInTransition();
         snaps.take("window", traceUs);
         System.err.printf("harness: window ending at %.1f s of trace%n", traceUs / 1e6);
       } else {
