@@ -5,6 +5,8 @@
 #   tests/hbase/harness.sh --trace FILE --out FILE [options]   (see README.md)
 #   tests/hbase/harness.sh probe-counters                      (CounterProbe)
 #
+# HARNESS_JAVA_OPTS adds JVM options (e.g. another log4j configuration).
+#
 # Maven resolves hbase-testing-util and its dependencies by name into the
 # default local repository (~/.m2); no shaded jar: the classes run on the
 # classpath Maven resolved (target/classpath). The build is quiet; its
@@ -40,4 +42,6 @@ if [ "${1:-}" = probe-counters ]; then
 fi
 # --add-opens: HBase's Bytes checks java.nio.Bits.unaligned() by reflection and logs a
 # stack trace (and falls back to slower code) when Java 17 forbids it.
-exec java -Xmx2g --add-opens java.base/java.nio=ALL-UNNAMED -cp "$target/classes:$(cat "$target/classpath")" "$main" "$@"
+# HARNESS_JAVA_OPTS: more JVM options, e.g. -Dlog4j.configuration=file:/tmp/debug.properties
+# shellcheck disable=SC2086
+exec java -Xmx2g --add-opens java.base/java.nio=ALL-UNNAMED ${HARNESS_JAVA_OPTS:-} -cp "$target/classes:$(cat "$target/classpath")" "$main" "$@"

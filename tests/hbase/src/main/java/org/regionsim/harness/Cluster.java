@@ -53,6 +53,10 @@ public final class Cluster implements AutoCloseable {
     "hbase.hstore.compaction.ratio", "hbase.hregion.memstore.block.multiplier",
     "hbase.hregion.majorcompaction", "hbase.hregion.split.overallfiles",
     "hbase.increasing.policy.initial.size", "hbase.regionserver.regionSplitLimit",
+    // A daughter cannot split while its compacted reference files are not yet discharged
+    // (HStore.hasReferences counts getCompactedFiles, HBASE-20940); the discharger chore runs
+    // every this many ms (HRegionServer: conf.getInt(..., 2 * 60 * 1000)).
+    "hbase.hfile.compaction.discharger.interval",
     "hbase.regions.slop", "hbase.master.balancer.stochastic.maxSteps",
     "hbase.master.balancer.stochastic.stepsPerRegion",
     "hbase.master.balancer.stochastic.maxRunningTime",

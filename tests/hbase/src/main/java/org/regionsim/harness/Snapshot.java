@@ -47,6 +47,11 @@ public final class Snapshot {
       o.addProperty("store_file_size_mb", storeFileMb);
       o.addProperty("uncompressed_store_file_size_mb", uncompressedMb);
       o.addProperty("memstore_size_mb", memstoreMb);
+      // The same in bytes: whole MB from the API (RegionLoad's *_MB fields), times 1048576.
+      // The server rounds (HRegionServer.roundSize): 0 stays 0, under 1 MB is 1, else floor.
+      o.addProperty("store_file_size_api_bytes", (long) (storeFileMb * 1048576));
+      o.addProperty("uncompressed_store_file_size_api_bytes", (long) (uncompressedMb * 1048576));
+      o.addProperty("memstore_size_api_bytes", (long) (memstoreMb * 1048576));
       o.addProperty("store_file_count", storeFiles);
       o.addProperty("store_bytes_exact", storeBytesExact);
       o.addProperty("memstore_bytes_exact", memstoreBytesExact);

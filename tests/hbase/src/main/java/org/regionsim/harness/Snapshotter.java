@@ -24,8 +24,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * region server, so they are current, unlike ServerMetrics, which is the
  * server's last heartbeat to the master (every hbase.regionserver.msginterval).
  * Sizes from RegionMetrics are whole megabytes (RegionMetricsBuilder reads
- * RegionLoad's storefile_size_MB), so the exact bytes come from the request
- * tracker's in-JVM sample of the same region.
+ * RegionLoad's storefile_size_MB, which HRegionServer.createRegionLoad fills
+ * with roundSize: 0 stays 0, under 1 MB is 1, else the floor), so the exact
+ * bytes come from the request tracker's in-JVM sample of the same region.
  */
 public final class Snapshotter {
   private final Admin admin;
