@@ -57,6 +57,22 @@ void cluster_free(cluster *c)
     free(c);
 }
 
+/* The first run of server s's CompactedHFilesDischarger after now_us:
+ * the chore runs every discharge_us from the server's start
+ * (HRegionServer: hbase.hfile.compaction.discharger.interval, 2 min; a
+ * ScheduledChore with no initial delay), its start code the epoch ms it
+ * started. A daughter's reference files are compacted as it opens (the
+ * compaction HRegionServer.postOpenDeployTasks requests at top priority)
+ * and, at these sizes, done well before the chore comes round. */
+static uint64_t next_discharge(const cluster *c, uint32_t s, uint64_t now_us)
+{
+    uint64_t p = c->discharge_us;
+    uint64_t start_us = c->servers[s].start_ms * 1000, epoch_us = c->epoch_ms * 1000;
+    uint64_t abs_us = epoch_us + now_us;
+    uint64_t since = abs_us >= start_us ? abs_us - start_us : 0;
+    return now_us + (p - since % p);
+}
+
 /* Splits region i if the policy wants it (why: what it saw); failure to
  * find a split point is not an error, running out of memory is. */
 static int cluster_maybe_split(cluster *c, size_t i, const split_why *why)
@@ -88,6 +104,7 @@ static int cluster_maybe_split(cluster *c, size_t i, const split_why *why)
         daughter->offline_until_us = back;
         daughter->opened_us = c->now_us;
         daughter->next_split_check = split_first_check(&c->policy);
+        daughter->refs_until_us = c->discharge_us ? next_discharge(c, s, back) : 0;
         daughter->blocked = 0;
         split_busy_start(&daughter->busy, back, 0, 0); /* online again from back */
     }
@@ -110,9 +127,11 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
         return -1;
     r->writes++;
-    /* The memstore flushes once over the flush size (HRegion.isFlushSize). */
+    /* The memstore flushes once over the flush size (HRegion.isFlushSize),
+     * and only then does HBase look at the split policy. */
     r->memstore_bytes += cell_bytes;
-    if (r->memstore_bytes > c->policy.flush_bytes)
+    int flushed = r->memstore_bytes > c->policy.flush_bytes;
+    if (flushed)
         r->memstore_bytes = 0;
     s->writes++;
     s->bytes += cell_bytes;
@@ -122,7 +141,7 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     if (c->policy.kind == SPLIT_BUSY) {
         split_why why = { size, 0, s->regions, 0, 0, 0 };
         r->blocked += r->offline_until_us > c->now_us || reply - c->now_us > service_us + BUSY_WAIT_US;
-        if (split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
+        if (r->refs_until_us <= c->now_us && split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
                            &why.blocked_ratio)) {
             why.busy = 1;
             why.busy_threshold = split_busy_threshold(&c->policy);
@@ -130,6 +149,8 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
             return cluster_maybe_split(c, i, &why);
         }
     }
+    if (!flushed || r->refs_until_us > c->now_us)
+        return 0;
     if (split_due(&c->policy, r, size, s->regions)) {
         split_why why = { size, split_size_to_check(&c->policy, r, s->regions), s->regions, 0, 0, 0 };
         return cluster_maybe_split(c, i, &why);
@@ -205,6 +226,7 @@ void cluster_move(cluster *c, size_t i, uint32_t s)
                    c->servers[s].id, NULL);
     r->offline_until_us = c->now_us + c->move_offline_us;
     r->memstore_bytes = 0; /* closing a region flushes it */
+    r->refs_until_us = 0;  /* and archives its compacted files */
     split_busy_start(&r->busy, r->offline_until_us, r->writes, r->blocked); /* reopened */
     c->moves++;
 }

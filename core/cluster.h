@@ -60,6 +60,9 @@ typedef struct cluster {
                                  * code epoch_ms + now_us / 1000 (0 until set) */
     uint64_t split_limit;       /* hbase.regionserver.regionSplitLimit: a server with this
                                  * many regions splits no more (0: no limit) */
+    uint64_t discharge_us;      /* hbase.hfile.compaction.discharger.interval: a daughter
+                                 * splits again only after its server's next discharger
+                                 * run (0: as soon as its size says so) */
     cluster_journal_fn journal; /* NULL: nobody watches */
     void *journal_ctx;
 } cluster;
@@ -79,8 +82,16 @@ void cluster_free(cluster *c);
 
 /* Writes one cell of cell_bytes to row k at now_us: routes it, stores it,
  * counts it on the region and its server, serves it as an RPC needing
- * service_us of the server, and splits the region if the policy says so
- * (daughters stay on the parent's server, offline for split_offline_us).
+ * service_us of the server, and, when the write fills the region's
+ * memstore past the flush size (the memstore flushes), splits the region
+ * if the policy says so (daughters stay on the parent's server, offline
+ * for split_offline_us). HBase looks at a region's split policy after each
+ * flush (MemStoreFlusher.flushRegion: HRegion.checkSplit), not after every
+ * write; a daughter cannot split while its reference files count
+ * (HStore.canSplit: hasReferences, which counts compacted files until the
+ * server's CompactedHFilesDischarger archives them, HBASE-20940): here
+ * until its server's next discharger run after it opened (discharge_us),
+ * or until it is moved (a reopened region has none).
  * Sets *server_index and *reply_us (when the client has its reply).
  * Returns 0, or -1 if out of memory. */
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,

@@ -63,6 +63,8 @@ typedef struct region {
     uint64_t blocked;           /* writes that found it offline or waited long */
     split_busy_stats busy;      /* BusyRegionSplitPolicy's window over them */
     uint64_t memstore_bytes;    /* cell bytes written since its last flush */
+    uint64_t refs_until_us;     /* a split's daughter: its reference files count until its
+                                 * server's compacted-file discharger runs (0: none) */
 } region;
 
 typedef struct regionmap regionmap;

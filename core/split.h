@@ -33,7 +33,9 @@
  * is equal to startkey"), or empty, is refused.
  *
  * HOW OFTEN. HBase evaluates the policy after memstore flushes and
- * compactions, not after every write. split_due is called on every write:
+ * compactions, not after every write: the caller (cluster_write) asks at a
+ * region's flushes, and not while a daughter's references hold it
+ * (core/cluster.h). split_due itself is cheap enough for every write:
  * it is O(1) until a size threshold is crossed (one hash of the region's
  * start key to draw its jitter; under the constant policy that hash is done
  * once, and the region's own size becomes its next check), and after a

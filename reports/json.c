@@ -166,6 +166,7 @@ static void write_cluster(jw *w, const sim_results *res)
     key_u64(w, "region_max_bytes", res->region_max_bytes);
     key_u64(w, "flush_bytes", res->flush_bytes);
     key_double(w, "split_jitter", res->split_jitter);
+    key_u64(w, "discharge_us", res->discharge_us);
     key_string(w, "balancer", res->balancer);
     key_u64(w, "balancer_period_us", res->balancer_period_us);
     key_u64(w, "balancer_first_us", res->balancer_first_us);

@@ -282,6 +282,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
             return engine_fail(err, errcap, "out of memory creating the table");
     }
     st->table->split_offline_us = sc->split_pause_us;
+    st->table->discharge_us = scenario_discharge_us(sc);
     st->table->move_offline_us = sc->move_pause_us;
     st->table->split_limit = sc->split_limit;
     st->table->epoch_ms = sc->start_ms;
@@ -900,6 +901,7 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->region_max_bytes = sc->region_max_bytes;
     out->flush_bytes = sc->flush_bytes ? sc->flush_bytes : sc->region_max_bytes / 80;
     out->split_jitter = sc->split_jitter;
+    out->discharge_us = scenario_discharge_us(sc);
     out->balancer = scenario_choice_name("balancer", sc->balancer);
     out->balancer_period_us = sc->balancer_period_us;
     hbase_inputs in;

@@ -72,6 +72,7 @@ void scenario_defaults(scenario *sc)
     sc->row_us = 2;
     sc->kib_us = 10;
     sc->split_pause_us = SECOND_US;
+    sc->discharge_us = 0; /* unset: scaled with the region size (scenario_discharge_us) */
     sc->move_pause_us = SECOND_US;
     phase *w = &sc->workload;
     w->name = "workload";
@@ -264,6 +265,14 @@ const phase *scenario_phase(const scenario *sc, size_t i)
 
 /* ---- derived values ---- */
 
+uint64_t scenario_discharge_us(const scenario *sc)
+{
+    if (sc->discharge_us)
+        return sc->discharge_us;
+    double us = 120.0 * SECOND_US * (double)sc->region_max_bytes / (double)SPLIT_DEFAULT_MAX_BYTES;
+    return us < 1 ? 1 : us > 3600.0 * SECOND_US ? 3600 * SECOND_US : (uint64_t)us;
+}
+
 uint64_t scenario_cell_overhead(const scenario *sc)
 {
     return 20ull + sc->family_bytes + sc->qualifier_bytes + sc->workload.value_bytes;
@@ -411,6 +420,8 @@ static const setting settings[] = {
       "S", "fixed or exponential service times" },
     { "cluster", "split_pause", SET_DURATION, 0, 3600000000ull, SC(split_pause_us), NULL,
       "D", "a split takes its daughters offline this long" },
+    { "cluster", "discharge_interval", SET_DURATION, 1, 3600000000ull, SC(discharge_us), NULL,
+      "D", "hbase.hfile.compaction.discharger.interval: a split's daughter splits again after its server's next run (unset: 2 min scaled as the region size)" },
     { "cluster", "move_pause", SET_DURATION, 0, 3600000000ull, SC(move_pause_us), NULL,
       "D", "a move takes its region offline this long" },
     { "workload", "pattern", SET_CHOICE, 0, 0, PH(pattern.kind), pattern_choices,

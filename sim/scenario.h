@@ -215,6 +215,8 @@ typedef struct scenario {
     uint64_t kib_us;              /* per KiB written */
     int service_exponential;      /* 0: fixed service times; 1: exponential with that mean */
     uint64_t split_pause_us;      /* a split takes its daughters offline this long */
+    uint64_t discharge_us;        /* hbase.hfile.compaction.discharger.interval; 0: unset,
+                                   * HBase's 2 min scaled as region_size is (scenario_discharge_us) */
     uint64_t move_pause_us;       /* a move takes its region offline this long */
 
     /* [workload]: the base of every phase, and the only phase when the
@@ -369,6 +371,13 @@ int scenario_load(scenario *sc, const char *path, char *err, size_t errcap);
  * point's text so). */
 int scenario_load_text(scenario *sc, const char *path, const char *text, size_t len, char *err,
                        size_t errcap);
+
+/* The compacted-file discharger's period in microseconds: discharge_us
+ * when set, else HBase's 2 minutes (HRegionServer,
+ * hbase.hfile.compaction.discharger.interval) scaled as the region size is
+ * (x region_size / 10 GiB), so that a daughter waits the same share of a
+ * region's fill time as in HBase; at least 1. */
+uint64_t scenario_discharge_us(const scenario *sc);
 
 /* Bytes a cell adds beyond its row key: KeyValue's fixed fields
  * (4 key length + 4 value length + 2 row length + 1 family length

@@ -80,6 +80,79 @@ static void test_ascending_writes_split_and_daughters_stay(void **state)
     cluster_free(c);
 }
 
+/* HBase looks at the split policy after a memstore flush
+ * (MemStoreFlusher.flushRegion), not after every write: a region over its
+ * size splits at the write that fills its memstore past the flush size. */
+static void test_split_waits_for_the_flush(void **state)
+{
+    (void)state;
+    split_policy p = { .kind = SPLIT_CONSTANT, .max_bytes = 10000, .flush_bytes = 4000 };
+    size_t bad;
+    uint32_t s;
+    uint64_t done;
+    cluster *c = cluster_new(1, NULL, 0, p, &bad);
+    char k[32];
+    int i = 0;
+    for (; c->splits == 0; i++) {
+        snprintf(k, sizeof k, "row%08d", i);
+        assert_int_equal(cluster_write(c, S(k), 100, 0, &s, &done), 0);
+        assert_true(i < 1000);
+    }
+    /* flushes at 4100, 8200 and 12300 bytes: the first past 10,000 is the
+     * third, the 123rd write (a split on every write would be the 101st) */
+    assert_int_equal(i, 123);
+    cluster_free(c);
+}
+
+/* A daughter cannot split while its reference files count (HStore.canSplit;
+ * compacted files count until the server's CompactedHFilesDischarger
+ * archives them, every discharge_us from the server's start); a move
+ * (a reopened region) frees it at once. */
+static void test_daughter_waits_for_the_discharger(void **state)
+{
+    (void)state;
+    split_policy p = { .kind = SPLIT_CONSTANT, .max_bytes = 10000, .flush_bytes = 1 };
+    size_t bad;
+    uint32_t s;
+    uint64_t done;
+    cluster *c = cluster_new(2, NULL, 0, p, &bad);
+    c->discharge_us = 60000000; /* one a minute */
+    c->epoch_ms = 1000000;
+    c->servers[0].start_ms = 1000000 - 10000; /* started 10 s before t = 0: runs at 50 s, 110 s */
+    char k[32];
+    int i = 0;
+    for (; c->splits == 0; i++) {
+        c->now_us = (uint64_t)i * 1000; /* a write a ms */
+        snprintf(k, sizeof k, "row%08d", i);
+        assert_int_equal(cluster_write(c, S(k), 100, 0, &s, &done), 0);
+    }
+    region *top = regionmap_at(c->map, 1);
+    assert_int_equal(top->refs_until_us, 50000000);
+    /* the top daughter fills past its size long before 50 s: no split */
+    for (; i < 40000; i++) {
+        c->now_us = (uint64_t)i * 1000;
+        snprintf(k, sizeof k, "row%08d", i);
+        assert_int_equal(cluster_write(c, S(k), 100, 0, &s, &done), 0);
+    }
+    assert_int_equal(c->splits, 1);
+    /* past the discharger's run it splits at its next flush */
+    c->now_us = 50000001;
+    snprintf(k, sizeof k, "row%08d", i++);
+    assert_int_equal(cluster_write(c, S(k), 100, 0, &s, &done), 0);
+    assert_int_equal(c->splits, 2);
+    /* the new top daughter waits for the run at 110 s, unless it moves */
+    top = regionmap_at(c->map, 2);
+    assert_int_equal(top->refs_until_us, 110000000);
+    c->now_us = 60000000;
+    cluster_move(c, 2, 1);
+    assert_int_equal(regionmap_at(c->map, 2)->refs_until_us, 0);
+    c->now_us = 70000000; /* past the move's pause */
+    snprintf(k, sizeof k, "row%08d", i++);
+    assert_int_equal(cluster_write(c, S(k), 100, 0, &s, &done), 0);
+    assert_int_equal(c->splits, 3);
+    cluster_free(c);
+}
+
 /* Daughters' regionId (SplitTableRegionProcedure): the split's time in ms,
  * or the parent's id + 1 when that is not later. */
 static void test_daughter_ids_follow_hbase(void **state)
@@ -382,6 +455,8 @@ int main(void)
         cmocka_unit_test(test_offline_regions_delay_replies),
         cmocka_unit_test(test_scans_touch_regions_and_count_rows),
         cmocka_unit_test(test_split_limit),
+        cmocka_unit_test(test_split_waits_for_the_flush),
+        cmocka_unit_test(test_daughter_waits_for_the_discharger),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -318,6 +318,21 @@ def judge(d, workload, balancer):
 
 # ---------------------------------------------------------------- commands
 
+def scaled_chores(speed, cluster):
+    """HBase's wall-clock chores, run SPEED times as often, so that in the
+    trace's time they keep HBase's periods: the region servers' reports
+    (hbase.regionserver.msginterval, 3 s, HConstants), the master's load
+    refresh for the balancer (hbase.balancer.statusPeriod, 60 s,
+    ClusterStatusChore) and the compacted-file discharger that lets a
+    split's daughter split again (hbase.hfile.compaction.discharger.interval,
+    2 min, HRegionServer; regionsim's discharge_interval)."""
+    ms = lambda period_ms: str(max(1, int(round(period_ms / speed))))
+    return ["--status-interval-ms", ms(3000),
+            "--conf", "hbase.balancer.statusPeriod=" + ms(60000),
+            "--conf", "hbase.hfile.compaction.discharger.interval="
+            + ms(cluster.get("discharge_us", 120000000) / 1000)]
+
+
 def record(binary, name, balancer, speed, path):
     """Run the pair for workload NAME under BALANCER; write the reference
     to PATH (through a temporary file beside it: a failed run leaves none)."""
@@ -340,7 +355,7 @@ def record(binary, name, balancer, speed, path):
             "--balancer-times-us", ",".join(str(t) for t in times),
             "--window-us", str(c["window_us"]), "--speed", str(speed),
             "--out", out,
-        ]
+        ] + scaled_chores(speed, c)
         if splits:
             harness += ["--split-keys-file", keys_file]
         cmd = ["sh", os.path.join(HERE, "harness.sh")] + harness

@@ -109,6 +109,10 @@ public final class Cluster implements AutoCloseable {
     // test hbase-site.xml turns them off the same way).
     set(conf, "hbase.master.info.port", "-1");
     set(conf, "hbase.regionserver.info.port", "-1");
+    // The caller's own settings (--conf), e.g. wall-clock chores scaled to the replay's speed.
+    for (java.util.Map.Entry<String, String> e : o.conf.entrySet()) {
+      set(conf, e.getKey(), e.getValue());
+    }
     util = new HBaseTestingUtility(conf);
   }
 

@@ -35,7 +35,8 @@ public final class Options {
     "  --flush-ms MS           flush the buffered writes every MS (default 50)",
     "  --sample-ms MS          the request-counter sampler's period (default 100)",
     "  --rit-timeout-ms MS     longest wait for no region in transition (default 60000)",
-    "  --command TEXT          the command line to record (default: this one)");
+    "  --command TEXT          the command line to record (default: this one)",
+    "  --conf KEY=VALUE        set an HBase configuration value (repeatable; after the above)");
 
   public String trace;
   public String out;
@@ -58,6 +59,8 @@ public final class Options {
   public int flushMs = 50;
   public int sampleMs = 100;
   public int ritTimeoutMs = 60_000;
+  /** --conf KEY=VALUE, in order: set after the harness's own settings. */
+  public java.util.LinkedHashMap<String, String> conf = new java.util.LinkedHashMap<>();
   public String command;
   public List<String> args = new ArrayList<>();
 
@@ -166,6 +169,14 @@ public final class Options {
       case "--sample-ms": sampleMs = (int) integer(name, v, 1, 60_000); break;
       case "--rit-timeout-ms": ritTimeoutMs = (int) integer(name, v, 1, 3_600_000); break;
       case "--command": command = v; break;
+      case "--conf": {
+        int eq = v.indexOf('=');
+        if (eq <= 0) {
+          throw new BadArgument(name + ": '" + v + "' is not KEY=VALUE");
+        }
+        conf.put(v.substring(0, eq), v.substring(eq + 1));
+        break;
+      }
       default: throw new BadArgument(name + ": unknown option\n" + USAGE);
     }
   }
