@@ -357,7 +357,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         ensure_window(st, out, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the run's counters");
 
-    st->cell_overhead = 20ull + sc->family_bytes + sc->qualifier_bytes;
+    st->cell_overhead = 20ull + HFILE_CELL_EXTRA + sc->family_bytes + sc->qualifier_bytes;
     eventq_init(&st->ticks);
     if ((sc->balancer != BALANCER_NONE &&
          eventq_push(&st->ticks, st->inputs.balancer_first_us, TICK_BALANCER, 0) < 0) ||

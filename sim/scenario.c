@@ -275,7 +275,8 @@ uint64_t scenario_discharge_us(const scenario *sc)
 
 uint64_t scenario_cell_overhead(const scenario *sc)
 {
-    return 20ull + sc->family_bytes + sc->qualifier_bytes + sc->workload.value_bytes;
+    return 20ull + HFILE_CELL_EXTRA + sc->family_bytes + sc->qualifier_bytes +
+           sc->workload.value_bytes;
 }
 
 int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap)

@@ -379,10 +379,18 @@ int scenario_load_text(scenario *sc, const char *path, const char *text, size_t 
  * region's fill time as in HBase; at least 1. */
 uint64_t scenario_discharge_us(const scenario *sc);
 
+/* What an HFile (v3, no data block encoding) adds to a KeyValue: its tags
+ * length (2 bytes, written even when there are no tags) and the cell's
+ * sequence id as a vlong (1 byte at least; 1 once a compaction has cleared
+ * it): NoneEncoder.write, hbase-common. Region sizes are store file sizes
+ * (HStore.getSize), so a cell counts what it takes in one. */
+#define HFILE_CELL_EXTRA 3
+
 /* Bytes a cell adds beyond its row key: KeyValue's fixed fields
  * (4 key length + 4 value length + 2 row length + 1 family length
  * + 8 timestamp + 1 type = 20, from HBase's KeyValue layout) plus the
- * family, qualifier and [workload]'s value size (a phase may set its own). */
+ * family, qualifier and [workload]'s value size (a phase may set its own),
+ * plus HFILE_CELL_EXTRA. */
 uint64_t scenario_cell_overhead(const scenario *sc);
 
 /* Resolves scheme i to its expression: a preset name gives the preset with

@@ -28,7 +28,7 @@ static void test_defaults_are_valid(void **state)
     sc.servers = 20;
     scenario_scheme_expr(&sc, 1, expr, sizeof expr);
     assert_string_equal(expr, "salt(20) ts");
-    assert_int_equal(scenario_cell_overhead(&sc), 20 + 1 + 2 + 8);
+    assert_int_equal(scenario_cell_overhead(&sc), 20 + 3 + 1 + 2 + 8);
 }
 
 static void test_set_each_kind(void **state)
