@@ -30,6 +30,9 @@ public final class Options {
     "  --speed X               trace microseconds per wall microsecond (default 1)",
     "  --value-bytes N         a put's value bytes when the trace gives none (default 8)",
     "  --qualifier-bytes N     each cell's qualifier length (default 2, regionsim's)",
+    "  --qualifiers Q          index (a put's cells are qualifiers 0..n-1: a put again overwrites,",
+    "                          as a YCSB update does) or row (a row's cells are numbered over all",
+    "                          its puts: every put adds cells, as OpenTSDB's time offsets do) (index)",
     "  --max-ops N             refuse a trace of more operations (default 2000000)",
     "  --threads N             reader threads for gets and scans (default 4)",
     "  --flush-ms MS           flush the buffered writes every MS (default 50)",
@@ -54,6 +57,7 @@ public final class Options {
   public double speed = 1.0;
   public int valueBytes = 8;
   public int qualifierBytes = 2;
+  public String qualifiers = "index";
   public long maxOps = 2_000_000L;
   public int threads = 4;
   public int flushMs = 50;
@@ -163,6 +167,12 @@ public final class Options {
       case "--speed": speed = real(name, v, 1e-6, 1e6); break;
       case "--value-bytes": valueBytes = (int) integer(name, v, 0, Integer.MAX_VALUE); break;
       case "--qualifier-bytes": qualifierBytes = (int) integer(name, v, 0, 65535); break;
+      case "--qualifiers":
+        if (!v.equals("index") && !v.equals("row")) {
+          throw new BadArgument(name + ": '" + v + "' is not index or row");
+        }
+        qualifiers = v;
+        break;
       case "--max-ops": maxOps = integer(name, v, 1, Long.MAX_VALUE); break;
       case "--threads": threads = (int) integer(name, v, 1, 64); break;
       case "--flush-ms": flushMs = (int) integer(name, v, 1, 60_000); break;

@@ -281,6 +281,7 @@ public final class Replay {
     j.addProperty("speed", o.speed);
     j.addProperty("value_bytes", o.valueBytes);
     j.addProperty("qualifier_bytes", o.qualifierBytes);
+    j.addProperty("qualifiers", o.qualifiers);
     j.addProperty("max_ops", o.maxOps);
     j.addProperty("threads", o.threads);
     j.addProperty("flush_ms", o.flushMs);

@@ -50,7 +50,9 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
  * A put writes CELLS cells (1 when the trace gives none) whose values
  * total BYTES (--value-bytes when the trace gives none), split as evenly
  * as whole bytes allow, in family 't', each with a distinct qualifier of
- * --qualifier-bytes bytes (the cell's index, big-endian): the cell sizes of
+ * --qualifier-bytes bytes (big-endian: the cell's index in the put, or with
+ * --qualifiers row its number among all the row's cells, so that a row
+ * written again grows as an OpenTSDB row does): the cell sizes of
  * regionsim's model (docs/model.md "Keys, rows and cells",
  * sim/engine_ops.c cell_bytes), since region sizes decide the splits.
  * A delete is a Delete of the row (a DeleteFamily marker, no qualifier).
@@ -260,14 +262,22 @@ public final class Replayer {
     }
   }
 
+  /** Cells written so far to each row (--qualifiers row). */
+  private final java.util.concurrent.ConcurrentHashMap<java.nio.ByteBuffer, Integer> rowCells =
+    new java.util.concurrent.ConcurrentHashMap<>();
+
   /** A put of regionsim's cells: see the class comment. */
   Put put(byte[] row, int bytes, int cells) {
     int n = Math.max(1, cells);
     long total = bytes >= 0 ? bytes : o.valueBytes;
     Put p = new Put(row);
+    int first = 0;
+    if (o.qualifiers.equals("row")) {
+      first = rowCells.merge(java.nio.ByteBuffer.wrap(row.clone()), n, Integer::sum) - n;
+    }
     for (int c = 0; c < n; c++) {
       byte[] q = new byte[o.qualifierBytes];
-      for (int b = 0, v = c; b < q.length; b++, v >>>= 8) {
+      for (int b = 0, v = first + c; b < q.length; b++, v >>>= 8) {
         q[q.length - 1 - b] = (byte) v;
       }
       int size = (int) (total / n + (c < total % n ? 1 : 0));
