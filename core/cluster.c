@@ -141,7 +141,8 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     if (c->policy.kind == SPLIT_BUSY) {
         split_why why = { size, 0, s->regions, 0, 0, 0 };
         r->blocked += r->offline_until_us > c->now_us || reply - c->now_us > service_us + BUSY_WAIT_US;
-        if (r->refs_until_us <= c->now_us && split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
+        if (r->refs_until_us <= c->now_us &&
+            split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
                            &why.blocked_ratio)) {
             why.busy = 1;
             why.busy_threshold = split_busy_threshold(&c->policy);

@@ -258,7 +258,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
     split_policy policy;
     split_policy_defaults(&policy, sc->split_policy);
     policy.max_bytes = sc->region_max_bytes;
-    policy.flush_bytes = sc->flush_bytes ? sc->flush_bytes : sc->region_max_bytes / 80;
+    policy.flush_bytes = scenario_flush_bytes(sc);
     policy.jitter = sc->split_jitter;
     rng split_rng = rng_stream(sc->seed, RNG_STREAM_SPLITS);
     policy.jitter_seed = rng_next(&split_rng);
@@ -357,7 +357,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         ensure_window(st, out, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the run's counters");
 
-    st->cell_overhead = 20ull + HFILE_CELL_EXTRA + sc->family_bytes + sc->qualifier_bytes;
+    st->cell_overhead = scenario_cell_framing(sc);
     eventq_init(&st->ticks);
     if ((sc->balancer != BALANCER_NONE &&
          eventq_push(&st->ticks, st->inputs.balancer_first_us, TICK_BALANCER, 0) < 0) ||
@@ -899,7 +899,7 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->servers = sc->servers;
     out->split_policy = scenario_choice_name("split_policy", sc->split_policy);
     out->region_max_bytes = sc->region_max_bytes;
-    out->flush_bytes = sc->flush_bytes ? sc->flush_bytes : sc->region_max_bytes / 80;
+    out->flush_bytes = scenario_flush_bytes(sc);
     out->split_jitter = sc->split_jitter;
     out->discharge_us = scenario_discharge_us(sc);
     out->balancer = scenario_choice_name("balancer", sc->balancer);

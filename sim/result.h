@@ -220,7 +220,7 @@ typedef struct sim_results {
     uint64_t region_max_bytes;   /* split threshold */
     uint64_t flush_bytes;        /* hbase.hregion.memstore.flush.size (region size / 80 unset) */
     double split_jitter;         /* hbase.hregion.max.filesize.jitter */
-    uint64_t discharge_us;       /* hbase.hfile.compaction.discharger.interval (0: off) */
+    uint64_t discharge_us;       /* hbase.hfile.compaction.discharger.interval (scenario_discharge_us) */
     const char *balancer;        /* "region-count" or "none" */
     uint64_t balancer_period_us;
     uint64_t balancer_first_us;  /* the balancer chore's first run (sim/hbase_inputs.c) */

@@ -273,10 +273,19 @@ uint64_t scenario_discharge_us(const scenario *sc)
     return us < 1 ? 1 : us > 3600.0 * SECOND_US ? 3600 * SECOND_US : (uint64_t)us;
 }
 
+uint64_t scenario_cell_framing(const scenario *sc)
+{
+    return 20ull + HFILE_CELL_EXTRA + sc->family_bytes + sc->qualifier_bytes;
+}
+
 uint64_t scenario_cell_overhead(const scenario *sc)
 {
-    return 20ull + HFILE_CELL_EXTRA + sc->family_bytes + sc->qualifier_bytes +
-           sc->workload.value_bytes;
+    return scenario_cell_framing(sc) + sc->workload.value_bytes;
+}
+
+uint64_t scenario_flush_bytes(const scenario *sc)
+{
+    return sc->flush_bytes ? sc->flush_bytes : sc->region_max_bytes / 80;
 }
 
 int scenario_scheme_expr(const scenario *sc, size_t i, char *out, size_t cap)

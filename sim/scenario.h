@@ -386,12 +386,19 @@ uint64_t scenario_discharge_us(const scenario *sc);
  * (HStore.getSize), so a cell counts what it takes in one. */
 #define HFILE_CELL_EXTRA 3
 
-/* Bytes a cell adds beyond its row key: KeyValue's fixed fields
- * (4 key length + 4 value length + 2 row length + 1 family length
- * + 8 timestamp + 1 type = 20, from HBase's KeyValue layout) plus the
- * family, qualifier and [workload]'s value size (a phase may set its own),
- * plus HFILE_CELL_EXTRA. */
+/* A cell's framing, what it takes beyond its row key and value: KeyValue's
+ * fixed fields (4 key length + 4 value length + 2 row length + 1 family
+ * length + 8 timestamp + 1 type = 20, from HBase's KeyValue layout), the
+ * family and qualifier, and HFILE_CELL_EXTRA. */
+uint64_t scenario_cell_framing(const scenario *sc);
+
+/* Bytes a cell adds beyond its row key: its framing plus [workload]'s
+ * value size (a phase may set its own). */
 uint64_t scenario_cell_overhead(const scenario *sc);
+
+/* hbase.hregion.memstore.flush.size in bytes: flush_bytes when set, else
+ * the region size / 80 (HBase's 128 MiB to 10 GiB). */
+uint64_t scenario_flush_bytes(const scenario *sc);
 
 /* Resolves scheme i to its expression: a preset name gives the preset with
  * the bucket count set to the number of servers; anything else is taken as

@@ -146,15 +146,12 @@ def regionsim_args(name, balancer):
     return ["run", SCENARIO] + w["args"] + ["--balancer", balancer, "--samples", "1"]
 
 
-def run_regionsim(binary, args, tmp, trace=True):
+def run_regionsim(binary, args, tmp):
     """Run regionsim from the tree's root with ARGS; returns its JSON report
-    and the trace's path (or None)."""
+    and the path of the trace it wrote."""
     report = os.path.join(tmp, "regionsim.json")
-    cmd = [binary] + args + ["--format", "json", "-o", report]
-    tr = None
-    if trace:
-        tr = os.path.join(tmp, "trace.csv")
-        cmd += ["--write-trace", tr]
+    tr = os.path.join(tmp, "trace.csv")
+    cmd = [binary] + args + ["--format", "json", "-o", report, "--write-trace", tr]
     env = dict(os.environ, LC_ALL="C", TZ="UTC", NO_COLOR="1", TERM="dumb")
     p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     if p.returncode != 0:
@@ -194,9 +191,7 @@ def initial_split_keys(report):
 
 
 def balancer_times(report):
-    c = report["cluster"]
-    runs = [e["t_us"] for e in report["runs"][0]["timeline"] if e["kind"] == "balancer"]
-    return runs, c
+    return [e["t_us"] for e in report["runs"][0]["timeline"] if e["kind"] == "balancer"]
 
 
 # ---------------------------------------------------------------- HBase
@@ -304,7 +299,7 @@ def trace_rows(trace):
     return sorted(rows)
 
 
-def distances(hb, rs, rows, balancer):
+def distances(hb, rs, rows):
     n = min(len(hb["windows"]), len(rs["windows"]))
     hw, rw = hb["windows"][:n], rs["windows"][:n]
     per_window = [rank_pp(a["writes"], b["writes"]) for a, b in zip(hw, rw)]
@@ -366,7 +361,7 @@ def scaled_chores(speed, cluster):
     return ["--status-interval-ms", ms(3000),
             "--conf", "hbase.balancer.statusPeriod=" + ms(60000),
             "--conf", "hbase.hfile.compaction.discharger.interval="
-            + ms(cluster.get("discharge_us", 120000000) / 1000)]
+            + ms(cluster["discharge_us"] / 1000)]
 
 
 def record(binary, name, balancer, speed, path):
@@ -380,7 +375,7 @@ def record(binary, name, balancer, speed, path):
         keys_file = os.path.join(tmp, "split-keys.txt")
         with open(keys_file, "w") as f:
             f.write("".join(k + "\n" for k in splits))
-        times, _ = balancer_times(report)
+        times = balancer_times(report)
         out = os.path.join(tmp, "hbase.json")
         harness = [
             "--trace", trace, "--servers", str(c["servers"]),
@@ -445,12 +440,10 @@ def cmd_recheck(a):
             speed = float(old["made_by"].rsplit(" ", 1)[1])
             fresh_path = os.path.join(tmp, os.path.basename(path))
             fresh = record(binary, old["workload"], old["balancer"], speed, fresh_path)
-            _, d_sim, bad_sim, _ = compare_one(binary, fresh_path)
-            with tempfile.TemporaryDirectory(prefix="paired.") as t2:
-                _, trace = run_regionsim(binary, old["regionsim_args"], t2)
-                rows = trace_rows(trace)
-            d_hb = distances(hbase_view(old["hbase"]), hbase_view(fresh["hbase"]), rows,
-                             old["balancer"])
+            rs, rows = regionsim_side(binary, old["regionsim_args"])
+            d_sim = distances(hbase_view(fresh["hbase"]), rs, rows)
+            bad_sim = judge(d_sim, old["workload"], old["balancer"], HOLDS)
+            d_hb = distances(hbase_view(old["hbase"]), hbase_view(fresh["hbase"]), rows)
             bad_hb = judge(d_hb, old["workload"], old["balancer"], HOLDS)
             for what, d, bad in (("HBase again vs the committed HBase", d_hb, bad_hb),
                                  ("HBase again vs regionsim", d_sim, bad_sim)):
@@ -464,15 +457,18 @@ def cmd_recheck(a):
         sys.exit(1)
 
 
+def regionsim_side(binary, args):
+    """regionsim's view of a run of ARGS and the table's rows, sorted."""
+    with tempfile.TemporaryDirectory(prefix="paired.") as tmp:
+        report, trace = run_regionsim(binary, args, tmp)
+        return regionsim_view(report), trace_rows(trace)
+
+
 def compare_one(binary, path):
     with open(path) as f:
         ref = json.load(f)
-    with tempfile.TemporaryDirectory(prefix="paired.") as tmp:
-        report, trace = run_regionsim(binary, ref["regionsim_args"], tmp)
-        rows = trace_rows(trace)
-    hb = hbase_view(ref["hbase"])
-    rs = regionsim_view(report)
-    d = distances(hb, rs, rows, ref["balancer"])
+    rs, rows = regionsim_side(binary, ref["regionsim_args"])
+    d = distances(hbase_view(ref["hbase"]), rs, rows)
     return ref, d, judge(d, ref["workload"], ref["balancer"], HOLDS), \
         judge(d, ref["workload"], ref["balancer"], FIRST)
 
