@@ -6,6 +6,13 @@
  * itself. At the end history_finish appends the live regions and hands
  * both arrays to the run_result. Out of memory inside the journal (which
  * cannot fail) is remembered and reported by history_finish.
+ *
+ * Keys are logged in the shell form reports print, and a boundary appears
+ * in several records (a split key is the event's key, one daughter's end,
+ * the other's start, and again when each daughter closes), so each distinct
+ * string is stored once, in blocks the run_result owns (history_text):
+ * at a million regions that is about 50 MB, where a string per field took
+ * some 400 MB.
  */
 #ifndef REGIONSIM_HISTORY_H
 #define REGIONSIM_HISTORY_H
@@ -17,6 +24,7 @@
 
 typedef struct history {
     const cluster *table;   /* for the time of each change */
+    struct history_text *text; /* the key strings, each distinct one once */
     region_result *regions;
     size_t nregions, regions_cap;
     timeline_event *events;

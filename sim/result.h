@@ -191,6 +191,8 @@ typedef struct run_result {
     region_result *history; /* of splitting, then the live ones in key order */
     size_t nevents;
     timeline_event *events; /* in time order */
+    struct history_text *history_text; /* owns the key strings of history and events:
+                             * each distinct one stored once (sim/history.c) */
 } run_result;
 
 /* One check of a run's figures (a CI assertion, issue 14) as the reports
