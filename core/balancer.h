@@ -168,7 +168,7 @@ void balancer_free(balancer *b);
  * region's last numRegionLoadsToRemember loads (requests, memstore and
  * store file sizes). The engine calls this every status period. Returns
  * 0, or -1 if out of memory. */
-int balancer_observe(balancer *b, const cluster *c);
+int balancer_observe(balancer *b, cluster *c);
 
 /* One balancer run over c at c->now_us, as HMaster.balance makes it.
  * Moved regions go offline through cluster_move. Fills *report (not

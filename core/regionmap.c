@@ -133,6 +133,7 @@ static int region_init(region *r, keyref start, keyref end, uint64_t id,
     r->start_len = (uint32_t)start.len;
     r->end_len = (uint32_t)end.len;
     r->id = id;
+    r->seen_server_id = UINT32_MAX;
     return 0;
 }
 
@@ -394,6 +395,13 @@ const region *regionmap_get(const regionmap *m, size_t i)
     return &m->chunks[c]->slot[i - m->chunk_first[c]];
 }
 
+region *regionmap_span(regionmap *m, size_t i, size_t *n)
+{
+    size_t c = chunk_of_index(m, i);
+    *n = m->chunk_first[c + 1] - i;
+    return &m->chunks[c]->slot[i - m->chunk_first[c]];
+}
+
 /* Whether k is at or after the start of the table's last region (kp = its
  * prefix). */
 static inline int in_last_region(const regionmap *m, keyref k, uint64_t kp)
@@ -561,6 +569,7 @@ int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
     parent->read_rows = 0;
     parent->memstore_bytes = 0; /* HBase flushes the parent before it splits */
     parent->next_split_check = 0;
+    parent->seen_server_id = UINT32_MAX; /* the balancer's loads look again */
 
     /* The parent may move to a new chunk now: it is not used after this. */
     size_t tc;
