@@ -9,8 +9,8 @@
  * operator character. The normalised text is built from the tokens once
  * the whole text has parsed.
  *
- * Durations are parsed here, not with sim/units.c: reports link only
- * sim/result.h's data, never sim's code (docs/development.md: each
+ * Durations are parsed here, not with scenario/units.c: reports link only
+ * engine/result.h's data, never sim's code (docs/development.md: each
  * module's test links its own layer), and the dozen lines below accept
  * exactly what units_parse_duration does (a whole number and a unit, us,
  * ms, s, m or h); test_assertion.c checks the two agree on the forms

@@ -15,7 +15,7 @@
 #include "tests/support.h"
 
 #include "reports/assertion.h"
-#include "sim/units.h"
+#include "scenario/units.h"
 
 #define EPS 1e-9
 #define MIN_US 60000000ull
