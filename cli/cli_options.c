@@ -101,7 +101,7 @@ static const char common_help[] =
 static const char settings_help_tail[] =
     "\n"
     "Every setting is also a scenario file key (KEY = VALUE in its section).\n"
-    "SIZE takes B, KiB, MiB, GiB, TiB (e.g. 4MiB); D takes us, ms, s, m, h (e.g.\n"
+    "SIZE takes B, KiB, MiB, GiB, TiB (e.g. 4MiB); D takes us, ms, s, m, h, d (e.g.\n"
     "90s); F is a fraction from 0 to 1; W a weight.\n"
     "Exit status: 0 ran (every check held), 1 an --assert or --baseline check\n"
     "failed, 2 bad usage or input.\n";

@@ -610,7 +610,7 @@ static int setting_expected(const setting *s, char *err, size_t cap, const char 
     case SET_DURATION:
         units_format_duration(s->lo, lo, sizeof lo);
         units_format_duration(s->hi, hi, sizeof hi);
-        snprintf(err, cap, "expected %sa duration from %s to %s with a unit (us, ms, s, m, h), "
+        snprintf(err, cap, "expected %sa duration from %s to %s with a unit (us, ms, s, m, h, d), "
                  "found '%s'", is_measure_from(s) ? "auto or " : "", lo, hi, value);
         break;
     case SET_RATE:

@@ -522,7 +522,7 @@ static int file_event_entry(file_reader *fr, const char *name, const char *key,
                          !strcmp(key, "action") ? "add, decommission or fail"
                          : !strcmp(key, "servers") ? "a count from 1 to 100000"
                          : !strcmp(key, "server") ? "a server number (rs<N>: N)"
-                         : "a duration with a unit (us, ms, s, m, h)",
+                         : "a duration with a unit (us, ms, s, m, h, d)",
                          escape_text(value, SHOWN, shown, sizeof shown));
     return 1;
 }

@@ -57,7 +57,7 @@ int units_parse_duration(const char *text, uint64_t *out_us)
 {
     static const unit durations[] = {
         { "us", 1 }, { "ms", 1000 }, { "s", 1000000 },
-        { "m", 60000000 }, { "h", 3600000000ull },
+        { "m", 60000000 }, { "h", 3600000000ull }, { "d", 86400000000ull },
     };
     return parse_scaled(text, durations, sizeof durations / sizeof *durations, 1, out_us);
 }
@@ -65,7 +65,7 @@ int units_parse_duration(const char *text, uint64_t *out_us)
 void units_format_duration(uint64_t us, char *out, size_t cap)
 {
     static const struct { const char *unit; uint64_t us; } units[] = {
-        { "h", 3600000000ull }, { "m", 60000000ull }, { "s", 1000000ull }, { "ms", 1000ull },
+        { "d", 86400000000ull }, { "h", 3600000000ull }, { "m", 60000000ull }, { "s", 1000000ull }, { "ms", 1000ull },
     };
     for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
         if (us && us % units[i].us == 0) {

@@ -1,7 +1,7 @@
 /* units.h -- numbers with units, as users write them in options and files.
  *
  * Sizes: an integer with an optional unit B, KiB, MiB, GiB, TiB (binary).
- * Durations: an integer with a required unit us, ms, s, m, h.
+ * Durations: an integer with a required unit us, ms, s, m, h, d (days).
  * Counts: a plain decimal integer.
  * All parsers are strict (the whole text must be used), overflow-safe, and
  * return -1 instead of guessing; callers turn that into a message naming
