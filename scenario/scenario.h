@@ -452,4 +452,8 @@ int scenario_ycsb_build(scenario *sc, char *err, size_t errcap);
  * with a message in err naming the setting or scheme and what was wrong. */
 int scenario_validate(const scenario *sc, char *err, size_t errcap);
 
+/* The scenario's workload in words, phase by phase ("load: ...; then run:
+ * ..."), for the reports' header; NULL when out of memory (free it). */
+char *scenario_describe_workload(const scenario *sc);
+
 #endif
