@@ -8,7 +8,7 @@
  *      flushes, SteppingSplitPolicy: named on the command line, so the
  *      benchmark measures that regime whatever the defaults), for every
  *      preset scheme;
- *   2. examples/tsdb-lifetime.ini: a 20-server OpenTSDB table, 5,000
+ *   2. bench/tsdb-lifetime.ini: a 20-server OpenTSDB table, 5,000
  *      series every 10 s for 90 days, its two schemes.
  * Each is timed from outside (bench/proc.h): wall, CPU, peak RSS, and
  * what it printed on stderr, which must be nothing. The target (printed,
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char tsdb[4096];
-    snprintf(tsdb, sizeof tsdb, "%s/examples/tsdb-lifetime.ini", argv[2]);
+    snprintf(tsdb, sizeof tsdb, "%s/bench/tsdb-lifetime.ini", argv[2]);
     printf("bench_lifetime: %s; load average %.2f\n", bin, proc_load1());
     proc_print_header();
     int missed = 0;
