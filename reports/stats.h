@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 /* How unevenly n counts (one per server) are spread. */
 typedef struct imbalance {

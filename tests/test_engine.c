@@ -113,7 +113,7 @@ static void test_balancer_runs_once_per_period(void **state)
 }
 
 /* measure_from: the figures count only what was issued from it on. */
-/* HBase's own random inputs come from the seed (sim/hbase_inputs.c): the
+/* HBase's own random inputs come from the seed (engine/hbase_inputs.c): the
  * balancer's first run falls anywhere in its first period and then every
  * period; the servers' start codes are epoch milliseconds before the
  * table's creation, distinct and increasing, and a server that joins gets
