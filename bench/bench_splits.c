@@ -7,10 +7,11 @@
  * (1,000 writes a second of 16-byte md5 keys into 1 KiB regions: about 18
  * million rows and 1.2 million regions a seed, three seeds by default), and
  * the same with --samples 1 (one run), REPS times each (1 by default;
- * medians by wall time), and prints for each its wall time, user and
- * system CPU seconds, peak RSS (wait4's ru_maxrss: the child's own), the
- * regions at the end (the sum of the text report's "N regions" per
- * server, seed 42's run) and the lines it printed on stderr (jemalloc's
+ * medians by wall time), and prints for each, timed from outside as a
+ * whole process (bench/proc.c): its wall time, user and system CPU
+ * seconds, peak RSS (wait4's ru_maxrss: the child's own), the regions at
+ * the end (the sum of the text report's "N regions" per server, seed 42's
+ * run) and the bytes it printed on stderr (jemalloc's
  * "Error in munmap()" past vm.max_map_count was one a line); then issue
  * 30's target for the default run, 1.2 million regions in under 20 s and
  * 1 GB with nothing on stderr, as pass or MISS (printed, not enforced).
@@ -36,18 +37,12 @@
  * same table made by one presplit (no splits): for old indexes whose
  * splits take too long, and for cachegrind.
  */
-#define _DEFAULT_SOURCE /* wait4 (one child's rusage), getloadavg */
-#include <errno.h>
-#include <poll.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "bench/proc.h"
 #include "core/regionmap.h"
 
 /* CPU time of this process: steadier than wall time on a shared machine. */
@@ -181,185 +176,74 @@ static regionmap *presplit_random(size_t n, uint64_t seed)
 
 /* ---- the program as a whole --------------------------------------------- */
 
-#define MAX_REPS 9
-
-typedef struct measure {
-    double wall, user, sys;
-    long rss_kib;
+typedef struct full_run {
+    proc_measure m;
     unsigned long long regions; /* the sum of the report's "N regions  busy" */
-    unsigned long err_lines, err_bytes;
-    int ok;                     /* exited 0 */
-} measure;
+    int ok;                     /* ran and exited 0 */
+} full_run;
 
-static double wall_now(void)
+/* A line of the text report: "  rs0 <bar> 17815769 100.0%  1288239 regions  busy ..." */
+static void count_regions(void *ctx, const char *l)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double tv_seconds(struct timeval tv)
-{
-    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
-static double load1(void)
-{
-    double l;
-    return getloadavg(&l, 1) == 1 ? l : -1;
-}
-
-/* Reads the text report line by line as it comes: sums the servers'
- * region counts ("  rs0 <bar> 17815769 100.0%  1288239 regions  busy"). */
-typedef struct line_reader {
-    char line[4096];
-    size_t len;
-} line_reader;
-
-static void take_line(measure *m, const char *l)
-{
+    unsigned long long *regions = ctx;
     const char *r = strstr(l, " regions  busy");
     if (strncmp(l, "  rs", 4) != 0 || !r)
         return;
     const char *p = r;
     while (p > l && p[-1] >= '0' && p[-1] <= '9')
         p--;
-    m->regions += strtoull(p, NULL, 10);
-}
-
-static void take_stdout(measure *m, line_reader *lr, const char *buf, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (buf[i] == '\n') {
-            lr->line[lr->len] = 0;
-            take_line(m, lr->line);
-            lr->len = 0;
-        } else if (lr->len + 1 < sizeof lr->line) {
-            lr->line[lr->len++] = buf[i];
-        }
-    }
-}
-
-/* Runs argv with stdout and stderr into pipes read as they come (a
- * report of a few KB; stderr only counted). 0, or -1 if it could not run. */
-static int run_program(char *const argv[], measure *m)
-{
-    int out[2], err[2];
-    if (pipe(out) < 0)
-        return -1;
-    if (pipe(err) < 0) {
-        close(out[0]);
-        close(out[1]);
-        return -1;
-    }
-    memset(m, 0, sizeof *m);
-    double t0 = wall_now();
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
-            _exit(127);
-        close(out[0]);
-        close(out[1]);
-        close(err[0]);
-        close(err[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(out[1]);
-    close(err[1]);
-    static line_reader lr;
-    lr.len = 0;
-    struct pollfd fds[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
-    int open_fds = 2;
-    char buf[1 << 16];
-    while (open_fds > 0) {
-        if (poll(fds, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (int f = 0; f < 2; f++) {
-            if (fds[f].fd < 0 || !(fds[f].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            ssize_t got = read(fds[f].fd, buf, sizeof buf);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got <= 0) {
-                close(fds[f].fd);
-                fds[f].fd = -1;
-                open_fds--;
-                continue;
-            }
-            if (f == 0) {
-                take_stdout(m, &lr, buf, (size_t)got);
-            } else {
-                m->err_bytes += (unsigned long)got;
-                for (ssize_t i = 0; i < got; i++)
-                    m->err_lines += buf[i] == '\n';
-            }
-        }
-    }
-    int status;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) != pid)
-        return -1;
-    m->wall = wall_now() - t0;
-    m->user = tv_seconds(ru.ru_utime);
-    m->sys = tv_seconds(ru.ru_stime);
-    m->rss_kib = ru.ru_maxrss;
-    m->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    return 0;
+    *regions += strtoull(p, NULL, 10);
 }
 
 static int cmp_wall(const void *a, const void *b)
 {
-    double x = ((const measure *)a)->wall, y = ((const measure *)b)->wall;
+    double x = ((const full_run *)a)->m.wall, y = ((const full_run *)b)->m.wall;
     return (x > y) - (x < y);
 }
 
-static void print_measure(const char *what, const measure *m)
+static void print_run(const char *what, const full_run *f)
 {
-    printf("%-34s %7.2f %7.2f %6.2f %8.1f %9llu %9lu %s\n", what, m->wall, m->user, m->sys,
-           (double)m->rss_kib / 1024.0, m->regions, m->err_lines, m->ok ? "0" : "FAIL");
+    const proc_measure *m = &f->m;
+    printf("%-34s %7.2f %7.2f %6.2f %8.1f %9llu %9llu %s\n", what, m->wall, m->user, m->sys,
+           (double)m->rss_kib / 1024.0, f->regions, m->err_bytes, f->ok ? "0" : "FAIL");
+    if (m->err_head[0]) /* its first line */
+        printf("  stderr began: %.*s\n", (int)strcspn(m->err_head, "\n"), m->err_head);
     fflush(stdout);
 }
 
 /* The headline: the full run, three seeds (the default) and one. */
-static int bench_program(const char *regionsim, int reps)
+static void bench_program(const char *regionsim, int reps)
 {
-    char *base[] = { (char *)regionsim, "run", "--scheme", "md5", "--region-size", "1KiB",
+    char *argv[] = { (char *)regionsim, "run", "--scheme", "md5", "--region-size", "1KiB",
                      "--split-limit", "0", "--duration", "5h", NULL, NULL, NULL };
     printf("bench_splits: %s run --scheme md5 --region-size 1KiB --split-limit 0 "
            "--duration 5h; median of %d (by wall time)\n", regionsim, reps);
     printf("%-34s %7s %7s %6s %8s %9s %9s %s\n", "run", "wall s", "user s", "sys s",
-           "peak MiB", "regions", "stderr", "exit");
-    measure def[MAX_REPS], one[MAX_REPS];
-    printf("(load average %.2f)\n", load1());
+           "peak MiB", "regions", "stderr B", "exit");
+    full_run def[PROC_MAX_REPS], one[PROC_MAX_REPS];
+    printf("(load average %.2f)\n", proc_load1());
     for (int r = 0; r < reps; r++) { /* interleaved */
-        base[10] = NULL;
-        if (run_program(base, &def[r]) < 0)
-            return -1;
-        base[10] = "--samples";
-        base[11] = "1";
-        if (run_program(base, &one[r]) < 0)
-            return -1;
+        argv[10] = NULL;
+        def[r].regions = 0;
+        def[r].ok = proc_run_lines(argv, &def[r].m, count_regions, &def[r].regions) == 0;
+        argv[10] = "--samples";
+        argv[11] = "1";
+        one[r].regions = 0;
+        one[r].ok = proc_run_lines(argv, &one[r].m, count_regions, &one[r].regions) == 0;
     }
-    printf("(load average %.2f)\n", load1());
+    printf("(load average %.2f)\n", proc_load1());
     qsort(def, (size_t)reps, sizeof *def, cmp_wall);
     qsort(one, (size_t)reps, sizeof *one, cmp_wall);
-    const measure *d = &def[reps / 2], *o = &one[reps / 2];
-    print_measure("full run (3 seeds, the default)", d);
-    print_measure("full run, --samples 1", o);
-    int clean = d->ok && d->err_lines == 0 && d->err_bytes == 0;
-    int met = clean && d->wall < 20 && d->rss_kib < 1024L * 1024 && d->regions >= 1000000;
+    const full_run *d = &def[reps / 2], *o = &one[reps / 2];
+    print_run("full run (3 seeds, the default)", d);
+    print_run("full run, --samples 1", o);
+    int met = d->ok && d->m.err_bytes == 0 && d->m.wall < 20 &&
+              d->m.rss_kib < 1024L * 1024 && d->regions >= 1000000;
     printf("target (issue 30; printed, not enforced): 1.2 million regions grown by splits in a "
            "full run under 20 s and 1 GB, nothing on stderr: %.1f s, %.0f MiB, %llu regions, "
-           "%lu lines on stderr: %s\n\n", d->wall, (double)d->rss_kib / 1024.0, d->regions,
-           d->err_lines, met ? "pass" : "MISS");
+           "%llu bytes on stderr: %s\n\n", d->m.wall, (double)d->m.rss_kib / 1024.0,
+           d->regions, d->m.err_bytes, met ? "pass" : "MISS");
     fflush(stdout);
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -372,13 +256,10 @@ int main(int argc, char **argv)
         }
         int reps = 1, shift = 2;
         if (argc > 3 && argv[3][0] >= '1' && argv[3][0] <= '9' && strlen(argv[3]) == 1) {
-            reps = atoi(argv[3]);
+            reps = atoi(argv[3]); /* 1..9 */
             shift = 3;
         }
-        if (bench_program(argv[2], reps) < 0) {
-            fprintf(stderr, "bench_splits: could not run %s\n", argv[2]);
-            return 1;
-        }
+        bench_program(argv[2], reps);
         argv[shift] = argv[0];
         argv += shift;
         argc -= shift;

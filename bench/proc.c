@@ -40,16 +40,22 @@ static void say_failed(char *const argv[], const char *why)
     fprintf(stderr, "\n");
 }
 
+typedef struct line_cutter line_cutter;
+static void cut_lines(line_cutter *lc, const char *buf, size_t n);
+
 /* Reads what is ready on fd into buf; counts it, keeps the first bytes of
- * stderr. Returns 0 at end of file, 1 otherwise. */
+ * stderr, hands stdout's lines to lc (if any). Returns 0 at end of file, 1
+ * otherwise. */
 static int drain(int fd, char *buf, size_t cap, unsigned long long *count, char *head,
-                 size_t headcap)
+                 size_t headcap, line_cutter *lc)
 {
     ssize_t got = read(fd, buf, cap);
     if (got < 0)
         return errno == EINTR || errno == EAGAIN ? 1 : 0;
     if (got == 0)
         return 0;
+    if (lc)
+        cut_lines(lc, buf, (size_t)got);
     if (head) {
         size_t have = strlen(head);
         size_t take = (size_t)got < headcap - 1 - have ? (size_t)got : headcap - 1 - have;
@@ -60,8 +66,39 @@ static int drain(int fd, char *buf, size_t cap, unsigned long long *count, char 
     return 1;
 }
 
+/* stdout cut into lines for proc_run_lines' callback. */
+typedef struct line_cutter {
+    void (*on_line)(void *ctx, const char *line);
+    void *ctx;
+    char line[4096];
+    size_t len;
+} line_cutter;
+
+static void cut_lines(line_cutter *lc, const char *buf, size_t n)
+{
+    for (size_t i = 0; lc->on_line && i < n; i++) {
+        if (buf[i] == '\n') {
+            lc->line[lc->len] = '\0';
+            lc->on_line(lc->ctx, lc->line);
+            lc->len = 0;
+        } else if (lc->len + 1 < sizeof lc->line) {
+            lc->line[lc->len++] = buf[i];
+        }
+    }
+}
+
 int proc_run(char *const argv[], proc_measure *m)
 {
+    return proc_run_lines(argv, m, NULL, NULL);
+}
+
+int proc_run_lines(char *const argv[], proc_measure *m,
+                   void (*on_line)(void *ctx, const char *line), void *ctx)
+{
+    static line_cutter lc;
+    lc.on_line = on_line;
+    lc.ctx = ctx;
+    lc.len = 0;
     enum { BUF = 1 << 16 };
     memset(m, 0, sizeof *m);
     char *buf = malloc(BUF);
@@ -106,9 +143,9 @@ int proc_run(char *const argv[], proc_measure *m)
         for (int i = 0; i < 2; i++) {
             if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            int more = i == 0 ? drain(p[i].fd, buf, BUF, &m->out_bytes, NULL, 0)
+            int more = i == 0 ? drain(p[i].fd, buf, BUF, &m->out_bytes, NULL, 0, &lc)
                               : drain(p[i].fd, buf, BUF, &m->err_bytes, m->err_head,
-                                      sizeof m->err_head);
+                                      sizeof m->err_head, NULL);
             if (!more) {
                 close(p[i].fd);
                 p[i].fd = -1;

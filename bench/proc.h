@@ -28,6 +28,12 @@ typedef struct proc_measure {
  * ran and exited 0, else -1 (and says so on stderr, with the command). */
 int proc_run(char *const argv[], proc_measure *m);
 
+/* proc_run, and each line the command writes to stdout (without its
+ * newline; lines past 4 KiB cut) handed to on_line(ctx, line) as it comes,
+ * for a benchmark that reads a figure from the report (bench_splits). */
+int proc_run_lines(char *const argv[], proc_measure *m,
+                   void (*on_line)(void *ctx, const char *line), void *ctx);
+
 /* The median of n runs by wall time (that run's other figures are its
  * own); n is 1..PROC_MAX_REPS. */
 proc_measure proc_median(const proc_measure *m, int n);
