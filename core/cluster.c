@@ -26,6 +26,7 @@ cluster *cluster_new(uint32_t nservers, const keyref *splits, size_t nsplits,
     c->next_id = nservers;
     c->meta_server = CLUSTER_NO_META;
     c->policy = policy;
+    c->weight = 1;
     for (uint32_t s = 0; s < nservers; s++) {
         c->servers[s].id = s;
         if (histogram_init(&c->servers[s].latency, SERVER_LATENCY_SUB_BITS) < 0) {
@@ -123,24 +124,27 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     size_t i;
     region *r = regionmap_find(c->map, k, &i);
     server *s = &c->servers[r->server];
-    uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service_us);
+    uint64_t reply = c->serve ? c->serve(c->serve_ctx, s, c->now_us, r->offline_until_us,
+                                         service_us, c->weight)
+                              : server_serve(s, c->now_us, r->offline_until_us, service_us);
     if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
         return -1;
-    r->writes++;
+    r->writes += c->weight;
     /* The memstore flushes once over the flush size (HRegion.isFlushSize),
      * and only then does HBase look at the split policy. */
     r->memstore_bytes += cell_bytes;
     int flushed = r->memstore_bytes > c->policy.flush_bytes;
     if (flushed)
         r->memstore_bytes = 0;
-    s->writes++;
+    s->writes += c->weight;
     s->bytes += cell_bytes;
     *server_index = r->server;
     *reply_us = reply;
     uint64_t size = store_bytes(r->rows);
     if (c->policy.kind == SPLIT_BUSY) {
         split_why why = { size, 0, s->regions, 0, 0, 0 };
-        r->blocked += r->offline_until_us > c->now_us || reply - c->now_us > service_us + BUSY_WAIT_US;
+        r->blocked += c->weight * (r->offline_until_us > c->now_us ||
+                                   reply - c->now_us > service_us + BUSY_WAIT_US);
         if (r->refs_until_us <= c->now_us &&
             split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
                            &why.blocked_ratio)) {
@@ -188,17 +192,20 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
     uint64_t left = limit;
     for (size_t n = 0; n <= last - first; n++) {
         region *r = regionmap_at(c->map, reverse ? last - n : first + n);
-        uint64_t rows = rows_in_region(r, lo, hi);
+        uint64_t rows = rows_in_region(r, lo, hi) * c->weight; /* a stored row stands for w */
         if (limit && rows > left)
             rows = left;
         server *s = &c->servers[r->server];
-        uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service(ctx, rows));
+        uint64_t service_us = service(ctx, rows);
+        uint64_t reply = c->serve ? c->serve(c->serve_ctx, s, c->now_us, r->offline_until_us,
+                                             service_us, c->weight)
+                                  : server_serve(s, c->now_us, r->offline_until_us, service_us);
         if (reply == UINT64_MAX)
             return -1;
-        s->reads++;
-        r->reads++;
-        r->read_rows += rows;
-        s->rows_scanned += rows;
+        s->reads += c->weight;
+        r->reads += c->weight;
+        r->read_rows += rows * c->weight;
+        s->rows_scanned += rows * c->weight;
         if (on_rpc && on_rpc(ctx, s->id, scan_start(r, lo)) < 0)
             return -1;
         cost->rpcs++;

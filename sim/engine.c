@@ -34,6 +34,7 @@
 
 #include "sim/budget.h"
 #include "sim/units.h"
+#include "sim/weighting.h"
 #include "sim/windows.h"
 #include "workloads/ycsb_workload.h"
 
@@ -213,6 +214,11 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
         snprintf(err, errcap, "%s", why);
         return -1;
     }
+    /* weighted: one in w (weighting_resolve checked that every phase can) */
+    if (st->weight > 1 && pattern_set_weight(st->workload, st->weight, rng_next(&r)) < 0) {
+        snprintf(err, errcap, "phase %s: its pattern cannot be weighted", ph->name);
+        return -1;
+    }
     st->phase = i;
     st->phase_value_bytes = ph->value_bytes;
     st->phase_start_us = t;
@@ -237,7 +243,8 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     return 0;
 }
 
-static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, size_t errcap)
+static int run_setup(run_state *st, run_result *out, size_t scheme, const engine_observer *obs,
+                     char *err, size_t errcap)
 {
     const scenario *sc = st->sc;
     char preset[SCENARIO_PRESET_EXPR], why[512];
@@ -326,6 +333,8 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         if (ph->reads.fraction > 0 && weight[QUERY_METRIC] > 0 && !st->written.track_metrics)
             truth_track_metrics(&st->written); /* per-metric lists only when read */
     }
+    if (engine_weighted_setup(st, obs, err, errcap) < 0)
+        return -1;
     st->key = malloc(KEYSCHEME_MAX_KEY); /* not on the stack: a 64 KiB frame per write */
     if (!st->key)
         return engine_fail(err, errcap, "out of memory for the key buffer");
@@ -553,6 +562,8 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
         engine_start_measuring(st, out, ev->t_us);
         return 0;
     case TICK_WINDOW:
+        if (st->weighted)
+            engine_weighted_window(st, ev->t_us);
         out->window_regions[st->window] = regionmap_count(st->table->map);
         st->window++;
         if (ensure_window(st, out, st->window) < 0 ||
@@ -667,7 +678,7 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->failures = c->failures;
     out->reassigned = c->reassigned;
     engine_replies_done(st, out->duration_us);
-    out->unfinished = st->nreplies;
+    out->unfinished = st->nreplies * st->weight;
     out->left_out = st->left_out;
     out->latency = summarise(&st->latency);
     out->read_latency = summarise(&st->read_latency);
@@ -714,6 +725,7 @@ static void run_teardown(run_state *st)
     histogram_release(&st->read_latency);
     truth_release(&st->written);
     free(st->replies);
+    free(st->fluid);
     free(st->key);
     plan_release(&st->read_plan);
     eventq_release(&st->ticks);
@@ -743,7 +755,7 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
         }
         st.planned_us += ph->duration_us;
     }
-    int rc = run_setup(&st, out, scheme, err, errcap);
+    int rc = run_setup(&st, out, scheme, obs, err, errcap);
     if (rc == 0)
         rc = run_loop(&st, out, obs, err, errcap);
     if (rc == 0) /* done: the last report says so (reports come only before the end) */
@@ -917,6 +929,12 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->store_sampled = sc->store == STORE_MODE_SAMPLED;
     out->store_auto = sc->store_auto;
     out->sample_keys = sc->sample_keys;
+    weighting wt;
+    if (weighting_resolve(sc, obs && obs->on_op, &wt, err, errcap) == 0 && wt.weighted) {
+        out->engine_weighted = 1;
+        out->engine_auto = sc->engine == ENGINE_MODE_AUTO && sc->weight == 0;
+        out->engine_weight = wt.weight;
+    }
     out->cell_overhead_bytes = scenario_cell_overhead(sc) -
                                (sc->ycsb_source ? sc->workload.value_bytes : 0);
     out->workload = describe_workload(sc);
