@@ -893,9 +893,22 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
                    char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
-    /* Before anything is allocated for the run: refuse what cannot fit. */
-    if (budget_admit(sc, err, errcap) < 0)
+    /* Before anything is allocated for the run: refuse what cannot fit.
+     * Every operation watched (a trace written) runs per-op under auto
+     * (sim/weighting.h): estimated so. */
+    if (obs && obs->on_op && sc->engine == ENGINE_MODE_AUTO && sc->weight == 0) {
+        scenario *per_op = malloc(sizeof *per_op);
+        if (!per_op)
+            return engine_fail(err, errcap, "out of memory");
+        *per_op = *sc;
+        per_op->engine = ENGINE_MODE_PER_OP;
+        int rc = budget_admit(per_op, err, errcap);
+        free(per_op);
+        if (rc < 0)
+            return -1;
+    } else if (budget_admit(sc, err, errcap) < 0) {
         return -1;
+    }
     out->runs = calloc(sc->nschemes, sizeof *out->runs);
     if (!out->runs)
         return engine_fail(err, errcap, "out of memory");

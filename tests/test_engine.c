@@ -768,6 +768,7 @@ static void run_four_billion_writes(void *ctx)
     sc.workload.pattern.kind = PATTERN_SEQUENCE;
     sc.workload.pattern.rate_per_s = 1e9;
     sc.workload.duration_us = 4ull * 1000000;
+    sc.engine = ENGINE_MODE_PER_OP; /* weighted, it would fit (test_weighted_*) */
     sim_results res;
     if (engine_run_all(&sc, NULL, &res, err, sizeof err) != -1 ||
         !strstr(err, "the run would need about ")) {
