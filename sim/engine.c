@@ -685,7 +685,7 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->regions = regionmap_count(c->map);
     out->splits = c->splits;
     out->moves = c->moves;
-    out->rows = cluster_rows(c);
+    out->rows = cluster_rows(c) * st->weight; /* weighted: a stored row stands for w */
     out->bytes = cluster_bytes(c);
     if (st->keys_written == 0)
         out->key_bytes_min = 0; /* key sizes are the written rows' */

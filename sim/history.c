@@ -62,7 +62,7 @@ static int log_region(history *h, const region *r, uint32_t server_id, uint64_t 
     out->closed_us = closed_us;
     out->writes = r->writes;
     out->reads = r->reads;
-    out->rows = store_rows(r->rows);
+    out->rows = store_rows(r->rows) * h->table->weight; /* weighted: a row stands for w */
     out->bytes = store_bytes(r->rows);
     h->nregions++;
     return 0;

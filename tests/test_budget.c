@@ -407,6 +407,7 @@ static void hundred_million_rows(scenario *sc, store_mode store, uint64_t max_me
     sc->workload.duration_us = 10000ull * 1000000;
     sc->max_memory = max_memory;
     sc->store = store;
+    sc->engine = ENGINE_MODE_PER_OP; /* the store is chosen for every row kept */
 }
 
 static void test_auto_chooses_the_store(void **state)
