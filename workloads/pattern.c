@@ -74,7 +74,9 @@
  * their operations independently, so their weighted stream is exact in
  * distribution: arrivals at rate / w (fixed: every w-th arrival time;
  * Poisson: gaps w times as long), each operation drawn as before; an
- * insert stands for w inserts (w new ids, the first emitted). Traces,
+ * insert stands for w inserts (w new ids, one of them drawn at random
+ * emitted: always the first would give every emitted id one residue mod
+ * w, and keys built from an id's last digits would all look alike). Traces,
  * YCSB phases and jittered time series are not weighted (the engine runs
  * them per operation).
  */
@@ -396,11 +398,17 @@ static int entities_next(pattern *p, uint64_t *t_us, record *out)
         out->entity = (uint32_t)id;
         out->op = RECORD_PUT;
         p->written++;
-        /* weighted: it stands for w inserts, the w - 1 next ids too */
+        /* weighted: it stands for w inserts, the w - 1 next ids too, and
+         * is one of them drawn at random (always the first would put
+         * every insert on ids of one residue mod w: a reversed id's first
+         * digit would be the same for all) */
+        uint64_t pick = p->weight > 1 ? rng_below(&p->ops, p->weight) : 0;
         for (uint64_t more = 1; more < p->weight && p->written < UINT32_MAX; more++) {
             id = ycsb_keychooser_next_insert(p->keys);
             rc = ycsb_ackcounter_acknowledge(&p->keys->transactioninsertkeysequence, id);
             assert(rc == 0 && (uint64_t)id == p->written);
+            if (more == pick)
+                out->entity = (uint32_t)id;
             p->written++;
         }
         if (p->chooser)
@@ -424,8 +432,10 @@ static int sequence_next(pattern *p, uint64_t *t_us, record *out)
         out->op = RECORD_GET;
         return 1;
     }
-    out->entity = (uint32_t)p->written; /* wraps after 2^32 inserts */
-    p->written += p->weight;            /* weighted: w new ids, the first emitted */
+    /* weighted: w new ids, one drawn at random emitted (entities_next
+     * says why not the first); wraps after 2^32 inserts */
+    out->entity = (uint32_t)(p->written + (p->weight > 1 ? rng_below(&p->ops, p->weight) : 0));
+    p->written += p->weight;
     out->op = RECORD_PUT;
     if (p->chooser && p->written <= UINT32_MAX + 1ull)
         dist_set_items(p->chooser, p->written);
