@@ -2,6 +2,7 @@
 #include "core/cluster.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,27 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     return 0;
 }
 
+double cluster_row_weight(const cluster *c, store *rows)
+{
+    if (c->weight <= 1)
+        return 1;
+    uint64_t n = store_rows(rows), cells = store_cells(rows);
+    double w = (double)c->weight;
+    if (n == 0 || cells <= n)
+        return w;
+    /* mu = l / (1 - exp(-l)) rises from 1 (l = 0) like l: bisection on l */
+    double mu = (double)cells / (double)n, lo = 0, hi = mu + 1;
+    for (int i = 0; i < 50; i++) {
+        double l = (lo + hi) / 2;
+        if (l / -expm1(-l) < mu)
+            lo = l;
+        else
+            hi = l;
+    }
+    double l = (lo + hi) / 2, weight = 1 / -expm1(-l);
+    return weight < w ? weight : w;
+}
+
 /* Where a scan from lo starts within region r: lo, or the region's start. */
 static keyref scan_start(const region *r, keyref lo)
 {
@@ -190,9 +212,15 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
     size_t first, last;
     regionmap_range(c->map, lo, hi, &first, &last);
     uint64_t left = limit;
+    /* Weighted: a stored row stands for rows of a range (cluster_row_weight),
+     * but a get of one row ([k, k\0)) reads that row alone. */
+    int one_row = c->weight > 1 && lo.len && hi.len == lo.len + 1 && hi.data[lo.len] == 0 &&
+                  memcmp(lo.data, hi.data, lo.len) == 0;
     for (size_t n = 0; n <= last - first; n++) {
         region *r = regionmap_at(c->map, reverse ? last - n : first + n);
-        uint64_t rows = rows_in_region(r, lo, hi) * c->weight; /* a stored row stands for w */
+        uint64_t rows = rows_in_region(r, lo, hi);
+        if (c->weight > 1 && !one_row)
+            rows = (uint64_t)((double)rows * cluster_row_weight(c, r->rows) + 0.5);
         if (limit && rows > left)
             rows = left;
         server *s = &c->servers[r->server];

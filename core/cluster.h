@@ -156,6 +156,16 @@ void cluster_move(cluster *c, size_t i, uint32_t s);
 void cluster_place_meta(cluster *c, uint32_t s);
 void cluster_move_meta(cluster *c, uint32_t s);
 
+/* Weighted (c->weight = w > 1): the rows a stored row of `rows` stands
+ * for. A row written once (a new row each write) was kept with
+ * probability 1/w and stands for w; a row written k >> w times is kept
+ * whatever the sampling and stands for itself. With every row of the
+ * store written k times, its rows are kept with probability
+ * 1 - exp(-l) (l = k / w) and a kept row holds l / (1 - exp(-l)) cells on
+ * average: the store's cells per row give l, and the weight is
+ * 1 / (1 - exp(-l)), at most w (k >= 1). 1 when c->weight is 1. */
+double cluster_row_weight(const cluster *c, store *rows);
+
 /* The regions on live server s the balancer counts: the table's, and
  * hbase:meta when it is there. */
 static inline uint64_t cluster_server_load(const cluster *c, uint32_t s)

@@ -685,7 +685,15 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->regions = regionmap_count(c->map);
     out->splits = c->splits;
     out->moves = c->moves;
-    out->rows = cluster_rows(c) * st->weight; /* weighted: a stored row stands for w */
+    out->rows = cluster_rows(c);
+    if (st->weight > 1) { /* weighted: a kept row stands for more (cluster_row_weight) */
+        double rows = 0;
+        for (size_t i = 0; i < regionmap_count(c->map); i++) {
+            store *s = regionmap_at(c->map, i)->rows;
+            rows += (double)store_rows(s) * cluster_row_weight(c, s);
+        }
+        out->rows = (uint64_t)(rows + 0.5);
+    }
     out->bytes = cluster_bytes(c);
     if (st->keys_written == 0)
         out->key_bytes_min = 0; /* key sizes are the written rows' */

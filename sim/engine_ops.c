@@ -179,10 +179,13 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
 static uint64_t inexact_scan_limit(const run_state *st, const query *q, const plan *pl)
 {
     uint64_t since;
+    /* weighted: a record kept stands for w, so the N-th newest is about
+     * the ceil(N / w)-th kept, and each record counted is w rows */
+    uint64_t nth = st->weight > 1 ? (q->limit + st->weight - 1) / st->weight : q->limit;
     if (q->kind != QUERY_LATEST || pl->exact || pl->nranges == 0 ||
-        !truth_nth_newest(&st->written, q->rec.entity, q->limit, &since))
+        !truth_nth_newest(&st->written, q->rec.entity, nth, &since))
         return 0;
-    uint64_t newer = truth_count_window(&st->written, since, UINT64_MAX);
+    uint64_t newer = truth_count_window(&st->written, since, UINT64_MAX) * st->weight;
     return (newer + pl->nranges - 1) / pl->nranges;
 }
 
@@ -249,7 +252,7 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     scan_cost cost = { 0, 0, t_us };
     assert(st->may_read && out->window_reads); /* pattern_may_read said this run reads */
     st->window_reads = out->window_reads + st->window * out->nservers;
-    uint64_t inexact_limit = inexact_scan_limit(st, &q, pl) * st->weight; /* rows: w a record */
+    uint64_t inexact_limit = inexact_scan_limit(st, &q, pl);
     int stop = 0;
     for (size_t i = 0; i < pl->nranges; i++) {
         const key_range *r = &pl->ranges[i];
@@ -327,7 +330,7 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
  * trace's of its key, or one the pattern chose, of the kind the phase's
  * read mix draws); or, for a pattern that leaves reads to the engine, a
  * share of its writes (st->write_to_read, of the mix's kinds). */
-static int read_kind_of(run_state *st, const record *rec, query_kind *kind)
+static int read_kind_of(run_state *st, record *rec, query_kind *kind)
 {
     if (rec->op == RECORD_SCAN) {
         *kind = QUERY_SCAN;
@@ -340,6 +343,8 @@ static int read_kind_of(run_state *st, const record *rec, query_kind *kind)
     if (rec->op == RECORD_PUT && st->write_to_read > 0 &&
         rng_double(&st->reads_rng) < st->write_to_read) {
         *kind = pick_read_kind(st);
+        if (st->weight > 1) /* weighted: a series at a random sampling phase */
+            pattern_random_series(st->workload, &st->reads_rng, rec);
         return 1;
     }
     return 0;

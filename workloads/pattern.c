@@ -583,6 +583,13 @@ uint64_t pattern_weight_stride(const pattern_config *cfg, uint64_t w)
     return w;
 }
 
+void pattern_random_series(const pattern *p, rng *random, record *out)
+{
+    if (p->cfg.kind != PATTERN_TIMESERIES)
+        return;
+    series_record(p, rng_below(random, p->series), out);
+}
+
 int pattern_set_weight(pattern *p, uint64_t w, uint64_t seed)
 {
     assert(w >= 1);

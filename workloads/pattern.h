@@ -127,6 +127,14 @@ uint64_t pattern_weight_stride(const pattern_config *cfg, uint64_t w);
  * Returns 0, or -1 when the pattern cannot be weighted (p unchanged). */
 int pattern_set_weight(pattern *p, uint64_t w, uint64_t seed);
 
+/* Weighted time series: makes *out (its entity, metric, host, tag,
+ * naming) a series drawn uniformly by `random`, for a read the engine
+ * makes of a write. A weighted series is sampled every w-th round in a
+ * fixed phase, so a read of the series just sampled would find its last
+ * kept point always w rounds old; a read of any series finds it at a
+ * uniform age, as the points it stands for are. Other kinds: unchanged. */
+void pattern_random_series(const pattern *p, struct rng *random, record *out);
+
 /* Operations per second offered, or 0 when unknown (traces). */
 double pattern_rate_per_s(const pattern *p);
 
