@@ -26,14 +26,14 @@ static uint64_t weighted_serve(void *ctx, server *s, uint64_t t_us, uint64_t rea
 {
     run_state *st = ctx;
     fluid_server *f = &st->fluid[s->id];
-    double wait = fluid_wait_draw(f, t_us, rng_double(&st->fluid_rng));
+    double wait = fluid_arrive(f, t_us, (double)weight, (double)service_us,
+                               rng_double(&st->fluid_rng));
     uint64_t wait_us = wait < 1e15 ? (uint64_t)(wait + 0.5) : (uint64_t)1e15;
     uint64_t reply = t_us + wait_us + service_us;
     if (reply < ready_us + service_us)
         reply = ready_us + service_us;
     if (reply <= t_us)
         reply = t_us + 1;
-    fluid_add(f, (double)weight, (double)service_us);
     s->busy_us += weight * service_us;
     s->rpcs += weight;
     /* RPCs in the server as this one arrives, by the work ahead of it */

@@ -25,22 +25,23 @@ double fluid_wait_quantile(double rho, double mean_us, double q)
     return mean_us / rho * log(rho / (1 - q));
 }
 
-double fluid_backlog_at(const fluid_server *f, uint64_t t_us)
+double fluid_arrive(fluid_server *f, uint64_t t_us, double w, double service_us, double u)
 {
-    if (!(f->backlog_us > 0))
-        return 0;
-    double since = t_us > f->window_start_us ? (double)(t_us - f->window_start_us) : 0;
-    double b = f->backlog_us + (f->rho - 1) * since;
-    return b > 0 ? b : 0;
-}
-
-double fluid_wait_draw(const fluid_server *f, uint64_t t_us, double u)
-{
-    double wait = fluid_backlog_at(f, t_us);
+    double since = t_us > f->level_t_us ? (double)(t_us - f->level_t_us) : 0;
+    double level = f->level_us > since ? f->level_us - since : 0;
+    double batch = w * service_us;
+    double slack = FLUID_SLACK_BATCHES * batch;
+    double wait = level > slack ? level - slack : 0;
     if (f->wait_mean_us > 0) {
         double rho = f->rho < FLUID_RHO_MAX ? f->rho : FLUID_RHO_MAX;
         wait += fluid_wait_quantile(rho, f->wait_mean_us, u);
     }
+    f->level_us = level + batch;
+    if (t_us > f->level_t_us)
+        f->level_t_us = t_us;
+    f->n += w;
+    f->sum_s += batch;
+    f->sum_s2 += batch * service_us;
     return wait;
 }
 
@@ -49,8 +50,6 @@ void fluid_window_end(fluid_server *f, uint64_t end_us)
     double t = end_us > f->window_start_us ? (double)(end_us - f->window_start_us) : 0;
     if (t > 0) {
         double rho = f->sum_s / t;
-        double left = f->backlog_us + f->sum_s - t;
-        f->backlog_us = left > 0 ? left : 0;
         f->rho = rho;
         f->wait_mean_us = 0;
         if (rho < 1 && f->n > 0) {

@@ -3,33 +3,42 @@
  * In weighted mode (sim/weighting.h) one simulated operation stands for
  * w, so a server cannot queue them one by one: w operations arriving in
  * one instant would wait behind each other as no real w operations spread
- * over their time do. Instead each server keeps, per report window, its
- * weighted demand (n = sum of w, sum of w x S and of w x S^2 over the
- * service times S of its operations), and at the window's end:
+ * over their time do. Each server's wait has two parts instead:
  *
- *   utilisation  rho = sum(w S) / T                  (T: the window's length)
- *   backlog      B'  = max(0, B + sum(w S) - T)      (work carried over)
- *   waiting      E[W] = lambda E[S^2] / (2 (1 - rho)) (Pollaczek-Khinchine,
- *                M/G/1: lambda = n / T, E[S^2] = sum(w S^2) / n), rho < 1
- *
- * Operations in the next window wait for the backlog still left when they
- * arrive, b(t) = max(0, B + (rho - 1)(t - t0)) (it drains at 1 - rho, or
- * grows while rho > 1), plus a draw of the M/G/1 waiting time W with
- *
- *   P(W > t) = rho exp(-t rho / E[W])
- *
- * the exponential approximation of the waiting time with the right
- * probability of waiting (rho, as in any M/G/1 queue) and the right mean
- * (P-K). It is exact for M/M/1 (its waiting time: P(W > t) =
- * rho exp(-mu (1 - rho) t), Kleinrock, Queueing Systems, Volume 1, 1975)
- * and is the usual exponential approximation of an M/G/1 waiting-time
- * tail from its first moments (Tijms, A First Course in Stochastic
- * Models, 2003: the tail is asymptotically exponential). rho is capped at FLUID_RHO_MAX for
- * the draw, and the mean wait at the window's length (a queue in a
- * finite window does not reach the stationary mean near rho = 1); at
- * rho >= 1 the backlog is the wait and no draw is added. The parameters
- * of window k come from window k - 1 (docs/weighted.md says what that
- * lag distorts).
+ * - the backlog: the work in the server as a fluid, by Lindley's
+ *   recursion on the simulated operations, each bringing w S (S its
+ *   service time) and the server draining 1 us of work per us:
+ *       level = max(0, level - (t - t_last)) before each arrival.
+ *   An operation waits for the level less FLUID_SLACK_BATCHES of its
+ *   batches, max(0, level - 3 w S): the slack keeps the w operations a
+ *   batch stands for (which really arrive spread over the time to the
+ *   next one) from waiting behind each other, nor behind the one or two
+ *   batches that randomly routed operations (a hash, a salt) bunch on a
+ *   server now and then, so the backlog is only overload: a level
+ *   that grows while the demand exceeds the server (it is carried from
+ *   window to window) and drains once it does not. No lag: it follows
+ *   each operation.
+ * - the M/G/1 wait, for the queueing of the operations it stands for
+ *   while the server keeps up: per report window each server sums its
+ *   weighted demand (n = sum of w, sum of w S and w S^2), and at the
+ *   window's end
+ *       rho  = sum(w S) / T                          (T: the window's length)
+ *       E[W] = lambda E[S^2] / (2 (1 - rho))         (Pollaczek-Khinchine,
+ *              lambda = n / T, E[S^2] = sum(w S^2) / n), rho < 1
+ *   and each operation of the next window adds a draw of W with
+ *       P(W > t) = rho exp(-t rho / E[W])
+ *   the exponential approximation of the waiting time with the right
+ *   probability of waiting (rho, as in any M/G/1 queue) and the right
+ *   mean (P-K). It is exact for M/M/1 (its waiting time: P(W > t) =
+ *   rho exp(-mu (1 - rho) t), Kleinrock, Queueing Systems, Volume 1,
+ *   1975) and is the usual exponential approximation of an M/G/1
+ *   waiting-time tail from its first moments (Tijms, A First Course in
+ *   Stochastic Models, 2003: the tail is asymptotically exponential).
+ *   rho is capped at FLUID_RHO_MAX for the draw and the mean wait held to
+ *   the window's length (a queue in a finite window does not reach the
+ *   stationary mean near rho = 1); at rho >= 1 no draw is added (the
+ *   backlog is the wait). Its parameters come from the window before
+ *   (one window of lag: docs/weighted.md).
  */
 #ifndef REGIONSIM_FLUID_H
 #define REGIONSIM_FLUID_H
@@ -37,16 +46,19 @@
 #include <stdint.h>
 
 #define FLUID_RHO_MAX 0.98
+#define FLUID_SLACK_BATCHES 3.0
 
 /* One server's fluid state (zeroed: idle, no history). */
 typedef struct fluid_server {
     /* this window so far */
     double n, sum_s, sum_s2;     /* operations (sum of w), sum of w S, sum of w S^2 (us) */
+    uint64_t window_start_us;    /* when this window began */
     /* from the last window ended */
     double rho;                  /* its utilisation (may exceed 1) */
     double wait_mean_us;         /* the draw's mean wait (P-K, capped); 0 at rho >= 1 */
-    double backlog_us;           /* work left when this window began */
-    uint64_t window_start_us;    /* when this window began */
+    /* the backlog */
+    double level_us;             /* work in the server just after the last arrival */
+    uint64_t level_t_us;         /* that arrival's time */
 } fluid_server;
 
 /* Pollaczek-Khinchine's mean wait in queue of an M/G/1 server:
@@ -63,26 +75,17 @@ double fluid_wait_tail(double rho, double mean_us, double t_us);
  * for U uniform in [0, 1). */
 double fluid_wait_quantile(double rho, double mean_us, double q);
 
-/* Adds an operation of service S standing for w operations to the
- * server's window. */
-static inline void fluid_add(fluid_server *f, double w, double service_us)
-{
-    f->n += w;
-    f->sum_s += w * service_us;
-    f->sum_s2 += w * service_us * service_us;
-}
+/* An operation of service S standing for w arrives at t_us (not before
+ * the last): returns its wait, the backlog less FLUID_SLACK_BATCHES
+ * batches (w S each) plus the draw
+ * of W for u uniform in [0, 1) (fluid_wait_quantile with the last
+ * window's rho, capped at FLUID_RHO_MAX, and mean wait), and adds its
+ * work to the level and to the window's sums. */
+double fluid_arrive(fluid_server *f, uint64_t t_us, double w, double service_us, double u);
 
-/* The backlog an operation arriving at t_us (in the current window) finds. */
-double fluid_backlog_at(const fluid_server *f, uint64_t t_us);
-
-/* An operation's wait at t_us: the backlog it finds plus the draw of W
- * for u uniform in [0, 1) (fluid_wait_quantile with the window's rho,
- * capped at FLUID_RHO_MAX, and mean wait). */
-double fluid_wait_draw(const fluid_server *f, uint64_t t_us, double u);
-
-/* Ends the server's window [window_start_us, end_us): its utilisation,
- * backlog and waiting for the next window, which starts at end_us; the
- * window's sums start over. */
+/* Ends the server's window [window_start_us, end_us): its utilisation
+ * and mean wait for the next window, which starts at end_us; the
+ * window's sums start over (the level carries on). */
 void fluid_window_end(fluid_server *f, uint64_t end_us);
 
 #endif

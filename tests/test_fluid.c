@@ -50,39 +50,49 @@ static void test_quantiles(void **state)
     assert_float_equal(fluid_wait_tail(0.8, 300, t), 0.05, 1e-12);
 }
 
-/* A window of 1 s with 5,000 ops of 100 us (rho 0.5): the next window's
- * mean wait is P-K's 50 us and no backlog is left; one with 15,000 ops
- * (1.5 s of work) leaves 0.5 s, which drains during the next window at
- * 1 - rho (here growing: rho 1.5 carries on) and is the wait itself. */
+/* A window of 1 s with 50 operations standing for 100 each, 100 us of
+ * service, every 20 ms: each brings a 10 ms batch that drains before the
+ * next, so none waits for a backlog; rho = 0.5 and the next window's mean
+ * wait is P-K's: 5,000 / 1 s x (100 us)^2 / (2 x 0.5) = 50 us. A draw at
+ * u below 1 - rho waits nothing; at u = 0.99 the p99, (50 / 0.5) ln 50. */
 static void test_window_end(void **state)
 {
     (void)state;
     fluid_server f;
     memset(&f, 0, sizeof f);
-    fluid_add(&f, 5000, 100);
+    for (int k = 0; k < 50; k++)
+        assert_float_equal(fluid_arrive(&f, 20000ull * k, 100, 100, 0.999), 0.0, 0);
     fluid_window_end(&f, 1000000);
     assert_float_equal(f.rho, 0.5, 1e-12);
     assert_float_equal(f.wait_mean_us, 50.0, 1e-9);
-    assert_float_equal(f.backlog_us, 0.0, 0);
     assert_int_equal(f.window_start_us, 1000000);
     assert_float_equal(f.n, 0, 0);
-    /* a draw at u below 1 - rho waits nothing; at u = 0.99 the p99 */
-    assert_float_equal(fluid_wait_draw(&f, 1500000, 0.2), 0.0, 0);
-    assert_float_equal(fluid_wait_draw(&f, 1500000, 0.99), 100 * log(50), 1e-9);
+    fluid_server g = f;
+    assert_float_equal(fluid_arrive(&g, 1500000, 1, 100, 0.2), 0.0, 0);
+    g = f;
+    assert_float_equal(fluid_arrive(&g, 1500000, 1, 100, 0.99), 100 * log(50), 1e-9);
+}
 
-    fluid_add(&f, 15000, 100); /* 1.5 s of work in [1 s, 2 s) */
-    fluid_window_end(&f, 2000000);
-    assert_float_equal(f.rho, 1.5, 1e-12);
-    assert_float_equal(f.backlog_us, 500000.0, 1e-6);
-    assert_float_equal(f.wait_mean_us, 0.0, 0); /* overloaded: the backlog is the wait */
-    assert_float_equal(fluid_backlog_at(&f, 2000000), 500000.0, 1e-6);
-    assert_float_equal(fluid_backlog_at(&f, 2100000), 550000.0, 1e-6); /* + 0.5 x 0.1 s */
-    assert_float_equal(fluid_wait_draw(&f, 2100000, 0.999), 550000.0, 1e-6);
-
-    /* an idle window drains it: 0.5 s left - 1 s of idle = none */
-    fluid_window_end(&f, 3000000);
-    assert_float_equal(f.backlog_us, 0.0, 0);
-    assert_float_equal(f.rho, 0.0, 0);
+/* Overload: 10 ms batches every 5 ms (rho 2). The k-th finds k x 5 ms of
+ * work (each adds 10, 5 drain between) and waits for it less the slack
+ * of 3 batches: max(0, 5k - 30) ms, growing without lag; an idle
+ * stretch longer than the level drains it. */
+static void test_backlog(void **state)
+{
+    (void)state;
+    fluid_server f;
+    memset(&f, 0, sizeof f);
+    for (int k = 0; k < 40; k++) {
+        double wait = fluid_arrive(&f, 5000ull * k, 100, 100, 0.0);
+        double expect = 5000.0 * k - 30000.0;
+        assert_float_equal(wait, expect > 0 ? expect : 0, 1e-6);
+    }
+    /* the level: 40 batches of 10 ms less 39 x 5 ms drained */
+    assert_float_equal(f.level_us, 400000.0 - 195000.0, 1e-6);
+    fluid_window_end(&f, 1000000);
+    assert_float_equal(f.rho, 0.4, 1e-12); /* 400 ms of work in 1 s */
+    /* 205 ms left at 195 ms: gone by 1 s */
+    assert_float_equal(fluid_arrive(&f, 1000000, 1, 100, 0.0), 0.0, 0);
 }
 
 /* Near rho = 1 the draw's rho is capped and the mean wait held to the
@@ -92,13 +102,16 @@ static void test_caps(void **state)
     (void)state;
     fluid_server f;
     memset(&f, 0, sizeof f);
-    fluid_add(&f, 9990, 100); /* rho 0.999 in 1 s */
+    for (int k = 0; k < 999; k++) /* 999 x 10 x 100 us: rho 0.999 in 1 s */
+        fluid_arrive(&f, 1001ull * k, 10, 100, 0.0);
     fluid_window_end(&f, 1000000);
+    assert_float_equal(f.rho, 0.999, 1e-12);
     double capped = fluid_pk_wait(9990 / 1e6, 1e4, FLUID_RHO_MAX);
     assert_float_equal(f.wait_mean_us, capped, 1e-6);
-    fluid_add(&f, 1000, 1e5); /* few, huge: P-K well past the window */
+    for (int k = 0; k < 9; k++) /* few, huge: P-K well past the window */
+        fluid_arrive(&f, 1000000 + 100000ull * k, 1, 1e5, 0.0);
     fluid_window_end(&f, 2000000);
-    assert_true(f.wait_mean_us <= 1e6);
+    assert_true(f.wait_mean_us > 0 && f.wait_mean_us <= 1e6);
 }
 
 static void ts_scenario(scenario *sc, uint64_t minutes)
@@ -158,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_tail_is_mm1),
         cmocka_unit_test(test_quantiles),
         cmocka_unit_test(test_window_end),
+        cmocka_unit_test(test_backlog),
         cmocka_unit_test(test_caps),
         cmocka_unit_test(test_resolve),
     };
