@@ -30,7 +30,11 @@ double fluid_arrive(fluid_server *f, uint64_t t_us, double w, double service_us,
     double since = t_us > f->level_t_us ? (double)(t_us - f->level_t_us) : 0;
     double level = f->level_us > since ? f->level_us - since : 0;
     double batch = w * service_us;
-    double slack = FLUID_SLACK_BATCHES * batch;
+    if (batch > f->batch_max_us)
+        f->batch_max_us = batch;
+    double largest = f->batch_max_us > f->batch_max_last_us ? f->batch_max_us
+                                                            : f->batch_max_last_us;
+    double slack = FLUID_SLACK_BATCHES * largest;
     double wait = level > slack ? level - slack : 0;
     if (f->wait_mean_us > 0) {
         double rho = f->rho < FLUID_RHO_MAX ? f->rho : FLUID_RHO_MAX;
@@ -59,5 +63,7 @@ void fluid_window_end(fluid_server *f, uint64_t end_us)
         }
     }
     f->n = f->sum_s = f->sum_s2 = 0;
+    f->batch_max_last_us = f->batch_max_us;
+    f->batch_max_us = 0;
     f->window_start_us = end_us;
 }

@@ -9,12 +9,15 @@
  *   recursion on the simulated operations, each bringing w S (S its
  *   service time) and the server draining 1 us of work per us:
  *       level = max(0, level - (t - t_last)) before each arrival.
- *   An operation waits for the level less FLUID_SLACK_BATCHES of its
- *   batches, max(0, level - 3 w S): the slack keeps the w operations a
- *   batch stands for (which really arrive spread over the time to the
- *   next one) from waiting behind each other, nor behind the one or two
- *   batches that randomly routed operations (a hash, a salt) bunch on a
- *   server now and then, so the backlog is only overload: a level
+ *   An operation waits for the level less a slack of FLUID_SLACK_BATCHES
+ *   batches, the largest batch the server had in this window or the
+ *   last (or its own): max(0, level - 3 max(w S)). The slack keeps the
+ *   w operations a batch stands for (which really arrive spread over the
+ *   time to the next one) from waiting behind each other, nor behind the
+ *   one or two batches that randomly routed operations (a hash, a salt)
+ *   bunch on a server now and then, nor behind a long read's batch (w
+ *   reads of 100 ms each are not 2 s of work at once), so the backlog is
+ *   only overload: a level
  *   that grows while the demand exceeds the server (it is carried from
  *   window to window) and drains once it does not. No lag: it follows
  *   each operation.
@@ -59,6 +62,8 @@ typedef struct fluid_server {
     /* the backlog */
     double level_us;             /* work in the server just after the last arrival */
     uint64_t level_t_us;         /* that arrival's time */
+    double batch_max_us;         /* the largest batch (w S) of this window so far */
+    double batch_max_last_us;    /* ... and of the last window */
 } fluid_server;
 
 /* Pollaczek-Khinchine's mean wait in queue of an M/G/1 server:
@@ -77,7 +82,7 @@ double fluid_wait_quantile(double rho, double mean_us, double q);
 
 /* An operation of service S standing for w arrives at t_us (not before
  * the last): returns its wait, the backlog less FLUID_SLACK_BATCHES
- * batches (w S each) plus the draw
+ * of the largest batches (w S) of this window and the last plus the draw
  * of W for u uniform in [0, 1) (fluid_wait_quantile with the last
  * window's rho, capped at FLUID_RHO_MAX, and mean wait), and adds its
  * work to the level and to the window's sums. */

@@ -93,6 +93,13 @@ static void test_backlog(void **state)
     assert_float_equal(f.rho, 0.4, 1e-12); /* 400 ms of work in 1 s */
     /* 205 ms left at 195 ms: gone by 1 s */
     assert_float_equal(fluid_arrive(&f, 1000000, 1, 100, 0.0), 0.0, 0);
+
+    /* a long batch (a read of 100 ms standing for 20: 2 s) raises the
+     * slack: a small write right after it does not wait behind it */
+    memset(&f, 0, sizeof f);
+    assert_float_equal(fluid_arrive(&f, 0, 20, 100000, 0.0), 0.0, 0);
+    assert_float_equal(fluid_arrive(&f, 1000, 20, 50, 0.0), 0.0, 0);
+    assert_float_equal(f.level_us, 2000000.0 - 1000.0 + 1000.0, 1e-6);
 }
 
 /* Near rho = 1 the draw's rho is capped and the mean wait held to the
