@@ -26,7 +26,7 @@
  * A simulated server with id N is host "rsN", port 16020 (HBase's default
  * hbase.regionserver.port) and start code = server.start_ms, the epoch
  * millisecond it started (HRegionServer: System.currentTimeMillis(); the
- * engine draws the first servers' from the seed, sim/hbase_inputs.c). So
+ * engine draws the first servers' from the seed, engine/hbase_inputs.c). So
  * rs10 sorts before rs9, as it would in HBase.
  */
 #ifndef REGIONSIM_BALANCER_H

@@ -39,7 +39,7 @@ typedef struct split_why {
 typedef void (*cluster_journal_fn)(void *ctx, cluster_change what, const region *r, keyref at,
                                    uint32_t from, uint32_t to, const split_why *why);
 
-/* The weighted engine's server (sim/weighting.h): serves an operation
+/* The weighted engine's server (scenario/weighting.h): serves an operation
  * standing for `weight` at now_us on live server s, instead of its FIFO
  * queue (server_serve's contract, its counters and latency weighted).
  * Returns the reply time, or UINT64_MAX if out of memory. */
@@ -72,7 +72,7 @@ typedef struct cluster {
                                  * run (0: as soon as its size says so) */
     cluster_journal_fn journal; /* NULL: nobody watches */
     void *journal_ctx;
-    /* Weighted engine (sim/weighting.h): each operation stands for `weight`
+    /* Weighted engine (scenario/weighting.h): each operation stands for `weight`
      * (1 unless set): a write's cell_bytes are already its w cells' (the
      * caller multiplies), and the cluster counts w writes, reads, RPCs and
      * rows per stored row (a stored key stands for w rows in a scan);

@@ -60,7 +60,7 @@ static inline void histogram_record(histogram *h, uint64_t v)
 }
 
 /* Records value v n times (the weighted engine: one operation standing
- * for n, sim/weighting.h). */
+ * for n, scenario/weighting.h). */
 static inline void histogram_record_n(histogram *h, uint64_t v, uint64_t n)
 {
     h->counts[histogram_bucket(h, v)] += n;

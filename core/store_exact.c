@@ -69,7 +69,7 @@
  * MAP_MIN_BYTES (256 KiB) or more becomes a mapping of its own (mmap),
  * grown and shrunk by mremap, and stays one until freed: the kernel moves
  * its pages instead of copying them to fresh ones. Through realloc, with
- * jemalloc set to hand freed pages back at once (sim/jemalloc_conf.c),
+ * jemalloc set to hand freed pages back at once (cli/jemalloc_conf.c),
  * every growth copied the array onto pages faulted in anew: `regionsim
  * run --scheme monotonic --duration 2h` took 210,000 minor faults and
  * 0.38 s in the kernel for 178 MB of peak RSS; mapped, 78,000, 0.16 s and

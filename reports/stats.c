@@ -12,7 +12,7 @@
 #include "reports/stats.h"
 
 #include "reports/format.h"
-#include "sim/windows.h"
+#include "engine/result.h"
 
 #include <assert.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* test_budget.c -- the memory budget: what a run is estimated to need, the
- * limit, the verdict and its message (sim/budget.h; issue 12).
+ * limit, the verdict and its message (engine/budget.h; issue 12).
  *
  * Estimates are checked against what the data structures need (and, for
  * the default scenario, against the peak RSS measured once: 94 MB for
@@ -19,9 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sim/budget.h"
-#include "sim/engine.h"
-#include "sim/scenario.h"
+#include "engine/budget.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
 #include "tests/support.h"
 
 #define MIB (1024.0 * 1024.0)

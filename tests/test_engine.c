@@ -50,7 +50,7 @@ static void test_runs_are_values(void **state)
     run_result_free(&c);
 }
 
-/* The weighted engine (sim/weighting.h): at weight 1 it simulates what
+/* The weighted engine (scenario/weighting.h): at weight 1 it simulates what
  * per-op does (the same writes, splits and windows; only queueing is the
  * fluid model's); at weight 25 the counts keep their expectation (each
  * operation counts 25), the latencies are counted with their weight, and
@@ -156,7 +156,7 @@ static void test_balancer_runs_once_per_period(void **state)
 }
 
 /* measure_from: the figures count only what was issued from it on. */
-/* HBase's own random inputs come from the seed (sim/hbase_inputs.c): the
+/* HBase's own random inputs come from the seed (engine/hbase_inputs.c): the
  * balancer's first run falls anywhere in its first period and then every
  * period; the servers' start codes are epoch milliseconds before the
  * table's creation, distinct and increasing, and a server that joins gets

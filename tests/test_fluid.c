@@ -1,6 +1,6 @@
-/* test_fluid.c -- the weighted engine's fluid queueing model (sim/fluid.h)
+/* test_fluid.c -- the weighted engine's fluid queueing model (engine/fluid.h)
  * against hand-worked values, and the choice of engine and weight
- * (sim/weighting.h). */
+ * (scenario/weighting.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim/fluid.h"
-#include "sim/scenario.h"
-#include "sim/weighting.h"
+#include "engine/fluid.h"
+#include "scenario/scenario.h"
+#include "scenario/weighting.h"
 
 /* M/D/1 at rho = 0.5, S = 100 us: lambda = 0.005/us, E[S^2] = 1e4,
  * E[W] = 0.005 * 1e4 / (2 * 0.5) = 50 us. M/M/1 (E[S^2] = 2 S^2) at the

@@ -571,7 +571,7 @@ static void test_range_messages_state_both_ends(void **state)
     assert_string_equal(err, "expected a size from 1KiB to 1024TiB (units B, KiB, MiB, GiB, "
                         "TiB), found '512B'");
     assert_int_equal(scenario_set(&sc, NULL, "rpc_time", "2h", err, sizeof err), -1);
-    assert_string_equal(err, "expected a duration from 0s to 1h with a unit (us, ms, s, m, h), "
+    assert_string_equal(err, "expected a duration from 0s to 1h with a unit (us, ms, s, m, h, d), "
                         "found '2h'");
     assert_int_equal(scenario_set(&sc, NULL, "window", "0s", err, sizeof err), -1);
     assert_contains(err, "from 1us to 18446744073709551615us");

@@ -28,13 +28,15 @@ is listed as per-op only; a [sweep] file is left out (compare refuses it).
            fluid model against the FIFO queues)
 
 Usage:
-  weighted_error.py REGIONSIM EXAMPLES_DIR [--weight W] [--duration D] [--table]
+  weighted_error.py REGIONSIM EXAMPLES_DIR [--weight W] [--seeds N] [--duration D] [--table]
                     [--max-share F --max-window F --max-regions F --max-rpcs F]
+                    [--max-median-share F --max-median-window F]
 With --table it prints a Markdown table (one line per example: the worst
 run of each column and the median over its runs); with the --max-* bounds
 it exits 1 if any run is above one (tests/meson.build runs it so): share
 and window above their bound plus per-op's own seed-to-seed difference
-of the same scheme (with --seeds 1: the bound alone). The
+of the same scheme (with --seeds 1: the bound alone); --max-median-*
+bound an example's median over its runs (schemes) instead. The
 latency columns are reported, not bounded (docs/weighted.md says why).
 """
 import concurrent.futures
@@ -166,7 +168,7 @@ COLUMNS = (("share", False), ("window", True), ("regions", True), ("splits", Fal
 
 def main(argv):
     binary, examples = argv[1], argv[2]
-    extra, table, bounds, weight, seeds = [], False, {}, "20", 3
+    extra, table, bounds, medians, weight, seeds = [], False, {}, {}, "20", 3
     i = 3
     while i < len(argv):
         a = argv[i]
@@ -184,6 +186,9 @@ def main(argv):
             i += 1
         elif a in ("--max-share", "--max-window", "--max-regions", "--max-rpcs"):
             bounds[a[6:]] = float(argv[i + 1])
+            i += 2
+        elif a in ("--max-median-share", "--max-median-window"):
+            medians[a[13:]] = float(argv[i + 1])
             i += 2
         else:
             sys.exit("weighted_error.py: unknown argument %r" % a)
@@ -221,6 +226,11 @@ def main(argv):
                     name, r["scheme"], ", ".join(bad),
                     ", ".join("%s %s" % (k, "-" if r[k] is None else "%.4g" % r[k])
                               for k, _ in COLUMNS)))
+        for k, bound in medians.items():
+            m = statistics.median(r[k] for r in rows if r[k] is not None)
+            if m > bound:
+                failed += 1
+                print("%s: the median %s over its runs, %.4g, is above %g" % (name, k, m, bound))
         if table:
             def fmt(vals, pct):
                 vals = [v for v in vals if v is not None]

@@ -59,7 +59,7 @@
  * written so far (dist.h's latest, which grows from one id); until the
  * first insert every operation inserts.
  *
- * Weighted (pattern_set_weight, for the weighted engine, sim/weighting.h):
+ * Weighted (pattern_set_weight, for the weighted engine, scenario/weighting.h):
  * the pattern emits one operation in w and each stands for w, without
  * making the w - 1 others. An on-time time series is a deterministic
  * sequence in (round, series) order, so it is sampled systematically:
