@@ -736,7 +736,7 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
         if (n->metric_reads)
             metrics = 1;
         if (metrics)
-            metric_tracked += n->puts;
+            metric_tracked += n->simulated_puts;
     }
     double servers = scenario_max_servers(sc);
     double windows = window_count(sc, start);
