@@ -36,7 +36,9 @@ run of each column and the median over its runs); with the --max-* bounds
 it exits 1 if any run is above one (tests/meson.build runs it so): share
 and window above their bound plus per-op's own seed-to-seed difference
 of the same scheme (with --seeds 1: the bound alone); --max-median-*
-bound an example's median over its runs (schemes) instead. The
+bound an example's median over its runs (schemes) instead, leaving out
+the runs per-op itself moves by more than 5 points of share (10% of
+window max/mean) between two of its seeds. The
 latency columns are reported, not bounded (docs/weighted.md says why).
 """
 import concurrent.futures
@@ -162,6 +164,8 @@ def is_sweep(path):
         return any(line.strip().replace(" ", "") == "[sweep]" for line in f)
 
 
+CHAOTIC = {"share": 5.0, "window": 0.10}  # points; relative
+
 COLUMNS = (("share", False), ("window", True), ("regions", True), ("splits", False),
            ("rpcs", True), ("p50", True), ("p99", True))
 
@@ -227,7 +231,13 @@ def main(argv):
                     ", ".join("%s %s" % (k, "-" if r[k] is None else "%.4g" % r[k])
                               for k, _ in COLUMNS)))
         for k, bound in medians.items():
-            m = statistics.median(r[k] for r in rows if r[k] is not None)
+            # a figure per-op itself moves by more than CHAOTIC between two
+            # seeds is not one to hold the weighted engine to (a hot
+            # region's server: shares swap with the balancer's inputs)
+            idx = 0 if k == "share" else 1
+            vals = [r[k] for j, r in enumerate(rows) if r[k] is not None and
+                    not (spread and (spread[j][idx] or 0) > CHAOTIC[k])]
+            m = statistics.median(vals) if vals else 0.0
             if m > bound:
                 failed += 1
                 print("%s: the median %s over its runs, %.4g, is above %g" % (name, k, m, bound))
