@@ -91,6 +91,7 @@
 #include "engine/hbase_inputs.h"
 #include "engine/result.h"
 #include "engine/windows.h"
+#include "scenario/weighting.h"
 #include "workloads/keyscheme.h"
 #include "workloads/record.h"
 #include "workloads/trace.h"
@@ -302,6 +303,7 @@ static double trace_size(const char *path, double *last_us)
 typedef struct phase_need {
     double duration_us;
     double ops, puts, rows;
+    double simulated_puts;       /* puts the engine simulates (weighted: one in w) */
     double runs;                 /* runs of puts of one key: what can wait in pending buffers */
     double names, max_entity;    /* distinct entities; the largest id + 1 */
     double key;                  /* bytes of its longest probed key */
@@ -571,6 +573,21 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
     } else {
         n->in_flight = n->ops;
     }
+    /* The weighted engine (scenario/weighting.h) simulates one operation in w:
+     * rows stored, kept for reads, in flight and sampled a window are the
+     * simulated ones (bytes and regions are not divided: a cell carries
+     * its w cells' bytes). */
+    weighting wt;
+    char ignored[8];
+    if (weighting_resolve(sc, 0, &wt, ignored, sizeof ignored) == 0 && wt.weight > 1) {
+        double w = (double)wt.weight;
+        n->rows = ceil(n->rows / w);
+        n->in_flight = ceil(n->in_flight / w);
+        n->window_ops = ceil(n->window_ops / w);
+        n->simulated_puts = ceil(n->puts / w);
+    } else {
+        n->simulated_puts = n->puts;
+    }
 }
 
 /* ---- one scheme ---- */
@@ -713,13 +730,13 @@ static void scheme_estimate(const scenario *sc, const keyscheme *ks, uint8_t *bu
         if (ph->reads.fraction > 0) {
             tracking = 1;
             max_entity = max2(max_entity, n->max_entity);
-            entities += min2(n->names, n->puts);
-            tracked += n->puts;
+            entities += min2(n->names, n->simulated_puts);
+            tracked += n->simulated_puts;
         }
         if (n->metric_reads)
             metrics = 1;
         if (metrics)
-            metric_tracked += n->puts;
+            metric_tracked += n->simulated_puts;
     }
     double servers = scenario_max_servers(sc);
     double windows = window_count(sc, start);

@@ -35,6 +35,7 @@
 #include "engine/budget.h"
 #include "scenario/units.h"
 #include "engine/windows.h"
+#include "scenario/weighting.h"
 
 #include <assert.h>
 #include <math.h>
@@ -212,6 +213,11 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
         snprintf(err, errcap, "%s", why);
         return -1;
     }
+    /* weighted: one in w (weighting_resolve checked that every phase can) */
+    if (st->weight > 1 && pattern_set_weight(st->workload, st->weight, rng_next(&r)) < 0) {
+        snprintf(err, errcap, "phase %s: its pattern cannot be weighted", ph->name);
+        return -1;
+    }
     st->phase = i;
     st->phase_value_bytes = ph->value_bytes;
     st->phase_start_us = t;
@@ -236,7 +242,8 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     return 0;
 }
 
-static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, size_t errcap)
+static int run_setup(run_state *st, run_result *out, size_t scheme, const engine_observer *obs,
+                     char *err, size_t errcap)
 {
     const scenario *sc = st->sc;
     char preset[SCENARIO_PRESET_EXPR], why[512];
@@ -325,6 +332,8 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, char *err, s
         if (ph->reads.fraction > 0 && weight[QUERY_METRIC] > 0 && !st->written.track_metrics)
             truth_track_metrics(&st->written); /* per-metric lists only when read */
     }
+    if (engine_weighted_setup(st, obs, err, errcap) < 0)
+        return -1;
     st->key = malloc(KEYSCHEME_MAX_KEY); /* not on the stack: a 64 KiB frame per write */
     if (!st->key)
         return engine_fail(err, errcap, "out of memory for the key buffer");
@@ -552,6 +561,8 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
         engine_start_measuring(st, out, ev->t_us);
         return 0;
     case TICK_WINDOW:
+        if (st->weighted)
+            engine_weighted_window(st, ev->t_us);
         out->window_regions[st->window] = regionmap_count(st->table->map);
         st->window++;
         if (ensure_window(st, out, st->window) < 0 ||
@@ -666,7 +677,7 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->failures = c->failures;
     out->reassigned = c->reassigned;
     engine_replies_done(st, out->duration_us);
-    out->unfinished = st->nreplies;
+    out->unfinished = st->nreplies * st->weight;
     out->left_out = st->left_out;
     out->latency = summarise(&st->latency);
     out->read_latency = summarise(&st->read_latency);
@@ -674,6 +685,14 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->splits = c->splits;
     out->moves = c->moves;
     out->rows = cluster_rows(c);
+    if (st->weight > 1) { /* weighted: a kept row stands for more (cluster_row_weight) */
+        double rows = 0;
+        for (size_t i = 0; i < regionmap_count(c->map); i++) {
+            store *s = regionmap_at(c->map, i)->rows;
+            rows += (double)store_rows(s) * cluster_row_weight(c, s);
+        }
+        out->rows = (uint64_t)(rows + 0.5);
+    }
     out->bytes = cluster_bytes(c);
     if (st->keys_written == 0)
         out->key_bytes_min = 0; /* key sizes are the written rows' */
@@ -713,6 +732,7 @@ static void run_teardown(run_state *st)
     histogram_release(&st->read_latency);
     truth_release(&st->written);
     free(st->replies);
+    free(st->fluid);
     free(st->key);
     plan_release(&st->read_plan);
     eventq_release(&st->ticks);
@@ -742,7 +762,7 @@ int engine_run(const scenario *sc, size_t scheme, const engine_observer *obs,
         }
         st.planned_us += ph->duration_us;
     }
-    int rc = run_setup(&st, out, scheme, err, errcap);
+    int rc = run_setup(&st, out, scheme, obs, err, errcap);
     if (rc == 0)
         rc = run_loop(&st, out, obs, err, errcap);
     if (rc == 0) /* done: the last report says so (reports come only before the end) */
@@ -781,9 +801,22 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
                    char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
-    /* Before anything is allocated for the run: refuse what cannot fit. */
-    if (budget_admit(sc, err, errcap) < 0)
+    /* Before anything is allocated for the run: refuse what cannot fit.
+     * Every operation watched (a trace written) runs per-op under auto
+     * (scenario/weighting.h): estimated so. */
+    if (obs && obs->on_op && sc->engine == ENGINE_MODE_AUTO && sc->weight == 0) {
+        scenario *per_op = malloc(sizeof *per_op);
+        if (!per_op)
+            return engine_fail(err, errcap, "out of memory");
+        *per_op = *sc;
+        per_op->engine = ENGINE_MODE_PER_OP;
+        int rc = budget_admit(per_op, err, errcap);
+        free(per_op);
+        if (rc < 0)
+            return -1;
+    } else if (budget_admit(sc, err, errcap) < 0) {
         return -1;
+    }
     out->runs = calloc(sc->nschemes, sizeof *out->runs);
     if (!out->runs)
         return engine_fail(err, errcap, "out of memory");
@@ -817,6 +850,12 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
     out->store_sampled = sc->store == STORE_MODE_SAMPLED;
     out->store_auto = sc->store_auto;
     out->sample_keys = sc->sample_keys;
+    weighting wt;
+    if (weighting_resolve(sc, obs && obs->on_op, &wt, err, errcap) == 0 && wt.weighted) {
+        out->engine_weighted = 1;
+        out->engine_auto = sc->engine == ENGINE_MODE_AUTO && sc->weight == 0;
+        out->engine_weight = wt.weight;
+    }
     out->cell_overhead_bytes = scenario_cell_overhead(sc) -
                                (sc->ycsb_source ? sc->workload.value_bytes : 0);
     out->workload = scenario_describe_workload(sc);

@@ -11,6 +11,7 @@
 #include "core/balancer.h"
 #include "engine/engine.h"
 #include "engine/eventq.h"
+#include "engine/fluid.h"
 #include "engine/hbase_inputs.h"
 #include "engine/history.h"
 #include "engine/keyspace.h"
@@ -31,7 +32,7 @@ enum tick_kind { TICK_BALANCER = 1, TICK_WINDOW = 2, TICK_CLIENT = 3, TICK_PHASE
  * draws its pattern from stream RNG_STREAM_PATTERN + i. */
 enum { RNG_STREAM_KEYS = 1, RNG_STREAM_SERVICE = 2, RNG_STREAM_READS = 3,
        RNG_STREAM_BALANCER = 4, RNG_STREAM_SPLITS = 5, RNG_STREAM_KEYSPACE = 6,
-       RNG_STREAM_PATTERN = 16 };
+       RNG_STREAM_FLUID = 7, RNG_STREAM_PATTERN = 16 };
 
 #define RUN_LATENCY_SUB_BITS 7   /* 0.8% relative error */
 
@@ -107,6 +108,12 @@ typedef struct run_state {
     uint64_t write_service_us;
     uint64_t key_bytes_sum, keys_written;
     size_t long_key;          /* a key over KEY_MAX_LEN bytes: its length, for the message */
+    /* the weighted engine (engine_weighted.c) */
+    uint64_t weight;          /* operations one simulated operation stands for; 1 per-op */
+    int weighted;             /* 1: the weighted engine (even at weight 1: fluid queues) */
+    fluid_server *fluid;      /* weighted: each server's fluid queue, by id */
+    uint32_t nfluid;
+    rng fluid_rng;            /* weighted: the M/G/1 waiting draws */
 } run_state;
 
 /* Writes what into err; returns -1. */
@@ -143,6 +150,17 @@ void engine_warmup_check(run_state *st, run_result *out, uint64_t t_us);
 /* At the end of a run (duration_us set): a warm-up that never ended is
  * recorded as the whole run (warmup_ended 0, each server's writes). */
 void engine_warmup_finish(run_state *st, run_result *out);
+
+/* Resolves the run's engine (scenario/weighting.h) once the table exists:
+ * st->weight, and in weighted mode the fluid queues and the weight set on
+ * the cluster and the key space sampler. obs: whether every operation is
+ * watched. Returns 0, or -1 with a message in err (weighted asked of a
+ * run that cannot be, or out of memory). */
+int engine_weighted_setup(run_state *st, const engine_observer *obs, char *err, size_t errcap);
+
+/* Weighted: ends every server's fluid window at t_us (a report window's
+ * tick). */
+void engine_weighted_window(run_state *st, uint64_t t_us);
 
 /* Forgets the operations whose replies came by `now`, counting those that
  * came from measure_from on (done_measured): what is left at the end of

@@ -66,7 +66,7 @@ void engine_replies_done(run_state *st, uint64_t now)
 {
     uint64_t *h = st->replies;
     while (st->nreplies && h[0] <= now) {
-        st->done_measured += st->measuring && h[0] >= st->measure_from_us;
+        st->done_measured += (st->measuring && h[0] >= st->measure_from_us) * st->weight;
         uint64_t last = h[--st->nreplies];
         size_t i = 0, n = st->nreplies;
         for (;;) {
@@ -179,10 +179,13 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
 static uint64_t inexact_scan_limit(const run_state *st, const query *q, const plan *pl)
 {
     uint64_t since;
+    /* weighted: a record kept stands for w, so the N-th newest is about
+     * the ceil(N / w)-th kept, and each record counted is w rows */
+    uint64_t nth = st->weight > 1 ? (q->limit + st->weight - 1) / st->weight : q->limit;
     if (q->kind != QUERY_LATEST || pl->exact || pl->nranges == 0 ||
-        !truth_nth_newest(&st->written, q->rec.entity, q->limit, &since))
+        !truth_nth_newest(&st->written, q->rec.entity, nth, &since))
         return 0;
-    uint64_t newer = truth_count_window(&st->written, since, UINT64_MAX);
+    uint64_t newer = truth_count_window(&st->written, since, UINT64_MAX) * st->weight;
     return (newer + pl->nranges - 1) / pl->nranges;
 }
 
@@ -192,7 +195,7 @@ static uint64_t inexact_scan_limit(const run_state *st, const query *q, const pl
 static int count_read_rpc(void *ctx, uint32_t server_id, keyref start)
 {
     run_state *st = ctx;
-    st->window_reads[server_id]++;
+    st->window_reads[server_id] += st->weight;
     return keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_READS, start);
 }
 
@@ -267,6 +270,10 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     }
     if (kind == QUERY_GET && rec->key) /* a trace's get returns what it found */
         returned = cost.rows ? 1 : 0;
+    else if (kind != QUERY_SCAN && kind != QUERY_GET) /* weighted: a record counted stands for w */
+        returned *= st->weight;
+    if (kind == QUERY_LATEST && returned > q.limit) /* weighted: at most the newest `limit` */
+        returned = q.limit;
     if (kind == QUERY_SCAN) /* the client keeps the first `limit` of the rows read */
         returned = cost.rows < q.limit ? cost.rows : q.limit;
     /* A read that needs no RPC (its plan is empty: no row can match) is
@@ -276,15 +283,16 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
     *reply_us = cost.reply_us > t_us ? cost.reply_us : t_us + 1;
     if (!st->measuring)
         return stop;
-    out->reads++;
-    out->reads_by_kind[kind]++;
-    out->read_rpcs_by_kind[kind] += cost.rpcs;
-    out->rows_scanned_by_kind[kind] += cost.rows;
-    out->records_returned_by_kind[kind] += returned;
-    out->rows_scanned += cost.rows;
-    out->records_returned += returned;
-    out->full_scans += pl->full_scan;
-    histogram_record(&st->read_latency, *reply_us - t_us);
+    uint64_t w = st->weight; /* this read stands for w reads (1 per-op) */
+    out->reads += w;
+    out->reads_by_kind[kind] += w;
+    out->read_rpcs_by_kind[kind] += w * cost.rpcs;
+    out->rows_scanned_by_kind[kind] += w * cost.rows;
+    out->records_returned_by_kind[kind] += w * returned;
+    out->rows_scanned += w * cost.rows;
+    out->records_returned += w * returned;
+    out->full_scans += w * pl->full_scan;
+    histogram_record_n(&st->read_latency, *reply_us - t_us, w);
     return stop;
 }
 
@@ -293,10 +301,13 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
                      uint64_t *reply_us, uint32_t *server)
 {
     uint32_t bytes = cell_bytes(st, rec, k.len);
-    if (cluster_write(st->table, k, bytes, write_service(st, bytes), server, reply_us) < 0)
+    /* weighted: the cells of the w writes it stands for (service: one's) */
+    uint64_t stored = (uint64_t)bytes * st->weight;
+    uint32_t cells = stored > UINT32_MAX ? UINT32_MAX : (uint32_t)stored;
+    if (cluster_write(st->table, k, cells, write_service(st, bytes), server, reply_us) < 0)
         return -1;
-    out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;
-    out->writes += st->measuring;
+    out->window_writes[st->window * out->nservers + st->table->servers[*server].id] += st->weight;
+    out->writes += st->measuring * st->weight;
     if (keyspace_add(&st->keyspace, (uint32_t)st->window, KEYSPACE_WRITES, k) < 0)
         return -1;
     if (st->tracking && truth_add(&st->written, rec->entity, rec->metric, rec->ts_ms, rec->seq) < 0)
@@ -319,7 +330,7 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
  * trace's of its key, or one the pattern chose, of the kind the phase's
  * read mix draws); or, for a pattern that leaves reads to the engine, a
  * share of its writes (st->write_to_read, of the mix's kinds). */
-static int read_kind_of(run_state *st, const record *rec, query_kind *kind)
+static int read_kind_of(run_state *st, record *rec, query_kind *kind)
 {
     if (rec->op == RECORD_SCAN) {
         *kind = QUERY_SCAN;
@@ -332,6 +343,8 @@ static int read_kind_of(run_state *st, const record *rec, query_kind *kind)
     if (rec->op == RECORD_PUT && st->write_to_read > 0 &&
         rng_double(&st->reads_rng) < st->write_to_read) {
         *kind = pick_read_kind(st);
+        if (st->weight > 1) /* weighted: a series at a random sampling phase */
+            pattern_random_series(st->workload, &st->reads_rng, rec);
         return 1;
     }
     return 0;
@@ -398,8 +411,8 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     if (rc < 0 || replies_push(st, *reply_us) < 0)
         return rc < 0 ? rc : -1;
     if (st->measuring)
-        histogram_record(&st->latency, *reply_us - t_us);
-    st->measured_ops += st->measuring;
+        histogram_record_n(&st->latency, *reply_us - t_us, st->weight);
+    st->measured_ops += st->measuring * st->weight;
     if (!st->warmup_done && st->sc->balancer == BALANCER_NONE) /* after its split, if any */
         engine_warmup_check(st, out, t_us);
     return rc;

@@ -171,7 +171,9 @@ static int log_region(history *h, const region *r, uint32_t server_id, uint64_t 
     out->closed_us = closed_us;
     out->writes = r->writes;
     out->reads = r->reads;
-    out->rows = store_rows(r->rows);
+    out->rows = store_rows(r->rows); /* weighted: a kept row stands for more */
+    if (h->table->weight > 1)
+        out->rows = (uint64_t)((double)out->rows * cluster_row_weight(h->table, r->rows) + 0.5);
     out->bytes = store_bytes(r->rows);
     h->nregions++;
     return 0;

@@ -17,6 +17,7 @@ void keyspace_init(keyspace_sampler *ks, rng random)
 {
     memset(ks, 0, sizeof *ks);
     ks->random = random;
+    ks->weight = 1;
 }
 
 static int ensure_windows(keyspace_sampler *ks, uint32_t w)
@@ -248,6 +249,9 @@ int keyspace_finish(keyspace_sampler *ks, cluster *c, uint32_t nbuckets, uint32_
                 out->exact = 0;
             uint64_t *row = (kind == KEYSPACE_WRITES ? out->writes : out->reads) + (size_t)w * b.n;
             apportion(r, &b, counts, row);
+            for (uint32_t i = 0; ks->weight > 1 && i < b.n; i++)
+                row[i] *= ks->weight; /* each key seen stood for `weight` */
+            out->exact &= ks->weight == 1;
         }
     free(counts);
     bucket_keys_free(&b);

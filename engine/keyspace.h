@@ -39,6 +39,7 @@ typedef struct keyspace_sampler {
     key_reservoir *windows;        /* 2 per window: writes, reads */
     uint32_t nwindows;             /* windows with room */
     rng random;
+    uint64_t weight;               /* operations a key stands for (the weighted engine; 1) */
 } keyspace_sampler;
 
 /* An empty sampler drawing from `random`. */

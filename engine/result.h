@@ -241,6 +241,12 @@ typedef struct sim_results {
     int store_sampled;
     int store_auto;              /* store = auto chose it */
     uint32_t sample_keys;        /* rows sampled a region, at most */
+    /* The engine (scenario/weighting.h): weighted makes one simulated operation
+     * stand for engine_weight, and queueing a fluid model's; the reports
+     * say so. Per-op runs say nothing (outputs as before it existed). */
+    int engine_weighted;
+    int engine_auto;             /* engine = auto chose it */
+    uint64_t engine_weight;      /* 1 per-op */
     size_t nruns;
     run_result *runs;
     /* Samples (--samples N): the scenario ran N times, with seeds seed ..

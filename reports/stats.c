@@ -475,6 +475,21 @@ void stats_store_note(const sim_results *res, char *out, size_t cap)
              (unsigned)res->sample_keys);
 }
 
+void stats_engine_note(const sim_results *res, char *out, size_t cap)
+{
+    if (!res->engine_weighted) {
+        snprintf(out, cap, "%s", "");
+        return;
+    }
+    snprintf(out, cap,
+             "weighted%s: one simulated operation stands for %llu; queueing from a per-window "
+             "fluid model (counts, bytes and work are expectations, latencies approximations: "
+             "docs/weighted.md)",
+             res->engine_auto ? " (engine = auto: too many operations to simulate one by one)"
+                              : "",
+             (unsigned long long)res->engine_weight);
+}
+
 void stats_measured_note(const sim_results *res, char *out, size_t cap)
 {
     char from[CELL];

@@ -345,6 +345,9 @@ static const choice get_choices[] = {
 static const choice store_choices[] = {
     { "auto", STORE_MODE_AUTO }, { "exact", STORE_MODE_EXACT }, { "sampled", STORE_MODE_SAMPLED },
     { NULL, 0 } };
+static const choice engine_choices[] = {
+    { "auto", ENGINE_MODE_AUTO }, { "per-op", ENGINE_MODE_PER_OP },
+    { "weighted", ENGINE_MODE_WEIGHTED }, { NULL, 0 } };
 static const choice naming_choices[] = {
     { "user", NAMING_USER }, { "domain", NAMING_DOMAIN }, { "id", NAMING_ID }, { NULL, 0 } };
 _Static_assert(sizeof(int) == 4, "service is stored as a 4-byte value");
@@ -353,7 +356,7 @@ _Static_assert(sizeof(split_kind) == 4 && sizeof(split_restriction_kind) == 4,
 _Static_assert(sizeof(balancer_kind) == 4 && sizeof(presplit_kind) == 4 &&
                sizeof(pattern_kind) == 4 && sizeof(arrival_kind) == 4 &&
                sizeof(dist_kind) == 4 && sizeof(record_naming) == 4 &&
-               sizeof(store_mode) == 4,
+               sizeof(store_mode) == 4 && sizeof(engine_mode) == 4,
                "choices are stored as 4-byte values");
 
 /* size_scale divides HBase's 10 GiB region and 128 MiB flush sizes; both
@@ -379,6 +382,10 @@ static const setting settings[] = {
       "S", "the regions' row store: exact (every row), sampled (counters and a bounded sample a region: reads are estimates) or auto (exact when the memory estimate fits, else sampled)" },
     { "", "sample_keys", SET_COUNT, STORE_SAMPLE_KEYS_MIN, STORE_SAMPLE_KEYS_MAX, SC(sample_keys), NULL,
       "N", "sampled store: rows sampled a region, at most" },
+    { "", "engine", SET_CHOICE, 0, 0, SC(engine), engine_choices,
+      "E", "per-op (every operation simulated, FIFO server queues), weighted (one generated operation stands for `weight`, queueing from a per-window fluid model: docs/weighted.md) or auto (per-op when the run is small enough, else weighted)" },
+    { "", "weight", SET_COUNT, 0, 1000000, SC(weight), NULL,
+      "N", "weighted engine: operations one generated operation stands for (0: chosen from the run's size)" },
     { "cluster", "servers", SET_COUNT, 1, 100000, SC(servers), NULL,
       "N", "region servers" },
     { "cluster", "split_policy", SET_CHOICE, 0, 0, SC(split_policy), split_choices,

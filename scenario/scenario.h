@@ -142,6 +142,13 @@ typedef enum store_mode {
     STORE_MODE_SAMPLED,
 } store_mode;
 
+/* How the engine runs operations (scenario/weighting.h): `engine` setting. */
+typedef enum engine_mode {
+    ENGINE_MODE_AUTO = 0, /* per-op when the run is small enough, else weighted */
+    ENGINE_MODE_PER_OP,   /* every operation simulated, FIFO server queues */
+    ENGINE_MODE_WEIGHTED, /* one generated operation stands for `weight`; fluid queues */
+} engine_mode;
+
 /* [advise]: the question `regionsim advise` answers (planners/advise.h), kept
  * in the file with the workload; its options override each one. The
  * budget is checked here; the weights and the fix are the advisor's
@@ -182,6 +189,9 @@ typedef struct scenario {
     uint32_t sample_keys;         /* the sampled store's capacity, rows a region */
     int store_auto;               /* store was auto, resolved to `store` by
                                    * budget_resolve_store (the reports say so) */
+    engine_mode engine;           /* per-op, weighted or auto (scenario/weighting.h) */
+    uint64_t weight;              /* weighted: operations one generated op stands for;
+                                   * 0: chosen from the run's size (weighting_resolve) */
 
     /* [cluster] */
     uint32_t servers;

@@ -38,6 +38,7 @@
 #include "core/presplit.h"
 #include "scenario/scenario_impl.h"
 #include "scenario/units.h"
+#include "scenario/weighting.h"
 #include "workloads/keyscheme.h"
 
 static int fail(char *err, size_t cap, const char *what)
@@ -323,9 +324,18 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                  sc->samples, sc->seed);
         return -1;
     }
+    if (sc->engine == ENGINE_MODE_PER_OP && sc->weight > 0) {
+        snprintf(err, errcap, "weight: %" PRIu64 " with engine = per-op: a weight is the "
+                 "weighted engine's (engine = weighted or auto)", sc->weight);
+        return -1;
+    }
     double operations = 0;
     for (size_t i = 0; i < scenario_phase_count(sc); i++)
         operations += phase_operations(scenario_phase(sc, i));
+    weighting wt; /* the weighted engine simulates one operation in w */
+    char ignored[8];
+    if (weighting_resolve(sc, 0, &wt, ignored, sizeof ignored) == 0 && wt.weighted)
+        operations /= (double)wt.weight;
     if (operations > MAX_OPERATIONS) {
         snprintf(err, errcap, "the workload would issue about %.3g operations, more than "
                  "4294967296 (2^32), beyond what the exact row store keeps in memory: "

@@ -327,11 +327,15 @@ static void test_presplit_and_split_settings_are_checked(void **state)
     assert_contains(err, "split_prefix_length");
     assert_int_equal(scenario_set(&sc, NULL, "split_prefix_length", "4", err, sizeof err), 0);
     assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
-    /* A workload too large for memory is refused before it runs. */
+    /* A workload too large for memory is refused before it runs, per-op;
+     * weighted, its simulated operations are 1 in w (scenario/weighting.h). */
     assert_int_equal(scenario_set(&sc, NULL, "metrics", "1000000", err, sizeof err), 0);
     assert_int_equal(scenario_set(&sc, NULL, "hosts", "4294", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "engine", "per-op", err, sizeof err), 0);
     assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
     assert_contains(err, "2^32");
+    assert_int_equal(scenario_set(&sc, NULL, "engine", "auto", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
     scenario_release(&sc);
 }
 
