@@ -15,7 +15,13 @@
  * the regionId it was made for: a split gives the lower daughter the
  * parent's struct with a new id (the record is then dropped and a fresh
  * one made; kept if the id is the same, the parent's name, as HBase
- * would), the upper one no record yet. A record's loads are a ring of
+ * would), the upper one no record yet; a region struct new to the state
+ * (the upper daughter, or every region of a cluster built anew, as the
+ * tests do between observations) finds its record by name, through an
+ * index of the records' names. One difference from HBase, which forgets a
+ * name absent from one report: a record whose region vanished without a
+ * split (only a cluster built anew does that) stays findable by its name
+ * until the state is freed. A record's loads are a ring of
  * nloads slots in a pool beside it. Records and rings never move between
  * looks (the pool grows x1.5 by realloc), so a look costs no rebuild.
  *
