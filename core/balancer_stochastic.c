@@ -176,16 +176,30 @@
 
 /* ---- Java arithmetic ------------------------------------------------- */
 
-/* Math.ulp: the distance to the next double away from zero. */
-static double java_ulp(double x)
+/* Math.ulp: the distance to the next double away from zero. The next
+ * double above a finite |x| is the one whose bits are one more (IEEE 754
+ * orders non-negative doubles as their bit patterns), which is
+ * nextafter(|x|, +inf) without the library call: this is on the walk's
+ * every step. */
+static inline double java_ulp(double x)
 {
     x = fabs(x);
     if (isinf(x))
         return INFINITY;
     if (x == DBL_MAX)
         return ldexp(1.0, 971);
-    return nextafter(x, INFINITY) - x;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits++;
+    double next;
+    memcpy(&next, &bits, sizeof next);
+    return next - x;
 }
+
+/* Java's Math.max and Math.min where neither side can be NaN (the walk's
+ * costs and bounds): plain comparisons, no library calls. */
+static inline double max2(double a, double b) { return a >= b ? a : b; }
+static inline double min2(double a, double b) { return a <= b ? a : b; }
 
 /* Java's (int) of a double: truncation, saturating, NaN -> 0. */
 static double java_int(double v)
@@ -206,7 +220,7 @@ static double scale(double min, double max, double value)
     double eps = java_ulp(max);
     if (max <= min || value <= min || fabs(max - min) <= eps || fabs(value - min) <= eps)
         return 0;
-    return fmax(0.0, fmin(1.0, (value - min) / (max - min)));
+    return max2(0.0, min2(1.0, (value - min) / (max - min)));
 }
 
 /* DoubleArrayCost.getMinSkew: every server within one unit of the mean. */
@@ -826,7 +840,7 @@ static double walk_search(walk *w, uint64_t steps, double current)
         if (skip || a.kind == ACT_NULL)
             continue;
         double next = candidate(w, &a, cost, dev);
-        double eps = fmax(java_ulp(current), java_ulp(next));
+        double eps = max2(java_ulp(current), java_ulp(next));
         if (!(current - next > eps))
             continue; /* undone: nothing was changed */
         if (walk_apply(w, &a, dev) < 0)
