@@ -141,6 +141,9 @@ typedef struct balancer_report {
     double cost_before, cost_after;  /* weighted total / sum of multipliers (needsBalance's figure) */
     double sum_multipliers;
     uint64_t steps;                  /* the walk's step budget */
+    uint64_t steps_walked;           /* the steps it took: fewer when it got stuck, where no
+                                      * move or swap lowers the cost (the rest would change
+                                      * nothing) */
     size_t ncosts;
     balancer_cost costs[BALANCER_MAX_COSTS];
 } balancer_report;
