@@ -59,6 +59,8 @@ typedef struct stochastic_config {
     uint64_t max_steps;              /* maxSteps: 1000000 */
     uint32_t steps_per_region;       /* stepsPerRegion: 800 */
     int run_max_steps;               /* runMaxSteps: false */
+    int walk_every_step;             /* the simulator's: walk on when stuck (0: stop there,
+                                      * with the same plan; docs/stochastic-balancer.md) */
     double min_cost_need_balance;    /* minCostNeedBalance: 0.025 */
     uint32_t region_loads;           /* numRegionLoadsToRemember: 15 */
     double max_move_percent;         /* maxMovePercent: 1.0 */

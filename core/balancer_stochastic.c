@@ -896,7 +896,8 @@ static double walk_search(walk *w, uint64_t steps, double current, uint64_t *wal
         if (skip || a.kind == ACT_NULL || !improves(w, &a, current, cost, dev)) {
             if (++rejected < check_at)
                 continue; /* undone: nothing was changed */
-            if (4 * actions <= (double)(steps - step - 1) && walk_stuck(w, current)) {
+            if (!w->cfg->stochastic.walk_every_step &&
+                4 * actions <= (double)(steps - step - 1) && walk_stuck(w, current)) {
                 *walked = step + 1;
                 break;
             }
