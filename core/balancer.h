@@ -59,6 +59,8 @@ typedef struct stochastic_config {
     uint64_t max_steps;              /* maxSteps: 1000000 */
     uint32_t steps_per_region;       /* stepsPerRegion: 800 */
     int run_max_steps;               /* runMaxSteps: false */
+    int walk_every_step;             /* the simulator's: walk on when stuck (0: stop there,
+                                      * with the same plan; docs/stochastic-balancer.md) */
     double min_cost_need_balance;    /* minCostNeedBalance: 0.025 */
     uint32_t region_loads;           /* numRegionLoadsToRemember: 15 */
     double max_move_percent;         /* maxMovePercent: 1.0 */
@@ -141,6 +143,9 @@ typedef struct balancer_report {
     double cost_before, cost_after;  /* weighted total / sum of multipliers (needsBalance's figure) */
     double sum_multipliers;
     uint64_t steps;                  /* the walk's step budget */
+    uint64_t steps_walked;           /* the steps it took: fewer when it got stuck, where no
+                                      * move or swap lowers the cost (the rest would change
+                                      * nothing) */
     size_t ncosts;
     balancer_cost costs[BALANCER_MAX_COSTS];
 } balancer_report;

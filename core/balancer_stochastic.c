@@ -176,16 +176,30 @@
 
 /* ---- Java arithmetic ------------------------------------------------- */
 
-/* Math.ulp: the distance to the next double away from zero. */
-static double java_ulp(double x)
+/* Math.ulp: the distance to the next double away from zero. The next
+ * double above a finite |x| is the one whose bits are one more (IEEE 754
+ * orders non-negative doubles as their bit patterns), which is
+ * nextafter(|x|, +inf) without the library call: this is on the walk's
+ * every step. */
+static inline double java_ulp(double x)
 {
     x = fabs(x);
     if (isinf(x))
         return INFINITY;
     if (x == DBL_MAX)
         return ldexp(1.0, 971);
-    return nextafter(x, INFINITY) - x;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits++;
+    double next;
+    memcpy(&next, &bits, sizeof next);
+    return next - x;
 }
+
+/* Java's Math.max and Math.min where neither side can be NaN (the walk's
+ * costs and bounds): plain comparisons, no library calls. */
+static inline double max2(double a, double b) { return a >= b ? a : b; }
+static inline double min2(double a, double b) { return a <= b ? a : b; }
 
 /* Java's (int) of a double: truncation, saturating, NaN -> 0. */
 static double java_int(double v)
@@ -206,7 +220,7 @@ static double scale(double min, double max, double value)
     double eps = java_ulp(max);
     if (max <= min || value <= min || fabs(max - min) <= eps || fabs(value - min) <= eps)
         return 0;
-    return fmax(0.0, fmin(1.0, (value - min) / (max - min)));
+    return max2(0.0, min2(1.0, (value - min) / (max - min)));
 }
 
 /* DoubleArrayCost.getMinSkew: every server within one unit of the mean. */
@@ -815,20 +829,82 @@ static void report_costs(const walk *w, balancer_report *report, int after)
     report->ncosts = n;
 }
 
-/* The walk from cost `current`; returns the final cost, or -1 if out of
- * memory. */
-static double walk_search(walk *w, uint64_t steps, double current)
+/* Whether `a` from cost `current` passes the walk's accept rule. */
+static int improves(walk *w, const action *a, double current, double cost[NFUNC],
+                    double dev[NVEC])
+{
+    double next = candidate(w, a, cost, dev);
+    double eps = max2(java_ulp(current), java_ulp(next));
+    return current - next > eps;
+}
+
+/* The actions the generators can make: every region moved to another
+ * server, every two regions on different servers swapped. */
+static double action_count(const walk *w)
+{
+    double r = (double)w->nregions, s = (double)w->nservers;
+    return r * (s - 1) + r * r / 2;
+}
+
+/* Whether the walk is stuck: no action the generators can make (any
+ * region of a server's list moved to another server, or swapped with a
+ * region of another server) passes the accept rule from `current`. Then
+ * no later step changes anything, whatever it draws. */
+static int walk_stuck(walk *w, double current)
+{
+    if (w->weight_random + w->weight_load == 0)
+        return 1; /* every step is skipped */
+    double cost[NFUNC], dev[NVEC];
+    for (uint32_t a = 0; a < w->nservers; a++) {
+        for (uint32_t i = 0; i < w->len[a]; i++) {
+            uint32_t r1 = w->list[a][i];
+            for (uint32_t b = 0; b < w->nservers; b++) {
+                if (b == a)
+                    continue;
+                action mv = { ACT_MOVE, r1, NO_REGION, a, b };
+                if (improves(w, &mv, current, cost, dev))
+                    return 0;
+                for (uint32_t j = 0; b > a && j < w->len[b]; j++) {
+                    action sw = { ACT_SWAP, r1, w->list[b][j], a, b };
+                    if (improves(w, &sw, current, cost, dev))
+                        return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* The walk from cost `current`, at most `steps` steps; *walked gets the
+ * steps taken. It stops early when it is stuck (walk_stuck): checked
+ * after a run of rejected steps as long as the check costs at most a
+ * quarter of the steps left, the run doubling after each check that
+ * finds a way down, so the checks cost at most about the walk's own
+ * work. HBase walks every step (or until maxRunningTime); the plan is the
+ * same, since a stuck walk's remaining steps change nothing: only the
+ * draws they would have made are not made. Returns the final cost, or -1
+ * if out of memory. */
+static double walk_search(walk *w, uint64_t steps, double current, uint64_t *walked)
 {
     double cost[NFUNC], dev[NVEC];
+    double actions = action_count(w);
+    uint64_t rejected = 0, check_at = actions < 1024 ? 1024 : (uint64_t)actions;
+    *walked = steps;
     for (uint64_t step = 0; step < steps; step++) {
         int skip;
         action a = next_action(w, &skip);
-        if (skip || a.kind == ACT_NULL)
+        if (skip || a.kind == ACT_NULL || !improves(w, &a, current, cost, dev)) {
+            if (++rejected < check_at)
+                continue; /* undone: nothing was changed */
+            if (!w->cfg->stochastic.walk_every_step &&
+                4 * actions <= (double)(steps - step - 1) && walk_stuck(w, current)) {
+                *walked = step + 1;
+                break;
+            }
+            check_at *= 2;
             continue;
-        double next = candidate(w, &a, cost, dev);
-        double eps = fmax(java_ulp(current), java_ulp(next));
-        if (!(current - next > eps))
-            continue; /* undone: nothing was changed */
+        }
+        rejected = 0;
         if (walk_apply(w, &a, dev) < 0)
             return -1;
         current = walk_costs(w);
@@ -874,7 +950,7 @@ int64_t stochastic_balance(const balancer_config *cfg, stochastic_state *state, 
     int64_t moved = 0;
     if (due) {
         report->ran = 1;
-        double final = walk_search(&w, report->steps, initial);
+        double final = walk_search(&w, report->steps, initial, &report->steps_walked);
         if (final < 0) {
             walk_free(&w);
             return -1;

@@ -402,7 +402,8 @@ static void put_balancer_run(FILE *out, const balancer_report *b)
     put_double(out, b->cost_after);
     fputs(", \"sum_multipliers\": ", out);
     put_double(out, b->sum_multipliers);
-    fprintf(out, ", \"steps\": %" PRIu64 ", \"costs\": [", b->steps);
+    fprintf(out, ", \"steps\": %" PRIu64 ", \"steps_walked\": %" PRIu64 ", \"costs\": [",
+            b->steps, b->steps_walked);
     for (size_t i = 0; i < b->ncosts; i++) {
         const balancer_cost *c = &b->costs[i];
         fprintf(out, "%s{\"name\": ", i ? ", " : "");

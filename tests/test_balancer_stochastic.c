@@ -913,6 +913,57 @@ static void test_is_deterministic(void **state)
     cluster_free(b);
 }
 
+/* A walk stopped where it is stuck ends with the plan the whole walk ends
+ * with: the same servers for every region, the same cost. */
+static void test_stuck_walk_stops_with_the_same_plan(void **state)
+{
+    (void)state;
+    static const struct { uint32_t servers; size_t regions; } shapes[] = {
+        { 4, 12 }, { 6, 60 }, { 9, 120 },
+    };
+    int stopped = 0;
+    for (size_t k = 0; k < 3 * sizeof shapes / sizeof *shapes; k++) {
+        uint32_t ns = shapes[k % 3].servers;
+        size_t nr = shapes[k % 3].regions;
+        /* everything on the first servers: the walk has far to go */
+        uint64_t *on = calloc(ns, sizeof *on);
+        assert_non_null(on);
+        on[0] = nr / 2;
+        on[1] = nr - nr / 2;
+        cluster *a = cluster_with(ns, nr, on, NULL);
+        cluster *b = cluster_with(ns, nr, on, NULL);
+        free(on);
+        uint64_t seed_a = 77 + k, seed_b = 77 + k;
+        balancer_config ca = config(&seed_a), cb = config(&seed_b);
+        cb.stochastic.walk_every_step = 1;
+        balancer *ba = balancer_new(&ca), *bb = balancer_new(&cb);
+        for (int round = 0; round < 3; round++) {
+            /* one hot region (a timestamp key's) and some spread load */
+            for (size_t i = 0; i < nr; i++) {
+                uint64_t w = i == nr - 1 ? 50000 : (i * 7919 + k) % 997;
+                regionmap_at(a->map, i)->writes += w;
+                regionmap_at(b->map, i)->writes += w;
+            }
+            assert_int_equal(balancer_observe(ba, a), 0);
+            assert_int_equal(balancer_observe(bb, b), 0);
+        }
+        balancer_report ra, rb;
+        int64_t ma = run_once(ba, a, &ra), mb = run_once(bb, b, &rb);
+        assert_int_equal(ma, mb);
+        for (size_t i = 0; i < nr; i++)
+            assert_int_equal(regionmap_get(a->map, i)->server, regionmap_get(b->map, i)->server);
+        assert_true(ra.cost_after == rb.cost_after);
+        assert_int_equal(rb.steps_walked, rb.steps);
+        assert_true(ra.steps_walked <= ra.steps);
+        stopped += ra.steps_walked < ra.steps;
+        balancer_free(ba);
+        balancer_free(bb);
+        cluster_free(a);
+        cluster_free(b);
+    }
+    assert_true(stopped > 0); /* the early stop was taken */
+}
+
 static void test_hot_server_sheds_writes(void **state)
 {
     (void)state;
@@ -992,6 +1043,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_meta_in_the_ensemble),
         cmocka_unit_test(test_never_increases_cost),
         cmocka_unit_test(test_is_deterministic),
+        cmocka_unit_test(test_stuck_walk_stops_with_the_same_plan),
         cmocka_unit_test(test_hot_server_sheds_writes),
         cmocka_unit_test(test_large_walk_matches_exact_costs),
     };

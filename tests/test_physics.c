@@ -576,31 +576,43 @@ static void test_latest_n_is_one_short_scan(void **state)
 
 /* The stochastic balancer weighs write load: it moves a timestamp key's
  * hot region to other servers, so the run's writes spread over several
- * servers, yet each window still has one hot server. The same seed gives
- * the same moves. */
+ * servers, yet each window still has one hot server. Where and how often
+ * it moves the hot region is the walk's draw, so the spread is asked of
+ * most of five seeds; of each, one hot server in most windows (max/mean
+ * above 7 of 8 servers) and at most two in any (a window the hot region
+ * moved in shares it: max/mean at least 4). The same seed gives the same
+ * moves. */
 static void test_stochastic_balancer_moves_but_cannot_split_a_hotspot(void **state)
 {
     (void)state;
-    scenario sc;
-    small_scenario(&sc, "monotonic");
-    sc.workload.duration_us = 30ull * 60 * 1000000;
-    sc.region_max_bytes = 4u << 20;
-    sc.balancer = BALANCER_STOCHASTIC;
-    run_result a, b;
-    run_one(&sc, &a);
-    run_one(&sc, &b);
-    uint32_t servers_with_writes = 0;
-    for (uint32_t s = 0; s < a.nservers; s++)
-        servers_with_writes += a.servers[s].writes > 0;
-    assert_true(servers_with_writes >= 3);
-    assert_true(run_max_mean(&a) < 7.0);
-    for (uint32_t w = 0; w < a.nwindows; w++)
-        assert_true(window_max_mean(&a, w) > 7.0);
-    assert_int_equal(a.moves, b.moves);
-    assert_memory_equal(a.window_writes, b.window_writes,
-                        (size_t)a.nwindows * a.nservers * sizeof(uint64_t));
-    run_result_free(&a);
-    run_result_free(&b);
+    int spread = 0;
+    for (uint64_t k = 0; k < 5; k++) {
+        scenario sc;
+        small_scenario(&sc, "monotonic");
+        sc.seed += k;
+        sc.workload.duration_us = 30ull * 60 * 1000000;
+        sc.region_max_bytes = 4u << 20;
+        sc.balancer = BALANCER_STOCHASTIC;
+        run_result a, b;
+        run_one(&sc, &a);
+        run_one(&sc, &b);
+        uint32_t servers_with_writes = 0;
+        for (uint32_t s = 0; s < a.nservers; s++)
+            servers_with_writes += a.servers[s].writes > 0;
+        spread += servers_with_writes >= 3 && run_max_mean(&a) < 7.0;
+        uint32_t hot = 0;
+        for (uint32_t w = 0; w < a.nwindows; w++) {
+            assert_true(window_max_mean(&a, w) > 3.99);
+            hot += window_max_mean(&a, w) > 7.0;
+        }
+        assert_true(2 * hot > a.nwindows);
+        assert_int_equal(a.moves, b.moves);
+        assert_memory_equal(a.window_writes, b.window_writes,
+                            (size_t)a.nwindows * a.nservers * sizeof(uint64_t));
+        run_result_free(&a);
+        run_result_free(&b);
+    }
+    assert_true(spread >= 3);
 }
 
 /* Early splits: stepping and increasing split a young table's only region

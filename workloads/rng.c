@@ -12,19 +12,13 @@
  * The alternative, xoshiro's jump(), guarantees disjoint sub-sequences but
  * costs O(stream) jumps; a hash is O(1) for any stream number.
  *
- * rng_below uses Lemire's multiply-shift with rejection ("Fast Random
- * Integer Generation in an Interval", ACM TOMS 2019): one 64x64->128
- * multiply per draw, a division only on the rare slow path. The 128-bit
- * product is computed from 32-bit halves to stay within ISO C11.
+ * The draws (rng_next, rng_below, rng_double) are inline in rng.h: they
+ * are on every operation's path and on every step of the stochastic
+ * balancer's walk.
  */
 #include "workloads/rng.h"
 
 #include <assert.h>
-
-static uint64_t rotl64(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
 
 /* splitmix64 (Vigna): advances *state and returns its mixed value. */
 static uint64_t splitmix64_next(uint64_t *state)
@@ -48,53 +42,8 @@ void rng_seed(rng *r, uint64_t seed)
 rng rng_stream(uint64_t seed, uint64_t stream)
 {
     uint64_t a = seed, b = stream ^ 0x5851F42D4C957F2Du;
-    uint64_t mixed = splitmix64_next(&a) ^ rotl64(splitmix64_next(&b), 17);
+    uint64_t mixed = splitmix64_next(&a) ^ rng_rotl64(splitmix64_next(&b), 17);
     rng r;
     rng_seed(&r, mixed);
     return r;
-}
-
-uint64_t rng_next(rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl64(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl64(s[3], 45);
-    return result;
-}
-
-/* The full 128-bit product a*b as (*hi, return value = low 64 bits). */
-static uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *hi)
-{
-    uint64_t a_lo = (uint32_t)a, a_hi = a >> 32;
-    uint64_t b_lo = (uint32_t)b, b_hi = b >> 32;
-    uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi;
-    uint64_t hl = a_hi * b_lo, hh = a_hi * b_hi;
-    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-    return (mid << 32) | (uint32_t)ll;
-}
-
-uint64_t rng_below(rng *r, uint64_t n)
-{
-    assert(n > 0);
-    uint64_t hi;
-    uint64_t lo = mul_64x64(rng_next(r), n, &hi);
-    if (lo < n) {
-        uint64_t threshold = (0 - n) % n; /* 2^64 mod n */
-        while (lo < threshold)
-            lo = mul_64x64(rng_next(r), n, &hi);
-    }
-    assert(hi < n);
-    return hi;
-}
-
-double rng_double(rng *r)
-{
-    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
 }
