@@ -176,7 +176,7 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
  * entity, newest first, reads every row newer than the entity's N-th newest
  * record. The truth knows how many records that is; the ranges share them
  * (each bucket holds its part). 0 when the whole range must be read. */
-static uint64_t inexact_scan_limit(const run_state *st, const query *q, const plan *pl)
+static uint64_t inexact_scan_limit(run_state *st, const query *q, const plan *pl)
 {
     uint64_t since;
     if (q->kind != QUERY_LATEST || pl->exact || pl->nranges == 0 ||
@@ -293,6 +293,8 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
                      uint64_t *reply_us, uint32_t *server)
 {
     uint32_t bytes = cell_bytes(st, rec, k.len);
+    if (st->tracking)
+        truth_prefetch(&st->written, rec->entity, rec->metric);
     if (cluster_write(st->table, k, bytes, write_service(st, bytes), server, reply_us) < 0)
         return -1;
     out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;

@@ -35,6 +35,7 @@ typedef struct truth_list {
 typedef struct truth_ts_list {
     uint64_t *ts;           /* timestamps, in write (= time) order */
     size_t len, cap;
+    size_t hint;            /* where the last count's lower bound was */
 } truth_ts_list;
 
 typedef struct truth {
@@ -42,6 +43,7 @@ typedef struct truth {
     size_t nentities;
     uint64_t *all_ts;       /* every write's timestamp, in write (= time) order */
     size_t nall, all_cap;
+    size_t all_hint;        /* where the last count's lower bound was in all_ts */
     int track_metrics;      /* keep `metrics` (truth_track_metrics) */
     truth_ts_list *metrics; /* indexed by metric id: its writes' timestamps */
     size_t nmetrics;
@@ -59,6 +61,28 @@ void truth_track_metrics(truth *t);
  * Writes come in time order. Returns 0, or -1 if out of memory (then
  * nothing of the write is noted). */
 int truth_add(truth *t, uint32_t entity, uint32_t metric, uint64_t ts_ms, uint64_t seq);
+
+/* Asks the cache for the slots truth_add(t, entity, metric, ...) will
+ * write, so that the write, made a little later, does not wait for them
+ * (an entity's list is written once in as many writes as there are
+ * entities: its slot is rarely still cached). Changes nothing. */
+static inline void truth_prefetch(const truth *t, uint32_t entity, uint32_t metric)
+{
+#if defined(__GNUC__)
+    if (entity < t->nentities) {
+        const truth_list *l = &t->entities[entity];
+        if (l->len < l->cap)
+            __builtin_prefetch(&l->items[l->len], 1);
+    }
+    if (t->track_metrics && metric < t->nmetrics) {
+        const truth_ts_list *m = &t->metrics[metric];
+        if (m->len < m->cap)
+            __builtin_prefetch(&m->ts[m->len], 1);
+    }
+#else
+    (void)t, (void)entity, (void)metric;
+#endif
+}
 
 /* The entity's most recent write. Returns 1 and sets *last, or 0 if it has
  * written nothing. */
@@ -81,11 +105,13 @@ uint64_t truth_count_range(const truth *t, uint32_t entity, uint64_t from_ms, ui
 /* min(n, writes of entity). */
 uint64_t truth_count_latest(const truth *t, uint32_t entity, uint64_t n);
 
-/* Writes of every entity with from_ms <= ts <= to_ms. */
-uint64_t truth_count_window(const truth *t, uint64_t from_ms, uint64_t to_ms);
+/* Writes of every entity with from_ms <= ts <= to_ms. Not const: it
+ * keeps where it found from_ms, to look there first next time. */
+uint64_t truth_count_window(truth *t, uint64_t from_ms, uint64_t to_ms);
 
 /* Writes of every series of metric with from_ms <= ts <= to_ms (what a
- * QUERY_METRIC read returns). Needs truth_track_metrics. */
-uint64_t truth_count_metric(const truth *t, uint32_t metric, uint64_t from_ms, uint64_t to_ms);
+ * QUERY_METRIC read returns). Needs truth_track_metrics. Not const, as
+ * truth_count_window. */
+uint64_t truth_count_metric(truth *t, uint32_t metric, uint64_t from_ms, uint64_t to_ms);
 
 #endif
