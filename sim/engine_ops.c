@@ -59,57 +59,14 @@ static uint64_t write_service(run_state *st, uint32_t bytes)
     return us;
 }
 
-/* ---- operations in flight: a min-heap of reply times ----
- * Popped as time passes, so it holds only the operations still waiting:
- * millions when reads overload the servers. An 8-ary heap (children of i
- * at 8i + 1 .. 8i + 8, one or two cache lines): a third of a binary
- * heap's depth, so a pop misses the cache at a third of the levels, for
- * more compares on lines already fetched. */
-
-#define REPLY_ARITY 8
+/* ---- operations in flight: their reply times (sim/replies.h) ----
+ * Taken as time passes, so they are only the operations still waiting. */
 
 void engine_replies_done(run_state *st, uint64_t now)
 {
-    uint64_t *h = st->replies;
-    while (st->nreplies && h[0] <= now) {
-        st->done_measured += st->measuring && h[0] >= st->measure_from_us;
-        uint64_t last = h[--st->nreplies];
-        size_t i = 0, n = st->nreplies;
-        for (;;) {
-            size_t first = REPLY_ARITY * i + 1;
-            if (first >= n)
-                break;
-            size_t end = first + REPLY_ARITY < n ? first + REPLY_ARITY : n, c = first;
-            for (size_t k = first + 1; k < end; k++)
-                if (h[k] < h[c])
-                    c = k;
-            if (h[c] >= last)
-                break;
-            h[i] = h[c];
-            i = c;
-        }
-        if (n)
-            h[i] = last;
-    }
-}
-
-static int replies_push(run_state *st, uint64_t reply)
-{
-    if (st->nreplies == st->replies_cap) {
-        size_t cap = st->replies_cap ? 2 * st->replies_cap : 64;
-        uint64_t *h = realloc(st->replies, cap * sizeof *h);
-        if (!h)
-            return -1;
-        st->replies = h;
-        st->replies_cap = cap;
-    }
-    size_t i = st->nreplies++;
-    while (i > 0 && st->replies[(i - 1) / REPLY_ARITY] > reply) {
-        st->replies[i] = st->replies[(i - 1) / REPLY_ARITY];
-        i = (i - 1) / REPLY_ARITY;
-    }
-    st->replies[i] = reply;
-    return 0;
+    size_t done = replies_due(&st->replies, now, st->measure_from_us);
+    if (st->measuring)
+        st->done_measured += done;
 }
 
 /* A read RPC's service time: per RPC plus per row read. */
@@ -301,8 +258,6 @@ static int run_write(run_state *st, run_result *out, const record *rec, keyref k
                      uint64_t *reply_us, uint32_t *server)
 {
     uint32_t bytes = cell_bytes(st, rec, k.len);
-    if (st->tracking)
-        truth_prefetch(&st->written, rec->entity, rec->metric);
     if (cluster_write(st->table, k, bytes, write_service(st, bytes), server, reply_us) < 0)
         return -1;
     out->window_writes[st->window * out->nservers + st->table->servers[*server].id]++;
@@ -405,7 +360,7 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
                 rc = obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
         }
     }
-    if (rc < 0 || replies_push(st, *reply_us) < 0)
+    if (rc < 0 || replies_push(&st->replies, *reply_us) < 0)
         return rc < 0 ? rc : -1;
     if (st->measuring)
         histogram_record(&st->latency, *reply_us - t_us);

@@ -8,8 +8,8 @@
  * plus every write's timestamp in one array, so those counts are binary
  * searches. It also gives a point read its target: an entity's most
  * recent record. It costs 24 bytes per write (16 in its entity's list, 8
- * in the global list) plus 16 per entity id up to the largest, and exists
- * only in runs that read.
+ * in the global list) plus 24 per entity id up to the largest and 96 KiB
+ * for the newest writes, and exists only in runs that read.
  *
  * Per-metric lists (every write's timestamp, by metric) serve the metric
  * read (QUERY_METRIC). Most runs never read by metric, so they are kept
@@ -28,9 +28,18 @@ typedef struct truth_entry {
 } truth_entry;
 
 typedef struct truth_list {
-    truth_entry *items;
+    truth_entry *items;     /* the entity's writes before the pending ones */
     uint32_t len, cap;
+    uint32_t pend_count;    /* its writes among the pending ... */
+    uint32_t pend_head;     /* ... the newest of them (if pend_count) */
 } truth_list;
+
+/* A write not yet in its entity's list (truth.c's top comment). */
+typedef struct truth_pending {
+    uint64_t ts_ms, seq;
+    uint32_t entity;
+    uint32_t prev;          /* the entity's pending write before (if any) */
+} truth_pending;
 
 typedef struct truth_ts_list {
     uint64_t *ts;           /* timestamps, in write (= time) order */
@@ -44,6 +53,8 @@ typedef struct truth {
     uint64_t *all_ts;       /* every write's timestamp, in write (= time) order */
     size_t nall, all_cap;
     size_t all_hint;        /* where the last count's lower bound was in all_ts */
+    truth_pending *pend;    /* the newest writes, in write order ... */
+    size_t npend;           /* ... TRUTH_BATCH at most */
     int track_metrics;      /* keep `metrics` (truth_track_metrics) */
     truth_ts_list *metrics; /* indexed by metric id: its writes' timestamps */
     size_t nmetrics;
@@ -61,28 +72,6 @@ void truth_track_metrics(truth *t);
  * Writes come in time order. Returns 0, or -1 if out of memory (then
  * nothing of the write is noted). */
 int truth_add(truth *t, uint32_t entity, uint32_t metric, uint64_t ts_ms, uint64_t seq);
-
-/* Asks the cache for the slots truth_add(t, entity, metric, ...) will
- * write, so that the write, made a little later, does not wait for them
- * (an entity's list is written once in as many writes as there are
- * entities: its slot is rarely still cached). Changes nothing. */
-static inline void truth_prefetch(const truth *t, uint32_t entity, uint32_t metric)
-{
-#if defined(__GNUC__)
-    if (entity < t->nentities) {
-        const truth_list *l = &t->entities[entity];
-        if (l->len < l->cap)
-            __builtin_prefetch(&l->items[l->len], 1);
-    }
-    if (t->track_metrics && metric < t->nmetrics) {
-        const truth_ts_list *m = &t->metrics[metric];
-        if (m->len < m->cap)
-            __builtin_prefetch(&m->ts[m->len], 1);
-    }
-#else
-    (void)t, (void)entity, (void)metric;
-#endif
-}
 
 /* The entity's most recent write. Returns 1 and sets *last, or 0 if it has
  * written nothing. */
