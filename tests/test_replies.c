@@ -1,5 +1,6 @@
-/* test_replies.c -- the reply times in flight (a radix heap) against
- * brute force: what is due and what is counted, at every step. */
+/* test_replies.c -- the reply times in flight (a small heap, a radix heap
+ * when many wait) against brute force: what is due and what is counted,
+ * at every step. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,11 +67,61 @@ static void test_matches_brute_force(void **state)
     replies_release(&r);
 }
 
+/* Many waiting at once (as when reads overload the servers): the replies
+ * move from the small heap to the buckets and back once few are left,
+ * and the counts stay right through both moves, twice over. */
+static void test_many_waiting(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static uint64_t held[N];
+    replies r;
+    replies_init(&r);
+    uint64_t x = 11, now = 0, from = 300000;
+    for (int round = 0; round < 2; round++) {
+        size_t nheld = 0;
+        for (int i = 0; i < N; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            held[nheld] = now + 1 + (x >> 44); /* up to 2^20 us later */
+            assert_int_equal(replies_push(&r, held[nheld]), 0);
+            nheld++;
+            if (i % 500 == 0) { /* a little time passes while they arrive */
+                now += 50;
+                size_t want = 0;
+                for (size_t k = 0; k < nheld;)
+                    if (held[k] <= now) {
+                        want += held[k] >= from;
+                        held[k] = held[--nheld];
+                    } else {
+                        k++;
+                    }
+                assert_int_equal(replies_due(&r, now, from), want);
+            }
+        }
+        assert_true(replies_count(&r) == nheld && nheld > 4096);
+        while (nheld) {
+            now += 1000;
+            size_t want = 0;
+            for (size_t k = 0; k < nheld;)
+                if (held[k] <= now) {
+                    want += held[k] >= from;
+                    held[k] = held[--nheld];
+                } else {
+                    k++;
+                }
+            assert_int_equal(replies_due(&r, now, from), want);
+            assert_int_equal(replies_count(&r), nheld);
+        }
+    }
+    replies_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_matches_brute_force),
+        cmocka_unit_test(test_many_waiting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
