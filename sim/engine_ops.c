@@ -360,7 +360,7 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
                 rc = obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
         }
     }
-    if (rc < 0 || replies_push(&st->replies, *reply_us) < 0)
+    if (rc < 0 || replies_push(&st->replies, t_us, *reply_us) < 0)
         return rc < 0 ? rc : -1;
     if (st->measuring)
         histogram_record(&st->latency, *reply_us - t_us);

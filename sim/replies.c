@@ -42,7 +42,6 @@ static int heap_push(replies *r, uint64_t t)
         i = (i - 1) / REPLIES_ARITY;
     }
     h[i] = t;
-    r->n = r->hn;
     return 0;
 }
 
@@ -72,10 +71,10 @@ static int bucket_add(reply_bucket *b, uint64_t t)
 
 static int radix_push(replies *r, uint64_t t_us);
 
-/* Moves the heap's replies to the buckets, around the last due time (every
- * reply held and every one to come is later). 0, or -1 if out of memory
- * (then the replies moved so far go back: nothing is lost). */
-static int to_radix(replies *r)
+/* Moves the heap's replies to the buckets, around now (every reply held
+ * and every one to come is later). 0, or -1 if out of memory (then the
+ * replies moved so far go back: nothing is lost). */
+static int to_radix(replies *r, uint64_t now)
 {
     if (!r->b) {
         if (!(r->b = calloc(65, sizeof *r->b)))
@@ -83,7 +82,7 @@ static int to_radix(replies *r)
         for (int i = 0; i <= 64; i++)
             r->b[i].min = UINT64_MAX;
     }
-    r->last = r->now;
+    r->last = now;
     r->radix = 1;
     r->n = 0;
     for (size_t i = 0; i < r->hn; i++)
@@ -92,7 +91,6 @@ static int to_radix(replies *r)
                 r->b[b].len = 0, r->b[b].min = UINT64_MAX;
             r->nonempty = 0;
             r->n_last = 0;
-            r->n = r->hn;
             r->radix = 0;
             return -1;
         }
@@ -100,9 +98,9 @@ static int to_radix(replies *r)
     return 0;
 }
 
-int replies_push_slow(replies *r, uint64_t t_us)
+int replies_push_slow(replies *r, uint64_t now, uint64_t t_us)
 {
-    if (!r->radix && r->hn >= REPLIES_RADIX_FROM && to_radix(r) < 0)
+    if (!r->radix && r->hn >= REPLIES_RADIX_FROM && to_radix(r, now) < 0)
         return -1;
     return r->radix ? radix_push(r, t_us) : heap_push(r, t_us);
 }
@@ -175,7 +173,6 @@ static void to_heap(replies *r)
         r->h = h;
         r->hcap = REPLIES_HEAP_BELOW;
     }
-    size_t n = r->n;
     r->hn = 0;
     for (size_t k = 0; k < r->n_last; k++)
         heap_push(r, r->last); /* room made above: cannot fail */
@@ -186,8 +183,8 @@ static void to_heap(replies *r)
         b->len = 0;
         b->min = UINT64_MAX;
     }
-    assert(r->hn == n);
-    r->n = n;
+    assert(r->hn == r->n);
+    r->n = 0;
     r->n_last = 0;
     r->nonempty = 0;
     r->radix = 0;

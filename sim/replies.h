@@ -36,13 +36,12 @@ typedef struct replies {
     uint64_t *h;        /* the 8-ary heap (while not radix) */
     size_t hn, hcap;
     int radix;          /* the replies are in the radix heap below */
-    uint64_t now;       /* of the last replies_due */
     reply_bucket *b;    /* 65 buckets, allocated when first radix; b[0]
                            unused: replies equal to `last` are n_last */
     uint64_t last;      /* the last minimum taken: every reply held is >= it */
     size_t n_last;      /* replies equal to last */
     uint64_t nonempty;  /* bit i - 1 set: bucket i holds replies */
-    size_t n;           /* replies held (either way) */
+    size_t n;           /* replies held in the radix heap */
 } replies;
 
 void replies_init(replies *r);
@@ -53,16 +52,17 @@ void replies_release(replies *r);
 
 /* replies_push and replies_due when the buckets are in use or the heap
  * must grow (replies.c). */
-int replies_push_slow(replies *r, uint64_t t_us);
+int replies_push_slow(replies *r, uint64_t now, uint64_t t_us);
 size_t replies_take(replies *r, uint64_t now, uint64_t from);
 
-/* Adds a reply at t_us, which must be later than the `now` of every
- * replies_due so far. Returns 0, or -1 if out of memory (r unchanged).
+/* Adds a reply at t_us, sent at `now`: every reply held is later than
+ * now (replies_due(r, now, ...) came first), and every reply pushed from
+ * now on will be too. Returns 0, or -1 if out of memory (r unchanged).
  * Inline, as replies_due: the engine calls both on every operation. */
-static inline int replies_push(replies *r, uint64_t t_us)
+static inline int replies_push(replies *r, uint64_t now, uint64_t t_us)
 {
     if (r->radix || r->hn == r->hcap || r->hn >= REPLIES_RADIX_FROM)
-        return replies_push_slow(r, t_us);
+        return replies_push_slow(r, now, t_us);
     uint64_t *h = r->h;
     size_t i = r->hn++;
     while (i > 0 && h[(i - 1) / REPLIES_ARITY] > t_us) {
@@ -70,7 +70,6 @@ static inline int replies_push(replies *r, uint64_t t_us)
         i = (i - 1) / REPLIES_ARITY;
     }
     h[i] = t_us;
-    r->n = r->hn;
     return 0;
 }
 
@@ -78,8 +77,6 @@ static inline int replies_push(replies *r, uint64_t t_us)
  * after `from`. */
 static inline size_t replies_due(replies *r, uint64_t now, uint64_t from)
 {
-    if (now > r->now)
-        r->now = now;
     if (r->radix)
         return replies_take(r, now, from);
     uint64_t *h = r->h;
@@ -104,14 +101,13 @@ static inline size_t replies_due(replies *r, uint64_t now, uint64_t from)
         if (n)
             h[i] = last;
     }
-    r->n = r->hn;
     return counted;
 }
 
 /* Replies held (not yet taken). */
 static inline size_t replies_count(const replies *r)
 {
-    return r->n;
+    return r->radix ? r->n : r->hn;
 }
 
 #endif

@@ -33,7 +33,7 @@ static void test_matches_brute_force(void **state)
     replies_init(&r);
     uint64_t x = 3, now = 1000, from = 5000;
     for (int i = 0; i < 3; i++) { /* replies at `from` itself count */
-        assert_int_equal(replies_push(&r, from), 0);
+        assert_int_equal(replies_push(&r, now, from), 0);
         held[nheld++] = from;
     }
     for (int step = 0; step < N; step++) {
@@ -45,7 +45,7 @@ static void test_matches_brute_force(void **state)
             uint64_t t = now + 1 + ((x >> 8) & ((1ull << bits) - 1));
             if (p == 1 && nheld) /* a tie with one already held */
                 t = held[(x >> 30) % nheld];
-            assert_int_equal(replies_push(&r, t), 0);
+            assert_int_equal(replies_push(&r, now, t), 0);
             held[nheld++] = t;
         }
         x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -83,7 +83,7 @@ static void test_many_waiting(void **state)
         for (int i = 0; i < N; i++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             held[nheld] = now + 1 + (x >> 44); /* up to 2^20 us later */
-            assert_int_equal(replies_push(&r, held[nheld]), 0);
+            assert_int_equal(replies_push(&r, now, held[nheld]), 0);
             nheld++;
             if (i % 500 == 0) { /* a little time passes while they arrive */
                 now += 50;
