@@ -178,6 +178,7 @@ static void make_scenario(scenario *sc, const char *scheme, uint64_t ops, double
     snprintf(fraction, sizeof fraction, "%g", read_fraction);
     if (scenario_add_scheme(sc, NULL, scheme) < 0 ||
         scenario_set(sc, NULL, "duration", duration, err, sizeof err) < 0 ||
+        scenario_set(sc, NULL, "measure_from", "0s", err, sizeof err) < 0 || /* count all N */
         scenario_set(sc, NULL, "read_fraction", fraction, err, sizeof err) < 0)
         die("setting up the scenario", err);
     int rc = scenario_set(sc, NULL, "store", store, err, sizeof err);
