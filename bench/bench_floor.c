@@ -46,7 +46,7 @@
  * are: exact by definition).
  *
  * Trade-offs: the floors reuse the engine's private stream numbers
- * (sim/engine_impl.h), so they follow the engine if those change (the key
+ * (engine/engine_impl.h), so they follow the engine if those change (the key
  * check catches any drift). The routing floor's table is 64 even regions
  * of the keys written, not the engine's: a floor, not a replica. Memory:
  * the exact floor holds all keys plus 32 bytes a key of sort arrays
@@ -61,7 +61,7 @@
 #include <time.h>
 
 #include "core/regionmap.h"
-#include "sim/engine_impl.h"
+#include "engine/engine_impl.h"
 
 /* One row per store kind the engine is run with (see the top comment);
  * exact first: the routing target, exact mode's, is judged on stores[0]. */

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 typedef struct probe {
     uint64_t left;

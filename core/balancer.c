@@ -61,7 +61,7 @@ void balancer_free(balancer *b)
     free(b);
 }
 
-int balancer_observe(balancer *b, const cluster *c)
+int balancer_observe(balancer *b, cluster *c)
 {
     return b->stochastic ? stochastic_observe(b->stochastic, c) : 0;
 }

@@ -26,7 +26,7 @@
  * A simulated server with id N is host "rsN", port 16020 (HBase's default
  * hbase.regionserver.port) and start code = server.start_ms, the epoch
  * millisecond it started (HRegionServer: System.currentTimeMillis(); the
- * engine draws the first servers' from the seed, sim/hbase_inputs.c). So
+ * engine draws the first servers' from the seed, engine/hbase_inputs.c). So
  * rs10 sorts before rs9, as it would in HBase.
  */
 #ifndef REGIONSIM_BALANCER_H
@@ -168,7 +168,7 @@ void balancer_free(balancer *b);
  * region's last numRegionLoadsToRemember loads (requests, memstore and
  * store file sizes). The engine calls this every status period. Returns
  * 0, or -1 if out of memory. */
-int balancer_observe(balancer *b, const cluster *c);
+int balancer_observe(balancer *b, cluster *c);
 
 /* One balancer run over c at c->now_us, as HMaster.balance makes it.
  * Moved regions go offline through cluster_move. Fills *report (not

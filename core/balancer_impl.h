@@ -40,7 +40,7 @@ int64_t simple_balance(const balancer_config *cfg, cluster *c, balancer_report *
  * loads it remembers, and one balanceTable. */
 stochastic_state *stochastic_new(const balancer_config *cfg);
 void stochastic_free(stochastic_state *s);
-int stochastic_observe(stochastic_state *s, const cluster *c);
+int stochastic_observe(stochastic_state *s, cluster *c);
 int64_t stochastic_balance(const balancer_config *cfg, stochastic_state *s, cluster *c,
                            balancer_report *report);
 double stochastic_total_cost(const balancer_config *cfg, const cluster *c);

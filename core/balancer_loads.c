@@ -7,15 +7,47 @@
  * and CostFromRegionLoadAsRateFunction (the mean increase between
  * consecutive loads, a value below the previous counting in full: request
  * counts and memstore size). balancer_stochastic.c's top comment says how
- * each load is made from the simulator's counters; this file keeps them:
- * one record per region in region order (a hash of the start key and the
- * regionId names it, so split daughters start empty and a moved region
- * keeps its history) and a ring of increments per record, carried across
- * splits through an open-addressing index. Memory: 48 bytes per region
- * and 16 per remembered load.
+ * each load is made from the simulator's counters; this file keeps them.
+ *
+ * A region's name is its start key and regionId, so a moved region keeps
+ * its history and split daughters start empty. Each region points to its
+ * record (region.loads: an index into a pool, + 1), and the record holds
+ * the regionId it was made for: a split gives the lower daughter the
+ * parent's struct with a new id (the record is then dropped and a fresh
+ * one made; kept if the id is the same, the parent's name, as HBase
+ * would), the upper one no record yet; a region struct new to the state
+ * (the upper daughter, or every region of a cluster built anew, as the
+ * tests do between observations) finds its record by name, through an
+ * index of the records' names. One difference from HBase, which forgets a
+ * name absent from one report: a record whose region vanished without a
+ * split (only a cluster built anew does that) stays findable by its name
+ * until the state is freed. A record's loads are a ring of
+ * nloads slots in a pool beside it. Records and rings never move between
+ * looks (the pool grows x1.5 by realloc), so a look costs no rebuild.
+ *
+ * A look (each status period: stochastic_observe) visits every region, in
+ * memory order (regionmap_span). A region whose counters (writes, rows
+ * read, memstore bytes) and server are what the last look saw would get a
+ * load of no increase and the same store file size as its newest one: the
+ * look only counts it in the region (idle_loads, at most nloads), without
+ * touching its record or its store. The next look that finds it changed
+ * appends those idle loads first, and a balancer run reads them as if
+ * appended, so the loads are the ones HBase would have. At a million
+ * regions of a few rows (md5 keys, 1 KiB regions) most regions are idle in
+ * any one minute; a look used to rebuild the records by hashing every
+ * start key and copy every ring (240 bytes a region), most of the run's
+ * time.
+ *
+ * A state for one evaluation (stochastic_total_cost: a fresh balancer
+ * looking once) is detached: records by region index, the regions'
+ * fields untouched, so it never disturbs the balancer's own state.
+ * Memory: 64 bytes per record, 16 per remembered load (the pool keeps
+ * room for the most regions seen), and in each region the loads index and
+ * what the last look saw (32 bytes).
  */
 #include "core/balancer_loads.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +56,6 @@
 #define MEGABYTE 1048576ull
 #define MAX_REGION_LOADS 255          /* a history's length fits a byte */
 
-
 /* One remembered load: increases over the previous load (rates) and the
  * store file size (averaged). */
 typedef struct load_slot {
@@ -32,7 +63,9 @@ typedef struct load_slot {
 } load_slot;
 
 typedef struct region_rec {
-    uint64_t key;                  /* hash of the start key and regionId */
+    uint64_t key;                  /* its region's name: a hash of the start key and
+                                    * regionId (region_key) */
+    uint64_t id;                   /* the regionId of the region it is for */
     uint64_t read_offset;          /* region->read_rows when it last opened */
     uint64_t write_offset;
     uint64_t last_read, last_write;/* the newest load's counters */
@@ -43,9 +76,14 @@ typedef struct region_rec {
 
 struct stochastic_state {
     uint32_t nloads;               /* numRegionLoadsToRemember */
-    size_t nrecs;
-    region_rec *recs;              /* one per region, in region order */
-    load_slot *slots;              /* nloads per region */
+    int detached;                  /* records by region index (stochastic_new_detached) */
+    region_rec *recs;              /* the pool: recs_cap records, each with ... */
+    load_slot *rings;              /* ... its ring: nloads slots at index * nloads */
+    size_t recs_cap, recs_used;    /* records made so far (some free) */
+    uint32_t *free_recs;           /* records of no region, recs_cap room */
+    size_t nfree;
+    uint32_t *by_key;              /* open addressing on key: record index + 1, 0 empty */
+    size_t key_mask, nkeys;        /* slots - 1 (0: none yet); records in it */
 };
 
 /* FNV-1a over the start key, mixed with the regionId (splitmix64). */
@@ -92,146 +130,296 @@ stochastic_state *stochastic_new(const balancer_config *cfg)
     return s;
 }
 
+stochastic_state *stochastic_new_detached(const balancer_config *cfg)
+{
+    stochastic_state *s = stochastic_new(cfg);
+    if (s)
+        s->detached = 1;
+    return s;
+}
+
 void stochastic_free(stochastic_state *s)
 {
     if (!s)
         return;
     free(s->recs);
-    free(s->slots);
+    free(s->rings);
+    free(s->free_recs);
+    free(s->by_key);
     free(s);
 }
 
-/* Appends region r's current load to record i (updateRegionLoad: drop the
- * oldest when full, then add). */
-static void push_load(stochastic_state *s, size_t i, const cluster *c, const region *r)
+/* ---- records by name: a region struct new to this state (the upper
+ * daughter of a split, or a cluster made anew, as the tests do) finds the
+ * record of its name, as HBase finds loads by region name ---------------- */
+
+static size_t key_slot(const stochastic_state *s, uint64_t key)
 {
-    region_rec *rec = &s->recs[i];
-    load_slot *ring = &s->slots[i * s->nloads];
-    uint64_t read = r->read_rows - rec->read_offset, write = r->writes - rec->write_offset;
-    uint64_t stored = store_bytes(r->rows);
-    uint32_t mem = round_mb(r->memstore_bytes);
-    uint32_t file = round_mb(stored > r->memstore_bytes ? stored - r->memstore_bytes : 0);
+    size_t j = (size_t)key & s->key_mask;
+    while (s->by_key[j] && s->recs[s->by_key[j] - 1].key != key)
+        j = (j + 1) & s->key_mask;
+    return j;
+}
+
+/* Room for one more name: 0, or -1 (nothing changed). */
+static int key_reserve(stochastic_state *s)
+{
+    size_t slots = s->by_key ? s->key_mask + 1 : 0;
+    if (2 * (s->nkeys + 1) <= slots)
+        return 0;
+    size_t cap = slots ? 2 * slots : 1024;
+    uint32_t *t = calloc(cap, sizeof *t), *old = s->by_key;
+    if (!t)
+        return -1;
+    s->by_key = t;
+    s->key_mask = cap - 1;
+    for (size_t j = 0; j < slots; j++)
+        if (old[j])
+            s->by_key[key_slot(s, s->recs[old[j] - 1].key)] = old[j];
+    free(old);
+    return 0;
+}
+
+/* Takes record i's name out (backward-shift deletion of linear probing). */
+static void key_remove(stochastic_state *s, uint32_t i)
+{
+    size_t j = key_slot(s, s->recs[i].key);
+    assert(s->by_key[j] == i + 1);
+    s->by_key[j] = 0;
+    s->nkeys--;
+    for (size_t k = (j + 1) & s->key_mask; s->by_key[k]; k = (k + 1) & s->key_mask) {
+        size_t home = (size_t)s->recs[s->by_key[k] - 1].key & s->key_mask;
+        /* move k's entry to j if its home is not in (j, k] (cyclically) */
+        if ((k > j && (home <= j || home > k)) || (k < j && home <= j && home > k)) {
+            s->by_key[j] = s->by_key[k];
+            s->by_key[k] = 0;
+            j = k;
+        }
+    }
+}
+
+static load_slot *ring_of(const stochastic_state *s, const region_rec *rec)
+{
+    return &s->rings[(size_t)(rec - s->recs) * s->nloads];
+}
+
+/* Makes room for one more load in rec's ring (updateRegionLoad: drop the
+ * oldest when full, then add) and returns its slot. */
+static load_slot *ring_push(const stochastic_state *s, region_rec *rec)
+{
     if (rec->n == s->nloads) {
         rec->head = (uint8_t)((rec->head + 1) % s->nloads);
         rec->n--;
     }
-    load_slot *slot = &ring[(rec->head + rec->n) % s->nloads];
+    load_slot *slot = &ring_of(s, rec)[(rec->head + rec->n) % s->nloads];
+    rec->n++;
+    return slot;
+}
+
+/* Appends region r's current load to rec. */
+static void push_load(const stochastic_state *s, region_rec *rec, const cluster *c,
+                      const region *r)
+{
+    uint64_t read = r->read_rows - rec->read_offset, write = r->writes - rec->write_offset;
+    uint64_t stored = store_bytes(r->rows);
+    uint32_t mem = round_mb(r->memstore_bytes);
+    uint32_t file = round_mb(stored > r->memstore_bytes ? stored - r->memstore_bytes : 0);
     int first = rec->n == 0;
+    load_slot *slot = ring_push(s, rec);
     slot->read_inc = first ? 0 : rate_step(rec->last_read, read);
     slot->write_inc = first ? 0 : rate_step(rec->last_write, write);
     slot->mem_inc = first ? 0 : rate_step(rec->last_mem, mem);
     slot->storefile_mb = file;
-    rec->n++;
     rec->last_read = read;
     rec->last_write = write;
     rec->last_mem = mem;
     rec->server_id = c->servers[r->server].id;
 }
 
-/* An open-addressing table from record key to old index. */
-typedef struct key_index {
-    size_t mask;
-    uint32_t *slot;   /* old index + 1, 0 = empty */
-} key_index;
-
-static int key_index_build(key_index *t, const region_rec *recs, size_t n)
+/* Appends k loads of a region seen unchanged: what push_load would have
+ * appended (no increase, the newest store file size) and left (the same
+ * last values and server). rec has a load already if k > 0. */
+static void push_idle(const stochastic_state *s, region_rec *rec, uint32_t k)
 {
-    size_t cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
-    t->mask = cap - 1;
-    t->slot = calloc(cap, sizeof *t->slot);
-    if (!t->slot)
+    if (k == 0)
+        return;
+    assert(rec->n > 0);
+    uint32_t file = ring_of(s, rec)[(rec->head + rec->n - 1) % s->nloads].storefile_mb;
+    for (uint32_t i = 0; i < k; i++)
+        *ring_push(s, rec) = (load_slot){ 0, 0, 0, file };
+}
+
+/* Room for one more record in the pool: 0, or -1. */
+static int grow_pool(stochastic_state *s)
+{
+    size_t cap = s->recs_cap ? s->recs_cap + s->recs_cap / 2 : 64;
+    if (cap >= UINT32_MAX || cap > SIZE_MAX / sizeof(load_slot) / s->nloads)
         return -1;
+    region_rec *r = realloc(s->recs, cap * sizeof *r);
+    if (!r)
+        return -1;
+    s->recs = r;
+    load_slot *g = realloc(s->rings, cap * s->nloads * sizeof *g);
+    if (!g)
+        return -1;
+    s->rings = g;
+    uint32_t *f = realloc(s->free_recs, cap * sizeof *f);
+    if (!f)
+        return -1;
+    s->free_recs = f;
+    s->recs_cap = cap;
+    return 0;
+}
+
+/* A fresh record for regionId id: its index, or UINT32_MAX if out of
+ * memory. */
+static uint32_t new_record(stochastic_state *s, uint64_t id)
+{
+    uint32_t i;
+    if (!s->detached && key_reserve(s) < 0)
+        return UINT32_MAX;
+    if (s->nfree > 0) {
+        i = s->free_recs[--s->nfree];
+    } else {
+        if (s->recs_used == s->recs_cap && grow_pool(s) < 0)
+            return UINT32_MAX;
+        i = (uint32_t)s->recs_used++;
+    }
+    memset(&s->recs[i], 0, sizeof s->recs[i]);
+    s->recs[i].id = id;
+    s->recs[i].server_id = UINT32_MAX; /* new: its counters count from 0 */
+    return i;
+}
+
+/* Region r's record: the one it points to while its regionId is the
+ * record's; else the record of its name, or a fresh one. A split's lower
+ * daughter (a new regionId in the parent's struct) drops the parent's
+ * record: that name is gone. NULL if out of memory. */
+static region_rec *record_of(stochastic_state *s, region *r)
+{
+    if (r->loads && s->recs[r->loads - 1].id == r->id)
+        return &s->recs[r->loads - 1];
+    if (r->loads) { /* the parent's */
+        key_remove(s, r->loads - 1);
+        s->free_recs[s->nfree++] = r->loads - 1;
+        r->loads = 0;
+    }
+    r->idle_loads = 0;
+    uint64_t key = region_key(r);
+    if (s->by_key) {
+        size_t j = key_slot(s, key);
+        if (s->by_key[j]) {
+            r->loads = s->by_key[j];
+            return &s->recs[r->loads - 1];
+        }
+    }
+    uint32_t i = new_record(s, r->id);
+    if (i == UINT32_MAX)
+        return NULL;
+    s->recs[i].key = key;
+    s->by_key[key_slot(s, key)] = i + 1;
+    s->nkeys++;
+    r->loads = i + 1;
+    return &s->recs[i];
+}
+
+int stochastic_observe_detached(stochastic_state *s, const cluster *c)
+{
+    size_t n = regionmap_count(c->map);
+    assert(s->detached && s->recs_used == 0); /* it looks once */
     for (size_t i = 0; i < n; i++) {
-        size_t h = (size_t)recs[i].key & t->mask;
-        while (t->slot[h])
-            h = (h + 1) & t->mask;
-        t->slot[h] = (uint32_t)(i + 1);
+        const region *r = regionmap_get(c->map, i);
+        uint32_t k = new_record(s, r->id);
+        if (k == UINT32_MAX)
+            return -1;
+        assert(k == i);
+        push_load(s, &s->recs[k], c, r);
     }
     return 0;
 }
 
-static size_t key_index_find(const key_index *t, const region_rec *recs, uint64_t key)
+int stochastic_observe(stochastic_state *s, cluster *c)
 {
-    for (size_t h = (size_t)key & t->mask; t->slot[h]; h = (h + 1) & t->mask)
-        if (recs[t->slot[h] - 1].key == key)
-            return t->slot[h] - 1;
-    return SIZE_MAX;
-}
-
-int stochastic_observe(stochastic_state *s, const cluster *c)
-{
+    if (s->detached)
+        return stochastic_observe_detached(s, c);
     size_t n = regionmap_count(c->map);
     if (n >= UINT32_MAX)
         return -1;
-    int same = s->nrecs == n;
-    for (size_t i = 0; same && i < n; i++)
-        same = s->recs[i].key == region_key(regionmap_get(c->map, i));
-    if (!same) {
-        /* Regions split since the last observation: carry each surviving
-         * region's history to its new index, start the new ones empty and
-         * forget those gone (HBase rebuilds its map from the report). */
-        region_rec *recs = calloc(n ? n : 1, sizeof *recs);
-        load_slot *slots = calloc(n ? n * s->nloads : 1, sizeof *slots);
-        key_index t = { 0, NULL };
-        if (!recs || !slots || key_index_build(&t, s->recs, s->nrecs) < 0) {
-            free(recs);
-            free(slots);
-            return -1;
-        }
-        for (size_t i = 0; i < n; i++) {
-            uint64_t key = region_key(regionmap_get(c->map, i));
-            size_t old = key_index_find(&t, s->recs, key);
-            if (old != SIZE_MAX) {
-                recs[i] = s->recs[old];
-                memcpy(&slots[i * s->nloads], &s->slots[old * s->nloads],
-                       s->nloads * sizeof *slots);
-            } else {
-                recs[i].key = key;
-                recs[i].server_id = UINT32_MAX; /* new: its counters count from 0 */
+    for (size_t i = 0; i < n;) {
+        size_t span;
+        region *r = regionmap_span(c->map, i, &span);
+        i += span;
+        for (; span > 0; span--, r++) {
+            uint32_t id = c->servers[r->server].id;
+            if (r->loads && r->seen_server_id == id && r->seen_writes == r->writes &&
+                r->seen_read_rows == r->read_rows && r->seen_memstore == r->memstore_bytes) {
+                if (r->idle_loads < s->nloads) /* more would fall off the ring */
+                    r->idle_loads++;
+                continue;
             }
+            region_rec *rec = record_of(s, r);
+            if (!rec)
+                return -1;
+            push_idle(s, rec, r->idle_loads);
+            r->idle_loads = 0;
+            if (rec->server_id != id && rec->server_id != UINT32_MAX) {
+                /* Reopened on another server (its server left): HRegion's
+                 * counters start again. */
+                rec->read_offset = r->read_rows;
+                rec->write_offset = r->writes;
+            }
+            push_load(s, rec, c, r);
+            r->seen_server_id = id;
+            r->seen_writes = r->writes;
+            r->seen_read_rows = r->read_rows;
+            r->seen_memstore = r->memstore_bytes;
         }
-        free(t.slot);
-        free(s->recs);
-        free(s->slots);
-        s->recs = recs;
-        s->slots = slots;
-        s->nrecs = n;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const region *r = regionmap_get(c->map, i);
-        region_rec *rec = &s->recs[i];
-        uint32_t id = c->servers[r->server].id;
-        if (rec->server_id != id && rec->server_id != UINT32_MAX) {
-            /* Reopened on another server (its server left): HRegion's
-             * counters start again. */
-            rec->read_offset = r->read_rows;
-            rec->write_offset = r->writes;
-        }
-        push_load(s, i, c, r);
     }
     return 0;
 }
 
-void region_loads_note_move(stochastic_state *s, const cluster *c, size_t i)
+void region_loads_note_move(stochastic_state *s, cluster *c, size_t i)
 {
-    const region *r = regionmap_get(c->map, i);
-    region_rec *rec = &s->recs[i];
+    region *r = regionmap_at(c->map, i);
+    if (s->detached || !r->loads || s->recs[r->loads - 1].id != r->id)
+        return; /* no record: its first load counts from 0 */
+    region_rec *rec = &s->recs[r->loads - 1];
     rec->read_offset = r->read_rows;
     rec->write_offset = r->writes;
     rec->server_id = c->servers[r->server].id;
+    r->seen_server_id = UINT32_MAX; /* its next load is no idle one */
 }
 
-int region_loads_values(const stochastic_state *s, size_t i, region_load_values *out)
+int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,
+                        region_load_values *out)
 {
-    if (i >= s->nrecs)
-        return 0;
-    const region_rec *rec = &s->recs[i];
-    const load_slot *ring = &s->slots[i * s->nloads];
+    const region_rec *rec;
+    uint32_t idle = 0;
+    if (s->detached) {
+        if (i >= s->recs_used)
+            return 0;
+        rec = &s->recs[i];
+    } else {
+        const region *r = regionmap_get(c->map, i);
+        if (!r->loads || s->recs[r->loads - 1].id != r->id)
+            return 0;
+        rec = &s->recs[r->loads - 1];
+        idle = r->idle_loads; /* loads not yet in the ring, read as if appended */
+    }
+    const load_slot *ring = ring_of(s, rec);
+    /* The newest nloads of the ring's n loads followed by `idle` loads of
+     * no increase and the newest store file size. */
+    uint32_t total = rec->n + idle, keep = total < s->nloads ? total : s->nloads;
+    uint32_t skip = total - keep; /* the oldest, dropped */
+    uint32_t file_last = rec->n ? ring[(rec->head + rec->n - 1) % s->nloads].storefile_mb : 0;
     double read = 0, write = 0, mem = 0, file = 0;
-    for (uint32_t k = 0; k < rec->n; k++) {
-        const load_slot *slot = &ring[(rec->head + k) % s->nloads];
+    for (uint32_t k = 0; k < keep; k++) {
+        uint32_t at = skip + k; /* its place in the whole sequence */
+        if (at >= rec->n) {     /* an idle load: increases of 0 */
+            file += file_last;
+            continue;
+        }
+        const load_slot *slot = &ring[(rec->head + at) % s->nloads];
         file += slot->storefile_mb;
         if (k > 0) {
             read += slot->read_inc;
@@ -239,10 +427,10 @@ int region_loads_values(const stochastic_state *s, size_t i, region_load_values 
             mem += slot->mem_inc;
         }
     }
-    double steps = rec->n > 1 ? (double)(rec->n - 1) : 0;
+    double steps = keep > 1 ? (double)(keep - 1) : 0;
     out->read = steps > 0 ? fmax(0.0, read / steps) : 0;
     out->write = steps > 0 ? fmax(0.0, write / steps) : 0;
     out->memstore = steps > 0 ? fmax(0.0, mem / steps) : 0;
-    out->storefile = rec->n ? file / rec->n : 0;
+    out->storefile = keep ? file / keep : 0;
     return 1;
 }

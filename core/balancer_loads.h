@@ -17,12 +17,21 @@ typedef struct region_load_values {
     double read, write, memstore, storefile;
 } region_load_values;
 
-/* Region i's values from the loads remembered; 0 when there is no record
- * for it (a fresh balancer), *out untouched. */
-int region_loads_values(const stochastic_state *s, size_t i, region_load_values *out);
+/* Region i of c's values from the loads remembered; 0 when there is no
+ * record for it (a fresh balancer, a region not looked at yet), *out
+ * untouched. */
+int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,
+                        region_load_values *out);
 
 /* A move this balancer made of region i: it opens on its new server with
  * fresh request counters. */
-void region_loads_note_move(stochastic_state *s, const cluster *c, size_t i);
+void region_loads_note_move(stochastic_state *s, cluster *c, size_t i);
+
+/* A state that looks once, for one evaluation: its records are by region
+ * index and it leaves the regions' fields alone (stochastic_total_cost).
+ * Its look is stochastic_observe_detached (0, or -1 if out of memory);
+ * stochastic_observe of it does the same. */
+stochastic_state *stochastic_new_detached(const balancer_config *cfg);
+int stochastic_observe_detached(stochastic_state *s, const cluster *c);
 
 #endif

@@ -526,7 +526,7 @@ static int walk_init(walk *w, const balancer_config *cfg, const stochastic_state
             goto fail;
         double vals[NVEC] = { 1, 0, 0, 0, 0, r < T }; /* meta: no loads here */
         region_load_values lv;
-        if (s && r < T && region_loads_values(s, r, &lv)) {
+        if (s && r < T && region_loads_values(s, c, r, &lv)) {
             vals[V_READ] = lv.read;
             vals[V_WRITE] = lv.write;
             vals[V_MEMSTORE] = lv.memstore;
@@ -921,9 +921,9 @@ int stochastic_evaluate(const balancer_config *cfg, const stochastic_state *s, c
 
 double stochastic_total_cost(const balancer_config *cfg, const cluster *c)
 {
-    stochastic_state *s = stochastic_new(cfg);
+    stochastic_state *s = stochastic_new_detached(cfg);
     walk w;
-    if (!s || stochastic_observe(s, c) < 0 || walk_init(&w, cfg, s, c, NULL) < 0) {
+    if (!s || stochastic_observe_detached(s, c) < 0 || walk_init(&w, cfg, s, c, NULL) < 0) {
         stochastic_free(s);
         return -1;
     }

@@ -2,6 +2,7 @@
 #include "core/cluster.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ cluster *cluster_new(uint32_t nservers, const keyref *splits, size_t nsplits,
     c->next_id = nservers;
     c->meta_server = CLUSTER_NO_META;
     c->policy = policy;
+    c->weight = 1;
     for (uint32_t s = 0; s < nservers; s++) {
         c->servers[s].id = s;
         if (histogram_init(&c->servers[s].latency, SERVER_LATENCY_SUB_BITS) < 0) {
@@ -123,24 +125,27 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     size_t i;
     region *r = regionmap_find(c->map, k, &i);
     server *s = &c->servers[r->server];
-    uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service_us);
+    uint64_t reply = c->serve ? c->serve(c->serve_ctx, s, c->now_us, r->offline_until_us,
+                                         service_us, c->weight)
+                              : server_serve(s, c->now_us, r->offline_until_us, service_us);
     if (reply == UINT64_MAX || store_put(r->rows, k, cell_bytes) < 0)
         return -1;
-    r->writes++;
+    r->writes += c->weight;
     /* The memstore flushes once over the flush size (HRegion.isFlushSize),
      * and only then does HBase look at the split policy. */
     r->memstore_bytes += cell_bytes;
     int flushed = r->memstore_bytes > c->policy.flush_bytes;
     if (flushed)
         r->memstore_bytes = 0;
-    s->writes++;
+    s->writes += c->weight;
     s->bytes += cell_bytes;
     *server_index = r->server;
     *reply_us = reply;
     uint64_t size = store_bytes(r->rows);
     if (c->policy.kind == SPLIT_BUSY) {
         split_why why = { size, 0, s->regions, 0, 0, 0 };
-        r->blocked += r->offline_until_us > c->now_us || reply - c->now_us > service_us + BUSY_WAIT_US;
+        r->blocked += c->weight * (r->offline_until_us > c->now_us ||
+                                   reply - c->now_us > service_us + BUSY_WAIT_US);
         if (r->refs_until_us <= c->now_us &&
             split_busy_due(&c->policy, &r->busy, c->now_us, r->writes, r->blocked,
                            &why.blocked_ratio)) {
@@ -157,6 +162,27 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
         return cluster_maybe_split(c, i, &why);
     }
     return 0;
+}
+
+double cluster_row_weight(const cluster *c, store *rows)
+{
+    if (c->weight <= 1)
+        return 1;
+    uint64_t n = store_rows(rows), cells = store_cells(rows);
+    double w = (double)c->weight;
+    if (n == 0 || cells <= n)
+        return w;
+    /* mu = l / (1 - exp(-l)) rises from 1 (l = 0) like l: bisection on l */
+    double mu = (double)cells / (double)n, lo = 0, hi = mu + 1;
+    for (int i = 0; i < 50; i++) {
+        double l = (lo + hi) / 2;
+        if (l / -expm1(-l) < mu)
+            lo = l;
+        else
+            hi = l;
+    }
+    double l = (lo + hi) / 2, weight = 1 / -expm1(-l);
+    return weight < w ? weight : w;
 }
 
 /* Where a scan from lo starts within region r: lo, or the region's start. */
@@ -198,19 +224,28 @@ int cluster_scan(cluster *c, keyref lo, keyref hi, uint64_t limit, int reverse,
     size_t first, last;
     regionmap_range(c->map, lo, hi, &first, &last);
     uint64_t left = limit;
+    /* Weighted: a stored row stands for rows of a range (cluster_row_weight),
+     * but a get of one row ([k, k\0)) reads that row alone. */
+    int one_row = c->weight > 1 && lo.len && hi.len == lo.len + 1 && hi.data[lo.len] == 0 &&
+                  memcmp(lo.data, hi.data, lo.len) == 0;
     for (size_t n = 0; n <= last - first; n++) {
         region *r = regionmap_at(c->map, reverse ? last - n : first + n);
         uint64_t rows = rows_in_region(r, lo, hi);
+        if (c->weight > 1 && !one_row)
+            rows = (uint64_t)((double)rows * cluster_row_weight(c, r->rows) + 0.5);
         if (limit && rows > left)
             rows = left;
         server *s = &c->servers[r->server];
-        uint64_t reply = server_serve(s, c->now_us, r->offline_until_us, service(ctx, rows));
+        uint64_t service_us = service(ctx, rows);
+        uint64_t reply = c->serve ? c->serve(c->serve_ctx, s, c->now_us, r->offline_until_us,
+                                             service_us, c->weight)
+                                  : server_serve(s, c->now_us, r->offline_until_us, service_us);
         if (reply == UINT64_MAX)
             return -1;
-        s->reads++;
-        r->reads++;
-        r->read_rows += rows;
-        s->rows_scanned += rows;
+        s->reads += c->weight;
+        r->reads += c->weight;
+        r->read_rows += rows * c->weight;
+        s->rows_scanned += rows * c->weight;
         if (on_rpc && on_rpc(ctx, s->id, scan_start(r, lo)) < 0)
             return -1;
         cost->rpcs++;

@@ -39,6 +39,13 @@ typedef struct split_why {
 typedef void (*cluster_journal_fn)(void *ctx, cluster_change what, const region *r, keyref at,
                                    uint32_t from, uint32_t to, const split_why *why);
 
+/* The weighted engine's server (scenario/weighting.h): serves an operation
+ * standing for `weight` at now_us on live server s, instead of its FIFO
+ * queue (server_serve's contract, its counters and latency weighted).
+ * Returns the reply time, or UINT64_MAX if out of memory. */
+typedef uint64_t (*cluster_serve_fn)(void *ctx, server *s, uint64_t t_us, uint64_t ready_us,
+                                     uint64_t service_us, uint64_t weight);
+
 typedef struct cluster {
     regionmap *map;
     server *servers;            /* the live servers; region.server indexes this */
@@ -65,6 +72,14 @@ typedef struct cluster {
                                  * run (0: as soon as its size says so) */
     cluster_journal_fn journal; /* NULL: nobody watches */
     void *journal_ctx;
+    /* Weighted engine (scenario/weighting.h): each operation stands for `weight`
+     * (1 unless set): a write's cell_bytes are already its w cells' (the
+     * caller multiplies), and the cluster counts w writes, reads, RPCs and
+     * rows per stored row (a stored key stands for w rows in a scan);
+     * `serve` (NULL: the servers' FIFO queues) serves each RPC. */
+    uint64_t weight;
+    cluster_serve_fn serve;
+    void *serve_ctx;
 } cluster;
 
 #define CLUSTER_NO_META UINT32_MAX
@@ -140,6 +155,16 @@ void cluster_move(cluster *c, size_t i, uint32_t s);
  * of a NULL region whose key is CLUSTER_META_NAME. */
 void cluster_place_meta(cluster *c, uint32_t s);
 void cluster_move_meta(cluster *c, uint32_t s);
+
+/* Weighted (c->weight = w > 1): the rows a stored row of `rows` stands
+ * for. A row written once (a new row each write) was kept with
+ * probability 1/w and stands for w; a row written k >> w times is kept
+ * whatever the sampling and stands for itself. With every row of the
+ * store written k times, its rows are kept with probability
+ * 1 - exp(-l) (l = k / w) and a kept row holds l / (1 - exp(-l)) cells on
+ * average: the store's cells per row give l, and the weight is
+ * 1 / (1 - exp(-l)), at most w (k >= 1). 1 when c->weight is 1. */
+double cluster_row_weight(const cluster *c, store *rows);
 
 /* The regions on live server s the balancer counts: the table's, and
  * hbase:meta when it is there. */

@@ -59,6 +59,17 @@ static inline void histogram_record(histogram *h, uint64_t v)
         h->max = v;
 }
 
+/* Records value v n times (the weighted engine: one operation standing
+ * for n, scenario/weighting.h). */
+static inline void histogram_record_n(histogram *h, uint64_t v, uint64_t n)
+{
+    h->counts[histogram_bucket(h, v)] += n;
+    h->count += n;
+    h->sum += (double)v * (double)n;
+    if (n && v > h->max)
+        h->max = v;
+}
+
 /* The smallest bucket bound v such that at least a fraction q (0 < q <= 1)
  * of the values are <= v: the bucket's largest value, clamped to the
  * maximum seen. 0 when empty. */

@@ -1,15 +1,15 @@
 /* nearest.h -- "did you mean": the known name nearest a misspelt one.
  *
  * One edit distance for every suggestion the program makes: a preset
- * (workloads/keyscheme.c), an option (sim/cli_options.c), a figure
+ * (workloads/keyscheme.c), an option (cli/cli_options.c), a figure
  * (reports/figures.c), a YCSB property (workloads/ycsb_properties.c), a
- * scheme an assertion names (sim/cli_checks.c). It is the optimal string
+ * scheme an assertion names (cli/cli_checks.c). It is the optimal string
  * alignment distance (Damerau-Levenshtein without edits of a substring
  * edited before): an insertion, a deletion, a substitution or a swap of
  * two adjacent characters costs 1, so "hahsed" is one edit from "hashed"
  * and "monotnic" one from "monotonic", as a typist sees them.
  *
- * Header only, as core/text.h is: sim/, workloads/ and reports/ all
+ * Header only, as core/text.h is: scenario/, cli/, workloads/ and reports/ all
  * suggest names, and reports/ links nothing of the others (its tests link
  * it alone), so the helper lives below them all with nothing to link.
  *

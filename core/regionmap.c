@@ -133,6 +133,7 @@ static int region_init(region *r, keyref start, keyref end, uint64_t id,
     r->start_len = (uint32_t)start.len;
     r->end_len = (uint32_t)end.len;
     r->id = id;
+    r->seen_server_id = UINT32_MAX;
     return 0;
 }
 
@@ -394,6 +395,13 @@ const region *regionmap_get(const regionmap *m, size_t i)
     return &m->chunks[c]->slot[i - m->chunk_first[c]];
 }
 
+region *regionmap_span(regionmap *m, size_t i, size_t *n)
+{
+    size_t c = chunk_of_index(m, i);
+    *n = m->chunk_first[c + 1] - i;
+    return &m->chunks[c]->slot[i - m->chunk_first[c]];
+}
+
 /* Whether k is at or after the start of the table's last region (kp = its
  * prefix). */
 static inline int in_last_region(const regionmap *m, keyref k, uint64_t kp)
@@ -442,6 +450,19 @@ size_t regionmap_route(const regionmap *m, keyref k)
  * shifts slots and chunks), so it is used only if it is in bounds and the
  * region there holds k: regions tile the key space, so that region is the
  * answer whatever has changed. Otherwise the usual route, remembered. */
+/* Whether slot j of chunk c may hold a key of prefix kp, by the prefixes
+ * alone (its start's and the next slot's): with keys spread over a
+ * million regions the hint is mostly wrong, and this says so from the
+ * chunk's dense prefix array, where region_contains reads the region and
+ * its start key (two cache misses). 1 means: ask region_contains. */
+static inline int hint_may_hold(const regionmap *m, size_t c, size_t j, uint64_t kp)
+{
+    const chunk *ch = m->chunks[c];
+    if (kp < ch->prefix[j]) /* below its start's prefix: below its start */
+        return 0;
+    return j + 1 >= chunk_size(m, c) || kp <= ch->prefix[j + 1];
+}
+
 region *regionmap_find(regionmap *m, keyref k, size_t *i)
 {
     uint64_t kp = key_prefix(k);
@@ -453,7 +474,7 @@ region *regionmap_find(regionmap *m, keyref k, size_t *i)
         size_t h = k.len ? k.data[0] % ROUTE_HINTS : 0;
         c = m->hint_c[h];
         j = m->hint_j[h];
-        if (c >= m->nchunks || j >= chunk_size(m, c) ||
+        if (c >= m->nchunks || j >= chunk_size(m, c) || !hint_may_hold(m, c, j, kp) ||
             !region_contains(&m->chunks[c]->slot[j], k)) {
             search_slot(m, k, kp, &c, &j);
             m->hint_c[h] = c;
@@ -561,6 +582,7 @@ int regionmap_split(regionmap *m, size_t i, keyref at, uint64_t id)
     parent->read_rows = 0;
     parent->memstore_bytes = 0; /* HBase flushes the parent before it splits */
     parent->next_split_check = 0;
+    parent->seen_server_id = UINT32_MAX; /* the balancer's loads look again */
 
     /* The parent may move to a new chunk now: it is not used after this. */
     size_t tc;

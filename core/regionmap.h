@@ -54,6 +54,8 @@ typedef struct region {
     uint64_t id;                /* HBase's regionId: the ms it was created (see regionmap_split) */
     uint64_t opened_us;         /* when it was created (0 for the table's first regions) */
     uint32_t server;            /* index of the hosting server */
+    uint32_t loads;             /* its record in the stochastic balancer's loads, + 1
+                                 * (0: none yet; core/balancer_loads.c) */
     uint64_t writes;            /* cells written to this region (not its parent) */
     uint64_t reads;             /* read RPCs this region served */
     uint64_t read_rows;         /* rows its read RPCs read: HRegion's readRequestsCount
@@ -65,6 +67,11 @@ typedef struct region {
     uint64_t memstore_bytes;    /* cell bytes written since its last flush */
     uint64_t refs_until_us;     /* a split's daughter: its reference files count until its
                                  * server's compacted-file discharger runs (0: none) */
+    /* What the stochastic balancer's last look at its loads saw (core/balancer_loads.c:
+     * a region seen unchanged costs that look no trip to its record) */
+    uint64_t seen_writes, seen_read_rows, seen_memstore;
+    uint32_t seen_server_id;    /* UINT32_MAX: never seen, or split since */
+    uint32_t idle_loads;        /* looks since then that saw it unchanged */
 } region;
 
 typedef struct regionmap regionmap;
@@ -90,6 +97,12 @@ size_t regionmap_count(const regionmap *m);
 /* Region i (< count). Valid until the next regionmap_split. */
 region *regionmap_at(regionmap *m, size_t i);
 const region *regionmap_get(const regionmap *m, size_t i);
+
+/* Region i (< count) and, in *n, how many regions from i on lie in order
+ * right after it in memory (region i + k is the result + k for k < *n):
+ * for loops over every region without a lookup each. Valid until the
+ * next regionmap_split. */
+region *regionmap_span(regionmap *m, size_t i, size_t *n);
 
 /* Region boundaries as keyrefs (empty = unbounded). */
 keyref region_start(const region *r);

@@ -31,7 +31,12 @@
  *   2. pending empty and key > main's last row: append to main. Ascending
  *      keys (monotonic, time-ordered within a prefix: the common case for a
  *      region) stay on this path: amortised O(1), no sort, no merge.
- *   3. otherwise append to the tail, noting whether pending as a whole stays
+ *   3. nothing pending and fewer than SMALL_ROWS (64) rows: insert into
+ *      main in place (insert_main: a memmove of at most a few KiB). The
+ *      pending buffers cost about 1 KiB at their least (16 entries with
+ *      their scratch slots, a 256-byte key arena); a million regions of a
+ *      few rows each (small regions, random keys) held a GB of them.
+ *   4. otherwise append to the tail, noting whether pending as a whole stays
  *      strictly ascending (then a merge needs no sort).
  *   Pending is merged into main once max(4096, rows / 8) puts have gone to
  *   the tail since the last merge (a geometric bound, so each row is moved
@@ -69,7 +74,7 @@
  * MAP_MIN_BYTES (256 KiB) or more becomes a mapping of its own (mmap),
  * grown and shrunk by mremap, and stays one until freed: the kernel moves
  * its pages instead of copying them to fresh ones. Through realloc, with
- * jemalloc set to hand freed pages back at once (sim/jemalloc_conf.c),
+ * jemalloc set to hand freed pages back at once (cli/jemalloc_conf.c),
  * every growth copied the array onto pages faulted in anew: `regionsim
  * run --scheme monotonic --duration 2h` took 210,000 minor faults and
  * 0.38 s in the kernel for 178 MB of peak RSS; mapped, 78,000, 0.16 s and
@@ -315,6 +320,8 @@ static int reserve_index(exact_store *s, size_t need)
 
 static int reserve_pending(exact_store *s, size_t need)
 {
+    if (need > UINT32_MAX) /* run_end holds entry counts in 32 bits */
+        return -1;
     void *p = s->pe;
     int rc = reserve_array(s, &p, &s->pe_cap, need, 2 * sizeof *s->pe, 16,
                            s->npend * sizeof *s->pe, MAPPED_PE);
@@ -405,6 +412,35 @@ static int append_main(exact_store *s, keyref k, uint32_t b)
     s->idx[s->rows++] = s->rec_len;
     s->rec_len += REC_HDR + k.len;
     filter_add(s, k.data, k.len);
+    return 0;
+}
+
+/* A small store's put of a key below its last row, nothing pending: into
+ * main at once (a memmove of the records and index slots above it; fewer
+ * than SMALL_ROWS rows, so a few hundred bytes). Small stores thus never
+ * allocate pending buffers (entries and key arena: about 1 KiB at their
+ * least), which a table of a million small regions would pay a million
+ * times. 0, or -1 with the store unchanged. */
+static int insert_main(exact_store *s, const pkey *k, uint32_t b)
+{
+    assert(s->npend == 0 && s->rows > 0 && s->rows < SMALL_ROWS);
+    size_t r = lower_bound_in(s, row_at_compare, 0, s->rows - 1, k);
+    if (row_compare(s, r, k) == 0) {
+        add_row_bytes(s, r, b);
+        return 0;
+    }
+    size_t size = REC_HDR + k->len;
+    if (reserve_rec(s, s->rec_len + size) || reserve_index(s, s->rows + 1))
+        return -1;
+    size_t off = s->idx[r];
+    memmove(s->rec + off + size, s->rec + off, s->rec_len - off);
+    for (size_t i = s->rows; i > r; i--)
+        s->idx[i] = s->idx[i - 1] + size;
+    s->idx[r] = off;
+    write_record(s->rec + off, k->data, k->len, b);
+    s->rows++;
+    s->rec_len += size;
+    filter_add(s, k->data, k->len);
     return 0;
 }
 
@@ -625,6 +661,11 @@ int exact_put(exact_store *s, keyref k, uint32_t cell_bytes)
         }
         if (c > 0 && s->npend == 0) {
             if (append_main(s, k, cell_bytes))
+                return -1;
+            break;
+        }
+        if (s->npend == 0 && s->rows < SMALL_ROWS) {
+            if (insert_main(s, &pk, cell_bytes))
                 return -1;
             break;
         }

@@ -14,6 +14,7 @@
 
 #define REC_HDR 6         /* u16 key length + u32 row bytes */
 #define PEND_MIN 4096     /* merge pending no sooner than this many entries */
+#define SMALL_ROWS 64     /* stores of fewer rows insert puts into main */
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
 #define RADIX_MIN 64      /* larger buckets of a sort are cut by a byte again */
 #define RADIX_WORDS 4     /* key words (8 bytes) a sort cuts by, at most */
@@ -51,6 +52,7 @@ typedef struct pend {
 
 struct exact_store {
     store base;           /* kind STORE_EXACT */
+    int pend_sorted;      /* pending as a whole strictly ascending */
     uint8_t *rec;         /* main: records in key order */
     size_t rec_len, rec_cap;
     uint64_t *idx;        /* main: offset of each row's record */
@@ -60,7 +62,6 @@ struct exact_store {
     pend *pe;             /* pending: entries, then as many scratch slots */
     size_t npend, pe_cap;
     size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
-    int pend_sorted;      /* pending as a whole strictly ascending */
     unsigned char mapped; /* MAPPED_* bits: which arrays are mappings of
                              their own (store_exact.c, big arrays) */
     uint64_t bytes, cells;
@@ -72,7 +73,9 @@ struct exact_store {
     size_t filter_keys;   /* keys added since it was built */
     size_t nsorted;       /* pe[0..nsorted) are the runs, the rest the tail */
     size_t nruns;
-    size_t run_end[RUNS_MAX]; /* run j is pe[run_end[j-1] (0 if j=0) .. run_end[j]) */
+    uint32_t run_end[RUNS_MAX]; /* run j is pe[run_end[j-1] (0 if j=0) .. run_end[j]);
+                           * 32 bits (pe_cap < 2^32, store_exact.c) keep the
+                           * struct in jemalloc's 384-byte class, not 512 */
     pend runs_min, runs_max; /* the smallest and largest key of the runs */
     size_t ends_rows;     /* rows when these were taken (SIZE_MAX: never) */
     uint64_t first_prefix, last_prefix; /* of main's first and last rows */

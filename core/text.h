@@ -1,4 +1,4 @@
-/* text.h -- text forms that sim/ (messages) and reports/ (reports) both
+/* text.h -- text forms that the program (messages) and reports/ (reports) both
  * print, and link nothing of each other's to share: so they live here,
  * below both, as a header with nothing to link.
  *
@@ -12,7 +12,7 @@
  *
  * size_text: a byte count in the largest binary unit that holds it
  * exactly, as sizes are written in scenario files and options (10GiB,
- * 1536KiB, 100B): what sim/units.h's units_parse_size reads back.
+ * 1536KiB, 100B): what scenario/units.h's units_parse_size reads back.
  */
 #ifndef REGIONSIM_TEXT_H
 #define REGIONSIM_TEXT_H

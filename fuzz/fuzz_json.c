@@ -1,7 +1,7 @@
 /* fuzz_json.c -- the JSON inputs (issue 27): reports/json_read.h's
  * reader and its size cap, a run's baseline (reports/baseline.h), a
  * sweep's baseline (reports/sweep_baseline.h) and a planned point's
- * result as `regionsim merge` reads it (sim/sweep_merge.c).
+ * result as `regionsim merge` reads it (planners/sweep_merge.c).
  *
  * Input: one JSON file (any bytes).
  *
@@ -46,7 +46,7 @@
 #include "reports/report.h"
 #include "reports/sweep_baseline.h"
 #include "reports/sweep_report.h"
-#include "sim/sweep_plan.h"
+#include "planners/sweep_plan.h"
 
 #define SMALL_CAP 1024
 #define PIPE_MAX 60000 /* below a pipe's 64 KiB buffer: written before it is read */

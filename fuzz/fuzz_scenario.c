@@ -1,4 +1,4 @@
-/* fuzz_scenario.c -- scenario files (sim/scenario.h): scenario_load, then
+/* fuzz_scenario.c -- scenario files (scenario/scenario.h): scenario_load, then
  * scenario_validate.
  *
  * Input: a scenario file (INI), optionally followed by a line "%%" and the
@@ -30,8 +30,8 @@
  */
 #include "fuzz/fuzz.h"
 
-#include "sim/scenario.h"
-#include "sim/units.h"
+#include "scenario/scenario.h"
+#include "scenario/units.h"
 #include "workloads/dist.h"
 #include "workloads/ycsb_workload.h"
 

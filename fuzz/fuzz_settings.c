@@ -1,4 +1,4 @@
-/* fuzz_settings.c -- values as users write them: sim/units.h and
+/* fuzz_settings.c -- values as users write them: scenario/units.h and
  * scenario_set on every setting of the settings table.
  *
  * Input: one value (up to its first NUL byte, at most 256 bytes used as
@@ -27,9 +27,9 @@
  */
 #include "fuzz/fuzz.h"
 
-#include "sim/advise.h"
-#include "sim/scenario.h"
-#include "sim/units.h"
+#include "planners/advise.h"
+#include "scenario/scenario.h"
+#include "scenario/units.h"
 
 #define VALUE_MAX 256
 

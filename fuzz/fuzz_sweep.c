@@ -1,4 +1,4 @@
-/* fuzz_sweep.c -- a scenario file's [sweep] section (sim/sweep.h):
+/* fuzz_sweep.c -- a scenario file's [sweep] section (scenario/sweep.h):
  * sweep_load_text, sweep_value, sweep_point_label, sweep_substitute.
  *
  * Input: a scenario file with (or without) a [sweep] section.
@@ -20,7 +20,7 @@
 
 #include <ctype.h>
 
-#include "sim/sweep.h"
+#include "scenario/sweep.h"
 
 static size_t count_byte(const char *s, size_t n, char c)
 {

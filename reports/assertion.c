@@ -9,11 +9,10 @@
  * operator character. The normalised text is built from the tokens once
  * the whole text has parsed.
  *
- * Durations are parsed here, not with sim/units.c: reports link only
- * sim/result.h's data, never sim's code (docs/development.md: each
- * module's test links its own layer), and the dozen lines below accept
- * exactly what units_parse_duration does (a whole number and a unit, us,
- * ms, s, m or h); test_assertion.c checks the two agree on the forms
+ * Durations are parsed here, not with scenario/units.c, so that the report
+ * writers' tests link the reports library alone; the dozen lines below
+ * accept exactly what units_parse_duration does (a whole number and a
+ * unit, us, ms, s, m, h or d); test_assertion.c checks the two agree on the forms
  * users write. Messages escape control bytes as \xNN, as core/text.h's
  * escape_text does, but of a slice of the text (shown), not a whole string.
  *
@@ -198,7 +197,7 @@ static int parse_bound(cursor *c, const char *after, assertion *a)
     return 0;
 }
 
-/* A whole number and a unit (us, ms, s, m, h), more than 0: what
+/* A whole number and a unit (us, ms, s, m, h, d), more than 0: what
  * units_parse_duration takes. Returns 0, or -1 when s is not of that form
  * or does not fit in 64 bits. */
 static int duration_us(const char *s, size_t len, uint64_t *out, uint64_t *count,
@@ -206,6 +205,7 @@ static int duration_us(const char *s, size_t len, uint64_t *out, uint64_t *count
 {
     static const struct { const char *unit; uint64_t us; } units[] = {
         { "us", 1 }, { "ms", 1000 }, { "s", 1000000 }, { "m", 60000000 }, { "h", 3600000000ull },
+        { "d", 86400000000ull },
     };
     size_t i = 0;
     uint64_t n = 0;
@@ -273,7 +273,7 @@ static int parse_over(cursor *c, assertion *a, char *written, size_t cap)
     const char *unit = "";
     if (!len || duration_us(tok, len, &us, &count, &unit) < 0 || us == 0)
         return fail(c, "expected a duration after 'over last' (a whole number and a unit, us, "
-                    "ms, s, m or h: 10m), or N windows, found %s", FOUND(c));
+                    "ms, s, m, h or d: 10m), or N windows, found %s", FOUND(c));
     c->p += len;
     a->over_last_us = us;
     /* the number as parsed (no leading zeros: the text stays short enough

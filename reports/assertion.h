@@ -53,7 +53,7 @@
 #include <stdint.h>
 
 #include "reports/figures.h"
-#include "sim/result.h"
+#include "engine/result.h"
 
 typedef enum assertion_kind {
     ASSERTION_BOUND = 0,
@@ -154,7 +154,7 @@ void assertion_merge(assertion_result *into, const assertion_result *sample);
  * many failed: "(seed 44, the worst of 5 samples; 3 failed)". */
 void assertion_describe(const assertion_result *r, char *out, size_t cap);
 
-/* A result as the reports' check_result (sim/result.h): name, expression
+/* A result as the reports' check_result (engine/result.h): name, expression
  * (the text), scheme copied (owned: sim_results_free frees them), value,
  * bound, passed. Returns 0, or -1 when out of memory (out then holds
  * nothing to free). */

@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 #include "reports/figures.h"
-#include "sim/result.h"
+#include "engine/result.h"
 
 /* The relative tolerance of a figure without one of its own (the
  * headline table in baseline.c has the others): a change of 5%. */

@@ -79,7 +79,7 @@
  * Lines end in LF.
  *
  * Files: csv_render renders every table into memory and writes nothing.
- * The program writes the eight as one set into -o DIR (sim/output.h:
+ * The program writes the eight as one set into -o DIR (cli/output.h:
  * created if missing, each file by the rules every output follows, all
  * renamed into place only once all are written), so that this module, like
  * every report writer, does no file system work of its own.

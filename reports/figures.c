@@ -74,7 +74,7 @@ RUN_COUNT(records_returned)
 RUN_COUNT(full_scans)
 RUN_COUNT(nservers)
 
-/* The warm-up (sim/engine_warmup.c): undefined when the run never left it. */
+/* The warm-up (engine/engine_warmup.c): undefined when the run never left it. */
 static double v_warmup_us(const run_result *run, int kind, size_t index)
 {
     UNUSED_ARGS;

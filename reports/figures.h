@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 typedef enum figure_scope {
     FIGURE_SCHEME = 0,  /* one scheme's run: its servers, windows and reads together */

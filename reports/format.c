@@ -69,8 +69,9 @@ const char *fmt_bytes(char *buf, uint64_t bytes)
 
 const char *fmt_duration(char *buf, uint64_t us)
 {
-    const char *const names[] = { "us", "ms", "s", "min", "h", NULL };
-    static const uint64_t sizes[] = { 1, 1000, 1000000, 60000000, 3600000000ull };
+    const char *const names[] = { "us", "ms", "s", "min", "h", "d", NULL };
+    static const uint64_t sizes[] = { 1, 1000, 1000000, 60000000, 3600000000ull,
+                                      86400000000ull };
     return fmt_units(buf, us, names, sizes);
 }
 

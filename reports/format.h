@@ -18,7 +18,7 @@
 
 /* Says "regionsim: out of memory writing the report" on stderr and exits
  * with status 2. The human reports are rendered to a temporary file first
- * (sim/main.c), so nothing partial reaches the destination. */
+ * (cli/main.c), so nothing partial reaches the destination. */
 _Noreturn void report_out_of_memory(void);
 
 /* x with `decimals` decimals. */

@@ -371,6 +371,12 @@ static void write_config(FILE *out, const sim_results *res)
         html_put_text(out, store);
         fputs("</td></tr>\n", out);
     }
+    stats_engine_note(res, store, sizeof store);
+    if (*store) {
+        fputs("<tr><th>engine</th><td>", out);
+        html_put_text(out, store);
+        fputs("</td></tr>\n", out);
+    }
     stats_measured_note(res, store, sizeof store);
     fputs("<tr><th>measured</th><td>", out);
     html_put_text(out, store);

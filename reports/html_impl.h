@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "reports/figures.h"
-#include "sim/result.h"
+#include "engine/result.h"
 
 #define LEVELS 16            /* colour steps of a scale */
 #define SCALE_STEP_SERVERS 1.4142135623730951 /* sqrt(2): two levels make a doubling */

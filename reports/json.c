@@ -732,6 +732,14 @@ void json_write_windows(FILE *out, const sim_results *res, json_windows windows)
         key_u64(&w, "sample_keys", res->sample_keys);
         close_(&w, '}');
     }
+    if (res->engine_weighted) { /* absent per-op */
+        key(&w, "engine");
+        open_(&w, '{');
+        key_string(&w, "kind", "weighted");
+        key_bool(&w, "auto", res->engine_auto);
+        key_u64(&w, "weight", res->engine_weight);
+        close_(&w, '}');
+    }
     write_cluster(&w, res);
 
     key(&w, "runs");

@@ -39,7 +39,7 @@
  * entities; tab, newline and return inside attributes as character
  * references, so they survive attribute normalisation). Bytes XML 1.0
  * cannot hold are written visibly as \xNN, as the command line's messages
- * write them (sim/units.h): C0 controls but tab, newline and return, DEL,
+ * write them (scenario/units.h): C0 controls but tab, newline and return, DEL,
  * bytes that are not UTF-8, and U+FFFE/U+FFFF; a backslash itself stays as
  * it is. The output is always well-formed UTF-8.
  *

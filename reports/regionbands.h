@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 typedef struct region_band {
     double key_lo, key_hi;  /* on the key axis: 0 .. axis (bucket b covers [b, b+1)) */

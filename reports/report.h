@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 /* One run for the terminal: per-server write histogram as bars (width =
  * columns of the longest, >= 10) with the imbalance figures, the server x
@@ -83,7 +83,7 @@ void json_write_figure_list(FILE *out);
 void html_write(FILE *out, const sim_results *res);
 
 /* The result as CSV files with a header line each, rendered into memory
- * (the program writes them into -o DIR as one set, sim/output.h):
+ * (the program writes them into -o DIR as one set, cli/output.h):
  * servers.csv (per-run per-server totals), windows.csv (per-window
  * per-server series), regions.csv (every region of each run), keyspace.csv
  * (the key space x time heatmap, one line per window and bucket),

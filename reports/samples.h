@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "reports/figures.h"
-#include "sim/result.h"
+#include "engine/result.h"
 
 /* Makes room in res for n samples (1 <= n) of its runs' figures and
  * records res's own runs as sample 0 (res->nsamples becomes n). Returns 0,

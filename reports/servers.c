@@ -11,7 +11,7 @@
 
 #include "reports/format.h"
 
-#include "sim/windows.h"
+#include "engine/result.h"
 
 #include <assert.h>
 #include <stdio.h>

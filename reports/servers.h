@@ -17,13 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/result.h"
-#include "sim/windows.h"
+#include "engine/result.h"
 
 #define SERVERS_LISTED 32  /* up to this many servers, every one is shown */
 #define SERVERS_BUSIEST 16 /* beyond it, the busiest this many, then the rest together */
 #define SERVER_ROWS_MAX WINDOW_BIN_ROWS_MAX /* heatmap rows at most (32): beyond, a row is a
-                                           * bin of servers (sim/windows.h) */
+                                           * bin of servers (engine/windows.h) */
 
 typedef uint64_t (*server_count_fn)(const server_result *);
 

@@ -12,7 +12,7 @@
 #include "reports/stats.h"
 
 #include "reports/format.h"
-#include "sim/windows.h"
+#include "engine/result.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -473,6 +473,21 @@ void stats_store_note(const sim_results *res, char *out, size_t cap)
              "costs are estimates",
              res->store_auto ? " (store = auto: the exact store would not fit in memory)" : "",
              (unsigned)res->sample_keys);
+}
+
+void stats_engine_note(const sim_results *res, char *out, size_t cap)
+{
+    if (!res->engine_weighted) {
+        snprintf(out, cap, "%s", "");
+        return;
+    }
+    snprintf(out, cap,
+             "weighted%s: one simulated operation stands for %llu; queueing from a per-window "
+             "fluid model (counts, bytes and work are expectations, latencies approximations: "
+             "docs/weighted.md)",
+             res->engine_auto ? " (engine = auto: too many operations to simulate one by one)"
+                              : "",
+             (unsigned long long)res->engine_weight);
 }
 
 void stats_measured_note(const sim_results *res, char *out, size_t cap)

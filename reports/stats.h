@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 /* How unevenly n counts (one per server) are spread. */
 typedef struct imbalance {
@@ -112,6 +112,10 @@ void stats_steady_note(const run_result *run, const steady_state *st, char *out,
  * exact store would not fit in memory), at most 256 rows sampled a region:
  * row counts, rows read and read costs are estimates", or "" with the
  * exact store; into out (cap bytes). Text and HTML print it as is. */
+/* The engine line of the reports: empty for per-op runs, else the weight
+ * and the fluid model (scenario/weighting.h), whether auto chose it. */
+void stats_engine_note(const sim_results *res, char *out, size_t cap);
+
 void stats_store_note(const sim_results *res, char *out, size_t cap);
 
 /* The run's n hottest regions (of run->history) by writes, then reads,

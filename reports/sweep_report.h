@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "reports/figures.h"
-#include "sim/result.h"
+#include "engine/result.h"
 
 typedef struct sweep_table {
     const char *scenario;          /* the scenario's name */
@@ -39,7 +39,7 @@ typedef struct sweep_table {
     size_t nfigures;               /* sweep_figure_count() */
     double *figures;               /* npoints x nschemes x nfigures, registry order (NAN: undefined) */
     const char *point_digest;      /* a planned point's job: its scenario's digest
-                                    * (sim/sweep.h's sweep_point_digest), written by the
+                                    * (scenario/sweep.h's sweep_point_digest), written by the
                                     * exact JSON only; NULL: none */
     check_result *checks;          /* every assertion result, point by point in order */
     size_t nchecks;
@@ -92,7 +92,7 @@ void sweep_write_json(FILE *out, const sweep_table *t);
  * table's point_digest as "digest" when it has one: a planned point's result
  * (`regionsim sweep POINT.ini --result PATH`), which `regionsim merge`
  * reads back into a sweep_table that prints the same bytes as the sweep's
- * own (sim/sweep_merge.c). */
+ * own (planners/sweep_merge.c). */
 void sweep_write_json_exact(FILE *out, const sweep_table *t);
 
 /* One CSV table (RFC 4180 quoting as docs/reports.md's files): a header

@@ -79,6 +79,10 @@ static void write_config(FILE *out, const sim_results *res)
     stats_store_note(res, store, sizeof store);
     if (*store)
         fprintf(out, "store     %s\n", store);
+    char engine[256];
+    stats_engine_note(res, engine, sizeof engine);
+    if (*engine)
+        fprintf(out, "engine    %s\n", engine);
     char measured[256];
     stats_measured_note(res, measured, sizeof measured);
     fprintf(out, "measured  %s\n", measured);

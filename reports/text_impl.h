@@ -8,7 +8,7 @@
 
 #include "reports/figures.h"
 #include "reports/report.h"
-#include "sim/result.h"
+#include "engine/result.h"
 
 #define FIGURE_LINE_COLS 100 /* the figure tables fit this many columns */
 

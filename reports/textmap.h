@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 typedef struct text_heatmap {
     const uint64_t *cells;      /* cells[w * nitems + i]; NULL: nothing to draw */

@@ -2,7 +2,7 @@
  *
  * One set of thresholds for every report that judges a spread (the HTML
  * summary's verdict column, reports/html_summary.c; the reasons `regionsim
- * advise` gives, reports/advise_report.c), so that a scheme called "even"
+ * advise` gives, planners/advise_report.c), so that a scheme called "even"
  * in one is never "slightly uneven" in another. On a max/mean m of n
  * servers (1 = even, n = all on one):
  *   m >= VERDICT_ONE_SERVER * n      one server takes it (n >= 2; and m at
@@ -21,7 +21,7 @@
  * VERDICT_OVERLOAD_DONE of what it was offered (its replies within the
  * measured run fell short of its arrivals by more than 1%: the queue grew
  * by that much, where a run that keeps up has only the few in flight). An operation's reply time is fixed when it is issued
- * (core/server.h's FIFO queues, sim/engine_ops.c), so what is still
+ * (core/server.h's FIFO queues, engine/engine_ops.c), so what is still
  * queued at the end is served after it, with no new arrivals, and its
  * latency runs to that reply: a latency can be longer than the run, and
  * verdict_drain_note says why when one is.
@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 #define VERDICT_EVEN 1.10      /* max/mean at most this: even */
 #define VERDICT_UNEVEN 1.50    /* at least this: uneven (stats.h's STATS_STEADY_HOTSPOT) */

@@ -1,7 +1,7 @@
 /* watchview.c -- a frame of `regionsim watch`, from a finished run.
  *
  * Design: `watch` runs the simulation to its end first and then replays
- * its result (sim/watch.c says why), so everything shown at time t is
+ * its result (cli/watch.c says why), so everything shown at time t is
  * derived here from the run_result alone:
  *  - bars: run->window_writes of the window the clock is in, scaled to the
  *    run's largest window count (one scale for the whole replay, so a bar

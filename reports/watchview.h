@@ -3,7 +3,7 @@
  * A pure function of a finished run_result and a simulated time t: the
  * servers as bars (their writes in the report window the clock is in),
  * the regions each hosts at t, the hot server, the imbalance figures so
- * far, and the latest splits, moves and balancer runs. sim/watch.c owns
+ * far, and the latest splits, moves and balancer runs. cli/watch.c owns
  * the terminal, the wall clock and the keys; it only asks this module for
  * a frame (a screen's lines) or a plain progress line, so everything a
  * user sees can be checked in a unit test without a terminal.
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/result.h"
+#include "engine/result.h"
 
 /* The report window shown at simulated time t: the one that ends at or
  * after t and starts before it (windows are taken as (start, end] here,

@@ -3,7 +3,7 @@
 #ifndef REGIONSIM_TESTS_ENGINE_SUPPORT_H
 #define REGIONSIM_TESTS_ENGINE_SUPPORT_H
 
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 /* sc as the defaults, then a 2.5-minute run (the last 1-minute window is
  * half) of 256 KiB regions, the balancer every minute, measured whole

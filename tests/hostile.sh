@@ -110,8 +110,8 @@ run_case "uid(entity, 4) over 2^32-1 records" 0 "" -- \
     done
 } >"$tmp/events.ini"
 run_case "64 events of 100,000 servers" 2 "100000" -- run "$tmp/events.ini" --scheme salted
-run_case "4e9 operations of a sequence" 2 "rate" -- \
-    run --scheme salted --pattern sequence --rate 1000000000/s --duration 4s
+run_case "4e9 operations of a sequence, per-op" 2 "rate" -- \
+    run --scheme salted --pattern sequence --rate 1000000000/s --duration 4s --engine per-op
 run_case "--split-keys-file /dev/zero" 2 "/dev/zero:1" -- \
     run --scheme salted --split-keys-file /dev/zero
 mkdir "$tmp/dir"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <unistd.h>
 
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "tests/support.h"
 
 /* Messages are read in full: main's buffer for them is 768 bytes. */

@@ -12,11 +12,11 @@
 
 #include <cmocka.h>
 
-#include "reports/advise_report.h"
+#include "planners/advise_report.h"
 #include "reports/figures.h"
-#include "sim/advise.h"
-#include "sim/advise_check.h"
-#include "sim/advise_main.h"
+#include "planners/advise.h"
+#include "planners/advise_check.h"
+#include "planners/advise_main.h"
 #include "workloads/keyscheme.h"
 
 /* A small time-series scenario: 4 servers, 50 series, reads of every kind
@@ -428,7 +428,7 @@ static void test_output_writes_the_same_bytes(void **state)
     unlink(path);
 }
 
-/* ---- the check of the pick (sim/advise_check.h) ---- */
+/* ---- the check of the pick (planners/advise_check.h) ---- */
 
 static void test_check_factors(void **state)
 {

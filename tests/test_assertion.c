@@ -15,7 +15,7 @@
 #include "tests/support.h"
 
 #include "reports/assertion.h"
-#include "sim/units.h"
+#include "scenario/units.h"
 
 #define EPS 1e-9
 #define MIN_US 60000000ull
@@ -189,8 +189,8 @@ static void test_parse_refusals_name_the_token(void **state)
     refused("write_max_mean <= 1 over", "expected 'last' after 'over', found the end", NULL);
     refused("write_max_mean <= 1 over last", "expected a duration after 'over last'",
             "found the end");
-    refused("write_max_mean <= 1 over last 10min", "(a whole number and a unit, us, ms, s, m "
-            "or h: 10m), or N windows, found '10min'", NULL);
+    refused("write_max_mean <= 1 over last 10min", "(a whole number and a unit, us, ms, s, m, "
+            "h or d: 10m), or N windows, found '10min'", NULL);
     refused("write_max_mean <= 1 over last 1.5m", "found '1.5m'", NULL);
     refused("write_max_mean <= 1 over last -1m", "found '-1m'", NULL);
     refused("write_max_mean <= 1 over last 0s", "found '0s'", NULL);
@@ -249,7 +249,7 @@ static void test_durations_agree_with_units(void **state)
 {
     (void)state;
     static const char *const forms[] = {
-        "10m", "90s", "1500ms", "7us", "2h", "0s", "0us", "10 m", "10min", "1.5m", "-1m", "+1m",
+        "10m", "3d", "90s", "1500ms", "7us", "2h", "0s", "0us", "10 m", "10min", "1.5m", "-1m", "+1m",
         "m", "10", "10M", "10S", "1d", "18446744073709551615us", "18446744073709551616us",
         "5124095576h", "5124095577h", "007s",
     };

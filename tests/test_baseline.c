@@ -28,8 +28,8 @@
 #include "reports/baseline.h"
 #include "reports/json_read.h"
 #include "reports/report.h"
-#include "sim/engine.h"
-#include "sim/scenario.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
 
 /* A 3-minute time series on 4 servers with one scheme labelled "mine". */
 static void small_scenario(scenario *sc, const char *expr)

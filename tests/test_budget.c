@@ -1,5 +1,5 @@
 /* test_budget.c -- the memory budget: what a run is estimated to need, the
- * limit, the verdict and its message (sim/budget.h; issue 12).
+ * limit, the verdict and its message (engine/budget.h; issue 12).
  *
  * Estimates are checked against what the data structures need (and, for
  * the default scenario, against the peak RSS measured once: 94 MB for
@@ -19,9 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sim/budget.h"
-#include "sim/engine.h"
-#include "sim/scenario.h"
+#include "engine/budget.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
 #include "tests/support.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -130,6 +130,7 @@ static void test_four_billion_writes_are_refused(void **state)
     sc.workload.pattern.kind = PATTERN_SEQUENCE;
     sc.workload.pattern.rate_per_s = 1e9;
     sc.workload.duration_us = 4ull * 1000000;
+    sc.engine = ENGINE_MODE_PER_OP; /* weighted (auto's choice), it fits */
     char err[512];
     assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
     budget_estimate e;
@@ -145,6 +146,7 @@ static void test_four_billion_writes_are_refused(void **state)
     sc.workload.pattern.kind = PATTERN_SEQUENCE;
     sc.workload.pattern.rate_per_s = 1e9;
     sc.workload.duration_us = 4ull * 1000000;
+    sc.engine = ENGINE_MODE_PER_OP; /* weighted (auto's choice), it fits */
     budget_estimate_run(&sc, &e);
     assert_true(refused(&e, 4ull << 30, BUDGET_ULIMIT_V, err, sizeof err));
     assert_non_null(strstr(err, "operations waiting for their replies"));
@@ -378,6 +380,7 @@ static void test_engine_refuses_before_running(void **state)
     sc.workload.pattern.kind = PATTERN_SEQUENCE;
     sc.workload.pattern.rate_per_s = 1e9;
     sc.workload.duration_us = 4ull * 1000000;
+    sc.engine = ENGINE_MODE_PER_OP; /* weighted (auto's choice), it fits */
     sc.max_memory = 4ull << 30;
     char err[512] = "";
     sim_results res;
@@ -404,6 +407,7 @@ static void hundred_million_rows(scenario *sc, store_mode store, uint64_t max_me
     sc->workload.duration_us = 10000ull * 1000000;
     sc->max_memory = max_memory;
     sc->store = store;
+    sc->engine = ENGINE_MODE_PER_OP; /* the store is chosen for every row kept */
 }
 
 static void test_auto_chooses_the_store(void **state)

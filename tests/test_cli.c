@@ -31,7 +31,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "sim/scenario.h" /* SCENARIO_DEFAULT_SAMPLES */
+#include "scenario/scenario.h" /* SCENARIO_DEFAULT_SAMPLES */
 #include "tests/cli_support.h"
 
 static void test_run_prints_every_server(void **state)

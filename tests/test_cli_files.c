@@ -30,10 +30,10 @@
 #include "tests/support.h"
 #include <json-c/json.h>
 
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "tests/cli_support.h"
 
-/* The bar shows once a run has taken 1 s of wall time (sim/progress.c):
+/* The bar shows once a run has taken 1 s of wall time (cli/progress.c):
  * 20 minutes of the default compare on one thread take over 2 s here,
  * with less CPU than the same run on every core. */
 static void test_progress_bar_only_on_a_terminal(void **state)

@@ -2,7 +2,7 @@
  * `regionsim advise` on a terminal (a pseudo-terminal) and off it.
  *
  * argv[1] is the built binary, argv[2] the source root (for examples/).
- * A bar shows once a command has run 1 s of wall time (sim/progress.c),
+ * A bar shows once a command has run 1 s of wall time (cli/progress.c),
  * so each case runs its command for over a second, twice (on a terminal
  * and not): several seconds of CPU, in suite 'slow' (the default suite
  * checks compare's bar, in test_cli_files.c, and the tasks bar's drawing

@@ -2,7 +2,7 @@
  *
  * argv[1] is the path of the built binary, argv[2] the source tree. The
  * default `regionsim compare` measures each run from its own warm-up's
- * end (measure_from = auto, sim/engine_warmup.c) and every format states
+ * end (measure_from = auto, engine/engine_warmup.c) and every format states
  * the regime it measured (docs/reports.md#the-regime-measured): the JSON
  * per run, the text's header line and regime table, the HTML's table and
  * verdicts. Issue 28's check: on the default compare md5, reversed and

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "sim/scenario.h" /* SCENARIO_DEFAULT_SAMPLES */
+#include "scenario/scenario.h" /* SCENARIO_DEFAULT_SAMPLES */
 #include "tests/cli_support.h"
 
 /* The number at runs[0].PATH... of a JSON report (spread entries nest). */

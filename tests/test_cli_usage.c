@@ -30,7 +30,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "tests/cli_support.h"
 
 static void test_help(void **state)

@@ -1,6 +1,6 @@
 /* test_csv.c -- the CSV report parses back (with a strict RFC 4180 reader
  * below) to what it was given. csv_render only renders (the files are
- * written into -o DIR as one set by sim/output_set.c, whose rules
+ * written into -o DIR as one set by cli/output_set.c, whose rules
  * tests/test_output.c and tests/test_cli_files.c check: all or none, a
  * full disk, the directory removed again); here the rendered files are
  * written plainly into a fresh directory and read back. */

@@ -50,6 +50,49 @@ static void test_runs_are_values(void **state)
     run_result_free(&c);
 }
 
+/* The weighted engine (scenario/weighting.h): at weight 1 it simulates what
+ * per-op does (the same writes, splits and windows; only queueing is the
+ * fluid model's); at weight 25 the counts keep their expectation (each
+ * operation counts 25), the latencies are counted with their weight, and
+ * the same seed gives the same run. */
+static void test_weighted_runs(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[256];
+    short_scenario(&sc, "hashed");
+    run_result per_op, one, a, b;
+    assert_int_equal(engine_run(&sc, 0, NULL, &per_op, err, sizeof err), 0);
+    sc.engine = ENGINE_MODE_WEIGHTED;
+    sc.weight = 1;
+    assert_int_equal(engine_run(&sc, 0, NULL, &one, err, sizeof err), 0);
+    assert_same_result(&per_op, &one);
+    assert_int_equal(one.latency.count, per_op.latency.count);
+
+    sc.weight = 25; /* shares 5 with the 1,000 series: 27 runs (pattern_weight_stride) */
+    assert_int_equal(engine_run(&sc, 0, NULL, &a, err, sizeof err), 0);
+    assert_int_equal(engine_run(&sc, 0, NULL, &b, err, sizeof err), 0);
+    assert_same_result(&a, &b);
+    assert_int_equal(a.writes % 27, 0);
+    double ratio = (double)a.writes / (double)per_op.writes;
+    assert_true(ratio > 0.99 && ratio < 1.01);
+    assert_int_equal(a.latency.count, a.writes);
+    uint64_t sum = 0;
+    for (uint32_t s = 0; s < a.nservers; s++) {
+        sum += a.servers[s].writes;
+        double share = (double)a.servers[s].writes / (double)a.writes;
+        double exact = (double)per_op.servers[s].writes / (double)per_op.writes;
+        assert_true(share > exact - 0.03 && share < exact + 0.03);
+        assert_true(a.servers[s].busy > 0.5 * per_op.servers[s].busy &&
+                    a.servers[s].busy < 1.5 * per_op.servers[s].busy);
+    }
+    assert_int_equal(sum, a.writes);
+    run_result_free(&per_op);
+    run_result_free(&one);
+    run_result_free(&a);
+    run_result_free(&b);
+}
+
 static void test_windows_and_ticks(void **state)
 {
     (void)state;
@@ -113,7 +156,7 @@ static void test_balancer_runs_once_per_period(void **state)
 }
 
 /* measure_from: the figures count only what was issued from it on. */
-/* HBase's own random inputs come from the seed (sim/hbase_inputs.c): the
+/* HBase's own random inputs come from the seed (engine/hbase_inputs.c): the
  * balancer's first run falls anywhere in its first period and then every
  * period; the servers' start codes are epoch milliseconds before the
  * table's creation, distinct and increasing, and a server that joins gets
@@ -768,6 +811,7 @@ static void run_four_billion_writes(void *ctx)
     sc.workload.pattern.kind = PATTERN_SEQUENCE;
     sc.workload.pattern.rate_per_s = 1e9;
     sc.workload.duration_us = 4ull * 1000000;
+    sc.engine = ENGINE_MODE_PER_OP; /* weighted, it would fit (test_weighted_*) */
     sim_results res;
     if (engine_run_all(&sc, NULL, &res, err, sizeof err) != -1 ||
         !strstr(err, "the run would need about ")) {
@@ -855,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_uids_in_order_of_first_use),
         cmocka_unit_test(test_zipfian_over_every_id_starts_at_once),
         cmocka_unit_test(test_four_billion_writes_refused_at_once),
+        cmocka_unit_test(test_weighted_runs),
         cmocka_unit_test(test_event_error_names_file_and_line),
         cmocka_unit_test(test_long_key_names_the_scheme),
     };

@@ -1,4 +1,4 @@
-/* test_engine_warmup.c -- sim/engine_warmup.c: when a run leaves its
+/* test_engine_warmup.c -- engine/engine_warmup.c: when a run leaves its
  * warm-up (the first balancer run at which the table has a region per
  * online server; none for a table pre-split a region a server; with
  * balancer = none, the split that gives one; never, for a run too short),

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim/eventq.h"
+#include "engine/eventq.h"
 
 static void test_pops_in_time_then_push_order(void **state)
 {

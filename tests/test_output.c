@@ -1,4 +1,4 @@
-/* test_output.c -- sim/output.c and sim/output_set.c: what every option
+/* test_output.c -- cli/output.c and cli/output_set.c: what every option
  * that writes a file does to the path it is given.
  *
  * One rule at a time (output.h lists them):
@@ -57,8 +57,8 @@
 
 #include "tests/support.h"
 
-#include "sim/interrupts.h"
-#include "sim/output.h"
+#include "cli/interrupts.h"
+#include "cli/output.h"
 
 #define NOBODY 65534 /* Debian's nobody and nogroup */
 

@@ -608,6 +608,135 @@ static void test_record_names(void **state)
     assert_string_equal(buf, "metric.");
 }
 
+/* Weighted (pattern_set_weight): the stream of a weighted time series is
+ * every w-th point of the unweighted one from some start u < w, found by
+ * O(1) jumps, for w below and above the series count. */
+static void check_systematic(const pattern_config *c, uint64_t w)
+{
+    enum { STEPPED = 200000 };
+    size_t SAMPLED = (STEPPED - w) / w < 300 ? (STEPPED - w) / w : 300;
+    assert_true(SAMPLED >= 100);
+    pattern *all = make(c);
+    uint64_t *t = malloc(STEPPED * sizeof *t);
+    record *r = malloc(STEPPED * sizeof *r);
+    assert_non_null(t);
+    assert_non_null(r);
+    for (size_t i = 0; i < STEPPED; i++)
+        next(all, &t[i], &r[i]);
+    pattern *one = make(c);
+    assert_int_equal(pattern_set_weight(one, w, 7), 0);
+    uint64_t t0;
+    record r0;
+    next(one, &t0, &r0);
+    size_t u = 0;
+    while (u < w && !(t[u] == t0 && r[u].entity == r0.entity))
+        u++;
+    assert_true(u < w); /* the start is one of the first w */
+    for (size_t k = 1; k < SAMPLED; k++) {
+        uint64_t tk;
+        record rk;
+        next(one, &tk, &rk);
+        size_t i = u + k * w;
+        assert_int_equal(tk, t[i]);
+        assert_int_equal(rk.entity, r[i].entity);
+        assert_int_equal(rk.metric, r[i].metric);
+        assert_int_equal(rk.host, r[i].host);
+        assert_int_equal(rk.tag, r[i].tag);
+    }
+    free(t);
+    free(r);
+    pattern_free(all);
+    pattern_free(one);
+}
+
+static void test_weighted_timeseries_is_systematic(void **state)
+{
+    (void)state;
+    pattern_config c = timeseries(7, 13, 1000); /* 91 series, 10.99 us apart */
+    c.tags = 3;                                 /* 273 series */
+    check_systematic(&c, 10);
+    check_systematic(&c, 1);
+    uint64_t w = pattern_weight_stride(&c, 100);
+    assert_int_equal(w, 100); /* coprime with 273 = 3 x 7 x 13 already */
+    check_systematic(&c, w);
+    w = pattern_weight_stride(&c, 21); /* shares 3 and 7 */
+    assert_int_equal(w, 22);
+    /* past the series count: a step of about S / golden ratio, coprime */
+    w = pattern_weight_stride(&c, 300);
+    assert_true(w >= 300 && w < 300 + 273);
+    assert_int_equal((w % 273) >= 160 && (w % 273) <= 180, 1);
+    check_systematic(&c, w);
+    pattern_config jittered = c;
+    jittered.jitter_us = 10;
+    pattern *p = make(&jittered);
+    assert_int_equal(pattern_set_weight(p, 5, 1), -1); /* not weighted: refused */
+    pattern_free(p);
+}
+
+/* A weighted sequence: every w-th fixed arrival, each insert one of w new
+ * ids; the same seed gives the same stream. */
+static void test_weighted_sequence(void **state)
+{
+    (void)state;
+    pattern_config c = { .kind = PATTERN_SEQUENCE, .rate_per_s = 1000,
+                         .arrivals = ARRIVALS_FIXED };
+    pattern *a = make(&c), *b = make(&c);
+    assert_int_equal(pattern_set_weight(a, 50, 9), 0);
+    assert_int_equal(pattern_set_weight(b, 50, 9), 0);
+    uint64_t t, tb, first = 0;
+    record r, rb;
+    for (uint64_t k = 0; k < 1000; k++) {
+        next(a, &t, &r);
+        next(b, &tb, &rb);
+        assert_int_equal(t, tb);
+        assert_int_equal(r.entity, rb.entity);
+        assert_true(r.entity >= 50 * k && r.entity < 50 * (k + 1)); /* one of its 50 ids */
+        if (k == 0)
+            first = t / 1000; /* the start: an arrival in [0, 50) */
+        assert_true(first < 50);
+        assert_int_equal(t, (first + 50 * k) * 1000);
+    }
+    pattern_free(a);
+    pattern_free(b);
+    /* Poisson: gaps w times as long on average (rate / w) */
+    c.arrivals = ARRIVALS_POISSON;
+    a = make(&c);
+    assert_int_equal(pattern_set_weight(a, 50, 9), 0);
+    for (int k = 0; k < 20000; k++)
+        next(a, &t, &r);
+    double mean_gap = (double)t / 20000;
+    assert_true(mean_gap > 50000 * 0.97 && mean_gap < 50000 * 1.03);
+    pattern_free(a);
+}
+
+/* Weighted entities: the rate is divided by w, an insert takes w ids, and
+ * reads and updates name only ids written. */
+static void test_weighted_entities(void **state)
+{
+    (void)state;
+    pattern_config c = { .kind = PATTERN_ENTITIES, .records = 1000, .rate_per_s = 1000,
+                         .arrivals = ARRIVALS_FIXED, .distribution = DIST_UNIFORM,
+                         .insert_fraction = 0.5, .read_fraction = 0.2 };
+    pattern *p = make(&c);
+    assert_int_equal(pattern_set_weight(p, 20, 3), 0);
+    uint64_t t, last_t = 0, inserted = 1000, inserts = 0;
+    record r;
+    for (int k = 0; k < 5000; k++) {
+        next(p, &t, &r);
+        assert_true(k == 0 || t - last_t == 20000); /* every 20th of 1 ms arrivals */
+        last_t = t;
+        if (r.op == RECORD_PUT && r.entity >= inserted) { /* an insert: w ids */
+            assert_true(r.entity < inserted + 20);
+            inserted += 20;
+            inserts++;
+        } else {
+            assert_true(r.entity < inserted);
+        }
+    }
+    assert_true(inserts > 2300 && inserts < 2700); /* half of 5000 */
+    pattern_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -628,6 +757,9 @@ int main(void)
         cmocka_unit_test(test_ranked_zipfian),
         cmocka_unit_test(test_sequence_reads_written_ids),
         cmocka_unit_test(test_record_names),
+        cmocka_unit_test(test_weighted_timeseries_is_systematic),
+        cmocka_unit_test(test_weighted_sequence),
+        cmocka_unit_test(test_weighted_entities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

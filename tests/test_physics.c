@@ -25,7 +25,7 @@
 
 #include "reports/report.h"
 #include "reports/stats.h"
-#include "sim/engine.h"
+#include "engine/engine.h"
 #include "workloads/keyscheme.h"
 #include "tests/support.h"
 

@@ -1,4 +1,4 @@
-/* test_plan_dir.c -- sim/plan_dir.c: a plan's directory that is yours.
+/* test_plan_dir.c -- planners/plan_dir.c: a plan's directory that is yours.
  *
  * Opening: a new directory is made (mode 0755 whatever the umask) and
  * removed again on a refusal; an existing one is taken only when empty,
@@ -30,7 +30,7 @@
 
 #include "tests/support.h"
 
-#include "sim/plan_dir.h"
+#include "planners/plan_dir.h"
 
 static char work[PATH_MAX];
 

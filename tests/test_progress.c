@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/progress.h"
-#include "sim/scenario.h"
+#include "cli/progress.h"
+#include "scenario/scenario.h"
 
 typedef struct tty_pair {
     int master;

@@ -21,8 +21,8 @@
 
 #include "reports/regionbands.h"
 #include "reports/report.h"
-#include "sim/engine.h"
-#include "sim/scenario.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
 #include "tests/support.h"
 
 #define MIN 60000000ull

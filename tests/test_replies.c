@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "sim/replies.h"
+#include "engine/replies.h"
 
 static void test_empty(void **state)
 {

@@ -23,8 +23,8 @@
 #include "reports/assertion.h"
 #include "reports/figures.h"
 #include "reports/samples.h"
-#include "sim/engine.h"
-#include "sim/scenario.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
 
 /* ---- by hand ---- */
 

@@ -327,11 +327,15 @@ static void test_presplit_and_split_settings_are_checked(void **state)
     assert_contains(err, "split_prefix_length");
     assert_int_equal(scenario_set(&sc, NULL, "split_prefix_length", "4", err, sizeof err), 0);
     assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
-    /* A workload too large for memory is refused before it runs. */
+    /* A workload too large for memory is refused before it runs, per-op;
+     * weighted, its simulated operations are 1 in w (scenario/weighting.h). */
     assert_int_equal(scenario_set(&sc, NULL, "metrics", "1000000", err, sizeof err), 0);
     assert_int_equal(scenario_set(&sc, NULL, "hosts", "4294", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "engine", "per-op", err, sizeof err), 0);
     assert_int_equal(scenario_validate(&sc, err, sizeof err), -1);
     assert_contains(err, "2^32");
+    assert_int_equal(scenario_set(&sc, NULL, "engine", "auto", err, sizeof err), 0);
+    assert_int_equal(scenario_validate(&sc, err, sizeof err), 0);
     scenario_release(&sc);
 }
 
@@ -571,7 +575,7 @@ static void test_range_messages_state_both_ends(void **state)
     assert_string_equal(err, "expected a size from 1KiB to 1024TiB (units B, KiB, MiB, GiB, "
                         "TiB), found '512B'");
     assert_int_equal(scenario_set(&sc, NULL, "rpc_time", "2h", err, sizeof err), -1);
-    assert_string_equal(err, "expected a duration from 0s to 1h with a unit (us, ms, s, m, h), "
+    assert_string_equal(err, "expected a duration from 0s to 1h with a unit (us, ms, s, m, h, d), "
                         "found '2h'");
     assert_int_equal(scenario_set(&sc, NULL, "window", "0s", err, sizeof err), -1);
     assert_contains(err, "from 1us to 18446744073709551615us");

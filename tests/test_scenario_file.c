@@ -1,4 +1,4 @@
-/* test_scenario_file.c -- sim/scenario_file.c, the scenario file reader:
+/* test_scenario_file.c -- scenario/scenario_file.c, the scenario file reader:
  * paths relative to the file, what it refuses (a directory, endless files,
  * long lines, continuation lines, control bytes, too many schemes), its
  * section headers and the [assert] and [advise] sections. */
@@ -235,7 +235,7 @@ static void test_load_assert_sections(void **state)
 }
 
 /* [advise]: the budget read and range-checked, the weights, fix and the
- * check's lists kept as text with their FILE:LINE (sim/advise*.c read
+ * check's lists kept as text with their FILE:LINE (planners/advise*.c read
  * them); each key once. */
 static void test_load_advise_section(void **state)
 {

@@ -1,4 +1,4 @@
-/* test_scenario_ycsb.c -- YCSB workloads in scenarios (sim/scenario_ycsb.c),
+/* test_scenario_ycsb.c -- YCSB workloads in scenarios (scenario/scenario_ycsb.c),
  * end to end through the engine.
  *
  * A scenario names a YCSB workload (ycsb = W, [ycsb] properties, -p
@@ -21,8 +21,8 @@
 
 #include "tests/support.h"
 
-#include "sim/engine.h"
-#include "sim/scenario.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
 #include "workloads/trace.h"
 #include "workloads/ycsb_workload.h"
 

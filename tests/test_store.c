@@ -890,6 +890,54 @@ static void test_saturation_across_parts(void **state)
     store_free(s);
 }
 
+/* Small stores (fewer than 64 rows: puts go into main at once, no
+ * pending buffers) checked after every put against the reference, across
+ * the size where they start pending, with counts in between and splits
+ * that leave small halves which are written again. */
+static void test_small_stores(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        size_t n = 160, np = 0;
+        ref_row *r = random_rows(seed * 104729, n);
+        ref_row *put = calloc(n, sizeof *put), *u = calloc(n, sizeof *u);
+        assert_non_null(put);
+        assert_non_null(u);
+        store *s = store_new();
+        assert_non_null(s);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(store_put(s, keyref_of(r[i].key, r[i].len),
+                                       (uint32_t)r[i].bytes), 0);
+            put[np++] = r[i];
+            if (i % 3 == 0) /* a count between puts */
+                (void)store_count_range(s, keyref_of(r[i].key, r[i].len),
+                                        keyref_of(NULL, 0));
+            memcpy(u, put, np * sizeof *u);
+            size_t k = ref_unique(u, np);
+            if (i < 80 || i % 7 == 0)
+                check_rows(s, u, k);
+            if (i == 100 && k >= 4) { /* split; the lower half is written on */
+                ref_row at = u[k / 2];
+                store *t = store_split(s, keyref_of(at.key, at.len));
+                assert_non_null(t);
+                check_rows(t, u + k / 2, k - k / 2);
+                store_free(t);
+                size_t w = 0;
+                for (size_t j = 0; j < np; j++)
+                    if (ref_compare(&put[j], &at) < 0)
+                        put[w++] = put[j];
+                np = w;
+                memcpy(u, put, np * sizeof *u);
+                check_rows(s, u, ref_unique(u, np));
+            }
+        }
+        store_free(s);
+        free(u);
+        free(put);
+        free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -908,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_interleaved_reads),
         cmocka_unit_test(test_counts_between_puts),
         cmocka_unit_test(test_saturation_across_parts),
+        cmocka_unit_test(test_small_stores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -174,7 +174,7 @@ static void test_estimates(void **state)
                            (double)store_count_range(e, lo, keyref_of(emk, eml)));
             if (h > worst_half)
                 worst_half = h;
-            /* within what the memory estimate counts a region (sim/budget.c:
+            /* within what the memory estimate counts a region (engine/budget.c:
              * sample_keys x (12 + 1.5 K) + 2 K + 128 bytes, K = 16 here) */
             assert_true(store_memory(s) <= cap * (12 + 1.5 * 16) + 2 * 16 + 128);
             store_free(e);

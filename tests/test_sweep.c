@@ -1,5 +1,5 @@
 /* test_sweep.c -- a [sweep] section: expansion, substitution, each
- * point's scenario, and the messages of bad input (sim/sweep.h). */
+ * point's scenario, and the messages of bad input (scenario/sweep.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 
 #include "tests/support.h"
 
-#include "sim/sweep.h"
+#include "scenario/sweep.h"
 
 static int load(sweep *sw, const char *text, char *err, size_t cap)
 {

@@ -18,7 +18,7 @@
 #include "tests/support.h"
 
 #include "reports/sweep_report.h"
-#include "sim/sweep.h"
+#include "scenario/sweep.h"
 #include "tests/cli_support.h"
 
 #define MAX_VALUES 4096

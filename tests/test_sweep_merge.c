@@ -1,4 +1,4 @@
-/* test_sweep_merge.c -- a plan's results read back (sim/sweep_plan.h:
+/* test_sweep_merge.c -- a plan's results read back (planners/sweep_plan.h:
  * sweep_merge_read, merge_main), in-process:
  *  - round trip: a plan of tests/data/sweep-small.ini (cut to 2 minutes)
  *    whose jobs.txt lines are parsed as sh would and run by sweep_main,
@@ -37,9 +37,9 @@
 
 #include "reports/json_read.h"
 #include "reports/sweep_report.h"
-#include "sim/sweep.h"
-#include "sim/sweep_plan.h"
-#include "sim/sweep_run.h"
+#include "scenario/sweep.h"
+#include "planners/sweep_plan.h"
+#include "planners/sweep_run.h"
 
 static char work[PATH_MAX]; /* this run's temporary directory */
 static char small[PATH_MAX]; /* tests/data/sweep-small.ini */

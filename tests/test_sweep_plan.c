@@ -1,4 +1,4 @@
-/* test_sweep_plan.c -- a sweep written out as jobs (sim/sweep_plan.h,
+/* test_sweep_plan.c -- a sweep written out as jobs (planners/sweep_plan.h,
  * `regionsim sweep FILE --plan DIR [--slurm]`), called in-process: the
  * directory's rules and their messages, the point files read back by the
  * sweep reader, jobs.txt run line by line through /bin/sh with a stub
@@ -36,9 +36,9 @@
 
 #include "tests/support.h"
 
-#include "sim/interrupts.h"
-#include "sim/sweep.h"
-#include "sim/sweep_plan.h"
+#include "cli/interrupts.h"
+#include "scenario/sweep.h"
+#include "planners/sweep_plan.h"
 
 static char work[PATH_MAX]; /* this run's temporary directory */
 

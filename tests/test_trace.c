@@ -750,7 +750,7 @@ static void test_open_errors(void **state)
 /* ---- writer ---------------------------------------------------------- */
 
 /* A writer on a file the test opens (the writer never opens, renames or
- * closes files: the program's sim/output.c does). */
+ * closes files: the program's cli/output.c does). */
 typedef struct open_writer {
     FILE *f;
     trace_writer *w;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "sim/truth.h"
+#include "engine/truth.h"
 
 static void test_empty(void **state)
 {

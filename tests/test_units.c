@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim/units.h"
+#include "scenario/units.h"
 
 static void test_counts(void **state)
 {

@@ -1,5 +1,5 @@
 /* test_windows.c -- the digest of a run's per-server window counters
- * (sim/windows.h) and the reports drawn from it.
+ * (engine/windows.h) and the reports drawn from it.
  *
  * By hand: a run of 40 servers and 5 windows whose counts are known is
  * reduced, and every part of the digest (totals, maxima, the binned
@@ -27,9 +27,9 @@
 #include "reports/figures.h"
 #include "reports/report.h"
 #include "reports/stats.h"
-#include "sim/engine.h"
-#include "sim/scenario.h"
-#include "sim/windows.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
+#include "engine/windows.h"
 
 /* ---- by hand ---- */
 

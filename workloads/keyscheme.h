@@ -96,7 +96,7 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
  * weights the kind in a read mix). A new kind is one enum entry here, its
  * name, what the planner knows for it and what its rows share
  * (keyscheme_plan.c: query_knows, query_pins) and what the engine expects
- * it to return (sim/engine_ops.c, build_query, from sim/truth.h). */
+ * it to return (engine/engine_ops.c, build_query, from engine/truth.h). */
 typedef enum query_kind {
     QUERY_GET = 0,   /* one record's row: rec is the record as written */
     QUERY_RANGE,     /* one entity's rows with from_ms <= ts <= to_ms: rec names the entity */

@@ -215,7 +215,7 @@ static int uid_grow(uid_table *t)
  * a counter that starts at 0, so UIDs are 1, 2, 3... in order of first use.
  * Out of memory here has no way back to the caller (an encode cannot fail),
  * so it ends the program with a message and exit status 2, as every other
- * out-of-memory does; the engine's memory budget (sim/budget.c) counts
+ * out-of-memory does; the engine's memory budget (engine/budget.c) counts
  * these tables before a run starts, so this is the last resort. */
 static uint32_t uid_assign(keyencoder *ke, unsigned kind, uint32_t id)
 {

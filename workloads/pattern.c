@@ -58,6 +58,27 @@
  * drawn like YCSB's latest (the newest id most popular) over the ids
  * written so far (dist.h's latest, which grows from one id); until the
  * first insert every operation inserts.
+ *
+ * Weighted (pattern_set_weight, for the weighted engine, scenario/weighting.h):
+ * the pattern emits one operation in w and each stands for w, without
+ * making the w - 1 others. An on-time time series is a deterministic
+ * sequence in (round, series) order, so it is sampled systematically:
+ * operations u, u + w, u + 2w, ... of that order (u < w drawn from the
+ * seed), each found in O(1) from its index. Within a round the sampled
+ * series are evenly spread over the series, far less noisy per window
+ * and server than independent thinning; w must be coprime with the series
+ * count S (else some series are never sampled) and, when w >= S, should
+ * step through the series by about S / golden ratio per sample (else
+ * consecutive samples walk slowly through neighbouring series):
+ * pattern_weight_stride adjusts w to both. Entities and sequence draw
+ * their operations independently, so their weighted stream is exact in
+ * distribution: arrivals at rate / w (fixed: every w-th arrival time;
+ * Poisson: gaps w times as long), each operation drawn as before; an
+ * insert stands for w inserts (w new ids, one of them drawn at random
+ * emitted: always the first would give every emitted id one residue mod
+ * w, and keys built from an id's last digits would all look alike). Traces,
+ * YCSB phases and jittered time series are not weighted (the engine runs
+ * them per operation).
  */
 #include "workloads/pattern.h"
 
@@ -106,6 +127,8 @@ struct pattern {
     trace_reader *trace;
     /* ycsb */
     ycsb_gen *ycsb;
+    /* weighted: one operation emitted in `weight` (1: every one) */
+    uint64_t weight;
 };
 
 static pattern *pattern_fail(pattern *p, char *err, size_t cap, const char *what)
@@ -167,6 +190,31 @@ static void series_walk_step(pattern *p)
     }
 }
 
+/* The walk at series i of round `round` (index i < S), in O(1): what
+ * stepping from series 0 would reach. */
+static void series_walk_to(pattern *p, uint64_t round, uint64_t i)
+{
+    series_walk *w = &p->walk;
+    record r;
+    series_walk_start(p);
+    p->round = round;
+    p->index = i;
+    w->offset_us = series_offset_us(p, i);
+    w->rem = i * w->step_r % p->series; /* i, step_r < S <= 2^32 - 1: no overflow */
+    series_record(p, i, &r);
+    w->metric = r.metric;
+    w->host = r.host;
+    w->tag = r.tag;
+}
+
+/* Weighted: from the point just emitted (the walk already at the next
+ * one), w - 1 points further on. */
+static void series_skip(pattern *p)
+{
+    uint64_t i = p->index + (p->weight - 1);
+    series_walk_to(p, p->round + i / p->series, i % p->series);
+}
+
 static int series_next_on_time(pattern *p, uint64_t *t_us, record *out)
 {
     const series_walk *w = &p->walk;
@@ -184,6 +232,8 @@ static int series_next_on_time(pattern *p, uint64_t *t_us, record *out)
     } else {
         series_walk_step(p);
     }
+    if (p->weight > 1)
+        series_skip(p);
     return 1;
 }
 
@@ -245,12 +295,14 @@ static int series_next_jittered(pattern *p, uint64_t *t_us, record *out)
 
 static uint64_t next_arrival_us(pattern *p)
 {
-    uint64_t k = p->arrivals++;
+    uint64_t k = p->arrivals;
+    p->arrivals += p->weight; /* weighted: every w-th arrival (from a seeded start) */
     double gap = 1e6 / p->cfg.rate_per_s;
     if (p->cfg.arrivals == ARRIVALS_FIXED)
         return (uint64_t)((double)k * gap);
-    /* Exponential gap with mean `gap`: -ln(1 - U) * gap, U in [0, 1). */
-    p->poisson_t_us += -log1p(-rng_double(&p->random)) * gap;
+    /* Exponential gap with mean `gap` (weighted: w gaps' worth, a Poisson
+     * stream at rate / w): -ln(1 - U) * gap, U in [0, 1). */
+    p->poisson_t_us += -log1p(-rng_double(&p->random)) * gap * (double)p->weight;
     return (uint64_t)p->poisson_t_us;
 }
 
@@ -346,6 +398,19 @@ static int entities_next(pattern *p, uint64_t *t_us, record *out)
         out->entity = (uint32_t)id;
         out->op = RECORD_PUT;
         p->written++;
+        /* weighted: it stands for w inserts, the w - 1 next ids too, and
+         * is one of them drawn at random (always the first would put
+         * every insert on ids of one residue mod w: a reversed id's first
+         * digit would be the same for all) */
+        uint64_t pick = p->weight > 1 ? rng_below(&p->ops, p->weight) : 0;
+        for (uint64_t more = 1; more < p->weight && p->written < UINT32_MAX; more++) {
+            id = ycsb_keychooser_next_insert(p->keys);
+            rc = ycsb_ackcounter_acknowledge(&p->keys->transactioninsertkeysequence, id);
+            assert(rc == 0 && (uint64_t)id == p->written);
+            if (more == pick)
+                out->entity = (uint32_t)id;
+            p->written++;
+        }
         if (p->chooser)
             dist_set_items(p->chooser, p->written);
         return 1;
@@ -367,7 +432,10 @@ static int sequence_next(pattern *p, uint64_t *t_us, record *out)
         out->op = RECORD_GET;
         return 1;
     }
-    out->entity = (uint32_t)p->written++; /* wraps after 2^32 inserts */
+    /* weighted: w new ids, one drawn at random emitted (entities_next
+     * says why not the first); wraps after 2^32 inserts */
+    out->entity = (uint32_t)(p->written + (p->weight > 1 ? rng_below(&p->ops, p->weight) : 0));
+    p->written += p->weight;
     out->op = RECORD_PUT;
     if (p->chooser && p->written <= UINT32_MAX + 1ull)
         dist_set_items(p->chooser, p->written);
@@ -434,6 +502,7 @@ pattern *pattern_new(const pattern_config *cfg, uint64_t seed, char *err, size_t
     if (!p)
         return pattern_fail(NULL, err, errcap, "out of memory");
     p->cfg = *cfg;
+    p->weight = 1;
     p->random = rng_stream(seed, 0x7061747465726eull /* "pattern" */);
     switch (cfg->kind) {
     case PATTERN_TIMESERIES:
@@ -478,6 +547,64 @@ void pattern_free(pattern *p)
     trace_close(p->trace);
     ycsb_gen_free(p->ycsb);
     free(p);
+}
+
+int pattern_can_weight(const pattern_config *cfg)
+{
+    return (cfg->kind == PATTERN_TIMESERIES && cfg->jitter_us == 0) ||
+           cfg->kind == PATTERN_ENTITIES || cfg->kind == PATTERN_SEQUENCE;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+uint64_t pattern_weight_stride(const pattern_config *cfg, uint64_t w)
+{
+    if (w <= 1 || cfg->kind != PATTERN_TIMESERIES)
+        return w;
+    uint64_t s = (uint64_t)cfg->metrics * cfg->hosts * cfg->tags;
+    if (s <= 1)
+        return w;
+    if (w >= s) { /* the step through the series: near S / golden ratio */
+        uint64_t r = (uint64_t)((double)s * 0.6180339887498949);
+        if (r == 0)
+            r = 1;
+        w = (w / s) * s + r;
+    }
+    while (gcd64(w, s) != 1)
+        w++;
+    return w;
+}
+
+void pattern_random_series(const pattern *p, rng *random, record *out)
+{
+    if (p->cfg.kind != PATTERN_TIMESERIES)
+        return;
+    series_record(p, rng_below(random, p->series), out);
+}
+
+int pattern_set_weight(pattern *p, uint64_t w, uint64_t seed)
+{
+    assert(w >= 1);
+    if (w == 1)
+        return 0;
+    if (!pattern_can_weight(&p->cfg))
+        return -1;
+    rng r = rng_stream(seed, 0x776569676874ull /* "weight" */);
+    uint64_t start = rng_below(&r, w); /* the systematic sample's random start */
+    p->weight = w;
+    if (p->cfg.kind == PATTERN_TIMESERIES)
+        series_walk_to(p, start / p->series, start % p->series);
+    else
+        p->arrivals = p->cfg.arrivals == ARRIVALS_FIXED ? start : 0;
+    return 0;
 }
 
 double pattern_rate_per_s(const pattern *p)

@@ -111,6 +111,30 @@ pattern *pattern_new(const pattern_config *cfg, uint64_t seed, char *err, size_t
 
 void pattern_free(pattern *p);
 
+/* Whether a pattern of cfg can be weighted (pattern_set_weight): an
+ * on-time time series, entities or sequence. */
+int pattern_can_weight(const pattern_config *cfg);
+
+/* The weight a pattern of cfg uses for a wanted weight w >= 1: w itself,
+ * or for a time series of S series the nearest w' >= w coprime with S
+ * (every series is sampled) and, when w >= S, stepping through the series
+ * by about S / golden ratio (pattern.c's top comment). */
+uint64_t pattern_weight_stride(const pattern_config *cfg, uint64_t w);
+
+/* Weighted: from now on (call before the first pattern_next) p emits one
+ * operation in w, each standing for w (pattern.c's top comment), the
+ * systematic sample's start drawn from seed. w = 1 changes nothing.
+ * Returns 0, or -1 when the pattern cannot be weighted (p unchanged). */
+int pattern_set_weight(pattern *p, uint64_t w, uint64_t seed);
+
+/* Weighted time series: makes *out (its entity, metric, host, tag,
+ * naming) a series drawn uniformly by `random`, for a read the engine
+ * makes of a write. A weighted series is sampled every w-th round in a
+ * fixed phase, so a read of the series just sampled would find its last
+ * kept point always w rounds old; a read of any series finds it at a
+ * uniform age, as the points it stands for are. Other kinds: unchanged. */
+void pattern_random_series(const pattern *p, struct rng *random, record *out);
+
 /* Operations per second offered, or 0 when unknown (traces). */
 double pattern_rate_per_s(const pattern *p);
 

@@ -40,8 +40,8 @@
  * Writer. Plain buffered stdio on a stream the caller opened: the writer
  * never opens, renames or removes a file. Which file a trace goes to, and
  * whether it is written under a temporary name and renamed or written in
- * place (a device, a FIFO), is sim/output.c's rule; workloads/ must not
- * depend on sim/ (data flows workloads -> sim -> reports), so the program
+ * place (a device, a FIFO), is cli/output.c's rule; workloads/ must not
+ * depend on cli/ (data flows workloads -> engine -> reports), so the program
  * opens the file there and hands the writer its FILE *. The key is printed in shell form
  * (key_format) in slices of a fixed stack buffer, so no key length needs
  * an allocation; in CSV the two characters that would need quoting, ','

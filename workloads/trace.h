@@ -91,7 +91,7 @@ typedef struct trace_writer trace_writer;
 
 /* A writer of a trace to `f`, a stream open for writing that the caller
  * owns and closes: where and how a file is created or replaced is the
- * caller's business (sim/output.c), so this layer never creates, renames or
+ * caller's business (cli/output.c), so this layer never creates, renames or
  * removes a file. `name` names the trace in messages. tsv: tab-separated,
  * else CSV (trace_name_is_tsv tells by the name). Writes the header line.
  * NULL with a message in err if out of memory. */

@@ -54,7 +54,7 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
  * --qualifiers row its number among all the row's cells, so that a row
  * written again grows as an OpenTSDB row does): the cell sizes of
  * regionsim's model (docs/model.md "Keys, rows and cells",
- * sim/engine_ops.c cell_bytes), since region sizes decide the splits.
+ * engine/engine_ops.c cell_bytes), since region sizes decide the splits.
  * A delete is a Delete of the row (a DeleteFamily marker, no qualifier).
  */
 public final class Replayer {

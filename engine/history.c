@@ -1,0 +1,262 @@
+/* history.c -- the region log and the timeline. See history.h. */
+#include "engine/history.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the key strings: each distinct one once ---------------------------- */
+
+#define TEXT_BLOCK (64 * 1024) /* bytes of strings a block holds, at least */
+
+typedef struct text_block {
+    struct text_block *next;
+    size_t used, cap;
+    char data[];
+} text_block;
+
+struct history_text {
+    text_block *blocks;     /* the newest first; strings never move */
+    const char **slot;      /* open addressing by string hash; NULL = empty */
+    size_t mask, n;         /* slots - 1; strings stored */
+    char *scratch;          /* a key formatted, before it is looked up */
+    size_t scratch_cap;
+};
+
+static void text_free(struct history_text *t)
+{
+    if (!t)
+        return;
+    for (text_block *b = t->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(t->slot);
+    free(t->scratch);
+    free(t);
+}
+
+static uint64_t text_hash(const char *s, size_t n)
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+/* Doubles the slots (at least 1024): 0, or -1 with t unchanged. */
+static int text_grow(struct history_text *t)
+{
+    size_t cap = t->slot ? 2 * (t->mask + 1) : 1024;
+    const char **slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; t->slot && i <= t->mask; i++) {
+        if (!t->slot[i])
+            continue;
+        size_t j = (size_t)text_hash(t->slot[i], strlen(t->slot[i])) & (cap - 1);
+        while (slot[j])
+            j = (j + 1) & (cap - 1);
+        slot[j] = t->slot[i];
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->mask = cap - 1;
+    return 0;
+}
+
+/* A copy of s (n bytes) in the blocks, or NULL if out of memory. */
+static char *text_store(struct history_text *t, const char *s, size_t n)
+{
+    text_block *b = t->blocks;
+    if (!b || b->cap - b->used < n + 1) {
+        size_t cap = n + 1 > TEXT_BLOCK ? n + 1 : TEXT_BLOCK;
+        b = malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->next = t->blocks;
+        b->used = 0;
+        b->cap = cap;
+        t->blocks = b;
+    }
+    char *out = b->data + b->used;
+    memcpy(out, s, n + 1);
+    b->used += n + 1;
+    return out;
+}
+
+/* Key k in shell form, stored once however often it is logged; NULL if
+ * out of memory. The string lives until history_free_results. */
+static char *text_of(history *h, keyref k)
+{
+    struct history_text *t = h->text;
+    if (!t && !(t = h->text = calloc(1, sizeof *t)))
+        return NULL;
+    size_t n = key_format_len(k);
+    if (n + 1 > t->scratch_cap) {
+        char *p = realloc(t->scratch, n + 1);
+        if (!p)
+            return NULL;
+        t->scratch = p;
+        t->scratch_cap = n + 1;
+    }
+    key_format(k, t->scratch, n + 1);
+    if ((t->n + 1) * 2 > (t->slot ? t->mask + 1 : 0) && text_grow(t) < 0)
+        return NULL;
+    size_t j = (size_t)text_hash(t->scratch, n) & t->mask;
+    for (; t->slot[j]; j = (j + 1) & t->mask)
+        if (strcmp(t->slot[j], t->scratch) == 0)
+            return (char *)t->slot[j];
+    char *s = text_store(t, t->scratch, n);
+    if (s) {
+        t->slot[j] = s;
+        t->n++;
+    }
+    return s;
+}
+
+/* ---- the log --------------------------------------------------------------- */
+
+void history_init(history *h, const cluster *c)
+{
+    memset(h, 0, sizeof *h);
+    h->table = c;
+}
+
+/* Room for one more element in a growing array of `size`-byte elements. */
+static int reserve(void **array, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t want = *cap ? 2 * *cap : 64;
+    if (want > SIZE_MAX / size)
+        return -1;
+    void *p = realloc(*array, want * size);
+    if (!p)
+        return -1;
+    *array = p;
+    *cap = want;
+    return 0;
+}
+
+static timeline_event *new_event(history *h, uint64_t t_us, timeline_kind kind)
+{
+    if (h->failed || reserve((void **)&h->events, h->nevents, &h->events_cap,
+                             sizeof *h->events) < 0) {
+        h->failed = 1;
+        return NULL;
+    }
+    timeline_event *e = &h->events[h->nevents++];
+    memset(e, 0, sizeof *e);
+    e->t_us = t_us;
+    e->kind = kind;
+    return e;
+}
+
+/* A region's figures now, into the log. */
+static int log_region(history *h, const region *r, uint32_t server_id, uint64_t closed_us,
+                      int split)
+{
+    if (reserve((void **)&h->regions, h->nregions, &h->regions_cap, sizeof *h->regions) < 0)
+        return -1;
+    region_result *out = &h->regions[h->nregions];
+    memset(out, 0, sizeof *out);
+    out->start = text_of(h, region_start(r));
+    out->end = text_of(h, region_end(r));
+    if (!out->start || !out->end)
+        return -1;
+    out->id = r->id;
+    out->server = server_id;
+    out->split = split;
+    out->opened_us = r->opened_us;
+    out->closed_us = closed_us;
+    out->writes = r->writes;
+    out->reads = r->reads;
+    out->rows = store_rows(r->rows); /* weighted: a kept row stands for more */
+    if (h->table->weight > 1)
+        out->rows = (uint64_t)((double)out->rows * cluster_row_weight(h->table, r->rows) + 0.5);
+    out->bytes = store_bytes(r->rows);
+    h->nregions++;
+    return 0;
+}
+
+void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
+                     uint32_t from, uint32_t to, const split_why *why)
+{
+    history *h = ctx;
+    if (h->failed)
+        return;
+    uint64_t now = h->table->now_us;
+    if (what == CLUSTER_SPLIT && log_region(h, r, from, now, 1) < 0) {
+        h->failed = 1;
+        return;
+    }
+    static const timeline_kind kinds[] = { [CLUSTER_SPLIT] = TIMELINE_SPLIT,
+                                           [CLUSTER_MOVE] = TIMELINE_MOVE,
+                                           [CLUSTER_REASSIGN] = TIMELINE_REASSIGN };
+    timeline_event *e = new_event(h, now, kinds[what]);
+    if (!e)
+        return;
+    e->from = from;
+    e->to = to;
+    e->meta = what != CLUSTER_SPLIT && r == NULL; /* cluster_move_meta, cluster_retire_server */
+    if (why)
+        e->split = *why;
+    e->key = text_of(h, at);
+    if (!e->key)
+        h->failed = 1;
+}
+
+void history_balancer_event(history *h, uint64_t t_us, size_t index)
+{
+    timeline_event *e = new_event(h, t_us, TIMELINE_BALANCER);
+    if (e)
+        e->balancer = index;
+}
+
+void history_server_event(history *h, uint64_t t_us, timeline_kind kind, uint32_t from,
+                          uint32_t to)
+{
+    timeline_event *e = new_event(h, t_us, kind);
+    if (e) {
+        e->from = from;
+        e->to = to;
+    }
+}
+
+int history_finish(history *h, cluster *c, uint64_t end_us, run_result *out)
+{
+    for (size_t i = 0; i < regionmap_count(c->map) && !h->failed; i++) {
+        const region *r = regionmap_get(c->map, i);
+        if (log_region(h, r, c->servers[r->server].id, end_us, 0) < 0)
+            h->failed = 1;
+    }
+    if (h->failed)
+        return -1;
+    out->history = h->regions;
+    out->nhistory = h->nregions;
+    out->events = h->events;
+    out->nevents = h->nevents;
+    out->history_text = h->text;
+    memset(h, 0, sizeof *h);
+    return 0;
+}
+
+void history_release(history *h)
+{
+    run_result owner = { .history = h->regions, .nhistory = h->nregions,
+                         .events = h->events, .nevents = h->nevents,
+                         .history_text = h->text };
+    history_free_results(&owner);
+    memset(h, 0, sizeof *h);
+}
+
+void history_free_results(run_result *out)
+{
+    free(out->history); /* their strings are the text's */
+    free(out->events);
+    text_free(out->history_text);
+    out->history = NULL;
+    out->events = NULL;
+    out->history_text = NULL;
+    out->nhistory = out->nevents = 0;
+}

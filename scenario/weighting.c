@@ -1,0 +1,140 @@
+/* weighting.c -- per-op or weighted, and the weight (weighting.h). */
+#include "scenario/weighting.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "workloads/pattern.h"
+
+/* Why phase ph cannot be weighted, or NULL. */
+static const char *phase_unweightable(const phase *ph)
+{
+    if (ph->clients)
+        return "a closed-loop phase (clients wait for their replies)";
+    if (!pattern_can_weight(&ph->pattern)) {
+        switch (ph->pattern.kind) {
+        case PATTERN_TRACE:
+            return "a trace (its operations are replayed one by one)";
+        case PATTERN_YCSB:
+            return "a YCSB phase (its operation count is YCSB's)";
+        default:
+            return "a time series with jitter";
+        }
+    }
+    return NULL;
+}
+
+static double phase_ops(const phase *ph)
+{
+    const pattern_config *c = &ph->pattern;
+    double d = (double)ph->duration_us;
+    switch (c->kind) {
+    case PATTERN_TIMESERIES:
+        return (double)c->metrics * c->hosts * c->tags * ceil(d / (double)c->interval_us);
+    case PATTERN_ENTITIES:
+    case PATTERN_SEQUENCE:
+        return c->rate_per_s * d / 1e6;
+    default:
+        return 0;
+    }
+}
+
+double weighting_expected_ops(const scenario *sc)
+{
+    double ops = 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (ph->clients || !pattern_can_weight(&ph->pattern))
+            return 0;
+        ops += phase_ops(ph);
+    }
+    return ops;
+}
+
+/* The weight for `ops` operations (the top comment of weighting.h). */
+static uint64_t chosen_weight(const scenario *sc, double ops)
+{
+    double planned = 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++)
+        planned += (double)scenario_phase(sc, i)->duration_us;
+    double windows = sc->window_us ? ceil(planned / (double)sc->window_us) : 1;
+    double events = (double)scenario_max_servers(sc) * windows * WEIGHT_EVENTS_PER_CELL;
+    events = events < WEIGHT_EVENTS_MIN ? WEIGHT_EVENTS_MIN
+             : events > WEIGHT_EVENTS_MAX ? WEIGHT_EVENTS_MAX : events;
+    double w = ceil(ops / events);
+    return w < 1 ? 1 : w > 1000000 ? 1000000 : (uint64_t)w;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* w made to suit every phase: the first time series' stride
+ * (pattern_weight_stride), then the next w coprime with every time
+ * series' series count. */
+static uint64_t stride_for_phases(const scenario *sc, uint64_t w)
+{
+    size_t n = scenario_phase_count(sc);
+    for (size_t i = 0; i < n; i++)
+        if (scenario_phase(sc, i)->pattern.kind == PATTERN_TIMESERIES) {
+            w = pattern_weight_stride(&scenario_phase(sc, i)->pattern, w);
+            break;
+        }
+    for (int ok = 0; !ok && w > 1; w += !ok) {
+        ok = 1;
+        for (size_t i = 0; i < n; i++) {
+            const pattern_config *c = &scenario_phase(sc, i)->pattern;
+            if (c->kind == PATTERN_TIMESERIES &&
+                gcd64(w, (uint64_t)c->metrics * c->hosts * c->tags) != 1)
+                ok = 0;
+        }
+    }
+    return w;
+}
+
+int weighting_resolve(const scenario *sc, int watched, weighting *out, char *err, size_t errcap)
+{
+    *out = (weighting){ 0, 1, 0, NULL };
+    if (sc->engine == ENGINE_MODE_PER_OP)
+        return 0;
+    int forced = sc->engine == ENGINE_MODE_WEIGHTED || sc->weight > 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        const char *why = phase_unweightable(ph);
+        if (why && forced) {
+            snprintf(err, errcap, "engine = weighted: phase %s is %s; the weighted engine needs "
+                     "an open-loop time series without jitter, entities or sequence (use "
+                     "engine = per-op or auto)", ph->name, why);
+            return -1;
+        }
+        if (why) {
+            out->why = "a phase the weighted engine cannot run";
+            return 0;
+        }
+    }
+    if (watched) {
+        if (forced) {
+            snprintf(err, errcap, "engine = weighted: every operation is written out (a trace "
+                     "or a key listing), but the weighted engine makes one in `weight`; use "
+                     "engine = per-op");
+            return -1;
+        }
+        out->why = "every operation is written out";
+        return 0;
+    }
+    out->ops = weighting_expected_ops(sc);
+    if (!forced && out->ops <= WEIGHT_AUTO_PER_OP_OPS) {
+        out->why = "small enough to simulate every operation";
+        return 0;
+    }
+    uint64_t w = sc->weight ? sc->weight : chosen_weight(sc, out->ops);
+    out->weighted = 1;
+    out->weight = stride_for_phases(sc, w);
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* weighting.h -- per-op or weighted: which engine runs, and the weight.
+ *
+ * The weighted engine (docs/weighted.md) makes one operation stand for w
+ * of the same distribution: the pattern emits one in w (workloads/
+ * pattern.h, pattern_set_weight), and counts, bytes and server work are
+ * multiplied by w, so a month of writes runs in seconds; queueing comes
+ * from a per-window fluid model (engine/fluid.h) instead of the servers'
+ * FIFO queues. The choice is a function of the scenario alone (the
+ * budget estimate and the engine make the same one):
+ *
+ * - engine = per-op: every operation (weight must be unset).
+ * - engine = weighted, or weight = N set: weighted, when every phase can
+ *   be (open loop, a pattern that can emit one in w: an on-time time
+ *   series, entities or sequence); refused otherwise, saying why.
+ * - engine = auto with no weight: per-op when the run makes at most
+ *   WEIGHT_AUTO_PER_OP_OPS operations (so every small run, and every
+ *   test and sample that was per-op, stays byte for byte what it was), or
+ *   a phase cannot be weighted, or every operation is watched (a trace
+ *   written); else weighted.
+ *
+ * A chosen weight aims at WEIGHT_EVENTS_PER_CELL simulated operations per
+ * server per report window (window figures need them: a window's maximum
+ * over servers of counts of ~200 has a few % of noise), within
+ * [WEIGHT_EVENTS_MIN, WEIGHT_EVENTS_MAX] operations a run:
+ *   w = ceil(ops / clamp(servers x windows x 200, 1e6, 4e6)),
+ * then adjusted for a time series (pattern_weight_stride). One weight a
+ * run (not a phase). */
+#ifndef REGIONSIM_WEIGHTING_H
+#define REGIONSIM_WEIGHTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario/scenario.h"
+
+#define WEIGHT_AUTO_PER_OP_OPS 10000000.0
+#define WEIGHT_EVENTS_PER_CELL 200.0
+#define WEIGHT_EVENTS_MIN 1000000.0
+#define WEIGHT_EVENTS_MAX 4000000.0
+
+typedef struct weighting {
+    int weighted;        /* 1: the weighted engine */
+    uint64_t weight;     /* w; 1 per-op */
+    double ops;          /* operations the run is expected to make (0: unknown) */
+    const char *why;     /* auto chose per-op: why (static text); NULL otherwise */
+} weighting;
+
+/* Operations the scenario's phases make (generators; 0 if a phase's
+ * count is unknown beforehand: a trace, a closed loop, a YCSB phase). */
+double weighting_expected_ops(const scenario *sc);
+
+/* The engine and weight for sc (the top comment), `watched` when every
+ * operation is told to an observer (a trace written). Returns 0, or -1
+ * with a message in err when weighted is asked of a run that cannot be. */
+int weighting_resolve(const scenario *sc, int watched, weighting *out, char *err, size_t errcap);
+
+#endif
