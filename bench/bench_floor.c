@@ -33,8 +33,10 @@
  * repetitions, the share of its CPU time spent in the kernel (sys) and the
  * median wall seconds of a run. The targets of issue 15 are printed as
  * pass or miss, not enforced: exact writes within 2.5x of the routing
- * floor per operation for monotonic and salted, and md5 with 10% reads
- * under 3x its writes-only time (each store's own).
+ * floor per operation for monotonic and salted; and issue 30's: for every
+ * scheme and store, 10% reads within 2x its writes-only time (a table at
+ * the end: an operation's time with reads, writes-only, their ratio, and
+ * a read's own time, taking writes to cost what they do writes-only).
  *
  * Store kinds: the `stores` table below is one row per store the engine
  * is run with (the scenario's `store` setting, set explicitly: a default
@@ -49,7 +51,8 @@
  * of the keys written, not the engine's: a floor, not a replica. Memory:
  * the exact floor holds all keys plus 32 bytes a key of sort arrays
  * (about 0.5 GB at 10 million keys).
- * Usage: bench_floor [OPERATIONS [REPS [SCHEME...]]] (defaults 4000000, 3).
+ * Usage: bench_floor [OPERATIONS [REPS [SCHEME...]]] (defaults 4000000, 3,
+ * every preset scheme: workloads/keyscheme.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +75,7 @@ static const char *const stores[] = { "exact", "sampled" };
  * only and with reads (columns 2 + 2 st and 3 + 2 st). */
 #define NCOLS (2 + 2 * NSTORES)
 #define MAX_REPS 15
+#define READS_TARGET 2.0 /* issue 30: 10% reads within 2x writes-only */
 
 static double cpu_now(void)
 {
@@ -174,6 +178,7 @@ static void make_scenario(scenario *sc, const char *scheme, uint64_t ops, double
     snprintf(fraction, sizeof fraction, "%g", read_fraction);
     if (scenario_add_scheme(sc, NULL, scheme) < 0 ||
         scenario_set(sc, NULL, "duration", duration, err, sizeof err) < 0 ||
+        scenario_set(sc, NULL, "measure_from", "0s", err, sizeof err) < 0 || /* count all N */
         scenario_set(sc, NULL, "read_fraction", fraction, err, sizeof err) < 0)
         die("setting up the scenario", err);
     int rc = scenario_set(sc, NULL, "store", store, err, sizeof err);
@@ -454,18 +459,20 @@ int main(int argc, char **argv)
                         "[SCHEME...]]]\n", MAX_REPS);
         return 2;
     }
-    const char *defaults[] = { "monotonic", "salted", "hashed", "md5" };
-    const char **schemes = argc > 3 ? (const char **)argv + 3 : defaults;
-    int nschemes = argc > 3 ? argc - 3 : 4;
+    int nschemes = argc > 3 ? argc - 3 : (int)keyscheme_preset_count();
+    const char **schemes = malloc((size_t)nschemes * sizeof *schemes);
+    if (!schemes)
+        die("out of memory", NULL);
+    for (int si = 0; si < nschemes; si++)
+        schemes[si] = argc > 3 ? argv[3 + si] : keyscheme_preset_name((size_t)si);
     printf("bench_floor: %llu operations a run, the default scenario; median of %d "
            "(CPU s of this process; spread min-max)\n", (unsigned long long)n, reps);
     printf("%-10s %-28s %9s %8s %8s %8s %15s %5s %6s %10s\n", "scheme", "run", "ns/op",
            "Mops/s", "x route", "x exact", "spread ns/op", "sys", "wall", "distinct");
-    double md5_ratio[NSTORES], *route_ratio = calloc((size_t)nschemes, sizeof *route_ratio);
-    if (!route_ratio)
+    double *route_ratio = calloc((size_t)nschemes, sizeof *route_ratio);
+    double (*reads_ns)[NSTORES][2] = calloc((size_t)nschemes, sizeof *reads_ns);
+    if (!route_ratio || !reads_ns)
         die("out of memory", NULL);
-    for (size_t st = 0; st < NSTORES; st++)
-        md5_ratio[st] = -1;
     int rc = 0;
     for (int si = 0; si < nschemes; si++) {
         const char *name = schemes[si];
@@ -527,8 +534,9 @@ int main(int argc, char **argv)
                    (unsigned long long)col[c].s[0].distinct);
         }
         route_ratio[si] = col[2].cpu / col[0].cpu;
-        for (size_t st = 0; st < NSTORES && strcmp(name, "md5") == 0; st++)
-            md5_ratio[st] = col[3 + 2 * st].cpu / col[2 + 2 * st].cpu;
+        for (size_t st = 0; st < NSTORES; st++)
+            for (int k = 0; k < 2; k++)
+                reads_ns[si][st][k] = col[2 + 2 * st + k].cpu / (double)n * 1e9;
         for (size_t st = 0; st < NSTORES; st++) {
             scenario_release(&sc_w[st]);
             scenario_release(&sc_r[st]);
@@ -542,11 +550,23 @@ int main(int argc, char **argv)
             printf("  %-10s %-7s %-40s %5.2fx  %s\n", schemes[si], stores[0],
                    "writes within 2.5x the routing floor:", route_ratio[si],
                    verdict(route_ratio[si], 2.5));
-    for (size_t st = 0; st < NSTORES; st++)
-        if (md5_ratio[st] > 0)
-            printf("  %-10s %-7s %-40s %5.2fx  %s\n", "md5", stores[st],
-                   "10% reads under 3x its writes-only time:", md5_ratio[st],
-                   verdict(md5_ratio[st], 3.0));
+    printf("10%% reads against writes-only (issue 30: within %.0fx; printed, not enforced):\n",
+           READS_TARGET);
+    printf("  %-16s %-7s %12s %12s %8s %12s\n", "scheme", "store", "ns/op reads",
+           "ns/op writes", "x writes", "ns a read");
+    for (int si = 0; si < nschemes; si++)
+        for (size_t st = 0; st < NSTORES; st++) {
+            double r = reads_ns[si][st][1], w = reads_ns[si][st][0];
+            if (w <= 0)
+                continue; /* the scheme was not comparable */
+            /* a tenth of the operations read: r = 0.9 w + 0.1 R, taking a
+             * write to cost what it does writes-only, so a read costs
+             * R = 10 r - 9 w */
+            printf("  %-16s %-7s %12.1f %12.1f %7.2fx %12.0f  %s\n", schemes[si], stores[st], r,
+                   w, r / w, 10 * r - 9 * w, verdict(r / w, READS_TARGET));
+        }
     free(route_ratio);
+    free(reads_ns);
+    free(schemes);
     return rc;
 }

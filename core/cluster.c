@@ -192,16 +192,28 @@ static keyref scan_start(const region *r, keyref lo)
     return key_compare(lo, start) > 0 ? lo : start;
 }
 
-/* Rows of region r inside [lo, hi) (hi empty: unbounded). */
+/* Rows of region r inside [lo, hi) (hi empty: unbounded). An end of the
+ * range at or beyond the region's own is asked of an exact store as no
+ * bound at all (empty): the same count, as every row of a region lies
+ * within its bounds, and the store need not compare its first or last row
+ * with a bound that shares its first bytes (a region's own start and end
+ * mostly do). A range over the whole region, most of a scan's regions,
+ * asks any store for every row (a sampled store's estimate of a range
+ * depends on its bounds, so it gets the region's own when only one end is
+ * the region's). */
 static uint64_t rows_in_region(const region *r, keyref lo, keyref hi)
 {
-    keyref end = region_end(r);
-    keyref from = scan_start(r, lo);
-    keyref to = hi;
-    if (end.len && (hi.len == 0 || key_compare(end, hi) < 0))
-        to = end;
+    static const keyref none = { NULL, 0 };
+    keyref start = region_start(r), end = region_end(r);
+    int from_start = key_compare(lo, start) <= 0;
+    int to_end = hi.len == 0 || (end.len && key_compare(end, hi) <= 0);
+    if (from_start && to_end)
+        return store_count_range(r->rows, none, none);
+    keyref from = from_start ? start : lo, to = to_end ? end : hi;
     if (to.len && key_compare(from, to) >= 0)
         return 0;
+    if (store_kind_of(r->rows) == STORE_EXACT)
+        return store_count_range(r->rows, from_start ? none : lo, to_end ? none : hi);
     return store_count_range(r->rows, from, to);
 }
 

@@ -233,14 +233,67 @@ static int covers_all(exact_store *s, const pkey *from, const pkey *to)
     return 1;
 }
 
-/* Entries or rows in [lo, hi) of an ascending range that are >= from and,
- * if to is not NULL, < to. A bound outside the range costs one compare
- * (scans cover most regions whole). */
-static size_t count_between(const exact_store *s, at_compare cmp, size_t lo, size_t hi,
-                            const pkey *from, const pkey *to)
+/* First element of [lo, hi) >= k (hi if none), searched near the rows
+ * where recent counts' lower bounds were (s->count_hint: reads of one
+ * kind ask for bounds that move little from one read to the next, and a
+ * region may serve a few kinds). Each hint is compared with k (lines a
+ * recent search touched): the nearest below and at-or-above bracket the
+ * answer, and the search gallops inwards from both ends of the bracket at
+ * once, then halves what is left: O(K + log distance) compares from the
+ * nearer hint, never more than K + 2 log n. The hint nearest the answer
+ * moves to it; an answer far from every hint replaces one in turn. */
+#define HINT_NEAR 64 /* rows: an answer this near a hint moves it */
+static size_t lower_bound_hinted(exact_store *s, size_t lo, size_t hi, const pkey *k)
 {
-    size_t a = lo < hi && cmp(s, lo, from) < 0
-                   ? lower_bound_in(s, cmp, lo + 1, hi, from) : lo;
+    size_t a = lo, b = hi; /* [lo, a) < k, [b, hi) >= k */
+    int below = -1, above = -1;
+    for (int i = 0; i < COUNT_HINTS; i++) {
+        size_t h = s->count_hint[i];
+        if (h < a || h >= b)
+            continue;
+        if (row_compare(s, h, k) < 0) {
+            a = h + 1;
+            below = i;
+        } else {
+            b = h;
+            above = i;
+        }
+    }
+    for (size_t step = 1; b - a > 2 * step; step *= 2) {
+        if (row_compare(s, a + step - 1, k) >= 0) {
+            b = a + step - 1;
+            break;
+        }
+        a += step;
+        if (row_compare(s, b - step, k) < 0) {
+            a = b - step + 1;
+            break;
+        }
+        b -= step;
+    }
+    size_t r = lower_bound_in(s, row_at_compare, a, b, k);
+    size_t from_below = below >= 0 ? r - s->count_hint[below] : SIZE_MAX;
+    size_t from_above = above >= 0 ? s->count_hint[above] - r : SIZE_MAX;
+    int near = from_below <= from_above ? below : above;
+    if (near < 0 || (from_below > HINT_NEAR && from_above > HINT_NEAR)) {
+        near = (int)s->count_victim;
+        s->count_victim = (s->count_victim + 1) % COUNT_HINTS;
+    }
+    s->count_hint[near] = r;
+    return r;
+}
+
+/* Entries or rows in [lo, hi) of an ascending range that are >= from and,
+ * if to is not NULL, < to; main's (hinted) is searched near recent counts'
+ * lower bounds. A bound outside the range costs one compare (scans cover
+ * most regions whole). */
+static size_t count_between(exact_store *s, at_compare cmp, size_t lo, size_t hi,
+                            const pkey *from, const pkey *to, int hinted)
+{
+    size_t a = lo;
+    if (lo < hi && cmp(s, lo, from) < 0)
+        a = hinted ? lower_bound_hinted(s, lo + 1, hi, from)
+                   : lower_bound_in(s, cmp, lo + 1, hi, from);
     size_t b = hi;
     if (to && a < hi && cmp(s, hi - 1, to) >= 0)
         b = gallop_forward(s, cmp, a, hi, to); /* scans are short */
@@ -258,12 +311,14 @@ uint64_t exact_count_range(exact_store *s, keyref lo, keyref hi)
         filter_free(s);
     }
     settle_tail(s);
+    if (lo.len == 0 && hi.len == 0) /* every row (a region scanned whole) */
+        return s->rows + s->npend;
     pkey from = pkey_of(lo.data, lo.len), to = pkey_of(hi.data, hi.len);
     const pkey *upto = hi.len ? &to : NULL;
     if (covers_all(s, &from, upto))
         return s->rows + s->npend;
-    uint64_t n = count_between(s, row_at_compare, 0, s->rows, &from, upto);
+    uint64_t n = count_between(s, row_at_compare, 0, s->rows, &from, upto, 1);
     for (size_t j = 0; j < s->nruns; j++)
-        n += count_between(s, entry_compare, run_start(s, j), s->run_end[j], &from, upto);
+        n += count_between(s, entry_compare, run_start(s, j), s->run_end[j], &from, upto, 0);
     return n;
 }

@@ -31,6 +31,7 @@
 #define FILTER_BITS 10    /* filter bits per key when (re)built */
 #define FILTER_MIN_BITS 6 /* rebuilt when filled past this many bits a key */
 #define FILTER_AHEAD 8    /* filter lines fetched ahead when settling */
+#define COUNT_HINTS 4   /* lower bounds of counts remembered, to search near */
 #define IDLE_READ_ROWS 16 /* counts with no put between, per row, that make
                              a count merge pending into main */
 
@@ -80,6 +81,9 @@ struct exact_store {
     uint64_t first_prefix, last_prefix; /* of main's first and last rows */
     uint64_t idle_cells;  /* cells at the last count ... */
     size_t idle_reads;    /* ... and counts since cells last changed */
+    size_t count_hint[COUNT_HINTS]; /* rows of main where recent counts'
+                             lower bounds were (hints: any value is correct) */
+    unsigned count_victim; /* the hint a bound far from all of them replaces */
 };
 
 /* ---- small helpers ---------------------------------------------------- */

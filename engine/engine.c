@@ -320,6 +320,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, const engine
         return engine_fail(err, errcap, "out of memory for the balancer");
     st->end_us = UINT64_MAX;
     truth_init(&st->written);
+    replies_init(&st->replies);
     plan_init(&st->read_plan);
     for (size_t i = 0; i < scenario_phase_count(sc); i++) {
         const phase *ph = scenario_phase(sc, i);
@@ -677,7 +678,7 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->failures = c->failures;
     out->reassigned = c->reassigned;
     engine_replies_done(st, out->duration_us);
-    out->unfinished = st->nreplies * st->weight;
+    out->unfinished = replies_count(&st->replies) * st->weight;
     out->left_out = st->left_out;
     out->latency = summarise(&st->latency);
     out->read_latency = summarise(&st->read_latency);
@@ -731,7 +732,7 @@ static void run_teardown(run_state *st)
     histogram_release(&st->latency);
     histogram_release(&st->read_latency);
     truth_release(&st->written);
-    free(st->replies);
+    replies_release(&st->replies);
     free(st->fluid);
     free(st->key);
     plan_release(&st->read_plan);

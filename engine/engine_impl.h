@@ -15,6 +15,7 @@
 #include "engine/hbase_inputs.h"
 #include "engine/history.h"
 #include "engine/keyspace.h"
+#include "engine/replies.h"
 #include "engine/truth.h"
 #include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
@@ -88,8 +89,7 @@ typedef struct run_state {
     int may_read;             /* some phase may read (a trace's gets count): window reads kept */
     truth written;            /* what the workload wrote, for scoring reads */
     uint8_t *key;             /* KEYSCHEME_MAX_KEY bytes: the key being written */
-    uint64_t *replies;        /* min-heap: reply times of operations not done yet */
-    size_t nreplies, replies_cap;
+    replies replies;          /* reply times of operations not done yet */
     uint64_t done_measured;   /* replies that came from measure_from on (done/s) */
     plan read_plan;           /* reused by every read */
     uint64_t *window_reads;   /* the read under way: this window's read RPCs per server */

@@ -59,49 +59,14 @@ static uint64_t write_service(run_state *st, uint32_t bytes)
     return us;
 }
 
-/* ---- operations in flight: a min-heap of reply times ----
- * Popped as time passes, so it holds only the operations still waiting. */
+/* ---- operations in flight: their reply times (sim/replies.h) ----
+ * Taken as time passes, so they are only the operations still waiting. */
 
 void engine_replies_done(run_state *st, uint64_t now)
 {
-    uint64_t *h = st->replies;
-    while (st->nreplies && h[0] <= now) {
-        st->done_measured += (st->measuring && h[0] >= st->measure_from_us) * st->weight;
-        uint64_t last = h[--st->nreplies];
-        size_t i = 0, n = st->nreplies;
-        for (;;) {
-            size_t c = 2 * i + 1;
-            if (c >= n)
-                break;
-            if (c + 1 < n && h[c + 1] < h[c])
-                c++;
-            if (h[c] >= last)
-                break;
-            h[i] = h[c];
-            i = c;
-        }
-        if (n)
-            h[i] = last;
-    }
-}
-
-static int replies_push(run_state *st, uint64_t reply)
-{
-    if (st->nreplies == st->replies_cap) {
-        size_t cap = st->replies_cap ? 2 * st->replies_cap : 64;
-        uint64_t *h = realloc(st->replies, cap * sizeof *h);
-        if (!h)
-            return -1;
-        st->replies = h;
-        st->replies_cap = cap;
-    }
-    size_t i = st->nreplies++;
-    while (i > 0 && st->replies[(i - 1) / 2] > reply) {
-        st->replies[i] = st->replies[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    st->replies[i] = reply;
-    return 0;
+    size_t done = replies_due(&st->replies, now, st->measure_from_us);
+    if (st->measuring)
+        st->done_measured += done * st->weight;
 }
 
 /* A read RPC's service time: per RPC plus per row read. */
@@ -176,7 +141,7 @@ static uint64_t build_query(run_state *st, query_kind kind, const record *rec, q
  * entity, newest first, reads every row newer than the entity's N-th newest
  * record. The truth knows how many records that is; the ranges share them
  * (each bucket holds its part). 0 when the whole range must be read. */
-static uint64_t inexact_scan_limit(const run_state *st, const query *q, const plan *pl)
+static uint64_t inexact_scan_limit(run_state *st, const query *q, const plan *pl)
 {
     uint64_t since;
     /* weighted: a record kept stands for w, so the N-th newest is about
@@ -408,7 +373,7 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
                 rc = obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
         }
     }
-    if (rc < 0 || replies_push(st, *reply_us) < 0)
+    if (rc < 0 || replies_push(&st->replies, t_us, *reply_us) < 0)
         return rc < 0 ? rc : -1;
     if (st->measuring)
         histogram_record_n(&st->latency, *reply_us - t_us, st->weight);

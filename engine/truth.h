@@ -8,8 +8,8 @@
  * plus every write's timestamp in one array, so those counts are binary
  * searches. It also gives a point read its target: an entity's most
  * recent record. It costs 24 bytes per write (16 in its entity's list, 8
- * in the global list) plus 16 per entity id up to the largest, and exists
- * only in runs that read.
+ * in the global list) plus 24 per entity id up to the largest and 96 KiB
+ * for the newest writes, and exists only in runs that read.
  *
  * Per-metric lists (every write's timestamp, by metric) serve the metric
  * read (QUERY_METRIC). Most runs never read by metric, so they are kept
@@ -28,13 +28,23 @@ typedef struct truth_entry {
 } truth_entry;
 
 typedef struct truth_list {
-    truth_entry *items;
+    truth_entry *items;     /* the entity's writes before the pending ones */
     uint32_t len, cap;
+    uint32_t pend_count;    /* its writes among the pending ... */
+    uint32_t pend_head;     /* ... the newest of them (if pend_count) */
 } truth_list;
+
+/* A write not yet in its entity's list (truth.c's top comment). */
+typedef struct truth_pending {
+    uint64_t ts_ms, seq;
+    uint32_t entity;
+    uint32_t prev;          /* the entity's pending write before (if any) */
+} truth_pending;
 
 typedef struct truth_ts_list {
     uint64_t *ts;           /* timestamps, in write (= time) order */
     size_t len, cap;
+    size_t hint;            /* where the last count's lower bound was */
 } truth_ts_list;
 
 typedef struct truth {
@@ -42,6 +52,9 @@ typedef struct truth {
     size_t nentities;
     uint64_t *all_ts;       /* every write's timestamp, in write (= time) order */
     size_t nall, all_cap;
+    size_t all_hint;        /* where the last count's lower bound was in all_ts */
+    truth_pending *pend;    /* the newest writes, in write order ... */
+    size_t npend;           /* ... TRUTH_BATCH at most */
     int track_metrics;      /* keep `metrics` (truth_track_metrics) */
     truth_ts_list *metrics; /* indexed by metric id: its writes' timestamps */
     size_t nmetrics;
@@ -81,11 +94,13 @@ uint64_t truth_count_range(const truth *t, uint32_t entity, uint64_t from_ms, ui
 /* min(n, writes of entity). */
 uint64_t truth_count_latest(const truth *t, uint32_t entity, uint64_t n);
 
-/* Writes of every entity with from_ms <= ts <= to_ms. */
-uint64_t truth_count_window(const truth *t, uint64_t from_ms, uint64_t to_ms);
+/* Writes of every entity with from_ms <= ts <= to_ms. Not const: it
+ * keeps where it found from_ms, to look there first next time. */
+uint64_t truth_count_window(truth *t, uint64_t from_ms, uint64_t to_ms);
 
 /* Writes of every series of metric with from_ms <= ts <= to_ms (what a
- * QUERY_METRIC read returns). Needs truth_track_metrics. */
-uint64_t truth_count_metric(const truth *t, uint32_t metric, uint64_t from_ms, uint64_t to_ms);
+ * QUERY_METRIC read returns). Needs truth_track_metrics. Not const, as
+ * truth_count_window. */
+uint64_t truth_count_metric(truth *t, uint32_t metric, uint64_t from_ms, uint64_t to_ms);
 
 #endif

@@ -102,6 +102,73 @@ static void test_counts_match_brute_force(void **state)
     truth_release(&t);
 }
 
+/* Every query between writes, against brute force over the writes so
+ * far: writes wait in a batch before their entities' lists get them
+ * (truth.c), and counts start their searches where the last ended, so
+ * queries must be right at any point of a batch, across batches, and for
+ * bounds that slide forwards (as a dashboard's) and jump back. */
+static void test_queries_between_writes(void **state)
+{
+    (void)state;
+    enum { N = 13000, E = 29, HOSTS = 4, EVERY = 37 };
+    truth t;
+    truth_init(&t);
+    truth_track_metrics(&t);
+    static uint32_t ent[N];
+    static uint64_t ts[N];
+    uint64_t x = 7, now = 5000;
+    for (int n = 0; n < N; n++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        now += (x >> 61); /* 0..7 ms later: ties happen */
+        ent[n] = (uint32_t)((x >> 33) % E);
+        ts[n] = now;
+        assert_int_equal(truth_add(&t, ent[n], ent[n] / HOSTS, ts[n], (uint64_t)n), 0);
+        if (n % EVERY)
+            continue;
+        uint32_t e = (uint32_t)((x >> 17) % E);
+        uint64_t count = 0;
+        for (int i = 0; i <= n; i++)
+            count += ent[i] == e;
+        assert_int_equal(truth_count(&t, e), count);
+        assert_int_equal(truth_count_latest(&t, e, 3), count < 3 ? count : 3);
+        uint64_t k = count ? (x >> 23) % count : 0; /* its k-th write (0: oldest) */
+        truth_entry got;
+        assert_int_equal(truth_nth(&t, e, k, &got), count > 0);
+        assert_int_equal(truth_nth(&t, e, count, &got), 0);
+        for (int i = 0, seen = 0; i <= n && count; i++)
+            if (ent[i] == e && (uint64_t)seen++ == k) {
+                assert_true(got.seq == (uint64_t)i && got.ts_ms == ts[i]);
+                uint64_t newest;
+                assert_int_equal(truth_nth_newest(&t, e, count - k, &newest), 1);
+                assert_true(newest == ts[i]);
+            }
+        truth_entry last;
+        assert_int_equal(truth_last(&t, e, &last), count > 0);
+        for (int i = n; i >= 0 && count; i--)
+            if (ent[i] == e) {
+                assert_true(last.seq == (uint64_t)i);
+                break;
+            }
+        /* a window ending now (sliding forwards), and one anywhere */
+        uint64_t spans[2][2] = { { now > 300 ? now - 300 : 0, now },
+                                 { 5000 + (x >> 40) % (now - 4999), 0 } };
+        spans[1][1] = spans[1][0] + (x >> 20) % 400;
+        for (int w = 0; w < 2; w++) {
+            uint64_t a = spans[w][0], b = spans[w][1], want = 0, want_all = 0, want_m = 0;
+            for (int i = 0; i <= n; i++) {
+                int in = ts[i] >= a && ts[i] <= b;
+                want += in && ent[i] == e;
+                want_all += in;
+                want_m += in && ent[i] / HOSTS == e / HOSTS;
+            }
+            assert_int_equal(truth_count_range(&t, e, a, b), want);
+            assert_int_equal(truth_count_window(&t, a, b), want_all);
+            assert_int_equal(truth_count_metric(&t, e / HOSTS, a, b), want_m);
+        }
+    }
+    truth_release(&t);
+}
+
 /* Per-metric lists cost memory only when asked for: without
  * truth_track_metrics a run keeps none. */
 static void test_metrics_only_when_tracked(void **state)
@@ -134,6 +201,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_counts_match_brute_force),
+        cmocka_unit_test(test_queries_between_writes),
         cmocka_unit_test(test_metrics_only_when_tracked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
