@@ -29,23 +29,15 @@
  * Usage: bench_reads REGIONSIM [DURATION [REPS [SCHEME...]]] (defaults 1h,
  * 3, every preset).
  */
-#define _DEFAULT_SOURCE /* wait4 (one child's rusage), getloadavg */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "bench/proc.h"
 #include "workloads/keyscheme.h"
 
-#define MAX_REPS 15
+#define MAX_REPS PROC_MAX_REPS
 #define READS_TARGET 2.0 /* issue 30: 10% reads within 2x writes-only */
-#define OUT_MAX (1u << 22) /* a run's report kept to read its counts */
 
 typedef struct measure {
     double cpu, wall;
@@ -53,95 +45,28 @@ typedef struct measure {
     unsigned long long ops;
 } measure;
 
-static double wall_now(void)
+/* A report line's operations: "N writes, M reads in" (one per scheme run;
+ * one here), added to *ctx. */
+static void count_ops(void *ctx, const char *line)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    unsigned long long w, r;
+    if (sscanf(line, " %llu writes, %llu reads in", &w, &r) == 2)
+        *(unsigned long long *)ctx += w + r;
 }
 
-static double tv_seconds(struct timeval tv)
-{
-    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
-/* The 1-minute load average, or -1 when unknown. */
-static double load1(void)
-{
-    double l;
-    return getloadavg(&l, 1) == 1 ? l : -1;
-}
-
-/* The operations in a report: the sum of its "N writes, M reads in" lines
- * (one per scheme run; one here). 0 if there is none. */
-static unsigned long long report_ops(const char *out)
-{
-    unsigned long long ops = 0;
-    for (const char *line = out; line && *line;) {
-        unsigned long long w, r;
-        if (sscanf(line, " %llu writes, %llu reads in", &w, &r) == 2)
-            ops += w + r;
-        line = strchr(line, '\n');
-        if (line)
-            line++;
-    }
-    return ops;
-}
-
-/* Runs argv (argv[0] the binary) with stdout into a pipe, kept (up to
- * OUT_MAX bytes) to read the report's counts, and stderr to /dev/null.
- * Returns 0, or -1 when it could not run, did not exit 0 or reported no
- * operations. */
+/* Runs argv as a whole process (bench/proc.h), reading the operations it
+ * made from its report. Returns 0, or -1 when it could not run, did not
+ * exit 0 or reported no operations. */
 static int run(char *const argv[], measure *m)
 {
-    char *out = malloc(OUT_MAX + 1);
-    int fd[2];
-    if (!out || pipe(fd) < 0) {
-        free(out);
+    proc_measure pm;
+    m->ops = 0;
+    if (proc_run_lines(argv, &pm, count_ops, &m->ops) < 0)
         return -1;
-    }
-    double t0 = wall_now();
-    pid_t pid = fork();
-    if (pid < 0) {
-        free(out);
-        close(fd[0]);
-        close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (dup2(fd[1], 1) < 0 || null < 0 || dup2(null, 2) < 0)
-            _exit(127);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t len = 0;
-    for (;;) {
-        char sink[4096];
-        char *to = len < OUT_MAX ? out + len : sink;
-        size_t room = len < OUT_MAX ? OUT_MAX - len : sizeof sink;
-        ssize_t got = read(fd[0], to, room);
-        if (got > 0)
-            len += to == sink ? 0 : (size_t)got;
-        else if (got == 0 || errno != EINTR)
-            break;
-    }
-    out[len] = '\0';
-    close(fd[0]);
-    int status;
-    struct rusage ru;
-    pid_t waited = wait4(pid, &status, 0, &ru);
-    m->wall = wall_now() - t0;
-    m->ops = report_ops(out);
-    free(out);
-    if (waited != pid)
-        return -1;
-    m->cpu = tv_seconds(ru.ru_utime) + tv_seconds(ru.ru_stime);
-    m->rss_kib = ru.ru_maxrss;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 && m->ops > 0 ? 0 : -1;
+    m->wall = pm.wall;
+    m->cpu = pm.user + pm.sys;
+    m->rss_kib = pm.rss_kib;
+    return m->ops > 0 ? 0 : -1;
 }
 
 static int run_or_say(char *const argv[], measure *m)
@@ -205,7 +130,7 @@ int main(int argc, char **argv)
                            "--samples", "1", "--measure-from", "0s", "--read-fraction", "0",
                            NULL };
         measure mr[MAX_REPS], mw[MAX_REPS];
-        double load = load1();
+        double load = proc_load1();
         for (int i = 0; i < reps; i++)
             if (run_or_say(reads, &mr[i]) < 0 || run_or_say(writes, &mw[i]) < 0)
                 return 1;
