@@ -65,16 +65,6 @@ static uint64_t chosen_weight(const scenario *sc, double ops)
     return w < 1 ? 1 : w > 1000000 ? 1000000 : (uint64_t)w;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* w made to suit every phase: the first time series' stride
  * (pattern_weight_stride), then the next w coprime with every time
  * series' series count. */
@@ -89,9 +79,7 @@ static uint64_t stride_for_phases(const scenario *sc, uint64_t w)
     for (int ok = 0; !ok && w > 1; w += !ok) {
         ok = 1;
         for (size_t i = 0; i < n; i++) {
-            const pattern_config *c = &scenario_phase(sc, i)->pattern;
-            if (c->kind == PATTERN_TIMESERIES &&
-                gcd64(w, (uint64_t)c->metrics * c->hosts * c->tags) != 1)
+            if (!pattern_weight_fits(&scenario_phase(sc, i)->pattern, w))
                 ok = 0;
         }
     }

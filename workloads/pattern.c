@@ -565,6 +565,12 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
+int pattern_weight_fits(const pattern_config *cfg, uint64_t w)
+{
+    return cfg->kind != PATTERN_TIMESERIES ||
+           gcd64(w, (uint64_t)cfg->metrics * cfg->hosts * cfg->tags) == 1;
+}
+
 uint64_t pattern_weight_stride(const pattern_config *cfg, uint64_t w)
 {
     if (w <= 1 || cfg->kind != PATTERN_TIMESERIES)
@@ -578,7 +584,7 @@ uint64_t pattern_weight_stride(const pattern_config *cfg, uint64_t w)
             r = 1;
         w = (w / s) * s + r;
     }
-    while (gcd64(w, s) != 1)
+    while (!pattern_weight_fits(cfg, w))
         w++;
     return w;
 }

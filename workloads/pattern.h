@@ -121,6 +121,11 @@ int pattern_can_weight(const pattern_config *cfg);
  * by about S / golden ratio (pattern.c's top comment). */
 uint64_t pattern_weight_stride(const pattern_config *cfg, uint64_t w);
 
+/* Whether weight w samples every series of cfg: w coprime with a time
+ * series' series count (a w sharing a factor with it would sample a fixed
+ * subset of series forever); any w for other patterns. */
+int pattern_weight_fits(const pattern_config *cfg, uint64_t w);
+
 /* Weighted: from now on (call before the first pattern_next) p emits one
  * operation in w, each standing for w (pattern.c's top comment), the
  * systematic sample's start drawn from seed. w = 1 changes nothing.
