@@ -86,6 +86,20 @@ static uint64_t stride_for_phases(const scenario *sc, uint64_t w)
     return w;
 }
 
+/* The largest weight auto gives: a weighted put carries w cells' bytes at
+ * once, so w is kept to where a memstore flush still holds
+ * WEIGHT_PUTS_PER_FLUSH puts (a cell taken at its value and framing, the
+ * key left out: the bound is generous). Past it a region's size, its
+ * flushes and so its splits move in steps of a sizable share of a flush:
+ * 1 KiB regions at w = 18 grew half the regions per-op does. */
+static uint64_t largest_weight(const scenario *sc)
+{
+    uint64_t cell = scenario_cell_overhead(sc);
+    if (cell == 0)
+        cell = 1;
+    return scenario_flush_bytes(sc) / (WEIGHT_PUTS_PER_FLUSH * cell);
+}
+
 int weighting_resolve(const scenario *sc, int watched, weighting *out, char *err, size_t errcap)
 {
     *out = (weighting){ 0, 1, 0, NULL };
@@ -121,7 +135,18 @@ int weighting_resolve(const scenario *sc, int watched, weighting *out, char *err
         out->why = "small enough to simulate every operation";
         return 0;
     }
-    uint64_t w = sc->weight ? sc->weight : chosen_weight(sc, out->ops);
+    uint64_t w = sc->weight;
+    if (!w) {
+        w = chosen_weight(sc, out->ops);
+        uint64_t most = largest_weight(sc);
+        if (most < 2) {
+            out->why = "its flushes are too small for a weighted put (a put stands for a "
+                       "whole flush)";
+            return 0;
+        }
+        if (w > most)
+            w = most;
+    }
     out->weighted = 1;
     out->weight = stride_for_phases(sc, w);
     return 0;

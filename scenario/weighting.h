@@ -23,8 +23,10 @@
  * over servers of counts of ~200 has a few % of noise), within
  * [WEIGHT_EVENTS_MIN, WEIGHT_EVENTS_MAX] operations a run:
  *   w = ceil(ops / clamp(servers x windows x 200, 1e6, 4e6)),
- * then adjusted for a time series (pattern_weight_stride). One weight a
- * run (not a phase). */
+ * at most what keeps WEIGHT_PUTS_PER_FLUSH weighted puts in a memstore
+ * flush (per-op when that is under 2: regions of a few KiB), then adjusted
+ * for a time series (pattern_weight_stride). One weight a run (not a
+ * phase). */
 #ifndef REGIONSIM_WEIGHTING_H
 #define REGIONSIM_WEIGHTING_H
 
@@ -37,6 +39,7 @@
 #define WEIGHT_EVENTS_PER_CELL 200.0
 #define WEIGHT_EVENTS_MIN 1000000.0
 #define WEIGHT_EVENTS_MAX 4000000.0
+#define WEIGHT_PUTS_PER_FLUSH 16
 
 typedef struct weighting {
     int weighted;        /* 1: the weighted engine */

@@ -233,9 +233,12 @@ def main(argv):
         for k, bound in medians.items():
             # a figure per-op itself moves by more than CHAOTIC between two
             # seeds is not one to hold the weighted engine to (a hot
-            # region's server: shares swap with the balancer's inputs)
+            # region's server: shares swap with the balancer's inputs); the
+            # rest are judged beyond per-op's own seed-to-seed difference,
+            # as each run is above
             idx = 0 if k == "share" else 1
-            vals = [r[k] for j, r in enumerate(rows) if r[k] is not None and
+            vals = [max(0.0, r[k] - ((spread[j][idx] or 0) if spread else 0))
+                    for j, r in enumerate(rows) if r[k] is not None and
                     not (spread and (spread[j][idx] or 0) > CHAOTIC[k])]
             m = statistics.median(vals) if vals else 0.0
             if m > bound:
