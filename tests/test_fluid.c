@@ -142,7 +142,21 @@ static void test_resolve(void **state)
     assert_int_equal(w.weight, 1);
     assert_float_equal(w.ops, 1.8e6, 0.5);
 
+    /* A month at the default scaled sizes (51.2 KiB flushes): the weight
+     * keeps 16 weighted puts in a flush. */
     ts_scenario(&sc, 30 * 24 * 60);
+    assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);
+    assert_int_equal(w.weighted, 1);
+    uint64_t most = scenario_flush_bytes(&sc) / (WEIGHT_PUTS_PER_FLUSH * scenario_cell_overhead(&sc));
+    assert_true(w.weight >= 2 && w.weight <= most + 10); /* + the coprime step */
+    /* Flushes of a few bytes (1 KiB regions): per-op. */
+    sc.region_max_bytes = 1024;
+    assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);
+    assert_int_equal(w.weighted, 0);
+
+    /* A month at HBase's sizes (10 GiB, 128 MiB) */
+    ts_scenario(&sc, 30 * 24 * 60);
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1", err, sizeof err), 0);
     assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);
     assert_int_equal(w.weighted, 1);
     assert_true(w.weight > 1);
