@@ -248,6 +248,10 @@ static size_t first_ts_at_or_after(const uint64_t *a, size_t n, uint64_t ts)
  * (any value) outwards; *hint is left at the answer. */
 static size_t first_ts_near(const uint64_t *a, size_t n, uint64_t ts, size_t *hint)
 {
+    if (n == 0) { /* an empty list may have no array at all (a NULL a) */
+        *hint = 0;
+        return 0;
+    }
     size_t h = *hint < n ? *hint : n, lo, hi; /* the answer lies in [lo, hi] */
     if (h < n && a[h] < ts) { /* above h */
         lo = h + 1;
