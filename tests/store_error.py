@@ -30,22 +30,16 @@ it exits 1 if any run's error is above them (tests/meson.build runs it so).
 The environment of the runs is fixed (TERM, NO_COLOR, LC_ALL, TZ).
 """
 import concurrent.futures
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
+
+from example_run import compare_json
 
 
 def run(binary, path, store, extra):
-    env = dict(os.environ, TERM="dumb", NO_COLOR="1", LC_ALL="C", TZ="UTC")
-    # One job a process: the processes already run one a core (main).
-    cmd = [binary, "compare", path, "--format", "json", "--store", store, "--jobs", "1"] + extra
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    if p.returncode not in (0, 1) or not p.stdout:  # 1: an example's assertion failed
-        sys.exit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
-    return json.loads(p.stdout)
+    return compare_json(binary, path, ["--store", store] + extra)
 
 
 def shares(run_):

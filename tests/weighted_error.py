@@ -42,26 +42,19 @@ window max/mean) between two of its seeds. The
 latency columns are reported, not bounded (docs/weighted.md says why).
 """
 import concurrent.futures
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
+
+from example_run import compare_json
 
 
 def run(binary, path, mode, seed, extra):
-    env = dict(os.environ, TERM="dumb", NO_COLOR="1", LC_ALL="C", TZ="UTC")
-    cmd = [binary, "compare", path, "--format", "json", "--samples", "1", "--jobs", "1",
-           "--seed", str(seed)]
-    cmd += (["--engine", "per-op"] if mode is None else ["--engine", "weighted", "--weight", mode])
-    cmd += extra
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    if p.returncode == 2 and "engine = weighted:" in p.stderr:
-        return None  # the weighted engine cannot run it
-    if p.returncode not in (0, 1) or not p.stdout:  # 1: an example's assertion failed
-        sys.exit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
-    return json.loads(p.stdout)
+    opts = ["--samples", "1", "--seed", str(seed)]
+    opts += ["--engine", "per-op"] if mode is None else ["--engine", "weighted", "--weight", mode]
+    # None: the weighted engine cannot run it
+    return compare_json(binary, path, opts + extra, refused="engine = weighted:")
 
 
 def shares(run_):
