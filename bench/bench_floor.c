@@ -36,7 +36,11 @@
  * floor per operation for monotonic and salted; and issue 30's: for every
  * scheme and store, 10% reads within 2x its writes-only time (a table at
  * the end: an operation's time with reads, writes-only, their ratio, and
- * a read's own time, taking writes to cost what they do writes-only).
+ * a read's own time, taking writes to cost what they do writes-only), and
+ * exact writes within 1.2x the exact-storage floor (each scheme's ratio
+ * beside the sampled store's: that store keeps no rows, so its ratio is
+ * what routing, serving and splitting cost on their own; where keys
+ * repeat the floor, which sorts every put, is no lower bound: it says so).
  *
  * Store kinds: the `stores` table below is one row per store the engine
  * is run with (the scenario's `store` setting, set explicitly: a default
@@ -76,6 +80,7 @@ static const char *const stores[] = { "exact", "sampled" };
 #define NCOLS (2 + 2 * NSTORES)
 #define MAX_REPS 15
 #define READS_TARGET 2.0 /* issue 30: 10% reads within 2x writes-only */
+#define FLOOR_TARGET 1.2 /* issue 30: exact writes within 1.2x the exact floor */
 
 static double cpu_now(void)
 {
@@ -470,8 +475,10 @@ int main(int argc, char **argv)
     printf("%-10s %-28s %9s %8s %8s %8s %15s %5s %6s %10s\n", "scheme", "run", "ns/op",
            "Mops/s", "x route", "x exact", "spread ns/op", "sys", "wall", "distinct");
     double *route_ratio = calloc((size_t)nschemes, sizeof *route_ratio);
+    double (*floor_ratio)[NSTORES] = calloc((size_t)nschemes, sizeof *floor_ratio);
+    uint64_t *distinct = calloc((size_t)nschemes, sizeof *distinct);
     double (*reads_ns)[NSTORES][2] = calloc((size_t)nschemes, sizeof *reads_ns);
-    if (!route_ratio || !reads_ns)
+    if (!route_ratio || !reads_ns || !floor_ratio || !distinct)
         die("out of memory", NULL);
     int rc = 0;
     for (int si = 0; si < nschemes; si++) {
@@ -535,6 +542,9 @@ int main(int argc, char **argv)
         }
         route_ratio[si] = col[2].cpu / col[0].cpu;
         for (size_t st = 0; st < NSTORES; st++)
+            floor_ratio[si][st] = col[2 + 2 * st].cpu / col[1].cpu;
+        distinct[si] = col[1].s[0].distinct;
+        for (size_t st = 0; st < NSTORES; st++)
             for (int k = 0; k < 2; k++)
                 reads_ns[si][st][k] = col[2 + 2 * st + k].cpu / (double)n * 1e9;
         for (size_t st = 0; st < NSTORES; st++) {
@@ -550,6 +560,20 @@ int main(int argc, char **argv)
             printf("  %-10s %-7s %-40s %5.2fx  %s\n", schemes[si], stores[0],
                    "writes within 2.5x the routing floor:", route_ratio[si],
                    verdict(route_ratio[si], 2.5));
+    /* Issue 30: exact writes within 1.2x the exact-storage floor. The
+     * sampled store keeps no rows: its ratio is what routing, serving and
+     * splitting alone cost against the floor, the part of the budget the
+     * exact store's rows cannot use. The floor sorts every put; where keys
+     * repeat (fewer distinct keys than half the puts) the engine folds
+     * them as they come, and the floor is no lower bound. */
+    printf("exact writes against the exact-storage floor (issue 30: within %.1fx; printed, "
+           "not enforced):\n", FLOOR_TARGET);
+    for (int si = 0; si < nschemes; si++)
+        if (floor_ratio[si][0] > 0)
+            printf("  %-16s %-7s %5.2fx  (sampled store %5.2fx)  %s%s\n", schemes[si], stores[0],
+                   floor_ratio[si][0], NSTORES > 1 ? floor_ratio[si][1] : 0.0,
+                   verdict(floor_ratio[si][0], FLOOR_TARGET),
+                   distinct[si] < n / 2 ? "  (keys repeat: the floor is no lower bound)" : "");
     printf("10%% reads against writes-only (issue 30: within %.0fx; printed, not enforced):\n",
            READS_TARGET);
     printf("  %-16s %-7s %12s %12s %8s %12s\n", "scheme", "store", "ns/op reads",
@@ -566,6 +590,8 @@ int main(int argc, char **argv)
                    w, r / w, 10 * r - 9 * w, verdict(r / w, READS_TARGET));
         }
     free(route_ratio);
+    free(floor_ratio);
+    free(distinct);
     free(reads_ns);
     free(schemes);
     return rc;
