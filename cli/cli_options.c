@@ -428,7 +428,7 @@ static double fewest_window_cells(const scenario *sc)
         if (!pattern_is_finite(&ph->pattern))
             known_us += ph->duration_us;
     }
-    uint64_t windows = sc->window_us ? known_us / sc->window_us : 0;
+    uint64_t windows = known_us / scenario_window_us(sc);
     return (double)sc->nschemes * sc->servers * (double)(windows ? windows : 1);
 }
 
