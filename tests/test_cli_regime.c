@@ -52,13 +52,13 @@ static int64_t regime_int(json_object *run, const char *name)
     return json_object_get_int64(member(member(run, "regime"), name));
 }
 
-/* tests/data/classroom.ini: the default workload for 30 minutes at HBase's
+/* examples/classroom.ini: the default workload for 30 minutes at HBase's
  * sizes / 2560, per-op (the built-in default until it became a month at
  * HBase's sizes); its exact counts are what the tests below check. */
 static const char *classroom(void)
 {
     static char path[600];
-    snprintf(path, sizeof path, "%s/tests/data/classroom.ini", source_root);
+    snprintf(path, sizeof path, "%s/examples/classroom.ini", source_root);
     return path;
 }
 

@@ -16,7 +16,7 @@ if [ $# -ne 2 ]; then
     exit 2
 fi
 regionsim=$1
-classroom=$2 # 30 minutes, a window a minute (tests/data/classroom.ini)
+classroom=$2 # 30 minutes, a window a minute (examples/classroom.ini)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/regionsim-watch.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 1' HUP INT TERM

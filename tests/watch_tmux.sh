@@ -31,7 +31,7 @@ if [ $# -ne 2 ]; then
 fi
 regionsim=$1
 case $regionsim in /*) ;; *) regionsim=$(pwd)/$regionsim ;; esac
-classroom=$2 # 30 minutes, a window a minute (tests/data/classroom.ini)
+classroom=$2 # 30 minutes, a window a minute (examples/classroom.ini)
 case $classroom in /*) ;; *) classroom=$(pwd)/$classroom ;; esac
 
 test_name=watch_tmux

@@ -28,9 +28,12 @@ is listed as per-op only; a [sweep] file is left out (compare refuses it).
            fluid model against the FIFO queues)
 
 Usage:
-  weighted_error.py REGIONSIM EXAMPLES_DIR [--weight W] [--seeds N] [--duration D] [--table]
+  weighted_error.py REGIONSIM EXAMPLES_DIR [--weight W] [--seeds N] [--duration D | --at-most D]
+                    [--table]
                     [--max-share F --max-window F --max-regions F --max-rpcs F]
                     [--max-median-share F --max-median-window F]
+--at-most D runs an example longer than D (the month-long ones: 2.6e9
+operations, beyond what per-op mode runs in a test) for D instead.
 With --table it prints a Markdown table (one line per example: the worst
 run of each column and the median over its runs); with the --max-* bounds
 it exits 1 if any run is above one (tests/meson.build runs it so): share
@@ -43,11 +46,10 @@ latency columns are reported, not bounded (docs/weighted.md says why).
 """
 import concurrent.futures
 import os
-import re
 import statistics
 import sys
 
-from example_run import compare_json
+from example_run import compare_json, extra_at_most, is_sweep
 
 
 def run(binary, path, mode, seed, extra):
@@ -152,11 +154,6 @@ def seed_spread(per_op):
     return out
 
 
-def is_sweep(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return any(line.strip().replace(" ", "") == "[sweep]" for line in f)
-
-
 CHAOTIC = {"share": 5.0, "window": 0.10}  # points; relative
 
 COLUMNS = (("share", False), ("window", True), ("regions", True), ("splits", False),
@@ -166,11 +163,15 @@ COLUMNS = (("share", False), ("window", True), ("regions", True), ("splits", Fal
 def main(argv):
     binary, examples = argv[1], argv[2]
     extra, table, bounds, medians, weight, seeds = [], False, {}, {}, "20", 3
+    longest = None
     i = 3
     while i < len(argv):
         a = argv[i]
         if a == "--duration":
             extra += [a, argv[i + 1]]
+            i += 2
+        elif a == "--at-most":
+            longest = argv[i + 1]
             i += 2
         elif a == "--weight":
             weight = argv[i + 1]
@@ -193,7 +194,8 @@ def main(argv):
                    if n.endswith(".ini") and not is_sweep(os.path.join(examples, n)))
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         futures = {(n, m, k): pool.submit(run, binary, os.path.join(examples, n), m, 42 + k,
-                                          extra)
+                                          extra_at_most(os.path.join(examples, n), extra,
+                                                        longest))
                    for n in names for m in (None, weight) for k in range(seeds)}
         results = {key: f.result() for key, f in futures.items()}
     failed = 0
