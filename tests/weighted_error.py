@@ -24,13 +24,15 @@ is listed as per-op only; a [sweep] file is left out (compare refuses it).
            fraction of 2^64); the larger of the two directions' means, in
            points of the key space
   rpcs     |weighted - per-op| / per-op of RPCs per read (runs that read)
+  rows     |weighted - per-op| / per-op of rows scanned per row returned
+           (runs that read: it grows with the weight, scenario/weighting.h)
   p50 p99  |weighted - per-op| / per-op of the latency percentiles (the
            fluid model against the FIFO queues)
 
 Usage:
   weighted_error.py REGIONSIM EXAMPLES_DIR [--weight W] [--seeds N] [--duration D | --at-most D]
                     [--table]
-                    [--max-share F --max-window F --max-regions F --max-rpcs F]
+                    [--max-share F --max-window F --max-regions F --max-rpcs F --max-rows F]
                     [--max-median-share F --max-median-window F]
 --at-most D runs an example longer than D (the month-long ones: 2.6e9
 operations, beyond what per-op mode runs in a test) for D instead.
@@ -117,6 +119,7 @@ def figures(runs_by_seed):
             "starts": [starts(r) for r in runs],
             "window": med("write_window_max_mean"), "regions": med("regions"),
             "rpcs": med("rpcs_per_read") if med("reads") else None,
+            "rows": med("rows_scanned_per_row") if med("reads") else None,
             "p50": med("p50_latency_us"), "p99": med("p99_latency_us"),
         })
     return out
@@ -129,7 +132,7 @@ def compare(per_op, weighted):
         splits = statistics.median(max(nearest_mean(a, b), nearest_mean(b, a))
                                    for a, b in zip(e["starts"], w["starts"])) * 100
         row = {"scheme": e["scheme"], "share": share, "splits": splits}
-        for k in ("window", "regions", "rpcs", "p50", "p99"):
+        for k in ("window", "regions", "rpcs", "rows", "p50", "p99"):
             row[k] = rel(e[k], w[k])
         out.append(row)
     return out
@@ -157,7 +160,7 @@ def seed_spread(per_op):
 CHAOTIC = {"share": 5.0, "window": 0.10}  # points; relative
 
 COLUMNS = (("share", False), ("window", True), ("regions", True), ("splits", False),
-           ("rpcs", True), ("p50", True), ("p99", True))
+           ("rpcs", True), ("rows", True), ("p50", True), ("p99", True))
 
 
 def main(argv):
@@ -182,7 +185,7 @@ def main(argv):
         elif a == "--table":
             table = True
             i += 1
-        elif a in ("--max-share", "--max-window", "--max-regions", "--max-rpcs"):
+        elif a in ("--max-share", "--max-window", "--max-regions", "--max-rpcs", "--max-rows"):
             bounds[a[6:]] = float(argv[i + 1])
             i += 2
         elif a in ("--max-median-share", "--max-median-window"):
@@ -202,14 +205,14 @@ def main(argv):
     if table:
         print("| example | runs | share (points) | share, per-op seed to seed | window max/mean "
               "| window, per-op seed to seed | regions | split keys (points) | RPCs per read "
-              "| p50 latency | p99 latency |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+              "| rows per row returned | p50 latency | p99 latency |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         per_op = [results[(name, None, k)] for k in range(seeds)]
         weighted = [results[(name, weight, k)] for k in range(seeds)]
         if any(w is None for w in weighted):
             if table:
-                print("| %s | per-op only |%s" % (name[:-4], " |" * 9))
+                print("| %s | per-op only |%s" % (name[:-4], " |" * 10))
             continue
         rows = compare(per_op, weighted)
         spread = seed_spread(per_op)
