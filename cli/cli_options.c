@@ -76,7 +76,8 @@ static const char common_help[] =
     "  --write-trace FILE   run: write every operation as a trace to FILE\n"
     "  -n N                 keys: how many keys to print (10)\n"
     "  --speed V            watch: simulated time a wall second: seconds, or a\n"
-    "                       duration such as 1m; 60 unless given\n"
+    "                       duration such as 1m; a report window a second\n"
+    "                       unless given\n"
     "  -p NAME=VALUE        a YCSB property over --ycsb's workload (docs/ycsb.md)\n"
     "  --assert A           fail (exit 1) unless A holds, e.g. 'write_max_mean <= 1.2',\n"
     "                       'p99_latency_us < 50000 over last 10m for salted',\n"
@@ -428,7 +429,7 @@ static double fewest_window_cells(const scenario *sc)
         if (!pattern_is_finite(&ph->pattern))
             known_us += ph->duration_us;
     }
-    uint64_t windows = sc->window_us ? known_us / sc->window_us : 0;
+    uint64_t windows = known_us / scenario_window_us(sc);
     return (double)sc->nschemes * sc->servers * (double)(windows ? windows : 1);
 }
 

@@ -416,7 +416,13 @@ static int live_screen(const sim_results *res, const watch_options *wo)
     sc.res = res;
     sc.run = &res->runs[0];
     sc.wo = wo;
-    sc.speed = wo->speed;
+    /* unless given: a report window a second (a simulated minute for a run
+     * of minutes, an hour for a month's 1-hour windows) */
+    sc.speed = wo->speed_given ? wo->speed : (double)res->runs[0].window_us / 1e6;
+    if (sc.speed < WATCH_SPEED_MIN)
+        sc.speed = WATCH_SPEED_MIN;
+    if (sc.speed > WATCH_SPEED_MAX)
+        sc.speed = WATCH_SPEED_MAX;
     interrupts_init(&sc.ints);
     sigemptyset(&sc.tstp);
     struct sigaction now;

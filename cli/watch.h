@@ -13,7 +13,8 @@
  * wall second. */
 #define WATCH_SPEED_MIN 0.001
 #define WATCH_SPEED_MAX 1e6
-#define WATCH_SPEED_DEFAULT 60.0 /* a simulated minute a second */
+#define WATCH_SPEED_DEFAULT 60.0 /* --speed's placeholder: unless given, the
+                                  * live screen runs a report window a second */
 
 typedef struct watch_options {
     const char *cmd_name;   /* "watch", for messages */

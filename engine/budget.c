@@ -491,7 +491,7 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
         records_max = (double)pattern_operations(c);
     if (c->kind == PATTERN_TRACE && !ph->duration_given)
         n->duration_us = trace_last_us >= 0 ? trace_last_us + 1
-                                            : WINDOWS_MAX * (double)sc->window_us;
+                                            : WINDOWS_MAX * (double)scenario_window_us(sc);
     else
         n->duration_us = (double)ph->duration_us;
     double d = n->duration_us;
@@ -557,7 +557,7 @@ static void phase_estimate(const scenario *sc, const prober *p, const phase *ph,
     n->rows = phase_rows(sc, p, ph, n, start_us, &n->runs);
 
     double burst = c->kind == PATTERN_TIMESERIES ? n->names : 1;
-    n->window_ops = d > 0 ? min2(n->ops, n->ops * (double)sc->window_us / d + burst) : n->ops;
+    n->window_ops = d > 0 ? min2(n->ops, n->ops * (double)scenario_window_us(sc) / d + burst) : n->ops;
     if (ph->clients) {
         n->in_flight = ph->clients;
     } else if (fixed) {
@@ -676,7 +676,7 @@ static double uid_names(const scenario *sc, const phase_need *need, const char *
  * 64, at most WINDOWS_MAX). */
 static double window_count(const scenario *sc, double duration_us)
 {
-    double w = ceil(duration_us / (double)sc->window_us);
+    double w = ceil(duration_us / (double)scenario_window_us(sc));
     return min2(WINDOWS_MAX, max2(1, w));
 }
 
@@ -871,7 +871,7 @@ void budget_estimate_run(const scenario *sc, budget_estimate *out)
         double last_us = -1;
         if (ph->pattern.kind == PATTERN_TRACE && !ph->duration_given) {
             trace_size(ph->pattern.trace_path, &last_us);
-            total += last_us >= 0 ? last_us + 1 : WINDOWS_MAX * (double)sc->window_us;
+            total += last_us >= 0 ? last_us + 1 : WINDOWS_MAX * (double)scenario_window_us(sc);
         } else {
             total += (double)ph->duration_us;
         }

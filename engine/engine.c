@@ -359,7 +359,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, const engine
     /* Results are by server id: every server the run may have had. */
     out->nservers = scenario_max_servers(sc);
     out->servers = calloc(out->nservers, sizeof *out->servers);
-    out->window_us = sc->window_us;
+    out->window_us = scenario_window_us(sc);
     out->regions_start = regionmap_count(st->table->map);
     out->key_bytes_min = UINT64_MAX;
     if (!out->scheme_name || !out->scheme_expr || !out->presplit || !out->servers ||
@@ -374,7 +374,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, const engine
          eventq_push(&st->ticks, st->inputs.status_first_us, TICK_STATUS, 0) < 0) ||
         (!sc->measure_auto && sc->measure_from_us &&
          eventq_push(&st->ticks, sc->measure_from_us, TICK_MEASURE, 0) < 0) ||
-        eventq_push(&st->ticks, sc->window_us, TICK_WINDOW, 0) < 0)
+        eventq_push(&st->ticks, scenario_window_us(sc), TICK_WINDOW, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the event queue");
     for (size_t i = 0; i < sc->nevents; i++)
         if (eventq_push(&st->ticks, sc->events[i].at_us, TICK_EVENT, (uint32_t)i) < 0)
@@ -567,7 +567,7 @@ static int run_tick(run_state *st, run_result *out, const event *ev,
         out->window_regions[st->window] = regionmap_count(st->table->map);
         st->window++;
         if (ensure_window(st, out, st->window) < 0 ||
-            eventq_push(&st->ticks, ev->t_us + sc->window_us, TICK_WINDOW, 0) < 0)
+            eventq_push(&st->ticks, ev->t_us + out->window_us, TICK_WINDOW, 0) < 0)
             return engine_fail(err, errcap, "out of memory in a report window (or over "
                                "1,000,000 windows: use a longer --window)");
         return 0;
@@ -843,7 +843,7 @@ int engine_run_all(const scenario *sc, const engine_observer *obs, sim_results *
                       sc->balancer_phase_us, sc->servers, &in);
     out->balancer_first_us = in.balancer_first_us;
     out->status_first_us = in.status_first_us;
-    out->window_us = sc->window_us;
+    out->window_us = scenario_window_us(sc);
     out->measure_from_us = sc->measure_from_us;
     out->measure_auto = sc->measure_auto;
     /* A YCSB workload sizes its own values (fieldlength, in its

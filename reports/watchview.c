@@ -160,7 +160,11 @@ int watchview_state(const run_result *run, uint64_t t_us, watch_state *st)
 const char *watchview_clock(char *buf, size_t cap, uint64_t t_us)
 {
     uint64_t s = t_us / 1000000;
-    snprintf(buf, cap, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
+    if (s >= 86400) /* a month reads as days, not as 720 hours */
+        snprintf(buf, cap, "%" PRIu64 "d %02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 86400,
+                 s / 3600 % 24, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, cap, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
     return buf;
 }
 

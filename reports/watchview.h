@@ -75,7 +75,8 @@ int watchview_frame(FILE *out, const watchview *v);
  * moves 0\n". No escapes. Returns 0 or -1 (out of memory). */
 int watchview_line(FILE *out, const run_result *run, uint64_t t_us);
 
-/* hh:mm:ss of a simulated time (hours grow past 99), into buf (cap >= 24). */
+/* hh:mm:ss of a simulated time, "Nd hh:mm:ss" from a day on, into buf
+ * (cap >= 24). */
 const char *watchview_clock(char *buf, size_t cap, uint64_t t_us);
 
 /* A speed in words, "1 min a second", "30 s a second", "500 ms a second",

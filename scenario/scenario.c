@@ -1,11 +1,18 @@
 /* scenario.c -- the scenario value and its settings table.
  *
- * The default is sized for a classroom: 8 servers, 1,000 series writing
- * once a second for 30 simulated minutes, and regions that split at 4 MiB
- * (HBase's default hbase.hregion.max.filesize is 10 GiB; shrinking it is
- * what lets a run of a second show the splits and balancer moves a real
- * table shows over days). The balancer period is HBase's default,
- * hbase.balancer.period = 300000 ms.
+ * The default is HBase's own cluster settings over a table's first month:
+ * 8 servers, 1,000 series writing once a second for 30 days, regions of
+ * HBase's 10 GiB that flush at 128 MiB and split by SteppingSplitPolicy
+ * (hbase-default.xml 2.6: hbase.hregion.max.filesize = 10737418240,
+ * hbase.regionserver.region.split.policy = SteppingSplitPolicy;
+ * TableDescriptorBuilder.DEFAULT_MEMSTORE_FLUSH_SIZE = 128 MiB), the
+ * StochasticLoadBalancer every 5 minutes (hbase.balancer.period = 300000
+ * ms). A month is some 2.6e9 writes: the engine weighs them (engine =
+ * auto, docs/weighted.md), and the report window follows the run's length
+ * (window = auto: 1 h for a month). size_scale shrinks HBase's sizes for a
+ * run of minutes that still splits, at the cost docs/model.md measures:
+ * reads touch more regions than they would, and size costs see small
+ * regions.
  *
  * A scenario is a plain struct; the strings a file or option gives it
  * (names, expressions, paths) are copies it owns in one list, freed
@@ -36,7 +43,6 @@
 #include "scenario/units.h"
 #include "workloads/keyscheme.h"
 
-#define MIB (1024ull * 1024ull)
 #define MINUTE_US (60ull * SECOND_US)
 
 void scenario_defaults(scenario *sc)
@@ -48,13 +54,12 @@ void scenario_defaults(scenario *sc)
     sc->servers = 8;
     sc->store = STORE_MODE_AUTO;
     sc->sample_keys = STORE_SAMPLE_KEYS_DEFAULT;
-    /* HBase's ratio of max file size to flush size, 10 GiB : 128 MiB, shrunk
-     * so that a region splits at 4 MiB; HBase 2's default policy is
-     * stepping, but the constant one keeps the teaching runs simple. */
-    sc->split_policy = SPLIT_CONSTANT;
-    sc->region_max_bytes = 4 * MIB;
+    /* HBase 2's defaults (hbase-default.xml): SteppingSplitPolicy, regions
+     * of 10 GiB; the flush size is unset: region size / 80 = 128 MiB. */
+    sc->split_policy = SPLIT_STEPPING;
+    sc->region_max_bytes = SPLIT_DEFAULT_MAX_BYTES;
     sc->split_jitter = SPLIT_DEFAULT_JITTER;
-    sc->size_scale = 2560; /* 10 GiB / 2560 = 4 MiB */
+    sc->size_scale = 1; /* HBase's sizes, undivided */
     sc->split_limit = 1000; /* hbase.regionserver.regionSplitLimit's default */
     /* hbase.master.loadbalancer.class's default (hbase-default.xml):
      * StochasticLoadBalancer */
@@ -88,7 +93,7 @@ void scenario_defaults(scenario *sc)
     w->pattern.distribution = DIST_ZIPFIAN;
     w->pattern.records = 100000;
     w->pattern.naming = NAMING_USER;
-    w->duration_us = 30 * MINUTE_US;
+    w->duration_us = 30 * 1440 * MINUTE_US; /* 30 days: a table's first month */
     for (int k = 0; k < QUERY_KINDS; k++) /* unused until set: see scenario_read_weights */
         w->reads.weight[k] = 0;
     w->reads.range_us = 10 * MINUTE_US;
@@ -101,6 +106,7 @@ void scenario_defaults(scenario *sc)
     sc->qualifier_bytes = 2;
     w->value_bytes = 8;
     sc->window_us = MINUTE_US;
+    sc->window_auto = 1;
     sc->measure_auto = 1; /* figures past the warm-up unless asked otherwise */
     sc->key_buckets = 20;
     sc->start_ms = 1704067200000ull; /* 2024-01-01T00:00:00Z */
@@ -271,6 +277,26 @@ uint64_t scenario_discharge_us(const scenario *sc)
         return sc->discharge_us;
     double us = 120.0 * SECOND_US * (double)sc->region_max_bytes / (double)SPLIT_DEFAULT_MAX_BYTES;
     return us < 1 ? 1 : us > 3600.0 * SECOND_US ? 3600 * SECOND_US : (uint64_t)us;
+}
+
+uint64_t scenario_window_us(const scenario *sc)
+{
+    static const uint64_t ladder[] = { MINUTE_US, 5 * MINUTE_US, 15 * MINUTE_US,
+                                       60 * MINUTE_US, 360 * MINUTE_US, 1440 * MINUTE_US };
+    if (!sc->window_auto)
+        return sc->window_us;
+    uint64_t planned = 0;
+    for (size_t i = 0; i < scenario_phase_count(sc); i++) {
+        const phase *ph = scenario_phase(sc, i);
+        if (pattern_is_finite(&ph->pattern) && !ph->duration_given)
+            return MINUTE_US; /* open-ended: its length is known only once it is read */
+        planned += ph->duration_us;
+    }
+    size_t k = 0;
+    while (k + 1 < sizeof ladder / sizeof ladder[0] &&
+           planned > SCENARIO_AUTO_WINDOWS * ladder[k])
+        k++;
+    return ladder[k];
 }
 
 uint64_t scenario_cell_framing(const scenario *sc)
@@ -513,7 +539,8 @@ static const setting settings[] = {
       "B", "range reads on an osalt key: OpenTSDB's tsd.query.multi_get.enable (false: scan "
       "every salt bucket, OpenTSDB's default; true: one get per hour row of the series)" },
     { "workload", "window", SET_DURATION, 1, UINT64_MAX, SC(window_us), NULL,
-      "D", "report window: a column of the heatmaps" },
+      "D", "report window: a column of the heatmaps; auto (the default): the shortest of "
+      "1 min, 5 min, 15 min, 1 h, 6 h and 1 d giving at most 1,440 windows" },
     { "workload", "measure_from", SET_DURATION, 0, UINT64_MAX, SC(measure_from_us), NULL,
       "D", "figures count only operations issued from D on (0s: all); auto (the default): "
       "from the end of each run's warm-up, the first balancer run at which its table has a "
@@ -599,6 +626,18 @@ static int is_measure_from(const setting *s)
     return s->target == IN_SCENARIO && s->offset == offsetof(scenario, measure_from_us);
 }
 
+/* Whether s is the report window, which takes "auto" besides a duration. */
+static int is_window(const setting *s)
+{
+    return s->target == IN_SCENARIO && s->offset == offsetof(scenario, window_us);
+}
+
+/* Whether s is a duration setting that also takes "auto". */
+static int takes_auto(const setting *s)
+{
+    return is_measure_from(s) || is_window(s);
+}
+
 static int setting_expected(const setting *s, char *err, size_t cap, const char *text)
 {
     char value[SHOWN + 1], lo[32], hi[32];
@@ -618,7 +657,7 @@ static int setting_expected(const setting *s, char *err, size_t cap, const char 
         units_format_duration(s->lo, lo, sizeof lo);
         units_format_duration(s->hi, hi, sizeof hi);
         snprintf(err, cap, "expected %sa duration from %s to %s with a unit (us, ms, s, m, h, d), "
-                 "found '%s'", is_measure_from(s) ? "auto or " : "", lo, hi, value);
+                 "found '%s'", takes_auto(s) ? "auto or " : "", lo, hi, value);
         break;
     case SET_RATE:
         snprintf(err, cap, "expected a rate such as 5000/s (1 to 1000000000 per s, m "
@@ -743,6 +782,10 @@ static int setting_store(scenario *sc, void *base, const setting *s, const char 
             ((scenario *)base)->measure_from_us = 0;
             return 0;
         }
+        if (is_window(s) && !strcmp(value, "auto")) {
+            ((scenario *)base)->window_auto = 1;
+            return 0;
+        }
         int rc = s->kind == SET_COUNT ? units_parse_count(value, &v)
                  : s->kind == SET_SIZE ? units_parse_size(value, &v)
                                        : units_parse_duration(value, &v);
@@ -751,6 +794,8 @@ static int setting_store(scenario *sc, void *base, const setting *s, const char 
         store_integer(base, s, v);
         if (is_measure_from(s))
             ((scenario *)base)->measure_auto = 0; /* a duration, 0 included: from there */
+        if (is_window(s))
+            ((scenario *)base)->window_auto = 0;
         if (s->offset == offsetof(phase, duration_us) && s->target == IN_PHASE)
             ((phase *)base)->duration_given = 1;
         if (s->offset == offsetof(scenario, samples) && s->target == IN_SCENARIO)
@@ -945,7 +990,7 @@ int scenario_format_value(const scenario *sc, const char *key, char *out, size_t
         snprintf(out, cap, "%s", "");
         return 0;
     }
-    if (is_measure_from(s) && sc->measure_auto) {
+    if ((is_measure_from(s) && sc->measure_auto) || (is_window(s) && sc->window_auto)) {
         snprintf(out, cap, "%s", "auto");
         return 0;
     }

@@ -234,7 +234,9 @@ typedef struct scenario {
     size_t nphases;
     phase phases[SCENARIO_MAX_PHASES];
     uint32_t family_bytes, qualifier_bytes;
-    uint64_t window_us;           /* report window */
+    uint64_t window_us;           /* report window, when window_auto is 0; read it through
+                                   * scenario_window_us */
+    int window_auto;              /* window = auto (the default): from the run's length */
     uint64_t measure_from_us;     /* figures count operations issued from here (0: all) */
     int measure_auto;             /* measure_from = auto (the default): from the end of each
                                    * run's warm-up, detected by the engine (engine_warmup.c);
@@ -408,6 +410,13 @@ uint64_t scenario_cell_overhead(const scenario *sc);
 /* hbase.hregion.memstore.flush.size in bytes: flush_bytes when set, else
  * the region size / 80 (HBase's 128 MiB to 10 GiB). */
 uint64_t scenario_flush_bytes(const scenario *sc);
+
+/* The report window: the one set, or for window = auto (the default) the
+ * shortest of 1 min, 5 min, 15 min, 1 h, 6 h and 1 d that cuts the planned
+ * run into at most SCENARIO_AUTO_WINDOWS windows (1 min when a trace or an
+ * operation count without a duration leaves the length open). */
+#define SCENARIO_AUTO_WINDOWS 1440
+uint64_t scenario_window_us(const scenario *sc);
 
 /* Resolves scheme i to its expression: a preset name gives the preset with
  * the bucket count set to the number of servers; anything else is taken as

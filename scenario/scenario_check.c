@@ -383,7 +383,7 @@ int scenario_validate(const scenario *sc, char *err, size_t errcap)
                      ph->name, kinds);
             return -1;
         }
-        if (ph->duration_us / sc->window_us > 1000000) {
+        if (ph->duration_us / scenario_window_us(sc) > 1000000) {
             snprintf(err, errcap, "%s: at most 1,000,000 report windows per phase", ph->name);
             return -1;
         }

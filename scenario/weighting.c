@@ -57,7 +57,7 @@ static uint64_t chosen_weight(const scenario *sc, double ops)
     double planned = 0;
     for (size_t i = 0; i < scenario_phase_count(sc); i++)
         planned += (double)scenario_phase(sc, i)->duration_us;
-    double windows = sc->window_us ? ceil(planned / (double)sc->window_us) : 1;
+    double windows = ceil(planned / (double)scenario_window_us(sc));
     double events = (double)scenario_max_servers(sc) * windows * WEIGHT_EVENTS_PER_CELL;
     events = events < WEIGHT_EVENTS_MIN ? WEIGHT_EVENTS_MIN
              : events > WEIGHT_EVENTS_MAX ? WEIGHT_EVENTS_MAX : events;
@@ -97,7 +97,11 @@ static uint64_t largest_weight(const scenario *sc)
     uint64_t cell = scenario_cell_overhead(sc);
     if (cell == 0)
         cell = 1;
-    return scenario_flush_bytes(sc) / (WEIGHT_PUTS_PER_FLUSH * cell);
+    uint64_t most = scenario_flush_bytes(sc) / (WEIGHT_PUTS_PER_FLUSH * cell);
+    for (size_t i = 0; i < scenario_phase_count(sc); i++)
+        if (scenario_phase(sc, i)->reads.fraction > 0 && most > WEIGHT_READS_MAX)
+            most = WEIGHT_READS_MAX; /* reads' rows scanned grow with w (weighting.h) */
+    return most;
 }
 
 int weighting_resolve(const scenario *sc, int watched, weighting *out, char *err, size_t errcap)

@@ -19,14 +19,29 @@
  *   written); else weighted.
  *
  * A chosen weight aims at WEIGHT_EVENTS_PER_CELL simulated operations per
- * server per report window (window figures need them: a window's maximum
- * over servers of counts of ~200 has a few % of noise), within
+ * server per report window (window figures need them: the maximum over 8
+ * servers of noisy counts is biased up by about 1.4 / sqrt(count); at 200
+ * a cell the default month's randomly salted key read window max/mean
+ * 1.110 where per-op reads 1.002, at 800 1.050, at 1,600 1.036), within
  * [WEIGHT_EVENTS_MIN, WEIGHT_EVENTS_MAX] operations a run:
- *   w = ceil(ops / clamp(servers x windows x 200, 1e6, 4e6)),
+ *   w = ceil(ops / clamp(servers x windows x 1600, 1e6, 3.2e7)),
  * at most what keeps WEIGHT_PUTS_PER_FLUSH weighted puts in a memstore
- * flush (per-op when that is under 2: regions of a few KiB), then adjusted
- * for a time series (pattern_weight_stride). One weight a run (not a
- * phase). */
+ * flush (per-op when that is under 2: regions of a few KiB), and at most
+ * WEIGHT_READS_MAX when the run reads, then adjusted for a time series
+ * (pattern_weight_stride). One weight a run (not a phase).
+ *
+ * Why reads cap the weight: a read scans the simulated rows, one in w of
+ * the table's, for the records it asks (a series' newest N points, a
+ * range of it); its rows scanned per record returned grow with w. The
+ * time series of examples/reads.ini for 6 hours, monotonic key: 24.4 rows
+ * per record per-op, 24.9 at w = 20, 31.2 at 40, 170 at 500, 1,042 at
+ * 2,619 (a month's weight), and the read latencies and overload follow.
+ * Rows shared by writes of one millisecond break apart sooner:
+ * examples/tradeoff.ini's 30 writes a millisecond read 0.03 rows per
+ * record per-op and at w = 3 and 7, 0.08 at w = 21. At 7 to 9 the reads
+ * of examples/reads.ini over 2 hours are within 2.5% of per-op
+ * (monotonic 25.1 against 24.5, promoted 353.9 and 343.4 against 352.2):
+ * hence 8 (9 after the coprime step for 1,000 series). */
 #ifndef REGIONSIM_WEIGHTING_H
 #define REGIONSIM_WEIGHTING_H
 
@@ -36,10 +51,11 @@
 #include "scenario/scenario.h"
 
 #define WEIGHT_AUTO_PER_OP_OPS 10000000.0
-#define WEIGHT_EVENTS_PER_CELL 200.0
+#define WEIGHT_EVENTS_PER_CELL 1600.0
 #define WEIGHT_EVENTS_MIN 1000000.0
-#define WEIGHT_EVENTS_MAX 4000000.0
+#define WEIGHT_EVENTS_MAX 32000000.0
 #define WEIGHT_PUTS_PER_FLUSH 16
+#define WEIGHT_READS_MAX 8 /* reads' rows within a few % of per-op (top comment) */
 
 typedef struct weighting {
     int weighted;        /* 1: the weighted engine */

@@ -31,11 +31,10 @@ The environment of the runs is fixed (TERM, NO_COLOR, LC_ALL, TZ).
 """
 import concurrent.futures
 import os
-import re
 import statistics
 import sys
 
-from example_run import compare_json
+from example_run import compare_json, extra_for, is_sweep, micros
 
 
 def run(binary, path, store, extra):
@@ -61,54 +60,6 @@ def compare(exact, sampled):
             read = abs(y - x) / x
         out.append((e.get("scheme", "?"), abs(sr - er) / er, share, read))
     return out
-
-
-UNIT_US = {"us": 1, "ms": 1000, "s": 10**6, "m": 60 * 10**6, "h": 3600 * 10**6}
-
-
-def micros(text):
-    """A duration of the form the scenario files use (10m, 90s) in us."""
-    m = re.fullmatch(r"(\d+)(us|ms|s|m|h)", text.strip())
-    if not m:
-        sys.exit("store_error.py: expected a duration such as 5m, found %r" % text)
-    return int(m.group(1)) * UNIT_US[m.group(2)]
-
-
-def last_event_us(path):
-    """The latest `at = D` of the example's events (0 if none)."""
-    last = 0
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"\s*at\s*=\s*([0-9a-z]+)", line)
-            if m:
-                last = max(last, micros(m.group(1)))
-    return last
-
-
-def measure_from_us(path):
-    """The example's `measure_from = D` (0 if none, or `auto`: each run from
-    its own warm-up's end, which a run too short to leave it measures
-    whole, so it never leaves nothing measured)."""
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"\s*measure_from\s*=\s*([0-9a-z]+)", line)
-            if m:
-                return 0 if m.group(1) == "auto" else micros(m.group(1))
-    return 0
-
-
-def extra_for(path, extra, cap):
-    if cap is None or last_event_us(path) >= micros(cap):
-        return extra
-    # a warm-up as long as the cap would leave nothing measured: measure all
-    warm = ["--measure-from", "0s"] if measure_from_us(path) >= micros(cap) else []
-    return extra + ["--duration", cap] + warm
-
-
-def is_sweep(path):
-    """Whether the scenario file has a [sweep] section (regionsim sweep's)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return any(line.strip().replace(" ", "") == "[sweep]" for line in f)
 
 
 def main(argv):

@@ -801,7 +801,7 @@ static double now_s(void)
 }
 
 /* JUnit's time is the wall time the job took (a few seconds), not the
- * simulated hour of examples/ci.ini's three 20-minute runs (before: time
+ * simulated 90 days of examples/ci.ini's three month-long runs (before: time
  * 3600.000 for a job of a second or two); that is a property. The value
  * is not compared literally: it is at most the time the test saw the
  * command take. */
@@ -822,11 +822,11 @@ static void test_junit_time_is_wall_time(void **state)
     double wall = junit_seconds(xml, 0), simulated = junit_seconds(xml, 1);
     if (!(wall >= 0 && wall <= took + 0.0005))
         fail_msg("JUnit time %.3f s, the job took %.3f s", wall, took);
-    assert_true(simulated == 3600); /* 3 schemes x 20 minutes */
+    assert_true(simulated == 3 * 30 * 86400); /* 3 schemes x 30 days */
     assert_contains(xml, "<testsuites name=\"regionsim\" tests=\"7\" failures=\"0\" errors=\"0\" "
                          "time=\"");
     assert_contains(xml, "    <properties>\n      <property name=\"simulated_time_s\" "
-                         "value=\"3600.000\"/>\n    </properties>\n    <testcase ");
+                         "value=\"7776000.000\"/>\n    </properties>\n    <testcase ");
     free(xml);
     unlink(xml_path);
 }

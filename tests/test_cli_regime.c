@@ -9,6 +9,7 @@
  * opentsdb are even, and monotonic's window max/mean is 8.00 of 8.
  * `--measure-from 0s` (the old default) measures the whole run again.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,15 +52,25 @@ static int64_t regime_int(json_object *run, const char *name)
     return json_object_get_int64(member(member(run, "regime"), name));
 }
 
+/* examples/classroom.ini: the default workload for 30 minutes at HBase's
+ * sizes / 2560, per-op (the built-in default until it became a month at
+ * HBase's sizes); its exact counts are what the tests below check. */
+static const char *classroom(void)
+{
+    static char path[600];
+    snprintf(path, sizeof path, "%s/examples/classroom.ini", source_root);
+    return path;
+}
+
 /* JSON: every run is measured from its own warm-up's end, which its
  * regime states; the tables that start as one region leave it at a
  * balancer run (the drawn first run plus whole periods) with a region per
  * server, the pre-split ones have none; md5, reversed and opentsdb are
  * even past it (medians of the seeds) and monotonic one server at a time. */
-static void test_default_compare_measures_past_each_warmup(void **state)
+static void test_classroom_compare_measures_past_each_warmup(void **state)
 {
     (void)state;
-    output o = run("compare", "--format", "json", NULL);
+    output o = run("compare", classroom(), "--format", "json", NULL);
     assert_int_equal(o.status, 0);
     json_object *root = json_tokener_parse(o.out);
     assert_non_null(root);
@@ -110,11 +121,59 @@ static void test_default_compare_measures_past_each_warmup(void **state)
     output_free(&o);
 }
 
-/* Text and HTML say what they measured, and the verdicts follow. */
-static void test_default_compare_states_its_regime(void **state)
+/* The built-in default: a month at HBase's sizes, run weighted, one report
+ * window an hour; each figure says so. Pre-split salted and hashed keys are
+ * even from the start; the timestamp key's writes are on one server in
+ * every hour (the balancer moves the hot region between hours, not within
+ * most of them); writes are the month's 2.592e9 as an expectation. */
+static void test_default_is_a_month_at_hbase_sizes(void **state)
 {
     (void)state;
-    output t = run("compare", NULL);
+    output o = run("compare", "--scheme", "salted", "--scheme", "hashed", "--scheme",
+                   "monotonic", "--format", "json", "--json-windows", "no", NULL);
+    assert_int_equal(o.status, 0);
+    json_object *root = json_tokener_parse(o.out);
+    assert_non_null(root);
+    json_object *engine = member(root, "engine"), *cluster = member(root, "cluster");
+    assert_string_equal(json_object_get_string(member(engine, "kind")), "weighted");
+    assert_true(json_object_get_boolean(member(engine, "auto")));
+    assert_true(json_object_get_int64(member(engine, "weight")) > 1);
+    assert_string_equal(json_object_get_string(member(cluster, "split_policy")), "stepping");
+    assert_true(json_object_get_int64(member(cluster, "region_max_bytes")) == 10737418240);
+    assert_true(json_object_get_int64(member(cluster, "flush_bytes")) == 134217728);
+    assert_true(json_object_get_int64(member(cluster, "window_us")) == 3600000000);
+    const int64_t month = 30ll * 86400 * 1000000;
+    static const char *const even[] = { "salted", "hashed" };
+    for (size_t i = 0; i < 2; i++) {
+        json_object *r = run_of(root, even[i]);
+        assert_true(regime_int(r, "to_us") == month);
+        assert_int_equal(regime_int(r, "from_us"), 0); /* pre-split: no warm-up */
+        assert_true(median(r, "write_max_mean") <= 1.10);
+        double writes = (double)json_object_get_int64(member(r, "writes"));
+        assert_true(fabs(writes - 2.592e9) < 2.592e6); /* within 0.1% of 1,000 a second */
+        assert_true(regime_int(r, "regions_end") > regime_int(r, "regions_start")); /* split */
+    }
+    json_object *mono = run_of(root, "monotonic");
+    assert_true(regime_int(mono, "from_us") > 0);
+    assert_true(median(mono, "write_window_max_mean") >= 7.5);
+    json_object_put(root);
+    output_free(&o);
+
+    output t = run("compare", "--scheme", "monotonic", "--samples", "1", NULL);
+    assert_int_equal(t.status, 0);
+    assert_contains(t.out, "\ncluster   8 servers; stepping split at 10 GiB; balancer stochastic "
+                           "every 5 min");
+    assert_contains(t.out, "; window 1 h\n");
+    assert_contains(t.out, "(1000 writes/s), 30 d;");
+    assert_contains(t.out, "\nengine    weighted (engine = auto:");
+    output_free(&t);
+}
+
+/* Text and HTML say what they measured, and the verdicts follow. */
+static void test_classroom_compare_states_its_regime(void **state)
+{
+    (void)state;
+    output t = run("compare", classroom(), NULL);
     assert_int_equal(t.status, 0);
     assert_contains(t.out, "\nmeasured  from the end of each run's warm-up (measure_from = auto): "
                            "the first balancer run at which its table had a region per server\n");
@@ -129,7 +188,7 @@ static void test_default_compare_states_its_regime(void **state)
     assert_contains(t.out, "\nsalted              none       8        -       0 30 min");
     output_free(&t);
 
-    output h = run("compare", "--format", "html", NULL);
+    output h = run("compare", classroom(), "--format", "html", NULL);
     assert_int_equal(h.status, 0);
     assert_contains(h.out, "<table id=\"regime\">");
     static const char *const even[] = { "md5", "reversed", "opentsdb" };
@@ -154,7 +213,8 @@ static void test_default_compare_states_its_regime(void **state)
 static void test_explicit_zero_and_a_warmup_that_never_ends(void **state)
 {
     (void)state;
-    output o = run("run", "--scheme", "md5", "--measure-from", "0s", "--format", "json", NULL);
+    output o = run("run", classroom(), "--scheme", "md5", "--measure-from", "0s", "--format", "json",
+                   NULL);
     assert_int_equal(o.status, 0);
     json_object *root = json_tokener_parse(o.out);
     assert_false(json_object_get_boolean(member(root, "measure_auto")));
@@ -168,7 +228,7 @@ static void test_explicit_zero_and_a_warmup_that_never_ends(void **state)
     json_object_put(root);
     output_free(&o);
 
-    output t = run("run", "--scheme", "md5", "--duration", "3m", NULL);
+    output t = run("run", classroom(), "--scheme", "md5", "--duration", "3m", NULL);
     assert_int_equal(t.status, 0);
     assert_contains(t.out, "\n  never left the warm-up: 4 regions on 8 servers at the end; every "
                            "figure is of the growing table\n");
@@ -181,8 +241,9 @@ int main(int argc, char **argv)
     cli_args(argc, argv);
     test_plain_env();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_default_compare_measures_past_each_warmup),
-        cmocka_unit_test(test_default_compare_states_its_regime),
+        cmocka_unit_test(test_default_is_a_month_at_hbase_sizes),
+        cmocka_unit_test(test_classroom_compare_measures_past_each_warmup),
+        cmocka_unit_test(test_classroom_compare_states_its_regime),
         cmocka_unit_test(test_explicit_zero_and_a_warmup_that_never_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,27 +142,38 @@ static void test_resolve(void **state)
     assert_int_equal(w.weight, 1);
     assert_float_equal(w.ops, 1.8e6, 0.5);
 
-    /* A month at the default scaled sizes (51.2 KiB flushes): the weight
-     * keeps 16 weighted puts in a flush. */
+    /* A month at HBase's sizes scaled by 2560 (51.2 KiB flushes): the
+     * weight keeps 16 weighted puts in a flush. */
     ts_scenario(&sc, 30 * 24 * 60);
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "2560", err, sizeof err), 0);
     assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);
     assert_int_equal(w.weighted, 1);
     uint64_t most = scenario_flush_bytes(&sc) / (WEIGHT_PUTS_PER_FLUSH * scenario_cell_overhead(&sc));
     assert_true(w.weight >= 2 && w.weight <= most + 10); /* + the coprime step */
     /* Flushes of a few bytes (1 KiB regions): per-op. */
     sc.region_max_bytes = 1024;
+    sc.flush_bytes = 0; /* unset: region size / 80 */
     assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);
     assert_int_equal(w.weighted, 0);
 
-    /* A month at HBase's sizes (10 GiB, 128 MiB) */
+    /* A month at HBase's sizes (10 GiB, 128 MiB: the default), in the
+     * default window = auto: 1 h, 720 windows */
     ts_scenario(&sc, 30 * 24 * 60);
-    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1", err, sizeof err), 0);
+    assert_int_equal(scenario_window_us(&sc), 3600000000ull);
     assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);
     assert_int_equal(w.weighted, 1);
     assert_true(w.weight > 1);
     assert_true(w.weight % 2 != 0 && w.weight % 5 != 0); /* 1000 = 2^3 5^3 */
-    /* 8 servers x 43,200 windows x 200 is past the 4e6 cap: about 2.6e9 / 4e6 */
-    assert_true(w.weight >= 648 && w.weight <= 1000 + 648);
+    /* 8 servers x 720 windows x 1600 = 9,216,000 events: 2.592e9 / 9.216e6 */
+    assert_true(w.weight >= 282 && w.weight <= 1000 + 282);
+    /* ... reading, at most WEIGHT_READS_MAX (+ the coprime step): a read's
+     * rows scanned grow with the weight */
+    assert_int_equal(scenario_set(&sc, NULL, "read_fraction", "0.001", err, sizeof err), 0);
+    assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);
+    assert_int_equal(w.weighted, 1);
+    assert_true(w.weight >= 2 && w.weight <= WEIGHT_READS_MAX + 1);
+    assert_true(w.weight % 2 != 0 && w.weight % 5 != 0);
+    assert_int_equal(scenario_set(&sc, NULL, "read_fraction", "0", err, sizeof err), 0);
     assert_int_equal(weighting_resolve(&sc, 1, &w, err, sizeof err), 0); /* a trace written */
     assert_int_equal(w.weighted, 0);
 

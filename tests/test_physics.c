@@ -34,6 +34,7 @@ static void small_scenario(scenario *sc, const char *scheme)
     scenario_defaults(sc);
     sc->workload.duration_us = 12ull * 60 * 1000000; /* 12 simulated minutes */
     sc->region_max_bytes = 1u << 20;
+    sc->split_policy = SPLIT_CONSTANT; /* every split at 1 MiB: the counts below */
     sc->nschemes = 0;
     scenario_add_scheme(sc, NULL, scheme);
 }

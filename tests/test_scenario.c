@@ -93,7 +93,7 @@ static void test_set_rejects_with_what_was_expected(void **state)
     assert_contains(err, "servers");
     assert_int_equal(scenario_set(&sc, "workload", "servers", "4", err, sizeof err), -2);
     assert_int_equal(sc.servers, 8); /* nothing changed on errors */
-    assert_int_equal(sc.region_max_bytes, 4u << 20);
+    assert_true(sc.region_max_bytes == 10ull << 30);
 }
 
 static void test_load_a_file(void **state)
@@ -331,6 +331,7 @@ static void test_presplit_and_split_settings_are_checked(void **state)
      * weighted, its simulated operations are 1 in w (scenario/weighting.h;
      * at HBase's sizes, where the flushes leave w room). */
     assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, NULL, "duration", "30m", err, sizeof err), 0);
     assert_int_equal(scenario_set(&sc, NULL, "metrics", "1000000", err, sizeof err), 0);
     assert_int_equal(scenario_set(&sc, NULL, "hosts", "4294", err, sizeof err), 0);
     assert_int_equal(scenario_set(&sc, NULL, "engine", "per-op", err, sizeof err), 0);
@@ -347,6 +348,11 @@ static void test_size_scale_sets_hbase_sizes(void **state)
     scenario sc;
     char err[512];
     scenario_defaults(&sc);
+    /* the default: HBase's own sizes, the flush size unset (region / 80) */
+    assert_true(sc.region_max_bytes == 10ull << 30);
+    assert_true(scenario_flush_bytes(&sc) == 128ull << 20);
+    assert_int_equal(sc.split_policy, SPLIT_STEPPING); /* HBase 2's default */
+    assert_int_equal(scenario_set(&sc, NULL, "size_scale", "2560", err, sizeof err), 0);
     assert_int_equal(sc.region_max_bytes, 4u << 20); /* 10 GiB / 2560 */
     assert_int_equal(scenario_set(&sc, NULL, "size_scale", "1", err, sizeof err), 0);
     assert_true(sc.region_max_bytes == 10ull << 30); /* hbase.hregion.max.filesize */
@@ -397,6 +403,48 @@ static void test_events(void **state)
     scenario_release(&sc);
     assert_int_equal(load("[event x]\nat = 1m\nwhen = now\n", &sc, err, sizeof err), -1);
     assert_contains(err, ":3: unknown key 'when' in [event x]");
+    scenario_release(&sc);
+}
+
+/* window: auto by default, the shortest of 1 min .. 1 d that cuts the
+ * planned run into at most 1,440 windows (phases add up; an open-ended
+ * trace gives 1 min); a duration sets it; "auto" turns it back on. */
+static void test_window_auto_follows_the_run(void **state)
+{
+    (void)state;
+    scenario sc;
+    char err[MSG], shown[64];
+    const uint64_t min = 60000000;
+    scenario_defaults(&sc);
+    assert_true(sc.window_auto);
+    assert_int_equal(scenario_format_value(&sc, "window", shown, sizeof shown), 0);
+    assert_string_equal(shown, "auto");
+    assert_true(scenario_window_us(&sc) == 60 * min); /* 30 d: 720 windows of 1 h */
+    struct { const char *duration; uint64_t window; } cases[] = {
+        { "30s", min }, { "30m", min }, { "1d", min }, { "1441m", 5 * min },
+        { "5d", 5 * min }, { "6d", 15 * min }, { "15d", 15 * min }, { "60d", 60 * min },
+        { "61d", 360 * min }, { "3000d", 1440 * min } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(scenario_set(&sc, NULL, "duration", cases[i].duration, err, sizeof err), 0);
+        if (scenario_window_us(&sc) != cases[i].window)
+            fail_msg("duration %s: window %llu us", cases[i].duration,
+                     (unsigned long long)scenario_window_us(&sc));
+    }
+    assert_int_equal(scenario_set(&sc, NULL, "window", "10s", err, sizeof err), 0);
+    assert_false(sc.window_auto);
+    assert_true(scenario_window_us(&sc) == 10000000);
+    assert_int_equal(scenario_format_value(&sc, "window", shown, sizeof shown), 0);
+    assert_string_equal(shown, "10s");
+    assert_int_equal(scenario_set(&sc, NULL, "window", "auto", err, sizeof err), 0);
+    assert_true(sc.window_auto);
+    assert_int_equal(scenario_set(&sc, NULL, "window", "automatic", err, sizeof err), -1);
+    assert_contains(err, "expected auto or a duration");
+    assert_true(sc.window_auto); /* nothing changed on an error */
+    scenario_release(&sc);
+    /* phases add up: 20 d + 20 d is 40 d, past 1,440 windows of 15 min */
+    assert_int_equal(load("[phase a]\nduration = 20d\n[phase b]\nduration = 20d\n", &sc, err,
+                          sizeof err), 0);
+    assert_true(scenario_window_us(&sc) == 60 * min);
     scenario_release(&sc);
 }
 
@@ -702,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_presplit_and_split_settings_are_checked),
         cmocka_unit_test(test_size_scale_sets_hbase_sizes),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_window_auto_follows_the_run),
         cmocka_unit_test(test_measure_from_auto_or_a_duration),
         cmocka_unit_test(test_events_after_the_end),
         cmocka_unit_test(test_balancer_phase_and_system_regions),

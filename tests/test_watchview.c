@@ -302,7 +302,9 @@ static void test_clock(void **state)
     char buf[24];
     assert_string_equal(watchview_clock(buf, sizeof buf, 0), "00:00:00");
     assert_string_equal(watchview_clock(buf, sizeof buf, 3723 * S + 999999), "01:02:03");
-    assert_string_equal(watchview_clock(buf, sizeof buf, (100 * 3600 + 5) * S), "100:00:05");
+    assert_string_equal(watchview_clock(buf, sizeof buf, (23 * 3600 + 59 * 60 + 59) * S), "23:59:59");
+    assert_string_equal(watchview_clock(buf, sizeof buf, (100 * 3600 + 5) * S), "4d 04:00:05");
+    assert_string_equal(watchview_clock(buf, sizeof buf, 30 * 86400 * S), "30d 00:00:00");
     fixture f;
     fixture_init(&f);
     char *text = frame(&f, 150 * S, 0, 80, 24);

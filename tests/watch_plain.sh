@@ -1,7 +1,7 @@
 #!/bin/sh
 # watch_plain.sh -- `regionsim watch` when stdout is not a terminal.
 #
-#   sh tests/watch_plain.sh REGIONSIM
+#   sh tests/watch_plain.sh REGIONSIM CLASSROOM.ini
 #
 # Plain progress lines, one per report window, no escapes, exit 0, the same
 # twice; the last line's figures are those `regionsim run` reports; --speed
@@ -11,11 +11,12 @@
 # tests/meson.build (suite e2e); about half a second.
 set -eu
 
-if [ $# -ne 1 ]; then
-    echo "usage: sh watch_plain.sh REGIONSIM" >&2
+if [ $# -ne 2 ]; then
+    echo "usage: sh watch_plain.sh REGIONSIM CLASSROOM.ini" >&2
     exit 2
 fi
 regionsim=$1
+classroom=$2 # 30 minutes, a window a minute (examples/classroom.ini)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/regionsim-watch.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -27,9 +28,9 @@ fail() { echo "watch_plain: FAIL: $*" >&2; exit 1; }
 # the balancer at whole periods (5, 10, .. min): the warm-up then ends on a
 # window's edge, where the watch's window sums and the run's counts agree
 # (a drawn phase measures from mid-window, which windows cannot split)
-rs watch --scheme monotonic --balancer-phase 5m >"$dir/a" 2>"$dir/a.err" ||
+rs watch "$classroom" --scheme monotonic --balancer-phase 5m >"$dir/a" 2>"$dir/a.err" ||
     fail "exit $? (stderr: $(cat "$dir/a.err"))"
-rs watch --scheme monotonic --balancer-phase 5m >"$dir/b" 2>/dev/null
+rs watch "$classroom" --scheme monotonic --balancer-phase 5m >"$dir/b" 2>/dev/null
 cmp -s "$dir/a" "$dir/b" || fail "two runs printed different lines"
 [ ! -s "$dir/a.err" ] || fail "stderr: $(cat "$dir/a.err")"
 if grep -q "$(printf '\033')" "$dir/a"; then fail "an escape in the plain lines"; fi
@@ -47,7 +48,7 @@ hot=$(sed 's/.* hot \(rs[0-9]*\) .*/\1/' "$dir/a" | sort -u | wc -l)
 [ "$hot" -ge 2 ] || fail "the hot server never moved"
 
 # the last line's figures are the run's report's
-rs run --scheme monotonic --balancer-phase 5m --samples 1 >"$dir/run" 2>/dev/null # one seed, as watch
+rs run "$classroom" --scheme monotonic --balancer-phase 5m --samples 1 >"$dir/run" 2>/dev/null # one seed, as watch
 run_mm=$(sed -n 's/^  max\/mean \([0-9.]*\) .*/\1/p' "$dir/run" | head -1)
 run_wm=$(sed -n 's/^  per-window max\/mean: mean \([0-9.]*\),.*/\1/p' "$dir/run" | head -1)
 [ -n "$run_mm" ] && [ -n "$run_wm" ] || fail "no max/mean figures in the run report"
@@ -64,7 +65,7 @@ tail -1 "$dir/a" | grep -q " max/mean $run_mm window $run_wm " ||
 
 # --speed paces them: 1 simulated minute at 2 min a second takes half a second
 start=$(date +%s%N)
-rs watch --scheme monotonic --duration 1m --window 10s --speed 2m >"$dir/paced" 2>/dev/null
+rs watch "$classroom" --scheme monotonic --duration 1m --window 10s --speed 2m >"$dir/paced" 2>/dev/null
 took=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$(wc -l <"$dir/paced")" -eq 6 ] || fail "--speed: expected 6 lines, found $(wc -l <"$dir/paced")"
 [ "$took" -ge 450 ] || fail "--speed 2m: a simulated minute took $took ms, expected at least 450"

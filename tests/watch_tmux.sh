@@ -1,7 +1,7 @@
 #!/bin/sh
 # watch_tmux.sh -- `regionsim watch` on a real terminal: tmux.
 #
-#   sh tests/watch_tmux.sh REGIONSIM
+#   sh tests/watch_tmux.sh REGIONSIM CLASSROOM.ini
 #
 # Starts a tmux server of its own (its own socket, no configuration, so
 # the user's tmux is never touched; in the foreground, stopped on every
@@ -25,12 +25,14 @@
 # --tests` installs it. Registered in tests/meson.build (suite e2e).
 set -eu
 
-if [ $# -ne 1 ]; then
-    echo "usage: sh watch_tmux.sh REGIONSIM" >&2
+if [ $# -ne 2 ]; then
+    echo "usage: sh watch_tmux.sh REGIONSIM CLASSROOM.ini" >&2
     exit 2
 fi
 regionsim=$1
 case $regionsim in /*) ;; *) regionsim=$(pwd)/$regionsim ;; esac
+classroom=$2 # 30 minutes, a window a minute (examples/classroom.ini)
+case $classroom in /*) ;; *) classroom=$(pwd)/$classroom ;; esac
 
 test_name=watch_tmux
 . "$(dirname "$0")/lib.sh"
@@ -90,7 +92,7 @@ wait_for() {
 
 start=$(date +%s%N)
 wait_for 20 '^\$' || fail "no shell prompt"
-t send-keys -t w "unset NO_COLOR; '$regionsim' watch --scheme monotonic --speed 8m; echo watch-exit=\$?" Enter
+t send-keys -t w "unset NO_COLOR; '$regionsim' watch '$classroom' --scheme monotonic --speed 8m; echo watch-exit=\$?" Enter
 
 # 1. the hot server at first: rs0, which holds the only region
 wait_for 30 '<- hot' || fail "no frame with a hot server within 3 s"
@@ -128,13 +130,13 @@ wait_for 20 'watch-exit=[0-9]' || fail "q did not end it"
 printf '%s\n' "$cap" | grep -q 'watch-exit=0' || fail "q: exit status $(printf '%s\n' "$cap" | grep -o 'watch-exit=[0-9]*')"
 [ "$(t display-message -p -t w '#{alternate_on}')" = 0 ] || fail "the alternate screen is still on"
 [ "$(t display-message -p -t w '#{cursor_flag}')" = 1 ] || fail "the cursor is still hidden"
-printf '%s\n' "$cap" | grep -q 'scenario default' && fail "the watch screen is still shown"
-printf '%s\n' "$cap" | grep -q "watch --scheme monotonic --speed 8m" || fail "the shell's screen is not back"
+printf '%s\n' "$cap" | grep -q 'scenario classroom' && fail "the watch screen is still shown"
+printf '%s\n' "$cap" | grep -q "scheme monotonic --speed 8m" || fail "the shell's screen is not back"
 printf '%s\n' "$cap" | grep -qE '^\$ ?$' || fail "no shell prompt after it"
 
 # 6. ^C: dies of SIGINT, the terminal restored
 t send-keys -t w clear Enter
-t send-keys -t w "'$regionsim' watch --scheme monotonic --duration 10m --speed 1m" Enter
+t send-keys -t w "'$regionsim' watch '$classroom' --scheme monotonic --duration 10m --speed 1m" Enter
 wait_for 30 '<- hot' || fail "no frame for the ^Z and ^C run"
 # ^Z: the terminal given back while stopped, taken again by fg
 t send-keys -t w C-z
@@ -156,7 +158,7 @@ printf '%s\n' "$cap" | grep -q 'interrupted (SIGINT)' || fail "^C: no 'interrupt
 
 # 7. TERM=dumb: plain lines on the terminal
 t send-keys -t w clear Enter
-t send-keys -t w "TERM=dumb '$regionsim' watch --scheme monotonic --duration 3m; echo dumb-exit=\$?" Enter
+t send-keys -t w "TERM=dumb '$regionsim' watch '$classroom' --scheme monotonic --duration 3m; echo dumb-exit=\$?" Enter
 wait_for 30 'dumb-exit=[0-9]' || fail "TERM=dumb: it did not end"
 printf '%s\n' "$cap" | grep -q 'dumb-exit=0' || fail "TERM=dumb: exit status"
 printf '%s\n' "$cap" | grep -q '^00:03:00 hot rs0 ' || fail "TERM=dumb: no plain line for 00:03:00"

@@ -24,13 +24,21 @@ is listed as per-op only; a [sweep] file is left out (compare refuses it).
            fraction of 2^64); the larger of the two directions' means, in
            points of the key space
   rpcs     |weighted - per-op| / per-op of RPCs per read (runs that read)
+  rows     |weighted - per-op| / per-op of rows scanned per row returned
+           (runs that read: it grows with the weight, scenario/weighting.h)
   p50 p99  |weighted - per-op| / per-op of the latency percentiles (the
            fluid model against the FIFO queues)
 
 Usage:
-  weighted_error.py REGIONSIM EXAMPLES_DIR [--weight W] [--seeds N] [--duration D] [--table]
-                    [--max-share F --max-window F --max-regions F --max-rpcs F]
+  weighted_error.py REGIONSIM EXAMPLES_DIR [--weight W] [--seeds N] [--duration D | --at-most D]
+                    [--table]
+                    [--max-share F --max-window F --max-regions F --max-rpcs F --max-rows F]
                     [--max-median-share F --max-median-window F]
+The weight is held, per example, to the largest regionsim's auto mode
+gives it (16 weighted puts a memstore flush, 8 when it reads); under 2
+the example is listed as per-op only.
+--at-most D runs an example longer than D (the month-long ones: 2.6e9
+operations, beyond what per-op mode runs in a test) for D instead.
 With --table it prints a Markdown table (one line per example: the worst
 run of each column and the median over its runs); with the --max-* bounds
 it exits 1 if any run is above one (tests/meson.build runs it so): share
@@ -43,11 +51,10 @@ latency columns are reported, not bounded (docs/weighted.md says why).
 """
 import concurrent.futures
 import os
-import re
 import statistics
 import sys
 
-from example_run import compare_json
+from example_run import compare_json, extra_at_most, is_sweep
 
 
 def run(binary, path, mode, seed, extra):
@@ -55,6 +62,19 @@ def run(binary, path, mode, seed, extra):
     opts += ["--engine", "per-op"] if mode is None else ["--engine", "weighted", "--weight", mode]
     # None: the weighted engine cannot run it
     return compare_json(binary, path, opts + extra, refused="engine = weighted:")
+
+
+def weight_for(per_op, weight):
+    """weight, held to the largest auto gives this example (scenario/
+    weighting.h): WEIGHT_PUTS_PER_FLUSH (16) weighted puts in a memstore
+    flush, and WEIGHT_READS_MAX (8) when it reads; a weight past those is
+    one regionsim never chooses, and its error is not the engine's as used."""
+    flush = per_op["cluster"]["flush_bytes"]
+    cell = max(1, per_op["workload"]["cell_overhead_bytes"])
+    most = flush // (16 * cell)
+    if any(r.get("reads") for r in per_op["runs"]):
+        most = min(most, 8)
+    return min(weight, most)
 
 
 def shares(run_):
@@ -115,6 +135,7 @@ def figures(runs_by_seed):
             "starts": [starts(r) for r in runs],
             "window": med("write_window_max_mean"), "regions": med("regions"),
             "rpcs": med("rpcs_per_read") if med("reads") else None,
+            "rows": med("rows_scanned_per_row") if med("reads") else None,
             "p50": med("p50_latency_us"), "p99": med("p99_latency_us"),
         })
     return out
@@ -127,7 +148,7 @@ def compare(per_op, weighted):
         splits = statistics.median(max(nearest_mean(a, b), nearest_mean(b, a))
                                    for a, b in zip(e["starts"], w["starts"])) * 100
         row = {"scheme": e["scheme"], "share": share, "splits": splits}
-        for k in ("window", "regions", "rpcs", "p50", "p99"):
+        for k in ("window", "regions", "rpcs", "rows", "p50", "p99"):
             row[k] = rel(e[k], w[k])
         out.append(row)
     return out
@@ -152,25 +173,24 @@ def seed_spread(per_op):
     return out
 
 
-def is_sweep(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return any(line.strip().replace(" ", "") == "[sweep]" for line in f)
-
-
 CHAOTIC = {"share": 5.0, "window": 0.10}  # points; relative
 
 COLUMNS = (("share", False), ("window", True), ("regions", True), ("splits", False),
-           ("rpcs", True), ("p50", True), ("p99", True))
+           ("rpcs", True), ("rows", True), ("p50", True), ("p99", True))
 
 
 def main(argv):
     binary, examples = argv[1], argv[2]
     extra, table, bounds, medians, weight, seeds = [], False, {}, {}, "20", 3
+    longest = None
     i = 3
     while i < len(argv):
         a = argv[i]
         if a == "--duration":
             extra += [a, argv[i + 1]]
+            i += 2
+        elif a == "--at-most":
+            longest = argv[i + 1]
             i += 2
         elif a == "--weight":
             weight = argv[i + 1]
@@ -181,7 +201,7 @@ def main(argv):
         elif a == "--table":
             table = True
             i += 1
-        elif a in ("--max-share", "--max-window", "--max-regions", "--max-rpcs"):
+        elif a in ("--max-share", "--max-window", "--max-regions", "--max-rpcs", "--max-rows"):
             bounds[a[6:]] = float(argv[i + 1])
             i += 2
         elif a in ("--max-median-share", "--max-median-window"):
@@ -191,23 +211,34 @@ def main(argv):
             sys.exit("weighted_error.py: unknown argument %r" % a)
     names = sorted(n for n in os.listdir(examples)
                    if n.endswith(".ini") and not is_sweep(os.path.join(examples, n)))
+    def args(n):
+        return extra_at_most(os.path.join(examples, n), extra, longest)
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        futures = {(n, m, k): pool.submit(run, binary, os.path.join(examples, n), m, 42 + k,
-                                          extra)
-                   for n in names for m in (None, weight) for k in range(seeds)}
+        futures = {(n, None, k): pool.submit(run, binary, os.path.join(examples, n), None,
+                                             42 + k, args(n))
+                   for n in names for k in range(seeds)}
         results = {key: f.result() for key, f in futures.items()}
+        used = {n: weight_for(results[(n, None, 0)], int(weight)) for n in names}
+        futures = {(n, weight, k): pool.submit(run, binary, os.path.join(examples, n),
+                                               str(used[n]), 42 + k, args(n))
+                   for n in names for k in range(seeds) if used[n] >= 2}
+        results.update({key: f.result() for key, f in futures.items()})
+        for n in names:
+            if used[n] < 2:
+                for k in range(seeds):
+                    results[(n, weight, k)] = None
     failed = 0
     if table:
         print("| example | runs | share (points) | share, per-op seed to seed | window max/mean "
               "| window, per-op seed to seed | regions | split keys (points) | RPCs per read "
-              "| p50 latency | p99 latency |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+              "| rows per row returned | p50 latency | p99 latency |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         per_op = [results[(name, None, k)] for k in range(seeds)]
         weighted = [results[(name, weight, k)] for k in range(seeds)]
         if any(w is None for w in weighted):
             if table:
-                print("| %s | per-op only |%s" % (name[:-4], " |" * 9))
+                print("| %s | per-op only |%s" % (name[:-4], " |" * 10))
             continue
         rows = compare(per_op, weighted)
         spread = seed_spread(per_op)
@@ -249,7 +280,7 @@ def main(argv):
                      fmt([r["window"] for r in rows], True),
                      fmt([s[1] for s in spread] if spread else [], True)]
             cells += [fmt([r[k] for r in rows], p) for k, p in COLUMNS[2:]]
-            print("| %s | %d | %s |" % (name[:-4], len(rows), " | ".join(cells)))
+            print("| %s (w %d) | %d | %s |" % (name[:-4], used[name], len(rows), " | ".join(cells)))
     if failed:
         sys.exit(1)
 
