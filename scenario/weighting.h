@@ -54,7 +54,7 @@
 #define WEIGHT_EVENTS_PER_CELL 1600.0
 #define WEIGHT_EVENTS_MIN 1000000.0
 #define WEIGHT_EVENTS_MAX 32000000.0
-#define WEIGHT_PUTS_PER_FLUSH 16
+#define WEIGHT_PUTS_PER_FLUSH 64
 #define WEIGHT_READS_MAX 8 /* reads' rows within a few % of per-op (top comment) */
 
 typedef struct weighting {

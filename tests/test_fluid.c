@@ -143,7 +143,7 @@ static void test_resolve(void **state)
     assert_float_equal(w.ops, 1.8e6, 0.5);
 
     /* A month at HBase's sizes scaled by 2560 (51.2 KiB flushes): the
-     * weight keeps 16 weighted puts in a flush. */
+     * weight keeps 64 weighted puts in a flush. */
     ts_scenario(&sc, 30 * 24 * 60);
     assert_int_equal(scenario_set(&sc, NULL, "size_scale", "2560", err, sizeof err), 0);
     assert_int_equal(weighting_resolve(&sc, 0, &w, err, sizeof err), 0);

@@ -35,7 +35,7 @@ Usage:
                     [--max-share F --max-window F --max-regions F --max-rpcs F --max-rows F]
                     [--max-median-share F --max-median-window F]
 The weight is held, per example, to the largest regionsim's auto mode
-gives it (16 weighted puts a memstore flush, 8 when it reads); under 2
+gives it (64 weighted puts a memstore flush, 8 when it reads); under 2
 the example is listed as per-op only.
 --at-most D runs an example longer than D (the month-long ones: 2.6e9
 operations, beyond what per-op mode runs in a test) for D instead.
@@ -66,12 +66,12 @@ def run(binary, path, mode, seed, extra):
 
 def weight_for(per_op, weight):
     """weight, held to the largest auto gives this example (scenario/
-    weighting.h): WEIGHT_PUTS_PER_FLUSH (16) weighted puts in a memstore
+    weighting.h): WEIGHT_PUTS_PER_FLUSH (64) weighted puts in a memstore
     flush, and WEIGHT_READS_MAX (8) when it reads; a weight past those is
     one regionsim never chooses, and its error is not the engine's as used."""
     flush = per_op["cluster"]["flush_bytes"]
     cell = max(1, per_op["workload"]["cell_overhead_bytes"])
-    most = flush // (16 * cell)
+    most = flush // (64 * cell)
     if any(r.get("reads") for r in per_op["runs"]):
         most = min(most, 8)
     return min(weight, most)
