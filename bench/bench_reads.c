@@ -125,10 +125,10 @@ int main(int argc, char **argv)
         char *scheme = argc > 4 ? argv[4 + si] : (char *)keyscheme_preset_name(si);
         char *reads[] = { bin, "run", "--scheme", scheme, "--duration", duration,
                           "--samples", "1", "--measure-from", "0s", "--read-fraction", "0.1",
-                          NULL };
+                          "--size-scale", "2560", "--split-policy", "constant", NULL };
         char *writes[] = { bin, "run", "--scheme", scheme, "--duration", duration,
                            "--samples", "1", "--measure-from", "0s", "--read-fraction", "0",
-                           NULL };
+                           "--size-scale", "2560", "--split-policy", "constant", NULL };
         measure mr[MAX_REPS], mw[MAX_REPS];
         double load = proc_load1();
         for (int i = 0; i < reps; i++)
