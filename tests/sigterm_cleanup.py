@@ -242,7 +242,8 @@ def main():
 
     def script(name, work):
         if name == "watch_tmux.sh":
-            return ["sh", os.path.join(tests, name), regionsim]
+            return ["sh", os.path.join(tests, name), regionsim,
+                    os.path.join(src, "examples", "classroom.ini")]
         return ["sh", os.path.join(tests, name), regionsim, src, work]
 
     def slurm_up(procs, work):
