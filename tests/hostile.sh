@@ -322,7 +322,7 @@ out27 "--junit /dev/stderr 2>> ci.log" 0 -- run --scheme salted --duration 1m \
 check "  ...keeps ci.log's first line, the XML after it" \
     sh -c "head -n 2 '$o27/ci.log' | tr '\n' '|' | grep -q '^first line|<?xml'"
 echo "first line" >"$o27/advise.log"
-out27 "advise -o /dev/stdout >> log" 0 -- advise --budget 2 --no-check -o /dev/stdout >>"$o27/advise.log"
+out27 "advise -o /dev/stdout >> log" 0 -- advise --budget 2 --no-check --duration 10m -o /dev/stdout >>"$o27/advise.log"
 check "  ...keeps the first line" sh -c "head -n 1 '$o27/advise.log' | grep -qx 'first line' && [ \$(wc -l <'$o27/advise.log') -gt 5 ]"
 "$bin" sweep "${0%/*}/data/sweep-small.ini" --plan "$o27/plan" >/dev/null 2>&1 &&
     sh "$o27/plan/jobs.txt" >/dev/null 2>&1
