@@ -462,7 +462,6 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
     o->checks.max_input = JSON_READ_MAX_DEFAULT;
     scenario_defaults(&o->sc);
     o->nkeys = 10;
-    o->speed = WATCH_SPEED_DEFAULT;
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         fputs(main_help, argc < 2 ? stderr : stdout);
         exit(argc < 2 ? EXIT_USAGE : 0);

@@ -13,13 +13,12 @@
  * wall second. */
 #define WATCH_SPEED_MIN 0.001
 #define WATCH_SPEED_MAX 1e6
-#define WATCH_SPEED_DEFAULT 60.0 /* --speed's placeholder: unless given, the
-                                  * live screen runs a report window a second */
 
 typedef struct watch_options {
     const char *cmd_name;   /* "watch", for messages */
-    double speed;           /* simulated seconds a wall second */
-    int speed_given;        /* --speed was given: plain lines are paced too */
+    double speed;           /* --speed: simulated seconds a wall second */
+    int speed_given;        /* --speed was given: plain lines are paced too; if not,
+                             * the live screen runs a report window a second */
     int color;              /* -1 auto (a terminal, NO_COLOR unset), 0 never, 1 always */
 } watch_options;
 

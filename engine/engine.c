@@ -374,7 +374,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, const engine
          eventq_push(&st->ticks, st->inputs.status_first_us, TICK_STATUS, 0) < 0) ||
         (!sc->measure_auto && sc->measure_from_us &&
          eventq_push(&st->ticks, sc->measure_from_us, TICK_MEASURE, 0) < 0) ||
-        eventq_push(&st->ticks, scenario_window_us(sc), TICK_WINDOW, 0) < 0)
+        eventq_push(&st->ticks, out->window_us, TICK_WINDOW, 0) < 0)
         return engine_fail(err, errcap, "out of memory for the event queue");
     for (size_t i = 0; i < sc->nevents; i++)
         if (eventq_push(&st->ticks, sc->events[i].at_us, TICK_EVENT, (uint32_t)i) < 0)
