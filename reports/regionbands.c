@@ -17,10 +17,17 @@
  *    the split that closed it or, for a live one, its server at the end.
  *
  * A band's server is known when it ends, so the replay needs no server
- * for a region's start. Lookups go through the log sorted by (start key,
- * opening) and by (end key, closing), by their shell form, which is
- * canonical (core/key.h), so equal strings are equal keys: O(log n) each, and
- * replaying a run of n regions and e events costs O((n + e) log n).
+ * for a region's start. Lookups go through the log bucketed by start key
+ * (in opening order) and by end key (in closing order). The keys are
+ * compared by their shell form, which is canonical (core/key.h), so equal
+ * strings are equal keys: each distinct string is hashed to a dense id
+ * once, and parsed and placed on the axis once, so the buckets are a
+ * counting sort (no string sort of millions of entries) and a lookup
+ * compares integers. The first pass (which regions a split opened) keeps
+ * each split's family for the second, which searches again only when
+ * the parent it found is no longer live. Replaying a run of n regions and
+ * e events costs O(n + e) hashing plus a binary search within a key's
+ * bucket per lookup.
  * Following the timeline's order, not the events' times, settles events
  * at the same microsecond (a move just before a split of the same
  * region). An event that matches nothing (a hand-made run) is counted
@@ -88,15 +95,15 @@ static bytes parse(const char *s)
 
 static keyref ref(bytes b) { return keyref_of(b.data, b.len); }
 
-static void axis_init(key_axis *ax, const keyspace_heatmap *ks, const char *bottom,
-                      const char *top)
+/* The axis over ks; it owns bottom and top (malloc'd, or len 0). */
+static void axis_init(key_axis *ax, const keyspace_heatmap *ks, bytes bottom, bytes top)
 {
     ax->ks = ks;
     ax->starts = calloc(ks->nbuckets ? ks->nbuckets : 1, sizeof *ax->starts);
     if (!ax->starts) report_out_of_memory();
     for (uint32_t b = 0; b < ks->nbuckets; b++) ax->starts[b] = parse(ks->bucket_start[b]);
-    ax->bottom = parse(bottom);
-    ax->top = parse(top);
+    ax->bottom = bottom;
+    ax->top = top;
 }
 
 static void axis_free(key_axis *ax)
@@ -128,11 +135,10 @@ static double between(bytes lo, bytes hi, bytes k)
 }
 
 /* k's position on the axis; `end` says an empty k is the end (the top). */
-static double axis_position(const key_axis *ax, const char *text, int end)
+static double axis_position(const key_axis *ax, bytes k, int end)
 {
     uint32_t n = ax->ks->nbuckets;
-    if (!text || !text[0]) return end ? n : 0;
-    bytes k = parse(text);
+    if (!k.len) return end ? n : 0;
     /* the last bucket whose first key is <= k */
     uint32_t lo = 0, hi = n;
     while (hi - lo > 1) {
@@ -159,7 +165,6 @@ static double axis_position(const key_axis *ax, const char *text, int end)
         if (!to.len || key_compare(ref(k), ref(to)) > 0) pos = lo + (a + b) / 2;
         else pos = lo + a + (b - a) * between(from, to, k);
     }
-    free(k.data);
     return pos;
 }
 
@@ -168,102 +173,278 @@ double regionbands_key_position(const keyspace_heatmap *ks, const char *k, const
 {
     if (ks->nbuckets == 0) return 0;
     key_axis ax;
-    axis_init(&ax, ks, bottom, top);
-    double pos = axis_position(&ax, k, 0);
+    axis_init(&ax, ks, parse(bottom), parse(top));
+    bytes key = parse(k);
+    double pos = axis_position(&ax, key, 0);
+    free(key.data);
     axis_free(&ax);
     return pos;
 }
 
-/* The lowest (highest, if `highest`) non-empty region boundary of the
- * run ("" when none). */
-static const char *extreme_boundary(const run_result *run, int highest)
+/* ---- the keys: each distinct text once, parsed once ---- */
+
+#define NO_INDEX SIZE_MAX
+#define NO_KEY UINT32_MAX
+
+/* The texts of a run's keys by id (equal texts, equal ids), their bytes
+ * and, once asked for, their axis positions: a run of n regions names
+ * about n distinct keys thousands of times over, so each is hashed,
+ * parsed and placed once. */
+typedef struct keytab {
+    uint32_t *slot;       /* open addressing by text hash: id + 1; 0 = empty */
+    size_t mask;          /* slots - 1 */
+    const char **text;    /* by id */
+    size_t *at;           /* by id: where its bytes begin in `bytes`; at[n] = used */
+    double *pos;          /* by id: its axis position, NAN until asked for */
+    uint8_t *bytes;
+    size_t used, bytes_cap;
+    size_t cap;           /* of text, at and pos */
+    uint32_t n;
+} keytab;
+
+static void *grow(void *p, size_t *cap, size_t want, size_t size)
 {
-    const char *found = "";
-    bytes best = { NULL, 0 };
-    for (size_t i = 0; i < run->nhistory; i++) {
-        const char *e = highest ? run->history[i].end : run->history[i].start;
-        if (!e || !e[0]) continue;
-        bytes k = parse(e);
-        int c = best.data ? key_compare(ref(k), ref(best)) : 0;
-        if (!best.data || (highest ? c > 0 : c < 0)) {
-            free(best.data);
-            best = k;
-            found = e;
-        } else {
-            free(k.data);
-        }
+    if (want <= *cap) return p;
+    size_t c = *cap ? *cap : 64;
+    while (c < want) c *= 2;
+    p = c <= SIZE_MAX / size ? realloc(p, c * size) : NULL;
+    if (!p) report_out_of_memory();
+    *cap = c;
+    return p;
+}
+
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+static void keytab_rehash(keytab *kt)
+{
+    size_t cap = kt->slot ? 2 * (kt->mask + 1) : 1024;
+    uint32_t *slot = calloc(cap, sizeof *slot);
+    if (!slot) report_out_of_memory();
+    for (uint32_t id = 0; id < kt->n; id++) {
+        size_t j = (size_t)text_hash(kt->text[id]) & (cap - 1);
+        while (slot[j]) j = (j + 1) & (cap - 1);
+        slot[j] = id + 1;
     }
-    free(best.data);
-    return found;
+    free(kt->slot);
+    kt->slot = slot;
+    kt->mask = cap - 1;
+}
+
+/* s's bytes appended to the table's (parse, without a copy of its own). */
+static void keytab_parse(keytab *kt, const char *s)
+{
+    size_t len = strlen(s);
+    kt->bytes = grow(kt->bytes, &kt->bytes_cap, kt->used + len, 1);
+    bytes b = parse(s);
+    if (b.len) memcpy(kt->bytes + kt->used, b.data, b.len);
+    kt->used += b.len;
+    free(b.data);
+}
+
+/* The id of text s (NULL: ""), added if new. */
+static uint32_t key_id(keytab *kt, const char *s)
+{
+    s = s ? s : "";
+    if (!kt->slot || ((size_t)kt->n + 1) * 2 > kt->mask + 1) keytab_rehash(kt);
+    size_t j = (size_t)text_hash(s) & kt->mask;
+    for (; kt->slot[j]; j = (j + 1) & kt->mask) {
+        uint32_t id = kt->slot[j] - 1;
+        if (kt->text[id] == s || strcmp(kt->text[id], s) == 0) return id;
+    }
+    assert(kt->n < NO_KEY);
+    uint32_t id = kt->n;
+    if ((size_t)id + 2 > kt->cap) {
+        size_t cap = kt->cap ? 2 * kt->cap : 1024;
+        kt->text = realloc(kt->text, cap * sizeof *kt->text);
+        kt->pos = realloc(kt->pos, cap * sizeof *kt->pos);
+        kt->at = realloc(kt->at, cap * sizeof *kt->at);
+        if (!kt->text || !kt->pos || !kt->at) report_out_of_memory();
+        kt->cap = cap;
+    }
+    kt->text[id] = s;
+    kt->pos[id] = NAN;
+    kt->at[id] = kt->used;
+    keytab_parse(kt, s);
+    kt->at[id + 1] = kt->used;
+    kt->slot[j] = id + 1;
+    kt->n++;
+    return id;
+}
+
+static bytes key_bytes(const keytab *kt, uint32_t id)
+{
+    return (bytes){ kt->bytes + kt->at[id], kt->at[id + 1] - kt->at[id] };
+}
+
+static void keytab_free(keytab *kt)
+{
+    free(kt->slot);
+    free(kt->text);
+    free(kt->at);
+    free(kt->pos);
+    free(kt->bytes);
+}
+
+/* The lowest (highest, if `highest`) non-empty region boundary of the
+ * run, among the ids of ids[0..n) (len 0 when none). */
+static bytes extreme_boundary(const keytab *kt, const uint32_t *ids, size_t n, int highest)
+{
+    bytes best = { NULL, 0 };
+    for (size_t i = 0; i < n; i++) {
+        bytes k = key_bytes(kt, ids[i]);
+        if (!k.len) continue;
+        int c = best.len ? key_compare(ref(k), ref(best)) : 0;
+        if (!best.len || (highest ? c > 0 : c < 0)) best = k;
+    }
+    return best;
+}
+
+/* A copy of b the axis owns. */
+static bytes dup_bytes(bytes b)
+{
+    bytes out = { NULL, b.len };
+    if (!b.len) return out;
+    out.data = malloc(b.len);
+    if (!out.data) report_out_of_memory();
+    memcpy(out.data, b.data, b.len);
+    return out;
 }
 
 /* ---- the replay ---- */
 
-/* A region in a lookup order: by a key (its start or its end), then a
- * time (its opening or its closing), then its index. */
+/* A region in a lookup order: its key (start or end) is the bucket it
+ * is in; within one, by a time (its opening or its closing), then its
+ * index. */
 typedef struct entry {
-    const char *key;
     uint64_t t;
     size_t i;
 } entry;
 
+/* The regions by one of their keys: key id's regions are
+ * idx[off[id] .. off[id + 1]), in (time, index) order. */
+typedef struct key_index {
+    entry *idx;
+    size_t *off;
+} key_index;
+
+/* What the first pass found for a split event: its parent p and
+ * daughters a = [start, K), b = [K, end), NO_INDEX where none. */
+typedef struct family {
+    size_t p, a, b;
+} family;
+
 typedef struct replay {
     const run_result *run;
-    entry *by_start, *by_end;  /* (start, opened), (end, closed) */
-    uint64_t *since;           /* when the region's current band began */
+    keytab keys;
+    uint32_t *start_id, *end_id; /* by region */
+    uint32_t *event_id;          /* by event: its key's (splits, moves, reassignments) */
+    key_index by_start, by_end;  /* (start, opened), (end, closed) */
+    family *fam;                 /* by event: the first pass' finding for a split */
+    uint64_t *since;             /* when the region's current band began */
     unsigned char *live, *daughter, *done;
     region_bands *out;
     size_t cap, splits_cap;
     key_axis axis;
 } replay;
 
-static const char *str(const char *s) { return s ? s : ""; }
-
 static int cmp_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
 
 static int entry_cmp(const void *pa, const void *pb)
 {
     const entry *a = pa, *b = pb;
-    int c = strcmp(a->key, b->key);
-    if (!c) c = cmp_u64(a->t, b->t);
+    int c = cmp_u64(a->t, b->t);
     return c ? c : cmp_u64(a->i, b->i);
 }
 
-/* The first position in idx whose entry is (k, t) or after. */
-static size_t lower_bound(const replay *r, const entry *idx, const char *k, uint64_t t)
+static void *zalloc(size_t n, size_t size)
 {
-    size_t lo = 0, hi = r->run->nhistory;
+    void *p = calloc(n ? n : 1, size);
+    if (!p) report_out_of_memory();
+    return p;
+}
+
+/* The regions bucketed by id[i] (a counting sort: the ids are dense),
+ * each bucket in (t[i], i) order. */
+static key_index index_by(const uint32_t *id, size_t n, uint32_t nkeys,
+                          const region_result *h, int by_closing)
+{
+    key_index x = { zalloc(n, sizeof *x.idx), zalloc((size_t)nkeys + 1, sizeof *x.off) };
+    for (size_t i = 0; i < n; i++) x.off[id[i] + 1]++;
+    for (uint32_t k = 0; k < nkeys; k++) x.off[k + 1] += x.off[k];
+    size_t *fill = zalloc(nkeys, sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t t = by_closing ? h[i].closed_us : h[i].opened_us;
+        x.idx[x.off[id[i]] + fill[id[i]]++] = (entry){ t, i };
+    }
+    free(fill);
+    for (uint32_t k = 0; k < nkeys; k++) {
+        entry *b = x.idx + x.off[k];
+        size_t m = x.off[k + 1] - x.off[k];
+        if (m > 16) {
+            qsort(b, m, sizeof *b, entry_cmp);
+            continue;
+        }
+        for (size_t j = 1; j < m; j++) { /* the bucket is in index order: stable on t */
+            entry e = b[j];
+            size_t at = j;
+            for (; at > 0 && b[at - 1].t > e.t; at--) b[at] = b[at - 1];
+            b[at] = e;
+        }
+    }
+    return x;
+}
+
+static void index_free(key_index *x)
+{
+    free(x->idx);
+    free(x->off);
+}
+
+/* The first entry of key k's bucket at time t or after, and the bucket's end. */
+static const entry *bucket_from(const key_index *x, uint32_t k, uint64_t t, const entry **end)
+{
+    const entry *b = x->idx + x->off[k];
+    size_t lo = 0, hi = x->off[k + 1] - x->off[k];
+    *end = b + hi;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(idx[mid].key, k);
-        if (c == 0) c = cmp_u64(idx[mid].t, t);
-        if (c < 0) lo = mid + 1;
+        if (b[mid].t < t) lo = mid + 1;
         else hi = mid;
     }
-    return lo;
+    return b + lo;
 }
 
-/* The region with start key k opened at t (and, if end is not NULL, that
- * end key), or SIZE_MAX. */
-static size_t find_opened(const replay *r, const char *k, uint64_t t, const char *end)
+/* The region with start key k opened at t (and, unless end is NO_KEY,
+ * that end key), or NO_INDEX. */
+static size_t find_opened(const replay *r, uint32_t k, uint64_t t, uint32_t end)
 {
-    for (size_t at = lower_bound(r, r->by_start, k, t); at < r->run->nhistory; at++) {
-        const entry *x = &r->by_start[at];
-        if (strcmp(x->key, k) != 0 || x->t != t) break;
-        if (!end || strcmp(str(r->run->history[x->i].end), end) == 0) return x->i;
-    }
-    return SIZE_MAX;
+    const entry *stop, *x = bucket_from(&r->by_start, k, t, &stop);
+    for (; x < stop && x->t == t; x++)
+        if (end == NO_KEY || r->end_id[x->i] == end) return x->i;
+    return NO_INDEX;
 }
 
-/* The live region with start key k, or SIZE_MAX. */
-static size_t find_live(const replay *r, const char *k)
+/* The live region with start key k, or NO_INDEX. */
+static size_t find_live(const replay *r, uint32_t k)
 {
-    for (size_t at = lower_bound(r, r->by_start, k, 0); at < r->run->nhistory; at++) {
-        const entry *x = &r->by_start[at];
-        if (strcmp(x->key, k) != 0) break;
+    const entry *stop, *x = bucket_from(&r->by_start, k, 0, &stop);
+    for (; x < stop; x++)
         if (r->live[x->i]) return x->i;
-    }
-    return SIZE_MAX;
+    return NO_INDEX;
+}
+
+/* Key id's position on the axis; `end` says an empty key is the end. */
+static double position_of(replay *r, uint32_t id, int end)
+{
+    bytes k = key_bytes(&r->keys, id);
+    if (!k.len) return axis_position(&r->axis, k, end);
+    if (isnan(r->keys.pos[id])) r->keys.pos[id] = axis_position(&r->axis, k, end);
+    return r->keys.pos[id];
 }
 
 /* Region i's band from its `since` to t on server, if not empty. */
@@ -280,9 +461,8 @@ static void emit(replay *r, size_t i, uint64_t t, uint32_t server)
         b->band = p;
         r->cap = cap;
     }
-    const region_result *h = &r->run->history[i];
-    b->band[b->n++] = (region_band){ axis_position(&r->axis, h->start, 0),
-                                     axis_position(&r->axis, h->end, 1), t0, t, server, i, i, 1 };
+    b->band[b->n++] = (region_band){ position_of(r, r->start_id[i], 0),
+                                     position_of(r, r->end_id[i], 1), t0, t, server, i, i, 1 };
 }
 
 static void add_split(replay *r, double key, uint64_t t)
@@ -298,35 +478,60 @@ static void add_split(replay *r, double key, uint64_t t)
     b->split[b->nsplits++] = (region_split){ key, t };
 }
 
-/* The daughters of split event e: *a = [start, K), *b = [K, end), and the
- * parent *p that closed (a live one, if need_live), or 0 if they are not in
- * the log. */
-static int split_family(const replay *r, const timeline_event *e, int need_live, size_t *p,
-                        size_t *a, size_t *b)
+/* The family of split event e (see `family`), the parent a live one if
+ * need_live; 1 if all three are in the log. */
+static int split_family(const replay *r, size_t e, int need_live, family *f)
 {
-    const char *k = str(e->key);
-    *b = find_opened(r, k, e->t_us, NULL);
-    if (*b == SIZE_MAX) return 0;
-    const char *end = str(r->run->history[*b].end);
-    *p = SIZE_MAX;
-    for (size_t at = lower_bound(r, r->by_end, end, e->t_us); at < r->run->nhistory; at++) {
-        const entry *x = &r->by_end[at];
-        if (strcmp(x->key, end) != 0 || x->t != e->t_us) break;
-        if (r->run->history[x->i].split && (!need_live || r->live[x->i]) && x->i != *b) {
-            *p = x->i;
+    uint32_t k = r->event_id[e];
+    uint64_t t = r->run->events[e].t_us;
+    f->p = f->a = NO_INDEX;
+    f->b = find_opened(r, k, t, NO_KEY);
+    if (f->b == NO_INDEX) return 0;
+    const entry *stop, *x = bucket_from(&r->by_end, r->end_id[f->b], t, &stop);
+    for (; x < stop && x->t == t; x++) {
+        if (r->run->history[x->i].split && (!need_live || r->live[x->i]) && x->i != f->b) {
+            f->p = x->i;
             break;
         }
     }
-    if (*p == SIZE_MAX) return 0;
-    *a = find_opened(r, str(r->run->history[*p].start), e->t_us, k);
-    return *a != SIZE_MAX;
+    if (f->p == NO_INDEX) return 0;
+    f->a = find_opened(r, r->start_id[f->p], t, k);
+    return f->a != NO_INDEX;
 }
 
-static void *zalloc(size_t n, size_t size)
+/* Split event e's family with a live parent: the first pass' finding
+ * when its parent is live (the first candidate qualifies for both
+ * searches, so both find it), else a search again. */
+static int live_family(const replay *r, size_t e, family *f)
 {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) report_out_of_memory();
-    return p;
+    *f = r->fam[e];
+    if (f->b == NO_INDEX || f->p == NO_INDEX) return 0;
+    if (r->live[f->p]) return f->a != NO_INDEX;
+    return split_family(r, e, 1, f);
+}
+
+static int names_region(const timeline_event *ev)
+{
+    return ev->kind == TIMELINE_SPLIT ||
+           ((ev->kind == TIMELINE_MOVE || ev->kind == TIMELINE_REASSIGN) && !ev->meta);
+}
+
+static void replay_keys(replay *r)
+{
+    const run_result *run = r->run;
+    size_t n = run->nhistory;
+    r->start_id = zalloc(n, sizeof *r->start_id);
+    r->end_id = zalloc(n, sizeof *r->end_id);
+    r->event_id = zalloc(run->nevents, sizeof *r->event_id);
+    for (size_t i = 0; i < n; i++) {
+        r->start_id[i] = key_id(&r->keys, run->history[i].start);
+        r->end_id[i] = key_id(&r->keys, run->history[i].end);
+    }
+    for (size_t e = 0; e < run->nevents; e++)
+        r->event_id[e] = names_region(&run->events[e]) ? key_id(&r->keys, run->events[e].key)
+                                                       : NO_KEY;
+    r->by_start = index_by(r->start_id, n, r->keys.n, run->history, 0);
+    r->by_end = index_by(r->end_id, n, r->keys.n, run->history, 1);
 }
 
 region_bands regionbands_of(const run_result *run)
@@ -335,27 +540,20 @@ region_bands regionbands_of(const run_result *run)
     size_t n = run->nhistory;
     if (run->keyspace.nbuckets == 0 || n == 0) return out;
     replay r = { .run = run, .out = &out };
-    r.by_start = zalloc(n, sizeof *r.by_start);
-    r.by_end = zalloc(n, sizeof *r.by_end);
+    replay_keys(&r);
+    r.fam = zalloc(run->nevents, sizeof *r.fam);
     r.since = zalloc(n, sizeof *r.since);
     r.live = zalloc(n, 1);
     r.daughter = zalloc(n, 1);
     r.done = zalloc(n, 1);
-    for (size_t i = 0; i < n; i++) {
-        const region_result *h = &run->history[i];
-        r.by_start[i] = (entry){ str(h->start), h->opened_us, i };
-        r.by_end[i] = (entry){ str(h->end), h->closed_us, i };
-    }
-    qsort(r.by_start, n, sizeof *r.by_start, entry_cmp);
-    qsort(r.by_end, n, sizeof *r.by_end, entry_cmp);
-    axis_init(&r.axis, &run->keyspace, extreme_boundary(run, 0), extreme_boundary(run, 1));
+    axis_init(&r.axis, &run->keyspace,
+              dup_bytes(extreme_boundary(&r.keys, r.start_id, n, 0)),
+              dup_bytes(extreme_boundary(&r.keys, r.end_id, n, 1)));
 
     /* Which regions a split opened: the others are there from the start. */
     for (size_t e = 0; e < run->nevents; e++) {
-        size_t p, a, b;
-        if (run->events[e].kind == TIMELINE_SPLIT &&
-            split_family(&r, &run->events[e], 0, &p, &a, &b))
-            r.daughter[a] = r.daughter[b] = 1;
+        if (run->events[e].kind != TIMELINE_SPLIT) continue;
+        if (split_family(&r, e, 0, &r.fam[e])) r.daughter[r.fam[e].a] = r.daughter[r.fam[e].b] = 1;
     }
     for (size_t i = 0; i < n; i++) {
         r.live[i] = !r.daughter[i];
@@ -365,20 +563,20 @@ region_bands regionbands_of(const run_result *run)
     for (size_t e = 0; e < run->nevents; e++) {
         const timeline_event *ev = &run->events[e];
         if (ev->kind == TIMELINE_SPLIT) {
-            size_t p, a, b;
-            if (!split_family(&r, ev, 1, &p, &a, &b) || r.live[a] || r.live[b]) {
+            family f;
+            if (!live_family(&r, e, &f) || r.live[f.a] || r.live[f.b]) {
                 out.unmatched++;
                 continue;
             }
-            emit(&r, p, ev->t_us, ev->from);
-            add_split(&r, axis_position(&r.axis, ev->key, 0), ev->t_us);
-            r.live[p] = 0;
-            r.done[p] = 1;
-            r.live[a] = r.live[b] = 1;
-            r.since[a] = r.since[b] = ev->t_us;
-        } else if ((ev->kind == TIMELINE_MOVE || ev->kind == TIMELINE_REASSIGN) && !ev->meta) {
-            size_t i = find_live(&r, str(ev->key)); /* hbase:meta is no region of the map */
-            if (i == SIZE_MAX) {
+            emit(&r, f.p, ev->t_us, ev->from);
+            add_split(&r, position_of(&r, r.event_id[e], 0), ev->t_us);
+            r.live[f.p] = 0;
+            r.done[f.p] = 1;
+            r.live[f.a] = r.live[f.b] = 1;
+            r.since[f.a] = r.since[f.b] = ev->t_us;
+        } else if (names_region(ev)) {
+            size_t i = find_live(&r, r.event_id[e]); /* hbase:meta is no region of the map */
+            if (i == NO_INDEX) {
                 out.unmatched++;
                 continue;
             }
@@ -394,8 +592,13 @@ region_bands regionbands_of(const run_result *run)
         emit(&r, i, h->closed_us, h->server);
     }
     axis_free(&r.axis);
-    free(r.by_start);
-    free(r.by_end);
+    keytab_free(&r.keys);
+    free(r.start_id);
+    free(r.end_id);
+    free(r.event_id);
+    index_free(&r.by_start);
+    index_free(&r.by_end);
+    free(r.fam);
     free(r.since);
     free(r.live);
     free(r.daughter);
