@@ -47,6 +47,23 @@ char *key_format_alloc(keyref k)
     return p;
 }
 
+int key_is_formatted(keyref k, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < k.len; i++) {
+        uint8_t b = k.data[i];
+        if (key_byte_is_plain(b)) {
+            if ((uint8_t)*s++ != b)
+                return 0;
+        } else if (s[0] != '\\' || s[1] != 'x' || s[2] != hex[b >> 4] || s[3] != hex[b & 15]) {
+            return 0;
+        } else {
+            s += 4;
+        }
+    }
+    return *s == '\0';
+}
+
 size_t key_format(keyref k, char *out, size_t cap)
 {
     if (cap)

@@ -80,6 +80,10 @@ size_t key_format_len(keyref k);
  * cap > 0, truncated if short). Returns key_format_len(k), like snprintf. */
 size_t key_format(keyref k, char *out, size_t cap);
 
+/* 1 if s (NUL-terminated) is k in shell form, exactly what key_format
+ * prints, else 0; without formatting k. */
+int key_is_formatted(keyref k, const char *s);
+
 /* Prints k in shell form into out without a terminating NUL, at most cap
  * bytes (cut short if longer). Returns the bytes written. */
 size_t key_format_bytes(keyref k, char *out, size_t cap);

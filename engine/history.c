@@ -8,24 +8,24 @@
 
 /* ---- the key strings: each distinct one once ---------------------------- */
 
-/* A key is found by its bytes, not its text: a lookup hashes and compares
- * the key's few bytes (16 for an md5 key, whose shell form is up to 64
- * characters) and formats it only the first time. Each entry in the blocks
- * is its key's length (2 bytes, KEY_MAX_LEN fits), its bytes, then its
- * shell form and a NUL: the string a record points to. */
+/* A key is found by its bytes, not its text: a lookup hashes the key's few
+ * bytes (16 for an md5 key, whose shell form is up to 64 characters) and
+ * reads a candidate string against them (the shell form is canonical:
+ * core/key.h), so a key already logged is never formatted again. Only
+ * the strings are stored; growing the slots parses them back to hash. */
 
-#define TEXT_BLOCK (64 * 1024) /* bytes of entries a block holds, at least */
+#define TEXT_BLOCK (64 * 1024) /* bytes of strings a block holds, at least */
 
 typedef struct text_block {
     struct text_block *next;
     size_t used, cap;
-    uint8_t data[];
+    char data[];
 } text_block;
 
 struct history_text {
-    text_block *blocks;     /* the newest first; entries never move */
-    const uint8_t **slot;   /* open addressing by key hash: an entry; NULL = empty */
-    size_t mask, n;         /* slots - 1; entries stored */
+    text_block *blocks;     /* the newest first; strings never move */
+    const char **slot;      /* open addressing by the key's hash; NULL = empty */
+    size_t mask, n;         /* slots - 1; strings stored */
 };
 
 static void text_free(struct history_text *t)
@@ -40,20 +40,6 @@ static void text_free(struct history_text *t)
     free(t);
 }
 
-/* Entry e's key, and its string. */
-static keyref entry_key(const uint8_t *e)
-{
-    uint16_t len;
-    memcpy(&len, e, sizeof len);
-    return keyref_of(e + sizeof len, len);
-}
-
-static char *entry_text(const uint8_t *e)
-{
-    keyref k = entry_key(e);
-    return (char *)(k.data + k.len);
-}
-
 static uint64_t text_hash(keyref k)
 {
     uint64_t h = 14695981039346656037ull; /* FNV-1a */
@@ -66,32 +52,38 @@ static uint64_t text_hash(keyref k)
 static int text_grow(struct history_text *t)
 {
     size_t cap = t->slot ? 2 * (t->mask + 1) : 1024;
-    const uint8_t **slot = calloc(cap, sizeof *slot);
-    if (!slot)
+    const char **slot = calloc(cap, sizeof *slot);
+    uint8_t *raw = malloc(KEY_MAX_LEN);
+    if (!slot || !raw) {
+        free(slot);
+        free(raw);
         return -1;
+    }
     for (size_t i = 0; t->slot && i <= t->mask; i++) {
         if (!t->slot[i])
             continue;
-        size_t j = (size_t)text_hash(entry_key(t->slot[i])) & (cap - 1);
+        size_t len = 0, bad;
+        int ok = key_parse(t->slot[i], strlen(t->slot[i]), raw, KEY_MAX_LEN, &len, &bad);
+        assert(ok == 0); /* key_format's output */
+        (void)ok;
+        size_t j = (size_t)text_hash(keyref_of(raw, len)) & (cap - 1);
         while (slot[j])
             j = (j + 1) & (cap - 1);
         slot[j] = t->slot[i];
     }
+    free(raw);
     free(t->slot);
     t->slot = slot;
     t->mask = cap - 1;
     return 0;
 }
 
-/* A new entry for key k, whose shell form is n characters, in the blocks;
- * NULL if out of memory. */
-static uint8_t *text_store(struct history_text *t, keyref k, size_t n)
+/* Key k's shell form, n characters, in the blocks; NULL if out of memory. */
+static char *text_store(struct history_text *t, keyref k, size_t n)
 {
-    uint16_t len = (uint16_t)k.len;
-    size_t need = sizeof len + k.len + n + 1;
     text_block *b = t->blocks;
-    if (!b || b->cap - b->used < need) {
-        size_t cap = need > TEXT_BLOCK ? need : TEXT_BLOCK;
+    if (!b || b->cap - b->used < n + 1) {
+        size_t cap = n + 1 > TEXT_BLOCK ? n + 1 : TEXT_BLOCK;
         b = malloc(sizeof *b + cap);
         if (!b)
             return NULL;
@@ -100,13 +92,10 @@ static uint8_t *text_store(struct history_text *t, keyref k, size_t n)
         b->cap = cap;
         t->blocks = b;
     }
-    uint8_t *e = b->data + b->used;
-    memcpy(e, &len, sizeof len);
-    if (k.len)
-        memcpy(e + sizeof len, k.data, k.len);
-    key_format(k, (char *)e + sizeof len + k.len, n + 1);
-    b->used += need;
-    return e;
+    char *out = b->data + b->used;
+    key_format(k, out, n + 1);
+    b->used += n + 1;
+    return out;
 }
 
 /* Key k in shell form, stored once however often it is logged; NULL if
@@ -116,21 +105,18 @@ static char *text_of(history *h, keyref k)
     struct history_text *t = h->text;
     if (!t && !(t = h->text = calloc(1, sizeof *t)))
         return NULL;
-    assert(k.len <= KEY_MAX_LEN && KEY_MAX_LEN <= UINT16_MAX);
     if ((t->n + 1) * 2 > (t->slot ? t->mask + 1 : 0) && text_grow(t) < 0)
         return NULL;
     size_t j = (size_t)text_hash(k) & t->mask;
-    for (; t->slot[j]; j = (j + 1) & t->mask) {
-        keyref e = entry_key(t->slot[j]);
-        if (e.len == k.len && (k.len == 0 || memcmp(e.data, k.data, k.len) == 0))
-            return entry_text(t->slot[j]);
+    for (; t->slot[j]; j = (j + 1) & t->mask)
+        if (key_is_formatted(k, t->slot[j]))
+            return (char *)t->slot[j];
+    char *s = text_store(t, k, key_format_len(k));
+    if (s) {
+        t->slot[j] = s;
+        t->n++;
     }
-    uint8_t *e = text_store(t, k, key_format_len(k));
-    if (!e)
-        return NULL;
-    t->slot[j] = e;
-    t->n++;
-    return entry_text(e);
+    return s;
 }
 
 /* ---- the log --------------------------------------------------------------- */

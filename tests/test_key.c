@@ -64,6 +64,28 @@ static void test_parse_round_trip_all_bytes(void **state)
     assert_memory_equal(all, back, 256);
 }
 
+/* key_is_formatted says yes to key_format's own output for every byte,
+ * and no to any other string: a lower-case escape, a byte more or less. */
+static void test_is_formatted_matches_format_only(void **state)
+{
+    (void)state;
+    uint8_t all[256];
+    for (int i = 0; i < 256; i++)
+        all[i] = (uint8_t)i;
+    char text[1100];
+    key_format(keyref_of(all, 256), text, sizeof text);
+    assert_true(key_is_formatted(keyref_of(all, 256), text));
+    assert_false(key_is_formatted(keyref_of(all, 255), text));
+    assert_true(key_is_formatted(K("", 0), ""));
+    assert_false(key_is_formatted(K("", 0), "a"));
+    assert_true(key_is_formatted(K("a\xab", 2), "a\\xAB"));
+    assert_false(key_is_formatted(K("a\xab", 2), "a\\xab"));
+    assert_false(key_is_formatted(K("a\xab", 2), "a\\xA"));
+    assert_false(key_is_formatted(K("a\xab", 3), "a\\xAB"));
+    assert_false(key_is_formatted(K("\\", 1), "\\"));
+    assert_true(key_is_formatted(K("\\", 1), "\\x5C"));
+}
+
 static void test_parse_lower_case_hex_and_errors(void **state)
 {
     (void)state;
@@ -103,6 +125,7 @@ int main(void)
         cmocka_unit_test(test_format_like_hbase_shell),
         cmocka_unit_test(test_format_truncates_like_snprintf),
         cmocka_unit_test(test_parse_round_trip_all_bytes),
+        cmocka_unit_test(test_is_formatted_matches_format_only),
         cmocka_unit_test(test_parse_lower_case_hex_and_errors),
         cmocka_unit_test(test_copy),
     };
