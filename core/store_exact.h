@@ -19,6 +19,8 @@
 #define RADIX_MIN 64      /* larger buckets of a sort are cut by a byte again */
 #define RADIX_WORDS 4     /* key words (8 bytes) a sort cuts by, at most */
 #define PREFETCH_AHEAD 8  /* pending keys fetched ahead of the merge */
+#define MAIN_AHEAD_ROWS 256 /* main's index slots fetched ahead of a merge */
+#define MAIN_AHEAD_BYTES 4096 /* main's record bytes fetched ahead of a merge */
 #define MERGE_LINEAR 8    /* main rows compared one by one before galloping */
 #define GROW_SLOW_BYTES (1u << 20) /* arrays past this grow by x1.25 */
 #define MAP_MIN_BYTES (1u << 18) /* arrays grown this big become mappings */
