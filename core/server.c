@@ -19,6 +19,8 @@
  */
 #include "core/server.h"
 
+#include "core/bigarray.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,16 +55,18 @@ static void drop_done(server *s, uint64_t t)
     }
 }
 
-/* Doubles the ring (realloc may extend it in place); the part that had
- * wrapped round to the front moves past the old end. 0 or -1. */
+/* Doubles the ring (past 1 MiB a mapping grown by mremap: no copy); the
+ * part that had wrapped round to the front moves past the old end. 0 or
+ * -1. */
 static int ring_grow(server *s)
 {
     size_t old = s->ring_cap, cap = old ? old * 2 : 16;
-    if (cap > SIZE_MAX / sizeof(uint32_t))
+    if (cap > SIZE_MAX / 2 / sizeof(uint32_t))
         return -1;
-    uint32_t *r = realloc(s->in_server, cap * sizeof *r);
-    if (!r)
+    void *p = s->in_server;
+    if (bigarray_grow(&p, old * sizeof(uint32_t), cap * sizeof(uint32_t), &s->ring_mapped) < 0)
         return -1;
+    uint32_t *r = p;
     if (s->ring_head + s->ring_count > old) /* wrapped: [0, wrapped) follows old */
         memcpy(r + old, r, (s->ring_head + s->ring_count - old) * sizeof *r);
     s->in_server = r;
@@ -138,9 +142,10 @@ uint64_t server_queue_at(server *s, uint64_t t_us)
 
 void server_release(server *s)
 {
-    free(s->in_server);
+    bigarray_free(s->in_server, s->ring_cap * sizeof *s->in_server, s->ring_mapped);
     s->in_server = NULL;
     s->ring_head = s->ring_count = s->ring_cap = 0;
+    s->ring_mapped = 0;
     free(s->wide);
     s->wide = NULL;
     s->wide_head = s->wide_count = s->wide_cap = 0;

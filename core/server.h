@@ -48,6 +48,7 @@ typedef struct server {
     uint64_t head_done;      /* completion of the ring's first RPC (ring_count > 0) */
     uint32_t *in_server;     /* ring of gaps (the first RPC's unused) */
     size_t ring_head, ring_count, ring_cap;
+    int ring_mapped;         /* in_server is a mapping (core/bigarray.h) */
     uint64_t *wide;          /* FIFO of gaps of UINT32_MAX us or more */
     size_t wide_head, wide_count, wide_cap;
     histogram latency;       /* latency of the RPCs it served (init by the owner) */
