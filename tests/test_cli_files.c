@@ -514,8 +514,8 @@ static void test_dev_stdout_appends_to_the_shells_file(void **state)
         const char *run_argv[] = { NULL, "run", "--scheme", "salted", "--duration", "1m", "-o",
                                    names[i < 3 ? i : 0], NULL };
         const char *sweep_argv[] = { NULL, "sweep", sweep_file, "-o", "/dev/stdout", NULL };
-        const char *advise_argv[] = { NULL, "advise", "--budget", "2", "--no-check", "-o",
-                                      "/dev/stdout", NULL };
+        const char *advise_argv[] = { NULL, "advise", "--duration", "10m", "--budget", "2",
+                                      "--no-check", "-o", "/dev/stdout", NULL };
         const char **argv = i < 3 ? run_argv : i == 3 ? sweep_argv : advise_argv;
         const char *head = i < 3 ? "first line\nscenario  default"
                            : i == 3 ? "first line\nsweep sweep-small" : "first line\n";
@@ -527,7 +527,7 @@ static void test_dev_stdout_appends_to_the_shells_file(void **state)
         fclose(out);
         char *e = slurp(err);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            fail_msg("%s -o %s >> log: status %#x: %s", argv[1], argv[i < 3 ? 7 : i == 3 ? 4 : 5],
+            fail_msg("%s -o %s >> log: status %#x: %s", argv[1], argv[i < 3 ? 7 : i == 3 ? 4 : 8],
                      (unsigned)status, e);
         free(e);
         if (!starts_with(log.s, head))

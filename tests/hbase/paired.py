@@ -433,6 +433,7 @@ def cmd_recheck(a):
     as the ranges allow: HBase is not deterministic, so not byte for byte."""
     binary = os.path.abspath(a.regionsim)
     failed = 0
+    lines = []
     with tempfile.TemporaryDirectory(prefix="paired-recheck.") as tmp:
         for path in a.refs:
             with open(path) as f:
@@ -447,12 +448,21 @@ def cmd_recheck(a):
             bad_hb = judge(d_hb, old["workload"], old["balancer"], HOLDS)
             for what, d, bad in (("HBase again vs the committed HBase", d_hb, bad_hb),
                                  ("HBase again vs regionsim", d_sim, bad_sim)):
-                print("%s %s: %s: share %s pp, window %s pp, regions %d:%d, split rank %s%%%s"
-                      % (old["workload"], old["balancer"], what, fmt(d["share_pp"], "%.1f"),
-                         fmt(d["window_pp"], "%.1f"), d["regions"][0], d["regions"][1],
-                         fmt(d["split_rank_pct"]), "" if not bad else
-                         " OUTSIDE: " + "; ".join(bad)))
+                lines.append("%s %s: %s: share %s pp, window %s pp, regions %d:%d, split rank %s%%%s"
+                             % (old["workload"], old["balancer"], what, fmt(d["share_pp"], "%.1f"),
+                                fmt(d["window_pp"], "%.1f"), d["regions"][0], d["regions"][1],
+                                fmt(d["split_rank_pct"]), "" if not bad else
+                                " OUTSIDE: " + "; ".join(bad)))
+                print(lines[-1], flush=True)
                 failed += bool(bad)
+    # Again at the end, on stderr after HBase's own shutdown logging: a
+    # test log shows its last lines only (meson: 100), and the verdict
+    # printed between the runs was lost under the second run's logging.
+    sys.stdout.flush()
+    print("recheck: %d of %d comparisons outside the ranges:" % (failed, len(lines)),
+          file=sys.stderr)
+    for line in lines:
+        print("  " + line, file=sys.stderr)
     if failed:
         sys.exit(1)
 
