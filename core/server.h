@@ -11,7 +11,7 @@
  * recursion): the completion time is known the moment the RPC arrives, so
  * the engine needs no completion events. The server remembers the
  * completion times of the RPCs still in it (ascending, by FIFO) only to
- * report its queue length.
+ * report its queue length, as gaps: 4 bytes an RPC in the common case.
  *
  * A region that is offline (splitting, moving) delays the RPCs sent to it
  * until it is back: the client waits (HBase clients retry with backoff),
@@ -41,8 +41,16 @@ typedef struct server {
     uint64_t busy_us;        /* service time given, for utilisation */
     uint64_t rpcs;           /* RPCs served */
     uint64_t longest_queue;  /* most RPCs in the server at once (incl. the one in service) */
-    uint64_t *in_server;     /* ring of completion times of RPCs not done yet */
+    /* The RPCs not done yet, as the gaps between their completion times
+     * (server.c has the design): the first one's completion, then a ring
+     * of each later one's after the one before (UINT32_MAX: the gap is in
+     * `wide`, a FIFO of the gaps that do not fit 32 bits). */
+    uint64_t head_done;      /* completion of the ring's first RPC (ring_count > 0) */
+    uint32_t *in_server;     /* ring of gaps (the first RPC's unused) */
     size_t ring_head, ring_count, ring_cap;
+    int ring_mapped;         /* in_server is a mapping (core/bigarray.h) */
+    uint64_t *wide;          /* FIFO of gaps of UINT32_MAX us or more */
+    size_t wide_head, wide_count, wide_cap;
     histogram latency;       /* latency of the RPCs it served (init by the owner) */
 } server;
 

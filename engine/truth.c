@@ -28,6 +28,8 @@
  * so a failed truth_add leaves the lists as they were. */
 #include "engine/truth.h"
 
+#include "core/bigarray.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +47,9 @@ void truth_release(truth *t)
         free(t->entities[i].items);
     free(t->entities);
     free(t->pend);
-    free(t->all_ts);
+    bigarray_free(t->all_ts, t->all_cap * sizeof *t->all_ts, t->all_mapped);
     for (size_t i = 0; i < t->nmetrics; i++)
-        free(t->metrics[i].ts);
+        bigarray_free(t->metrics[i].ts, t->metrics[i].cap * sizeof(uint64_t), t->metrics[i].mapped);
     free(t->metrics);
     truth_init(t);
 }
@@ -93,13 +95,21 @@ static int grow_table(void **slots, size_t *n, uint32_t id, size_t elem)
     return 0;
 }
 
-/* Room for one more timestamp in a list. 0 or -1. */
+/* Room for one more timestamp in a list, doubling it (a list of every
+ * write, or of a metric's, grows to megabytes: past 1 MiB a mapping, grown
+ * without copying). 0 or -1. */
 static int grow_ts(truth_ts_list *l)
 {
+    if (l->len < l->cap)
+        return 0;
+    size_t cap = l->cap ? 2 * l->cap : 4;
+    if (cap > SIZE_MAX / 2 / sizeof(uint64_t))
+        return -1;
     void *ts = l->ts;
-    if (grow(&ts, &l->cap, l->len + 1, sizeof(uint64_t)) < 0)
+    if (bigarray_grow(&ts, l->cap * sizeof(uint64_t), cap * sizeof(uint64_t), &l->mapped) < 0)
         return -1;
     l->ts = ts;
+    l->cap = cap;
     return 0;
 }
 
@@ -148,11 +158,12 @@ int truth_add(truth *t, uint32_t entity, uint32_t metric, uint64_t ts_ms, uint64
         return -1;
     if (t->npend == TRUTH_BATCH && flush_pending(t) < 0)
         return -1;
-    truth_ts_list all = { t->all_ts, t->nall, t->all_cap, 0 };
+    truth_ts_list all = { t->all_ts, t->nall, t->all_cap, 0, t->all_mapped };
     if (grow_ts(&all) < 0)
         return -1;
     t->all_ts = all.ts;
     t->all_cap = all.cap;
+    t->all_mapped = all.mapped;
     truth_ts_list *m = NULL;
     if (t->track_metrics) {
         table = t->metrics;

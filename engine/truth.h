@@ -45,6 +45,7 @@ typedef struct truth_ts_list {
     uint64_t *ts;           /* timestamps, in write (= time) order */
     size_t len, cap;
     size_t hint;            /* where the last count's lower bound was */
+    int mapped;             /* ts is a mapping (core/bigarray.h) */
 } truth_ts_list;
 
 typedef struct truth {
@@ -52,6 +53,7 @@ typedef struct truth {
     size_t nentities;
     uint64_t *all_ts;       /* every write's timestamp, in write (= time) order */
     size_t nall, all_cap;
+    int all_mapped;         /* all_ts is a mapping (core/bigarray.h) */
     size_t all_hint;        /* where the last count's lower bound was in all_ts */
     truth_pending *pend;    /* the newest writes, in write order ... */
     size_t npend;           /* ... TRUTH_BATCH at most */
