@@ -11,10 +11,10 @@
  * in several records (a split key is the event's key, one daughter's end,
  * the other's start, and again when each daughter closes), so each distinct
  * string is stored once, in blocks the run_result owns (history_text):
- * at a million regions that is about 70 MB, where a string per field took
- * some 400 MB. Strings are found by the key's bytes (kept beside each
- * string), so a key already logged is neither formatted nor compared as
- * text again.
+ * at a million regions that is about 50 MB, where a string per field took
+ * some 400 MB. A string is found by hashing the key's bytes and reading
+ * candidates against them (key_is_formatted), so a key already logged is
+ * not formatted again.
  */
 #ifndef REGIONSIM_HISTORY_H
 #define REGIONSIM_HISTORY_H
