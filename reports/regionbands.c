@@ -278,7 +278,8 @@ static uint32_t key_id(keytab *kt, const char *s)
 
 static bytes key_bytes(const keytab *kt, uint32_t id)
 {
-    return (bytes){ kt->bytes + kt->at[id], kt->at[id + 1] - kt->at[id] };
+    /* no arena yet while every key so far was empty: NULL + 0 is undefined */
+    return (bytes){ kt->bytes ? kt->bytes + kt->at[id] : NULL, kt->at[id + 1] - kt->at[id] };
 }
 
 static void keytab_free(keytab *kt)
