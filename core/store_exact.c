@@ -116,14 +116,37 @@
 
 #include "core/store_exact.h"
 
+/* The smallest of jemalloc's size classes that holds n bytes, n at most
+ * GROW_CLASS_BYTES: multiples of 16 up to 128, then four classes to each
+ * doubling (160, 192, 224, 256, 320, ...; jemalloc's sz_s2u). Computed
+ * here, not asked of jemalloc (nallocx), so that sanitizer builds, which
+ * go without it, grow their arrays alike. */
+static size_t size_class_of(size_t n)
+{
+    if (n <= 128)
+        return (n + 15) & ~(size_t)15;
+    size_t group = 128; /* n in (group, 2 group] */
+    while (2 * group < n)
+        group *= 2;
+    size_t step = group / 4;
+    return (n + step - 1) / step * step;
+}
+
 /* The capacity, in elements of elem bytes, to grow cap to so that need
  * fit: x1.5, x1.25 past GROW_SLOW_BYTES, at least min. 0 if need is too
- * large to allocate. */
+ * large to allocate. An array of less than GROW_CLASS_BYTES grows instead
+ * to the smallest size class that holds need elements (the classes are
+ * at most 25% apart there): a million stores of a few rows each (small
+ * regions) left a third of their arrays' bytes unused at x1.5. */
 static size_t grown_cap(size_t cap, size_t need, size_t elem, size_t min)
 {
     size_t limit = SIZE_MAX / 2 / elem;
     if (need > limit)
         return 0;
+    if (need < min)
+        need = min;
+    if (need * elem <= GROW_CLASS_BYTES)
+        return size_class_of(need * elem) / elem;
     size_t n = cap + (cap * elem > GROW_SLOW_BYTES ? cap / 4 : cap / 2);
     if (n < need)
         n = need;

@@ -23,6 +23,7 @@
 #define MAIN_AHEAD_BYTES 4096 /* main's record bytes fetched ahead of a merge */
 #define MERGE_LINEAR 8    /* main rows compared one by one before galloping */
 #define GROW_SLOW_BYTES (1u << 20) /* arrays past this grow by x1.25 */
+#define GROW_CLASS_BYTES 4096 /* smaller arrays grow a size class at a time */
 #define MAP_MIN_BYTES (1u << 18) /* arrays grown this big become mappings */
 #define MAPPED_REC 1u
 #define MAPPED_IDX 2u
