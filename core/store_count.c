@@ -279,7 +279,8 @@ static size_t lower_bound_hinted(exact_store *s, size_t lo, size_t hi, const pke
         near = (int)s->count_victim;
         s->count_victim = (s->count_victim + 1) % COUNT_HINTS;
     }
-    s->count_hint[near] = r;
+    if (r <= UINT32_MAX)
+        s->count_hint[near] = (uint32_t)r;
     return r;
 }
 

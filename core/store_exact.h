@@ -65,11 +65,8 @@ struct exact_store {
     pend *pe;             /* pending: entries, then as many scratch slots */
     size_t npend, pe_cap;
     size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
-    unsigned char mapped; /* MAPPED_* bits: which arrays are mappings of
-                             their own (store_exact.c, big arrays) */
     uint64_t bytes, cells;
-    /* (the fields above are those the put path reads most; with base and
-     * mapped they span three cache lines, not the two they once did) */
+    /* (the fields above are those the put path reads most) */
     size_t pend_puts;     /* puts appended to pending since the last merge */
     uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
     size_t filter_blocks; /* of 8 words; 0 if no filter */
@@ -77,17 +74,24 @@ struct exact_store {
     size_t nsorted;       /* pe[0..nsorted) are the runs, the rest the tail */
     size_t nruns;
     uint32_t run_end[RUNS_MAX]; /* run j is pe[run_end[j-1] (0 if j=0) .. run_end[j]);
-                           * 32 bits (pe_cap < 2^32, store_exact.c) keep the
-                           * struct in jemalloc's 384-byte class, not 512 */
+                           * 32 bits: pe_cap < 2^32 (store_exact.c) */
     pend runs_min, runs_max; /* the smallest and largest key of the runs */
     size_t ends_rows;     /* rows when these were taken (SIZE_MAX: never) */
     uint64_t first_prefix, last_prefix; /* of main's first and last rows */
     uint64_t idle_cells;  /* cells at the last count ... */
     size_t idle_reads;    /* ... and counts since cells last changed */
-    size_t count_hint[COUNT_HINTS]; /* rows of main where recent counts'
-                             lower bounds were (hints: any value is correct) */
+    uint32_t count_hint[COUNT_HINTS]; /* rows of main where recent counts'
+                             lower bounds were (hints: any value is correct;
+                             a row past 2^32 is not remembered) */
     unsigned count_victim; /* the hint a bound far from all of them replaces */
+    unsigned char mapped; /* MAPPED_* bits: which arrays are mappings of
+                             their own (store_exact.c, big arrays) */
+    /* 32-bit run ends and hints and mapped here, not among the hot fields:
+     * the struct is 384 bytes, jemalloc's 384 class (408 took the 448
+     * class), a million of them in a run of small regions */
 };
+_Static_assert(sizeof(struct exact_store) <= 384 || sizeof(size_t) < 8,
+               "exact_store outgrew jemalloc's 384-byte class");
 
 /* ---- small helpers ---------------------------------------------------- */
 
