@@ -74,7 +74,15 @@
  *
  * Trade-offs: arrays grow by x1.5, and by x1.25 once past 1 MiB: big
  * arrays are what the memory budget is about (capacity at most 1.25x use),
- * and their copies stay amortised O(1). An array that grows to
+ * and their copies stay amortised O(1). Arrays under GROW_CLASS_BYTES
+ * (4 KiB) grow one jemalloc size class at a time instead (16 bytes apart
+ * up to 128, four classes a doubling past it): a store of 14 rows of
+ * 16-byte keys (a 1 KiB region) holds 308 bytes of records and 112 of
+ * index in 320 + 112 bytes, where x1.5 from the minimum took 384 + 160;
+ * a few more reallocs of a few hundred bytes each. The struct is 384
+ * bytes (jemalloc's 384 class, asserted in store_exact.h), so such a
+ * store costs about 820 bytes in all; a million of them are most of a
+ * run of small regions' memory. An array that grows to
  * MAP_MIN_BYTES (256 KiB) or more becomes a mapping of its own (mmap),
  * grown and shrunk by mremap, and stays one until freed: the kernel moves
  * its pages instead of copying them to fresh ones. Through realloc, with
