@@ -60,19 +60,15 @@ struct exact_store {
     size_t rec_len, rec_cap;
     uint64_t *idx;        /* main: offset of each row's record */
     size_t rows, idx_cap;
-    size_t npend;         /* pending entries */
-    /* (a put to a small store, nothing pending, reads the first cache line
-     * above and bytes, cells and filter in the second: two lines of a
-     * struct 64-byte aligned in its size class, not three) */
-    uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
-    uint64_t bytes, cells;
     uint8_t *pk;          /* pending: key arena */
     size_t pk_len, pk_cap;
     pend *pe;             /* pending: entries, then as many scratch slots */
-    size_t pe_cap;
+    size_t npend, pe_cap;
     size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
-    size_t pend_puts;     /* puts appended to pending since the last merge */
+    uint64_t bytes, cells;
     /* (the fields above are those the put path reads most) */
+    size_t pend_puts;     /* puts appended to pending since the last merge */
+    uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
     size_t filter_blocks; /* of 8 words; 0 if no filter */
     size_t filter_keys;   /* keys added since it was built */
     size_t nsorted;       /* pe[0..nsorted) are the runs, the rest the tail */
