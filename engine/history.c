@@ -230,6 +230,19 @@ void history_server_event(history *h, uint64_t t_us, timeline_kind kind, uint32_
 
 int history_finish(history *h, cluster *c, uint64_t end_us, run_result *out)
 {
+    /* Room for the live regions at once: the log's largest array, grown to
+     * what it needs and no more (doubling could have taken 1.6 times). */
+    size_t live = regionmap_count(c->map), want = h->nregions + live;
+    if (!h->failed && want > h->regions_cap) {
+        region_result *p = want <= SIZE_MAX / sizeof *p ? realloc(h->regions, want * sizeof *p)
+                                                         : NULL;
+        if (p) {
+            h->regions = p;
+            h->regions_cap = want;
+        } else {
+            h->failed = 1;
+        }
+    }
     for (size_t i = 0; i < regionmap_count(c->map) && !h->failed; i++) {
         const region *r = regionmap_get(c->map, i);
         if (log_region(h, r, c->servers[r->server].id, end_us, 0) < 0)
