@@ -41,18 +41,22 @@
  * A state for one evaluation (stochastic_total_cost: a fresh balancer
  * looking once) is detached: records by region index, the regions'
  * fields untouched, so it never disturbs the balancer's own state.
- * A ring holds a byte a value (4 bytes a load) while every value it was
- * given is below 256: a region of a few rows written a few times a minute
- * (the md5 run of 1 KiB regions) never needs more. The first load with a
- * larger value moves the record's ring to a wide one (16 bytes a load, in
- * a pool of their own, freed with the record); both hold the values
- * exactly, so the cost functions see the same numbers either way.
+ * A record is narrow while it can be: its ring holds a byte a value (4
+ * bytes a load) while every value it was given is below 256, its
+ * counters fit 32 bits and it never reopened (its counters' offsets are
+ * 0). A region of a few rows written a few times a minute (the md5 run
+ * of 1 KiB regions) never needs more. The first load that does not fit,
+ * or a move, gives the record a wide part (its counters in 64 bits, the
+ * offsets) and a wide ring (16 bytes a load), in a pool of their own,
+ * freed with the record; both hold the values exactly, so the cost
+ * functions see the same numbers either way.
  *
- * Memory: 64 bytes per record, 4 per remembered load (60 for 15), 4 for
- * the free list: 128 bytes a region, where 16-byte loads made it 308 (the
- * pool keeps room for 1.5 times the most regions seen); 16 more per load
- * for a record that widened; in each region the loads index and what the
- * last look saw (32 bytes).
+ * Memory: 40 bytes per record, 4 per remembered load (60 for 15), 4 for
+ * the free list: 104 bytes a region, where 64-byte records and 16-byte
+ * loads made it 308 (the pool keeps room for 1.5 times the most regions
+ * seen); 32 + 16 per load (272) more for a record that widened; in each
+ * region the loads index and what the last look saw (32 bytes); the
+ * names' index, 4 bytes a slot at most half full.
  */
 #include "core/balancer_loads.h"
 
@@ -79,18 +83,28 @@ typedef struct narrow_slot {
 
 #define NARROW_LIMIT 256u
 
+/* A record: 40 bytes. What few records need (a ring value of 256 or
+ * more, a counter past 32 bits, a reopening's offsets) is in its wide
+ * part. */
 typedef struct region_rec {
     uint64_t key;                  /* its region's name: a hash of the start key and
                                     * regionId (region_key) */
     uint64_t id;                   /* the regionId of the region it is for */
+    uint32_t last_read, last_write;/* narrow: the newest load's counters */
+    uint32_t last_mem;             /* the newest load's memstore MB */
+    uint32_t server_id;            /* where it was at the newest load */
+    uint32_t wide;                 /* its wide part and ring in the wide pool, + 1;
+                                    * 0: narrow */
+    uint8_t n, head;               /* loads held; ring start */
+} region_rec;
+_Static_assert(sizeof(region_rec) == 40, "a narrow record is 40 bytes (the top comment's figure)");
+
+/* A wide record's counters (its own last_read and last_write unused). */
+typedef struct wide_part {
     uint64_t read_offset;          /* region->read_rows when it last opened */
     uint64_t write_offset;
     uint64_t last_read, last_write;/* the newest load's counters */
-    uint32_t last_mem;             /* the newest load's memstore MB */
-    uint32_t server_id;            /* where it was at the newest load */
-    uint32_t wide;                 /* its wide ring in the wide pool, + 1; 0: narrow */
-    uint8_t n, head;               /* loads held; ring start */
-} region_rec;
+} wide_part;
 
 struct stochastic_state {
     uint32_t nloads;               /* numRegionLoadsToRemember */
@@ -101,7 +115,8 @@ struct stochastic_state {
     uint32_t *free_recs;           /* records of no region, recs_cap room */
     size_t nfree;
     load_slot *wide;               /* wide rings, nloads slots each, for the records
-                                    * with a value of NARROW_LIMIT or more */
+                                    * with a value of NARROW_LIMIT or more ... */
+    wide_part *parts;              /* ... and their counters, by the same index */
     size_t wide_cap, wide_used;    /* rings made so far (some free) */
     uint32_t *free_wide;           /* wide rings of no record, wide_cap room */
     size_t nwide_free;
@@ -169,6 +184,7 @@ void stochastic_free(stochastic_state *s)
     free(s->rings);
     free(s->free_recs);
     free(s->wide);
+    free(s->parts);
     free(s->free_wide);
     free(s->by_key);
     free(s);
@@ -247,9 +263,12 @@ static int fits_narrow(load_slot v)
            v.mem_inc < NARROW_LIMIT && v.storefile_mb < NARROW_LIMIT;
 }
 
-/* Gives rec a wide ring holding its loads: 0, or -1 (rec unchanged). */
+/* Gives rec a wide part and ring holding its counters and loads: 0, or
+ * -1 (rec unchanged). */
 static int widen(stochastic_state *s, region_rec *rec)
 {
+    if (rec->wide)
+        return 0;
     uint32_t w;
     if (s->nwide_free > 0) {
         w = s->free_wide[--s->nwide_free];
@@ -262,6 +281,10 @@ static int widen(stochastic_state *s, region_rec *rec)
             if (!g)
                 return -1;
             s->wide = g;
+            wide_part *pp = realloc(s->parts, cap * sizeof *pp);
+            if (!pp)
+                return -1;
+            s->parts = pp;
             uint32_t *f = realloc(s->free_wide, cap * sizeof *f);
             if (!f)
                 return -1;
@@ -273,7 +296,50 @@ static int widen(stochastic_state *s, region_rec *rec)
     load_slot *ring = &s->wide[(size_t)w * s->nloads];
     for (uint32_t pos = 0; pos < s->nloads; pos++)
         ring[pos] = slot_at(s, rec, pos);
+    s->parts[w] = (wide_part){ 0, 0, rec->last_read, rec->last_write };
     rec->wide = w + 1;
+    return 0;
+}
+
+static wide_part *part_of(const stochastic_state *s, const region_rec *rec)
+{
+    assert(rec->wide);
+    return &s->parts[rec->wide - 1];
+}
+
+/* rec's counters' offsets: 0 until it reopened (only a wide record has others). */
+static uint64_t read_offset(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->read_offset : 0;
+}
+
+static uint64_t write_offset(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->write_offset : 0;
+}
+
+/* The newest load's read and write counters. */
+static uint64_t last_read(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->last_read : rec->last_read;
+}
+
+static uint64_t last_write(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->last_write : rec->last_write;
+}
+
+/* rec reopened (moved, or reassigned from a server that left): its
+ * counters count from region r's now. 0, or -1 if out of memory (rec
+ * unchanged). */
+static int reopen(stochastic_state *s, region_rec *rec, const region *r)
+{
+    if (r->read_rows == 0 && r->writes == 0 && !rec->wide)
+        return 0; /* offsets of 0: what a narrow record has */
+    if (widen(s, rec) < 0)
+        return -1;
+    part_of(s, rec)->read_offset = r->read_rows;
+    part_of(s, rec)->write_offset = r->writes;
     return 0;
 }
 
@@ -290,7 +356,7 @@ static void release_wide(stochastic_state *s, region_rec *rec)
  * full, then add): 0, or -1 if out of memory (rec unchanged). */
 static int ring_push(stochastic_state *s, region_rec *rec, load_slot v)
 {
-    if (!rec->wide && !fits_narrow(v) && widen(s, rec) < 0)
+    if (!fits_narrow(v) && widen(s, rec) < 0)
         return -1;
     if (rec->n == s->nloads) {
         rec->head = (uint8_t)((rec->head + 1) % s->nloads);
@@ -310,18 +376,26 @@ static int ring_push(stochastic_state *s, region_rec *rec, load_slot v)
 /* Appends region r's current load to rec: 0, or -1 if out of memory. */
 static int push_load(stochastic_state *s, region_rec *rec, const cluster *c, const region *r)
 {
-    uint64_t read = r->read_rows - rec->read_offset, write = r->writes - rec->write_offset;
+    uint64_t read = r->read_rows - read_offset(s, rec);
+    uint64_t write = r->writes - write_offset(s, rec);
     uint64_t stored = store_bytes(r->rows);
     uint32_t mem = round_mb(r->memstore_bytes);
     uint32_t file = round_mb(stored > r->memstore_bytes ? stored - r->memstore_bytes : 0);
     int first = rec->n == 0;
-    load_slot v = { first ? 0 : rate_step(rec->last_read, read),
-                    first ? 0 : rate_step(rec->last_write, write),
+    load_slot v = { first ? 0 : rate_step(last_read(s, rec), read),
+                    first ? 0 : rate_step(last_write(s, rec), write),
                     first ? 0 : rate_step(rec->last_mem, mem), file };
+    if ((read > UINT32_MAX || write > UINT32_MAX) && widen(s, rec) < 0)
+        return -1;
     if (ring_push(s, rec, v) < 0)
         return -1;
-    rec->last_read = read;
-    rec->last_write = write;
+    if (rec->wide) {
+        part_of(s, rec)->last_read = read;
+        part_of(s, rec)->last_write = write;
+    } else {
+        rec->last_read = (uint32_t)read;
+        rec->last_write = (uint32_t)write;
+    }
     rec->last_mem = mem;
     rec->server_id = c->servers[r->server].id;
     return 0;
@@ -460,8 +534,8 @@ int stochastic_observe(stochastic_state *s, cluster *c)
             if (rec->server_id != id && rec->server_id != UINT32_MAX) {
                 /* Reopened on another server (its server left): HRegion's
                  * counters start again. */
-                rec->read_offset = r->read_rows;
-                rec->write_offset = r->writes;
+                if (reopen(s, rec, r) < 0)
+                    return -1;
             }
             if (push_load(s, rec, c, r) < 0)
                 return -1;
@@ -474,16 +548,17 @@ int stochastic_observe(stochastic_state *s, cluster *c)
     return 0;
 }
 
-void region_loads_note_move(stochastic_state *s, cluster *c, size_t i)
+int region_loads_note_move(stochastic_state *s, cluster *c, size_t i)
 {
     region *r = regionmap_at(c->map, i);
     if (s->detached || !r->loads || s->recs[r->loads - 1].id != r->id)
-        return; /* no record: its first load counts from 0 */
+        return 0; /* no record: its first load counts from 0 */
     region_rec *rec = &s->recs[r->loads - 1];
-    rec->read_offset = r->read_rows;
-    rec->write_offset = r->writes;
+    if (reopen(s, rec, r) < 0)
+        return -1;
     rec->server_id = c->servers[r->server].id;
     r->seen_server_id = UINT32_MAX; /* its next load is no idle one */
+    return 0;
 }
 
 int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,

@@ -121,6 +121,9 @@ static char *text_of(history *h, keyref k)
 
 /* ---- the log --------------------------------------------------------------- */
 
+_Static_assert(sizeof(void *) != 8 || sizeof(timeline_event) == 80,
+               "a timeline event is 80 bytes on a 64-bit machine (result.h)");
+
 void history_init(history *h, const cluster *c)
 {
     memset(h, 0, sizeof *h);

@@ -540,7 +540,8 @@ static void test_loads_widen_exactly(void **state)
      * at load 10, unchanged (idle) at 11..19. The last 15 loads are 5..19:
      * increases 4 x 10 + 1000 = 1040 over 14 steps; files 5 x 0 + 10 x 300
      * MB over 15. Region 1: +255 a load throughout (the widest narrow
-     * value), 255 MB of files. */
+     * value), 255 MB of files. Region 2: +3 a load, past 2^32 writes from
+     * load 10 on (counters wider than a narrow record's). */
     uint64_t w = 0;
     for (uint64_t k = 0; k < 20; k++) {
         if (k >= 1 && k <= 9)
@@ -553,11 +554,12 @@ static void test_loads_widen_exactly(void **state)
             store_add(c, 1, 255ull << 20);
         regionmap_at(c->map, 0)->writes = w;
         regionmap_at(c->map, 1)->writes = 255 * k;
+        regionmap_at(c->map, 2)->writes = (1ull << 32) - 30 + 3 * k;
         assert_int_equal(balancer_observe(b, c), 0);
     }
     balancer_report rep;
     assert_int_equal(stochastic_evaluate(&cfg, b->stochastic, c, NULL, &rep), 0);
-    const double writes[] = { 1040.0 / 14, 255, 0 }, files[] = { 200, 255, 0 };
+    const double writes[] = { 1040.0 / 14, 255, 3 }, files[] = { 200, 255, 0 };
     assert_float_equal(cost_of(&rep, "WriteRequestCostFunction", 0), balancer_array_cost(writes, 3),
                        1e-12);
     assert_float_equal(cost_of(&rep, "StoreFileCostFunction", 0), balancer_array_cost(files, 3),
