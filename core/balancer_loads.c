@@ -29,10 +29,13 @@
  * memory order (regionmap_span). A region whose counters (writes, rows
  * read, memstore bytes) and server are what the last look saw would get a
  * load of no increase and the same store file size as its newest one: the
- * look only counts it in the region (idle_loads, at most nloads), without
- * touching its record or its store. The next look that finds it changed
- * appends those idle loads first, and a balancer run reads them as if
- * appended, so the loads are the ones HBase would have. At a million
+ * look passes it by, without touching its record, its store or the
+ * region: the looks since the one that took its newest load (the
+ * region's seen_look; at most nloads) are its idle loads. The next look
+ * that finds it changed appends those first, and a balancer run reads
+ * them as if appended, so the loads are the ones HBase would have. (The
+ * region used to count its idle looks, a write to most regions' cache
+ * lines each look.) At a million
  * regions of a few rows (md5 keys, 1 KiB regions) most regions are idle in
  * any one minute; a look used to rebuild the records by hashing every
  * start key and copy every ring (240 bytes a region), most of the run's
@@ -108,6 +111,7 @@ typedef struct wide_part {
 
 struct stochastic_state {
     uint32_t nloads;               /* numRegionLoadsToRemember */
+    uint32_t looks;                /* looks made (stochastic_observe) */
     int detached;                  /* records by region index (stochastic_new_detached) */
     region_rec *recs;              /* the pool: recs_cap records, each with ... */
     narrow_slot *rings;            /* ... its narrow ring: nloads slots at index * nloads */
@@ -472,7 +476,6 @@ static region_rec *record_of(stochastic_state *s, region *r)
         s->free_recs[s->nfree++] = r->loads - 1;
         r->loads = 0;
     }
-    r->idle_loads = 0;
     uint64_t key = region_key(r);
     if (s->by_key) {
         size_t j = key_slot(s, key);
@@ -507,12 +510,22 @@ int stochastic_observe_detached(stochastic_state *s, const cluster *c)
     return 0;
 }
 
+/* The looks that saw region r unchanged since its record's newest load
+ * (at look r->seen_look), up to nloads (more would fall off the ring),
+ * before look `look`. */
+static uint32_t idle_looks(const stochastic_state *s, const region *r, uint32_t look)
+{
+    assert(look > r->seen_look);
+    uint32_t idle = look - r->seen_look - 1;
+    return idle < s->nloads ? idle : s->nloads;
+}
+
 int stochastic_observe(stochastic_state *s, cluster *c)
 {
     if (s->detached)
         return stochastic_observe_detached(s, c);
     size_t n = regionmap_count(c->map);
-    if (n >= UINT32_MAX)
+    if (n >= UINT32_MAX || s->looks == UINT32_MAX)
         return -1;
     for (size_t i = 0; i < n;) {
         size_t span;
@@ -521,16 +534,15 @@ int stochastic_observe(stochastic_state *s, cluster *c)
         for (; span > 0; span--, r++) {
             uint32_t id = c->servers[r->server].id;
             if (r->loads && r->seen_server_id == id && r->seen_writes == r->writes &&
-                r->seen_read_rows == r->read_rows && r->seen_memstore == r->memstore_bytes) {
-                if (r->idle_loads < s->nloads) /* more would fall off the ring */
-                    r->idle_loads++;
-                continue;
-            }
+                r->seen_read_rows == r->read_rows && r->seen_memstore == r->memstore_bytes)
+                continue; /* idle: counted by its seen_look, the region untouched */
+            /* idle loads only while its record is the same */
+            uint32_t idle = r->loads && s->recs[r->loads - 1].id == r->id
+                                ? idle_looks(s, r, s->looks) : 0;
             region_rec *rec = record_of(s, r);
             if (!rec)
                 return -1;
-            push_idle(s, rec, r->idle_loads);
-            r->idle_loads = 0;
+            push_idle(s, rec, idle);
             if (rec->server_id != id && rec->server_id != UINT32_MAX) {
                 /* Reopened on another server (its server left): HRegion's
                  * counters start again. */
@@ -540,11 +552,13 @@ int stochastic_observe(stochastic_state *s, cluster *c)
             if (push_load(s, rec, c, r) < 0)
                 return -1;
             r->seen_server_id = id;
+            r->seen_look = s->looks;
             r->seen_writes = r->writes;
             r->seen_read_rows = r->read_rows;
             r->seen_memstore = r->memstore_bytes;
         }
     }
+    s->looks++;
     return 0;
 }
 
@@ -575,7 +589,8 @@ int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,
         if (!r->loads || s->recs[r->loads - 1].id != r->id)
             return 0;
         rec = &s->recs[r->loads - 1];
-        idle = r->idle_loads; /* loads not yet in the ring, read as if appended */
+        idle = idle_looks(s, r, s->looks); /* loads not yet in the ring, read as if
+                                             * appended */
     }
     /* The newest nloads of the ring's n loads followed by `idle` loads of
      * no increase and the newest store file size. */
