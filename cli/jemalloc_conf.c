@@ -98,6 +98,8 @@
 #define _GNU_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "cli/jemalloc_conf.h"
 
+#include <stddef.h>
+
 #ifdef REGIONSIM_JEMALLOC
 const char *malloc_conf = "dirty_decay_ms:1000,retain:true";
 #endif
