@@ -66,6 +66,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stddef.h>
+
+/* regionmap.h's layout: the write path's fields within the first cache line. */
+_Static_assert(offsetof(region, blocked) + sizeof(uint64_t) <= 64,
+               "the region's write-path fields fit its first cache line");
+_Static_assert(_Alignof(region) == 64, "regions start on a cache line");
+
 #ifndef CHUNK_CAP /* -DCHUNK_CAP=n to measure other sizes */
 #define CHUNK_CAP 512
 #endif
@@ -148,7 +155,8 @@ static void region_release(region *r)
 
 static chunk *chunk_new(void)
 {
-    chunk *ch = malloc(sizeof *ch);
+    /* Aligned as its regions are (regionmap.h: each one's write-path line whole). */
+    chunk *ch = aligned_alloc(_Alignof(chunk), sizeof *ch);
     if (ch)
         ch->n = 0;
     return ch;
