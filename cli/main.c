@@ -40,6 +40,7 @@
 #include "engine/budget.h"
 #include "engine/engine.h"
 #include "cli/interrupts.h"
+#include "cli/jemalloc_conf.h"
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "scenario/scenario.h"
@@ -112,6 +113,9 @@ typedef struct watch {
     progress bar;
 } watch;
 
+/* A run the memory budget expects to grow this many regions or more asks
+ * for huge pages (cli/jemalloc_conf.c says why and what it costs). */
+#define HUGE_PAGES_REGIONS 250000
 #define POLL_EVERY 1024 /* operations between two looks at pending signals */
 
 /* --write-trace: every operation of the run, as a replayable trace. Stops
@@ -441,6 +445,9 @@ static int run_simulation(cli_options *o)
                 "may use; running %u at once (the output is the same)\n", o->cmd_name,
                 (unsigned)jobs_at_once, (unsigned)fitted);
     progress_init(&w.bar, stderr, &o->sc);
+    budget_estimate est;
+    budget_estimate_run(&o->sc, &est);
+    huge_pages *hp = est.regions >= HUGE_PAGES_REGIONS ? huge_pages_begin() : NULL;
     int rc = engine_run_all(&o->sc, &obs, &res, err, sizeof err);
     if (trace_out && end_trace(o, &ints, trace_out, &w, rc, err, sizeof err) < 0) {
         trace_out = NULL;
@@ -465,12 +472,14 @@ static int run_simulation(cli_options *o)
     if (rc < 0) {
         output_abandon(trace_out);
         interrupts_release(&ints);
+        huge_pages_end(hp);
         fprintf(stderr, "regionsim %s: %s\n", o->cmd_name, err);
         return EXIT_USAGE;
     }
     rc = checked_report(o, &res, &ints, failed, trace_out);
     interrupts_release(&ints);
     sim_results_free(&res);
+    huge_pages_end(hp);
     return rc;
 }
 

@@ -29,10 +29,13 @@
  * memory order (regionmap_span). A region whose counters (writes, rows
  * read, memstore bytes) and server are what the last look saw would get a
  * load of no increase and the same store file size as its newest one: the
- * look only counts it in the region (idle_loads, at most nloads), without
- * touching its record or its store. The next look that finds it changed
- * appends those idle loads first, and a balancer run reads them as if
- * appended, so the loads are the ones HBase would have. At a million
+ * look passes it by, without touching its record, its store or the
+ * region: the looks since the one that took its newest load (the
+ * region's seen_look; at most nloads) are its idle loads. The next look
+ * that finds it changed appends those first, and a balancer run reads
+ * them as if appended, so the loads are the ones HBase would have. (The
+ * region used to count its idle looks, a write to most regions' cache
+ * lines each look.) At a million
  * regions of a few rows (md5 keys, 1 KiB regions) most regions are idle in
  * any one minute; a look used to rebuild the records by hashing every
  * start key and copy every ring (240 bytes a region), most of the run's
@@ -41,9 +44,22 @@
  * A state for one evaluation (stochastic_total_cost: a fresh balancer
  * looking once) is detached: records by region index, the regions'
  * fields untouched, so it never disturbs the balancer's own state.
- * Memory: 64 bytes per record, 16 per remembered load (the pool keeps
- * room for the most regions seen), and in each region the loads index and
- * what the last look saw (32 bytes).
+ * A record is narrow while it can be: its ring holds a byte a value (4
+ * bytes a load) while every value it was given is below 256, its
+ * counters fit 32 bits and it never reopened (its counters' offsets are
+ * 0). A region of a few rows written a few times a minute (the md5 run
+ * of 1 KiB regions) never needs more. The first load that does not fit,
+ * or a move, gives the record a wide part (its counters in 64 bits, the
+ * offsets) and a wide ring (16 bytes a load), in a pool of their own,
+ * freed with the record; both hold the values exactly, so the cost
+ * functions see the same numbers either way.
+ *
+ * Memory: 40 bytes per record, 4 per remembered load (60 for 15), 4 for
+ * the free list: 104 bytes a region, where 64-byte records and 16-byte
+ * loads made it 308 (the pool keeps room for 1.5 times the most regions
+ * seen); 32 + 16 per load (272) more for a record that widened; in each
+ * region the loads index and what the last look saw (32 bytes); the
+ * names' index, 4 bytes a slot at most half full.
  */
 #include "core/balancer_loads.h"
 
@@ -62,26 +78,52 @@ typedef struct load_slot {
     uint32_t read_inc, write_inc, mem_inc, storefile_mb;
 } load_slot;
 
+/* The same load in a byte a value: every record's ring while all of its
+ * loads' values are below NARROW_LIMIT (then a wide ring takes over). */
+typedef struct narrow_slot {
+    uint8_t read_inc, write_inc, mem_inc, storefile_mb;
+} narrow_slot;
+
+#define NARROW_LIMIT 256u
+
+/* A record: 40 bytes. What few records need (a ring value of 256 or
+ * more, a counter past 32 bits, a reopening's offsets) is in its wide
+ * part. */
 typedef struct region_rec {
     uint64_t key;                  /* its region's name: a hash of the start key and
                                     * regionId (region_key) */
     uint64_t id;                   /* the regionId of the region it is for */
+    uint32_t last_read, last_write;/* narrow: the newest load's counters */
+    uint32_t last_mem;             /* the newest load's memstore MB */
+    uint32_t server_id;            /* where it was at the newest load */
+    uint32_t wide;                 /* its wide part and ring in the wide pool, + 1;
+                                    * 0: narrow */
+    uint8_t n, head;               /* loads held; ring start */
+} region_rec;
+_Static_assert(sizeof(region_rec) == 40, "a narrow record is 40 bytes (the top comment's figure)");
+
+/* A wide record's counters (its own last_read and last_write unused). */
+typedef struct wide_part {
     uint64_t read_offset;          /* region->read_rows when it last opened */
     uint64_t write_offset;
     uint64_t last_read, last_write;/* the newest load's counters */
-    uint32_t last_mem;             /* the newest load's memstore MB */
-    uint32_t server_id;            /* where it was at the newest load */
-    uint8_t n, head;               /* loads held; ring start */
-} region_rec;
+} wide_part;
 
 struct stochastic_state {
     uint32_t nloads;               /* numRegionLoadsToRemember */
+    uint32_t looks;                /* looks made (stochastic_observe) */
     int detached;                  /* records by region index (stochastic_new_detached) */
     region_rec *recs;              /* the pool: recs_cap records, each with ... */
-    load_slot *rings;              /* ... its ring: nloads slots at index * nloads */
+    narrow_slot *rings;            /* ... its narrow ring: nloads slots at index * nloads */
     size_t recs_cap, recs_used;    /* records made so far (some free) */
     uint32_t *free_recs;           /* records of no region, recs_cap room */
     size_t nfree;
+    load_slot *wide;               /* wide rings, nloads slots each, for the records
+                                    * with a value of NARROW_LIMIT or more ... */
+    wide_part *parts;              /* ... and their counters, by the same index */
+    size_t wide_cap, wide_used;    /* rings made so far (some free) */
+    uint32_t *free_wide;           /* wide rings of no record, wide_cap room */
+    size_t nwide_free;
     uint32_t *by_key;              /* open addressing on key: record index + 1, 0 empty */
     size_t key_mask, nkeys;        /* slots - 1 (0: none yet); records in it */
 };
@@ -145,6 +187,9 @@ void stochastic_free(stochastic_state *s)
     free(s->recs);
     free(s->rings);
     free(s->free_recs);
+    free(s->wide);
+    free(s->parts);
+    free(s->free_wide);
     free(s->by_key);
     free(s);
 }
@@ -198,68 +243,194 @@ static void key_remove(stochastic_state *s, uint32_t i)
     }
 }
 
-static load_slot *ring_of(const stochastic_state *s, const region_rec *rec)
+/* ---- the rings: a byte a value until a value needs more ------------------ */
+
+/* The load at ring position pos (0 .. nloads - 1, not the load's age). */
+static load_slot slot_at(const stochastic_state *s, const region_rec *rec, uint32_t pos)
 {
-    return &s->rings[(size_t)(rec - s->recs) * s->nloads];
+    if (rec->wide)
+        return s->wide[(size_t)(rec->wide - 1) * s->nloads + pos];
+    narrow_slot n = s->rings[(size_t)(rec - s->recs) * s->nloads + pos];
+    return (load_slot){ n.read_inc, n.write_inc, n.mem_inc, n.storefile_mb };
 }
 
-/* Makes room for one more load in rec's ring (updateRegionLoad: drop the
- * oldest when full, then add) and returns its slot. */
-static load_slot *ring_push(const stochastic_state *s, region_rec *rec)
+/* rec's newest load (rec->n > 0). */
+static load_slot newest_load(const stochastic_state *s, const region_rec *rec)
 {
+    assert(rec->n > 0);
+    return slot_at(s, rec, (rec->head + rec->n - 1) % s->nloads);
+}
+
+static int fits_narrow(load_slot v)
+{
+    return v.read_inc < NARROW_LIMIT && v.write_inc < NARROW_LIMIT &&
+           v.mem_inc < NARROW_LIMIT && v.storefile_mb < NARROW_LIMIT;
+}
+
+/* Gives rec a wide part and ring holding its counters and loads: 0, or
+ * -1 (rec unchanged). */
+static int widen(stochastic_state *s, region_rec *rec)
+{
+    if (rec->wide)
+        return 0;
+    uint32_t w;
+    if (s->nwide_free > 0) {
+        w = s->free_wide[--s->nwide_free];
+    } else {
+        if (s->wide_used == s->wide_cap) {
+            size_t cap = s->wide_cap ? s->wide_cap + s->wide_cap / 2 : 64;
+            if (cap >= UINT32_MAX || cap > SIZE_MAX / sizeof(load_slot) / s->nloads)
+                return -1;
+            load_slot *g = realloc(s->wide, cap * s->nloads * sizeof *g);
+            if (!g)
+                return -1;
+            s->wide = g;
+            wide_part *pp = realloc(s->parts, cap * sizeof *pp);
+            if (!pp)
+                return -1;
+            s->parts = pp;
+            uint32_t *f = realloc(s->free_wide, cap * sizeof *f);
+            if (!f)
+                return -1;
+            s->free_wide = f;
+            s->wide_cap = cap;
+        }
+        w = (uint32_t)s->wide_used++;
+    }
+    load_slot *ring = &s->wide[(size_t)w * s->nloads];
+    for (uint32_t pos = 0; pos < s->nloads; pos++)
+        ring[pos] = slot_at(s, rec, pos);
+    s->parts[w] = (wide_part){ 0, 0, rec->last_read, rec->last_write };
+    rec->wide = w + 1;
+    return 0;
+}
+
+static wide_part *part_of(const stochastic_state *s, const region_rec *rec)
+{
+    assert(rec->wide);
+    return &s->parts[rec->wide - 1];
+}
+
+/* rec's counters' offsets: 0 until it reopened (only a wide record has others). */
+static uint64_t read_offset(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->read_offset : 0;
+}
+
+static uint64_t write_offset(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->write_offset : 0;
+}
+
+/* The newest load's read and write counters. */
+static uint64_t last_read(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->last_read : rec->last_read;
+}
+
+static uint64_t last_write(const stochastic_state *s, const region_rec *rec)
+{
+    return rec->wide ? part_of(s, rec)->last_write : rec->last_write;
+}
+
+/* rec reopened (moved, or reassigned from a server that left): its
+ * counters count from region r's now. 0, or -1 if out of memory (rec
+ * unchanged). */
+static int reopen(stochastic_state *s, region_rec *rec, const region *r)
+{
+    if (r->read_rows == 0 && r->writes == 0 && !rec->wide)
+        return 0; /* offsets of 0: what a narrow record has */
+    if (widen(s, rec) < 0)
+        return -1;
+    part_of(s, rec)->read_offset = r->read_rows;
+    part_of(s, rec)->write_offset = r->writes;
+    return 0;
+}
+
+/* A record dropped: its wide ring, if any, is free again. */
+static void release_wide(stochastic_state *s, region_rec *rec)
+{
+    if (rec->wide) {
+        s->free_wide[s->nwide_free++] = rec->wide - 1;
+        rec->wide = 0;
+    }
+}
+
+/* Appends load v to rec's ring (updateRegionLoad: drop the oldest when
+ * full, then add): 0, or -1 if out of memory (rec unchanged). */
+static int ring_push(stochastic_state *s, region_rec *rec, load_slot v)
+{
+    if (!fits_narrow(v) && widen(s, rec) < 0)
+        return -1;
     if (rec->n == s->nloads) {
         rec->head = (uint8_t)((rec->head + 1) % s->nloads);
         rec->n--;
     }
-    load_slot *slot = &ring_of(s, rec)[(rec->head + rec->n) % s->nloads];
+    uint32_t pos = (rec->head + rec->n) % s->nloads;
+    if (rec->wide)
+        s->wide[(size_t)(rec->wide - 1) * s->nloads + pos] = v;
+    else
+        s->rings[(size_t)(rec - s->recs) * s->nloads + pos] =
+            (narrow_slot){ (uint8_t)v.read_inc, (uint8_t)v.write_inc, (uint8_t)v.mem_inc,
+                           (uint8_t)v.storefile_mb };
     rec->n++;
-    return slot;
+    return 0;
 }
 
-/* Appends region r's current load to rec. */
-static void push_load(const stochastic_state *s, region_rec *rec, const cluster *c,
-                      const region *r)
+/* Appends region r's current load to rec: 0, or -1 if out of memory. */
+static int push_load(stochastic_state *s, region_rec *rec, const cluster *c, const region *r)
 {
-    uint64_t read = r->read_rows - rec->read_offset, write = r->writes - rec->write_offset;
+    uint64_t read = r->read_rows - read_offset(s, rec);
+    uint64_t write = r->writes - write_offset(s, rec);
     uint64_t stored = store_bytes(r->rows);
     uint32_t mem = round_mb(r->memstore_bytes);
     uint32_t file = round_mb(stored > r->memstore_bytes ? stored - r->memstore_bytes : 0);
     int first = rec->n == 0;
-    load_slot *slot = ring_push(s, rec);
-    slot->read_inc = first ? 0 : rate_step(rec->last_read, read);
-    slot->write_inc = first ? 0 : rate_step(rec->last_write, write);
-    slot->mem_inc = first ? 0 : rate_step(rec->last_mem, mem);
-    slot->storefile_mb = file;
-    rec->last_read = read;
-    rec->last_write = write;
+    load_slot v = { first ? 0 : rate_step(last_read(s, rec), read),
+                    first ? 0 : rate_step(last_write(s, rec), write),
+                    first ? 0 : rate_step(rec->last_mem, mem), file };
+    if ((read > UINT32_MAX || write > UINT32_MAX) && widen(s, rec) < 0)
+        return -1;
+    if (ring_push(s, rec, v) < 0)
+        return -1;
+    if (rec->wide) {
+        part_of(s, rec)->last_read = read;
+        part_of(s, rec)->last_write = write;
+    } else {
+        rec->last_read = (uint32_t)read;
+        rec->last_write = (uint32_t)write;
+    }
     rec->last_mem = mem;
     rec->server_id = c->servers[r->server].id;
+    return 0;
 }
 
 /* Appends k loads of a region seen unchanged: what push_load would have
  * appended (no increase, the newest store file size) and left (the same
  * last values and server). rec has a load already if k > 0. */
-static void push_idle(const stochastic_state *s, region_rec *rec, uint32_t k)
+static void push_idle(stochastic_state *s, region_rec *rec, uint32_t k)
 {
     if (k == 0)
         return;
-    assert(rec->n > 0);
-    uint32_t file = ring_of(s, rec)[(rec->head + rec->n - 1) % s->nloads].storefile_mb;
-    for (uint32_t i = 0; i < k; i++)
-        *ring_push(s, rec) = (load_slot){ 0, 0, 0, file };
+    load_slot idle = { 0, 0, 0, newest_load(s, rec).storefile_mb };
+    for (uint32_t i = 0; i < k; i++) {
+        int ok = ring_push(s, rec, idle);
+        assert(ok == 0); /* the newest load's values fit its ring */
+        (void)ok;
+    }
 }
 
 /* Room for one more record in the pool: 0, or -1. */
 static int grow_pool(stochastic_state *s)
 {
     size_t cap = s->recs_cap ? s->recs_cap + s->recs_cap / 2 : 64;
-    if (cap >= UINT32_MAX || cap > SIZE_MAX / sizeof(load_slot) / s->nloads)
+    if (cap >= UINT32_MAX || cap > SIZE_MAX / sizeof(narrow_slot) / s->nloads)
         return -1;
     region_rec *r = realloc(s->recs, cap * sizeof *r);
     if (!r)
         return -1;
     s->recs = r;
-    load_slot *g = realloc(s->rings, cap * s->nloads * sizeof *g);
+    narrow_slot *g = realloc(s->rings, cap * s->nloads * sizeof *g);
     if (!g)
         return -1;
     s->rings = g;
@@ -301,10 +472,10 @@ static region_rec *record_of(stochastic_state *s, region *r)
         return &s->recs[r->loads - 1];
     if (r->loads) { /* the parent's */
         key_remove(s, r->loads - 1);
+        release_wide(s, &s->recs[r->loads - 1]);
         s->free_recs[s->nfree++] = r->loads - 1;
         r->loads = 0;
     }
-    r->idle_loads = 0;
     uint64_t key = region_key(r);
     if (s->by_key) {
         size_t j = key_slot(s, key);
@@ -333,9 +504,20 @@ int stochastic_observe_detached(stochastic_state *s, const cluster *c)
         if (k == UINT32_MAX)
             return -1;
         assert(k == i);
-        push_load(s, &s->recs[k], c, r);
+        if (push_load(s, &s->recs[k], c, r) < 0)
+            return -1;
     }
     return 0;
+}
+
+/* The looks that saw region r unchanged since its record's newest load
+ * (at look r->seen_look), up to nloads (more would fall off the ring),
+ * before look `look`. */
+static uint32_t idle_looks(const stochastic_state *s, const region *r, uint32_t look)
+{
+    assert(look > r->seen_look);
+    uint32_t idle = look - r->seen_look - 1;
+    return idle < s->nloads ? idle : s->nloads;
 }
 
 int stochastic_observe(stochastic_state *s, cluster *c)
@@ -343,7 +525,7 @@ int stochastic_observe(stochastic_state *s, cluster *c)
     if (s->detached)
         return stochastic_observe_detached(s, c);
     size_t n = regionmap_count(c->map);
-    if (n >= UINT32_MAX)
+    if (n >= UINT32_MAX || s->looks == UINT32_MAX)
         return -1;
     for (size_t i = 0; i < n;) {
         size_t span;
@@ -352,42 +534,45 @@ int stochastic_observe(stochastic_state *s, cluster *c)
         for (; span > 0; span--, r++) {
             uint32_t id = c->servers[r->server].id;
             if (r->loads && r->seen_server_id == id && r->seen_writes == r->writes &&
-                r->seen_read_rows == r->read_rows && r->seen_memstore == r->memstore_bytes) {
-                if (r->idle_loads < s->nloads) /* more would fall off the ring */
-                    r->idle_loads++;
-                continue;
-            }
+                r->seen_read_rows == r->read_rows && r->seen_memstore == r->memstore_bytes)
+                continue; /* idle: counted by its seen_look, the region untouched */
+            /* idle loads only while its record is the same */
+            uint32_t idle = r->loads && s->recs[r->loads - 1].id == r->id
+                                ? idle_looks(s, r, s->looks) : 0;
             region_rec *rec = record_of(s, r);
             if (!rec)
                 return -1;
-            push_idle(s, rec, r->idle_loads);
-            r->idle_loads = 0;
+            push_idle(s, rec, idle);
             if (rec->server_id != id && rec->server_id != UINT32_MAX) {
                 /* Reopened on another server (its server left): HRegion's
                  * counters start again. */
-                rec->read_offset = r->read_rows;
-                rec->write_offset = r->writes;
+                if (reopen(s, rec, r) < 0)
+                    return -1;
             }
-            push_load(s, rec, c, r);
+            if (push_load(s, rec, c, r) < 0)
+                return -1;
             r->seen_server_id = id;
+            r->seen_look = s->looks;
             r->seen_writes = r->writes;
             r->seen_read_rows = r->read_rows;
             r->seen_memstore = r->memstore_bytes;
         }
     }
+    s->looks++;
     return 0;
 }
 
-void region_loads_note_move(stochastic_state *s, cluster *c, size_t i)
+int region_loads_note_move(stochastic_state *s, cluster *c, size_t i)
 {
     region *r = regionmap_at(c->map, i);
     if (s->detached || !r->loads || s->recs[r->loads - 1].id != r->id)
-        return; /* no record: its first load counts from 0 */
+        return 0; /* no record: its first load counts from 0 */
     region_rec *rec = &s->recs[r->loads - 1];
-    rec->read_offset = r->read_rows;
-    rec->write_offset = r->writes;
+    if (reopen(s, rec, r) < 0)
+        return -1;
     rec->server_id = c->servers[r->server].id;
     r->seen_server_id = UINT32_MAX; /* its next load is no idle one */
+    return 0;
 }
 
 int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,
@@ -404,14 +589,14 @@ int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,
         if (!r->loads || s->recs[r->loads - 1].id != r->id)
             return 0;
         rec = &s->recs[r->loads - 1];
-        idle = r->idle_loads; /* loads not yet in the ring, read as if appended */
+        idle = idle_looks(s, r, s->looks); /* loads not yet in the ring, read as if
+                                             * appended */
     }
-    const load_slot *ring = ring_of(s, rec);
     /* The newest nloads of the ring's n loads followed by `idle` loads of
      * no increase and the newest store file size. */
     uint32_t total = rec->n + idle, keep = total < s->nloads ? total : s->nloads;
     uint32_t skip = total - keep; /* the oldest, dropped */
-    uint32_t file_last = rec->n ? ring[(rec->head + rec->n - 1) % s->nloads].storefile_mb : 0;
+    uint32_t file_last = rec->n ? newest_load(s, rec).storefile_mb : 0;
     double read = 0, write = 0, mem = 0, file = 0;
     for (uint32_t k = 0; k < keep; k++) {
         uint32_t at = skip + k; /* its place in the whole sequence */
@@ -419,12 +604,12 @@ int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,
             file += file_last;
             continue;
         }
-        const load_slot *slot = &ring[(rec->head + at) % s->nloads];
-        file += slot->storefile_mb;
+        load_slot slot = slot_at(s, rec, (rec->head + at) % s->nloads);
+        file += slot.storefile_mb;
         if (k > 0) {
-            read += slot->read_inc;
-            write += slot->write_inc;
-            mem += slot->mem_inc;
+            read += slot.read_inc;
+            write += slot.write_inc;
+            mem += slot.mem_inc;
         }
     }
     double steps = keep > 1 ? (double)(keep - 1) : 0;

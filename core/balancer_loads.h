@@ -24,8 +24,8 @@ int region_loads_values(const stochastic_state *s, const cluster *c, size_t i,
                         region_load_values *out);
 
 /* A move this balancer made of region i: it opens on its new server with
- * fresh request counters. */
-void region_loads_note_move(stochastic_state *s, cluster *c, size_t i);
+ * fresh request counters. 0, or -1 if out of memory. */
+int region_loads_note_move(stochastic_state *s, cluster *c, size_t i);
 
 /* A state that looks once, for one evaluation: its records are by region
  * index and it leaves the regions' fields alone (stochastic_total_cost).

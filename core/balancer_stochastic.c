@@ -967,7 +967,10 @@ int64_t stochastic_balance(const balancer_config *cfg, stochastic_state *state, 
                     cluster_move_meta(c, w.server_of[r]);
                 } else {
                     cluster_move(c, r, w.server_of[r]);
-                    region_loads_note_move(state, c, r);
+                    if (region_loads_note_move(state, c, r) < 0) {
+                        walk_free(&w);
+                        return -1;
+                    }
                 }
                 moved++;
             }

@@ -77,7 +77,7 @@ typedef struct region {
      * a region seen unchanged costs that look no trip to its record) */
     uint64_t seen_writes, seen_read_rows, seen_memstore;
     uint32_t seen_server_id;    /* UINT32_MAX: never seen, or split since */
-    uint32_t idle_loads;        /* looks since then that saw it unchanged */
+    uint32_t seen_look;         /* the look that saw it so (balancer_loads.c) */
 } region;
 
 typedef struct regionmap regionmap;

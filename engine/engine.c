@@ -718,6 +718,11 @@ static int run_collect(run_state *st, run_result *out, char *err, size_t errcap)
     out->balancer_runs = st->nbalancer;
     st->balancer_log = NULL;
     st->nbalancer = st->balancer_cap = 0;
+    /* The balancer's remembered loads (some 130 bytes a region) are done
+     * with: freed before the region log takes the live regions, it can
+     * grow into their memory. */
+    balancer_free(st->balancer);
+    st->balancer = NULL;
     if (keyspace_finish(&st->keyspace, c, st->sc->key_buckets, out->nwindows,
                         &out->keyspace) < 0 ||
         history_finish(&st->log, c, out->duration_us, out) < 0)

@@ -12,19 +12,27 @@
  * bytes (16 for an md5 key, whose shell form is up to 64 characters) and
  * reads a candidate string against them (the shell form is canonical:
  * core/key.h), so a key already logged is never formatted again. Only
- * the strings are stored; growing the slots parses them back to hash. */
+ * the strings are stored; growing the slots parses them back to hash.
+ * A slot holds a string's place in 32 bits, its block's number and its
+ * offset in the block (+ 1; 0 is empty): 4 bytes a slot, not a pointer's
+ * 8, in a table kept at most half full (some 13 MB less at 1.3 million
+ * keys, and half the cache lines a lookup's probe touches). A block holds
+ * TEXT_BLOCK bytes, so an offset fits 16 bits; a longer string (a key of
+ * more than about 16,000 bytes) has a block of its own, at offset 0. At
+ * most MAX_BLOCKS blocks: 4 GiB of key text. */
 
-#define TEXT_BLOCK (64 * 1024) /* bytes of strings a block holds, at least */
+#define TEXT_BLOCK 65536u   /* bytes of strings a block holds */
+#define MAX_BLOCKS 65535u   /* a place + 1 fits 32 bits */
 
 typedef struct text_block {
-    struct text_block *next;
     size_t used, cap;
     char data[];
 } text_block;
 
 struct history_text {
-    text_block *blocks;     /* the newest first; strings never move */
-    const char **slot;      /* open addressing by the key's hash; NULL = empty */
+    text_block **blocks;    /* in the order made; strings never move */
+    size_t nblocks, blocks_cap;
+    uint32_t *slot;         /* open addressing by the key's hash: place + 1; 0 = empty */
     size_t mask, n;         /* slots - 1; strings stored */
 };
 
@@ -32,12 +40,19 @@ static void text_free(struct history_text *t)
 {
     if (!t)
         return;
-    for (text_block *b = t->blocks, *next; b; b = next) {
-        next = b->next;
-        free(b);
-    }
+    for (size_t b = 0; b < t->nblocks; b++)
+        free(t->blocks[b]);
+    free(t->blocks);
     free(t->slot);
     free(t);
+}
+
+/* The string at slot value v (a place + 1). */
+static char *text_at(const struct history_text *t, uint32_t v)
+{
+    uint32_t place = v - 1;
+    assert(v != 0 && (place >> 16) < t->nblocks);
+    return t->blocks[place >> 16]->data + (place & 0xFFFFu);
 }
 
 static uint64_t text_hash(keyref k)
@@ -52,7 +67,7 @@ static uint64_t text_hash(keyref k)
 static int text_grow(struct history_text *t)
 {
     size_t cap = t->slot ? 2 * (t->mask + 1) : 1024;
-    const char **slot = calloc(cap, sizeof *slot);
+    uint32_t *slot = calloc(cap, sizeof *slot);
     uint8_t *raw = malloc(KEY_MAX_LEN);
     if (!slot || !raw) {
         free(slot);
@@ -62,8 +77,9 @@ static int text_grow(struct history_text *t)
     for (size_t i = 0; t->slot && i <= t->mask; i++) {
         if (!t->slot[i])
             continue;
+        const char *str = text_at(t, t->slot[i]);
         size_t len = 0, bad;
-        int ok = key_parse(t->slot[i], strlen(t->slot[i]), raw, KEY_MAX_LEN, &len, &bad);
+        int ok = key_parse(str, strlen(str), raw, KEY_MAX_LEN, &len, &bad);
         assert(ok == 0); /* key_format's output */
         (void)ok;
         size_t j = (size_t)text_hash(keyref_of(raw, len)) & (cap - 1);
@@ -78,24 +94,35 @@ static int text_grow(struct history_text *t)
     return 0;
 }
 
-/* Key k's shell form, n characters, in the blocks; NULL if out of memory. */
-static char *text_store(struct history_text *t, keyref k, size_t n)
+/* Key k's shell form, n characters, stored in the blocks: its slot value
+ * (place + 1), or 0 if out of memory or of places. */
+static uint32_t text_store(struct history_text *t, keyref k, size_t n)
 {
-    text_block *b = t->blocks;
+    text_block *b = t->nblocks ? t->blocks[t->nblocks - 1] : NULL;
     if (!b || b->cap - b->used < n + 1) {
+        if (t->nblocks == MAX_BLOCKS)
+            return 0;
+        if (t->nblocks == t->blocks_cap) {
+            size_t cap = t->blocks_cap ? 2 * t->blocks_cap : 64;
+            text_block **bs = realloc(t->blocks, cap * sizeof *bs);
+            if (!bs)
+                return 0;
+            t->blocks = bs;
+            t->blocks_cap = cap;
+        }
         size_t cap = n + 1 > TEXT_BLOCK ? n + 1 : TEXT_BLOCK;
         b = malloc(sizeof *b + cap);
         if (!b)
-            return NULL;
-        b->next = t->blocks;
+            return 0;
         b->used = 0;
         b->cap = cap;
-        t->blocks = b;
+        t->blocks[t->nblocks++] = b;
     }
-    char *out = b->data + b->used;
-    key_format(k, out, n + 1);
+    assert(b->used < TEXT_BLOCK); /* an offset fits 16 bits */
+    uint32_t place = (uint32_t)(t->nblocks - 1) << 16 | (uint32_t)b->used;
+    key_format(k, b->data + b->used, n + 1);
     b->used += n + 1;
-    return out;
+    return place + 1;
 }
 
 /* Key k in shell form, stored once however often it is logged; NULL if
@@ -108,18 +135,23 @@ static char *text_of(history *h, keyref k)
     if ((t->n + 1) * 2 > (t->slot ? t->mask + 1 : 0) && text_grow(t) < 0)
         return NULL;
     size_t j = (size_t)text_hash(k) & t->mask;
-    for (; t->slot[j]; j = (j + 1) & t->mask)
-        if (key_is_formatted(k, t->slot[j]))
-            return (char *)t->slot[j];
-    char *s = text_store(t, k, key_format_len(k));
-    if (s) {
-        t->slot[j] = s;
-        t->n++;
+    for (; t->slot[j]; j = (j + 1) & t->mask) {
+        char *str = text_at(t, t->slot[j]);
+        if (key_is_formatted(k, str))
+            return str;
     }
-    return s;
+    uint32_t v = text_store(t, k, key_format_len(k));
+    if (!v)
+        return NULL;
+    t->slot[j] = v;
+    t->n++;
+    return text_at(t, v);
 }
 
 /* ---- the log --------------------------------------------------------------- */
+
+_Static_assert(sizeof(void *) != 8 || sizeof(timeline_event) == 80,
+               "a timeline event is 80 bytes on a 64-bit machine (result.h)");
 
 void history_init(history *h, const cluster *c)
 {
@@ -230,6 +262,19 @@ void history_server_event(history *h, uint64_t t_us, timeline_kind kind, uint32_
 
 int history_finish(history *h, cluster *c, uint64_t end_us, run_result *out)
 {
+    /* Room for the live regions at once: the log's largest array, grown to
+     * what it needs and no more (doubling could have taken 1.6 times). */
+    size_t live = regionmap_count(c->map), want = h->nregions + live;
+    if (!h->failed && want > h->regions_cap) {
+        region_result *p = want <= SIZE_MAX / sizeof *p ? realloc(h->regions, want * sizeof *p)
+                                                         : NULL;
+        if (p) {
+            h->regions = p;
+            h->regions_cap = want;
+        } else {
+            h->failed = 1;
+        }
+    }
     for (size_t i = 0; i < regionmap_count(c->map) && !h->failed; i++) {
         const region *r = regionmap_get(c->map, i);
         if (log_region(h, r, c->servers[r->server].id, end_us, 0) < 0)

@@ -12,7 +12,7 @@
  * the other's start, and again when each daughter closes), so each distinct
  * string is stored once, in blocks the run_result owns (history_text):
  * at a million regions that is about 50 MB, where a string per field took
- * some 400 MB. A string is found by hashing the key's bytes and reading
+ * some 400 MB (and their table of 32-bit places, 4 bytes a slot). A string is found by hashing the key's bytes and reading
  * candidates against them (key_is_formatted), so a key already logged is
  * not formatted again.
  */

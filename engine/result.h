@@ -72,16 +72,20 @@ typedef enum timeline_kind {
     TIMELINE_KINDS
 } timeline_kind;
 
+/* 80 bytes (a run logs one a split: 1.3 million at a million regions):
+ * `split` and `balancer` share their bytes, each read for its kind only. */
 typedef struct timeline_event {
     uint64_t t_us;
-    timeline_kind kind;
-    uint32_t from, to;      /* server ids (see the kinds); unused ones are 0 */
     char *key;              /* split: the split key; move, reassign: the region's start
                              * key ("" = the first region), or "hbase:meta,,1" for meta's
                              * region (meta = 1); NULL for the others */
+    union {
+        split_why split;    /* TIMELINE_SPLIT: what the split policy saw */
+        size_t balancer;    /* TIMELINE_BALANCER: its run in run_result.balancer_log */
+    };
+    timeline_kind kind;
+    uint32_t from, to;      /* server ids (see the kinds); unused ones are 0 */
     int meta;               /* move, reassign: of hbase:meta, not of a region of the table */
-    split_why split;        /* TIMELINE_SPLIT: what the split policy saw */
-    size_t balancer;        /* TIMELINE_BALANCER: its run in run_result.balancer_log */
 } timeline_event;
 
 /* The key space against time, Key Visualizer style: rows are key buckets

@@ -97,7 +97,7 @@ static void write_band_title(FILE *out, const run_result *run, const time_axis *
     const region_result *first = &run->history[b->first], *last = &run->history[b->last];
     fprintf(out, "<title>rs%" PRIu32 ": ", b->server);
     if (b->regions == 1)
-        fprintf(out, "region %zu, ", b->first);
+        fprintf(out, "region %" PRIu32 ", ", b->first);
     else
         fprintf(out, "%" PRIu32 " regions, ", b->regions);
     fputs("keys [", out);

@@ -34,6 +34,15 @@
  * and left out; a region it would have opened or closed gets a band over
  * its whole life on its last server.
  *
+ * Working memory, for a run of n logged regions (about twice the regions
+ * at its end) and as many keys and events as regions: per logged region
+ * its two key ids (8 bytes), its entries in the two lookups (32), its
+ * band's start (8), three flags and its band (48); per key the table
+ * (about 50 bytes) and the lookups' offsets (16); per event its key id
+ * (4), its family (12) and a split's place (16): some 300 bytes for each
+ * region at the end of the run, 390 MB at 1.3 million (bands of 64 bytes
+ * and families of 24 made it 360 bytes).
+ *
  * Coarsening (regionbands_coarsen) bounds what a renderer draws: a run of
  * thousands of regions gives thousands of bands, most thinner than a
  * pixel; snapped to a pixel grid, the thin ones vanish into their
@@ -339,13 +348,22 @@ typedef struct family {
     size_t p, a, b;
 } family;
 
+/* A family as the first pass keeps it, for every event: 32-bit indices,
+ * UINT32_MAX for NO_INDEX (12 bytes where a family is 24). */
+typedef struct kept_family {
+    uint32_t p, a, b;
+} kept_family;
+
+static uint32_t keep_index(size_t i) { return i == NO_INDEX ? UINT32_MAX : (uint32_t)i; }
+static size_t kept_index(uint32_t i) { return i == UINT32_MAX ? NO_INDEX : i; }
+
 typedef struct replay {
     const run_result *run;
     keytab keys;
     uint32_t *start_id, *end_id; /* by region */
     uint32_t *event_id;          /* by event: its key's (splits, moves, reassignments) */
     key_index by_start, by_end;  /* (start, opened), (end, closed) */
-    family *fam;                 /* by event: the first pass' finding for a split */
+    kept_family *fam;            /* by event: the first pass' finding for a split */
     uint64_t *since;             /* when the region's current band began */
     unsigned char *live, *daughter, *done;
     region_bands *out;
@@ -462,8 +480,10 @@ static void emit(replay *r, size_t i, uint64_t t, uint32_t server)
         b->band = p;
         r->cap = cap;
     }
-    b->band[b->n++] = (region_band){ position_of(r, r->start_id[i], 0),
-                                     position_of(r, r->end_id[i], 1), t0, t, server, i, i, 1 };
+    b->band[b->n++] = (region_band){ .key_lo = position_of(r, r->start_id[i], 0),
+                                     .key_hi = position_of(r, r->end_id[i], 1), .t0_us = t0,
+                                     .t1_us = t, .server = server, .regions = 1,
+                                     .first = (uint32_t)i, .last = (uint32_t)i };
 }
 
 static void add_split(replay *r, double key, uint64_t t)
@@ -505,7 +525,8 @@ static int split_family(const replay *r, size_t e, int need_live, family *f)
  * searches, so both find it), else a search again. */
 static int live_family(const replay *r, size_t e, family *f)
 {
-    *f = r->fam[e];
+    kept_family k = r->fam[e];
+    *f = (family){ kept_index(k.p), kept_index(k.a), kept_index(k.b) };
     if (f->b == NO_INDEX || f->p == NO_INDEX) return 0;
     if (r->live[f->p]) return f->a != NO_INDEX;
     return split_family(r, e, 1, f);
@@ -540,6 +561,7 @@ region_bands regionbands_of(const run_result *run)
     region_bands out = { NULL, 0, NULL, 0, run->keyspace.nbuckets, 0 };
     size_t n = run->nhistory;
     if (run->keyspace.nbuckets == 0 || n == 0) return out;
+    assert(n <= UINT32_MAX); /* a band names its regions in 32 bits */
     replay r = { .run = run, .out = &out };
     replay_keys(&r);
     r.fam = zalloc(run->nevents, sizeof *r.fam);
@@ -554,7 +576,10 @@ region_bands regionbands_of(const run_result *run)
     /* Which regions a split opened: the others are there from the start. */
     for (size_t e = 0; e < run->nevents; e++) {
         if (run->events[e].kind != TIMELINE_SPLIT) continue;
-        if (split_family(&r, e, 0, &r.fam[e])) r.daughter[r.fam[e].a] = r.daughter[r.fam[e].b] = 1;
+        family f;
+        int found = split_family(&r, e, 0, &f);
+        r.fam[e] = (kept_family){ keep_index(f.p), keep_index(f.a), keep_index(f.b) };
+        if (found) r.daughter[f.a] = r.daughter[f.b] = 1;
     }
     for (size_t i = 0; i < n; i++) {
         r.live[i] = !r.daughter[i];

@@ -525,6 +525,49 @@ static void test_fifteen_loads(void **state)
     cluster_free(c);
 }
 
+/* Loads kept a byte a value (balancer_loads.c) until one needs more: a
+ * ring that widens mid-way, wraps and takes idle loads after gives the
+ * same means as one held wide throughout. */
+static void test_loads_widen_exactly(void **state)
+{
+    (void)state;
+    uint64_t seed = 1;
+    balancer_config cfg = config(&seed);
+    balancer *b = balancer_new(&cfg);
+    const uint64_t counts[] = { 1, 1, 1 };
+    cluster *c = cluster_with(3, 3, counts, NULL);
+    /* Region 0: +10 writes at loads 1..9, +1000 and 300 MB of store files
+     * at load 10, unchanged (idle) at 11..19. The last 15 loads are 5..19:
+     * increases 4 x 10 + 1000 = 1040 over 14 steps; files 5 x 0 + 10 x 300
+     * MB over 15. Region 1: +255 a load throughout (the widest narrow
+     * value), 255 MB of files. Region 2: +3 a load, past 2^32 writes from
+     * load 10 on (counters wider than a narrow record's). */
+    uint64_t w = 0;
+    for (uint64_t k = 0; k < 20; k++) {
+        if (k >= 1 && k <= 9)
+            w += 10;
+        if (k == 10) {
+            w += 1000;
+            store_add(c, 0, 300ull << 20);
+        }
+        if (k == 0)
+            store_add(c, 1, 255ull << 20);
+        regionmap_at(c->map, 0)->writes = w;
+        regionmap_at(c->map, 1)->writes = 255 * k;
+        regionmap_at(c->map, 2)->writes = (1ull << 32) - 30 + 3 * k;
+        assert_int_equal(balancer_observe(b, c), 0);
+    }
+    balancer_report rep;
+    assert_int_equal(stochastic_evaluate(&cfg, b->stochastic, c, NULL, &rep), 0);
+    const double writes[] = { 1040.0 / 14, 255, 3 }, files[] = { 200, 255, 0 };
+    assert_float_equal(cost_of(&rep, "WriteRequestCostFunction", 0), balancer_array_cost(writes, 3),
+                       1e-12);
+    assert_float_equal(cost_of(&rep, "StoreFileCostFunction", 0), balancer_array_cost(files, 3),
+                       1e-12);
+    balancer_free(b);
+    cluster_free(c);
+}
+
 /* Memstore: a rate of whole MB, any non-empty memstore at least 1 MB. */
 static void test_memstore_rate(void **state)
 {
@@ -1033,6 +1076,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_total_cost_of_hand_cluster),
         cmocka_unit_test(test_rates_from_history),
         cmocka_unit_test(test_fifteen_loads),
+        cmocka_unit_test(test_loads_widen_exactly),
         cmocka_unit_test(test_memstore_rate),
         cmocka_unit_test(test_split_starts_new_histories),
         cmocka_unit_test(test_reassigned_region_counts_from_zero),

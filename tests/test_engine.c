@@ -15,6 +15,7 @@
 #include "tests/support.h"
 
 #include "tests/engine_support.h"
+#include "engine/history.h"
 
 static void assert_same_result(const run_result *a, const run_result *b)
 {
@@ -875,6 +876,56 @@ static void test_uids_in_order_of_first_use(void **state)
     run_result_free(&r);
 }
 
+/* The region log's key strings: each distinct key once, whatever its
+ * length (a key of the longest length, whose shell form needs a block of
+ * its own, between short ones), across many blocks and regrown slots. */
+static void test_history_keys_once(void **state)
+{
+    (void)state;
+    split_policy p = { .kind = SPLIT_DISABLED, .max_bytes = 0 };
+    size_t bad;
+    cluster *c = cluster_new(1, NULL, 0, p, &bad);
+    assert_non_null(c);
+    history h;
+    history_init(&h, c);
+    uint8_t *key = malloc(KEY_MAX_LEN);
+    assert_non_null(key);
+    memset(key, 0x01, KEY_MAX_LEN); /* \x01 each: 4 characters a byte */
+    enum { SHORT = 20000 };
+    for (int round = 0; round < 2; round++) {
+        for (uint32_t i = 0; i < SHORT; i++) {
+            uint8_t k[4] = { (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i, 0xFF };
+            history_journal(&h, CLUSTER_MOVE, NULL, keyref_of(k, sizeof k), 0, 0, NULL);
+            if (i % 5000 == 0) /* the longest key, and one a byte shorter */
+                history_journal(&h, CLUSTER_MOVE, NULL,
+                                keyref_of(key, KEY_MAX_LEN - (i / 5000) % 2), 0, 0, NULL);
+        }
+    }
+    run_result out;
+    memset(&out, 0, sizeof out);
+    assert_int_equal(history_finish(&h, c, 0, &out), 0);
+    size_t per_round = SHORT + SHORT / 5000;
+    assert_int_equal(out.nevents, 2 * per_round);
+    char want[32];
+    for (size_t e = 0, i = 0; e < per_round; e++) {
+        const char *first = out.events[e].key, *again = out.events[e + per_round].key;
+        assert_non_null(first);
+        assert_ptr_equal(first, again); /* stored once */
+        if (strlen(first) > 100) {
+            assert_int_equal(strlen(first), 4 * (size_t)(KEY_MAX_LEN - (i / 5000) % 2));
+            assert_memory_equal(first, "\\x01\\x01", 8);
+            continue;
+        }
+        uint8_t k[4] = { (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i, 0xFF };
+        key_format(keyref_of(k, sizeof k), want, sizeof want); /* the shell form */
+        i++;
+        assert_string_equal(first, want);
+    }
+    history_free_results(&out);
+    free(key);
+    cluster_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -902,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_weighted_runs),
         cmocka_unit_test(test_event_error_names_file_and_line),
         cmocka_unit_test(test_long_key_names_the_scheme),
+        cmocka_unit_test(test_history_keys_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
