@@ -18,6 +18,10 @@
  * chunk c's size is chunk_first[c+1] - chunk_first[c], so lookups never
  * read a chunk's header.
  *
+ * Chunks are allocated 64-byte aligned and regions are 192 bytes, 64-byte
+ * aligned, so the fields a write touches (regionmap.h: the first 64
+ * bytes) always sit in one cache line.
+ *
  * Each chunk also keeps one "line head" for every 8 of its prefixes
  * (head[t] = prefix[8t], 512 bytes), so the slot search reads the heads,
  * then one 64-byte line of prefix[], ~4 cache lines in all instead of ~7
