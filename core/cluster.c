@@ -141,8 +141,8 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     s->bytes += cell_bytes;
     *server_index = r->server;
     *reply_us = reply;
-    uint64_t size = store_bytes(r->rows);
     if (c->policy.kind == SPLIT_BUSY) {
+        uint64_t size = store_bytes(r->rows);
         split_why why = { size, 0, s->regions, 0, 0, 0 };
         r->blocked += c->weight * (r->offline_until_us > c->now_us ||
                                    reply - c->now_us > service_us + BUSY_WAIT_US);
@@ -157,6 +157,7 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     }
     if (!flushed || r->refs_until_us > c->now_us)
         return 0;
+    uint64_t size = store_bytes(r->rows); /* only at a flush: a store's header is a miss */
     if (split_due(&c->policy, r, size, s->regions)) {
         split_why why = { size, split_size_to_check(&c->policy, r, s->regions), s->regions, 0, 0, 0 };
         return cluster_maybe_split(c, i, &why);
