@@ -16,12 +16,9 @@
  * 30's target for the default run, 1.2 million regions in under 20 s and
  * 1 GB with nothing on stderr, as pass or MISS (printed, not enforced).
  * Last measured (docs/performance.md, "A million regions in a full run";
- * 2-core machine): one seed (--samples 1) 61.5 s of user CPU and 2.50 GB
- * peak for 1,288,146 regions, against 76.4 s and 2.50 GB before the region
- * bands' and the region log's keys were looked up by id (the two run at
- * once on an otherwise quiet machine; 118 and 132.8 s at load average
- * 9-11); three seeds were last measured at 540 s and 5.7 GB (load average
- * 4-6), before that change: MISS either way.
+ * 2-core machine, quiet, 28 November 2026): three seeds 143.5 s of wall
+ * time and 5.4 GB peak, one seed (--samples 1) 83.5 s and 2.04 GB, for
+ * 1,288,146 regions a seed, nothing on stderr: MISS.
  *
  * Then the index alone (core/regionmap): the region map is the sim's
  * hbase:meta; a long run of a hot table grows it one split at a time. This
