@@ -267,6 +267,32 @@ static int fits_narrow(load_slot v)
            v.mem_inc < NARROW_LIMIT && v.storefile_mb < NARROW_LIMIT;
 }
 
+/* Grows a pool of *cap entries by x1.5 (64 at first): each entry's item
+ * (item_size bytes), its ring of nloads slots (slot_size bytes each) and
+ * a free list's room. 0, or -1 with *cap unchanged (the arrays grown so
+ * far keep their contents, larger). */
+static int grow_pool_arrays(size_t *cap, uint32_t nloads, void **items, size_t item_size,
+                            void **rings, size_t slot_size, uint32_t **free_list)
+{
+    size_t n = *cap ? *cap + *cap / 2 : 64;
+    if (n >= UINT32_MAX || n > SIZE_MAX / slot_size / nloads)
+        return -1;
+    void *a = realloc(*items, n * item_size);
+    if (!a)
+        return -1;
+    *items = a;
+    void *g = realloc(*rings, n * nloads * slot_size);
+    if (!g)
+        return -1;
+    *rings = g;
+    uint32_t *f = realloc(*free_list, n * sizeof *f);
+    if (!f)
+        return -1;
+    *free_list = f;
+    *cap = n;
+    return 0;
+}
+
 /* Gives rec a wide part and ring holding its counters and loads: 0, or
  * -1 (rec unchanged). */
 static int widen(stochastic_state *s, region_rec *rec)
@@ -278,22 +304,13 @@ static int widen(stochastic_state *s, region_rec *rec)
         w = s->free_wide[--s->nwide_free];
     } else {
         if (s->wide_used == s->wide_cap) {
-            size_t cap = s->wide_cap ? s->wide_cap + s->wide_cap / 2 : 64;
-            if (cap >= UINT32_MAX || cap > SIZE_MAX / sizeof(load_slot) / s->nloads)
+            void *parts = s->parts, *wide = s->wide;
+            int rc = grow_pool_arrays(&s->wide_cap, s->nloads, &parts, sizeof *s->parts, &wide,
+                                      sizeof *s->wide, &s->free_wide);
+            s->parts = parts; /* grown, or as they were */
+            s->wide = wide;
+            if (rc < 0)
                 return -1;
-            load_slot *g = realloc(s->wide, cap * s->nloads * sizeof *g);
-            if (!g)
-                return -1;
-            s->wide = g;
-            wide_part *pp = realloc(s->parts, cap * sizeof *pp);
-            if (!pp)
-                return -1;
-            s->parts = pp;
-            uint32_t *f = realloc(s->free_wide, cap * sizeof *f);
-            if (!f)
-                return -1;
-            s->free_wide = f;
-            s->wide_cap = cap;
         }
         w = (uint32_t)s->wide_used++;
     }
@@ -423,23 +440,12 @@ static void push_idle(stochastic_state *s, region_rec *rec, uint32_t k)
 /* Room for one more record in the pool: 0, or -1. */
 static int grow_pool(stochastic_state *s)
 {
-    size_t cap = s->recs_cap ? s->recs_cap + s->recs_cap / 2 : 64;
-    if (cap >= UINT32_MAX || cap > SIZE_MAX / sizeof(narrow_slot) / s->nloads)
-        return -1;
-    region_rec *r = realloc(s->recs, cap * sizeof *r);
-    if (!r)
-        return -1;
-    s->recs = r;
-    narrow_slot *g = realloc(s->rings, cap * s->nloads * sizeof *g);
-    if (!g)
-        return -1;
-    s->rings = g;
-    uint32_t *f = realloc(s->free_recs, cap * sizeof *f);
-    if (!f)
-        return -1;
-    s->free_recs = f;
-    s->recs_cap = cap;
-    return 0;
+    void *recs = s->recs, *rings = s->rings;
+    int rc = grow_pool_arrays(&s->recs_cap, s->nloads, &recs, sizeof *s->recs, &rings,
+                              sizeof *s->rings, &s->free_recs);
+    s->recs = recs; /* grown, or as they were */
+    s->rings = rings;
+    return rc;
 }
 
 /* A fresh record for regionId id: its index, or UINT32_MAX if out of
