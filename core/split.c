@@ -4,7 +4,8 @@
  * every rule is a small pure function of the policy, the region and what
  * the caller passes in (bytes, regions on the server, busy counters); the
  * only state written is r->next_split_check (after a refusal, and by
- * split_due under the constant policy) and the caller's split_busy_stats. No global mutable state.
+ * split_due under the constant and stepping policies: the region's own
+ * size cached) and the caller's split_busy_stats. No global mutable state.
  */
 #include "core/split.h"
 
@@ -158,9 +159,15 @@ int split_due_past_check(const split_policy *p, region *r, uint64_t bytes,
     if (bytes > size)
         return 1;
     /* The constant rule's size is the region's own, whatever shares its
-     * server: nothing can be due before it is passed. */
+     * server: nothing can be due before it is passed. The stepping rule's
+     * is the same for any count of regions but 1 (then the initial size):
+     * nothing can be due before it is passed unless the region is alone
+     * (split_due reads the flag). */
     if (p->kind == SPLIT_CONSTANT)
         r->next_split_check = size < UINT64_MAX ? size + 1 : UINT64_MAX;
+    else if (p->kind == SPLIT_STEPPING && regions_on_server != 1 &&
+             size < SPLIT_CHECK_UNLESS_ALONE - 1)
+        r->next_split_check = (size + 1) | SPLIT_CHECK_UNLESS_ALONE;
     return 0;
 }
 

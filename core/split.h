@@ -38,7 +38,8 @@
  * (core/cluster.h). split_due itself is cheap enough for every write:
  * it is O(1) until a size threshold is crossed (one hash of the region's
  * start key to draw its jitter; under the constant policy that hash is done
- * once, and the region's own size becomes its next check), and after a
+ * once, and the region's own size becomes its next check, as under the
+ * stepping policy while the region shares its server), and after a
  * refusal the policy looks again
  * only when another flush_bytes (max_bytes/8 when flush_bytes is 0) has been
  * written (r->next_split_check), a stand-in for the next flush, so a region
@@ -123,14 +124,30 @@ uint64_t split_size_to_check(const split_policy *p, const region *r, uint64_t re
  * Under the constant policy a "not yet" past the size floor also sets
  * r->next_split_check to just above r's jittered size, which only the
  * region's bytes can pass, so the writes before then skip the jitter's
- * hash. Inline for the test most writes stop at; the rest is
+ * hash; under the stepping policy, with more than one region on the
+ * server, the same with SPLIT_CHECK_UNLESS_ALONE (one region alone looks
+ * at the initial size instead). Inline for the test most writes stop at; the rest is
  * split_due_past_check's (split.c). */
 int split_due_past_check(const split_policy *p, region *r, uint64_t bytes,
                          uint64_t regions_on_server);
+
+/* next_split_check's top bit: the bytes below it are the region's own
+ * jittered size + 1 under the stepping policy, which holds for any count
+ * of regions on its server but 1 (split_due_past_check caches it there, so
+ * that the writes before then skip the jitter's hash, a read of the
+ * region's start key: two cache misses a write). A value of 2^63 or more
+ * set otherwise is read without it, which can only make the policy look
+ * again sooner (a look is exact; not looking matters only after a
+ * refusal, whose value, store bytes + a flush's, is far below 2^63). */
+#define SPLIT_CHECK_UNLESS_ALONE (1ull << 63)
+
 static inline int split_due(const split_policy *p, region *r, uint64_t bytes,
                             uint64_t regions_on_server)
 {
-    if (p->kind == SPLIT_DISABLED || bytes < r->next_split_check)
+    uint64_t next = r->next_split_check;
+    if (p->kind == SPLIT_DISABLED ||
+        (bytes < (next & ~SPLIT_CHECK_UNLESS_ALONE) &&
+         !((next & SPLIT_CHECK_UNLESS_ALONE) && regions_on_server == 1)))
         return 0; /* inline: most writes stop here */
     return split_due_past_check(p, r, bytes, regions_on_server);
 }

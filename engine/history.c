@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bigarray.h"
+
 /* ---- the key strings: each distinct one once ---------------------------- */
 
 /* A key is found by its bytes, not its text: a lookup hashes the key's few
@@ -159,26 +161,30 @@ void history_init(history *h, const cluster *c)
     h->table = c;
 }
 
+/* Grows an array of `size`-byte elements from *cap to want elements
+ * (bigarray: past a MiB a mapping grown by mremap, so a doubling copies
+ * nothing and the room not yet written takes no memory). 0, or -1 with
+ * the array unchanged. */
+static int grow_to(void **array, size_t *cap, size_t want, size_t size, int *mapped)
+{
+    if (want > SIZE_MAX / size || bigarray_grow(array, *cap * size, want * size, mapped) < 0)
+        return -1;
+    *cap = want;
+    return 0;
+}
+
 /* Room for one more element in a growing array of `size`-byte elements. */
-static int reserve(void **array, size_t n, size_t *cap, size_t size)
+static int reserve(void **array, size_t n, size_t *cap, size_t size, int *mapped)
 {
     if (n < *cap)
         return 0;
-    size_t want = *cap ? 2 * *cap : 64;
-    if (want > SIZE_MAX / size)
-        return -1;
-    void *p = realloc(*array, want * size);
-    if (!p)
-        return -1;
-    *array = p;
-    *cap = want;
-    return 0;
+    return grow_to(array, cap, *cap ? 2 * *cap : 64, size, mapped);
 }
 
 static timeline_event *new_event(history *h, uint64_t t_us, timeline_kind kind)
 {
     if (h->failed || reserve((void **)&h->events, h->nevents, &h->events_cap,
-                             sizeof *h->events) < 0) {
+                             sizeof *h->events, &h->events_mapped) < 0) {
         h->failed = 1;
         return NULL;
     }
@@ -193,7 +199,8 @@ static timeline_event *new_event(history *h, uint64_t t_us, timeline_kind kind)
 static int log_region(history *h, const region *r, uint32_t server_id, uint64_t closed_us,
                       int split)
 {
-    if (reserve((void **)&h->regions, h->nregions, &h->regions_cap, sizeof *h->regions) < 0)
+    if (reserve((void **)&h->regions, h->nregions, &h->regions_cap, sizeof *h->regions,
+                &h->regions_mapped) < 0)
         return -1;
     region_result *out = &h->regions[h->nregions];
     memset(out, 0, sizeof *out);
@@ -263,18 +270,14 @@ void history_server_event(history *h, uint64_t t_us, timeline_kind kind, uint32_
 int history_finish(history *h, cluster *c, uint64_t end_us, run_result *out)
 {
     /* Room for the live regions at once: the log's largest array, grown to
-     * what it needs and no more (doubling could have taken 1.6 times). */
+     * what it needs and no more (doubling could have taken 1.6 times), in
+     * place (a mapping's mremap: no second copy of the log at the run's
+     * end, when its memory peaks). */
     size_t live = regionmap_count(c->map), want = h->nregions + live;
-    if (!h->failed && want > h->regions_cap) {
-        region_result *p = want <= SIZE_MAX / sizeof *p ? realloc(h->regions, want * sizeof *p)
-                                                         : NULL;
-        if (p) {
-            h->regions = p;
-            h->regions_cap = want;
-        } else {
-            h->failed = 1;
-        }
-    }
+    if (!h->failed && want > h->regions_cap &&
+        grow_to((void **)&h->regions, &h->regions_cap, want, sizeof *h->regions,
+                &h->regions_mapped) < 0)
+        h->failed = 1;
     for (size_t i = 0; i < regionmap_count(c->map) && !h->failed; i++) {
         const region *r = regionmap_get(c->map, i);
         if (log_region(h, r, c->servers[r->server].id, end_us, 0) < 0)
@@ -284,8 +287,12 @@ int history_finish(history *h, cluster *c, uint64_t end_us, run_result *out)
         return -1;
     out->history = h->regions;
     out->nhistory = h->nregions;
+    out->history_cap = h->regions_cap;
+    out->history_mapped = h->regions_mapped;
     out->events = h->events;
     out->nevents = h->nevents;
+    out->events_cap = h->events_cap;
+    out->events_mapped = h->events_mapped;
     out->history_text = h->text;
     memset(h, 0, sizeof *h);
     return 0;
@@ -294,7 +301,9 @@ int history_finish(history *h, cluster *c, uint64_t end_us, run_result *out)
 void history_release(history *h)
 {
     run_result owner = { .history = h->regions, .nhistory = h->nregions,
+                         .history_cap = h->regions_cap, .history_mapped = h->regions_mapped,
                          .events = h->events, .nevents = h->nevents,
+                         .events_cap = h->events_cap, .events_mapped = h->events_mapped,
                          .history_text = h->text };
     history_free_results(&owner);
     memset(h, 0, sizeof *h);
@@ -302,11 +311,13 @@ void history_release(history *h)
 
 void history_free_results(run_result *out)
 {
-    free(out->history); /* their strings are the text's */
-    free(out->events);
+    /* their strings are the text's */
+    bigarray_free(out->history, out->history_cap * sizeof *out->history, out->history_mapped);
+    bigarray_free(out->events, out->events_cap * sizeof *out->events, out->events_mapped);
     text_free(out->history_text);
     out->history = NULL;
     out->events = NULL;
     out->history_text = NULL;
-    out->nhistory = out->nevents = 0;
+    out->nhistory = out->nevents = out->history_cap = out->events_cap = 0;
+    out->history_mapped = out->events_mapped = 0;
 }

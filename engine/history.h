@@ -27,10 +27,12 @@
 typedef struct history {
     const cluster *table;   /* for the time of each change */
     struct history_text *text; /* the key strings, each distinct one once */
-    region_result *regions;
+    region_result *regions;     /* both arrays grow by bigarray (core/bigarray.h) */
     size_t nregions, regions_cap;
+    int regions_mapped;
     timeline_event *events;
     size_t nevents, events_cap;
+    int events_mapped;
     int failed;             /* ran out of memory: the log is incomplete */
 } history;
 

@@ -196,6 +196,8 @@ typedef struct run_result {
     region_result *history; /* of splitting, then the live ones in key order */
     size_t nevents;
     timeline_event *events; /* in time order */
+    size_t history_cap, events_cap; /* their arrays' room, in entries, and whether each is */
+    int history_mapped, events_mapped; /* a mapping (core/bigarray.h): engine/history.c's */
     struct history_text *history_text; /* owns the key strings of history and events:
                              * each distinct one stored once (sim/history.c) */
 } run_result;

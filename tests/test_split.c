@@ -209,6 +209,46 @@ static void test_stepping(void **state)
     assert_int_equal(split_size_to_check(&p, &r, 3), 1 << 30);
 }
 
+/* The stepping policy caches a region's own size in next_split_check
+ * (SPLIT_CHECK_UNLESS_ALONE) once it has looked with other regions on the
+ * server: whatever the sequence of growing sizes and region counts after
+ * that, split_due answers what the rule says (size > initial when alone,
+ * > the jittered max otherwise), never skipping a write alone on its
+ * server past the initial size. */
+static void test_stepping_cache_is_exact(void **state)
+{
+    (void)state;
+    split_policy p = hbase_test_policy(SPLIT_STEPPING);
+    uint64_t seed = 7;
+    int rounds_cached = 0;
+    for (int round = 0; round < 200; round++) {
+        region r = { 0 };
+        r.id = (uint64_t)round;
+        r.next_split_check = split_first_check(&p);
+        uint64_t floor = r.next_split_check, desired = split_desired_max(&p, &r);
+        int cached = 0;
+        for (uint64_t bytes = 0; bytes < 1400; bytes += 1 + (seed >> 61)) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t n = (seed >> 33) % 4; /* 0 .. 3 regions on the server */
+            int want = bytes >= floor && bytes > (n == 1 ? 256 : desired);
+            assert_int_equal(split_due(&p, &r, bytes, n), want);
+            cached |= (r.next_split_check & SPLIT_CHECK_UNLESS_ALONE) != 0;
+        }
+        rounds_cached += cached;
+    }
+    assert_true(rounds_cached > 150); /* the cache was there to skip */
+    /* Alone past the initial size after caching: due. */
+    region r = { 0 };
+    r.id = 11;
+    uint64_t desired = split_desired_max(&p, &r);
+    assert_true(desired > 1024 * 7 / 8); /* above the floor: a look */
+    assert_false(split_due(&p, &r, desired, 2));
+    assert_true(r.next_split_check == ((desired + 1) | SPLIT_CHECK_UNLESS_ALONE));
+    assert_false(split_due(&p, &r, desired, 3)); /* skipped: no hash */
+    assert_true(split_due(&p, &r, desired, 1));
+    assert_true(split_due(&p, &r, desired + 1, 3));
+}
+
 static void test_disabled_never(void **state)
 {
     (void)state;
@@ -483,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_disabled_never),
         cmocka_unit_test(test_busy),
         cmocka_unit_test(test_busy_invalid_settings),
+        cmocka_unit_test(test_stepping_cache_is_exact),
         cmocka_unit_test(test_restriction_points),
         cmocka_unit_test(test_restriction_refusals),
         cmocka_unit_test(test_split_point_is_middle_by_size),
