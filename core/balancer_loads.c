@@ -26,7 +26,9 @@
  * looks (the pool grows x1.5 by realloc), so a look costs no rebuild.
  *
  * A look (each status period: stochastic_observe) visits every region, in
- * memory order (regionmap_span). A region whose counters (writes, rows
+ * memory order (regionmap_span), in batches of 32 whose changed regions'
+ * records, rings, keys and name slots are asked of memory together
+ * before any is read. A region whose counters (writes, rows
  * read, memstore bytes) and server are what the last look saw would get a
  * load of no increase and the same store file size as its newest one: the
  * look passes it by, without touching its record, its store or the
@@ -472,7 +474,7 @@ static uint32_t new_record(stochastic_state *s, uint64_t id)
  * record's; else the record of its name, or a fresh one. A split's lower
  * daughter (a new regionId in the parent's struct) drops the parent's
  * record: that name is gone. NULL if out of memory. */
-static region_rec *record_of(stochastic_state *s, region *r)
+static region_rec *record_of(stochastic_state *s, region *r, const uint64_t *known_key)
 {
     if (r->loads && s->recs[r->loads - 1].id == r->id)
         return &s->recs[r->loads - 1];
@@ -482,7 +484,7 @@ static region_rec *record_of(stochastic_state *s, region *r)
         s->free_recs[s->nfree++] = r->loads - 1;
         r->loads = 0;
     }
-    uint64_t key = region_key(r);
+    uint64_t key = known_key ? *known_key : region_key(r);
     if (s->by_key) {
         size_t j = key_slot(s, key);
         if (s->by_key[j]) {
@@ -526,6 +528,52 @@ static uint32_t idle_looks(const stochastic_state *s, const region *r, uint32_t 
     return idle < s->nloads ? idle : s->nloads;
 }
 
+/* Whether region r (on the server of id `id`) is what the last look saw:
+ * it then gets no load now (counted by its seen_look). */
+static int seen_unchanged(const region *r, uint32_t id)
+{
+    return r->loads && r->seen_server_id == id && r->seen_writes == r->writes &&
+           r->seen_read_rows == r->read_rows && r->seen_memstore == r->memstore_bytes;
+}
+
+/* Whether record_of will look region r up by name (its record, if any,
+ * is not for its regionId): then it hashes r's start key. */
+static int needs_name(const stochastic_state *s, const region *r)
+{
+    return !r->loads || s->recs[r->loads - 1].id != r->id;
+}
+
+/* Region r's new load, and its idle ones before it; key: its name if
+ * computed already, else NULL. 0, or -1 if out of memory. */
+static int take_load(stochastic_state *s, cluster *c, region *r, uint32_t id,
+                     const uint64_t *key)
+{
+    /* idle loads only while its record is the same */
+    uint32_t idle = r->loads && s->recs[r->loads - 1].id == r->id
+                        ? idle_looks(s, r, s->looks) : 0;
+    region_rec *rec = record_of(s, r, key);
+    if (!rec)
+        return -1;
+    push_idle(s, rec, idle);
+    if (rec->server_id != id && rec->server_id != UINT32_MAX) {
+        /* Reopened on another server (its server left): HRegion's
+         * counters start again. */
+        if (reopen(s, rec, r) < 0)
+            return -1;
+    }
+    if (push_load(s, rec, c, r) < 0)
+        return -1;
+    r->seen_server_id = id;
+    r->seen_look = s->looks;
+    r->seen_writes = r->writes;
+    r->seen_read_rows = r->read_rows;
+    r->seen_memstore = r->memstore_bytes;
+    return 0;
+}
+
+/* Regions a look takes in one batch (see stochastic_observe). */
+#define LOOK_BATCH 32
+
 int stochastic_observe(stochastic_state *s, cluster *c)
 {
     if (s->detached)
@@ -533,35 +581,49 @@ int stochastic_observe(stochastic_state *s, cluster *c)
     size_t n = regionmap_count(c->map);
     if (n >= UINT32_MAX || s->looks == UINT32_MAX)
         return -1;
+    /* In batches of regions in memory order, three passes: which changed
+     * (their loads' records, rings and start keys asked of memory then),
+     * the names of those record_of must look up (their index slots
+     * asked), then the loads in order. A changed region's record, ring,
+     * key and slot are each a miss of their own: this way a batch's are
+     * in flight together, not one after the other. The passes read what
+     * the loads do not change (a load writes its own region and record
+     * only; a record freed or made changes no other region's), so the
+     * loads are the ones a single pass took. */
+    uint16_t changed[LOOK_BATCH];
+    uint64_t key[LOOK_BATCH];
+    uint8_t keyed[LOOK_BATCH];
     for (size_t i = 0; i < n;) {
         size_t span;
         region *r = regionmap_span(c->map, i, &span);
         i += span;
-        for (; span > 0; span--, r++) {
-            uint32_t id = c->servers[r->server].id;
-            if (r->loads && r->seen_server_id == id && r->seen_writes == r->writes &&
-                r->seen_read_rows == r->read_rows && r->seen_memstore == r->memstore_bytes)
-                continue; /* idle: counted by its seen_look, the region untouched */
-            /* idle loads only while its record is the same */
-            uint32_t idle = r->loads && s->recs[r->loads - 1].id == r->id
-                                ? idle_looks(s, r, s->looks) : 0;
-            region_rec *rec = record_of(s, r);
-            if (!rec)
-                return -1;
-            push_idle(s, rec, idle);
-            if (rec->server_id != id && rec->server_id != UINT32_MAX) {
-                /* Reopened on another server (its server left): HRegion's
-                 * counters start again. */
-                if (reopen(s, rec, r) < 0)
+        for (size_t b = 0; b < span; b += LOOK_BATCH) {
+            size_t m = span - b < LOOK_BATCH ? span - b : LOOK_BATCH, nc = 0;
+            for (size_t k = 0; k < m; k++) {
+                const region *x = r + b + k;
+                if (seen_unchanged(x, c->servers[x->server].id))
+                    continue;
+                changed[nc++] = (uint16_t)k;
+                if (x->loads) {
+                    __builtin_prefetch(&s->recs[x->loads - 1]);
+                    __builtin_prefetch(&s->rings[(size_t)(x->loads - 1) * s->nloads]);
+                }
+                if (x->start)
+                    __builtin_prefetch(x->start);
+            }
+            for (size_t k = 0; k < nc; k++) {
+                const region *x = r + b + changed[k];
+                keyed[k] = s->by_key && needs_name(s, x);
+                if (keyed[k]) {
+                    key[k] = region_key(x);
+                    __builtin_prefetch(&s->by_key[(size_t)key[k] & s->key_mask]);
+                }
+            }
+            for (size_t k = 0; k < nc; k++) {
+                region *x = r + b + changed[k];
+                if (take_load(s, c, x, c->servers[x->server].id, keyed[k] ? &key[k] : NULL) < 0)
                     return -1;
             }
-            if (push_load(s, rec, c, r) < 0)
-                return -1;
-            r->seen_server_id = id;
-            r->seen_look = s->looks;
-            r->seen_writes = r->writes;
-            r->seen_read_rows = r->read_rows;
-            r->seen_memstore = r->memstore_bytes;
         }
     }
     s->looks++;
