@@ -127,16 +127,17 @@ static uint32_t text_store(struct history_text *t, keyref k, size_t n)
     return place + 1;
 }
 
-/* Key k in shell form, stored once however often it is logged; NULL if
- * out of memory. The string lives until history_free_results. */
-static char *text_of(history *h, keyref k)
+/* Key k (of text_hash `hash`) in shell form, stored once however often
+ * it is logged; NULL if out of memory. The string lives until
+ * history_free_results. */
+static char *text_of(history *h, keyref k, uint64_t hash)
 {
     struct history_text *t = h->text;
     if (!t && !(t = h->text = calloc(1, sizeof *t)))
         return NULL;
     if ((t->n + 1) * 2 > (t->slot ? t->mask + 1 : 0) && text_grow(t) < 0)
         return NULL;
-    size_t j = (size_t)text_hash(k) & t->mask;
+    size_t j = (size_t)hash & t->mask;
     for (; t->slot[j]; j = (j + 1) & t->mask) {
         char *str = text_at(t, t->slot[j]);
         if (key_is_formatted(k, str))
@@ -148,6 +149,32 @@ static char *text_of(history *h, keyref k)
     t->slot[j] = v;
     t->n++;
     return text_at(t, v);
+}
+
+/* A split names three keys (the parent's start and end, long stored, and
+ * the split key, new): each lookup is a miss on its slot, then on its
+ * string. The three slots are asked of memory at once, then the strings
+ * the first two hold, before any is read (text_ahead), so the misses
+ * overlap instead of following one another. Hints only: the lookups
+ * (text_of) are the same. */
+typedef struct text_keys {
+    keyref k[3];
+    uint64_t hash[3];
+} text_keys;
+
+static void text_ahead(const history *h, text_keys *q, size_t n)
+{
+    const struct history_text *t = h->text;
+    for (size_t i = 0; i < n; i++) {
+        q->hash[i] = text_hash(q->k[i]);
+        if (t && t->slot)
+            __builtin_prefetch(&t->slot[q->hash[i] & t->mask]);
+    }
+    for (size_t i = 0; t && t->slot && i < n; i++) {
+        uint32_t v = t->slot[q->hash[i] & t->mask];
+        if (v)
+            __builtin_prefetch(text_at(t, v));
+    }
 }
 
 /* ---- the log --------------------------------------------------------------- */
@@ -197,15 +224,22 @@ static timeline_event *new_event(history *h, uint64_t t_us, timeline_kind kind)
 
 /* A region's figures now, into the log. */
 static int log_region(history *h, const region *r, uint32_t server_id, uint64_t closed_us,
-                      int split)
+                      int split, const text_keys *q)
 {
     if (reserve((void **)&h->regions, h->nregions, &h->regions_cap, sizeof *h->regions,
                 &h->regions_mapped) < 0)
         return -1;
     region_result *out = &h->regions[h->nregions];
     memset(out, 0, sizeof *out);
-    out->start = text_of(h, region_start(r));
-    out->end = text_of(h, region_end(r));
+    text_keys own;
+    if (!q) {
+        own.k[0] = region_start(r);
+        own.k[1] = region_end(r);
+        text_ahead(h, &own, 2);
+        q = &own;
+    }
+    out->start = text_of(h, q->k[0], q->hash[0]);
+    out->end = text_of(h, q->k[1], q->hash[1]);
     if (!out->start || !out->end)
         return -1;
     out->id = r->id;
@@ -230,7 +264,16 @@ void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
     if (h->failed)
         return;
     uint64_t now = h->table->now_us;
-    if (what == CLUSTER_SPLIT && log_region(h, r, from, now, 1) < 0) {
+    text_keys q = { .k = { at } };
+    size_t nk = 1;
+    if (what == CLUSTER_SPLIT) { /* the region's keys first, as log_region reads them */
+        q.k[0] = region_start(r);
+        q.k[1] = region_end(r);
+        q.k[2] = at;
+        nk = 3;
+    }
+    text_ahead(h, &q, nk);
+    if (what == CLUSTER_SPLIT && log_region(h, r, from, now, 1, &q) < 0) {
         h->failed = 1;
         return;
     }
@@ -245,7 +288,7 @@ void history_journal(void *ctx, cluster_change what, const region *r, keyref at,
     e->meta = what != CLUSTER_SPLIT && r == NULL; /* cluster_move_meta, cluster_retire_server */
     if (why)
         e->split = *why;
-    e->key = text_of(h, at);
+    e->key = text_of(h, at, q.hash[nk - 1]);
     if (!e->key)
         h->failed = 1;
 }
@@ -280,7 +323,7 @@ int history_finish(history *h, cluster *c, uint64_t end_us, run_result *out)
         h->failed = 1;
     for (size_t i = 0; i < regionmap_count(c->map) && !h->failed; i++) {
         const region *r = regionmap_get(c->map, i);
-        if (log_region(h, r, c->servers[r->server].id, end_us, 0) < 0)
+        if (log_region(h, r, c->servers[r->server].id, end_us, 0, NULL) < 0)
             h->failed = 1;
     }
     if (h->failed)

@@ -255,12 +255,11 @@ static void keytab_parse(keytab *kt, const char *s)
     free(b.data);
 }
 
-/* The id of text s (NULL: ""), added if new. */
-static uint32_t key_id(keytab *kt, const char *s)
+/* The id of text s (not NULL) of hash h (text_hash), added if new. */
+static uint32_t key_id_hashed(keytab *kt, const char *s, uint64_t h)
 {
-    s = s ? s : "";
     if (!kt->slot || ((size_t)kt->n + 1) * 2 > kt->mask + 1) keytab_rehash(kt);
-    size_t j = (size_t)text_hash(s) & kt->mask;
+    size_t j = (size_t)h & kt->mask;
     for (; kt->slot[j]; j = (j + 1) & kt->mask) {
         uint32_t id = kt->slot[j] - 1;
         if (kt->text[id] == s || strcmp(kt->text[id], s) == 0) return id;
@@ -283,6 +282,48 @@ static uint32_t key_id(keytab *kt, const char *s)
     kt->slot[j] = id + 1;
     kt->n++;
     return id;
+}
+
+/* The texts a run names, by number (0 .. n): a region's start (even) or
+ * end (odd), or an event's key; NULL is "", NO_TEXT no key at all. */
+typedef const char *(*text_fn)(const run_result *run, size_t j);
+static const char NO_TEXT[] = "";
+
+/* Texts a lookup reads ahead: text j + 2 * AHEAD is asked of memory,
+ * j + AHEAD hashed (its slot asked) while j is looked up, so the misses
+ * of a run's million keys (each text, then its slot) overlap. */
+#define AHEAD 8
+
+static const char *text_or_empty(const char *s) { return s ? s : ""; }
+
+static uint64_t hash_of(const char *s) { return s == NO_TEXT ? 0 : text_hash(text_or_empty(s)); }
+
+static void prefetch_text(const run_result *run, text_fn text, size_t j, size_t n)
+{
+    const char *s = j < n ? text(run, j) : NULL;
+    if (s && s != NO_TEXT) __builtin_prefetch(s);
+}
+
+/* out[j % ways][j / ways] = the id of text j (NO_KEY for NO_TEXT), for
+ * j < n, in order of j (ids are given in the order texts are first seen). */
+static void key_ids(keytab *kt, const run_result *run, text_fn text, size_t n,
+                    uint32_t *const *out, size_t ways)
+{
+    uint64_t h[AHEAD];
+    for (size_t j = 0; j < AHEAD && j < n; j++) {
+        h[j] = hash_of(text(run, j));
+        prefetch_text(run, text, j + AHEAD, n);
+    }
+    for (size_t j = 0; j < n; j++) {
+        const char *s = text(run, j);
+        uint64_t hj = h[j % AHEAD];
+        prefetch_text(run, text, j + 2 * AHEAD, n);
+        if (j + AHEAD < n) {
+            h[j % AHEAD] = hash_of(text(run, j + AHEAD));
+            if (kt->slot) __builtin_prefetch(&kt->slot[h[j % AHEAD] & kt->mask]);
+        }
+        out[j % ways][j / ways] = s == NO_TEXT ? NO_KEY : key_id_hashed(kt, text_or_empty(s), hj);
+    }
 }
 
 static bytes key_bytes(const keytab *kt, uint32_t id)
@@ -538,6 +579,17 @@ static int names_region(const timeline_event *ev)
            ((ev->kind == TIMELINE_MOVE || ev->kind == TIMELINE_REASSIGN) && !ev->meta);
 }
 
+static const char *bound_text(const run_result *run, size_t j)
+{
+    const region_result *h = &run->history[j / 2];
+    return j % 2 ? h->end : h->start;
+}
+
+static const char *event_text(const run_result *run, size_t e)
+{
+    return names_region(&run->events[e]) ? run->events[e].key : NO_TEXT;
+}
+
 static void replay_keys(replay *r)
 {
     const run_result *run = r->run;
@@ -545,13 +597,10 @@ static void replay_keys(replay *r)
     r->start_id = zalloc(n, sizeof *r->start_id);
     r->end_id = zalloc(n, sizeof *r->end_id);
     r->event_id = zalloc(run->nevents, sizeof *r->event_id);
-    for (size_t i = 0; i < n; i++) {
-        r->start_id[i] = key_id(&r->keys, run->history[i].start);
-        r->end_id[i] = key_id(&r->keys, run->history[i].end);
-    }
-    for (size_t e = 0; e < run->nevents; e++)
-        r->event_id[e] = names_region(&run->events[e]) ? key_id(&r->keys, run->events[e].key)
-                                                       : NO_KEY;
+    /* the bounds in order (start, end, start, ...), then the events' keys */
+    uint32_t *const bounds[2] = { r->start_id, r->end_id };
+    key_ids(&r->keys, run, bound_text, 2 * n, bounds, 2);
+    key_ids(&r->keys, run, event_text, run->nevents, &r->event_id, 1);
     r->by_start = index_by(r->start_id, n, r->keys.n, run->history, 0);
     r->by_end = index_by(r->end_id, n, r->keys.n, run->history, 1);
 }
