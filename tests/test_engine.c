@@ -926,6 +926,89 @@ static void test_history_keys_once(void **state)
     cluster_free(c);
 }
 
+/* The split path's keys (each split reads ahead its region's two keys and
+ * the split key: history_journal): what a journal watching beside the
+ * history formats from the region itself, the log and timeline hold, for
+ * thousands of splits of random 16-byte keys. */
+typedef struct split_watch {
+    history *h;
+    char (*start)[80], (*end)[80], (*key)[80];
+    size_t n, cap;
+} split_watch;
+
+static void watch_splits(void *ctx, cluster_change what, const region *r, keyref at,
+                         uint32_t from, uint32_t to, const split_why *why)
+{
+    split_watch *w = ctx;
+    if (what == CLUSTER_SPLIT) {
+        assert_true(w->n < w->cap);
+        key_format(region_start(r), w->start[w->n], 80);
+        key_format(region_end(r), w->end[w->n], 80);
+        key_format(at, w->key[w->n], 80);
+        w->n++;
+    }
+    history_journal(w->h, what, r, at, from, to, why);
+}
+
+static void test_history_split_keys(void **state)
+{
+    (void)state;
+    split_policy p;
+    split_policy_defaults(&p, SPLIT_CONSTANT);
+    p.max_bytes = 400;
+    p.flush_bytes = 1;
+    p.jitter = 0;
+    size_t bad;
+    cluster *c = cluster_new(1, NULL, 0, p, &bad);
+    assert_non_null(c);
+    history h;
+    history_init(&h, c);
+    enum { CAP = 8000 };
+    split_watch w = { &h, calloc(CAP, 80), calloc(CAP, 80), calloc(CAP, 80), 0, CAP };
+    assert_true(w.start && w.end && w.key);
+    c->journal = watch_splits;
+    c->journal_ctx = &w;
+    uint64_t x = 12345;
+    for (int i = 0; i < 40000; i++) {
+        uint8_t k[16];
+        for (int b = 0; b < 16; b++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            k[b] = (uint8_t)(x >> 56);
+        }
+        uint32_t server;
+        uint64_t reply;
+        c->now_us += 1000;
+        assert_int_equal(cluster_write(c, keyref_of(k, sizeof k), 50, 1, &server, &reply), 0);
+    }
+    assert_true(w.n > 1000);
+    run_result out;
+    memset(&out, 0, sizeof out);
+    assert_int_equal(history_finish(&h, c, c->now_us, &out), 0);
+    size_t e = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        assert_true(out.history[i].split);
+        assert_string_equal(out.history[i].start, w.start[i]);
+        assert_string_equal(out.history[i].end, w.end[i]);
+        while (out.events[e].kind != TIMELINE_SPLIT)
+            e++;
+        assert_string_equal(out.events[e++].key, w.key[i]);
+    }
+    char want[80];
+    for (size_t i = 0; i < regionmap_count(c->map); i++) { /* the live ones, in key order */
+        const region_result *lr = &out.history[w.n + i];
+        assert_false(lr->split);
+        key_format(region_start(regionmap_get(c->map, i)), want, sizeof want);
+        assert_string_equal(lr->start, want);
+        key_format(region_end(regionmap_get(c->map, i)), want, sizeof want);
+        assert_string_equal(lr->end, want);
+    }
+    history_free_results(&out);
+    free(w.start);
+    free(w.end);
+    free(w.key);
+    cluster_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -954,6 +1037,7 @@ int main(void)
         cmocka_unit_test(test_event_error_names_file_and_line),
         cmocka_unit_test(test_long_key_names_the_scheme),
         cmocka_unit_test(test_history_keys_once),
+        cmocka_unit_test(test_history_split_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
