@@ -14,7 +14,9 @@
  * at a million regions that is about 50 MB, where a string per field took
  * some 400 MB (and their table of 32-bit places, 4 bytes a slot). A string is found by hashing the key's bytes and reading
  * candidates against them (key_is_formatted), so a key already logged is
- * not formatted again.
+ * not formatted again; a split's three keys' slots and strings are asked
+ * of memory together before any is read (history.c). The log's and the
+ * timeline's arrays grow by bigarray (mremap past a MiB: no copy).
  */
 #ifndef REGIONSIM_HISTORY_H
 #define REGIONSIM_HISTORY_H

@@ -21,7 +21,8 @@
  * (in opening order) and by end key (in closing order). The keys are
  * compared by their shell form, which is canonical (core/key.h), so equal
  * strings are equal keys: each distinct string is hashed to a dense id
- * once, and parsed and placed on the axis once, so the buckets are a
+ * once (the texts read and hashed a few lookups ahead: key_ids), and
+ * parsed and placed on the axis once, so the buckets are a
  * counting sort (no string sort of millions of entries) and a lookup
  * compares integers. The first pass (which regions a split opened) keeps
  * each split's family for the second, which searches again only when
