@@ -165,6 +165,15 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     return 0;
 }
 
+void cluster_prefetch_write(cluster *c, keyref k, regionmap_ahead *a)
+{
+    const region *r = regionmap_ahead_step(c->map, k, a);
+    if (r) { /* the store's struct: a put reads its first two lines (core/store_exact.h) */
+        __builtin_prefetch(r->rows);
+        __builtin_prefetch((const char *)r->rows + 64);
+    }
+}
+
 double cluster_row_weight(const cluster *c, store *rows)
 {
     if (c->weight <= 1)

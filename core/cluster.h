@@ -112,6 +112,15 @@ void cluster_free(cluster *c);
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
                   uint32_t *server_index, uint64_t *reply_us);
 
+/* The write path ahead of time: one step of a regionmap_ahead cursor
+ * over the route of k (start it with regionmap_ahead_start), and once
+ * the cursor has the region, a prefetch of its row store's head (the
+ * fields a put reads first). The engine calls it for each write it has
+ * fetched ahead, once per write it does, so the misses of several writes'
+ * routes overlap. A prefetch only: nothing changes, and cluster_write
+ * routes in full whatever the cursor holds. */
+void cluster_prefetch_write(cluster *c, keyref k, regionmap_ahead *a);
+
 /* The service time of one read RPC that reads `rows` rows (the engine's:
  * fixed or drawn at random; the cluster has no randomness of its own). */
 typedef uint64_t (*read_service_fn)(void *ctx, uint64_t rows);

@@ -206,14 +206,10 @@ static inline int slot_le(const chunk *ch, size_t j, uint64_t sp, keyref k, uint
     return sp != kp ? sp < kp : key_compare(region_start(&ch->slot[j]), k) <= 0;
 }
 
-/* The last of the n slots of ch whose region starts at or before k (kp =
- * its prefix). Requires slot 0 to start at or before k. The caller passes
- * n (= ch->n) from the map's hot arrays: reading ch->n would cost a cache
- * miss of its own. Two searches: over the line heads (one prefix in 8, 8
- * cache lines at CHUNK_CAP 512), then within the one line of prefix[]
- * they name. A single search over prefix[] touched ~7 of its 64 lines,
- * each a likely miss over a million regions; this touches ~4 in all. */
-static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp)
+/* The line of ch's prefixes (of n slots) holding the last slot whose
+ * region starts at or before k (kp = its prefix), by its head: the first
+ * of chunk_slot_of_key's two searches. */
+static size_t line_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp)
 {
     size_t lo = 0, hi = (n + LINE_SLOTS - 1) / LINE_SLOTS; /* head[lo] <= k < head[hi] */
     while (hi - lo > 1) {
@@ -223,8 +219,14 @@ static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp
         else
             hi = mid;
     }
-    hi = lo * LINE_SLOTS + LINE_SLOTS < n ? lo * LINE_SLOTS + LINE_SLOTS : n;
-    lo *= LINE_SLOTS; /* start[lo] <= k < start[hi] */
+    return lo;
+}
+
+/* The last slot of line t (line_of_key's answer) starting at or before k. */
+static size_t slot_in_line(const chunk *ch, size_t n, size_t t, keyref k, uint64_t kp)
+{
+    size_t lo = t * LINE_SLOTS; /* start[lo] <= k < start[hi] */
+    size_t hi = lo + LINE_SLOTS < n ? lo + LINE_SLOTS : n;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (slot_le(ch, mid, ch->prefix[mid], k, kp))
@@ -233,6 +235,18 @@ static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp
             hi = mid;
     }
     return lo;
+}
+
+/* The last of the n slots of ch whose region starts at or before k (kp =
+ * its prefix). Requires slot 0 to start at or before k. The caller passes
+ * n (= ch->n) from the map's hot arrays: reading ch->n would cost a cache
+ * miss of its own. Two searches: over the line heads (one prefix in 8, 8
+ * cache lines at CHUNK_CAP 512), then within the one line of prefix[]
+ * they name. A single search over prefix[] touched ~7 of its 64 lines,
+ * each a likely miss over a million regions; this touches ~4 in all. */
+static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp)
+{
+    return slot_in_line(ch, n, line_of_key(ch, n, k, kp), k, kp);
 }
 
 /* ---- the chunk arrays --------------------------------------------------------- */
@@ -536,6 +550,66 @@ region *regionmap_find(regionmap *m, keyref k, size_t *i)
     assert(m->chunk_first[c] + j == regionmap_route(m, k));
     *i = m->chunk_first[c] + j;
     return &m->chunks[c]->slot[j];
+}
+
+/* ---- routing ahead (regionmap.h: regionmap_ahead) ------------------------------ */
+
+/* Prefetches the `bytes` from p on, one request per cache line. */
+static inline void prefetch_lines(const void *p, size_t bytes)
+{
+    const char *c = p;
+    for (size_t off = 0; off < bytes; off += 64)
+        __builtin_prefetch(c + off);
+}
+
+void regionmap_ahead_start(regionmap_ahead *a, keyref k)
+{
+    a->kp = key_prefix(k);
+    a->count = 0;
+    a->c = a->j = 0;
+    a->steps = 0;
+}
+
+/* Each step is one level of route_slot's search, done on lines the step
+ * before prefetched; the map is whole between writes, so whatever a step
+ * reads is live (only the cursor's chunk and slot go stale, and a split,
+ * the one change, makes the count differ). In the last region (time
+ * order) the first step knows the slot already. */
+region *regionmap_ahead_step(regionmap *m, keyref k, regionmap_ahead *a)
+{
+    if (a->count != m->count) { /* a split since: start over */
+        a->count = m->count;
+        a->steps = 0;
+    }
+    switch (a->steps) {
+    case 0:
+        if (in_last_region(m, k, a->kp)) {
+            a->c = m->nchunks - 1;
+            a->j = chunk_size(m, a->c) - 1;
+            a->steps = 3;
+            break; /* its line: see below */
+        }
+        a->c = chunk_of_key(m, k, a->kp);
+        prefetch_lines(m->chunks[a->c]->head,
+                       (chunk_size(m, a->c) + LINE_SLOTS - 1) / LINE_SLOTS * sizeof(uint64_t));
+        a->steps = 1;
+        return NULL;
+    case 1: {
+        const chunk *ch = m->chunks[a->c];
+        a->j = line_of_key(ch, chunk_size(m, a->c), k, a->kp); /* the line, for now */
+        __builtin_prefetch(&ch->prefix[a->j * LINE_SLOTS]); /* prefix[] is line aligned */
+        a->steps = 2;
+        return NULL;
+    }
+    case 2:
+        a->j = slot_in_line(m->chunks[a->c], chunk_size(m, a->c), a->j, k, a->kp);
+        a->steps = 3;
+        break;
+    default:
+        return &m->chunks[a->c]->slot[a->j];
+    }
+    __builtin_prefetch(&m->chunks[a->c]->slot[a->j]); /* its write-path line */
+    return NULL;
 }
 
 void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, size_t *last)

@@ -366,8 +366,11 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     if (read_kind_of(st, rec, &kind)) {
         rc = run_read(st, out, t_us, rec, kind, obs, reply_us);
     } else {
-        size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
-        keyref k = keyref_of(st->key, len);
+        size_t len;
+        const uint8_t *ahead = engine_ahead_key(st, rec, &len); /* encoded ahead: the same */
+        if (!ahead)
+            len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
+        keyref k = keyref_of(ahead ? ahead : st->key, len);
         if (len > KEY_MAX_LEN) {
             st->long_key = len;
             return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
