@@ -165,12 +165,26 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
     return 0;
 }
 
-void cluster_prefetch_write(cluster *c, keyref k, regionmap_ahead *a)
+void cluster_ahead_start(cluster_ahead *a, keyref k)
 {
-    const region *r = regionmap_ahead_step(c->map, k, a);
-    if (r) { /* the store's struct: a put reads its first two lines (core/store_exact.h) */
+    regionmap_ahead_start(&a->route, k);
+    a->store_steps = 0;
+}
+
+void cluster_prefetch_write(cluster *c, keyref k, cluster_ahead *a)
+{
+    const region *r = regionmap_ahead_step(c->map, k, &a->route);
+    if (!r) {
+        a->store_steps = 0;
+        return;
+    }
+    if (a->store_steps == 0) { /* the region's line is in: its store's struct */
         __builtin_prefetch(r->rows);
-        __builtin_prefetch((const char *)r->rows + 64);
+        __builtin_prefetch((const char *)r->rows + 64); /* a put reads two lines of it */
+        a->store_steps = 1;
+    } else if (a->store_steps == 1) {
+        store_prefetch_put(r->rows);
+        a->store_steps = 2;
     }
 }
 

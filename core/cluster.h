@@ -112,14 +112,21 @@ void cluster_free(cluster *c);
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
                   uint32_t *server_index, uint64_t *reply_us);
 
-/* The write path ahead of time: one step of a regionmap_ahead cursor
- * over the route of k (start it with regionmap_ahead_start), and once
- * the cursor has the region, a prefetch of its row store's head (the
- * fields a put reads first). The engine calls it for each write it has
- * fetched ahead, once per write it does, so the misses of several writes'
- * routes overlap. A prefetch only: nothing changes, and cluster_write
- * routes in full whatever the cursor holds. */
-void cluster_prefetch_write(cluster *c, keyref k, regionmap_ahead *a);
+/* The write path ahead of time, in steps, so that the cache misses of
+ * several writes overlap (the engine fetches its next writes ahead and
+ * steps each once per write it does): the steps of a regionmap_ahead
+ * cursor down the route of k, then a prefetch of the region's store's
+ * struct, then store_prefetch_put (the index and records a put reads).
+ * Start a cursor with cluster_ahead_start. Prefetches only: nothing
+ * changes, cluster_write routes in full whatever the cursor holds, and a
+ * split since the last step makes the next start over. */
+typedef struct cluster_ahead {
+    regionmap_ahead route;
+    unsigned store_steps;     /* once the route has the region: 0, 1 struct, 2 put's lines */
+} cluster_ahead;
+
+void cluster_ahead_start(cluster_ahead *a, keyref k);
+void cluster_prefetch_write(cluster *c, keyref k, cluster_ahead *a);
 
 /* The service time of one read RPC that reads `rows` rows (the engine's:
  * fixed or drawn at random; the cluster has no randomness of its own). */

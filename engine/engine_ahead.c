@@ -122,7 +122,7 @@ static void ahead_encode(run_state *st, ahead_op *a, uint64_t d)
     a->keyed = 1;
     if (a->len > KEY_MAX_LEN)
         return; /* engine_op refuses it: no route */
-    regionmap_ahead_start(&a->route, keyref_of(a->key, a->len));
+    cluster_ahead_start(&a->route, keyref_of(a->key, a->len));
     a->routed = 1;
 }
 

@@ -53,7 +53,7 @@ typedef struct server_baseline {
  * to reach a write's store (three down the region map, one to the store);
  * 0 turns fetching ahead off (-DAHEAD_DEPTH=n to measure others). */
 #ifndef AHEAD_DEPTH
-#define AHEAD_DEPTH 4
+#define AHEAD_DEPTH 5
 #endif
 
 typedef struct ahead_op {
@@ -64,7 +64,7 @@ typedef struct ahead_op {
     size_t len;
     int keyed;                /* key holds keyed_rec's key (a write, a pure scheme) */
     int routed;               /* route is under way (keyed, and not too long a key) */
-    regionmap_ahead route;
+    cluster_ahead route;
 } ahead_op;
 
 typedef struct run_state {
