@@ -119,11 +119,10 @@ static int cluster_maybe_split(cluster *c, size_t i, const split_why *why)
  * simulator has no memstore, and a long queue is the same pressure). */
 #define BUSY_WAIT_US 10000
 
-int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
-                  uint32_t *server_index, uint64_t *reply_us)
+/* cluster_write's work once k is routed to region r, index i. */
+static int write_region(cluster *c, region *r, size_t i, keyref k, uint32_t cell_bytes,
+                        uint64_t service_us, uint32_t *server_index, uint64_t *reply_us)
 {
-    size_t i;
-    region *r = regionmap_find(c->map, k, &i);
     server *s = &c->servers[r->server];
     uint64_t reply = c->serve ? c->serve(c->serve_ctx, s, c->now_us, r->offline_until_us,
                                          service_us, c->weight)
@@ -186,6 +185,22 @@ void cluster_prefetch_write(cluster *c, keyref k, cluster_ahead *a)
         store_prefetch_put(r->rows);
         a->store_steps = 2;
     }
+}
+
+int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
+                  uint32_t *server_index, uint64_t *reply_us)
+{
+    size_t i;
+    region *r = regionmap_find(c->map, k, &i);
+    return write_region(c, r, i, k, cell_bytes, service_us, server_index, reply_us);
+}
+
+int cluster_write_ahead(cluster *c, keyref k, const cluster_ahead *a, uint32_t cell_bytes,
+                        uint64_t service_us, uint32_t *server_index, uint64_t *reply_us)
+{
+    size_t i;
+    region *r = regionmap_find_ahead(c->map, k, &a->route, &i);
+    return write_region(c, r, i, k, cell_bytes, service_us, server_index, reply_us);
 }
 
 double cluster_row_weight(const cluster *c, store *rows)

@@ -128,6 +128,11 @@ typedef struct cluster_ahead {
 void cluster_ahead_start(cluster_ahead *a, keyref k);
 void cluster_prefetch_write(cluster *c, keyref k, cluster_ahead *a);
 
+/* cluster_write of k with the route a cursor for k has found, if it has
+ * (regionmap_find_ahead): the same write, without searching again. */
+int cluster_write_ahead(cluster *c, keyref k, const cluster_ahead *a, uint32_t cell_bytes,
+                        uint64_t service_us, uint32_t *server_index, uint64_t *reply_us);
+
 /* The service time of one read RPC that reads `rows` rows (the engine's:
  * fixed or drawn at random; the cluster has no randomness of its own). */
 typedef uint64_t (*read_service_fn)(void *ctx, uint64_t rows);

@@ -149,6 +149,12 @@ typedef struct regionmap_ahead {
 void regionmap_ahead_start(regionmap_ahead *a, keyref k);
 region *regionmap_ahead_step(regionmap *m, keyref k, regionmap_ahead *a);
 
+/* regionmap_find of k with a's help: a cursor for k that has found its
+ * slot with no split since (the count unchanged) holds the one region
+ * holding k, taken without a search; any other cursor, regionmap_find.
+ * The same answer either way. */
+region *regionmap_find_ahead(regionmap *m, keyref k, const regionmap_ahead *a, size_t *i);
+
 /* The regions a scan of [lo, hi) touches, as the inclusive index range
  * *first..*last. An empty hi means unbounded above. Requires lo < hi when hi
  * is not empty; an empty range [lo, lo) still reports the region of lo. */

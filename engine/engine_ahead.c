@@ -97,12 +97,16 @@ static int record_same(const record *a, const record *b)
            a->key_len == b->key_len && a->key == b->key;
 }
 
-const uint8_t *engine_ahead_key(const run_state *st, const record *rec, size_t *len)
+const uint8_t *engine_ahead_key(const run_state *st, const record *rec, size_t *len,
+                               const cluster_ahead **route)
 {
     const ahead_op *a = st->ahead_cur;
+    *route = NULL;
     if (!a || !a->keyed || !record_same(&a->keyed_rec, rec))
         return NULL;
     *len = a->len;
+    if (a->routed)
+        *route = &a->route;
     return a->key;
 }
 

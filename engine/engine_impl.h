@@ -159,13 +159,15 @@ int engine_run_schemes(const scenario *sc, const engine_observer *obs, run_resul
  * only), fetches up to AHEAD_DEPTH more and moves each fetched write's
  * route one step. key: the key the operation under way was encoded ahead
  * with, if rec (its record as engine_op has it) is what was encoded, else
- * NULL. */
+ * NULL; with it, in *route, its route's cursor (for cluster_write_ahead),
+ * or NULL. */
 int engine_ahead_setup(run_state *st);
 void engine_ahead_release(run_state *st);
 void engine_ahead_phase(run_state *st, const phase *ph);
 int engine_ahead_pull(run_state *st, uint64_t *rel, record *rec, char *err, size_t errcap);
 void engine_ahead_fill(run_state *st);
-const uint8_t *engine_ahead_key(const run_state *st, const record *rec, size_t *len);
+const uint8_t *engine_ahead_key(const run_state *st, const record *rec, size_t *len,
+                               const cluster_ahead **route);
 
 /* One operation at t_us: a generated write may become a read (the phase's
  * read_fraction); a trace's get is a read of its key. Sets *reply_us.
