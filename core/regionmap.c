@@ -609,27 +609,30 @@ region *regionmap_ahead_step(regionmap *m, keyref k, regionmap_ahead *a)
         if (in_last_region(m, k, a->kp)) {
             a->c = m->nchunks - 1;
             a->j = chunk_size(m, a->c) - 1;
-            a->steps = 3;
+            a->steps = 4;
             break; /* its line: see below */
         }
-        a->c = chunk_of_key(m, k, a->kp);
-        { /* top is one line, shared by every route through the chunk: mostly in cache */
-            const chunk *ch = m->chunks[a->c];
-            a->j = head_line_of_key(ch, chunk_size(m, a->c), k, a->kp); /* for now: u */
-            __builtin_prefetch(&ch->head[a->j * LINE_SLOTS]); /* head[] is line aligned */
-        }
+        a->c = chunk_of_key(m, k, a->kp); /* the map's arrays: in cache */
+        __builtin_prefetch(m->chunks[a->c]->top); /* top is one line */
         a->steps = 1;
         return NULL;
     case 1: {
         const chunk *ch = m->chunks[a->c];
-        a->j = line_of_key(ch, chunk_size(m, a->c), a->j, k, a->kp); /* for now: t */
-        __builtin_prefetch(&ch->prefix[a->j * LINE_SLOTS]); /* prefix[] is line aligned */
+        a->j = head_line_of_key(ch, chunk_size(m, a->c), k, a->kp); /* for now: u */
+        __builtin_prefetch(&ch->head[a->j * LINE_SLOTS]); /* head[] is line aligned */
         a->steps = 2;
         return NULL;
     }
-    case 2:
-        a->j = slot_in_line(m->chunks[a->c], chunk_size(m, a->c), a->j, k, a->kp);
+    case 2: {
+        const chunk *ch = m->chunks[a->c];
+        a->j = line_of_key(ch, chunk_size(m, a->c), a->j, k, a->kp); /* for now: t */
+        __builtin_prefetch(&ch->prefix[a->j * LINE_SLOTS]); /* prefix[] is line aligned */
         a->steps = 3;
+        return NULL;
+    }
+    case 3:
+        a->j = slot_in_line(m->chunks[a->c], chunk_size(m, a->c), a->j, k, a->kp);
+        a->steps = 4;
         break;
     default:
         return &m->chunks[a->c]->slot[a->j];
@@ -640,7 +643,7 @@ region *regionmap_ahead_step(regionmap *m, keyref k, regionmap_ahead *a)
 
 region *regionmap_find_ahead(regionmap *m, keyref k, const regionmap_ahead *a, size_t *i)
 {
-    if (a->steps < 3 || a->count != m->count)
+    if (a->steps < 4 || a->count != m->count)
         return regionmap_find(m, k, i);
     assert(a->kp == key_prefix(k) && m->chunk_first[a->c] + a->j == regionmap_route(m, k));
     *i = m->chunk_first[a->c] + a->j;

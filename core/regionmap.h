@@ -131,9 +131,10 @@ region *regionmap_find(regionmap *m, keyref k, size_t *i);
  * engine fetches operations ahead) starts a cursor for each with
  * regionmap_ahead_start, then calls regionmap_ahead_step on each once per
  * write it does in between. Each step reads only what the step before
- * prefetched, and prefetches the next line of the route: the chunk's line
- * heads, then the one line of its prefixes they name, then the region's
- * first line (regionmap.c's layout). The step after that returns the
+ * prefetched, and prefetches the next line of the route: the chunk's top
+ * line, then the one line of its heads that names, then the one line of
+ * its prefixes that names, then the region's first line (regionmap.c's
+ * layout). The step after that returns the
  * region, its first line then likely in cache (NULL before). A cursor is a
  * hint and nothing more: any split since its last step makes the next
  * step start over, and regionmap_find routes the key in full whatever the
@@ -143,7 +144,7 @@ typedef struct regionmap_ahead {
     uint64_t kp;          /* the key's first 8 bytes (regionmap.c's prefix) */
     size_t count;         /* the map's region count at the last step: a split changes it */
     size_t c, j;          /* the route so far: chunk, then slot */
-    unsigned steps;       /* steps done: 0 none, 1 chunk, 2 line, 3 slot */
+    unsigned steps;       /* steps done: 0 none, 1 chunk, 2 head line, 3 prefix line, 4 slot */
 } regionmap_ahead;
 
 void regionmap_ahead_start(regionmap_ahead *a, keyref k);

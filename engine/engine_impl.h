@@ -50,10 +50,11 @@ typedef struct server_baseline {
 
 /* The open loop's operations fetched ahead (engine_ahead.c): how many,
  * and one of them. AHEAD_DEPTH is the steps cluster_prefetch_write takes
- * to reach a write's store (three down the region map, one to the store);
+ * to reach into a write's store (four down the region map, two into the
+ * store: cluster_prefetch_write);
  * 0 turns fetching ahead off (-DAHEAD_DEPTH=n to measure others). */
 #ifndef AHEAD_DEPTH
-#define AHEAD_DEPTH 5
+#define AHEAD_DEPTH 6
 #endif
 
 typedef struct ahead_op {
