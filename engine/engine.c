@@ -593,7 +593,7 @@ static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
         uint64_t t_tick = st->ticks.count ? st->ticks.heap[0].t_us : UINT64_MAX;
         if (st->have_op && st->t_op < t_tick && st->t_op < st->end_us) {
             uint64_t reply;
-            if (st->ahead_on)
+            if (engine_ahead_due(st))
                 engine_ahead_fill(st);
             int rc = engine_op(st, out, st->t_op, &st->op, obs, &reply);
             if (rc < 0)

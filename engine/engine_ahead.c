@@ -47,10 +47,10 @@
 int engine_ahead_setup(run_state *st)
 {
     size_t max = keyscheme_max_len(st->scheme);
-    st->ahead_keys = malloc((AHEAD_DEPTH + 1) * (max ? max : 1));
+    st->ahead_keys = malloc(AHEAD_RING * (max ? max : 1));
     if (!st->ahead_keys)
         return -1;
-    for (size_t i = 0; i < AHEAD_DEPTH + 1; i++)
+    for (size_t i = 0; i < AHEAD_RING; i++)
         st->ahead[i].key = st->ahead_keys + i * max;
     return 0;
 }
@@ -70,16 +70,16 @@ void engine_ahead_phase(run_state *st, const phase *ph)
                    keyscheme_is_pure(st->scheme);
     st->ahead_head = st->ahead_n = 0; /* what the last phase fetched went with its pattern */
     st->ahead_cur = NULL;
+    size_t regions = regionmap_count(st->table->map);
+    st->ahead_splits = st->table->splits +
+                       (regions < AHEAD_MIN_REGIONS ? AHEAD_MIN_REGIONS - regions : 0);
 }
 
-int engine_ahead_pull(run_state *st, uint64_t *rel, record *rec, char *err, size_t errcap)
+int engine_ahead_pull_ring(run_state *st, uint64_t *rel, record *rec)
 {
-    if (st->ahead_n == 0) {
-        st->ahead_cur = NULL;
-        return pattern_next(st->workload, rel, rec, err, errcap);
-    }
+    assert(st->ahead_n > 0);
     ahead_op *a = &st->ahead[st->ahead_head];
-    st->ahead_head = (st->ahead_head + 1) % (AHEAD_DEPTH + 1);
+    st->ahead_head = (st->ahead_head + 1) & (AHEAD_RING - 1);
     st->ahead_n--;
     *rel = a->rel;
     *rec = a->rec;
@@ -97,8 +97,8 @@ static int record_same(const record *a, const record *b)
            a->key_len == b->key_len && a->key == b->key;
 }
 
-const uint8_t *engine_ahead_key(const run_state *st, const record *rec, size_t *len,
-                               const cluster_ahead **route)
+const uint8_t *engine_ahead_key_ring(const run_state *st, const record *rec, size_t *len,
+                                    const cluster_ahead **route)
 {
     const ahead_op *a = st->ahead_cur;
     *route = NULL;
@@ -132,13 +132,13 @@ static void ahead_encode(run_state *st, ahead_op *a, uint64_t d)
 
 void engine_ahead_fill(run_state *st)
 {
-    assert(st->ahead_on);
+    assert(engine_ahead_due(st));
     /* The ring holds the operation under way (ahead_cur, taken by
      * engine_ahead_pull) and up to AHEAD_DEPTH after it, in the slots
-     * after the head: AHEAD_DEPTH + 1 slots, so filling never overwrites
+     * after the head: AHEAD_RING > AHEAD_DEPTH slots, so filling never overwrites
      * the key engine_op is about to use. */
     while (st->ahead_n < AHEAD_DEPTH) {
-        ahead_op *a = &st->ahead[(st->ahead_head + st->ahead_n) % (AHEAD_DEPTH + 1)];
+        ahead_op *a = &st->ahead[(st->ahead_head + st->ahead_n) & (AHEAD_RING - 1)];
         assert(a != st->ahead_cur);
         char unused[64]; /* generators write no message */
         int rc = pattern_next(st->workload, &a->rel, &a->rec, unused, sizeof unused);
@@ -148,7 +148,7 @@ void engine_ahead_fill(run_state *st)
         ahead_encode(st, a, st->ahead_n);
     }
     for (unsigned i = 0; i < st->ahead_n; i++) {
-        ahead_op *a = &st->ahead[(st->ahead_head + i) % (AHEAD_DEPTH + 1)];
+        ahead_op *a = &st->ahead[(st->ahead_head + i) & (AHEAD_RING - 1)];
         if (a->routed)
             cluster_prefetch_write(st->table, keyref_of(a->key, a->len), &a->route);
     }
