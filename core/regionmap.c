@@ -23,11 +23,14 @@
  * bytes) always sit in one cache line.
  *
  * Each chunk also keeps one "line head" for every 8 of its prefixes
- * (head[t] = prefix[8t], 512 bytes), so the slot search reads the heads,
- * then one 64-byte line of prefix[], ~4 cache lines in all instead of ~7
- * of the 4 KiB prefix array (bench_splits' random routes over 10^6
- * regions, loaded 2-core machine: 244 ns against 266, three runs each;
- * the md5 1h run: within noise, its misses are mostly elsewhere).
+ * (head[t] = prefix[8t], 512 bytes) and a "top" line over those (top[u] =
+ * head[8u], 64 bytes), so the slot search reads the top line, one line of
+ * heads and one 64-byte line of prefix[]: 3 cache lines, each searched
+ * within, instead of ~7 of the 4 KiB prefix array (~4 with the heads
+ * alone: bench_splits' random routes over 10^6 regions, loaded 2-core
+ * machine: 244 ns against 266, three runs each). One line a level is also
+ * what lets a route be taken in steps, one prefetched line at a time
+ * (regionmap_ahead: the engine routes its next writes ahead).
  *
  * Routing first checks the last region (keys in time order land there;
  * the write path first tries the region it last found for the key's first
@@ -68,7 +71,8 @@
  *   - chunk_first[0] = 0, chunk_first[c+1] = chunk_first[c] + n of chunk c,
  *     and chunk_first[nchunks] = count;
  *   - chunk_prefix[c] = prefix[0] of chunk c; prefix[j] = key_prefix(start
- *     of slot j);
+ *     of slot j); head[t] = prefix[8t] and top[u] = prefix[64u] where
+ *     those slots are in use;
  *   - the regions in chunk-then-slot order tile the key space.
  */
 #include "core/regionmap.h"

@@ -70,9 +70,8 @@ void engine_ahead_phase(run_state *st, const phase *ph)
                    keyscheme_is_pure(st->scheme);
     st->ahead_head = st->ahead_n = 0; /* what the last phase fetched went with its pattern */
     st->ahead_cur = NULL;
-    size_t regions = regionmap_count(st->table->map);
-    st->ahead_splits = st->table->splits +
-                       (regions < AHEAD_MIN_REGIONS ? AHEAD_MIN_REGIONS - regions : 0);
+    uint64_t regions = regionmap_count(st->table->map), want = AHEAD_MIN_REGIONS;
+    st->ahead_splits = st->table->splits + (want > regions ? want - regions : 0);
 }
 
 int engine_ahead_pull_ring(run_state *st, uint64_t *rel, record *rec)

@@ -64,7 +64,9 @@ _Static_assert(AHEAD_DEPTH < AHEAD_RING && (AHEAD_RING & (AHEAD_RING - 1)) == 0,
  * map's lines and the stores then mostly stay in cache, and the steps
  * cost more than they save (the monotonic 2h run, a few hundred regions:
  * 1.6 times the CPU with them). */
+#ifndef AHEAD_MIN_REGIONS /* -DAHEAD_MIN_REGIONS=0 to check every run's output with it */
 #define AHEAD_MIN_REGIONS 16384
+#endif
 
 typedef struct ahead_op {
     uint64_t rel;             /* pattern_next's time and record */
