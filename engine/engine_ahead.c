@@ -71,7 +71,8 @@ void engine_ahead_phase(run_state *st, const phase *ph)
     st->ahead_head = st->ahead_n = 0; /* what the last phase fetched went with its pattern */
     st->ahead_cur = NULL;
     uint64_t regions = regionmap_count(st->table->map), want = AHEAD_MIN_REGIONS;
-    st->ahead_splits = st->table->splits + (want > regions ? want - regions : 0);
+    st->ahead_splits = !st->ahead_on ? UINT64_MAX /* never due */
+                       : st->table->splits + (want > regions ? want - regions : 0);
 }
 
 int engine_ahead_pull_ring(run_state *st, uint64_t *rel, record *rec)

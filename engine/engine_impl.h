@@ -107,8 +107,8 @@ typedef struct run_state {
     ahead_op ahead[AHEAD_RING]; /* a ring: the operation under way, then the fetched */
     unsigned ahead_head, ahead_n;    /* the first fetched and how many */
     const ahead_op *ahead_cur;       /* the operation under way's, or NULL */
-    uint64_t ahead_splits;    /* ahead_on: the table's split count at which it has
-                               * AHEAD_MIN_REGIONS regions (splits only add regions) */
+    uint64_t ahead_splits;    /* the table's split count at which it has AHEAD_MIN_REGIONS
+                               * regions (splits only add regions); UINT64_MAX: not ahead_on */
     uint8_t *ahead_keys;      /* the ring's key bytes */
     uint64_t end_us;          /* when the run ends: known once the last phase ends */
     rng service_rng;          /* exponential service times */
@@ -205,7 +205,7 @@ static inline const uint8_t *engine_ahead_key(const run_state *st, const record 
 /* Whether the open loop fetches ahead now (ahead_on, and enough regions). */
 static inline int engine_ahead_due(const run_state *st)
 {
-    return st->ahead_on && st->table->splits >= st->ahead_splits;
+    return st->table->splits >= st->ahead_splits; /* UINT64_MAX when not ahead_on */
 }
 
 /* One operation at t_us: a generated write may become a read (the phase's
