@@ -2,21 +2,26 @@
  * their routes.
  *
  * Over a million regions a write waits on a chain of dependent cache
- * misses: the chunk's line heads and one line of its prefixes
- * (core/regionmap.c), the region's first line, its row store's struct,
- * and inside the store its index and record. One write's misses cannot
- * overlap (each address comes from the line before), but different
- * writes' can. So the open loop keeps the next AHEAD_DEPTH operations of
- * its pattern fetched in a ring, each with its key encoded, and before it
- * runs an operation it moves every write in the ring one step down its
- * route (cluster_prefetch_write: a prefetch, reading only what the step
- * before prefetched). A write thus enters the ring AHEAD_DEPTH operations
- * before it runs, its chunk's heads prefetched; three operations later
- * its region's line is in cache and its store's struct prefetched; when
- * it runs, cluster_write routes it in full as ever, mostly from cache.
+ * misses: the chunk's top line, one line of its heads and one of its
+ * prefixes (core/regionmap.c), the region's first line, its row store's
+ * struct, and inside the store its index and records. One write's misses
+ * cannot overlap (each address comes from the line before), but different
+ * writes' can. So the open loop keeps the next AHEAD_DEPTH (6) operations
+ * of its pattern fetched in a ring, each with its key encoded, and before
+ * it runs an operation it moves every write in the ring one step down its
+ * route (cluster_prefetch_write: each step reads only what the step before
+ * prefetched, and prefetches the next line). A write enters the ring six
+ * operations before it runs; by the time it runs its route and the lines
+ * of its store a put reads have been prefetched one by one, and
+ * cluster_write_ahead takes the slot the cursor found (no second search)
+ * when no split came since. Below AHEAD_MIN_REGIONS regions nothing is
+ * fetched ahead: the map and the stores then stay in cache and the steps
+ * would only cost (engine_ahead_due).
  *
- * Why it changes no output. The prefetches are hints: the route is done
- * again when the write runs, so a split in between only wastes one.
+ * Why it changes no output. The prefetches are hints, and a cursor's slot
+ * is taken only when no split came since its search (the map is then as
+ * it was, and the slot is the route's answer); otherwise the write is
+ * routed again, so a split in between only wastes prefetches.
  * Fetching ahead only moves pattern_next calls earlier: only generator
  * patterns fetch ahead (timeseries, entities, sequence), whose draws come
  * from their own random stream and depend on nothing the engine does
@@ -31,8 +36,10 @@
  * sequence number the operation will get if the operations before it run
  * in the open loop as fetched; engine_op uses that key only when its
  * record is that record to the last field (ahead_key), and otherwise
- * encodes as before. So the keys, and every draw of every random stream,
- * are the same as without fetching ahead.
+ * encodes as before; the route it takes from the cursor is the region
+ * regionmap_find would find (regionmap_find_ahead). So the keys, the
+ * regions written, and every draw of every random stream are the same as
+ * without fetching ahead.
  *
  * A phase that fetches nothing ahead (closed loop, a trace, YCSB, a
  * scheme with salt() or UIDs) runs as before: ahead_on is 0 and the ring
