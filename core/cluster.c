@@ -119,11 +119,12 @@ static int cluster_maybe_split(cluster *c, size_t i, const split_why *why)
  * simulator has no memstore, and a long queue is the same pressure). */
 #define BUSY_WAIT_US 10000
 
-int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
-                  uint32_t *server_index, uint64_t *reply_us)
+/* cluster_write's work once k is routed to region r, index i (inline in
+ * both callers: the common write pays no extra call). */
+static inline __attribute__((always_inline)) int
+write_region(cluster *c, region *r, size_t i, keyref k, uint32_t cell_bytes, uint64_t service_us,
+             uint32_t *server_index, uint64_t *reply_us)
 {
-    size_t i;
-    region *r = regionmap_find(c->map, k, &i);
     server *s = &c->servers[r->server];
     uint64_t reply = c->serve ? c->serve(c->serve_ctx, s, c->now_us, r->offline_until_us,
                                          service_us, c->weight)
@@ -163,6 +164,45 @@ int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us
         return cluster_maybe_split(c, i, &why);
     }
     return 0;
+}
+
+void cluster_ahead_start(cluster_ahead *a, keyref k)
+{
+    regionmap_ahead_start(&a->route, k);
+    a->store_steps = 0;
+}
+
+void cluster_prefetch_write(cluster *c, keyref k, cluster_ahead *a)
+{
+    const region *r = regionmap_ahead_step(c->map, k, &a->route);
+    if (!r) {
+        a->store_steps = 0;
+        return;
+    }
+    if (a->store_steps == 0) { /* the region's line is in: its store's struct */
+        __builtin_prefetch(r->rows);
+        __builtin_prefetch((const char *)r->rows + 64); /* a put reads two lines of it */
+        a->store_steps = 1;
+    } else if (a->store_steps == 1) {
+        store_prefetch_put(r->rows);
+        a->store_steps = 2;
+    }
+}
+
+int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
+                  uint32_t *server_index, uint64_t *reply_us)
+{
+    size_t i;
+    region *r = regionmap_find(c->map, k, &i);
+    return write_region(c, r, i, k, cell_bytes, service_us, server_index, reply_us);
+}
+
+int cluster_write_ahead(cluster *c, keyref k, const cluster_ahead *a, uint32_t cell_bytes,
+                        uint64_t service_us, uint32_t *server_index, uint64_t *reply_us)
+{
+    size_t i;
+    region *r = regionmap_find_ahead(c->map, k, &a->route, &i);
+    return write_region(c, r, i, k, cell_bytes, service_us, server_index, reply_us);
 }
 
 double cluster_row_weight(const cluster *c, store *rows)

@@ -112,6 +112,27 @@ void cluster_free(cluster *c);
 int cluster_write(cluster *c, keyref k, uint32_t cell_bytes, uint64_t service_us,
                   uint32_t *server_index, uint64_t *reply_us);
 
+/* The write path ahead of time, in steps, so that the cache misses of
+ * several writes overlap (the engine fetches its next writes ahead and
+ * steps each once per write it does): the steps of a regionmap_ahead
+ * cursor down the route of k, then a prefetch of the region's store's
+ * struct, then store_prefetch_put (the index and records a put reads).
+ * Start a cursor with cluster_ahead_start. Prefetches only: nothing
+ * changes, cluster_write routes in full whatever the cursor holds, and a
+ * split since the last step makes the next start over. */
+typedef struct cluster_ahead {
+    regionmap_ahead route;
+    unsigned store_steps;     /* once the route has the region: 0, 1 struct, 2 put's lines */
+} cluster_ahead;
+
+void cluster_ahead_start(cluster_ahead *a, keyref k);
+void cluster_prefetch_write(cluster *c, keyref k, cluster_ahead *a);
+
+/* cluster_write of k with the route a cursor for k has found, if it has
+ * (regionmap_find_ahead): the same write, without searching again. */
+int cluster_write_ahead(cluster *c, keyref k, const cluster_ahead *a, uint32_t cell_bytes,
+                        uint64_t service_us, uint32_t *server_index, uint64_t *reply_us);
+
 /* The service time of one read RPC that reads `rows` rows (the engine's:
  * fixed or drawn at random; the cluster has no randomness of its own). */
 typedef uint64_t (*read_service_fn)(void *ctx, uint64_t rows);

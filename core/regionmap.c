@@ -23,11 +23,14 @@
  * bytes) always sit in one cache line.
  *
  * Each chunk also keeps one "line head" for every 8 of its prefixes
- * (head[t] = prefix[8t], 512 bytes), so the slot search reads the heads,
- * then one 64-byte line of prefix[], ~4 cache lines in all instead of ~7
- * of the 4 KiB prefix array (bench_splits' random routes over 10^6
- * regions, loaded 2-core machine: 244 ns against 266, three runs each;
- * the md5 1h run: within noise, its misses are mostly elsewhere).
+ * (head[t] = prefix[8t], 512 bytes) and a "top" line over those (top[u] =
+ * head[8u], 64 bytes), so the slot search reads the top line, one line of
+ * heads and one 64-byte line of prefix[]: 3 cache lines, each searched
+ * within, instead of ~7 of the 4 KiB prefix array (~4 with the heads
+ * alone: bench_splits' random routes over 10^6 regions, loaded 2-core
+ * machine: 244 ns against 266, three runs each). One line a level is also
+ * what lets a route be taken in steps, one prefetched line at a time
+ * (regionmap_ahead: the engine routes its next writes ahead).
  *
  * Routing first checks the last region (keys in time order land there;
  * the write path first tries the region it last found for the key's first
@@ -68,7 +71,8 @@
  *   - chunk_first[0] = 0, chunk_first[c+1] = chunk_first[c] + n of chunk c,
  *     and chunk_first[nchunks] = count;
  *   - chunk_prefix[c] = prefix[0] of chunk c; prefix[j] = key_prefix(start
- *     of slot j);
+ *     of slot j); head[t] = prefix[8t] and top[u] = prefix[64u] where
+ *     those slots are in use;
  *   - the regions in chunk-then-slot order tile the key space.
  */
 #include "core/regionmap.h"
@@ -91,14 +95,19 @@ _Static_assert(_Alignof(region) == 64, "regions start on a cache line");
 #define LINE_SLOTS 8 /* prefixes in a 64-byte cache line */
 #define CHUNK_LINES ((CHUNK_CAP + LINE_SLOTS - 1) / LINE_SLOTS)
 
+#define TOP_SLOTS ((CHUNK_LINES + LINE_SLOTS - 1) / LINE_SLOTS) /* heads' lines */
+
 typedef struct chunk {
-    uint32_t n;                 /* slots in use: 0..n-1 */
-    /* head[t] = prefix[LINE_SLOTS * t] for t < lines(n): the slot search
-     * looks here first, then within one line of prefix[] (see
-     * chunk_slot_of_key) */
-    uint64_t head[CHUNK_LINES];
+    /* top[u] = head[LINE_SLOTS * u] for the lines of head[] in use, and
+     * head[t] = prefix[LINE_SLOTS * t] for t < lines(n): the slot search
+     * looks at top (one line), then within one line of head[], then within
+     * one line of prefix[] (see chunk_slot_of_key). Each array starts a
+     * cache line. */
+    _Alignas(64) uint64_t top[TOP_SLOTS];
+    _Alignas(64) uint64_t head[CHUNK_LINES];
     _Alignas(64) uint64_t prefix[CHUNK_CAP]; /* prefix[j] = key_prefix(start of slot[j]) */
     region slot[CHUNK_CAP];     /* the regions, by value, in key order */
+    uint32_t n;                 /* slots in use: 0..n-1 (routing never reads it) */
 } chunk;
 
 #define ROUTE_HINTS 16 /* regionmap_find's remembered regions, by a key's first byte */
@@ -180,11 +189,15 @@ static chunk *chunk_new(void)
     return ch;
 }
 
-/* Sets ch->head for the lines from the one holding slot `from` on. */
+/* Sets ch->head and ch->top for the lines from the one holding slot
+ * `from` on. */
 static void chunk_heads_from(chunk *ch, uint32_t from)
 {
-    for (uint32_t t = from / LINE_SLOTS; t * LINE_SLOTS < ch->n; t++)
+    uint32_t t0 = from / LINE_SLOTS;
+    for (uint32_t t = t0; t * LINE_SLOTS < ch->n; t++)
         ch->head[t] = ch->prefix[t * LINE_SLOTS];
+    for (uint32_t u = t0 / LINE_SLOTS; u * LINE_SLOTS * LINE_SLOTS < ch->n; u++)
+        ch->top[u] = ch->head[u * LINE_SLOTS];
 }
 
 /* Copies *r to slot j of a chunk with room, shifting slots j.. up by one. */
@@ -206,16 +219,30 @@ static inline int slot_le(const chunk *ch, size_t j, uint64_t sp, keyref k, uint
     return sp != kp ? sp < kp : key_compare(region_start(&ch->slot[j]), k) <= 0;
 }
 
-/* The last of the n slots of ch whose region starts at or before k (kp =
- * its prefix). Requires slot 0 to start at or before k. The caller passes
- * n (= ch->n) from the map's hot arrays: reading ch->n would cost a cache
- * miss of its own. Two searches: over the line heads (one prefix in 8, 8
- * cache lines at CHUNK_CAP 512), then within the one line of prefix[]
- * they name. A single search over prefix[] touched ~7 of its 64 lines,
- * each a likely miss over a million regions; this touches ~4 in all. */
-static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp)
+/* The line of ch's heads (of n slots) holding the last head at or before
+ * k (kp = its prefix), by top: the first of chunk_slot_of_key's three
+ * searches. */
+static size_t head_line_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp)
 {
-    size_t lo = 0, hi = (n + LINE_SLOTS - 1) / LINE_SLOTS; /* head[lo] <= k < head[hi] */
+    size_t lines = (n + LINE_SLOTS - 1) / LINE_SLOTS;
+    size_t lo = 0, hi = (lines + LINE_SLOTS - 1) / LINE_SLOTS; /* top[lo] <= k < top[hi] */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (slot_le(ch, mid * LINE_SLOTS * LINE_SLOTS, ch->top[mid], k, kp))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The line of ch's prefixes holding the last slot starting at or before
+ * k, by its head, within head line u (head_line_of_key's answer). */
+static size_t line_of_key(const chunk *ch, size_t n, size_t u, keyref k, uint64_t kp)
+{
+    size_t lines = (n + LINE_SLOTS - 1) / LINE_SLOTS;
+    size_t lo = u * LINE_SLOTS; /* head[lo] <= k < head[hi] */
+    size_t hi = lo + LINE_SLOTS < lines ? lo + LINE_SLOTS : lines;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (slot_le(ch, mid * LINE_SLOTS, ch->head[mid], k, kp))
@@ -223,8 +250,14 @@ static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp
         else
             hi = mid;
     }
-    hi = lo * LINE_SLOTS + LINE_SLOTS < n ? lo * LINE_SLOTS + LINE_SLOTS : n;
-    lo *= LINE_SLOTS; /* start[lo] <= k < start[hi] */
+    return lo;
+}
+
+/* The last slot of line t (line_of_key's answer) starting at or before k. */
+static size_t slot_in_line(const chunk *ch, size_t n, size_t t, keyref k, uint64_t kp)
+{
+    size_t lo = t * LINE_SLOTS; /* start[lo] <= k < start[hi] */
+    size_t hi = lo + LINE_SLOTS < n ? lo + LINE_SLOTS : n;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (slot_le(ch, mid, ch->prefix[mid], k, kp))
@@ -233,6 +266,22 @@ static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp
             hi = mid;
     }
     return lo;
+}
+
+/* The last of the n slots of ch whose region starts at or before k (kp =
+ * its prefix). Requires slot 0 to start at or before k. The caller passes
+ * n (= ch->n) from the map's hot arrays: reading ch->n would cost a cache
+ * miss of its own. Three searches, each within one cache line: over top
+ * (one head in 8), then the one line of head[] (one prefix in 8) it
+ * names, then the one line of prefix[] that names. A single search over
+ * prefix[] touched ~7 of its 64 lines, each a likely miss over a million
+ * regions; a search over all of head[] then one line of prefix[] ~4 (its
+ * 8 lines, the one a route reads first shared by every route through the
+ * chunk); this touches 3, the first of them hot. */
+static size_t chunk_slot_of_key(const chunk *ch, size_t n, keyref k, uint64_t kp)
+{
+    size_t t = line_of_key(ch, n, head_line_of_key(ch, n, k, kp), k, kp);
+    return slot_in_line(ch, n, t, k, kp);
 }
 
 /* ---- the chunk arrays --------------------------------------------------------- */
@@ -538,6 +587,73 @@ region *regionmap_find(regionmap *m, keyref k, size_t *i)
     return &m->chunks[c]->slot[j];
 }
 
+/* ---- routing ahead (regionmap.h: regionmap_ahead) ------------------------------ */
+
+void regionmap_ahead_start(regionmap_ahead *a, keyref k)
+{
+    a->kp = key_prefix(k);
+    a->count = 0;
+    a->c = a->j = 0;
+    a->steps = 0;
+}
+
+/* Each step is one level of route_slot's search, done on lines the step
+ * before prefetched; the map is whole between writes, so whatever a step
+ * reads is live (only the cursor's chunk and slot go stale, and a split,
+ * the one change, makes the count differ). In the last region (time
+ * order) the first step knows the slot already. */
+region *regionmap_ahead_step(regionmap *m, keyref k, regionmap_ahead *a)
+{
+    if (a->count != m->count) { /* a split since: start over */
+        a->count = m->count;
+        a->steps = 0;
+    }
+    switch (a->steps) {
+    case 0:
+        if (in_last_region(m, k, a->kp)) {
+            a->c = m->nchunks - 1;
+            a->j = chunk_size(m, a->c) - 1;
+            a->steps = 4;
+            break; /* its line: see below */
+        }
+        a->c = chunk_of_key(m, k, a->kp); /* the map's arrays: in cache */
+        __builtin_prefetch(m->chunks[a->c]->top); /* top is one line */
+        a->steps = 1;
+        return NULL;
+    case 1: {
+        const chunk *ch = m->chunks[a->c];
+        a->j = head_line_of_key(ch, chunk_size(m, a->c), k, a->kp); /* for now: u */
+        __builtin_prefetch(&ch->head[a->j * LINE_SLOTS]); /* head[] is line aligned */
+        a->steps = 2;
+        return NULL;
+    }
+    case 2: {
+        const chunk *ch = m->chunks[a->c];
+        a->j = line_of_key(ch, chunk_size(m, a->c), a->j, k, a->kp); /* for now: t */
+        __builtin_prefetch(&ch->prefix[a->j * LINE_SLOTS]); /* prefix[] is line aligned */
+        a->steps = 3;
+        return NULL;
+    }
+    case 3:
+        a->j = slot_in_line(m->chunks[a->c], chunk_size(m, a->c), a->j, k, a->kp);
+        a->steps = 4;
+        break;
+    default:
+        return &m->chunks[a->c]->slot[a->j];
+    }
+    __builtin_prefetch(&m->chunks[a->c]->slot[a->j]); /* its write-path line */
+    return NULL;
+}
+
+region *regionmap_find_ahead(regionmap *m, keyref k, const regionmap_ahead *a, size_t *i)
+{
+    if (a->steps < 4 || a->count != m->count)
+        return regionmap_find(m, k, i);
+    assert(a->kp == key_prefix(k) && m->chunk_first[a->c] + a->j == regionmap_route(m, k));
+    *i = m->chunk_first[a->c] + a->j;
+    return &m->chunks[a->c]->slot[a->j];
+}
+
 void regionmap_range(const regionmap *m, keyref lo, keyref hi, size_t *first, size_t *last)
 {
     *first = regionmap_route(m, lo);
@@ -674,6 +790,9 @@ const char *regionmap_check(const regionmap *m)
                 return "a slot's prefix disagrees with its region's start";
             if (j % LINE_SLOTS == 0 && ch->head[j / LINE_SLOTS] != ch->prefix[j])
                 return "a chunk's line head disagrees with its prefix";
+            if (j % (LINE_SLOTS * LINE_SLOTS) == 0 &&
+                ch->top[j / (LINE_SLOTS * LINE_SLOTS)] != ch->prefix[j])
+                return "a chunk's top head disagrees with its prefix";
             if (prev ? key_compare(region_end(prev), region_start(r)) != 0 : r->start_len != 0)
                 return "regions do not tile the key space (gap, overlap or bounded first start)";
             if (r->end_len && key_compare(region_start(r), region_end(r)) >= 0)

@@ -126,6 +126,36 @@ size_t regionmap_route(const regionmap *m, keyref k);
  * path's lookup. Valid until the next regionmap_split. */
 region *regionmap_find(regionmap *m, keyref k, size_t *i);
 
+/* Routing a key ahead of its write, in steps, so that the cache misses of
+ * several routes overlap: a caller that knows its next writes' keys (the
+ * engine fetches operations ahead) starts a cursor for each with
+ * regionmap_ahead_start, then calls regionmap_ahead_step on each once per
+ * write it does in between. Each step reads only what the step before
+ * prefetched, and prefetches the next line of the route: the chunk's top
+ * line, then the one line of its heads that names, then the one line of
+ * its prefixes that names, then the region's first line (regionmap.c's
+ * layout). The step after that returns the
+ * region, its first line then likely in cache (NULL before). A cursor is a
+ * hint and nothing more: any split since its last step makes the next
+ * step start over, and regionmap_find routes the key in full whatever the
+ * cursor says, so prefetching ahead changes no result. The region
+ * returned is valid until the next split, as regionmap_find's. */
+typedef struct regionmap_ahead {
+    uint64_t kp;          /* the key's first 8 bytes (regionmap.c's prefix) */
+    size_t count;         /* the map's region count at the last step: a split changes it */
+    size_t c, j;          /* the route so far: chunk, then slot */
+    unsigned steps;       /* steps done: 0 none, 1 chunk, 2 head line, 3 prefix line, 4 slot */
+} regionmap_ahead;
+
+void regionmap_ahead_start(regionmap_ahead *a, keyref k);
+region *regionmap_ahead_step(regionmap *m, keyref k, regionmap_ahead *a);
+
+/* regionmap_find of k with a's help: a cursor for k that has found its
+ * slot with no split since (the count unchanged) holds the one region
+ * holding k, taken without a search; any other cursor, regionmap_find.
+ * The same answer either way. */
+region *regionmap_find_ahead(regionmap *m, keyref k, const regionmap_ahead *a, size_t *i);
+
 /* The regions a scan of [lo, hi) touches, as the inclusive index range
  * *first..*last. An empty hi means unbounded above. Requires lo < hi when hi
  * is not empty; an empty range [lo, lo) still reports the region of lo. */

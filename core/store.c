@@ -60,6 +60,12 @@ int store_put(store *s, keyref k, uint32_t cell_bytes)
     return sampled_put(SAMPLED(s), k, cell_bytes);
 }
 
+void store_prefetch_put(const store *s)
+{
+    if (IS_EXACT(s))
+        exact_prefetch_put(C_EXACT(s));
+}
+
 uint64_t store_bytes(const store *s)
 {
     return IS_EXACT(s) ? exact_bytes(C_EXACT(s)) : sampled_bytes(C_SAMPLED(s));

@@ -73,6 +73,13 @@ void store_free(store *s);
  * Returns 0, or -1 if out of memory (the store is then unchanged). */
 int store_put(store *s, keyref k, uint32_t cell_bytes);
 
+/* Prefetches what the next store_put to s will read first, a hint that
+ * changes nothing: an exact store's index and records while it is small
+ * (below 64 rows a put compares with the last row and inserts in place),
+ * else its last index slot. Reads the store's struct: call it once that
+ * is in cache (cluster_prefetch_write prefetches it a step before). */
+void store_prefetch_put(const store *s);
+
 /* Total cell bytes and cells put into the store (and kept by splits). */
 uint64_t store_bytes(const store *s);
 uint64_t store_cells(const store *s);

@@ -907,3 +907,19 @@ size_t exact_memory(const exact_store *s)
            s->pe_cap * 2 * sizeof *s->pe + s->filter_blocks * 8 * sizeof *s->filter;
 }
 
+/* store_prefetch_put: a small store's put (insert_main) moves records and
+ * index slots above its key, so all of both (under SMALL_ROWS rows, a few
+ * hundred bytes); a larger one's compares with its last row first. */
+void exact_prefetch_put(const exact_store *s)
+{
+    if (!s->rows)
+        return;
+    if (s->rows < SMALL_ROWS && s->npend == 0) {
+        for (size_t off = 0; off < s->rows * sizeof *s->idx; off += 64)
+            __builtin_prefetch((const char *)s->idx + off);
+        for (size_t off = 0; off < s->rec_len; off += 64)
+            __builtin_prefetch(s->rec + off);
+        return;
+    }
+    __builtin_prefetch(&s->idx[s->rows - 1]);
+}

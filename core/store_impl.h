@@ -54,6 +54,7 @@ typedef struct exact_store exact_store;
 exact_store *exact_new(void);
 void exact_free(exact_store *s);
 int exact_put(exact_store *s, keyref k, uint32_t cell_bytes);
+void exact_prefetch_put(const exact_store *s);
 uint64_t exact_bytes(const exact_store *s);
 uint64_t exact_cells(const exact_store *s);
 uint64_t exact_rows(exact_store *s);

@@ -172,7 +172,7 @@ static int instant_trace(const run_state *st, char *err, size_t errcap)
 static int fetch_op(run_state *st, char *err, size_t errcap)
 {
     uint64_t rel;
-    int rc = pattern_next(st->workload, &rel, &st->op, err, errcap);
+    int rc = engine_ahead_pull(st, &rel, &st->op, err, errcap);
     if (rc < 0)
         return -1;
     if (rc > 0 && rel > UINT64_MAX - 1 - st->phase_start_us) { /* UINT64_MAX is "never" */
@@ -228,6 +228,7 @@ static int phase_begin(run_state *st, size_t i, uint64_t t, char *err, size_t er
     st->write_to_read = pattern_chooses_reads(&ph->pattern) ? 0 : ph->reads.fraction;
     st->have_op = 0;
     st->phase_ops = 0;
+    engine_ahead_phase(st, ph);
     int open_ended = pattern_is_finite(&ph->pattern) && !ph->duration_given;
     st->phase_end_us = open_ended ? UINT64_MAX : t + ph->duration_us;
     if (!open_ended &&
@@ -336,7 +337,7 @@ static int run_setup(run_state *st, run_result *out, size_t scheme, const engine
     if (engine_weighted_setup(st, obs, err, errcap) < 0)
         return -1;
     st->key = malloc(KEYSCHEME_MAX_KEY); /* not on the stack: a 64 KiB frame per write */
-    if (!st->key)
+    if (!st->key || engine_ahead_setup(st) < 0)
         return engine_fail(err, errcap, "out of memory for the key buffer");
     static const char *const how[] = {
         [PRESPLIT_NONE] = "", [PRESPLIT_BUCKETS] = "at bucket boundaries",
@@ -592,6 +593,8 @@ static int run_loop(run_state *st, run_result *out, const engine_observer *obs,
         uint64_t t_tick = st->ticks.count ? st->ticks.heap[0].t_us : UINT64_MAX;
         if (st->have_op && st->t_op < t_tick && st->t_op < st->end_us) {
             uint64_t reply;
+            if (engine_ahead_due(st))
+                engine_ahead_fill(st);
             int rc = engine_op(st, out, st->t_op, &st->op, obs, &reply);
             if (rc < 0)
                 return op_failed(st, rc, err, errcap);
@@ -740,6 +743,7 @@ static void run_teardown(run_state *st)
     replies_release(&st->replies);
     free(st->fluid);
     free(st->key);
+    engine_ahead_release(st);
     plan_release(&st->read_plan);
     eventq_release(&st->ticks);
     cluster_free(st->table);

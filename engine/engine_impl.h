@@ -48,6 +48,37 @@ typedef struct server_baseline {
     uint64_t writes, reads, bytes, rows_scanned, rpcs, busy_us;
 } server_baseline;
 
+/* The open loop's operations fetched ahead (engine_ahead.c): how many,
+ * and one of them. AHEAD_DEPTH is the steps cluster_prefetch_write takes
+ * to reach into a write's store (four down the region map, two into the
+ * store: cluster_prefetch_write);
+ * 0 turns fetching ahead off (-DAHEAD_DEPTH=n to measure others). */
+#ifndef AHEAD_DEPTH
+#define AHEAD_DEPTH 6
+#endif
+#define AHEAD_RING 8 /* a power of two above AHEAD_DEPTH: the ring's slots */
+_Static_assert(AHEAD_DEPTH < AHEAD_RING && (AHEAD_RING & (AHEAD_RING - 1)) == 0,
+               "the ring holds the operation under way and AHEAD_DEPTH more");
+
+/* Fewer regions than this and the open loop fetches nothing ahead: the
+ * map's lines and the stores then mostly stay in cache, and the steps
+ * cost more than they save (the monotonic 2h run, a few hundred regions:
+ * 1.6 times the CPU with them). */
+#ifndef AHEAD_MIN_REGIONS /* -DAHEAD_MIN_REGIONS=0 to check every run's output with it */
+#define AHEAD_MIN_REGIONS 16384
+#endif
+
+typedef struct ahead_op {
+    uint64_t rel;             /* pattern_next's time and record */
+    record rec;
+    record keyed_rec;         /* keyed: rec with the time and sequence number it was encoded at */
+    uint8_t *key;             /* keyscheme_max_len bytes (run_state.ahead_keys) */
+    size_t len;
+    int keyed;                /* key holds keyed_rec's key (a write, a pure scheme) */
+    int routed;               /* route is under way (keyed, and not too long a key) */
+    cluster_ahead route;
+} ahead_op;
+
 typedef struct run_state {
     const scenario *sc;
     size_t scheme_index;      /* which of the scenario's schemes runs */
@@ -72,6 +103,13 @@ typedef struct run_state {
     int have_op;              /* open loop: the next operation is ready ... */
     uint64_t t_op;            /* ... at this time ... */
     record op;                /* ... and is this */
+    int ahead_on;             /* open loop: this phase fetches ahead (engine_ahead.c) */
+    ahead_op ahead[AHEAD_RING]; /* a ring: the operation under way, then the fetched */
+    unsigned ahead_head, ahead_n;    /* the first fetched and how many */
+    const ahead_op *ahead_cur;       /* the operation under way's, or NULL */
+    uint64_t ahead_splits;    /* the table's split count at which it has AHEAD_MIN_REGIONS
+                               * regions (splits only add regions); UINT64_MAX: not ahead_on */
+    uint8_t *ahead_keys;      /* the ring's key bytes */
     uint64_t end_us;          /* when the run ends: known once the last phase ends */
     rng service_rng;          /* exponential service times */
     rng reads_rng;            /* which operations are reads, and of what kind */
@@ -126,6 +164,49 @@ int engine_fail(char *err, size_t cap, const char *what);
  * every run freed. */
 int engine_run_schemes(const scenario *sc, const engine_observer *obs, run_result *runs,
                        char *err, size_t errcap);
+
+/* Fetching ahead (engine_ahead.c). setup: the ring's key buffers (0, or
+ * -1 out of memory); release frees them. phase: at a phase's start,
+ * whether it fetches ahead, with an empty ring. pull: fetch_op's next
+ * operation, as pattern_next's contract (the ring's first, or the
+ * pattern's next). fill: before the open loop runs its operation (ahead_on
+ * only), fetches up to AHEAD_DEPTH more and moves each fetched write's
+ * route one step: called when engine_ahead_due (once the table has
+ * AHEAD_MIN_REGIONS regions). key: the key the operation under way was encoded ahead
+ * with, if rec (its record as engine_op has it) is what was encoded, else
+ * NULL; with it, in *route, its route's cursor (for cluster_write_ahead),
+ * or NULL. */
+int engine_ahead_setup(run_state *st);
+void engine_ahead_release(run_state *st);
+void engine_ahead_phase(run_state *st, const phase *ph);
+int engine_ahead_pull_ring(run_state *st, uint64_t *rel, record *rec);
+void engine_ahead_fill(run_state *st);
+const uint8_t *engine_ahead_key_ring(const run_state *st, const record *rec, size_t *len,
+                                    const cluster_ahead **route);
+
+/* pull and key inline where the ring is empty: a run that fetches nothing
+ * ahead pays a test for them, not a call. */
+static inline int engine_ahead_pull(run_state *st, uint64_t *rel, record *rec, char *err,
+                                    size_t errcap)
+{
+    if (st->ahead_n)
+        return engine_ahead_pull_ring(st, rel, rec);
+    st->ahead_cur = NULL;
+    return pattern_next(st->workload, rel, rec, err, errcap);
+}
+
+static inline const uint8_t *engine_ahead_key(const run_state *st, const record *rec,
+                                              size_t *len, const cluster_ahead **route)
+{
+    *route = NULL;
+    return st->ahead_cur ? engine_ahead_key_ring(st, rec, len, route) : NULL;
+}
+
+/* Whether the open loop fetches ahead now (ahead_on, and enough regions). */
+static inline int engine_ahead_due(const run_state *st)
+{
+    return st->table->splits >= st->ahead_splits; /* UINT64_MAX when not ahead_on */
+}
 
 /* One operation at t_us: a generated write may become a read (the phase's
  * read_fraction); a trace's get is a read of its key. Sets *reply_us.

@@ -271,13 +271,16 @@ static int run_read(run_state *st, run_result *out, uint64_t t_us, const record 
 
 /* A write (at the cluster's now): the cell, its server's queue, the truth. */
 static int run_write(run_state *st, run_result *out, const record *rec, keyref k,
-                     uint64_t *reply_us, uint32_t *server)
+                     const cluster_ahead *route, uint64_t *reply_us, uint32_t *server)
 {
     uint32_t bytes = cell_bytes(st, rec, k.len);
     /* weighted: the cells of the w writes it stands for (service: one's) */
     uint64_t stored = (uint64_t)bytes * st->weight;
     uint32_t cells = stored > UINT32_MAX ? UINT32_MAX : (uint32_t)stored;
-    if (cluster_write(st->table, k, cells, write_service(st, bytes), server, reply_us) < 0)
+    uint64_t service = write_service(st, bytes);
+    int rc = route ? cluster_write_ahead(st->table, k, route, cells, service, server, reply_us)
+                   : cluster_write(st->table, k, cells, service, server, reply_us);
+    if (rc < 0)
         return -1;
     out->window_writes[st->window * out->nservers + st->table->servers[*server].id] += st->weight;
     out->writes += st->measuring * st->weight;
@@ -330,13 +333,14 @@ static int read_kind_of(run_state *st, record *rec, query_kind *kind)
  * obs as one readmodifywrite when the get read exactly the row written
  * (else as the read's ranges, then the put). */
 static int run_read_modify_write(run_state *st, run_result *out, uint64_t t_us, const record *rec,
-                                 keyref k, const engine_observer *obs, uint64_t *reply_us)
+                                 keyref k, const cluster_ahead *route,
+                                 const engine_observer *obs, uint64_t *reply_us)
 {
     uint64_t read_reply, write_reply;
     uint32_t server;
     const plan *pl = &st->read_plan;
     int rc = run_read(st, out, t_us, rec, QUERY_GET, NULL, &read_reply);
-    if (rc < 0 || run_write(st, out, rec, k, &write_reply, &server) < 0)
+    if (rc < 0 || run_write(st, out, rec, k, route, &write_reply, &server) < 0)
         return -1;
     *reply_us = read_reply > write_reply ? read_reply : write_reply;
     if (!obs || !obs->on_op)
@@ -366,17 +370,21 @@ int engine_op(run_state *st, run_result *out, uint64_t t_us, record *rec,
     if (read_kind_of(st, rec, &kind)) {
         rc = run_read(st, out, t_us, rec, kind, obs, reply_us);
     } else {
-        size_t len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
-        keyref k = keyref_of(st->key, len);
+        size_t len;
+        const cluster_ahead *route; /* encoded (and routed) ahead: the same key */
+        const uint8_t *ahead = engine_ahead_key(st, rec, &len, &route);
+        if (!ahead)
+            len = keyencoder_encode(st->encoder, rec, st->key, KEYSCHEME_MAX_KEY);
+        keyref k = keyref_of(ahead ? ahead : st->key, len);
         if (len > KEY_MAX_LEN) {
             st->long_key = len;
             return -2; /* HBase refuses a row longer than Short.MAX_VALUE */
         }
         if (rec->op == RECORD_RMW) {
-            rc = run_read_modify_write(st, out, t_us, rec, k, obs, reply_us);
+            rc = run_read_modify_write(st, out, t_us, rec, k, route, obs, reply_us);
         } else {
             uint32_t s;
-            rc = run_write(st, out, rec, k, reply_us, &s);
+            rc = run_write(st, out, rec, k, route, reply_us, &s);
             if (rc == 0 && obs && obs->on_op) /* servers are named by id */
                 rc = obs->on_op(obs->ctx, t_us, rec, k, st->table, st->table->servers[s].id) != 0;
         }

@@ -522,6 +522,60 @@ static void test_monotonic_growth_at_both_ends(void **state)
     regionmap_free(m);
 }
 
+/* Routing ahead (regionmap_ahead): cursors stepped in turn, a few writes
+ * ahead, with splits in between (the engine's use): the region a finished
+ * cursor returns and regionmap_find_ahead's answer are always the
+ * region holding the key, whatever split came between the steps. Keys of
+ * 1 to 4 bytes over a small alphabet share prefixes (the full-key compares)
+ * and the map spans many chunks (the top and head searches). */
+static void test_ahead_cursors_agree_with_route(void **state)
+{
+    (void)state;
+    size_t bad;
+    regionmap *m = regionmap_new(NULL, 0, &bad);
+    uint64_t x = 31;
+    enum { DEPTH = 6 };
+    uint8_t key[DEPTH][8];
+    size_t len[DEPTH];
+    regionmap_ahead a[DEPTH];
+    for (int d = 0; d < DEPTH; d++) {
+        len[d] = random_key(&x, key[d]);
+        regionmap_ahead_start(&a[d], keyref_of(key[d], len[d]));
+    }
+    size_t returned = 0, found_ahead = 0;
+    for (int op = 0; op < 60000; op++) {
+        for (int d = 0; d < DEPTH; d++) {
+            keyref k = keyref_of(key[d], len[d]);
+            region *r = regionmap_ahead_step(m, k, &a[d]);
+            if (r) {
+                assert_ptr_equal(r, regionmap_at(m, regionmap_route(m, k)));
+                returned++;
+            }
+        }
+        int d = op % DEPTH; /* the oldest: written, maybe split, then a new key */
+        keyref k = keyref_of(key[d], len[d]);
+        size_t i;
+        found_ahead += a[d].steps == 4 && a[d].count == regionmap_count(m);
+        region *r = regionmap_find_ahead(m, k, &a[d], &i);
+        assert_int_equal(i, regionmap_route(m, k));
+        assert_ptr_equal(r, regionmap_at(m, i));
+        if (op % 7 == 0)
+            assert_int_equal(i, route_brute_force(m, k));
+        if (next_random(&x) % 3 == 0) {
+            uint8_t at[8];
+            size_t n = random_key(&x, at);
+            size_t j = regionmap_route(m, keyref_of(at, n));
+            (void)regionmap_split(m, j, keyref_of(at, n), 7);
+        }
+        len[d] = random_key(&x, key[d]);
+        regionmap_ahead_start(&a[d], keyref_of(key[d], len[d]));
+    }
+    assert_true(regionmap_count(m) > 1500); /* several chunks */
+    assert_true(returned > 1000 && found_ahead > 1000); /* both ways were taken */
+    assert_null(regionmap_check(m));
+    regionmap_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -535,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_random_splits_match_reference),
         cmocka_unit_test(test_every_position_splits_across_chunks),
         cmocka_unit_test(test_monotonic_growth_at_both_ends),
+        cmocka_unit_test(test_ahead_cursors_agree_with_route),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,14 @@ void keyencoder_free(keyencoder *ke);
  * length (>= 1). */
 size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t cap);
 
+/* Whether the scheme's key is a function of the record alone: no salt()
+ * (a draw from the encoder's RNG) and no OpenTSDB UID (uid(), tags:
+ * assigned in the order names are first met). Then encoding a record
+ * changes nothing an encoding of another record could see, so records may
+ * be encoded early, out of order or twice (the engine encodes the next
+ * writes ahead, to prefetch their route) with the same keys. */
+int keyscheme_is_pure(const keyscheme *ks);
+
 /* ------------------------------------------------------------------------
  * Reads: planning a logical read into the row ranges it must scan.
  *

@@ -608,6 +608,16 @@ size_t keyencoder_encode(keyencoder *ke, const record *rec, uint8_t *out, size_t
     return p;
 }
 
+int keyscheme_is_pure(const keyscheme *ks)
+{
+    for (size_t i = 0; i < ks->nops; i++) {
+        op_code code = (op_code)ks->ops[i].code;
+        if (code == OP_SALT || code == OP_UID || code == OP_TAGS)
+            return 0; /* the encoder's RNG, or its UID tables */
+    }
+    return 1;
+}
+
 /* The planner's way to the encoder's writers (keyscheme_impl.h). */
 size_t ks_put_value(const keyscheme *ks, const op *o, const record *rec, uint8_t *out)
 {
