@@ -743,6 +743,29 @@ void exact_free(exact_store *s)
     free(s);
 }
 
+/* Fetches the cache lines from p to p + n at once. */
+static inline void fetch_lines(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + n;
+    for (; a < end; a += 64)
+        prefetch((const void *)a);
+}
+
+/* A small store's put reads its rows one dependent miss after another:
+ * the last row's index slot and then its record, then insert_main's
+ * binary search, slot then record at each probe. Its index and records
+ * are a few cache lines (SMALL_ROWS rows at most, a few hundred bytes at
+ * a million regions' sizes), most of which the put touches: fetch them
+ * all at once (records up to SMALL_FETCH_BYTES: long keys), so that the
+ * misses overlap. */
+static inline void fetch_small_store(const exact_store *s)
+{
+    if (s->rows >= SMALL_ROWS)
+        return;
+    fetch_lines(s->idx, s->rows * sizeof *s->idx);
+    fetch_lines(s->rec, s->rec_len < SMALL_FETCH_BYTES ? s->rec_len : SMALL_FETCH_BYTES);
+}
+
 /* Does k point into s's own records (a key from store_row_at & co.)? */
 static int key_is_inside(const exact_store *s, keyref k)
 {
@@ -755,6 +778,7 @@ int exact_put(exact_store *s, keyref k, uint32_t cell_bytes)
     assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
     if (k.len < 1 || k.len > KEY_MAX_LEN)
         return -1;
+    fetch_small_store(s);
     if (key_is_inside(s, k)) { /* a realloc below would pull it away */
         uint8_t *copy = key_copy(k);
         int rc = copy ? exact_put(s, keyref_of(copy, k.len), cell_bytes) : -1;

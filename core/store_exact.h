@@ -15,6 +15,7 @@
 #define REC_HDR 6         /* u16 key length + u32 row bytes */
 #define PEND_MIN 4096     /* merge pending no sooner than this many entries */
 #define SMALL_ROWS 64     /* stores of fewer rows insert puts into main */
+#define SMALL_FETCH_BYTES 1024 /* a small store's records fetched at a put */
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
 #define RADIX_MIN 64      /* larger buckets of a sort are cut by a byte again */
 #define RADIX_WORDS 4     /* key words (8 bytes) a sort cuts by, at most */
