@@ -696,8 +696,8 @@ static size_t pend_limit(const exact_store *s)
  * the extension, the first time). */
 static int append_pending(exact_store *s, const pkey *k, uint32_t b, int ascending)
 {
-    exact_ext *x = exact_ext_get(s);
-    if (!x)
+    exact_ext *x = s->x;
+    if (!x && !(x = exact_ext_get(s)))
         return -1;
     size_t n = x->npend + 1;
     if (reserve_keys(s, x->pk_len + k->len) ||
@@ -766,6 +766,15 @@ static inline void fetch_small_store(const exact_store *s)
     fetch_lines(s->rec, s->rec_len < SMALL_FETCH_BYTES ? s->rec_len : SMALL_FETCH_BYTES);
 }
 
+/* A put to a store with an extension reads pending's fields, in the
+ * extension's first two cache lines, after the struct's: fetch them now,
+ * so that their miss overlaps the last-row compare's. */
+static inline void fetch_ext(const exact_store *s)
+{
+    if (s->x)
+        fetch_lines(s->x, offsetof(exact_ext, filter));
+}
+
 /* Does k point into s's own records (a key from store_row_at & co.)? */
 static int key_is_inside(const exact_store *s, keyref k)
 {
@@ -779,6 +788,7 @@ int exact_put(exact_store *s, keyref k, uint32_t cell_bytes)
     if (k.len < 1 || k.len > KEY_MAX_LEN)
         return -1;
     fetch_small_store(s);
+    fetch_ext(s);
     if (key_is_inside(s, k)) { /* a realloc below would pull it away */
         uint8_t *copy = key_copy(k);
         int rc = copy ? exact_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
