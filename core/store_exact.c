@@ -25,7 +25,9 @@
  *              tail  pe[nsorted..npend): puts in arrival order, which may
  *                    repeat each other, a run's key or a main row.
  *
- * store_put:
+ * store_put (first fetching, all at once, a small store's index and
+ * records, or the extension's pending fields: the steps below read them
+ * one dependent miss after another):
  *   1. key == main's last row, or == the last pending key: add the bytes to
  *      that row, no new entry (repeated writes to a hot row).
  *   2. pending empty and key > main's last row: append to main. Ascending

@@ -57,7 +57,8 @@ typedef struct pend {
 /* What a store takes on only when it needs it (store_exact.c's top
  * comment says when): pending puts, the sorted runs and the filter that
  * counts between puts keep, and what counts remember. A store of fewer
- * than SMALL_ROWS rows that is only written and listed never has one. */
+ * than SMALL_ROWS rows with nothing pending never has one, however it is
+ * written, listed and counted. */
 typedef struct exact_ext {
     uint8_t *pk;          /* pending: key arena */
     size_t pk_len, pk_cap;
