@@ -13,7 +13,11 @@
  * in each run (the end of a range by galloping from its start: scans are
  * short); a range holding every key (a scan across the whole region, the
  * common case) costs four compares with the ends of main and of the runs,
- * whose prefixes the struct keeps (main's taken again when rows change).
+ * whose prefixes the store's extension keeps (main's taken again when rows
+ * change). A store of fewer than SMALL_ROWS rows with nothing pending has
+ * no extension (store_exact.c) and makes none to be counted: its main is
+ * searched without hints and its ends read; a count of a bigger store
+ * makes one, for the hints and ends, if it has none yet.
  *
  * Is a tail key new? Searching main and every run costs some 30 cache
  * misses, and nearly every key is new (time series write new rows). So a
@@ -33,54 +37,54 @@
 
 /* ---- runs: reads without merging into main ------------------------------ */
 
-static size_t run_start(const exact_store *s, size_t j)
+static size_t run_start(const exact_ext *x, size_t j)
 {
-    return j ? s->run_end[j - 1] : 0;
+    return j ? x->run_end[j - 1] : 0;
 }
 
-static size_t run_len(const exact_store *s, size_t j)
+static size_t run_len(const exact_ext *x, size_t j)
 {
-    return s->run_end[j] - run_start(s, j);
+    return x->run_end[j] - run_start(x, j);
 }
 
 /* <0, 0, >0 as pending entry i sorts before, equal to, after key k. */
 static inline int entry_compare(const exact_store *s, size_t i, const pkey *k)
 {
-    const pend *e = &s->pe[i];
-    return pkey_compare(e->prefix, s->pk + e->off, e->len, k);
+    const pend *e = &s->x->pe[i];
+    return pkey_compare(e->prefix, s->x->pk + e->off, e->len, k);
 }
 
 /* Merges the top two runs into one, in place: the upper run moves to the
  * scratch half, then both merge from the back, so entries of the lower run
  * below the upper run's first key do not move. Runs are disjoint: no equal
  * keys to fold. */
-static void merge_top_runs(exact_store *s)
+static void merge_top_runs(exact_ext *x)
 {
-    assert(s->nruns >= 2);
-    size_t a = run_start(s, s->nruns - 2), i = s->run_end[s->nruns - 2];
-    size_t e = s->run_end[s->nruns - 1], j = e - i, w = e;
-    pend *up = s->pe + s->pe_cap, *pe = s->pe;
+    assert(x->nruns >= 2);
+    size_t a = run_start(x, x->nruns - 2), i = x->run_end[x->nruns - 2];
+    size_t e = x->run_end[x->nruns - 1], j = e - i, w = e;
+    pend *up = x->pe + x->pe_cap, *pe = x->pe;
     memcpy(up, pe + i, j * sizeof *up);
     while (j > 0 && i > a) /* w == i + j */
-        pe[--w] = pend_compare(s->pk, &pe[i - 1], &up[j - 1]) > 0 ? pe[--i] : up[--j];
+        pe[--w] = pend_compare(x->pk, &pe[i - 1], &up[j - 1]) > 0 ? pe[--i] : up[--j];
     memcpy(pe + a, up, j * sizeof *up); /* if the lower run ran out */
-    s->run_end[s->nruns - 2] = e;
-    s->nruns--;
+    x->run_end[x->nruns - 2] = e;
+    x->nruns--;
 }
 
 #ifndef NDEBUG
 /* The run stack's shape, and order at the ends of each run. */
-static int runs_ok(const exact_store *s)
+static int runs_ok(const exact_ext *x)
 {
-    if (s->nsorted != (s->nruns ? s->run_end[s->nruns - 1] : 0) ||
-        s->nsorted > s->npend || s->nruns > RUNS_MAX)
+    if (x->nsorted != (x->nruns ? x->run_end[x->nruns - 1] : 0) ||
+        x->nsorted > x->npend || x->nruns > RUNS_MAX)
         return 0;
-    for (size_t j = 0; j < s->nruns; j++) {
-        size_t a = run_start(s, j), e = s->run_end[j];
-        if (e <= a || (j && 2 * run_len(s, j) >= run_len(s, j - 1)))
+    for (size_t j = 0; j < x->nruns; j++) {
+        size_t a = run_start(x, j), e = x->run_end[j];
+        if (e <= a || (j && 2 * run_len(x, j) >= run_len(x, j - 1)))
             return 0;
-        if (e - a >= 2 && (pend_compare(s->pk, &s->pe[a], &s->pe[a + 1]) >= 0 ||
-                           pend_compare(s->pk, &s->pe[e - 2], &s->pe[e - 1]) >= 0))
+        if (e - a >= 2 && (pend_compare(x->pk, &x->pe[a], &x->pe[a + 1]) >= 0 ||
+                           pend_compare(x->pk, &x->pe[e - 2], &x->pe[e - 1]) >= 0))
             return 0;
     }
     return 1;
@@ -91,24 +95,24 @@ static int runs_ok(const exact_store *s)
  * top run, then merges the top two runs while the top one is at least half
  * as long as the one below (or there are RUNS_MAX runs): run sizes stay
  * more than doubling downwards. */
-static void push_run(exact_store *s)
+static void push_run(exact_ext *x)
 {
-    if (s->npend > s->nsorted) {
-        assert(s->nruns < RUNS_MAX);
-        const pend *first = &s->pe[s->nsorted], *last = &s->pe[s->npend - 1];
-        if (s->nruns == 0 || pend_compare(s->pk, first, &s->runs_min) < 0)
-            s->runs_min = *first;
-        if (s->nruns == 0 || pend_compare(s->pk, last, &s->runs_max) > 0)
-            s->runs_max = *last;
-        s->run_end[s->nruns++] = s->npend;
+    if (x->npend > x->nsorted) {
+        assert(x->nruns < RUNS_MAX);
+        const pend *first = &x->pe[x->nsorted], *last = &x->pe[x->npend - 1];
+        if (x->nruns == 0 || pend_compare(x->pk, first, &x->runs_min) < 0)
+            x->runs_min = *first;
+        if (x->nruns == 0 || pend_compare(x->pk, last, &x->runs_max) > 0)
+            x->runs_max = *last;
+        x->run_end[x->nruns++] = (uint32_t)x->npend;
     }
-    s->nsorted = s->npend;
-    while (s->nruns >= 2 &&
-           (2 * run_len(s, s->nruns - 1) >= run_len(s, s->nruns - 2) ||
-            s->nruns == RUNS_MAX))
-        merge_top_runs(s);
-    s->pend_sorted = s->nruns <= 1; /* no tail: one run is all of pending */
-    assert(runs_ok(s));
+    x->nsorted = x->npend;
+    while (x->nruns >= 2 &&
+           (2 * run_len(x, x->nruns - 1) >= run_len(x, x->nruns - 2) ||
+            x->nruns == RUNS_MAX))
+        merge_top_runs(x);
+    x->pend_sorted = x->nruns <= 1; /* no tail: one run is all of pending */
+    assert(runs_ok(x));
 }
 
 /* If e's key is a row of main or an entry of a run, adds e's bytes there
@@ -117,17 +121,18 @@ static void push_run(exact_store *s)
  * before ended, and where this one starts. */
 static int fold_into_older(exact_store *s, const pend *e, size_t n, size_t *from)
 {
-    pkey k = { s->pk + e->off, e->len, e->prefix };
+    exact_ext *x = s->x;
+    pkey k = { x->pk + e->off, e->len, e->prefix };
     size_t r = from[0] = search_from(s, row_at_compare, from[0], s->rows, &k, n);
     if (r < s->rows && row_compare(s, r, &k) == 0) {
         add_row_bytes(s, r, e->bytes);
         return 1;
     }
-    for (size_t j = 0; j < s->nruns; j++) {
-        size_t end = s->run_end[j];
+    for (size_t j = 0; j < x->nruns; j++) {
+        size_t end = x->run_end[j];
         size_t i = from[1 + j] = search_from(s, entry_compare, from[1 + j], end, &k, n);
         if (i < end && entry_compare(s, i, &k) == 0) {
-            s->pe[i].bytes = add_saturating(s->pe[i].bytes, e->bytes);
+            x->pe[i].bytes = add_saturating(x->pe[i].bytes, e->bytes);
             return 1;
         }
     }
@@ -141,9 +146,10 @@ static int fold_into_older(exact_store *s, const pend *e, size_t n, size_t *from
  * is kept. */
 static void filter_refresh(exact_store *s, size_t more)
 {
-    size_t keys = s->rows + s->nsorted + more;
+    exact_ext *x = s->x;
+    size_t keys = s->rows + x->nsorted + more;
     if (keys < FILTER_MIN_KEYS ||
-        (s->filter && (s->filter_keys + more) * FILTER_MIN_BITS <= s->filter_blocks * 256))
+        (x->filter && (x->filter_keys + more) * FILTER_MIN_BITS <= x->filter_blocks * 256))
         return;
     size_t blocks = keys / (256 / FILTER_BITS) + 1;
     if (blocks > UINT32_MAX) /* filter_block maps a 32-bit hash */
@@ -151,24 +157,24 @@ static void filter_refresh(exact_store *s, size_t more)
     uint32_t *f = calloc(blocks, 8 * sizeof *f);
     if (!f)
         return;
-    filter_free(s);
-    s->filter = f;
-    s->filter_blocks = blocks;
+    filter_free(x);
+    x->filter = f;
+    x->filter_blocks = blocks;
     const uint8_t *p = s->rec;
     for (size_t r = 0; r < s->rows; r++, p += rec_size_at(p))
-        filter_add(s, p + REC_HDR, rd16(p));
-    for (size_t i = 0; i < s->nsorted; i++)
-        filter_add(s, s->pk + s->pe[i].off, s->pe[i].len);
+        filter_add(x, p + REC_HDR, rd16(p));
+    for (size_t i = 0; i < x->nsorted; i++)
+        filter_add(x, x->pk + x->pe[i].off, x->pe[i].len);
 }
 
 /* The filter hash of e's key, its filter line fetched for a test to come
  * (0 and nothing fetched with no filter). */
-static uint64_t entry_hash(const exact_store *s, const pend *e)
+static uint64_t entry_hash(const exact_ext *x, const pend *e)
 {
-    if (!s->filter)
+    if (!x->filter)
         return 0;
-    uint64_t h = key_hash(s->pk + e->off, e->len);
-    prefetch(filter_block(s, h));
+    uint64_t h = key_hash(x->pk + e->off, e->len);
+    prefetch(filter_block(x, h));
     return h;
 }
 
@@ -177,64 +183,81 @@ static uint64_t entry_hash(const exact_store *s, const pend *e)
  * filter; allocates nothing else. */
 static void settle_tail(exact_store *s)
 {
-    size_t n = s->npend - s->nsorted;
+    exact_ext *x = s->x;
+    size_t n = x->npend - x->nsorted;
     if (n == 0)
         return;
     filter_refresh(s, n);
-    pend *tail = s->pe + s->nsorted;
-    const pend *sorted = exact_sort_entries(s->pk, tail, n, s->pe + s->pe_cap + s->nsorted);
+    pend *tail = x->pe + x->nsorted;
+    const pend *sorted = exact_sort_entries(x->pk, tail, n, x->pe + x->pe_cap + x->nsorted);
     size_t from[RUNS_MAX + 1] = { 0 };
-    for (size_t j = 0; j < s->nruns; j++)
-        from[1 + j] = run_start(s, j);
+    for (size_t j = 0; j < x->nruns; j++)
+        from[1 + j] = run_start(x, j);
     uint64_t hash[FILTER_AHEAD]; /* of the entries ahead, lines fetched */
     for (size_t i = 0; i < n && i < FILTER_AHEAD; i++)
-        hash[i] = entry_hash(s, &sorted[i]);
+        hash[i] = entry_hash(x, &sorted[i]);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const pend *e = &sorted[i];
         uint64_t h = hash[i % FILTER_AHEAD];
         if (i + FILTER_AHEAD < n)
-            hash[i % FILTER_AHEAD] = entry_hash(s, &sorted[i + FILTER_AHEAD]);
-        if (k && pend_compare(s->pk, &tail[k - 1], e) == 0) {
+            hash[i % FILTER_AHEAD] = entry_hash(x, &sorted[i + FILTER_AHEAD]);
+        if (k && pend_compare(x->pk, &tail[k - 1], e) == 0) {
             tail[k - 1].bytes = add_saturating(tail[k - 1].bytes, e->bytes);
-        } else if (!filter_may_hold(s, h) || !fold_into_older(s, e, n, from)) {
-            filter_set(s, h);
+        } else if (!filter_may_hold(x, h) || !fold_into_older(s, e, n, from)) {
+            filter_set(x, h);
             tail[k++] = *e;
             continue;
         }
-        s->pend_rec -= REC_HDR + e->len; /* its room in main stays reserved */
+        x->pend_rec -= REC_HDR + e->len; /* its room in main stays reserved */
     }
-    s->npend = s->nsorted + k;
-    push_run(s);
+    x->npend = x->nsorted + k;
+    push_run(x);
+}
+
+/* Whether [from, to) (to NULL: unbounded) holds the smallest and the
+ * largest key of the runs (x has runs). */
+static int runs_cover(const exact_ext *x, const pkey *from, const pkey *to)
+{
+    const pend *lo = &x->runs_min, *hi = &x->runs_max;
+    return pkey_compare(lo->prefix, x->pk + lo->off, lo->len, from) >= 0 &&
+           (!to || pkey_compare(hi->prefix, x->pk + hi->off, hi->len, to) < 0);
 }
 
 /* Whether [from, to) (to NULL: unbounded) holds every row of main and
- * every entry of the runs: the common count, a scan over a whole region. */
-static int covers_all(exact_store *s, const pkey *from, const pkey *to)
+ * every entry of the runs: the common count, a scan over a whole region.
+ * Main's first and last prefixes are kept in the extension (x; taken
+ * again when rows change); without one (a small store) they are read. */
+static int covers_all(exact_store *s, exact_ext *x, const pkey *from, const pkey *to)
 {
-    if (s->rows && s->ends_rows != s->rows) { /* main's ends changed */
+    if (!s->rows)
+        return !x || !x->nruns || runs_cover(x, from, to);
+    uint64_t first, last;
+    if (x) {
+        if (x->ends_rows != s->rows) { /* main's ends changed */
+            const uint8_t *f = s->rec, *l = s->rec + s->idx[s->rows - 1];
+            x->first_prefix = key_prefix(f + REC_HDR, rd16(f));
+            x->last_prefix = key_prefix(l + REC_HDR, rd16(l));
+            x->ends_rows = s->rows;
+        }
+        first = x->first_prefix;
+        last = x->last_prefix;
+    } else {
         const uint8_t *f = s->rec, *l = s->rec + s->idx[s->rows - 1];
-        s->first_prefix = key_prefix(f + REC_HDR, rd16(f));
-        s->last_prefix = key_prefix(l + REC_HDR, rd16(l));
-        s->ends_rows = s->rows;
+        first = key_prefix(f + REC_HDR, rd16(f));
+        last = key_prefix(l + REC_HDR, rd16(l));
     }
     /* Prefixes decide most bounds without reading main (cache misses). */
-    if (s->rows && (from->prefix > s->first_prefix ||
-                    (from->prefix == s->first_prefix && row_compare(s, 0, from) < 0)))
+    if (from->prefix > first || (from->prefix == first && row_compare(s, 0, from) < 0))
         return 0;
-    if (s->rows && to && (to->prefix < s->last_prefix ||
-                          (to->prefix == s->last_prefix &&
-                           row_compare(s, s->rows - 1, to) >= 0)))
+    if (to && (to->prefix < last ||
+               (to->prefix == last && row_compare(s, s->rows - 1, to) >= 0)))
         return 0;
-    const pend *lo = &s->runs_min, *hi = &s->runs_max;
-    if (s->nruns && (pkey_compare(lo->prefix, s->pk + lo->off, lo->len, from) < 0 ||
-                     (to && pkey_compare(hi->prefix, s->pk + hi->off, hi->len, to) >= 0)))
-        return 0;
-    return 1;
+    return !x || !x->nruns || runs_cover(x, from, to);
 }
 
 /* First element of [lo, hi) >= k (hi if none), searched near the rows
- * where recent counts' lower bounds were (s->count_hint: reads of one
+ * where recent counts' lower bounds were (x->count_hint: reads of one
  * kind ask for bounds that move little from one read to the next, and a
  * region may serve a few kinds). Each hint is compared with k (lines a
  * recent search touched): the nearest below and at-or-above bracket the
@@ -245,10 +268,11 @@ static int covers_all(exact_store *s, const pkey *from, const pkey *to)
 #define HINT_NEAR 64 /* rows: an answer this near a hint moves it */
 static size_t lower_bound_hinted(exact_store *s, size_t lo, size_t hi, const pkey *k)
 {
+    exact_ext *x = s->x;
     size_t a = lo, b = hi; /* [lo, a) < k, [b, hi) >= k */
     int below = -1, above = -1;
     for (int i = 0; i < COUNT_HINTS; i++) {
-        size_t h = s->count_hint[i];
+        size_t h = x->count_hint[i];
         if (h < a || h >= b)
             continue;
         if (row_compare(s, h, k) < 0) {
@@ -272,21 +296,21 @@ static size_t lower_bound_hinted(exact_store *s, size_t lo, size_t hi, const pke
         b -= step;
     }
     size_t r = lower_bound_in(s, row_at_compare, a, b, k);
-    size_t from_below = below >= 0 ? r - s->count_hint[below] : SIZE_MAX;
-    size_t from_above = above >= 0 ? s->count_hint[above] - r : SIZE_MAX;
+    size_t from_below = below >= 0 ? r - x->count_hint[below] : SIZE_MAX;
+    size_t from_above = above >= 0 ? x->count_hint[above] - r : SIZE_MAX;
     int near = from_below <= from_above ? below : above;
     if (near < 0 || (from_below > HINT_NEAR && from_above > HINT_NEAR)) {
-        near = (int)s->count_victim;
-        s->count_victim = (s->count_victim + 1) % COUNT_HINTS;
+        near = (int)x->count_victim;
+        x->count_victim = (x->count_victim + 1) % COUNT_HINTS;
     }
     if (r <= UINT32_MAX)
-        s->count_hint[near] = (uint32_t)r;
+        x->count_hint[near] = (uint32_t)r;
     return r;
 }
 
 /* Entries or rows in [lo, hi) of an ascending range that are >= from and,
- * if to is not NULL, < to; main's (hinted) is searched near recent counts'
- * lower bounds. A bound outside the range costs one compare (scans cover
+ * if to is not NULL, < to; main's (hinted: the store has an extension) is
+ * searched near recent counts' lower bounds. A bound outside the range costs one compare (scans cover
  * most regions whole). */
 static size_t count_between(exact_store *s, at_compare cmp, size_t lo, size_t hi,
                             const pkey *from, const pkey *to, int hinted)
@@ -303,23 +327,29 @@ static size_t count_between(exact_store *s, at_compare cmp, size_t lo, size_t hi
 
 uint64_t exact_count_range(exact_store *s, keyref lo, keyref hi)
 {
-    if (s->idle_cells != s->cells) { /* puts since the last count */
-        s->idle_cells = s->cells;
-        s->idle_reads = 0;
+    /* A store past SMALL_ROWS is worth the hints and ends; without memory
+     * for them it counts without (x stays NULL). */
+    exact_ext *x = s->rows >= SMALL_ROWS ? exact_ext_get(s) : s->x;
+    if (x) {
+        if (x->idle_cells != s->cells) { /* puts since the last count */
+            x->idle_cells = s->cells;
+            x->idle_reads = 0;
+        }
+        if (x->npend && ++x->idle_reads * IDLE_READ_ROWS >= s->rows + x->npend) {
+            exact_merge_pending(s); /* not written for a while: compact it */
+            filter_free(x);
+        }
+        settle_tail(s);
     }
-    if (s->npend && ++s->idle_reads * IDLE_READ_ROWS >= s->rows + s->npend) {
-        exact_merge_pending(s); /* not written for a while: compact it */
-        filter_free(s);
-    }
-    settle_tail(s);
+    size_t npend = pending_of(s);
     if (lo.len == 0 && hi.len == 0) /* every row (a region scanned whole) */
-        return s->rows + s->npend;
+        return s->rows + npend;
     pkey from = pkey_of(lo.data, lo.len), to = pkey_of(hi.data, hi.len);
     const pkey *upto = hi.len ? &to : NULL;
-    if (covers_all(s, &from, upto))
-        return s->rows + s->npend;
-    uint64_t n = count_between(s, row_at_compare, 0, s->rows, &from, upto, 1);
-    for (size_t j = 0; j < s->nruns; j++)
-        n += count_between(s, entry_compare, run_start(s, j), s->run_end[j], &from, upto, 0);
+    if (covers_all(s, x, &from, upto))
+        return s->rows + npend;
+    uint64_t n = count_between(s, row_at_compare, 0, s->rows, &from, upto, x != NULL);
+    for (size_t j = 0; x && j < x->nruns; j++)
+        n += count_between(s, entry_compare, run_start(x, j), x->run_end[j], &from, upto, 0);
     return n;
 }

@@ -25,7 +25,9 @@
  *              tail  pe[nsorted..npend): puts in arrival order, which may
  *                    repeat each other, a run's key or a main row.
  *
- * store_put:
+ * store_put (first fetching, all at once, a small store's index and
+ * records, or the extension's pending fields: the steps below read them
+ * one dependent miss after another):
  *   1. key == main's last row, or == the last pending key: add the bytes to
  *      that row, no new entry (repeated writes to a hot row).
  *   2. pending empty and key > main's last row: append to main. Ascending
@@ -46,6 +48,18 @@
  * Counts (store_count_range) do not merge into main: store_count.c keeps
  * the puts since the last count as sorted runs, and a Bloom filter of the
  * store's keys; its top comment says how.
+ *
+ * The struct (store_exact.h) holds main and the totals, 80 bytes; pending,
+ * the runs, the filter and what counts remember (hints, main's end
+ * prefixes, idle counts) are an extension (exact_ext, about 300 bytes)
+ * made when first needed: the first put to pending (step 4, so only in a
+ * store of SMALL_ROWS rows or more), or a count of a store of SMALL_ROWS
+ * rows or more (a smaller one is searched without hints). It then stays
+ * until the store is freed, except that a split leaving the store below
+ * SMALL_ROWS with nothing pending (a split merges first) and no filter
+ * (a split frees it) frees it too. So the million small stores of a run of
+ * small regions have none (they held 250 bytes of it each, unused, in a
+ * 384-byte struct).
  *
  * Merge into main (on a put past the bound, and before store_rows,
  * store_row_at, store_middle_key, store_first_last and store_split, which
@@ -79,10 +93,10 @@
  * up to 128, four classes a doubling past it): a store of 14 rows of
  * 16-byte keys (a 1 KiB region) holds 308 bytes of records and 112 of
  * index in 320 + 112 bytes, where x1.5 from the minimum took 384 + 160;
- * a few more reallocs of a few hundred bytes each. The struct is 384
- * bytes (jemalloc's 384 class, asserted in store_exact.h), so such a
- * store costs about 820 bytes in all; a million of them are most of a
- * run of small regions' memory. An array that grows to
+ * a few more reallocs of a few hundred bytes each. With the 80-byte
+ * struct (asserted in store_exact.h) and no extension such a store costs
+ * about 512 bytes in all; a million of them are much of a run of small
+ * regions' memory. An array that grows to
  * MAP_MIN_BYTES (256 KiB) or more becomes a mapping of its own (mmap),
  * grown and shrunk by mremap, and stays one until freed: the kernel moves
  * its pages instead of copying them to fresh ones. Through realloc, with
@@ -338,9 +352,10 @@ static int reserve_rec(exact_store *s, size_t need)
 
 static int reserve_keys(exact_store *s, size_t need)
 {
-    void *p = s->pk;
-    int rc = reserve_array(s, &p, &s->pk_cap, need, 1, 256, s->pk_len, MAPPED_PK);
-    s->pk = p;
+    exact_ext *x = s->x;
+    void *p = x->pk;
+    int rc = reserve_array(s, &p, &x->pk_cap, need, 1, 256, x->pk_len, MAPPED_PK);
+    x->pk = p;
     return rc;
 }
 
@@ -357,10 +372,11 @@ static int reserve_pending(exact_store *s, size_t need)
 {
     if (need > UINT32_MAX) /* run_end holds entry counts in 32 bits */
         return -1;
-    void *p = s->pe;
-    int rc = reserve_array(s, &p, &s->pe_cap, need, 2 * sizeof *s->pe, 16,
-                           s->npend * sizeof *s->pe, MAPPED_PE);
-    s->pe = p;
+    exact_ext *x = s->x;
+    void *p = x->pe;
+    int rc = reserve_array(s, &p, &x->pe_cap, need, 2 * sizeof *x->pe, 16,
+                           x->npend * sizeof *x->pe, MAPPED_PE);
+    x->pe = p;
     return rc;
 }
 
@@ -368,7 +384,7 @@ static int reserve_pending(exact_store *s, size_t need)
  * Only with nothing pending: pending rows have room reserved in main. */
 static void trim_main(exact_store *s)
 {
-    assert(s->npend == 0);
+    assert(pending_of(s) == 0);
     void *p = s->rec;
     if (s->rec_len < s->rec_cap / 2 && s->rec_len &&
         !resize_array(s, &p, s->rec_cap, s->rec_len, s->rec_len, MAPPED_REC)) {
@@ -446,7 +462,7 @@ static int append_main(exact_store *s, keyref k, uint32_t b)
     write_record(s->rec + s->rec_len, k.data, k.len, b);
     s->idx[s->rows++] = s->rec_len;
     s->rec_len += REC_HDR + k.len;
-    filter_add(s, k.data, k.len);
+    filter_add(s->x, k.data, k.len);
     return 0;
 }
 
@@ -458,7 +474,7 @@ static int append_main(exact_store *s, keyref k, uint32_t b)
  * times. 0, or -1 with the store unchanged. */
 static int insert_main(exact_store *s, const pkey *k, uint32_t b)
 {
-    assert(s->npend == 0 && s->rows > 0 && s->rows < SMALL_ROWS);
+    assert(pending_of(s) == 0 && s->rows > 0 && s->rows < SMALL_ROWS);
     size_t r = lower_bound_in(s, row_at_compare, 0, s->rows - 1, k);
     if (row_compare(s, r, k) == 0) {
         add_row_bytes(s, r, b);
@@ -475,7 +491,7 @@ static int insert_main(exact_store *s, const pkey *k, uint32_t b)
     write_record(s->rec + off, k->data, k->len, b);
     s->rows++;
     s->rec_len += size;
-    filter_add(s, k->data, k->len);
+    filter_add(s->x, k->data, k->len);
     return 0;
 }
 
@@ -499,41 +515,73 @@ static int rows_ordered_near(const exact_store *s, size_t r)
 /* ---- pending ------------------------------------------------------------ */
 
 /* Sorts all of pending and folds equal keys into one entry. */
-static void sort_pending(exact_store *s)
+static void sort_pending(exact_ext *x)
 {
-    const pend *a = exact_sort_entries(s->pk, s->pe, s->npend, s->pe + s->pe_cap);
+    const pend *a = exact_sort_entries(x->pk, x->pe, x->npend, x->pe + x->pe_cap);
     size_t k = 0, rec = 0;
-    for (size_t i = 0; i < s->npend; i++) {
-        if (k && pend_compare(s->pk, &s->pe[k - 1], &a[i]) == 0) {
-            s->pe[k - 1].bytes = add_saturating(s->pe[k - 1].bytes, a[i].bytes);
+    for (size_t i = 0; i < x->npend; i++) {
+        if (k && pend_compare(x->pk, &x->pe[k - 1], &a[i]) == 0) {
+            x->pe[k - 1].bytes = add_saturating(x->pe[k - 1].bytes, a[i].bytes);
         } else {
-            s->pe[k++] = a[i];
+            x->pe[k++] = a[i];
             rec += REC_HDR + a[i].len;
         }
     }
-    s->npend = k;
-    s->pend_rec = rec;
-    s->pend_sorted = 1;
+    x->npend = k;
+    x->pend_rec = rec;
+    x->pend_sorted = 1;
 }
 
 /* Empties pending (its entries are in main), keeping the buffers. */
-static void reset_pending(exact_store *s)
+static void reset_pending(exact_ext *x)
 {
-    s->npend = s->pk_len = s->pend_rec = s->pend_puts = 0;
-    s->nsorted = s->nruns = 0;
-    s->pend_sorted = 1;
+    x->npend = x->pk_len = x->pend_rec = x->pend_puts = 0;
+    x->nsorted = x->nruns = 0;
+    x->pend_sorted = 1;
 }
 
 /* Frees the pending buffers (pending is empty). */
 static void drop_pending(exact_store *s)
 {
-    assert(s->npend == 0);
-    free_array(s, s->pk, s->pk_cap, MAPPED_PK);
-    free_array(s, s->pe, s->pe_cap * 2 * sizeof *s->pe, MAPPED_PE);
-    s->pk = NULL;
-    s->pe = NULL;
-    s->pk_cap = s->pe_cap = 0;
-    reset_pending(s);
+    exact_ext *x = s->x;
+    assert(x->npend == 0);
+    free_array(s, x->pk, x->pk_cap, MAPPED_PK);
+    free_array(s, x->pe, x->pe_cap * 2 * sizeof *x->pe, MAPPED_PE);
+    x->pk = NULL;
+    x->pe = NULL;
+    x->pk_cap = x->pe_cap = 0;
+    reset_pending(x);
+}
+
+/* A new extension: nothing pending, no runs, no filter, no count yet. */
+static exact_ext *ext_new(void)
+{
+    exact_ext *x = calloc(1, sizeof *x);
+    if (x) {
+        x->pend_sorted = 1;
+        x->ends_rows = SIZE_MAX;
+    }
+    return x;
+}
+
+exact_ext *exact_ext_get(exact_store *s)
+{
+    if (!s->x)
+        s->x = ext_new();
+    return s->x;
+}
+
+/* Frees the extension if none of it is in use and the store is small (a
+ * split's lower half): small stores go without one (store_exact.h). What
+ * it remembered for counts (hints, ends, idle counts) only speeds them. */
+static void ext_release_if_unused(exact_store *s)
+{
+    exact_ext *x = s->x;
+    if (!x || s->rows >= SMALL_ROWS || x->npend || x->pk || x->pe || x->filter)
+        return;
+    assert(x->nruns == 0 && x->nsorted == 0);
+    free(x);
+    s->x = NULL;
 }
 
 /* Moves main rows [lo, hi) up to end just below record offset *w and index
@@ -572,34 +620,37 @@ static inline void fetch_main_ahead(const exact_store *s, size_t i, size_t *ahea
  * puts to come; otherwise they are freed. */
 static void merge_pending_into_main(exact_store *s, int keep_buffers)
 {
-    if (s->npend == 0) { /* nothing pending, or all of it folded away */
-        reset_pending(s);
-        if (!keep_buffers && s->pe) {
+    exact_ext *x = s->x;
+    if (!x) /* nothing pending, no buffers */
+        return;
+    if (x->npend == 0) { /* nothing pending, or all of it folded away */
+        reset_pending(x);
+        if (!keep_buffers && x->pe) {
             drop_pending(s);
             trim_main(s);
         }
         return;
     }
-    for (size_t j = s->nsorted; s->filter && j < s->npend; j++) /* runs are in */
-        filter_add(s, s->pk + s->pe[j].off, s->pe[j].len);
-    if (!s->pend_sorted)
-        sort_pending(s);
-    size_t total = s->rec_len + s->pend_rec, nrows = s->rows + s->npend;
+    for (size_t j = x->nsorted; x->filter && j < x->npend; j++) /* runs are in */
+        filter_add(x, x->pk + x->pe[j].off, x->pe[j].len);
+    if (!x->pend_sorted)
+        sort_pending(x);
+    size_t total = s->rec_len + x->pend_rec, nrows = s->rows + x->npend;
     assert(total <= s->rec_cap && nrows <= s->idx_cap);
     size_t i = s->rows;   /* main rows [0, i) are still in place */
     size_t w = total;     /* records are written below w */
     size_t wi = nrows;    /* index slots are written below wi */
     size_t ahead = s->rec_len, ahead_row = s->rows; /* fetched down to */
-    for (size_t j = s->npend; j-- > 0;) {
+    for (size_t j = x->npend; j-- > 0;) {
         /* Sorted pending keys sit all over the arena: fetch them early. */
         if (j >= PREFETCH_AHEAD)
-            prefetch(s->pk + s->pe[j - PREFETCH_AHEAD].off);
+            prefetch(x->pk + x->pe[j - PREFETCH_AHEAD].off);
         /* Main is walked down from the top, far past the caches in a big
          * store: fetch its records and index slots ahead of the walk. */
         if (i > 0)
             fetch_main_ahead(s, i, &ahead, &ahead_row);
-        const pend *p = &s->pe[j];
-        pkey k = { s->pk + p->off, p->len, p->prefix };
+        const pend *p = &x->pe[j];
+        pkey k = { x->pk + p->off, p->len, p->prefix };
         size_t lo = row_after(s, i, &k);
         move_rows_up(s, lo, i, &w, &wi);
         i = lo;
@@ -624,7 +675,7 @@ static void merge_pending_into_main(exact_store *s, int keep_buffers)
     }
     s->rec_len = total;
     s->rows = nrows;
-    reset_pending(s);
+    reset_pending(x);
     if (!keep_buffers) {
         drop_pending(s);
         trim_main(s);
@@ -643,24 +694,28 @@ static size_t pend_limit(const exact_store *s)
     return s->rows / 8 > PEND_MIN ? s->rows / 8 : PEND_MIN;
 }
 
-/* Appends k to pending, first reserving main's room for it. */
+/* Appends k to pending, first reserving main's room for it (and making
+ * the extension, the first time). */
 static int append_pending(exact_store *s, const pkey *k, uint32_t b, int ascending)
 {
-    size_t n = s->npend + 1;
-    if (reserve_keys(s, s->pk_len + k->len) ||
-        reserve_rec(s, s->rec_len + s->pend_rec + REC_HDR + k->len) ||
+    exact_ext *x = s->x;
+    if (!x && !(x = exact_ext_get(s)))
+        return -1;
+    size_t n = x->npend + 1;
+    if (reserve_keys(s, x->pk_len + k->len) ||
+        reserve_rec(s, s->rec_len + x->pend_rec + REC_HDR + k->len) ||
         reserve_index(s, s->rows + n) || reserve_pending(s, n))
         return -1;
-    pend *e = &s->pe[s->npend++];
+    pend *e = &x->pe[x->npend++];
     e->prefix = k->prefix;
-    e->off = s->pk_len;
+    e->off = x->pk_len;
     e->len = (uint32_t)k->len;
     e->bytes = b;
-    memcpy(s->pk + s->pk_len, k->data, k->len);
-    s->pk_len += k->len;
-    s->pend_rec += REC_HDR + k->len;
-    s->pend_puts++;
-    s->pend_sorted = s->pend_sorted && ascending;
+    memcpy(x->pk + x->pk_len, k->data, k->len);
+    x->pk_len += k->len;
+    x->pend_rec += REC_HDR + k->len;
+    x->pend_puts++;
+    x->pend_sorted = x->pend_sorted && ascending;
     return 0;
 }
 
@@ -669,11 +724,8 @@ static int append_pending(exact_store *s, const pkey *k, uint32_t b, int ascendi
 exact_store *exact_new(void)
 {
     exact_store *s = calloc(1, sizeof *s);
-    if (s) {
+    if (s)
         s->base.kind = STORE_EXACT;
-        s->pend_sorted = 1;
-        s->ends_rows = SIZE_MAX;
-    }
     return s;
 }
 
@@ -683,10 +735,46 @@ void exact_free(exact_store *s)
         return;
     free_array(s, s->rec, s->rec_cap, MAPPED_REC);
     free_array(s, s->idx, s->idx_cap * sizeof *s->idx, MAPPED_IDX);
-    free_array(s, s->pk, s->pk_cap, MAPPED_PK);
-    free_array(s, s->pe, s->pe_cap * 2 * sizeof *s->pe, MAPPED_PE);
-    free(s->filter);
+    exact_ext *x = s->x;
+    if (x) {
+        free_array(s, x->pk, x->pk_cap, MAPPED_PK);
+        free_array(s, x->pe, x->pe_cap * 2 * sizeof *x->pe, MAPPED_PE);
+        free(x->filter);
+        free(x);
+    }
     free(s);
+}
+
+/* Fetches the cache lines from p to p + n at once. */
+static inline void fetch_lines(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + n;
+    for (; a < end; a += 64)
+        prefetch((const void *)a);
+}
+
+/* A small store's put reads its rows one dependent miss after another:
+ * the last row's index slot and then its record, then insert_main's
+ * binary search, slot then record at each probe. Its index and records
+ * are a few cache lines (SMALL_ROWS rows at most, a few hundred bytes at
+ * a million regions' sizes), most of which the put touches: fetch them
+ * all at once (records up to SMALL_FETCH_BYTES: long keys), so that the
+ * misses overlap. */
+static inline void fetch_small_store(const exact_store *s)
+{
+    if (s->rows >= SMALL_ROWS)
+        return;
+    fetch_lines(s->idx, s->rows * sizeof *s->idx);
+    fetch_lines(s->rec, s->rec_len < SMALL_FETCH_BYTES ? s->rec_len : SMALL_FETCH_BYTES);
+}
+
+/* A put to a store with an extension reads pending's fields, in the
+ * extension's first two cache lines, after the struct's: fetch them now,
+ * so that their miss overlaps the last-row compare's. */
+static inline void fetch_ext(const exact_store *s)
+{
+    if (s->x)
+        fetch_lines(s->x, offsetof(exact_ext, filter));
 }
 
 /* Does k point into s's own records (a key from store_row_at & co.)? */
@@ -701,6 +789,8 @@ int exact_put(exact_store *s, keyref k, uint32_t cell_bytes)
     assert(k.len >= 1 && k.len <= KEY_MAX_LEN);
     if (k.len < 1 || k.len > KEY_MAX_LEN)
         return -1;
+    fetch_small_store(s);
+    fetch_ext(s);
     if (key_is_inside(s, k)) { /* a realloc below would pull it away */
         uint8_t *copy = key_copy(k);
         int rc = copy ? exact_put(s, keyref_of(copy, k.len), cell_bytes) : -1;
@@ -714,27 +804,29 @@ int exact_put(exact_store *s, keyref k, uint32_t cell_bytes)
             add_row_bytes(s, s->rows - 1, cell_bytes);
             break;
         }
-        if (c > 0 && s->npend == 0) {
+        exact_ext *x = s->x;
+        size_t npend = x ? x->npend : 0;
+        if (c > 0 && npend == 0) {
             if (append_main(s, k, cell_bytes))
                 return -1;
             break;
         }
-        if (s->npend == 0 && s->rows < SMALL_ROWS) {
+        if (npend == 0 && s->rows < SMALL_ROWS) {
             if (insert_main(s, &pk, cell_bytes))
                 return -1;
             break;
         }
         int d = 1;
-        if (s->npend) {
-            pend *last = &s->pe[s->npend - 1];
-            pkey l = { s->pk + last->off, last->len, last->prefix };
+        if (npend) {
+            pend *last = &x->pe[npend - 1];
+            pkey l = { x->pk + last->off, last->len, last->prefix };
             d = pkey_compare(pk.prefix, k.data, k.len, &l);
             if (d == 0) {
                 last->bytes = add_saturating(last->bytes, cell_bytes);
                 break;
             }
         }
-        if (s->pend_puts >= pend_limit(s)) {
+        if (x && x->pend_puts >= pend_limit(s)) {
             merge_pending_into_main(s, 1);
             continue; /* k may now be main's last row or above it */
         }
@@ -892,9 +984,12 @@ exact_store *exact_split(exact_store *s, keyref at)
     s->cells -= t->cells;
     s->rows = r;
     s->rec_len = start;
-    s->ends_rows = SIZE_MAX; /* rows may come back to r with other ends */
     trim_main(s);
-    filter_free(s); /* sized for both halves: each builds its own when read */
+    if (s->x) {
+        s->x->ends_rows = SIZE_MAX; /* rows may come back to r with other ends */
+        filter_free(s->x); /* sized for both halves: each builds its own when read */
+        ext_release_if_unused(s);
+    }
     return t;
 fail:
     exact_free(t);
@@ -903,8 +998,12 @@ fail:
 
 size_t exact_memory(const exact_store *s)
 {
-    return sizeof *s + s->rec_cap + s->idx_cap * sizeof *s->idx + s->pk_cap +
-           s->pe_cap * 2 * sizeof *s->pe + s->filter_blocks * 8 * sizeof *s->filter;
+    size_t n = sizeof *s + s->rec_cap + s->idx_cap * sizeof *s->idx;
+    const exact_ext *x = s->x;
+    if (x)
+        n += sizeof *x + x->pk_cap + x->pe_cap * 2 * sizeof *x->pe +
+             x->filter_blocks * 8 * sizeof *x->filter;
+    return n;
 }
 
 /* store_prefetch_put: a small store's put (insert_main) moves records and

@@ -15,6 +15,7 @@
 #define REC_HDR 6         /* u16 key length + u32 row bytes */
 #define PEND_MIN 4096     /* merge pending no sooner than this many entries */
 #define SMALL_ROWS 64     /* stores of fewer rows insert puts into main */
+#define SMALL_FETCH_BYTES 1024 /* a small store's records fetched at a put */
 #define SORT_RUN 16       /* insertion-sorted run length of the merge sort */
 #define RADIX_MIN 64      /* larger buckets of a sort are cut by a byte again */
 #define RADIX_WORDS 4     /* key words (8 bytes) a sort cuts by, at most */
@@ -53,21 +54,20 @@ typedef struct pend {
     uint32_t bytes;
 } pend;
 
-struct exact_store {
-    store base;           /* kind STORE_EXACT */
-    int pend_sorted;      /* pending as a whole strictly ascending */
-    uint8_t *rec;         /* main: records in key order */
-    size_t rec_len, rec_cap;
-    uint64_t *idx;        /* main: offset of each row's record */
-    size_t rows, idx_cap;
+/* What a store takes on only when it needs it (store_exact.c's top
+ * comment says when): pending puts, the sorted runs and the filter that
+ * counts between puts keep, and what counts remember. A store of fewer
+ * than SMALL_ROWS rows with nothing pending never has one, however it is
+ * written, listed and counted. */
+typedef struct exact_ext {
     uint8_t *pk;          /* pending: key arena */
     size_t pk_len, pk_cap;
     pend *pe;             /* pending: entries, then as many scratch slots */
     size_t npend, pe_cap;
     size_t pend_rec;      /* sum of REC_HDR + len over pending entries */
-    uint64_t bytes, cells;
-    /* (the fields above are those the put path reads most) */
     size_t pend_puts;     /* puts appended to pending since the last merge */
+    int pend_sorted;      /* pending as a whole strictly ascending */
+    unsigned count_victim; /* the hint a bound far from all of them replaces */
     uint32_t *filter;     /* Bloom filter of the keys of main and the runs */
     size_t filter_blocks; /* of 8 words; 0 if no filter */
     size_t filter_keys;   /* keys added since it was built */
@@ -83,15 +83,28 @@ struct exact_store {
     uint32_t count_hint[COUNT_HINTS]; /* rows of main where recent counts'
                              lower bounds were (hints: any value is correct;
                              a row past 2^32 is not remembered) */
-    unsigned count_victim; /* the hint a bound far from all of them replaces */
+} exact_ext;
+
+struct exact_store {
+    store base;           /* kind STORE_EXACT */
     unsigned char mapped; /* MAPPED_* bits: which arrays are mappings of
                              their own (store_exact.c, big arrays) */
-    /* 32-bit run ends and hints and mapped here, not among the hot fields:
-     * the struct is 384 bytes, jemalloc's 384 class (408 took the 448
-     * class), a million of them in a run of small regions */
+    uint8_t *rec;         /* main: records in key order */
+    size_t rec_len, rec_cap;
+    uint64_t *idx;        /* main: offset of each row's record */
+    size_t rows, idx_cap;
+    uint64_t bytes, cells;
+    exact_ext *x;         /* NULL until needed; then until freed, or a
+                             split leaves the store small with none of it
+                             in use */
+    /* 80 bytes, jemalloc's 80 class: a million of them in a run of small
+     * regions (the whole state in one struct took the 384 class) */
 };
-_Static_assert(sizeof(struct exact_store) <= 384 || sizeof(size_t) < 8,
-               "exact_store outgrew jemalloc's 384-byte class");
+_Static_assert(sizeof(struct exact_store) <= 80 || sizeof(size_t) < 8,
+               "exact_store outgrew jemalloc's 80-byte class");
+
+/* Entries pending (0 without an extension). */
+static inline size_t pending_of(const exact_store *s) { return s->x ? s->x->npend : 0; }
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -176,46 +189,48 @@ static inline uint32_t filter_bit(uint64_t h, int i)
     return 1u << ((uint32_t)h * salt[i] >> 27);
 }
 
-static inline uint32_t *filter_block(const exact_store *s, uint64_t h)
+static inline uint32_t *filter_block(const exact_ext *x, uint64_t h)
 {
-    return s->filter + 8 * (size_t)((h >> 32) * s->filter_blocks >> 32);
+    return x->filter + 8 * (size_t)((h >> 32) * x->filter_blocks >> 32);
 }
 
-/* Adds the key of hash h (if there is a filter). */
-static inline void filter_set(exact_store *s, uint64_t h)
+/* Adds the key of hash h (if there is a filter: x may be NULL). */
+static inline void filter_set(exact_ext *x, uint64_t h)
 {
-    if (!s->filter)
+    if (!x || !x->filter)
         return;
-    uint32_t *b = filter_block(s, h);
+    uint32_t *b = filter_block(x, h);
     for (int i = 0; i < 8; i++)
         b[i] |= filter_bit(h, i);
-    s->filter_keys++;
+    x->filter_keys++;
 }
 
-static inline void filter_add(exact_store *s, const uint8_t *k, size_t n)
+static inline void filter_add(exact_ext *x, const uint8_t *k, size_t n)
 {
-    if (s->filter)
-        filter_set(s, key_hash(k, n));
+    if (x && x->filter)
+        filter_set(x, key_hash(k, n));
 }
 
 /* 0 if the key of hash h is surely not a key of main or a run; 1 if it
  * may be (always, with no filter). */
-static inline int filter_may_hold(const exact_store *s, uint64_t h)
+static inline int filter_may_hold(const exact_ext *x, uint64_t h)
 {
-    if (!s->filter)
+    if (!x || !x->filter)
         return 1;
-    const uint32_t *b = filter_block(s, h);
+    const uint32_t *b = filter_block(x, h);
     for (int i = 0; i < 8; i++)
         if (!(b[i] & filter_bit(h, i)))
             return 0;
     return 1;
 }
 
-static inline void filter_free(exact_store *s)
+static inline void filter_free(exact_ext *x)
 {
-    free(s->filter);
-    s->filter = NULL;
-    s->filter_blocks = s->filter_keys = 0;
+    if (!x)
+        return;
+    free(x->filter);
+    x->filter = NULL;
+    x->filter_blocks = x->filter_keys = 0;
 }
 
 /* ---- main run ----------------------------------------------------------- */
@@ -320,5 +335,9 @@ pend *exact_sort_entries(const uint8_t *arena, pend *a, size_t n, pend *out);
 
 /* Merges pending into main and frees the pending buffers (store_exact.c). */
 void exact_merge_pending(exact_store *s);
+
+/* The store's extension, made (empty) if it has none; NULL if out of
+ * memory (store_exact.c). */
+exact_ext *exact_ext_get(exact_store *s);
 
 #endif

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "core/store.h"
+#include "core/store_exact.h" /* the extension's transitions (test_extension) */
 
 #define K(s) keyref_of((s), sizeof(s) - 1)
 
@@ -938,6 +939,241 @@ static void test_small_stores(void **state)
     }
 }
 
+/* ---- the exact store's extension (store_exact.h) ------------------------ */
+
+static exact_ext *ext_of(store *s)
+{
+    assert_int_equal(store_kind_of(s), STORE_EXACT);
+    return ((exact_store *)s)->x;
+}
+
+/* A 16-byte key (an md5 scheme's) of first byte at least 0x10, so that
+ * keys of first byte 0 sort below every one of them. */
+static void key16(uint64_t *x, uint8_t *k)
+{
+    uint64_t a = xorshift(x), b = xorshift(x);
+    for (int i = 0; i < 8; i++) {
+        k[i] = (uint8_t)(a >> (56 - 8 * i));
+        k[8 + i] = (uint8_t)(b >> (56 - 8 * i));
+    }
+    k[0] |= 0x10;
+}
+
+static void put_both(store *s, model *m, const uint8_t *k, size_t len, uint32_t b)
+{
+    assert_int_equal(store_put(s, keyref_of(k, len), b), 0);
+    model_put(m, k, len, b);
+}
+
+/* One count against the model, of a range between two of its keys. */
+static void check_one_count(store *s, const model *m, uint64_t *x)
+{
+    size_t a = xorshift(x) % m->n, b = xorshift(x) % m->n;
+    keyref ka = model_key(m, a), kb = model_key(m, b);
+    assert_int_equal(store_count_range(s, ka, kb), model_count(m, ka, kb));
+}
+
+/* Counts against the model: the whole store, open-ended ranges and
+ * ranges between the model's own keys (enough of them, with no put in
+ * between, to merge a big store's pending puts as idle). */
+static void check_counts(store *s, const model *m, uint64_t *x)
+{
+    keyref none = keyref_of(NULL, 0);
+    assert_int_equal(store_count_range(s, none, none), m->n);
+    for (int q = 0; q < 8 && m->n; q++) {
+        size_t a = xorshift(x) % m->n, b = xorshift(x) % m->n;
+        keyref ka = model_key(m, a), kb = model_key(m, b);
+        assert_int_equal(store_count_range(s, ka, kb), model_count(m, ka, kb));
+        assert_int_equal(store_count_range(s, ka, none), model_count(m, ka, none));
+        assert_int_equal(store_count_range(s, none, kb), model_count(m, none, kb));
+    }
+}
+
+/* Every row of s against the model (merges pending). */
+static void check_model(store *s, const model *m)
+{
+    ref_row *r = model_rows(m);
+    check_rows(s, r, m->n);
+    free(r);
+}
+
+/* The model's rows from rank `from` on become the model (a split's half). */
+static void model_keep(model *m, size_t from, size_t to)
+{
+    ref_row *pool = calloc(m->cap, sizeof *pool);
+    assert_non_null(pool);
+    for (size_t i = from; i < to; i++) {
+        pool[i - from] = m->pool[m->order[i]];
+        m->order[i - from] = (uint32_t)(i - from);
+    }
+    free(m->pool);
+    m->pool = pool;
+    m->n = to - from;
+}
+
+/* Splits s at the model's row `rank`: s keeps the lower rows (m), the
+ * returned store the upper ones (upper, a new model). */
+static store *split_both(store *s, model *m, size_t rank, model *upper)
+{
+    uint8_t cut[REF_KEY_MAX];
+    keyref at = model_key(m, rank);
+    memcpy(cut, at.data, at.len);
+    store *t = store_split(s, keyref_of(cut, at.len));
+    assert_non_null(t);
+    *upper = (model){ 0 };
+    for (size_t i = rank; i < m->n; i++) {
+        const ref_row *r = &m->pool[m->order[i]];
+        model_put(upper, r->key, r->len, (uint32_t)r->bytes);
+    }
+    model_keep(m, 0, rank);
+    return t;
+}
+
+static void model_free(model *m)
+{
+    free(m->pool);
+    free(m->order);
+    *m = (model){ 0 };
+}
+
+/* A store below SMALL_ROWS rows has no extension however it is written and
+ * counted; its first pending put (out of order past SMALL_ROWS) makes one,
+ * which then holds the pending puts and runs that counts see; a split
+ * that leaves a small half with none of it in use frees it; a store grown
+ * past SMALL_ROWS by appends alone gets one when first counted (hints).
+ * Counts are checked against the model at each stage: losing pending
+ * entries, runs or their bytes with the extension would fail them. */
+static void test_extension(void **state)
+{
+    (void)state;
+    uint64_t x = 2718281828u;
+    uint8_t k[16];
+    model m = { 0 };
+    store *s = store_new();
+    assert_non_null(s);
+    /* Small: random puts, repeats and counts, no extension. */
+    for (size_t i = 0; m.n < SMALL_ROWS; i++) {
+        key16(&x, k);
+        put_both(s, &m, k, sizeof k, (uint32_t)(xorshift(&x) % 1000));
+        if (i % 4 == 0)
+            put_both(s, &m, model_key(&m, 0).data, 16, 7); /* a repeat */
+        if (i % 5 == 0)
+            check_counts(s, &m, &x);
+        assert_null(ext_of(s));
+    }
+    check_model(s, &m);
+    assert_null(ext_of(s));
+    size_t small = store_memory(s);
+    /* Past SMALL_ROWS: a key below every row goes to pending. */
+    memset(k, 0, sizeof k);
+    put_both(s, &m, k, sizeof k, 5);
+    assert_non_null(ext_of(s));
+    assert_int_equal(ext_of(s)->npend, 1);
+    assert_true(store_memory(s) > small + sizeof(exact_ext));
+    check_one_count(s, &m, &x); /* the pending put becomes a run */
+    assert_int_equal(ext_of(s)->nruns, 1);
+    assert_int_equal(ext_of(s)->npend, 1);
+    for (size_t i = 0; i < 300; i++) { /* runs and tails, counted between */
+        key16(&x, k);
+        if (i % 3 == 0)
+            k[0] = (uint8_t)(k[0] & 0x0F); /* below main: pending */
+        put_both(s, &m, k, sizeof k, (uint32_t)(xorshift(&x) % 1000));
+        if (i % 10 == 0)
+            put_both(s, &m, model_key(&m, xorshift(&x) % m.n).data, 16, 3);
+        if (i % 7 == 0) {
+            assert_true(ext_of(s)->npend > 0);
+            check_one_count(s, &m, &x);
+            assert_true(ext_of(s)->nruns > 0);
+        }
+        if (i % 50 == 20)
+            check_counts(s, &m, &x); /* idle: pending merges into main */
+    }
+    assert_true(ext_of(s)->npend > 0);
+    check_counts(s, &m, &x);
+    check_model(s, &m); /* merges: pending is freed, the extension kept */
+    assert_non_null(ext_of(s));
+    assert_null(ext_of(s)->pe);
+    assert_int_equal(ext_of(s)->npend, 0);
+    /* A split of a store with the extension whose lower half stays big
+     * keeps it; the upper half starts without one. */
+    model up;
+    for (size_t i = 0; i < 20; i++) { /* something pending at the split */
+        key16(&x, k);
+        k[0] = (uint8_t)(k[0] & 0x0F);
+        put_both(s, &m, k, sizeof k, 1);
+    }
+    check_counts(s, &m, &x);
+    store *t = split_both(s, &m, m.n - 40, &up);
+    assert_non_null(ext_of(s));
+    assert_null(ext_of(s)->filter);
+    assert_null(ext_of(t));
+    check_counts(s, &m, &x);
+    check_counts(t, &up, &x);
+    check_model(t, &up);
+    store_free(t);
+    model_free(&up);
+    /* A split leaving a small lower half frees its extension. */
+    t = split_both(s, &m, SMALL_ROWS / 2, &up);
+    assert_null(ext_of(s));
+    assert_null(ext_of(t));
+    check_model(s, &m);
+    check_model(t, &up);
+    /* The upper half, big, takes pending puts: an extension of its own. */
+    memset(k, 0, sizeof k);
+    put_both(t, &up, k, sizeof k, 9);
+    assert_non_null(ext_of(t));
+    check_counts(t, &up, &x);
+    check_model(t, &up);
+    store_free(t);
+    model_free(&up);
+    /* The small lower half is written again without one, then grows past
+     * SMALL_ROWS and takes pending puts again. */
+    while (m.n < SMALL_ROWS) {
+        key16(&x, k);
+        k[0] = (uint8_t)(k[0] & 0x0F); /* among its rows */
+        put_both(s, &m, k, sizeof k, 2);
+        assert_null(ext_of(s));
+        if (m.n < SMALL_ROWS) /* a count at SMALL_ROWS makes one (hints) */
+            check_counts(s, &m, &x);
+    }
+    for (size_t i = 0; i < 50; i++) {
+        key16(&x, k);
+        k[0] = (uint8_t)(k[0] & 0x0F);
+        put_both(s, &m, k, sizeof k, 4);
+        if (i % 5 == 0)
+            check_counts(s, &m, &x);
+    }
+    assert_non_null(ext_of(s));
+    check_counts(s, &m, &x);
+    check_model(s, &m);
+    /* A split of a small store with none: neither half has one. */
+    t = split_both(s, &m, 10, &up);
+    t = (store_free(t), split_both(s, &m, 5, &up));
+    assert_null(ext_of(s));
+    assert_null(ext_of(t));
+    check_model(s, &m);
+    check_model(t, &up);
+    store_free(t);
+    model_free(&up);
+    store_free(s);
+    model_free(&m);
+    /* Past SMALL_ROWS by appends alone: none until counted (its hints). */
+    s = store_new();
+    assert_non_null(s);
+    for (uint32_t i = 0; i < 3 * SMALL_ROWS; i++) {
+        for (int b = 0; b < 4; b++)
+            k[b] = (uint8_t)(i >> (24 - 8 * b));
+        put_both(s, &m, k, 4, 1);
+    }
+    assert_null(ext_of(s));
+    check_counts(s, &m, &x);
+    assert_non_null(ext_of(s));
+    assert_int_equal(ext_of(s)->npend, 0);
+    check_model(s, &m);
+    store_free(s);
+    model_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -957,6 +1193,7 @@ int main(void)
         cmocka_unit_test(test_counts_between_puts),
         cmocka_unit_test(test_saturation_across_parts),
         cmocka_unit_test(test_small_stores),
+        cmocka_unit_test(test_extension),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
