@@ -1006,19 +1006,18 @@ size_t exact_memory(const exact_store *s)
     return n;
 }
 
-/* store_prefetch_put: a small store's put (insert_main) moves records and
- * index slots above its key, so all of both (under SMALL_ROWS rows, a few
- * hundred bytes); a larger one's compares with its last row first. */
+/* store_prefetch_put: what the put will read, asked of memory ahead of it
+ * (the same fetches a put makes first): a small store's index and records
+ * (insert_main moves those above its key), a larger one's extension and
+ * last index slot (its put compares with the last row first). */
 void exact_prefetch_put(const exact_store *s)
 {
     if (!s->rows)
         return;
-    if (s->rows < SMALL_ROWS && s->npend == 0) {
-        for (size_t off = 0; off < s->rows * sizeof *s->idx; off += 64)
-            __builtin_prefetch((const char *)s->idx + off);
-        for (size_t off = 0; off < s->rec_len; off += 64)
-            __builtin_prefetch(s->rec + off);
+    if (s->rows < SMALL_ROWS && pending_of(s) == 0) {
+        fetch_small_store(s);
         return;
     }
-    __builtin_prefetch(&s->idx[s->rows - 1]);
+    fetch_ext(s);
+    prefetch(&s->idx[s->rows - 1]);
 }
