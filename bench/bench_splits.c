@@ -18,7 +18,9 @@
  * Last measured (docs/performance.md, "A million regions in a full run";
  * 2-core machine, quiet, 28 November 2026): three seeds 143.5 s of wall
  * time and 5.4 GB peak, one seed (--samples 1) 83.5 s and 2.04 GB, for
- * 1,288,146 regions a seed, nothing on stderr: MISS.
+ * 1,288,146 regions a seed, nothing on stderr: MISS. Since (same day,
+ * evening, one seed, /usr/bin/time): 42.6 s user + 3.8 s system, 1.68 GB
+ * (the build before: 65.3 + 6.9 s, 2.09 GB): still MISS.
  *
  * Then the index alone (core/regionmap): the region map is the sim's
  * hbase:meta; a long run of a hot table grows it one split at a time. This
