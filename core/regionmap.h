@@ -62,7 +62,8 @@ typedef struct region {
     uint64_t offline_until_us;  /* splitting or moving: requests wait until then */
     uint64_t refs_until_us;     /* a split's daughter: its reference files count until its
                                  * server's compacted-file discharger runs (0: none) */
-    uint64_t next_split_check;  /* store bytes at which the split policy looks again */
+    uint64_t next_split_check;  /* store bytes at which the split policy looks again;
+                                   * top bit: SPLIT_CHECK_UNLESS_ALONE (core/split.h) */
     uint64_t blocked;           /* writes that found it offline or waited long */
     /* The rest: routing reads the keys only when a hint or prefix asks. */
     uint8_t *start, *end;       /* owned bytes; NULL when empty (unbounded) */
