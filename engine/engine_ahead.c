@@ -94,22 +94,12 @@ int engine_ahead_pull_ring(run_state *st, uint64_t *rel, record *rec)
     return 1;
 }
 
-/* Whether two records are equal in every field (not a memcmp: padding). */
-static int record_same(const record *a, const record *b)
-{
-    return a->ts_ms == b->ts_ms && a->seq == b->seq && a->entity == b->entity &&
-           a->metric == b->metric && a->host == b->host && a->tag == b->tag &&
-           a->value_bytes == b->value_bytes && a->cells == b->cells && a->rows == b->rows &&
-           a->op == b->op && a->naming == b->naming && a->name_pad == b->name_pad &&
-           a->key_len == b->key_len && a->key == b->key;
-}
-
 const uint8_t *engine_ahead_key_ring(const run_state *st, const record *rec, size_t *len,
                                     const cluster_ahead **route)
 {
     const ahead_op *a = st->ahead_cur;
     *route = NULL;
-    if (!a || !a->keyed || !record_same(&a->keyed_rec, rec))
+    if (!a || !a->keyed || !record_equal(&a->keyed_rec, rec))
         return NULL;
     *len = a->len;
     if (a->routed)

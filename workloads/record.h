@@ -65,6 +65,19 @@ typedef struct record {
     const uint8_t *key;    /* ... valid until the pattern's next call; NULL otherwise */
 } record;
 
+/* Whether a and b are equal in every field (a trace's key by its pointer,
+ * as the record holds it). Field by field, not memcmp (padding): a field
+ * added to record is added here too. Inline: the engine asks it of
+ * every write it encoded ahead (engine/engine_ahead.c). */
+static inline int record_equal(const record *a, const record *b)
+{
+    return a->ts_ms == b->ts_ms && a->seq == b->seq && a->entity == b->entity &&
+           a->metric == b->metric && a->host == b->host && a->tag == b->tag &&
+           a->value_bytes == b->value_bytes && a->cells == b->cells && a->rows == b->rows &&
+           a->op == b->op && a->naming == b->naming && a->name_pad == b->name_pad &&
+           a->key_len == b->key_len && a->key == b->key;
+}
+
 /* The entity's name as text, into out (cap bytes, NUL-terminated when
  * cap > 0, truncated if short). Returns the full length, like snprintf.
  * Never longer than RECORD_NAME_MAX except for NAMING_KEY, whose name is
