@@ -170,12 +170,12 @@ def running(procs, word):
     return any(word in proc_cmdline(pid) for pid in procs)
 
 
-def run_case(name, argv, work, ready, sig):
+def run_case(name, argv, work, ready, sig, extra_env):
     """Starts argv as meson would, waits until ready(pid, work), sends sig
     to its process group; returns (status, message): status 'ok', 'skip'
     or 'fail'."""
     os.makedirs(work)
-    env = dict(os.environ, TMPDIR=work)
+    env = dict(os.environ, TMPDIR=work, **extra_env)
     log = open(os.path.join(os.path.dirname(os.path.dirname(work)), "sigterm-cleanup-%s.log" % name), "wb")
     p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                          env=env, start_new_session=True)
@@ -260,23 +260,26 @@ def main():
     def tmux_up(procs, work):
         return running(procs, "tmux") and running(procs, "regionsim watch")
 
+    # A job of the default sweep lives some 20 ms, less than one look at
+    # /proc: the job case asks for day-long points (seconds a job).
+    longer = {"SWEEP_SLURM_DURATION": "1d"}
     cases = [
-        ("slurm-term-up", "sweep_slurm.sh", slurm_up, signal.SIGTERM, True),
-        ("slurm-kill-job", "sweep_slurm.sh", job_running, signal.SIGKILL, True),
-        ("sshd-term-job", "sweep_sshd.sh", sshd_job, signal.SIGTERM, True),
-        ("sshd-kill-job", "sweep_sshd.sh", sshd_job, signal.SIGKILL, True),
-        ("tmux-term", "watch_tmux.sh", tmux_up, signal.SIGTERM, False),
-        ("tmux-kill", "watch_tmux.sh", tmux_up, signal.SIGKILL, False),
+        ("slurm-term-up", "sweep_slurm.sh", slurm_up, signal.SIGTERM, True, {}),
+        ("slurm-kill-job", "sweep_slurm.sh", job_running, signal.SIGKILL, True, longer),
+        ("sshd-term-job", "sweep_sshd.sh", sshd_job, signal.SIGTERM, True, {}),
+        ("sshd-kill-job", "sweep_sshd.sh", sshd_job, signal.SIGKILL, True, {}),
+        ("tmux-term", "watch_tmux.sh", tmux_up, signal.SIGTERM, False, {}),
+        ("tmux-kill", "watch_tmux.sh", tmux_up, signal.SIGKILL, False, {}),
     ]
     results = []
-    for name, test, ready, sig, needs_root in cases:
+    for name, test, ready, sig, needs_root, extra_env in cases:
         if only and name not in only:
             continue
         if needs_root and not root:
             results.append((name, "skip", "needs root"))
             continue
         work = os.path.join(base, name)
-        status, msg = run_case(name, script(test, work), work, ready, sig)
+        status, msg = run_case(name, script(test, work), work, ready, sig, extra_env)
         results.append((name, status, msg))
         print("%s: %s: %s" % (name, status.upper(), msg))
         sys.stdout.flush()

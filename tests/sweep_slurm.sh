@@ -17,6 +17,9 @@
 # for the jobs); a trap on EXIT, INT, TERM and HUP stops every process the
 # cluster started and removes its files (tests/slurm_cluster.sh), and
 # tests/sigterm_cleanup.py checks that meson's SIGTERM leaves nothing.
+# SWEEP_SLURM_DURATION, when set, is given to both sweeps as --duration:
+# tests/sigterm_cleanup.py sets it (1d, seconds a job) so that it can catch
+# a job running; the default points take some 20 ms each.
 # Registered in tests/meson.build, suite 'slow' (about 10 s).
 set -eu
 if [ $# -ne 3 ]; then
@@ -56,14 +59,17 @@ slurm_start "$cluster" || fail "the one-node Slurm did not start"
 
 cd "$root"
 file=tests/data/sweep-small.ini
-"$regionsim" sweep "$file" --plan "$work/plan" --slurm || fail "sweep --plan --slurm"
+longer=${SWEEP_SLURM_DURATION:+--duration $SWEEP_SLURM_DURATION}
+# shellcheck disable=SC2086 # $longer: no option, or an option and its value
+"$regionsim" sweep "$file" $longer --plan "$work/plan" --slurm || fail "sweep --plan --slurm"
 grep -q '^#SBATCH --array=0-5$' "$work/plan/sweep.sbatch" || fail "sweep.sbatch: no --array=0-5"
 # the six jobs take a few seconds; two minutes of wall clock at most
 timeout --foreground 120 sbatch --wait --chdir="$work" "$work/plan/sweep.sbatch" >"$work/sbatch.out" 2>&1 ||
     fail "sbatch --wait (status $?; 124: not done in 120 s): $(cat "$work/sbatch.out"
         tail -n 5 "$work"/plan/logs/* 2>/dev/null; slurm_logs "$cluster")"
 [ "$(ls "$work/plan/results" | wc -l)" -eq 6 ] || fail "expected 6 results, found: $(ls "$work/plan/results")"
-sweep_formats 0 "$work/local" "$regionsim" "$file"
+# shellcheck disable=SC2086
+sweep_formats 0 "$work/local" "$regionsim" "$file" $longer
 merge_matches 0 "$work/local" "$work/merged" "" "$regionsim" "$work/plan"
 echo "ok: the Slurm job array's merged sweep equals the local sweep in text, json, csv and html"
 # Two submissions, as a plan past one array is submitted (PLAN_OFFSET): every
