@@ -20,6 +20,7 @@
 #include "reports/json_read.h"
 #include "scenario/units.h"
 #include "cli/watch.h"
+#include "workloads/keyscheme.h"
 #include "workloads/pattern.h"
 
 static const char *const command_help[] = {
@@ -57,13 +58,11 @@ static const char common_help[] =
     "SCENARIO.ini is a scenario file (docs/scenarios.md); options override it.\n"
     "Without one, the built-in default scenario runs.\n"
     "\n"
-    "Options:\n"
-    "  --scheme S           a preset name, a scheme expression, or the NAME of\n"
-    "                       a [scheme NAME] in the scenario file; repeat to\n"
-    "                       compare several. Presets: monotonic salted hashed\n"
-    "                       reversed promoted revts md5 opentsdb opentsdb-salted\n"
-    "                       revdomain seq seq-reversed (bucketed ones use one\n"
-    "                       bucket per server)\n"
+    "Options:\n";
+
+/* The options after --scheme, whose entry names the presets from their
+ * table (print_scheme_help). */
+static const char common_help_options[] =
     "  --format F           text, json, html (one self-contained page) or csv\n"
     "                       (files in the directory -o names) (text)\n"
     "  -o PATH              write the report to PATH instead of stdout (csv: a\n"
@@ -135,6 +134,23 @@ static void write_wrapped(FILE *out, const char *text, int at, int col)
             p++;
     }
     fputc('\n', out);
+}
+
+/* The --scheme entry: its presets listed from their table
+ * (workloads/keyscheme.h), so the help, the man page and the shell
+ * completion made from it (dist/reference.py) name every one. */
+static void print_scheme_help(FILE *out)
+{
+    char text[1024];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "a preset name, a scheme expression, or the NAME of a [scheme "
+                                "NAME] in the scenario file; repeat to compare several. "
+                                "Presets:");
+    for (size_t i = 0; i < keyscheme_preset_count() && n < sizeof text; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, " %s", keyscheme_preset_name(i));
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, " (bucketed ones use one bucket per server)");
+    write_wrapped(out, text, fprintf(out, "%-23s", "  --scheme S"), 23);
 }
 
 /* Every scenario setting as an option, by section, with its built-in
@@ -489,6 +505,8 @@ void cli_options_parse(cli_options *o, int argc, char **argv)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(command_help[o->cmd], stdout);
             fputs(common_help, stdout);
+            print_scheme_help(stdout);
+            fputs(common_help_options, stdout);
             print_settings_help(stdout);
             exit(0);
         }

@@ -491,7 +491,11 @@ static int run_figures(int argc, char **argv)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs("usage: regionsim figures [--format text|json]\n\n"
                   "Lists every figure the reports show (text, JSON \"figures\", figures.csv,\n"
-                  "HTML) with its unit, scope, which direction is better and its meaning.\n", stdout);
+                  "HTML) with its unit, scope, which direction is better and its meaning.\n"
+                  "\n"
+                  "Options:\n"
+                  "  --format F     text (a table) or json (text)\n"
+                  "  -h, --help     this help\n", stdout);
             return 0;
         }
         if (!strcmp(argv[i], "--format") && i + 1 < argc &&

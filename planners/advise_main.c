@@ -72,6 +72,7 @@ static const char help[] =
     "                    run's at one seed)\n"
     "  --SETTING VALUE   any scenario setting, as for compare (--jobs, --seed,\n"
     "                    --duration, ...; see 'regionsim compare --help')\n"
+    "  -h, --help        this help\n"
     "\n"
     "The file's [advise] section may set budget, weights, fix, check_durations\n"
     "and check_loads; the options replace them.\n"
