@@ -81,7 +81,7 @@ libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # without naming the registry.
 TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev python3 tmux parallel
 slurmctld slurmd slurm-client munge openssh-server openssh-client debootstrap
-debian-archive-keyring"
+debian-archive-keyring groff-base"
 if [ "$tests" = 1 ]; then
     PKGS="$PKGS $TEST_PKGS"
     command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
