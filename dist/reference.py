@@ -546,8 +546,15 @@ def main():
         sys.stderr.write("usage: reference.py REGIONSIM man OUT.1 DOCDIR\n"
                          "       reference.py REGIONSIM completion OUT\n")
         return 2
-    regionsim, what, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    text = man_page(regionsim, sys.argv[4]) if what == "man" else completion(regionsim)
+    regionsim, what, out = os.path.abspath(sys.argv[1]), sys.argv[2], os.path.abspath(sys.argv[3])
+    # the program runs in an empty directory of its own, which must stay
+    # empty: no probe may write a file
+    with tempfile.TemporaryDirectory(prefix="regionsim-reference.") as here:
+        os.chdir(here)
+        text = man_page(regionsim, sys.argv[4]) if what == "man" else completion(regionsim)
+        if os.listdir(here):
+            fail("running regionsim left files: %s" % ", ".join(sorted(os.listdir(here))))
+        os.chdir("/")
     tmp = out + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)
