@@ -42,6 +42,7 @@ scenario=${4:-}
 
 test_name=browser
 . "$(dirname "$0")/lib.sh"
+skip_in_package_build "this test runs chromium"
 
 # The browser: $CHROMIUM if set, else chromium on PATH, else Debian's
 # /usr/bin/chromium.

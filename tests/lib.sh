@@ -14,6 +14,9 @@
 #                      `sh setup.sh --tests` installs every tool, "FAIL:
 #                      MSG", exit 1, since CI must run every test
 #   skip_unless_root WHY   not root: "SKIP: WHY", exit 77 (CI runs as root)
+#   skip_in_package_build WHAT   in a Debian package build (debian/rules
+#                      exports REGIONSIM_PACKAGE_BUILD): "SKIP: ...", exit 77;
+#                      a package build starts no browser, terminal or daemon
 #   have_gnu_parallel  true when `parallel` is GNU parallel (Debian's
 #                      moreutils has another program of that name)
 #   sweep_formats, merge_matches   a local sweep in every format, and a
@@ -44,6 +47,13 @@ skip() {
 skip_unless_root() {
     if [ "$(id -u)" -ne 0 ]; then
         say_ "SKIP: $*"
+        exit 77
+    fi
+}
+
+skip_in_package_build() {
+    if [ -n "${REGIONSIM_PACKAGE_BUILD:-}" ]; then
+        say_ "SKIP: in a package build (debian/rules sets REGIONSIM_PACKAGE_BUILD), which starts no browser, terminal or daemon: $*"
         exit 77
     fi
 }

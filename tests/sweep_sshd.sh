@@ -51,6 +51,7 @@ fi
 regionsim=$1
 root=$2
 . "$(dirname "$0")/lib.sh"
+skip_in_package_build "this test starts sshd"
 unset PARALLEL_SSH PARALLEL SSH_AUTH_SOCK 2>/dev/null || true
 
 skip_unless_root "the private sshd of this test logs in as root and needs root (CI runs it as root)"

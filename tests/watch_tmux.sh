@@ -36,6 +36,7 @@ case $classroom in /*) ;; *) classroom=$(pwd)/$classroom ;; esac
 
 test_name=watch_tmux
 . "$(dirname "$0")/lib.sh"
+skip_in_package_build "this test starts a tmux server"
 command -v tmux >/dev/null 2>&1 ||
     skip "tmux is not installed (Debian package tmux; sh setup.sh --tests installs it)"
 
