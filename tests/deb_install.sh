@@ -25,7 +25,7 @@
 #         called as bash calls it, offers compare for `regionsim com<TAB>`;
 #       - the examples are under /usr/share/doc/regionsim/examples and run.
 # The debootstrap and apt downloads are kept in WORKDIR/deb-install-cache
-# between runs (about 150 MB). About 7 minutes on two cores, most of it the
+# between runs (about 150 MB). About 4 minutes on two cores, most of it the
 # package build's own test run; the times of each step are printed.
 #
 # Needs root, dpkg-buildpackage (dpkg-dev, debhelper and the build
@@ -168,7 +168,7 @@ for t_ in watch_tmux browser; do
 done
 grep -q "SKIP: in a package build" "$testlog" || fail "no skipped test says why in $testlog"
 echo "deb_install: the package build's tests: $(grep -c '  *OK  ' "$work/build.log") OK;" \
-     "skipped: $(grep '  *SKIP  ' "$work/build.log" | awk '{ print $3 }' | tr '\n' ' ')"
+     "skipped: $(grep '  *SKIP  ' "$work/build.log" | awk '{ print $4 }' | tr '\n' ' ')"
 
 # ---- 2. lintian ----
 t=$(date +%s)
