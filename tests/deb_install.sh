@@ -47,25 +47,14 @@ inside() {
     r=$work/root
     fail() { echo "deb_install: FAIL: $*" >&2; exit 1; }
     hostname regionsim-deb-test
-    mkdir -p "$cache/debootstrap" "$cache/apt/partial"
+    mkdir -p "$cache/debootstrap"
     t=$(date +%s)
     # shellcheck disable=SC2086
     debootstrap --variant=minbase --cache-dir="$cache/debootstrap" bookworm "$r" ${mirror:+"$mirror"} \
             >"$work/debootstrap.log" 2>&1 ||
         fail "debootstrap: $(tail -n 20 "$work/debootstrap.log")"
     echo "deb_install: debootstrap --variant=minbase bookworm ${mirror:-(its default mirror)}: $(($(date +%s) - t)) s"
-    mount -t proc proc "$r/proc"
-    mount -t tmpfs -o mode=755 tmpfs "$r/run"
-    mount --bind "$cache/apt" "$r/var/cache/apt/archives"
-    cat /etc/resolv.conf >"$r/etc/resolv.conf"
-    # the host's local CA certificates (a network's own, e.g. a proxy's)
-    if [ -d /usr/local/share/ca-certificates ]; then
-        mkdir -p "$r/usr/local/share/ca-certificates"
-        cp -R /usr/local/share/ca-certificates/. "$r/usr/local/share/ca-certificates/"
-    fi
-    if [ -s "$work/sources" ]; then
-        awk '{ print "deb", $1, $2, "main" }' "$work/sources" >"$r/etc/apt/sources.list"
-    fi
+    debian_root_network "$r" "$work/sources" "$cache"
     cp "$deb" "$r/tmp/"
     t=$(date +%s)
     in_root sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
@@ -103,16 +92,13 @@ inside() {
     echo "deb_install: 'regionsim com<TAB>' offers compare"
     in_root regionsim keys /usr/share/doc/regionsim/examples/classroom.ini --scheme salted -n 3 \
             >"$work/keys.out" 2>&1 || fail "an installed example: $(cat "$work/keys.out")"
-    left=""
-    for p in /proc/[0-9]*; do
-        [ "$(readlink "$p/root" 2>/dev/null)" = "$r" ] || continue
-        left="$left ${p#/proc/}:$(cat "$p/comm" 2>/dev/null)"
-    done
+    left=$(root_processes "$r")
     [ -z "$left" ] || fail "processes left running in the root:$left"
 }
 
 if [ "${1:-}" = --inside ]; then
     shift
+    . "$(dirname "$0")/lib.sh"
     inside "$@"
     exit
 fi
@@ -125,24 +111,11 @@ test_name=deb_install
 . "$root_src/tests/lib.sh"
 skip_in_package_build "this test builds the package itself"
 skip_unless_root "debootstrap and chroot need root (CI runs this test as root)"
-missing=""
-for p in dpkg-buildpackage dpkg-parsechangelog dh lintian git debootstrap unshare chroot mount; do
-    command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-[ -z "$missing" ] || skip "not installed:$missing (apt-get install dpkg-dev debhelper lintian git debootstrap, or sh setup.sh --tests)"
+need_tools "apt-get install dpkg-dev debhelper lintian git debootstrap, or sh setup.sh --tests" \
+    dpkg-buildpackage dpkg-parsechangelog dh lintian git debootstrap unshare chroot mount
 git -C "$root_src" rev-parse --git-dir >/dev/null 2>&1 || skip "$root_src is not a git checkout (the test builds its tracked files)"
 
-mkdir -p "$2"
-work=$(cd "$2" && pwd -P)/deb-install.$$
-cache=$(cd "$2" && pwd -P)/deb-install-cache
-mkdir -p "$cache"
-rm -rf --one-file-system "$work"
-mkdir -p "$work/root"
-chmod 755 "$work" "$work/root"
-trap 'rm -rf --one-file-system "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+root_test_dirs "$2" deb-install
 
 # ---- 1. the packages, from the tracked files ----
 version=$(dpkg-parsechangelog -l "$root_src/debian/changelog" -S Version)
@@ -177,9 +150,7 @@ lintian --fail-on error,warning "$changes" >"$work/lintian.log" 2>&1 ||
 echo "deb_install: lintian on the .dsc and the .deb, no error or warning: $(($(date +%s) - t)) s"
 
 # ---- 3. a fresh Debian 12 root ----
-apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Identifier: Packages' 'Component: main' \
-        2>/dev/null | grep -E ' bookworm(-updates|-security)?$' | sort -u >"$work/sources" || true
-mirror=$(awk '$2 == "bookworm" { print $1; exit }' "$work/sources")
+mirror=$(host_bookworm_sources "$work/sources")
 prop=$(private_mount_propagation)
 [ -n "$prop" ] || skip "no private mount namespace here (/ is not a mount point, and mounts are shared)"
 start=$(date +%s)

@@ -21,6 +21,12 @@
 #                      moreutils has another program of that name)
 #   sweep_formats, merge_matches   a local sweep in every format, and a
 #                      plan's merge compared with it byte for byte (below)
+#   host_bookworm_sources FILE   the host's Debian 12 mirror (below)
+#   debian_root_network ROOT WORK CACHE   a debootstrapped root made ready
+#                      for apt inside a mount namespace (below)
+#   root_processes ROOT   the processes running in a chroot (below)
+#   root_test_dirs DIR NAME   sets work (new, removed on exit) and cache
+#   need_tools HINT TOOL...   skip unless every TOOL is on PATH
 #   private_start LOG CMD...   CMD (a daemon, in the foreground) as this
 #                      test's background job, in a PID namespace of its
 #                      own when the kernel allows (root); private_stop
@@ -128,6 +134,77 @@ private_mount_propagation() {
     elif ! grep -q ' shared:' /proc/self/mountinfo 2>/dev/null; then
         echo unchanged
     fi
+}
+
+# ---- fresh Debian 12 roots (tests/setup_services.sh, tests/deb_install.sh) ----
+
+# host_bookworm_sources FILE: the host's Debian 12 mirror and suites, as
+# its apt knows them ("URI SUITE" lines, bookworm, -updates, -security),
+# into FILE; prints the bookworm mirror's URI (nothing: debootstrap's
+# default). No host is named here: the mirror is the host's.
+host_bookworm_sources() {
+    apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Identifier: Packages' \
+            'Component: main' 2>/dev/null | grep -E ' bookworm(-updates|-security)?$' |
+        sort -u >"$1" || true
+    awk '$2 == "bookworm" { print $1; exit }' "$1"
+}
+
+# debian_root_network ROOT SOURCES CACHE: in a mount namespace of the
+# test's own, a root debootstrap made gets /proc, a fresh /run, CACHE/apt
+# as its package cache, the host's resolv.conf and local CA certificates
+# (/usr/local/share/ca-certificates: a network's own, e.g. a proxy's, which
+# ca-certificates adds when installed) and SOURCES (host_bookworm_sources)
+# as its apt sources.
+debian_root_network() {
+    mkdir -p "$3/apt/partial"
+    mount -t proc proc "$1/proc"
+    mount -t tmpfs -o mode=755 tmpfs "$1/run"
+    mount --bind "$3/apt" "$1/var/cache/apt/archives"
+    cat /etc/resolv.conf >"$1/etc/resolv.conf"
+    if [ -d /usr/local/share/ca-certificates ]; then
+        mkdir -p "$1/usr/local/share/ca-certificates"
+        cp -R /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/"
+    fi
+    if [ -s "$2" ]; then
+        awk '{ print "deb", $1, $2, "main" }' "$2" >"$1/etc/apt/sources.list"
+    fi
+}
+
+# root_test_dirs DIR NAME: sets work=DIR/NAME.PID (new and empty but for
+# root/, both mode 755) and cache=DIR/NAME-cache (kept between runs);
+# work is removed when the test exits, whatever ends it (rm
+# --one-file-system: by then the namespace and its mounts are gone).
+root_test_dirs() {
+    mkdir -p "$1"
+    work=$(cd "$1" && pwd -P)/$2.$$
+    cache=$(cd "$1" && pwd -P)/$2-cache
+    mkdir -p "$cache"
+    rm -rf --one-file-system "$work"
+    mkdir -p "$work/root"
+    chmod 755 "$work" "$work/root"
+    trap 'rm -rf --one-file-system "$work"' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    trap 'exit 129' HUP
+}
+
+# need_tools HINT TOOL...: skip (fail under CI) unless every TOOL is a
+# command; the message names the missing ones, then HINT (how to get them).
+need_tools() {
+    hint_=$1 missing_=""
+    shift
+    for t_ in "$@"; do
+        command -v "$t_" >/dev/null 2>&1 || missing_="$missing_ $t_"
+    done
+    [ -z "$missing_" ] || skip "not installed:$missing_ ($hint_)"
+}
+
+# root_processes ROOT: " PID:NAME" for each process whose root is ROOT.
+root_processes() {
+    for p_ in /proc/[0-9]*; do
+        [ "$(readlink "$p_/root" 2>/dev/null)" = "$1" ] || continue
+        printf ' %s:%s' "${p_#/proc/}" "$(cat "$p_/comm" 2>/dev/null)"
+    done
 }
 
 private_start() {

@@ -51,28 +51,15 @@ inside() {
     r=$work/root
     fail() { echo "setup_services: FAIL: $*" >&2; exit 1; }
     hostname regionsim-setup-test
-    mkdir -p "$cache/debootstrap" "$cache/apt/partial"
+    mkdir -p "$cache/debootstrap"
     echo "setup_services: debootstrap bookworm ${mirror:-(its default mirror)}"
     # shellcheck disable=SC2086
     debootstrap --cache-dir="$cache/debootstrap" bookworm "$r" ${mirror:+"$mirror"} \
             >"$work/debootstrap.log" 2>&1 ||
         fail "debootstrap: $(tail -n 20 "$work/debootstrap.log")"
-    mount -t proc proc "$r/proc"
-    mount -t tmpfs -o mode=755 tmpfs "$r/run"
-    mount --bind "$cache/apt" "$r/var/cache/apt/archives"
-    cat /etc/resolv.conf >"$r/etc/resolv.conf"
-    # The host's local CA certificates (where an administrator puts a
-    # network's own, e.g. a proxy's), as a machine on the same network has
-    # them: ca-certificates adds them when it is installed.
-    if [ -d /usr/local/share/ca-certificates ]; then
-        mkdir -p "$r/usr/local/share/ca-certificates"
-        cp -R /usr/local/share/ca-certificates/. "$r/usr/local/share/ca-certificates/"
-    fi
+    debian_root_network "$r" "$work/sources" "$cache"
     echo regionsim-setup-test >"$r/etc/hostname"
     printf '127.0.1.1\tregionsim-setup-test\n' >>"$r/etc/hosts"
-    if [ -s "$work/sources" ]; then
-        awk '{ print "deb", $1, $2, "main" }' "$work/sources" >"$r/etc/apt/sources.list"
-    fi
     # A developer's machine: a user who may sudo (without a password here).
     in_root sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sudo' \
             >"$work/sudo.log" 2>&1 || fail "installing sudo: $(tail -n 20 "$work/sudo.log")"
@@ -109,11 +96,7 @@ $(diff "$work/before" "$work/after" | sed -n 's/^</-/p; s/^>/+/p' | head -40)"
         [ "$state" = disabled ] || fail "$u is '$state' at boot, expected disabled"
     done
     [ ! -e "$r/usr/sbin/policy-rc.d" ] || fail "/usr/sbin/policy-rc.d is left: $(cat "$r/usr/sbin/policy-rc.d")"
-    left=""
-    for p in /proc/[0-9]*; do
-        [ "$(readlink "$p/root" 2>/dev/null)" = "$r" ] || continue
-        left="$left ${p#/proc/}:$(cat "$p/comm" 2>/dev/null)"
-    done
+    left=$(root_processes "$r")
     [ -z "$left" ] || fail "processes left running in the root:$left"
     # every test package is there
     pkgs=$(sed -n '/^TEST_PKGS="/,/"$/p' "$root_src/setup.sh" | tr -d '"' | sed 's/^TEST_PKGS=//')
@@ -131,6 +114,7 @@ $(diff "$work/before" "$work/after" | sed -n 's/^</-/p; s/^>/+/p' | head -40)"
 
 if [ "${1:-}" = --inside ]; then
     shift
+    . "$(dirname "$0")/lib.sh"
     inside "$@"
     exit
 fi
@@ -143,30 +127,12 @@ test_name=setup_services
 . "$root_src/tests/lib.sh"
 
 skip_unless_root "debootstrap and chroot need root (CI runs this test as root)"
-missing=""
-for p in debootstrap unshare chroot mount; do
-    command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-[ -z "$missing" ] || skip "not installed:$missing (apt-get install debootstrap, or sh setup.sh --tests)"
-
-mkdir -p "$2"
-work=$(cd "$2" && pwd -P)/setup-services.$$
-cache=$(cd "$2" && pwd -P)/setup-services-cache
-mkdir -p "$cache"
-rm -rf --one-file-system "$work"
-mkdir -p "$work/root"
-chmod 755 "$work" "$work/root"
+need_tools "apt-get install debootstrap, or sh setup.sh --tests" debootstrap unshare chroot mount
 # The namespace's processes and mounts are gone when unshare returns; the
 # root is removed after, never crossing into a mount.
-trap 'rm -rf --one-file-system "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+root_test_dirs "$2" setup-services
 
-# The host's Debian 12 mirror, as its apt knows it ("URI SUITE" lines).
-apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Identifier: Packages' 'Component: main' \
-        2>/dev/null | grep -E ' bookworm(-updates|-security)?$' | sort -u >"$work/sources" || true
-mirror=$(awk '$2 == "bookworm" { print $1; exit }' "$work/sources")
+mirror=$(host_bookworm_sources "$work/sources")
 
 # (private_mount_propagation, tests/lib.sh: in a chroot whose mounts are
 # all private, as in .ci/fresh-root, "unchanged")
