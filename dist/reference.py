@@ -261,11 +261,11 @@ def man_spec(spec):
     return " ".join(out)
 
 
-def man_blocks(blocks, skip_usage=True):
+def man_blocks(blocks):
+    """Help blocks as roff (the usage line left out: each section opens
+    with it, in bold)."""
     out = []
     for kind, b in blocks:
-        if kind == "usage" and skip_usage:
-            continue
         if kind == "para":
             out.append(".PP\n" + roff_line(b))
         elif kind == "heading":
@@ -277,7 +277,7 @@ def man_blocks(blocks, skip_usage=True):
 
 
 def man_page(regionsim, docdir):
-    main_blocks, cmds, settings = gather(regionsim)
+    main_blocks, cmds, _ = gather(regionsim)
     version, _, _ = run(regionsim, "--version")
     version = version.strip()
     # the main help's description: its first paragraph (then come the
@@ -328,8 +328,8 @@ def man_page(regionsim, docdir):
                                              "scenarios, key schemes, figures, CI checks.")))
     out.append(".SH ENVIRONMENT\n")
     out.append(".TP\n.B NO_COLOR\n%s" % roff_line(
-        "Set and not empty: with --color auto, text reports and watch draw without colour "
-        "(cli/main.c, cli/watch.c)."))
+        "Set and not empty: with --color auto, text reports and watch draw without "
+        "colour."))
     out.append(".TP\n.B TERM\n%s" % roff_line(
         "dumb: text reports have no colour (--color auto); dumb or unset: watch prints a "
         "plain line a window instead of drawing, as it does when stdout is not a terminal."))

@@ -22,7 +22,7 @@
 #   sweep_formats, merge_matches   a local sweep in every format, and a
 #                      plan's merge compared with it byte for byte (below)
 #   host_bookworm_sources FILE   the host's Debian 12 mirror (below)
-#   debian_root_network ROOT WORK CACHE   a debootstrapped root made ready
+#   debian_root_network ROOT SOURCES CACHE   a debootstrapped root made ready
 #                      for apt inside a mount namespace (below)
 #   root_processes ROOT   the processes running in a chroot (below)
 #   root_test_dirs DIR NAME   sets work (new, removed on exit) and cache
